@@ -1,0 +1,189 @@
+import type { Conversation, Message, RunState } from '../schema/records';
+import type { RunNotice } from '../schema/events';
+import { createCoalescedWriter, type Timers } from './coalesced-writer';
+import { appendDelta, messageText } from './message-text';
+import { ModelError, type Model } from './model';
+import type { ConversationStore } from './store';
+import { runToolCalls, type ReceivedToolCall } from './tool-calls';
+import { toolSpecs, type ExecutableTool } from './tools';
+
+/** Everything the loop needs from the outside world. */
+export interface LoopPorts {
+  store: ConversationStore;
+  getModel(conversation: Conversation): Promise<Model>;
+  tools: readonly ExecutableTool[];
+  now(): number;
+  newId(): string;
+  timers: Timers;
+  /** Resolves after `ms`, rejects when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** A streaming message changed (not yet persisted). Called often; the caller throttles. */
+  onProgress?(message: Message): void;
+  onNotice?(conversationId: string, notice: RunNotice | null): void;
+  onStorageError?(error: unknown): void;
+  /** Interval of coalesced writes of a streaming message. */
+  persistIntervalMs?: number;
+  maxStepsPerRun?: number;
+  maxInvalidQuestions?: number;
+  maxRetries?: number;
+}
+
+/** How a run ended: the conversation's new run state, `stopped` (now idle), or `deleted` under it. */
+export type RunEnd = Exclude<RunState, 'running'> | 'stopped' | 'deleted';
+
+type StepEnd = { kind: 'continue'; invalidQuestions: number } | { kind: 'end'; end: RunEnd };
+
+/**
+ * Runs model steps for a conversation from what is stored, until the model stops calling tools, asks a question
+ * (the durable pause), fails, or `signal` aborts (Stop). Safe to call again after a crash: it never replays a step;
+ * an interrupted reply is continued, not redone.
+ */
+export async function runConversation(conversationId: string, ports: LoopPorts, signal: AbortSignal): Promise<RunEnd> {
+  const maxSteps = ports.maxStepsPerRun ?? 25;
+  const maxInvalidQuestions = ports.maxInvalidQuestions ?? 3;
+  let invalidQuestions = 0;
+  for (let step = 0; ; step += 1) {
+    const conversation = await ports.store.getConversation(conversationId);
+    if (!conversation) return 'deleted';
+    if (step >= maxSteps) {
+      return endWithError(ports, conversation, 'step_limit', `Stopped after ${maxSteps} model steps in a row. Write a message to go on.`);
+    }
+    const history = await ports.store.listMessages(conversationId);
+    const result = await runStep(conversation, history, ports, signal);
+    if (result.kind === 'end') return result.end;
+    invalidQuestions += result.invalidQuestions;
+    if (invalidQuestions >= maxInvalidQuestions) {
+      return endWithError(ports, conversation, 'invalid_questions', `The model sent ${invalidQuestions} invalid questions in a row, so the run was stopped. Write a message to go on.`);
+    }
+  }
+}
+
+async function runStep(conversation: Conversation, history: Message[], ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+  const { store } = ports;
+  const last = history.at(-1);
+  const continuing = last?.role === 'assistant' && last.status === 'interrupted';
+  const message: Message = continuing
+    ? { ...last, status: 'streaming', blocks: last.blocks.filter((block) => block.type !== 'error') }
+    : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
+  let running: Conversation = { ...conversation, runState: 'running', updatedAt: ports.now() };
+  delete running.runError;
+  if (!(await store.write({ conversation: running, messages: [message] }, { ifExists: true }))) return { kind: 'end', end: 'deleted' };
+  ports.onProgress?.(message);
+
+  const writer = createCoalescedWriter((value: Message) => store.write({ messages: [value] }, { ifExists: true }).then(() => undefined), {
+    intervalMs: ports.persistIntervalMs ?? 250,
+    timers: ports.timers,
+    onError: ports.onStorageError,
+  });
+  const calls: ReceivedToolCall[] = [];
+  for (let attempt = 0; ; attempt += 1) {
+    let produced = false;
+    try {
+      const model = await ports.getModel(running);
+      const text = messageText(message);
+      const continuation = text ? { messageId: message.id, text } : undefined;
+      const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
+      const request = { conversation: running, history: requestHistory, tools: toolSpecs(ports.tools), signal, ...(continuation ? { continuation } : {}) };
+      for await (const part of model.streamStep(request)) {
+        if (signal.aborted) break;
+        if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+          appendDelta(message, part.type === 'text-delta' ? 'text' : 'reasoning', part.text);
+          produced = true;
+        } else if (part.type === 'tool-call') {
+          calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+          produced = true;
+        } else if (part.usage) {
+          message.usage = part.usage;
+        }
+        message.updatedAt = ports.now();
+        ports.onProgress?.(message);
+        writer.schedule(message);
+      }
+      if (signal.aborted) throw signal.reason;
+      break;
+    } catch (error) {
+      if (signal.aborted) {
+        await writer.close();
+        return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: true }, 'stopped') };
+      }
+      const retry = retryDelay(error, attempt, ports.maxRetries ?? 4);
+      if (retry !== undefined && !produced) {
+        ports.onNotice?.(conversation.id, { kind: 'retrying', message: (error as Error).message, retryAt: ports.now() + retry, attempt: attempt + 1 });
+        try {
+          await ports.sleep(retry, signal);
+        } catch {
+          await writer.close();
+          ports.onNotice?.(conversation.id, null);
+          return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: false }, 'stopped') };
+        }
+        ports.onNotice?.(conversation.id, null);
+        continue;
+      }
+      await writer.close();
+      ports.onNotice?.(conversation.id, null);
+      const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      if (modelError.code === 'network') {
+        running = { ...running, runError: { code: 'network', message: modelError.message } };
+        ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
+        return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', messageStatus: 'interrupted', countStep: false }) };
+      }
+      message.blocks.push({ type: 'error', code: modelError.code, message: modelError.message });
+      running = { ...running, runError: { code: modelError.code, message: modelError.message } };
+      return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', messageStatus: 'error', countStep: false }) };
+    }
+  }
+  await writer.close();
+
+  const outcome = await runToolCalls(calls, ports.tools, { now: ports.now, signal });
+  message.blocks.push(...outcome.blocks);
+  if (outcome.question) {
+    message.pendingQuestionId = outcome.question.toolCallId;
+    return { kind: 'end', end: await finish(ports, running, message, { runState: 'awaiting_input', messageStatus: 'complete', countStep: true }) };
+  }
+  if (calls.length > 0 && !signal.aborted) {
+    await finish(ports, running, message, { runState: 'running', messageStatus: 'complete', countStep: true });
+    return { kind: 'continue', invalidQuestions: outcome.invalidQuestions };
+  }
+  return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, signal.aborted ? 'stopped' : undefined) };
+}
+
+/** Writes the step's last state: the message and the conversation's run state in one transaction. */
+async function finish(
+  ports: LoopPorts,
+  conversation: Conversation,
+  message: Message,
+  state: { runState: RunState; messageStatus: Message['status']; countStep: boolean },
+  end?: RunEnd,
+): Promise<RunEnd> {
+  const now = ports.now();
+  const finalMessage: Message = { ...message, status: state.messageStatus, updatedAt: now };
+  const finalConversation: Conversation = {
+    ...conversation,
+    runState: state.runState,
+    updatedAt: now,
+    completedSteps: conversation.completedSteps + (state.countStep ? 1 : 0),
+  };
+  if (state.runState !== 'error' && state.runState !== 'waiting_network') delete finalConversation.runError;
+  const written = await ports.store.write({ conversation: finalConversation, messages: [finalMessage] }, { ifExists: true });
+  if (!written) return 'deleted';
+  ports.onProgress?.(finalMessage);
+  return end ?? (state.runState === 'running' ? 'idle' : (state.runState as RunEnd));
+}
+
+async function endWithError(ports: LoopPorts, stale: Conversation, code: string, text: string): Promise<RunEnd> {
+  const conversation = await ports.store.getConversation(stale.id); // the last step changed it since
+  if (!conversation) return 'deleted';
+  const written = await ports.store.write(
+    { conversation: { ...conversation, runState: 'error', runError: { code, message: text }, updatedAt: ports.now() } },
+    { ifExists: true },
+  );
+  return written ? 'error' : 'deleted';
+}
+
+/** How long to wait before retrying a failed step, or undefined when it should not be retried. */
+function retryDelay(error: unknown, attempt: number, maxRetries: number): number | undefined {
+  if (!(error instanceof ModelError) || attempt >= maxRetries) return undefined;
+  if (error.code !== 'rate_limited' && error.code !== 'server') return undefined;
+  if (error.code === 'server' && attempt >= 2) return undefined;
+  return Math.min(60_000, error.retryAfterMs ?? 1000 * 2 ** attempt);
+}

@@ -1,0 +1,58 @@
+import type { Conversation, Message, Usage } from '../schema/records';
+
+/** One piece of a model step's stream. A step ends when its stream ends. */
+export type ModelPart =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  /** `input` is the parsed JSON the model sent, or the raw text when it was not valid JSON. */
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  | { type: 'finish'; usage?: Usage };
+
+/** A tool as a model sees it. `inputSchema` is a JSON Schema object. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  conversation: Conversation;
+  /**
+   * Stored messages, oldest first. When `continuation` is set, the last one is the interrupted
+   * assistant message whose text the model should carry on from.
+   */
+  history: Message[];
+  tools: ToolSpec[];
+  continuation?: { messageId: string; text: string };
+  signal: AbortSignal;
+}
+
+/** A provider: turns (history, tools) into one step's stream. The loop is ours, not the provider's. */
+export interface Model {
+  streamStep(request: ModelRequest): AsyncIterable<ModelPart>;
+}
+
+export type ModelErrorCode =
+  | 'auth' // 401/403: bad or missing key
+  | 'not_found' // 404: unknown model or wrong base URL
+  | 'rate_limited' // 429
+  | 'server' // 5xx
+  | 'network' // offline or unreachable
+  | 'cors' // the server did not allow this origin
+  | 'bad_stream' // cut or malformed stream
+  | 'bad_request' // 400 and other 4xx
+  | 'config'; // the profile is incomplete
+
+/** A provider failure, classified so the loop can decide: wait, retry, or stop with a message. */
+export class ModelError extends Error {
+  override readonly name = 'ModelError';
+  readonly code: ModelErrorCode;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  constructor(code: ModelErrorCode, message: string, options?: { cause?: unknown; status?: number; retryAfterMs?: number }) {
+    super(message, { cause: options?.cause });
+    this.code = code;
+    if (options?.status !== undefined) this.status = options.status;
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+  }
+}

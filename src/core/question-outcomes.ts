@@ -1,0 +1,84 @@
+import type { Question, QuestionAnswer } from '../schema/question';
+import type { QuestionRequestBlock, QuestionResolution } from '../schema/blocks';
+
+/** The text the model reads when the user answered in the form. */
+export function answeredResultText(questions: Question[], answers: QuestionAnswer[]): string {
+  const pairs = questions.map((question, index) => `"${question.question}"="${answerText(answers[index])}"`);
+  return `User has answered your questions: ${pairs.join(', ')}. You can now continue with the user's answers in mind.`;
+}
+
+/** One answer as text: chosen labels then the Other text, joined with ", "; "(skipped)" when nothing was chosen. */
+export function answerText(answer: QuestionAnswer | undefined): string {
+  const parts = [...(answer?.selected ?? [])];
+  if (answer?.other) parts.push(answer.other);
+  return parts.length > 0 ? parts.join(', ') : '(skipped: the user chose not to answer this one)';
+}
+
+export const CHAT_RESULT_TEXT =
+  'The user did not use the form and replied in chat instead. Their message follows as the next user message; treat it as their answer to these questions.';
+export const DISMISSED_RESULT_TEXT =
+  'The user dismissed these questions without answering. Do not ask them again unless the user asks you to; wait for what the user writes next.';
+export const STOPPED_RESULT_TEXT = 'The user stopped the run before answering these questions.';
+
+/** Builds the resolved block: one outcome, its answers, and the tool result the model will read. */
+export function resolveQuestionBlock(
+  block: QuestionRequestBlock,
+  resolution: QuestionResolution,
+  details: { now: number; answers?: QuestionAnswer[]; answerMessageId?: string },
+): QuestionRequestBlock {
+  const { draft: _draft, ...rest } = block;
+  const resolved: QuestionRequestBlock = {
+    ...rest,
+    status: resolution === 'answered' || resolution === 'chat' ? 'success' : 'denied',
+    resolution,
+    resolvedAt: details.now,
+    toolResult: toolResultText(block.questions, resolution, details.answers),
+  };
+  if (resolution === 'answered' && details.answers) resolved.answers = details.answers;
+  if (details.answerMessageId) resolved.answerMessageId = details.answerMessageId;
+  return resolved;
+}
+
+function toolResultText(questions: Question[], resolution: QuestionResolution, answers?: QuestionAnswer[]): string {
+  switch (resolution) {
+    case 'answered':
+      return answeredResultText(questions, answers ?? []);
+    case 'chat':
+      return CHAT_RESULT_TEXT;
+    case 'dismissed':
+      return DISMISSED_RESULT_TEXT;
+    case 'stopped':
+      return STOPPED_RESULT_TEXT;
+  }
+}
+
+export type AnswerCheck = { ok: true; answers: QuestionAnswer[] } | { ok: false; field: string; message: string };
+
+/**
+ * Checks answers against the stored questions and normalizes them (trimmed Other text, no duplicates).
+ * At least one question must be answered: an all-empty submission is not an answer (dismiss is).
+ */
+export function checkAnswers(questions: Question[], answers: QuestionAnswer[]): AnswerCheck {
+  if (answers.length !== questions.length) {
+    return { ok: false, field: 'answers', message: `Expected ${questions.length} answers (one per question, empty to skip), got ${answers.length}.` };
+  }
+  const normalized: QuestionAnswer[] = [];
+  for (const [index, question] of questions.entries()) {
+    const answer = answers[index]!;
+    const field = `answers[${index}]`;
+    const labels = new Set(question.options.map((option) => option.label));
+    const selected = [...new Set(answer.selected)];
+    const unknown = selected.find((label) => !labels.has(label));
+    if (unknown !== undefined) return { ok: false, field, message: `"${unknown}" is not an option of "${question.header}".` };
+    const other = answer.other?.trim() ?? '';
+    if (other && !question.custom) return { ok: false, field, message: `"${question.header}" does not accept a free-text answer.` };
+    if (!question.multiple && selected.length + (other ? 1 : 0) > 1) {
+      return { ok: false, field, message: `"${question.header}" takes a single answer.` };
+    }
+    normalized.push(other ? { selected, other } : { selected });
+  }
+  if (normalized.every((answer) => answer.selected.length === 0 && !answer.other)) {
+    return { ok: false, field: 'answers', message: 'Answer at least one question, or dismiss the questions.' };
+  }
+  return { ok: true, answers: normalized };
+}

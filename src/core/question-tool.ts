@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { QuestionToolInput, QUESTION_LIMITS } from '../schema/question';
+import type { ToolSpec } from './model';
+
+export const QUESTION_TOOL_NAME = 'question';
+
+/** What the model reads about the question tool: when to ask and when not to. */
+export const QUESTION_TOOL_DESCRIPTION = `Ask the user 1-${QUESTION_LIMITS.questions} structured multiple-choice questions and wait for the answers.
+
+Use it when a choice is genuinely the user's to make and guessing would waste their time: ambiguous requirements, preferences (style, budget, scope), or a decision between approaches with real trade-offs. Ask everything you need in one call rather than one question at a time.
+
+Do not use it for things you can find out or reasonably assume, to ask permission for routine steps, or to confirm what the user already said. Do not add an "Other" option: the form always offers a free-text answer unless custom is false.
+
+Rules: each question has a short header (a chip label of at most ${QUESTION_LIMITS.header} characters), the question text (at most ${QUESTION_LIMITS.question} characters), and up to ${QUESTION_LIMITS.options} options with unique labels (at most ${QUESTION_LIMITS.label} characters, optional description of at most ${QUESTION_LIMITS.description}). Set multiple: true when several options may be chosen. This tool must be the only or the last tool call of your turn. The user may answer in the form, reply in chat instead, or dismiss the questions; you will be told which.`;
+
+/** The tool as providers declare it: the JSON schema comes from the same zod schema the worker validates with. */
+export function questionToolSpec(): ToolSpec {
+  const inputSchema = z.toJSONSchema(QuestionToolInput, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete inputSchema.$schema;
+  return { name: QUESTION_TOOL_NAME, description: QUESTION_TOOL_DESCRIPTION, inputSchema };
+}
+
+export type QuestionInputResult = { ok: true; value: QuestionToolInput } | { ok: false; error: string };
+
+/**
+ * Validates a question call's input. Never throws. Lenient where it is safe (JSON text, `multiSelect`, trimming, options
+ * given as strings, an option named "Other"), strict where it matters: the error names the field and the rule.
+ */
+export function parseQuestionInput(raw: unknown): QuestionInputResult {
+  try {
+    const parsed = QuestionToolInput.safeParse(normalizeQuestionInput(raw));
+    if (parsed.success) return { ok: true, value: parsed.data };
+    const problems = parsed.error.issues.slice(0, 5).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+    return { ok: false, error: invalidInputText(problems) };
+  } catch (error) {
+    return { ok: false, error: invalidInputText([`input: could not be read (${String(error)})`]) };
+  }
+}
+
+function invalidInputText(problems: string[]): string {
+  return `Invalid input for the question tool: ${problems.join('; ')}. Nothing was shown to the user. Please rewrite the input so it satisfies the expected schema and call the tool again.`;
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  if (path.length === 0) return 'input';
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+}
+
+function normalizeQuestionInput(raw: unknown): unknown {
+  let input = raw;
+  if (typeof input === 'string') {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      return input; // the schema reports "expected object"
+    }
+  }
+  if (!isRecord(input)) return input;
+  const questions = input.questions;
+  if (!Array.isArray(questions)) return input;
+  return { ...input, questions: questions.map(normalizeQuestion) };
+}
+
+function normalizeQuestion(raw: unknown): unknown {
+  if (!isRecord(raw)) return raw;
+  const question: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) question[key] = typeof value === 'string' ? value.trim() : value;
+  if (question.multiple === undefined && typeof question.multiSelect === 'boolean') question.multiple = question.multiSelect;
+  delete question.multiSelect;
+  if (Array.isArray(question.options)) {
+    question.options = question.options
+      .map((option) => (typeof option === 'string' ? { label: option } : option))
+      .map((option) => (isRecord(option) ? trimStrings(option) : option))
+      .filter((option) => !(isRecord(option) && typeof option.label === 'string' && option.label.toLowerCase() === 'other'));
+  }
+  return question;
+}
+
+function trimStrings(record: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (value === null && key === 'description') continue; // some models send null for "no description"
+    copy[key] = typeof value === 'string' ? value.trim() : value;
+  }
+  return copy;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

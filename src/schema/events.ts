@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { Conversation, Message, ProfileView, Settings } from './records';
+
+/** A transient, unpersisted note about a run: a rate-limit wait, a network wait. */
+export const RunNotice = z.object({
+  kind: z.enum(['retrying', 'waiting_network']),
+  message: z.string(),
+  /** When the next attempt starts (epoch ms), if scheduled. */
+  retryAt: z.number().optional(),
+  attempt: z.number().optional(),
+});
+export type RunNotice = z.infer<typeof RunNotice>;
+
+/** Everything the worker tells the UI, unasked. Named noun-action. Records are whole: the UI replaces, never merges. */
+export const AppEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('worker-ready') }),
+  z.object({ type: z.literal('conversation-upserted'), conversation: Conversation }),
+  z.object({ type: z.literal('conversation-deleted'), conversationId: z.string() }),
+  z.object({ type: z.literal('message-upserted'), message: Message }),
+  z.object({ type: z.literal('run-notice'), conversationId: z.string(), notice: RunNotice.nullable() }),
+  z.object({ type: z.literal('settings-changed'), settings: Settings }),
+  z.object({ type: z.literal('profiles-changed'), profiles: z.array(ProfileView) }),
+  z.object({ type: z.literal('storage-error'), message: z.string() }),
+]);
+export type AppEvent = z.infer<typeof AppEvent>;

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { QuestionAnswer } from './question';
+import { QuestionResolution } from './blocks';
+import type { Question } from './question';
+import type { CommandOf, CommandType } from './commands';
+import type { AppEvent } from './events';
+import type { Conversation, Message, ProfileView, Settings } from './records';
+
+/** Error codes a command reply can carry. The UI maps each to a sentence from its dictionary. */
+export const ErrorCode = z.enum([
+  'invalid_command',
+  'not_found',
+  'already_resolved',
+  'invalid_answer',
+  'invalid_state',
+  'busy',
+  'storage_full',
+  'provider_error',
+  'internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** What an already-resolved question looked like when a second resolution arrived. */
+export const ResolvedOutcome = z.object({
+  resolution: QuestionResolution,
+  answers: z.array(QuestionAnswer).optional(),
+  resolvedAt: z.number().optional(),
+});
+export type ResolvedOutcome = z.infer<typeof ResolvedOutcome>;
+
+/** An error as it crosses postMessage: plain data, rebuilt into a WireError on the other side. */
+export const SerializedError = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  /** Which field of the command was wrong, for invalid_command and invalid_answer. */
+  field: z.string().optional(),
+  outcome: ResolvedOutcome.optional(),
+});
+export type SerializedError = z.infer<typeof SerializedError>;
+
+/** A typed error with a code; thrown by the worker's handlers, rebuilt by the UI's client. */
+export class WireError extends Error {
+  override readonly name = 'WireError';
+  readonly code: ErrorCode;
+  readonly field?: string;
+  readonly outcome?: ResolvedOutcome;
+  constructor(serialized: SerializedError, options?: { cause?: unknown }) {
+    super(serialized.message, options);
+    this.code = serialized.code;
+    if (serialized.field !== undefined) this.field = serialized.field;
+    if (serialized.outcome !== undefined) this.outcome = serialized.outcome;
+  }
+  toJSON(): SerializedError {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.field !== undefined ? { field: this.field } : {}),
+      ...(this.outcome !== undefined ? { outcome: this.outcome } : {}),
+    };
+  }
+}
+
+export interface PendingQuestion {
+  conversationId: string;
+  conversationTitle: string;
+  messageId: string;
+  toolCallId: string;
+  questions: Question[];
+}
+
+export interface ConversationExport {
+  format: 'parley-export';
+  version: 1;
+  exportedAt: number;
+  conversations: Array<{ conversation: Conversation; messages: Message[] }>;
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  message: string;
+  models?: string[];
+}
+
+/** The result each command's reply carries. */
+export interface CommandResults {
+  'conversation.list': Conversation[];
+  'conversation.create': Conversation;
+  'conversation.rename': Conversation;
+  'conversation.delete': { conversationId: string };
+  'conversation.open': { conversation: Conversation; messages: Message[] };
+  'conversation.setProfile': Conversation;
+  'conversation.export': ConversationExport;
+  'message.send': { message: Message };
+  'run.stop': { conversationId: string };
+  'run.continue': { conversationId: string };
+  'question.answer': { message: Message };
+  'question.dismiss': { message: Message };
+  'question.saveDraft': { saved: true };
+  'questions.listPending': PendingQuestion[];
+  'settings.get': Settings;
+  'settings.update': Settings;
+  'profiles.list': ProfileView[];
+  'profiles.save': ProfileView;
+  'profiles.delete': { profileId: string };
+  'profiles.test': ConnectionTestResult;
+}
+export type CommandResult<T extends CommandType> = CommandResults[T];
+export type { CommandOf };
+
+/** UI → worker. `command` is unknown on the wire: the worker validates it. */
+export interface CommandEnvelope {
+  kind: 'command';
+  id: string;
+  command: unknown;
+}
+export type ReplyEnvelope =
+  | { kind: 'reply'; id: string; ok: true; result: unknown }
+  | { kind: 'reply'; id: string; ok: false; error: SerializedError };
+export interface EventEnvelope {
+  kind: 'event';
+  event: AppEvent;
+}
+export type WorkerMessage = ReplyEnvelope | EventEnvelope;

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/** Limits of the question tool; the form, the validator and the tool description all read these. */
+export const QUESTION_LIMITS = {
+  questions: 4,
+  options: 10,
+  header: 30,
+  question: 500,
+  label: 30,
+  description: 200,
+  otherText: 2000,
+} as const;
+
+export const QuestionOption = z.object({
+  label: z.string().min(1).max(QUESTION_LIMITS.label),
+  description: z.string().max(QUESTION_LIMITS.description).optional(),
+});
+export type QuestionOption = z.infer<typeof QuestionOption>;
+
+export const Question = z
+  .object({
+    header: z.string().min(1).max(QUESTION_LIMITS.header).describe('Very short chip label, e.g. "Budget"'),
+    question: z.string().min(1).max(QUESTION_LIMITS.question).describe('The full question, ending with "?"'),
+    options: z.array(QuestionOption).max(QUESTION_LIMITS.options),
+    multiple: z.boolean().default(false).describe('Allow several options to be chosen'),
+    custom: z.boolean().default(true).describe('Offer a free-text "Other" answer'),
+  })
+  .superRefine((question, context) => {
+    const minimum = question.custom ? 1 : 2;
+    if (question.options.length < minimum) {
+      context.addIssue({
+        code: 'custom',
+        path: ['options'],
+        message: question.custom
+          ? 'needs at least 1 option'
+          : 'needs at least 2 options when custom is false',
+      });
+    }
+    const seen = new Set<string>();
+    question.options.forEach((option, index) => {
+      const key = option.label.toLowerCase();
+      if (seen.has(key)) {
+        context.addIssue({ code: 'custom', path: ['options', index, 'label'], message: `duplicate label "${option.label}"` });
+      }
+      seen.add(key);
+    });
+  });
+export type Question = z.infer<typeof Question>;
+
+/** The question tool's model-facing input: the one source of its JSON schema, its types and the form. */
+export const QuestionToolInput = z
+  .object({
+    questions: z.array(Question).min(1).max(QUESTION_LIMITS.questions),
+  })
+  .superRefine((input, context) => {
+    const seen = new Set<string>();
+    input.questions.forEach((question, index) => {
+      if (seen.has(question.question)) {
+        context.addIssue({ code: 'custom', path: ['questions', index, 'question'], message: 'duplicate question text' });
+      }
+      seen.add(question.question);
+    });
+  });
+export type QuestionToolInput = z.infer<typeof QuestionToolInput>;
+
+/** One question's answer: chosen option labels and/or the "Other" text. Nothing chosen means skipped. */
+export const QuestionAnswer = z.object({
+  selected: z.array(z.string().max(QUESTION_LIMITS.label)).max(QUESTION_LIMITS.options),
+  other: z.string().max(QUESTION_LIMITS.otherText).optional(),
+});
+export type QuestionAnswer = z.infer<typeof QuestionAnswer>;
+
+/** A half-filled form, saved so that a reload brings it back. */
+export const QuestionDraft = z.object({
+  answers: z.array(QuestionAnswer).max(QUESTION_LIMITS.questions),
+  /** Whether the "Other" choice is ticked, per question (its text may still be empty). */
+  otherChosen: z.array(z.boolean()).max(QUESTION_LIMITS.questions).optional(),
+  activeTab: z.number().int().min(0).max(QUESTION_LIMITS.questions).optional(),
+});
+export type QuestionDraft = z.infer<typeof QuestionDraft>;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { Block } from './blocks';
+
+/** Where a conversation's agent loop stands. Persisted: a reload reads it back as it was. */
+export const RunState = z.enum(['idle', 'running', 'awaiting_input', 'interrupted', 'waiting_network', 'error']);
+export type RunState = z.infer<typeof RunState>;
+
+export const RunError = z.object({ code: z.string(), message: z.string() });
+export type RunError = z.infer<typeof RunError>;
+
+export const Conversation = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  runState: RunState,
+  runError: RunError.optional(),
+  /** Model profile this conversation talks to; absent means the default profile. */
+  profileId: z.string().optional(),
+  /** Model steps completed so far; the scripted model replies to call n with step n. */
+  completedSteps: z.number().int().min(0),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export const MessageStatus = z.enum(['complete', 'streaming', 'interrupted', 'stopped', 'error']);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+export const Usage = z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional() });
+export type Usage = z.infer<typeof Usage>;
+
+export const Message = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  /** Order within the conversation. */
+  seq: z.number().int().min(0),
+  role: z.enum(['user', 'assistant']),
+  blocks: z.array(Block),
+  status: MessageStatus,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  usage: Usage.optional(),
+  /** Set while the message holds a pending question (its toolCallId), so pending questions are one index away. */
+  pendingQuestionId: z.string().optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const ProviderKind = z.enum(['scripted', 'openai-compatible', 'anthropic']);
+export type ProviderKind = z.infer<typeof ProviderKind>;
+
+/** A saved model profile. `apiKey` never leaves this origin except to `baseUrl`. */
+export const Profile = z.object({
+  id: z.string(),
+  name: z.string().min(1).max(80),
+  kind: ProviderKind,
+  baseUrl: z.string().max(2000).default(''),
+  apiKey: z.string().max(500).default(''),
+  model: z.string().max(200).default(''),
+});
+export type Profile = z.infer<typeof Profile>;
+
+/** What the UI sees of a profile: the key is masked. */
+export const ProfileView = Profile.omit({ apiKey: true }).extend({ apiKeyMasked: z.string() });
+export type ProfileView = z.infer<typeof ProfileView>;
+
+export const SCRIPTED_PROFILE_ID = 'scripted';
+
+export const Settings = z.object({
+  /** The scripted model's script, as JSON text the user edits. */
+  script: z.string(),
+  defaultProfileId: z.string(),
+  locale: z.enum(['en', 'zh-CN']).optional(),
+});
+export type Settings = z.infer<typeof Settings>;

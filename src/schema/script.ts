@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/** Bounds of a script's pace; the defaults give a pleasant reading speed (about 160 characters a second). */
+export const SCRIPT_PACE = {
+  chunkSize: { default: 4, min: 1, max: 10_000 },
+  chunkDelayMs: { default: 25, min: 0, max: 10_000 },
+} as const;
+
+export const ScriptToolCall = z.strictObject({
+  name: z.string().min(1),
+  /** The tool's input, passed to the loop as is; the loop validates it like any model's tool call. */
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+export type ScriptToolCall = z.infer<typeof ScriptToolCall>;
+
+export const ScriptUsage = z.strictObject({
+  inputTokens: z.number().int().min(0).optional(),
+  outputTokens: z.number().int().min(0).optional(),
+});
+export type ScriptUsage = z.infer<typeof ScriptUsage>;
+
+/**
+ * One scripted reply. `text` and `reasoning` may hold the placeholders `{{lastUserMessage}}` and
+ * `{{lastToolResult}}`; tool calls are yielded after the text.
+ */
+export const ScriptStep = z.strictObject({
+  reasoning: z.string().optional(),
+  text: z.string().optional(),
+  toolCalls: z.array(ScriptToolCall).optional(),
+  usage: ScriptUsage.optional(),
+});
+export type ScriptStep = z.infer<typeof ScriptStep>;
+
+const ScriptObject = z.strictObject({
+  steps: z.array(ScriptStep),
+  chunkSize: z
+    .number()
+    .int()
+    .min(SCRIPT_PACE.chunkSize.min)
+    .max(SCRIPT_PACE.chunkSize.max)
+    .default(SCRIPT_PACE.chunkSize.default),
+  chunkDelayMs: z
+    .number()
+    .int()
+    .min(SCRIPT_PACE.chunkDelayMs.min)
+    .max(SCRIPT_PACE.chunkDelayMs.max)
+    .default(SCRIPT_PACE.chunkDelayMs.default),
+});
+
+/**
+ * The scripted model's script (parsed JSON): either a bare array of steps or `{ steps, chunkSize?, chunkDelayMs? }`.
+ * Step n is the reply to the conversation's n-th model call. Parsing always yields the object form with the pace filled in.
+ */
+export const Script = z.preprocess((value) => (Array.isArray(value) ? { steps: value } : value), ScriptObject);
+/** A script as a person writes it. */
+export type Script = z.input<typeof ScriptObject> | z.input<typeof ScriptStep>[];
+/** A validated script, normalized to the object form. */
+export type ParsedScript = z.output<typeof Script>;
+
+export type ParseScriptResult = { ok: true; script: ParsedScript } | { ok: false; error: string };
+
+const MAX_REPORTED_ISSUES = 3;
+
+/**
+ * Parses a script's JSON text. Never throws: a syntax error or a schema violation becomes one readable
+ * sentence naming the field, e.g. `steps[2].toolCalls[0].name: expected a string, got a number`.
+ */
+export function parseScript(text: string): ParseScriptResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: `The script is not valid JSON: ${detail}` };
+  }
+  const result = Script.safeParse(value, { reportInput: true });
+  if (result.success) return { ok: true, script: result.data };
+  const issues = result.error.issues;
+  const shown = issues.slice(0, MAX_REPORTED_ISSUES).map(describeIssue);
+  const more = issues.length > MAX_REPORTED_ISSUES ? ` (and ${issues.length - MAX_REPORTED_ISSUES} more)` : '';
+  return { ok: false, error: shown.join('; ') + more };
+}
+
+/** `['steps', 2, 'toolCalls', 0, 'name']` → `steps[2].toolCalls[0].name`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let formatted = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') formatted += `[${segment}]`;
+    else formatted += formatted === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return formatted === '' ? 'script' : formatted;
+}
+
+const EXPECTED_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+  record: 'an object',
+};
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return Number.isInteger(value) ? 'a number' : 'a fractional number';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = formatPath(issue.path);
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.path.length === 0) return 'script: expected an array of steps or an object with "steps"';
+      const expected = EXPECTED_NAMES[issue.expected] ?? issue.expected;
+      const received = issue.input === undefined ? 'it is missing' : `got ${describeValue(issue.input)}`;
+      return `${where}: expected ${expected}, ${received}`;
+    }
+    case 'unrecognized_keys':
+      return `${where}: unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+    case 'too_small':
+      if (issue.origin === 'string') return `${where}: must not be empty`;
+      return `${where}: must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `${where}: must be at most ${String(issue.maximum)}`;
+    default:
+      return `${where}: ${issue.message}`;
+  }
+}

@@ -1,0 +1,10 @@
+import { baseStrings } from './base-strings';
+import { questionStrings } from './question-strings';
+
+export type Locale = 'en' | 'zh-CN';
+
+/** Every UI string, by locale. Parts live beside the components that use them and are merged here. */
+export const dictionary: Record<Locale, Record<string, string>> = {
+  en: { ...baseStrings.en, ...questionStrings.en },
+  'zh-CN': { ...baseStrings['zh-CN'], ...questionStrings['zh-CN'] },
+};

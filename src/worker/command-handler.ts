@@ -1,0 +1,142 @@
+import { Command, type CommandOf, type CommandType } from '../schema/commands';
+import { WireError, type CommandResult, type ConversationExport } from '../schema/protocol';
+import type { Message, Profile, Settings } from '../schema/records';
+import type { ConnectionTestResult } from '../schema/protocol';
+import { parseScript } from '../schema/script';
+import type { IndexedDbConversationStore } from './conversation-store';
+import type { RunManager } from './run-manager';
+import type { SettingsStore } from './settings-store';
+import type { AppEvent } from '../schema/events';
+
+export interface CommandHandlerDeps {
+  store: IndexedDbConversationStore;
+  settings: SettingsStore;
+  runs: RunManager;
+  /** Asks other tabs' workers to stop their run of a conversation. */
+  requestPeerStop(conversationId: string): void;
+  emit(event: AppEvent): void;
+  testConnection(profile: Profile): Promise<ConnectionTestResult>;
+  now(): number;
+}
+
+type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
+
+/**
+ * Validates a raw command and runs it. A malformed command is refused with `invalid_command` before anything is read
+ * or written; every failure is a WireError the UI can show.
+ */
+export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) => Promise<unknown> {
+  const { store, settings, runs } = deps;
+
+  const handlers: Handlers = {
+    'conversation.list': async () => {
+      await runs.recoverAll();
+      return store.listConversations();
+    },
+    'conversation.create': (command) => store.createConversation(command.title),
+    'conversation.rename': (command) => store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, title: command.title, updatedAt: deps.now() })),
+    'conversation.delete': async (command) => {
+      runs.stop(command.conversationId);
+      deps.requestPeerStop(command.conversationId);
+      await store.deleteConversation(command.conversationId);
+      return { conversationId: command.conversationId };
+    },
+    'conversation.open': async (command) => {
+      await runs.recover(command.conversationId);
+      const conversation = await store.getConversation(command.conversationId);
+      if (!conversation) throw new WireError({ code: 'not_found', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
+      return { conversation, messages: await store.listMessages(command.conversationId) };
+    },
+    'conversation.setProfile': async (command) => {
+      if (!(await settings.getProfile(command.profileId))) throw new WireError({ code: 'not_found', message: 'That model profile does not exist.', field: 'profileId' });
+      return store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, profileId: command.profileId }));
+    },
+    'conversation.export': async () => {
+      const conversations = await store.listConversations();
+      const exported: ConversationExport = { format: 'parley-export', version: 1, exportedAt: deps.now(), conversations: [] };
+      for (const conversation of conversations) exported.conversations.push({ conversation, messages: await store.listMessages(conversation.id) });
+      return exported; // profiles, and so keys, are never part of an export
+    },
+    'message.send': async (command) => {
+      await runs.recover(command.conversationId);
+      const { message } = await store.appendUserMessage(command.conversationId, command.text);
+      void runs.start(command.conversationId);
+      return { message };
+    },
+    'run.stop': async (command) => {
+      const { conversationId } = command;
+      if (runs.stop(conversationId)) return { conversationId };
+      const conversation = await store.getConversation(conversationId);
+      if (!conversation) throw new WireError({ code: 'not_found', message: 'This conversation no longer exists.' });
+      if (conversation.runState === 'awaiting_input') {
+        const pending = (await store.listMessages(conversationId)).filter((message) => message.pendingQuestionId);
+        for (const message of pending) {
+          await store.resolveQuestion({ conversationId, messageId: message.id, toolCallId: message.pendingQuestionId! }, { kind: 'stopped' }).catch(ignoreAlreadyResolved);
+        }
+      } else if (conversation.runState === 'running') {
+        deps.requestPeerStop(conversationId); // the tab running it writes the stopped state
+        await runs.recover(conversationId); // nobody is: repair it
+      }
+      await store.transition(conversationId, ['interrupted', 'waiting_network', 'error'], 'idle', 'stopped');
+      return { conversationId };
+    },
+    'run.continue': async (command) => {
+      await runs.recover(command.conversationId);
+      const continued = await store.transition(command.conversationId, ['interrupted', 'waiting_network', 'error'], 'running');
+      if (!continued) throw new WireError({ code: 'invalid_state', message: 'There is nothing to continue in this conversation.' });
+      void runs.start(command.conversationId);
+      return { conversationId: command.conversationId };
+    },
+    'question.answer': async (command) => {
+      const { message } = await store.resolveQuestion(command, { kind: 'answered', answers: command.answers });
+      void runs.start(command.conversationId);
+      return { message };
+    },
+    'question.dismiss': async (command) => ({ message: (await store.resolveQuestion(command, { kind: 'dismissed' })).message }),
+    'question.saveDraft': async (command) => {
+      await store.saveDraft(command, command.draft);
+      return { saved: true as const };
+    },
+    'questions.listPending': () => store.listPendingQuestions(),
+    'settings.get': () => settings.getSettings(),
+    'settings.update': async (command) => {
+      const { type: _type, ...update } = command;
+      if (update.script !== undefined) {
+        const parsed = parseScript(update.script);
+        if (!parsed.ok) throw new WireError({ code: 'invalid_command', message: parsed.error, field: 'script' });
+      }
+      const next: Settings = await settings.updateSettings(update);
+      deps.emit({ type: 'settings-changed', settings: next });
+      return next;
+    },
+    'profiles.list': () => settings.listProfiles(),
+    'profiles.save': async (command) => {
+      const saved = await settings.saveProfile(command.profile);
+      deps.emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+      return saved;
+    },
+    'profiles.delete': async (command) => {
+      await settings.deleteProfile(command.profileId);
+      deps.emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+      deps.emit({ type: 'settings-changed', settings: await settings.getSettings() });
+      return { profileId: command.profileId };
+    },
+    'profiles.test': async (command) => deps.testConnection(await settings.resolveInput(command.profile)),
+  };
+
+  return async (raw: unknown) => {
+    const parsed = Command.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.join('.') || undefined;
+      throw new WireError({ code: 'invalid_command', message: `Malformed command${field ? ` (${field})` : ''}: ${issue?.message ?? 'unreadable'}`, ...(field ? { field } : {}) });
+    }
+    const handler = handlers[parsed.data.type] as (command: Command) => Promise<unknown>;
+    return handler(parsed.data);
+  };
+}
+
+function ignoreAlreadyResolved(error: unknown): Message | undefined {
+  if (error instanceof WireError && error.code === 'already_resolved') return undefined;
+  throw error;
+}

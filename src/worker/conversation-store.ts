@@ -1,0 +1,279 @@
+import type { IDBPTransaction, StoreNames } from 'idb';
+import { checkAnswers, resolveQuestionBlock } from '../core/question-outcomes';
+import type { ConversationStore, RecordChange } from '../core/store';
+import type { QuestionRequestBlock } from '../schema/blocks';
+import { WireError, type PendingQuestion } from '../schema/protocol';
+import type { QuestionAnswer, QuestionDraft } from '../schema/question';
+import type { Conversation, Message, RunState } from '../schema/records';
+import type { ParleyDatabase, ParleyDatabaseSchema } from './database';
+
+export const DEFAULT_TITLE = 'New conversation';
+
+type Stores = StoreNames<ParleyDatabaseSchema>[];
+type Transaction = IDBPTransaction<ParleyDatabaseSchema, Stores, 'readwrite'>;
+
+/** Told after every committed change, so the worker can emit events to its UI and to other tabs. */
+export interface StoreListener {
+  changed(change: RecordChange): void;
+  deleted(conversationId: string): void;
+}
+
+export type Resolution = { kind: 'answered'; answers: QuestionAnswer[] } | { kind: 'dismissed' } | { kind: 'stopped' };
+
+/**
+ * Conversations and messages over IndexedDB. Every method is one transaction that awaits nothing but IndexedDB
+ * requests; a thrown error aborts it, so a failed command writes nothing.
+ */
+export class IndexedDbConversationStore implements ConversationStore {
+  constructor(
+    private readonly database: ParleyDatabase,
+    private readonly listener: StoreListener,
+    private readonly now: () => number,
+    private readonly newId: () => string,
+  ) {}
+
+  getConversation(conversationId: string): Promise<Conversation | undefined> {
+    return this.database.get('conversations', conversationId);
+  }
+
+  listMessages(conversationId: string): Promise<Message[]> {
+    const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+    return this.database.getAllFromIndex('messages', 'by-conversation', range);
+  }
+
+  async listConversations(): Promise<Conversation[]> {
+    return (await this.database.getAllFromIndex('conversations', 'by-updated')).reverse();
+  }
+
+  /** Every pending question of every conversation, from one index. */
+  async listPendingQuestions(): Promise<PendingQuestion[]> {
+    const transaction = this.database.transaction(['messages', 'conversations'], 'readonly');
+    const messages = await transaction.objectStore('messages').index('by-pending-question').getAll();
+    const pending: PendingQuestion[] = [];
+    for (const message of messages) {
+      const conversation = await transaction.objectStore('conversations').get(message.conversationId);
+      const block = findQuestion(message, message.pendingQuestionId ?? '');
+      if (!conversation || !block) continue;
+      pending.push({ conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, toolCallId: block.toolCallId, questions: block.questions });
+    }
+    return pending;
+  }
+
+  async write(change: RecordChange, options?: { ifExists?: boolean }): Promise<boolean> {
+    const conversationId = change.conversation?.id ?? change.messages?.[0]?.conversationId;
+    const written = await this.transact(['conversations', 'messages'], async (transaction) => {
+      if (options?.ifExists && conversationId !== undefined && !(await transaction.objectStore('conversations').get(conversationId))) return false;
+      if (change.conversation) await transaction.objectStore('conversations').put(change.conversation);
+      for (const message of change.messages ?? []) await transaction.objectStore('messages').put(message);
+      return true;
+    });
+    if (written) this.listener.changed(change);
+    return written;
+  }
+
+  async createConversation(title?: string): Promise<Conversation> {
+    const now = this.now();
+    const conversation: Conversation = { id: this.newId(), title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0 };
+    await this.write({ conversation });
+    return conversation;
+  }
+
+  async updateConversation(conversationId: string, update: (conversation: Conversation) => Conversation): Promise<Conversation> {
+    const conversation = await this.transact(['conversations'], async (transaction) => {
+      const stored = await transaction.objectStore('conversations').get(conversationId);
+      if (!stored) throw notFound('conversation', conversationId);
+      const next = update(stored);
+      await transaction.objectStore('conversations').put(next);
+      return next;
+    });
+    this.listener.changed({ conversation });
+    return conversation;
+  }
+
+  async deleteConversation(conversationId: string): Promise<void> {
+    await this.transact(['conversations', 'messages'], async (transaction) => {
+      if (!(await transaction.objectStore('conversations').get(conversationId))) throw notFound('conversation', conversationId);
+      await transaction.objectStore('conversations').delete(conversationId);
+      const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+      const keys = await transaction.objectStore('messages').index('by-conversation').getAllKeys(range);
+      for (const key of keys) await transaction.objectStore('messages').delete(key);
+    });
+    this.listener.deleted(conversationId);
+  }
+
+  /**
+   * Appends a user message and marks the conversation running. A pending question is resolved as answered in chat,
+   * in the same transaction. Refused while a run is going.
+   */
+  async appendUserMessage(conversationId: string, text: string): Promise<{ conversation: Conversation; message: Message }> {
+    const now = this.now();
+    const message: Message = { id: this.newId(), conversationId, seq: 0, role: 'user', blocks: [{ type: 'text', text }], status: 'complete', createdAt: now, updatedAt: now };
+    const change = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation) throw notFound('conversation', conversationId);
+      if (conversation.runState === 'running') throw new WireError({ code: 'busy', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
+      const messages = await this.messagesIn(transaction, conversationId);
+      message.seq = (messages.at(-1)?.seq ?? -1) + 1;
+      const written: Message[] = [];
+      for (const stored of messages) {
+        const pending = stored.pendingQuestionId ? findQuestion(stored, stored.pendingQuestionId) : undefined;
+        if (!pending || pending.status !== 'pending') continue;
+        written.push(withBlock(stored, resolveQuestionBlock(pending, 'chat', { now, answerMessageId: message.id }), now));
+      }
+      const isFirst = !messages.some((stored) => stored.role === 'user');
+      const next: Conversation = {
+        ...conversation,
+        runState: 'running',
+        updatedAt: now,
+        title: isFirst && conversation.title === DEFAULT_TITLE ? titleFrom(text) : conversation.title,
+      };
+      delete next.runError;
+      written.push(message);
+      for (const record of written) await transaction.objectStore('messages').put(record);
+      await transaction.objectStore('conversations').put(next);
+      return { conversation: next, messages: written };
+    });
+    this.listener.changed(change);
+    return { conversation: change.conversation, message };
+  }
+
+  /**
+   * Resolves a pending question exactly once (compare-and-set): a second resolution writes nothing and fails with
+   * `already_resolved` carrying the first outcome. Answers are checked against the stored questions.
+   */
+  async resolveQuestion(
+    target: { conversationId: string; messageId: string; toolCallId: string },
+    resolution: Resolution,
+  ): Promise<{ conversation: Conversation; message: Message }> {
+    const now = this.now();
+    const change = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const { conversation, message, block } = await this.findPending(transaction, target);
+      let resolved: QuestionRequestBlock;
+      if (resolution.kind === 'answered') {
+        const check = checkAnswers(block.questions, resolution.answers);
+        if (!check.ok) throw new WireError({ code: 'invalid_answer', message: check.message, field: check.field });
+        resolved = resolveQuestionBlock(block, 'answered', { now, answers: check.answers });
+      } else {
+        resolved = resolveQuestionBlock(block, resolution.kind, { now });
+      }
+      const nextMessage = withBlock(message, resolved, now);
+      const runState: RunState = resolution.kind === 'answered' ? 'running' : 'idle';
+      const nextConversation: Conversation = { ...conversation, runState, updatedAt: now };
+      await transaction.objectStore('messages').put(nextMessage);
+      await transaction.objectStore('conversations').put(nextConversation);
+      return { conversation: nextConversation, messages: [nextMessage] };
+    });
+    this.listener.changed(change);
+    return { conversation: change.conversation, message: change.messages[0]! };
+  }
+
+  /** Saves a half-filled form on its pending block. */
+  async saveDraft(target: { conversationId: string; messageId: string; toolCallId: string }, draft: QuestionDraft): Promise<Message> {
+    const message = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const { message, block } = await this.findPending(transaction, target);
+      const next = withBlock(message, { ...block, draft }, message.updatedAt);
+      await transaction.objectStore('messages').put(next);
+      return next;
+    });
+    this.listener.changed({ messages: [message] });
+    return message;
+  }
+
+  /**
+   * Moves a conversation from one of `from` to `to`, in one transaction; a streaming message becomes `messageStatus`.
+   * Returns undefined (and writes nothing) when the conversation is not in one of `from`.
+   */
+  async transition(conversationId: string, from: RunState[], to: RunState, messageStatus: Message['status'] = 'interrupted'): Promise<Conversation | undefined> {
+    const now = this.now();
+    const change = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation || !from.includes(conversation.runState)) return undefined;
+      const next: Conversation = { ...conversation, runState: to, updatedAt: now };
+      if (to === 'idle' || to === 'running') delete next.runError;
+      const messages: Message[] = [];
+      for (const message of await this.messagesIn(transaction, conversationId)) {
+        if (message.status !== 'streaming') continue;
+        messages.push({ ...message, status: messageStatus, updatedAt: now });
+      }
+      for (const message of messages) await transaction.objectStore('messages').put(message);
+      await transaction.objectStore('conversations').put(next);
+      return { conversation: next, messages };
+    });
+    if (!change) return undefined;
+    this.listener.changed(change);
+    return change.conversation;
+  }
+
+  private async findPending(transaction: Transaction, target: { conversationId: string; messageId: string; toolCallId: string }) {
+    const conversation = await transaction.objectStore('conversations').get(target.conversationId);
+    if (!conversation) throw notFound('conversation', target.conversationId);
+    const message = await transaction.objectStore('messages').get(target.messageId);
+    if (!message || message.conversationId !== target.conversationId) throw notFound('message', target.messageId);
+    const block = findQuestion(message, target.toolCallId);
+    if (!block) throw notFound('question', target.toolCallId);
+    if (block.status !== 'pending') {
+      throw new WireError({
+        code: 'already_resolved',
+        message: 'These questions were already answered, possibly in another tab.',
+        outcome: { resolution: block.resolution ?? 'answered', ...(block.answers ? { answers: block.answers } : {}), ...(block.resolvedAt ? { resolvedAt: block.resolvedAt } : {}) },
+      });
+    }
+    return { conversation, message, block };
+  }
+
+  private messagesIn(transaction: Transaction, conversationId: string): Promise<Message[]> {
+    const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+    return transaction.objectStore('messages').index('by-conversation').getAll(range);
+  }
+
+  /** Runs `body` in one readwrite transaction; any throw aborts it. Storage-full errors become `storage_full`. */
+  private async transact<T>(stores: Stores, body: (transaction: Transaction) => Promise<T>): Promise<T> {
+    let transaction: Transaction | undefined;
+    try {
+      transaction = this.database.transaction(stores, 'readwrite');
+      transaction.done.catch(() => undefined); // awaited below; this only silences the abort path
+      const result = await body(transaction);
+      await transaction.done;
+      return result;
+    } catch (error) {
+      try {
+        transaction?.abort();
+      } catch {
+        // already finished or aborted
+      }
+      throw toStorageError(error);
+    }
+  }
+}
+
+function findQuestion(message: Message, toolCallId: string): QuestionRequestBlock | undefined {
+  return message.blocks.find((block): block is QuestionRequestBlock => block.type === 'question_request' && block.toolCallId === toolCallId);
+}
+
+function withBlock(message: Message, block: QuestionRequestBlock, now: number): Message {
+  const blocks = message.blocks.map((existing) => (existing.type === 'question_request' && existing.toolCallId === block.toolCallId ? block : existing));
+  const next: Message = { ...message, blocks, updatedAt: now };
+  const stillPending = blocks.find((candidate) => candidate.type === 'question_request' && candidate.status === 'pending');
+  if (stillPending && stillPending.type === 'question_request') next.pendingQuestionId = stillPending.toolCallId;
+  else delete next.pendingQuestionId;
+  return next;
+}
+
+function titleFrom(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim()) ?? text;
+  const trimmed = line.trim();
+  return trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed;
+}
+
+function notFound(kind: string, id: string): WireError {
+  return new WireError({ code: 'not_found', message: `No ${kind} with id "${id}" here. It may have been deleted.` });
+}
+
+function toStorageError(error: unknown): unknown {
+  if (error instanceof WireError) return error;
+  const name = (error as { name?: string } | null)?.name;
+  if (name === 'QuotaExceededError') {
+    return new WireError({ code: 'storage_full', message: 'The browser has no storage space left for Parley. Nothing was lost; free some space (delete old conversations) and try again.' }, { cause: error });
+  }
+  return new WireError({ code: 'internal', message: `Saving failed: ${error instanceof Error ? error.message : String(error)}` }, { cause: error });
+}

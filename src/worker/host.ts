@@ -1,0 +1,114 @@
+import type { RecordChange } from '../core/store';
+import { BUILT_IN_TOOLS } from '../core/tools';
+import type { AppEvent } from '../schema/events';
+import type { Conversation, Profile } from '../schema/records';
+import type { ConnectionTestResult } from '../schema/protocol';
+import { createCommandHandler } from './command-handler';
+import { IndexedDbConversationStore } from './conversation-store';
+import type { ParleyDatabase } from './database';
+import type { Locks } from './locks';
+import type { Model } from '../core/model';
+import { RunManager } from './run-manager';
+import { SettingsStore } from './settings-store';
+import type { Timers } from '../core/coalesced-writer';
+
+/** Everything the host takes from its surroundings: the browser in production, fakes in node tests. */
+export interface HostEnvironment {
+  database: ParleyDatabase;
+  locks: Locks;
+  /** Events for this tab's UI. */
+  post(event: AppEvent): void;
+  /** Events for other tabs (their workers forward them to their UIs). */
+  broadcast(event: AppEvent): void;
+  requestPeerStop(conversationId: string): void;
+  createModel(profile: Profile, script: string): Promise<Model>;
+  testConnection(profile: Profile): Promise<ConnectionTestResult>;
+  now(): number;
+  newId(): string;
+  timers: Timers;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  persistIntervalMs?: number;
+}
+
+export interface Host {
+  handle(raw: unknown): Promise<unknown>;
+  runs: RunManager;
+  store: IndexedDbConversationStore;
+  settings: SettingsStore;
+  /** A peer asked to stop a conversation this worker may be running. */
+  peerStop(conversationId: string): void;
+}
+
+/** Wires storage, runs and commands together. One per worker (per tab). */
+export function createHost(environment: HostEnvironment): Host {
+  const emit = (event: AppEvent) => {
+    environment.post(event);
+    environment.broadcast(event);
+  };
+  const store = new IndexedDbConversationStore(
+    environment.database,
+    {
+      changed(change: RecordChange) {
+        if (change.conversation) emit({ type: 'conversation-upserted', conversation: change.conversation });
+        for (const message of change.messages ?? []) emit({ type: 'message-upserted', message });
+      },
+      deleted(conversationId) {
+        emit({ type: 'conversation-deleted', conversationId });
+      },
+    },
+    environment.now,
+    environment.newId,
+  );
+  const settings = new SettingsStore(environment.database, environment.newId);
+
+  const getModel = async (conversation: Conversation): Promise<Model> => {
+    const current = await settings.getSettings();
+    const profile = (await settings.getProfile(conversation.profileId ?? current.defaultProfileId)) ?? (await settings.getProfile('scripted'))!;
+    return environment.createModel(profile, current.script);
+  };
+
+  const runs = new RunManager(
+    store,
+    {
+      getModel,
+      tools: BUILT_IN_TOOLS,
+      now: environment.now,
+      newId: environment.newId,
+      timers: environment.timers,
+      sleep: environment.sleep,
+      onProgress: (message) => emit({ type: 'message-upserted', message }),
+      onNotice: (conversationId, notice) => emit({ type: 'run-notice', conversationId, notice }),
+      onStorageError: (error) => emit({ type: 'storage-error', message: error instanceof Error ? error.message : String(error) }),
+      ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),
+    },
+    environment.locks,
+  );
+
+  const handle = createCommandHandler({
+    store,
+    settings,
+    runs,
+    requestPeerStop: environment.requestPeerStop,
+    emit,
+    testConnection: environment.testConnection,
+    now: environment.now,
+  });
+
+  return { handle, runs, store, settings, peerStop: (conversationId) => void runs.stop(conversationId) };
+}
+
+/** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,65 @@
+/** Exclusive named locks. Release by calling the returned function. */
+export interface Locks {
+  /** The lock, or null at once when someone else holds it. */
+  tryAcquire(name: string): Promise<(() => void) | null>;
+  /** Waits for the lock. */
+  acquire(name: string): Promise<() => void>;
+}
+
+/** Web Locks: shared by every tab and worker of this origin, released by the browser when a holder dies. */
+export function webLocks(locks: LockManager): Locks {
+  const request = (name: string, ifAvailable: boolean) =>
+    new Promise<(() => void) | null>((resolve, reject) => {
+      locks
+        .request(name, { ifAvailable }, (lock) => {
+          if (!lock) {
+            resolve(null);
+            return undefined;
+          }
+          return new Promise<void>((release) => resolve(() => release()));
+        })
+        .catch(reject);
+    });
+  return {
+    tryAcquire: (name) => request(name, true),
+    acquire: async (name) => (await request(name, false))!,
+  };
+}
+
+/** In-memory locks with the same contract, for node tests (share one instance between simulated tabs). */
+export function memoryLocks(): Locks {
+  const queues = new Map<string, Array<() => void>>();
+  const held = new Set<string>();
+  const releaser = (name: string) => {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = queues.get(name)?.shift();
+      if (next) next();
+      else held.delete(name);
+    };
+  };
+  return {
+    async tryAcquire(name) {
+      if (held.has(name)) return null;
+      held.add(name);
+      return releaser(name);
+    },
+    acquire(name) {
+      if (!held.has(name)) {
+        held.add(name);
+        return Promise.resolve(releaser(name));
+      }
+      return new Promise((resolve) => {
+        const queue = queues.get(name) ?? [];
+        queue.push(() => resolve(releaser(name)));
+        queues.set(name, queue);
+      });
+    },
+  };
+}
+
+export function runLockName(conversationId: string): string {
+  return `parley-run:${conversationId}`;
+}

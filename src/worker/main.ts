@@ -1,0 +1,48 @@
+/// <reference lib="webworker" />
+// The agent host: one per tab. The only place that opens IndexedDB and calls models.
+import type { AppEvent } from '../schema/events';
+import type { WorkerMessage } from '../schema/protocol';
+import { serveCommands } from './channel-server';
+import { openParleyDatabase } from './database';
+import { abortableSleep, createHost, type Host } from './host';
+import { webLocks } from './locks';
+import { openPeerChannel } from './peer-channel';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const post = (event: AppEvent) => self.postMessage({ kind: 'event', event } satisfies WorkerMessage);
+
+const peers = openPeerChannel('parley-peers', {
+  event: (event) => post(event),
+  stop: (conversationId) => void host.then((ready) => ready.peerStop(conversationId)),
+});
+
+const host: Promise<Host> = openParleyDatabase().then((database) => {
+  database.addEventListener('close', () => post({ type: 'storage-error', message: 'The browser closed the database. Reload the page.' }));
+  return createHost({
+    database,
+    locks: webLocks(navigator.locks),
+    post,
+    broadcast: (event) => peers.broadcast(event),
+    requestPeerStop: (conversationId) => peers.requestStop(conversationId),
+    createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script),
+    testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),
+    now: () => Date.now(),
+    newId: () => crypto.randomUUID(),
+    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
+    sleep: abortableSleep,
+  });
+});
+
+// Listen at once so no early command is lost; each waits for the database.
+serveCommands(self, async (command) => (await host).handle(command));
+
+host.then(
+  async (ready) => {
+    post({ type: 'worker-ready' });
+    await ready.runs.recoverAll();
+    if (navigator.onLine) await ready.runs.resumeWaiting();
+    self.addEventListener('online', () => void ready.runs.resumeWaiting());
+  },
+  (error: unknown) => post({ type: 'storage-error', message: `Parley could not open its storage: ${error instanceof Error ? error.message : String(error)}` }),
+);

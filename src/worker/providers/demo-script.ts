@@ -1,0 +1,102 @@
+import type { Script } from '../../schema/script';
+
+/*
+ * The script a first-time user meets before connecting any model. It shows the whole loop: streaming
+ * reasoning and text, a question form (single choice, multi-select, free-text "Other"), the answers
+ * coming back as a tool result, and Markdown. It has to make sense whatever the user types first.
+ */
+const demoScript: Script = {
+  steps: [
+    {
+      reasoning:
+        'The user wrote: "{{lastUserMessage}}". No real model is connected, so I follow the demo: plan a weekend. Too many unknowns to guess well, so I will ask first.',
+      text:
+        'Hi! You said: “{{lastUserMessage}}”.\n\n' +
+        'I am Parley’s built-in **scripted demo** — no AI model is connected yet, so I follow a small script. ' +
+        'Let’s plan a weekend together.\n\n' +
+        'I would rather ask than guess, so here are three quick questions. ' +
+        'Pick an option, tick several, or write your own answer — or just type a normal reply instead.',
+      toolCalls: [
+        {
+          name: 'question',
+          args: {
+            questions: [
+              {
+                header: 'Mood',
+                question: 'What kind of weekend are you in the mood for?',
+                options: [
+                  { label: 'Slow and cozy', description: 'Lie-ins, long breakfasts, a good book.' },
+                  { label: 'Out and about', description: 'Markets, walks and a neighbourhood you have not explored.' },
+                  { label: 'Big adventure', description: 'An early start and a full day trip.' },
+                ],
+                multiple: false,
+                custom: false,
+              },
+              {
+                header: 'Activities',
+                question: 'Which of these would you enjoy? Pick as many as you like.',
+                options: [
+                  { label: 'Food and drink' },
+                  { label: 'Nature' },
+                  { label: 'Museums and culture' },
+                  { label: 'Sport' },
+                  { label: 'Board games' },
+                ],
+                multiple: true,
+                custom: false,
+              },
+              {
+                header: 'Company',
+                question: 'Who is coming along?',
+                options: [
+                  { label: 'Just me' },
+                  { label: 'My partner' },
+                  { label: 'Friends' },
+                  { label: 'Family with kids' },
+                ],
+                multiple: false,
+                custom: true,
+              },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      text:
+        'Thanks! This is exactly what came back from the form:\n\n' +
+        '> {{lastToolResult}}\n\n' +
+        'A real model would tailor the plan to those answers; being a script, I can only show you what such a plan looks like.\n\n' +
+        '## Your weekend plan\n\n' +
+        '### Saturday\n\n' +
+        '- **Morning:** a slow breakfast, then a walk to the market.\n' +
+        '- **Afternoon:** the activity you picked first — no alarms, no rush.\n' +
+        '- **Evening:** cook something new together, or try that place you keep walking past.\n\n' +
+        '### Sunday\n\n' +
+        '- **Morning:** fresh air: a park, a river, a hill with a view.\n' +
+        '- **Afternoon:** something indoors in case it rains.\n' +
+        '- **Evening:** an early night, ready for Monday.\n\n' +
+        '| When | What | Cost |\n' +
+        '| --- | --- | --- |\n' +
+        '| Sat morning | Market and breakfast | Low |\n' +
+        '| Sat evening | Dinner | Medium |\n' +
+        '| Sun afternoon | Museum or games | Low |\n\n' +
+        'Send any message to see how this demo ends.',
+    },
+    {
+      text:
+        'That was Parley’s scripted demo. 🎬\n\n' +
+        'Everything you just saw — the streamed text, the question form, the Markdown — came from a small JSON script ' +
+        'running in your browser, with no network and no key.\n\n' +
+        '### Make it yours\n\n' +
+        '- **Write your own script** in **Settings → Script**. Step *n* of the script is the reply to the *n*-th model call; ' +
+        'each step can have `text`, `reasoning` and `toolCalls`, and its text can quote the last user message or the last tool result.\n' +
+        '- **Connect a real model** in **Settings**: any OpenAI-compatible server (OpenAI, OpenRouter, Ollama, LM Studio, llama.cpp, vLLM) or Anthropic. ' +
+        'Your key stays in this browser and is only sent to the provider you choose.\n\n' +
+        'Whichever you pick, the agent will ask before it guesses.',
+    },
+  ],
+};
+
+/** The default script (pretty-printed JSON text), as shown in Settings → Script. */
+export const DEMO_SCRIPT: string = JSON.stringify(demoScript, null, 2);

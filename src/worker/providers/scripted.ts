@@ -1,0 +1,121 @@
+import type { Model, ModelPart, ModelRequest } from '../../core/model';
+import type { Message } from '../../schema/records';
+import type { ParsedScript, ScriptStep } from '../../schema/script';
+
+export { parseScript } from '../../schema/script';
+
+/** What the scripted model says once a conversation has used up every step of its script. */
+export const SCRIPT_ENDED_TEXT =
+  'This script has ended, so I have nothing more to say. You can write a new script in Settings → Script, or connect a real model in Settings.';
+
+export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+
+export interface ScriptedModelOptions {
+  /** Waits between chunks; it must reject with `signal.reason` once the signal aborts. Tests inject an instant one. */
+  sleep?: Sleep;
+}
+
+/**
+ * A deterministic, offline model: the reply to a conversation's n-th call (`conversation.completedSteps`) is
+ * step n of the script, streamed in chunks at the script's pace, then its tool calls (ids `call_<step>_<i>`),
+ * then `finish`. An aborted `request.signal` stops the stream by throwing the signal's reason.
+ */
+export function createScriptedModel(script: ParsedScript, options: ScriptedModelOptions = {}): Model {
+  const sleep = options.sleep ?? abortableSleep;
+  return {
+    async *streamStep(request: ModelRequest): AsyncIterable<ModelPart> {
+      const { signal } = request;
+      signal.throwIfAborted();
+      const stepIndex = request.conversation.completedSteps;
+      const step: ScriptStep = script.steps[stepIndex] ?? { text: SCRIPT_ENDED_TEXT };
+      const values = templateValues(request.history);
+
+      const text = step.text === undefined ? '' : renderTemplate(step.text, values);
+      const continued = request.continuation?.text ?? '';
+      const alreadySent = continued !== '' && text.startsWith(continued);
+      // Once text had started, the reasoning before it was complete: a continuation does not repeat it.
+      if (step.reasoning !== undefined && continued === '') {
+        const reasoning = renderTemplate(step.reasoning, values);
+        for await (const chunk of paced(reasoning, script, signal, sleep)) yield { type: 'reasoning-delta', text: chunk };
+      }
+      const remainder = alreadySent ? text.slice(continued.length) : text;
+      for await (const chunk of paced(remainder, script, signal, sleep)) yield { type: 'text-delta', text: chunk };
+
+      for (const [index, call] of (step.toolCalls ?? []).entries()) {
+        signal.throwIfAborted();
+        // A copy: the script is shared by every call and the loop may keep or change what it receives.
+        yield { type: 'tool-call', toolCallId: `call_${stepIndex}_${index}`, toolName: call.name, input: structuredClone(call.args) };
+      }
+      signal.throwIfAborted();
+      yield step.usage === undefined ? { type: 'finish' } : { type: 'finish', usage: { ...step.usage } };
+    },
+  };
+}
+
+/** Splits `text` into chunks of `chunkSize` code points (never halving an emoji), waiting `chunkDelayMs` between them. */
+async function* paced(
+  text: string,
+  script: ParsedScript,
+  signal: AbortSignal,
+  sleep: Sleep,
+): AsyncIterable<string> {
+  const characters = Array.from(text);
+  for (let start = 0; start < characters.length; start += script.chunkSize) {
+    if (start > 0) await sleep(script.chunkDelayMs, signal);
+    // An injected sleep may ignore the signal; checking here keeps Stop prompt regardless.
+    signal.throwIfAborted();
+    yield characters.slice(start, start + script.chunkSize).join('');
+  }
+}
+
+interface TemplateValues {
+  lastUserMessage: string;
+  lastToolResult: string;
+}
+
+const PLACEHOLDER = /\{\{\s*(lastUserMessage|lastToolResult)\s*\}\}/g;
+
+/** Replaces the known placeholders; anything else in braces is left as written. */
+function renderTemplate(template: string, values: TemplateValues): string {
+  // A replacer function, so `$&` and friends in the user's text are not read as replacement patterns.
+  return template.replace(PLACEHOLDER, (_match, name: keyof TemplateValues) => values[name]);
+}
+
+/** What the model "received": the last user message's text and the last tool result, whichever block held it. */
+function templateValues(history: readonly Message[]): TemplateValues {
+  let lastUserMessage = '';
+  let lastToolResult = '';
+  for (const message of history) {
+    if (message.role === 'user') {
+      lastUserMessage = message.blocks
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join('\n');
+    }
+    for (const block of message.blocks) {
+      if (block.type === 'tool_call' && block.result !== undefined) lastToolResult = block.result;
+      if (block.type === 'question_request' && block.status !== 'pending' && block.toolResult !== undefined) {
+        lastToolResult = block.toolResult;
+      }
+    }
+  }
+  return { lastUserMessage, lastToolResult };
+}
+
+/** A timer that rejects with the signal's reason the moment the signal aborts. */
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

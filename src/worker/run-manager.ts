@@ -1,0 +1,97 @@
+import { runConversation, type LoopPorts, type RunEnd } from '../core/loop';
+import type { IndexedDbConversationStore } from './conversation-store';
+import { runLockName, type Locks } from './locks';
+
+/**
+ * Runs conversations' loops in this worker, one at a time per conversation across all tabs (a Web Lock each),
+ * and repairs runs that died with their tab.
+ */
+export class RunManager {
+  private readonly active = new Map<string, { controller: AbortController; done: Promise<RunEnd | undefined> }>();
+
+  constructor(
+    private readonly store: IndexedDbConversationStore,
+    private readonly ports: Omit<LoopPorts, 'store'>,
+    private readonly locks: Locks,
+  ) {}
+
+  isRunningHere(conversationId: string): boolean {
+    return this.active.has(conversationId);
+  }
+
+  /**
+   * Runs a conversation whose stored state is already `running`. Waits for the lock, then checks the state again:
+   * another tab may have run it (or repaired it) meanwhile. Resolves when the run ends.
+   */
+  start(conversationId: string): Promise<RunEnd | undefined> {
+    const existing = this.active.get(conversationId);
+    if (existing) return existing.done;
+    const controller = new AbortController();
+    const done = (async () => {
+      const release = await this.locks.acquire(runLockName(conversationId));
+      try {
+        const conversation = await this.store.getConversation(conversationId);
+        if (conversation?.runState !== 'running' || controller.signal.aborted) return undefined;
+        return await runConversation(conversationId, { ...this.ports, store: this.store }, controller.signal);
+      } catch (error) {
+        // A failure outside the loop's own handling (storage gone): leave a state the user can continue from.
+        this.ports.onStorageError?.(error);
+        await this.store.transition(conversationId, ['running'], 'interrupted').catch(() => undefined);
+        return 'interrupted' as const;
+      } finally {
+        this.active.delete(conversationId);
+        release();
+      }
+    })();
+    this.active.set(conversationId, { controller, done });
+    return done;
+  }
+
+  /** Aborts this worker's run of the conversation. True when there was one. */
+  stop(conversationId: string): boolean {
+    const run = this.active.get(conversationId);
+    if (!run) return false;
+    run.controller.abort(new DOMException('Stopped by the user', 'AbortError'));
+    return true;
+  }
+
+  /**
+   * A conversation stored as `running` whose lock nobody holds was running in a tab that died (reload, crash):
+   * mark it and its streaming message interrupted, so the user can continue it. Never replays a step.
+   */
+  async recover(conversationId: string): Promise<boolean> {
+    if (this.active.has(conversationId)) return false;
+    const release = await this.locks.tryAcquire(runLockName(conversationId));
+    if (!release) return false;
+    try {
+      return (await this.store.transition(conversationId, ['running'], 'interrupted')) !== undefined;
+    } finally {
+      release();
+    }
+  }
+
+  /** Repairs every conversation left `running` by a dead tab. */
+  async recoverAll(): Promise<void> {
+    const conversations = await this.store.listConversations();
+    for (const conversation of conversations) {
+      if (conversation.runState === 'running') await this.recover(conversation.id);
+    }
+  }
+
+  /** Resumes every conversation that was waiting for the network (call when the browser is back online). */
+  async resumeWaiting(): Promise<void> {
+    const conversations = await this.store.listConversations();
+    for (const conversation of conversations) {
+      if (conversation.runState !== 'waiting_network') continue;
+      const release = await this.locks.tryAcquire(runLockName(conversation.id));
+      if (!release) continue;
+      let resumed;
+      try {
+        resumed = await this.store.transition(conversation.id, ['waiting_network'], 'running');
+      } finally {
+        release();
+      }
+      if (resumed) void this.start(conversation.id);
+    }
+  }
+}

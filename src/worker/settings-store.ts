@@ -1,0 +1,100 @@
+import { WireError } from '../schema/protocol';
+import type { ProfileInput } from '../schema/commands';
+import { SCRIPTED_PROFILE_ID, type Profile, type ProfileView, type Settings } from '../schema/records';
+import type { ParleyDatabase } from './database';
+import { DEMO_SCRIPT } from './providers/demo-script';
+
+const SETTINGS_KEY = 'settings';
+
+/** The built-in profile: the scripted model, always there, needing no key. */
+export const SCRIPTED_PROFILE: Profile = { id: SCRIPTED_PROFILE_ID, name: 'Scripted (built-in)', kind: 'scripted', baseUrl: '', apiKey: '', model: '' };
+
+export const DEFAULT_SETTINGS: Settings = { script: DEMO_SCRIPT, defaultProfileId: SCRIPTED_PROFILE_ID };
+
+/** Settings and model profiles. API keys live here and leave only through `getProfile`, to the provider. */
+export class SettingsStore {
+  constructor(
+    private readonly database: ParleyDatabase,
+    private readonly newId: () => string,
+  ) {}
+
+  async getSettings(): Promise<Settings> {
+    const stored = (await this.database.get('settings', SETTINGS_KEY)) as Partial<Settings> | undefined;
+    return { ...DEFAULT_SETTINGS, ...stored };
+  }
+
+  async updateSettings(update: Partial<Settings>): Promise<Settings> {
+    const transaction = this.database.transaction(['settings', 'profiles'], 'readwrite');
+    const stored = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
+    if (update.defaultProfileId && update.defaultProfileId !== SCRIPTED_PROFILE_ID && !(await transaction.objectStore('profiles').get(update.defaultProfileId))) {
+      transaction.abort();
+      throw new WireError({ code: 'not_found', message: 'That model profile does not exist.', field: 'defaultProfileId' });
+    }
+    const next: Settings = { ...DEFAULT_SETTINGS, ...stored, ...definedOnly(update) };
+    await transaction.objectStore('settings').put(next, SETTINGS_KEY);
+    await transaction.done;
+    return next;
+  }
+
+  /** A profile with its key, for the provider only. */
+  async getProfile(profileId: string): Promise<Profile | undefined> {
+    if (profileId === SCRIPTED_PROFILE_ID) return SCRIPTED_PROFILE;
+    return this.database.get('profiles', profileId);
+  }
+
+  async listProfiles(): Promise<ProfileView[]> {
+    const stored = await this.database.getAll('profiles');
+    return [SCRIPTED_PROFILE, ...stored].map(toProfileView);
+  }
+
+  /** Saves a profile; an absent key keeps the stored one. Returns the full profile (with key) for a connection test. */
+  async resolveInput(input: ProfileInput): Promise<Profile> {
+    const existing = input.id ? await this.getProfile(input.id) : undefined;
+    return {
+      id: input.id ?? this.newId(),
+      name: input.name,
+      kind: input.kind,
+      baseUrl: input.baseUrl.replace(/\/+$/, ''),
+      apiKey: input.apiKey ?? existing?.apiKey ?? '',
+      model: input.model,
+    };
+  }
+
+  async saveProfile(input: ProfileInput): Promise<ProfileView> {
+    if (input.id === SCRIPTED_PROFILE_ID || input.kind === 'scripted') {
+      throw new WireError({ code: 'invalid_command', message: 'The scripted profile is built in; edit its script instead.', field: 'profile.kind' });
+    }
+    if (input.baseUrl && !/^https?:\/\//i.test(input.baseUrl)) {
+      throw new WireError({ code: 'invalid_command', message: 'The base URL must start with http:// or https://', field: 'profile.baseUrl' });
+    }
+    const profile = await this.resolveInput(input);
+    await this.database.put('profiles', profile);
+    return toProfileView(profile);
+  }
+
+  async deleteProfile(profileId: string): Promise<void> {
+    if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', message: 'The scripted profile is built in and cannot be deleted.' });
+    const transaction = this.database.transaction(['profiles', 'settings'], 'readwrite');
+    await transaction.objectStore('profiles').delete(profileId);
+    const settings = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
+    if (settings?.defaultProfileId === profileId) {
+      await transaction.objectStore('settings').put({ ...DEFAULT_SETTINGS, ...settings, defaultProfileId: SCRIPTED_PROFILE_ID }, SETTINGS_KEY);
+    }
+    await transaction.done;
+  }
+}
+
+/** What the UI may see of a profile: everything but the key, which is masked. */
+export function toProfileView(profile: Profile): ProfileView {
+  const { apiKey, ...rest } = profile;
+  return { ...rest, apiKeyMasked: maskKey(apiKey) };
+}
+
+export function maskKey(apiKey: string): string {
+  if (!apiKey) return '';
+  return apiKey.length <= 8 ? '••••' : `••••${apiKey.slice(-4)}`;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,84 @@
+import 'fake-indexeddb/auto';
+import { createHost, abortableSleep, type Host } from '../../src/worker/host';
+import { openParleyDatabase } from '../../src/worker/database';
+import { memoryLocks, type Locks } from '../../src/worker/locks';
+import { createModelForProfile } from '../../src/worker/providers/registry';
+import type { AppEvent } from '../../src/schema/events';
+import type { CommandOf, CommandType } from '../../src/schema/commands';
+import type { CommandResult } from '../../src/schema/protocol';
+import type { Model } from '../../src/core/model';
+import type { Profile } from '../../src/schema/records';
+
+let databaseCounter = 0;
+
+/** A fresh database name per test, so tests never share state. */
+export function uniqueDatabaseName(): string {
+  databaseCounter += 1;
+  return `parley-test-${process.pid}-${databaseCounter}-${Math.random().toString(36).slice(2)}`;
+}
+
+export interface TestTab {
+  host: Host;
+  events: AppEvent[];
+  send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>>;
+  close(): void;
+}
+
+export interface TabOptions {
+  databaseName: string;
+  locks: Locks;
+  /** Other tabs of the same "browser" (a live array: push tabs opened later). They get this tab's broadcasts and stop requests. */
+  peers?: TestTab[];
+  createModel?: (profile: Profile, script: string) => Promise<Model>;
+}
+
+/**
+ * A tab's worker host over fake-indexeddb: the real store, loop, run manager and command handler. Tabs made with the same
+ * database name and locks behave like tabs of one browser.
+ */
+export async function openTab(options: TabOptions): Promise<TestTab> {
+  const database = await openParleyDatabase(options.databaseName);
+  const events: AppEvent[] = [];
+  const peers = options.peers ?? [];
+  let counter = 0;
+  const prefix = Math.random().toString(36).slice(2, 6);
+  const host = createHost({
+    database,
+    locks: options.locks,
+    post: (event) => events.push(event),
+    broadcast: (event) => peers.forEach((peer) => peer.events.push(event)),
+    requestPeerStop: (conversationId) => peers.forEach((peer) => peer.host.peerStop(conversationId)),
+    createModel: options.createModel ?? ((profile, script) => createModelForProfile(profile, script)),
+    testConnection: async () => ({ ok: true, message: 'ok' }),
+    now: () => Date.now(),
+    newId: () => `${prefix}-${(counter += 1)}`,
+    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+    sleep: abortableSleep,
+    persistIntervalMs: 5,
+  });
+  const tab: TestTab = {
+    host,
+    events,
+    send: (command) => host.handle(command) as never,
+    close: () => database.close(),
+  };
+  return tab;
+}
+
+/** Waits until the conversation's stored run state satisfies `predicate` (the loop runs in the background). */
+export async function waitForRunState(tab: TestTab, conversationId: string, states: string[], timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const conversation = await tab.host.store.getConversation(conversationId);
+    if (conversation && states.includes(conversation.runState) && !tab.host.runs.isRunningHere(conversationId)) return;
+    if (Date.now() - started > timeoutMs) throw new Error(`run state stayed ${conversation?.runState}, expected ${states.join('|')}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A script as the Settings textbox holds it, with no delay between chunks. */
+export function script(steps: unknown[], pace: { chunkDelayMs?: number; chunkSize?: number } = {}): string {
+  return JSON.stringify({ steps, chunkDelayMs: pace.chunkDelayMs ?? 0, chunkSize: pace.chunkSize ?? 50 });
+}
+
+export { memoryLocks };

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { memoryLocks, openTab, uniqueDatabaseName } from './host-harness';
+import { DATABASE_VERSION, openParleyDatabase } from '../../src/worker/database';
+import { serveCommands } from '../../src/worker/channel-server';
+import type { ReplyEnvelope, WorkerMessage } from '../../src/schema/protocol';
+import type { Conversation, Message } from '../../src/schema/records';
+
+const now = 1_700_000_000_000;
+const conversation: Conversation = { id: 'c1', title: 'Old one', createdAt: now, updatedAt: now, runState: 'awaiting_input', completedSteps: 1 };
+const message: Message = {
+  id: 'm1',
+  conversationId: 'c1',
+  seq: 0,
+  role: 'assistant',
+  status: 'complete',
+  createdAt: now,
+  updatedAt: now,
+  pendingQuestionId: 'call_0_0',
+  blocks: [{ type: 'question_request', toolCallId: 'call_0_0', status: 'pending', questions: [{ header: 'H', question: 'Q?', options: [{ label: 'A' }], multiple: false, custom: true }] }],
+};
+
+/** Builds a version-1 database with raw IndexedDB calls, exactly as the first release laid it out. */
+function buildVersionOneDatabase(name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, 1);
+    request.onupgradeneeded = () => {
+      const database = request.result;
+      const conversations = database.createObjectStore('conversations', { keyPath: 'id' });
+      conversations.createIndex('by-updated', 'updatedAt');
+      conversations.createIndex('by-run-state', 'runState');
+      const messages = database.createObjectStore('messages', { keyPath: 'id' });
+      messages.createIndex('by-conversation', ['conversationId', 'seq'], { unique: true });
+      messages.createIndex('by-pending-question', 'pendingQuestionId');
+      database.createObjectStore('settings');
+      database.createObjectStore('profiles', { keyPath: 'id' });
+      conversations.put(conversation);
+      messages.put(message);
+    };
+    request.onsuccess = () => {
+      request.result.close();
+      resolve();
+    };
+    request.onerror = () => reject(request.error);
+  });
+}
+
+describe('storage', () => {
+  it('opens a database built at version 1 and keeps its records, indexes included', async () => {
+    const name = uniqueDatabaseName();
+    await buildVersionOneDatabase(name);
+    const database = await openParleyDatabase(name);
+    expect(database.version).toBe(DATABASE_VERSION);
+    expect([...database.objectStoreNames].sort()).toEqual(['conversations', 'messages', 'profiles', 'settings']);
+    expect(await database.get('conversations', 'c1')).toEqual(conversation);
+    expect(await database.getAllFromIndex('messages', 'by-pending-question')).toEqual([message]);
+    expect(await database.getAllFromIndex('conversations', 'by-run-state', 'awaiting_input')).toEqual([conversation]);
+    database.close();
+  });
+
+  it('round-trips conversations and messages through the store in order', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await tab.host.store.write({ conversation, messages: [{ ...message, id: 'm2', seq: 1, blocks: [{ type: 'text', text: 'second' }] }, message] });
+    expect(await tab.host.store.listMessages('c1')).toEqual([message, { ...message, id: 'm2', seq: 1, blocks: [{ type: 'text', text: 'second' }] }]);
+    expect(await tab.host.store.getConversation('c1')).toEqual(conversation);
+    await tab.send({ type: 'conversation.delete', conversationId: 'c1' });
+    expect(await tab.host.store.listMessages('c1')).toEqual([]);
+    expect(tab.events).toContainEqual({ type: 'conversation-deleted', conversationId: 'c1' });
+  });
+
+  it('does not resurrect a conversation deleted under a run (ifExists writes)', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    expect(await tab.host.store.write({ messages: [message] }, { ifExists: true })).toBe(false);
+    expect(await tab.host.store.listMessages('c1')).toEqual([]);
+  });
+});
+
+describe('keys', () => {
+  it('masks keys towards the UI and leaves them out of exports', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const key = 'sk-test-SECRET-1234567890';
+    const saved = await tab.send({ type: 'profiles.save', profile: { name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://api.example.test/v1/', apiKey: key, model: 'gpt-x' } });
+    expect(saved).toMatchObject({ baseUrl: 'https://api.example.test/v1', apiKeyMasked: '••••7890' });
+    expect(JSON.stringify(saved)).not.toContain('SECRET');
+    expect(JSON.stringify(await tab.send({ type: 'profiles.list' }))).not.toContain('SECRET');
+    await tab.send({ type: 'conversation.create', title: 'Keep me' });
+    expect(JSON.stringify(await tab.send({ type: 'conversation.export' }))).not.toContain('SECRET');
+    expect(JSON.stringify(tab.events)).not.toContain('SECRET');
+    // Saving without a key keeps the stored one.
+    await tab.send({ type: 'profiles.save', profile: { id: saved.id, name: 'Renamed', kind: 'openai-compatible', baseUrl: 'https://api.example.test/v1', model: 'gpt-y' } });
+    expect((await tab.host.settings.getProfile(saved.id))?.apiKey).toBe(key);
+  });
+});
+
+describe('the command channel', () => {
+  it('answers malformed commands with invalid_command and changes nothing', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const { port1, port2 } = new MessageChannel();
+    serveCommands(port1 as never, tab.host.handle);
+    port1.start();
+    const replies: ReplyEnvelope[] = [];
+    port2.on('message', (data: WorkerMessage) => {
+      if (data.kind === 'reply') replies.push(data);
+    });
+    const malformed: unknown[] = [
+      { type: 'no.such.command' },
+      { type: 'message.send', conversationId: 'c1' },
+      { type: 'message.send', conversationId: 'c1', text: '   ' },
+      { type: 'question.answer', conversationId: 'c1', messageId: 'm1', toolCallId: 't', answers: 'Beach' },
+      { type: 'conversation.rename', conversationId: 42, title: 'x' },
+      null,
+      'conversation.list',
+    ];
+    malformed.forEach((command, index) => port2.postMessage({ kind: 'command', id: `cmd-${index}`, command }));
+    port2.postMessage({ kind: 'command', command: { type: 'conversation.create' } }); // no id: unanswerable, dropped
+    port2.postMessage({ kind: 'command', id: 'last', command: { type: 'conversation.list' } });
+    await expect.poll(() => replies.length).toBe(malformed.length + 1);
+    for (const reply of replies.slice(0, -1)) expect(reply).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
+    expect(replies.at(-1)).toEqual({ kind: 'reply', id: 'last', ok: true, result: [] });
+    expect(tab.events).toEqual([]);
+    port2.close();
+  });
+});
