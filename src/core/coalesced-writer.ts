@@ -32,7 +32,15 @@ export function createCoalescedWriter<T>(
     if (!pending) return inFlight;
     const { value } = pending;
     pending = undefined;
-    inFlight = inFlight.then(() => write(value)).catch((error: unknown) => options.onError?.(error));
+    inFlight = inFlight
+      .then(() => write(value))
+      .catch((error: unknown) => {
+        try {
+          void options.onError?.(error);
+        } catch {
+          // a failing reporter must not stop later writes
+        }
+      });
     return inFlight;
   };
 

@@ -63,26 +63,30 @@ function normalizeQuestionInput(raw: unknown): unknown {
 
 function normalizeQuestion(raw: unknown): unknown {
   if (!isRecord(raw)) return raw;
-  const question: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) question[key] = typeof value === 'string' ? value.trim() : value;
+  const question = trimmedCopy(raw);
   if (question.multiple === undefined && typeof question.multiSelect === 'boolean') question.multiple = question.multiSelect;
   delete question.multiSelect;
   if (Array.isArray(question.options)) {
+    // The form adds its own "Other" when custom is on; with custom off, a model's "Other" is a real option.
+    const formAddsOther = question.custom !== false;
     question.options = question.options
       .map((option) => (typeof option === 'string' ? { label: option } : option))
-      .map((option) => (isRecord(option) ? trimStrings(option) : option))
-      .filter((option) => !(isRecord(option) && typeof option.label === 'string' && option.label.toLowerCase() === 'other'));
+      .map((option) => (isRecord(option) ? trimmedCopy(option) : option))
+      .filter((option) => !(formAddsOther && isRecord(option) && typeof option.label === 'string' && option.label.toLowerCase() === 'other'));
   }
   return question;
 }
 
-function trimStrings(record: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) {
-    if (value === null && key === 'description') continue; // some models send null for "no description"
-    copy[key] = typeof value === 'string' ? value.trim() : value;
-  }
-  return copy;
+/**
+ * A copy with strings trimmed and null fields dropped (strict-mode providers send null for "not set"). Built with
+ * Object.fromEntries so a "__proto__" key from the model stays a plain (rejected) key, not a prototype.
+ */
+function trimmedCopy(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(record)
+      .filter(([, value]) => value !== null)
+      .map(([key, value]) => [key, typeof value === 'string' ? value.trim() : value]),
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

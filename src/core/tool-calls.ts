@@ -20,6 +20,8 @@ export interface ToolCallsOutcome {
 export const AFTER_QUESTION_TEXT =
   'Not run: the question tool must be the only or the last tool call of a turn, so calls after it are refused. Call this tool again after the user answers, if it is still needed.';
 
+export const STOPPED_BEFORE_TOOL_TEXT = 'Not run: the user stopped the run before this tool call.';
+
 /**
  * Applies the rules of a step's tool calls: calls before a question run in order; a valid question pauses; any call after
  * it (a second question too) is refused with an error result. An invalid question does not pause.
@@ -35,6 +37,10 @@ export async function runToolCalls(
     const base = { type: 'tool_call' as const, toolCallId: call.toolCallId, toolName: call.toolName, args: call.input };
     if (questionSeen) {
       outcome.blocks.push({ ...base, status: 'error', result: AFTER_QUESTION_TEXT });
+      continue;
+    }
+    if (context.signal.aborted) {
+      outcome.blocks.push({ ...base, status: 'error', result: STOPPED_BEFORE_TOOL_TEXT });
       continue;
     }
     if (call.toolName === QUESTION_TOOL_NAME) {

@@ -98,9 +98,11 @@ describe('the command channel', () => {
     serveCommands(port1 as never, tab.host.handle);
     port1.start();
     const replies: ReplyEnvelope[] = [];
-    port2.on('message', (data: WorkerMessage) => {
+    port2.addEventListener('message', (event) => {
+      const data = (event as MessageEvent<WorkerMessage>).data;
       if (data.kind === 'reply') replies.push(data);
     });
+    port2.start();
     const malformed: unknown[] = [
       { type: 'no.such.command' },
       { type: 'message.send', conversationId: 'c1' },
