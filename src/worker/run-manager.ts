@@ -8,6 +8,7 @@ import { runLockName, type Locks } from './locks';
  */
 export class RunManager {
   private readonly active = new Map<string, { controller: AbortController; done: Promise<RunEnd | undefined> }>();
+  private networkRetry: { timer: unknown; attempt: number } | undefined;
 
   constructor(
     private readonly store: IndexedDbConversationStore,
@@ -32,7 +33,10 @@ export class RunManager {
       try {
         const conversation = await this.store.getConversation(conversationId);
         if (conversation?.runState !== 'running' || controller.signal.aborted) return undefined;
-        return await runConversation(conversationId, { ...this.ports, store: this.store }, controller.signal);
+        const end = await runConversation(conversationId, { ...this.ports, store: this.store }, controller.signal);
+        if (end === 'waiting_network') this.scheduleNetworkRetry();
+        else if (this.networkRetry?.timer === undefined) this.networkRetry = undefined; // reached the model: back off from scratch next time
+        return end;
       } catch (error) {
         // A failure outside the loop's own handling (storage gone): leave a state the user can continue from.
         this.ports.onStorageError?.(error);
@@ -78,8 +82,24 @@ export class RunManager {
     }
   }
 
+  /**
+   * Tries waiting runs again later, backing off from 5 s to a minute: the browser's "online" event is a hint that does
+   * not always reach a worker, and a server can come back while the browser never went offline.
+   */
+  private scheduleNetworkRetry(): void {
+    if (this.networkRetry?.timer !== undefined) return;
+    const attempt = (this.networkRetry?.attempt ?? 0) + 1;
+    const timer = this.ports.timers.setTimeout(() => {
+      this.networkRetry = { timer: undefined, attempt };
+      void this.resumeWaiting();
+    }, Math.min(60_000, 5_000 * 2 ** (attempt - 1)));
+    this.networkRetry = { timer, attempt };
+  }
+
   /** Resumes every conversation that was waiting for the network (call when the browser is back online). */
   async resumeWaiting(): Promise<void> {
+    if (this.networkRetry?.timer !== undefined) this.ports.timers.clearTimeout(this.networkRetry.timer);
+    this.networkRetry = { timer: undefined, attempt: this.networkRetry?.attempt ?? 0 };
     const conversations = await this.store.listConversations();
     for (const conversation of conversations) {
       if (conversation.runState !== 'waiting_network') continue;
