@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 // The agent host: one per tab. The only place that opens IndexedDB and calls models.
+import { SYSTEM_PROMPT } from '../core/system-prompt';
 import type { AppEvent } from '../schema/events';
 import type { WorkerMessage } from '../schema/protocol';
 import { serveCommands } from './channel-server';
@@ -25,7 +26,7 @@ const host: Promise<Host> = openParleyDatabase().then((database) => {
     post,
     broadcast: (event) => peers.broadcast(event),
     requestPeerStop: (conversationId) => peers.requestStop(conversationId),
-    createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script),
+    createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
     testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),

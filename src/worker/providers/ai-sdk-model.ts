@@ -1,0 +1,138 @@
+import { jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { Model, ModelPart, ModelRequest, ToolSpec } from '../../core/model';
+import type { Usage } from '../../schema/records';
+import { toModelMessages } from './history-mapping';
+import { cutStreamError, isAbortError, toModelError, type ProviderErrorContext } from './errors';
+
+/** How a provider module builds its model from a profile, beyond the profile itself. */
+export interface ProviderBuildOptions {
+  /** A fetch to use instead of the global one (tests pass a browser-like one that enforces CORS). */
+  fetch?: typeof fetch;
+  system?: string;
+}
+
+/**
+ * The fetch the providers get. The SDK adds a `user-agent` header to every request; a browser that lets a page set it
+ * (Firefox) then asks the server's CORS preflight about it, and a server that allows only the usual headers refuses.
+ * It carries nothing a provider needs, so it is dropped.
+ */
+export function withoutUserAgent(base?: typeof fetch): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.delete('user-agent');
+    return (base ?? globalThis.fetch)(input, { ...init, headers });
+  };
+}
+
+export interface AiSdkModelOptions {
+  /** Where errors are worded from (the base URL, the model) and what they must never contain (the key). */
+  errorContext: ProviderErrorContext;
+  system?: string;
+}
+
+/**
+ * Wraps an AI SDK language model as our Model: one `streamText` call per step, no SDK retries (the loop backs off),
+ * tools declared without `execute` so a tool call ends the step. Yields text and reasoning deltas, every tool call
+ * (an invalid one too, with its raw input, so our validator can tell the model what to fix) and a final `finish`.
+ * Failures throw ModelError; a Stop (abort) throws the abort reason unchanged.
+ */
+export function createAiSdkModel(languageModel: LanguageModel, options: AiSdkModelOptions): Model {
+  return {
+    async *streamStep(request: ModelRequest): AsyncIterable<ModelPart> {
+      const context: ProviderErrorContext = { ...options.errorContext };
+      const fail = async (error: unknown): Promise<never> => {
+        throw isAbortError(error) || request.signal.aborted ? abortReason(request.signal, error) : await toModelError(error, context);
+      };
+      request.signal.throwIfAborted();
+      let finished = false;
+      try {
+        const result = streamText({
+          model: languageModel,
+          ...(options.system ? { instructions: options.system } : {}),
+          messages: prepareMessages(request),
+          tools: toToolSet(request.tools),
+          maxRetries: 0,
+          abortSignal: request.signal,
+          // The default handler logs to the console; every error is classified and rethrown below instead.
+          onError: () => {},
+        });
+        for await (const part of result.fullStream) {
+          switch (part.type) {
+            case 'text-delta':
+              context.midStream = true;
+              if (part.text !== '') yield { type: 'text-delta', text: part.text };
+              break;
+            case 'reasoning-delta':
+              context.midStream = true;
+              if (part.text !== '') yield { type: 'reasoning-delta', text: part.text };
+              break;
+            case 'tool-input-start':
+              context.midStream = true;
+              break;
+            case 'tool-call':
+              context.midStream = true;
+              // For an invalid call the SDK gives the parsed JSON if it parses, the raw text if not.
+              yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+              break;
+            case 'finish':
+              // Anthropic's stream ended without message_stop: the answer was cut, whatever arrived before it.
+              if (part.finishReason === 'interrupted') throw cutStreamError(part, context);
+              finished = true;
+              yield { type: 'finish', usage: toUsage(part.totalUsage) };
+              break;
+            case 'error':
+              await fail(part.error);
+              break;
+            case 'abort':
+              throw abortReason(request.signal);
+            default:
+              // tool-error (our validator words that), step boundaries, sources, raw chunks: nothing to pass on.
+              break;
+          }
+        }
+      } catch (error) {
+        await fail(error);
+      }
+      if (!finished) await fail(cutStreamError(undefined, context));
+    },
+  };
+}
+
+/**
+ * The history as the SDK wants it. On a continuation the history already ends with the partial assistant message;
+ * Anthropic refuses a final assistant text that ends in whitespace, so that tail is trimmed.
+ */
+function prepareMessages(request: ModelRequest): ModelMessage[] {
+  const messages = toModelMessages(request.history);
+  const last = messages.at(-1);
+  if (request.continuation === undefined || last?.role !== 'assistant' || typeof last.content === 'string') return messages;
+  const content = [...last.content];
+  const tail = content.at(-1);
+  if (tail?.type === 'text') {
+    const trimmed = tail.text.trimEnd();
+    if (trimmed === '') content.pop();
+    else content[content.length - 1] = { ...tail, text: trimmed };
+  }
+  return content.length === 0 ? messages.slice(0, -1) : [...messages.slice(0, -1), { ...last, content }];
+}
+
+function toToolSet(specs: readonly ToolSpec[]): ToolSet {
+  const tools: ToolSet = {};
+  for (const spec of specs) {
+    // No `execute`: the SDK ends the step with the call, and the loop runs (or pauses on) it.
+    tools[spec.name] = tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema as JSONSchema7) });
+  }
+  return tools;
+}
+
+function toUsage(usage: { inputTokens: number | undefined; outputTokens: number | undefined } | undefined): Usage {
+  const result: Usage = {};
+  if (usage?.inputTokens !== undefined) result.inputTokens = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) result.outputTokens = usage.outputTokens;
+  return result;
+}
+
+function abortReason(signal: AbortSignal, fallback?: unknown): unknown {
+  if (signal.aborted) return signal.reason;
+  return fallback ?? new DOMException('The step was stopped.', 'AbortError');
+}

@@ -1,0 +1,88 @@
+import type { ModelError } from '../../core/model';
+import type { ConnectionTestResult } from '../../schema/protocol';
+import type { Profile } from '../../schema/records';
+import { CORS_REQUEST_HEADERS, fetchFailureError, httpStatusError, isAbortError, scrubSecret, type ProviderErrorContext } from './errors';
+import { missingSettings } from './registry';
+
+const TEST_TIMEOUT_MS = 15_000;
+
+/**
+ * Checks a profile the way the app will use it: GET `${baseUrl}/models` with the profile's auth headers, from this
+ * page. Lists the model ids on success; on failure says what to fix (key rejected, CORS, unreachable…). The key never
+ * appears in the message.
+ */
+export async function testConnection(profile: Profile, options: { fetch?: typeof fetch } = {}): Promise<ConnectionTestResult> {
+  if (profile.kind === 'scripted') return { ok: true, message: 'The scripted model runs in this app and needs no connection.' };
+  const missing = missingSettings(profile).filter((item) => item !== 'a model name');
+  if (missing.length > 0) return { ok: false, message: `Fill in ${missing.join(' and ')} first.` };
+
+  const baseUrl = profile.baseUrl.replace(/\/+$/, '');
+  const context: ProviderErrorContext = {
+    baseUrl,
+    apiKey: profile.apiKey,
+    model: profile.model,
+    requestHeaders: CORS_REQUEST_HEADERS[profile.kind],
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
+  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  let response: Response;
+  try {
+    response = await fetchImplementation(`${baseUrl}/models`, {
+      method: 'GET',
+      headers: authHeaders(profile),
+      signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    if (isAbortError(error)) return { ok: false, message: scrubSecret(`${baseUrl} did not answer within ${TEST_TIMEOUT_MS / 1000} s.`, profile.apiKey) };
+    return failure(await fetchFailureError(error, context));
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    const error = httpStatusError(response.status, response.headers, errorText(text), context);
+    // Listing models is a different endpoint from chatting: a 404 here says nothing about the model name.
+    if (error.code === 'not_found') {
+      return { ok: false, message: scrubSecret(`${baseUrl}/models was not found (HTTP 404). Check the base URL: OpenAI-compatible servers usually end in /v1, Anthropic's is https://api.anthropic.com/v1.`, profile.apiKey) };
+    }
+    return failure(error);
+  }
+  const models = modelIds(await response.json().catch(() => undefined));
+  if (models === undefined) {
+    return { ok: false, message: scrubSecret(`${baseUrl}/models answered, but not with a model list. Check the base URL.`, profile.apiKey) };
+  }
+  const listed = profile.model === '' || models.includes(profile.model);
+  const summary = `Connected. ${models.length} model${models.length === 1 ? '' : 's'} available.`;
+  const message = listed ? summary : `${summary} The model "${profile.model}" is not among them: check its name.`;
+  return { ok: true, message: scrubSecret(message, profile.apiKey), models };
+}
+
+function authHeaders(profile: Profile): Record<string, string> {
+  if (profile.kind === 'anthropic') {
+    // The headers the SDK sends (anthropic.ts), written out so a test does not load the SDK.
+    return { 'x-api-key': profile.apiKey, 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' };
+  }
+  return profile.apiKey ? { authorization: `Bearer ${profile.apiKey}` } : {};
+}
+
+function failure(error: ModelError): ConnectionTestResult {
+  return { ok: false, message: error.code === 'auth' ? `The key was rejected. ${error.message}` : error.message };
+}
+
+/** The ids of an OpenAI-shaped or Anthropic-shaped list (`{ data: [{ id }] }`); undefined for anything else. */
+function modelIds(body: unknown): string[] | undefined {
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(data)) return undefined;
+  return data.flatMap((entry) => (typeof (entry as { id?: unknown })?.id === 'string' ? [(entry as { id: string }).id] : []));
+}
+
+/** The provider's message from an OpenAI (`{error:{message}}`) or Anthropic (`{type:'error',error:{message}}`) body. */
+function errorText(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof body.error === 'string') return body.error;
+    if (typeof body.error?.message === 'string') return body.error.message;
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // Not JSON: the raw text, if short, is the best we have.
+  }
+  return text.slice(0, 200);
+}

@@ -1,0 +1,211 @@
+import {
+  APICallError,
+  EmptyResponseBodyError,
+  InvalidResponseDataError,
+  JSONParseError,
+  StreamProviderError,
+  TypeValidationError,
+} from 'ai';
+import { ModelError } from '../../core/model';
+
+/** What a classifier needs to word an actionable message, and what it must keep out of it. */
+export interface ProviderErrorContext {
+  baseUrl: string;
+  /** Scrubbed from every message; never logged. */
+  apiKey: string;
+  model?: string;
+  /** True once part of the answer arrived: a failure after that is a cut stream, not a refused connection. */
+  midStream?: boolean;
+  /** The request headers the server's CORS settings must allow, named in the advice. */
+  requestHeaders?: readonly string[];
+  /** The fetch used for the reachability probe (tests pass a browser-like one). */
+  fetch?: typeof fetch;
+}
+
+/** The request headers a browser's CORS preflight asks each kind of server to allow (named in the CORS advice). */
+export const CORS_REQUEST_HEADERS = {
+  'openai-compatible': ['authorization', 'content-type'],
+  anthropic: ['x-api-key', 'anthropic-version', 'anthropic-dangerous-direct-browser-access', 'content-type'],
+} as const;
+
+const PROBE_TIMEOUT_MS = 5000;
+const PROVIDER_MESSAGE_LIMIT = 400;
+// What each engine's fetch says when it never got a response: Chromium, Firefox, Safari, node/undici.
+const FETCH_FAILED = ['failed to fetch', 'networkerror when attempting to fetch resource.', 'load failed', 'fetch failed'];
+
+/** Replaces every occurrence of the key with •••. */
+export function scrubSecret(text: string, secret: string): string {
+  return secret === '' ? text : text.split(secret).join('•••');
+}
+
+/** An AbortError (or a timeout) must reach the loop unchanged: it means Stop, not failure. */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/**
+ * Classifies anything a provider call threw or streamed as a ModelError with a message the user can act on.
+ * Abort errors come back unchanged (rethrow them). Never puts the key in a message.
+ */
+export async function toModelError(error: unknown, context: ProviderErrorContext): Promise<Error> {
+  if (isAbortError(error)) return error as Error;
+  if (error instanceof ModelError) return error;
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400) return httpStatusError(status, error.responseHeaders ?? {}, providerMessage(error), context, error);
+    // A 2xx whose body then failed: the SDK wraps the read error ("terminated", "network error", bad JSON…).
+    if (status !== undefined) return isMalformed(error.cause) ? malformedStreamError(error.cause, context) : cutStreamError(error, context);
+    // The SDK wraps node's "fetch failed" like this: no response ever arrived.
+    return context.midStream ? cutStreamError(error, context) : fetchFailureError(error, context);
+  }
+  if (isMalformed(error)) return malformedStreamError(error, context);
+  if (StreamProviderError.isInstance(error)) {
+    // An error event inside a 200 stream (Anthropic `overloaded_error`, OpenRouter `{error:{code:502}}`).
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400) return httpStatusError(status, {}, error.message, context, error);
+    return new ModelError('bad_stream', scrubSecret(`The provider reported an error mid-answer: ${truncate(error.message)}`, context.apiKey), { cause: error });
+  }
+  // Once the answer has started, any other failure (Chromium's "network error", undici's "terminated") is a cut.
+  if (context.midStream) return cutStreamError(error, context);
+  if (error instanceof TypeError && FETCH_FAILED.includes(error.message.toLowerCase())) return fetchFailureError(error, context);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError('bad_request', scrubSecret(`The request to the provider failed: ${truncate(message)}`, context.apiKey), { cause: error });
+}
+
+/** A non-2xx HTTP answer as a ModelError. `providerText` is the provider's own error message, if any. */
+export function httpStatusError(
+  status: number,
+  headers: Headers | Record<string, string>,
+  providerText: string,
+  context: ProviderErrorContext,
+  cause?: unknown,
+): ModelError {
+  const scrub = (text: string) => scrubSecret(text, context.apiKey);
+  const detail = providerText ? ` The provider said: ${truncate(providerText)}` : '';
+  if (status === 401 || status === 403) {
+    // The provider's own words are left out: some echo part of the key.
+    return new ModelError('auth', `The API key was rejected (HTTP ${status}). Check the key in this profile's settings, and that it is allowed to use ${context.model ? `the model "${scrub(context.model)}"` : 'this model'}.`, { cause, status });
+  }
+  if (status === 404) {
+    return new ModelError('not_found', scrub(`The server at ${context.baseUrl} answered 404 Not Found: the model "${context.model ?? ''}" may not exist there, or the base URL is wrong (OpenAI-compatible servers usually end in /v1).${detail}`), { cause, status });
+  }
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(headers);
+    const wait = retryAfterMs === undefined ? '' : ` It asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
+    return new ModelError('rate_limited', scrub(`The provider is rate-limiting requests (HTTP 429).${wait}${detail}`), {
+      cause,
+      status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  }
+  if (status >= 500) {
+    return new ModelError('server', scrub(`The provider had a server error (HTTP ${status}). Try again in a moment.${detail}`), { cause, status });
+  }
+  return new ModelError('bad_request', scrub(`The provider rejected the request (HTTP ${status}).${detail || ' It gave no reason.'}`), { cause, status });
+}
+
+/**
+ * How long a 429 asks us to wait, in ms: `retry-after-ms`, else `Retry-After` as seconds or an HTTP date.
+ * Undefined when absent or unreadable.
+ */
+export function parseRetryAfter(headers: Headers | Record<string, string>, now: number = Date.now()): number | undefined {
+  const read = (name: string): string | undefined => {
+    if (headers instanceof Headers) return headers.get(name) ?? undefined;
+    const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
+    return entry?.[1];
+  };
+  const milliseconds = read('retry-after-ms');
+  if (milliseconds !== undefined && milliseconds.trim() !== '' && Number.isFinite(Number(milliseconds))) {
+    return Math.max(0, Number(milliseconds));
+  }
+  const value = read('retry-after')?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The request never got an answer. Offline → 'network'. Otherwise probe the server with an opaque no-cors fetch:
+ * if that gets through, the server is up but refused this origin ('cors'); if not, it is unreachable ('network').
+ */
+export async function fetchFailureError(error: unknown, context: ProviderErrorContext): Promise<ModelError> {
+  const scrub = (text: string) => scrubSecret(text, context.apiKey);
+  if (globalThis.navigator?.onLine === false) {
+    return new ModelError('network', 'You are offline, so the model provider cannot be reached. Reconnect and try again.', { cause: error });
+  }
+  const origin = appOrigin();
+  if (await isReachable(context)) {
+    const message = looksLikeOllama(context.baseUrl)
+      ? `Ollama at ${context.baseUrl} is running but does not allow requests from this app. Set OLLAMA_ORIGINS=${origin} in Ollama's environment (for example \`OLLAMA_ORIGINS=${origin} ollama serve\`) and restart Ollama.`
+      : `The server at ${context.baseUrl} answered, but it does not allow requests from this app (CORS). The server must allow the origin ${origin}${context.requestHeaders?.length ? ` and the request headers ${context.requestHeaders.join(', ')}` : ''}.`;
+    return new ModelError('cors', scrub(message), { cause: error });
+  }
+  const mixedContent = globalThis.location?.protocol === 'https:' && context.baseUrl.startsWith('http:') && !isLoopback(context.baseUrl)
+    ? ' This page is served over https, and browsers block requests to plain http servers other than localhost.'
+    : '';
+  return new ModelError('network', scrub(`Cannot reach ${context.baseUrl}. Check the base URL, that the server is running, and your connection.${mixedContent}`), { cause: error });
+}
+
+function isMalformed(error: unknown): boolean {
+  return (
+    InvalidResponseDataError.isInstance(error) ||
+    JSONParseError.isInstance(error) ||
+    TypeValidationError.isInstance(error) ||
+    EmptyResponseBodyError.isInstance(error)
+  );
+}
+
+function malformedStreamError(error: unknown, context: ProviderErrorContext): ModelError {
+  // The OpenAI-compatible provider reports a stream that simply ended as invalid data.
+  if (InvalidResponseDataError.isInstance(error) && /ended without/i.test(error.message)) return cutStreamError(error, context);
+  const detail = InvalidResponseDataError.isInstance(error) ? error.message : 'a chunk was not valid JSON of the expected shape';
+  return new ModelError('bad_stream', scrubSecret(`The provider's answer stream was malformed (${detail}). Try Continue, or check that the base URL points to an OpenAI-compatible or Anthropic API.`, context.apiKey), { cause: error });
+}
+
+/** The answer started, then the connection dropped or the stream ended before its finish. */
+export function cutStreamError(error: unknown, context: ProviderErrorContext): ModelError {
+  return new ModelError('bad_stream', scrubSecret(`The answer from ${context.baseUrl} stopped in the middle (the connection dropped or the stream ended early). Use Continue to pick up where it stopped.`, context.apiKey), { cause: error });
+}
+
+async function isReachable(context: ProviderErrorContext): Promise<boolean> {
+  const fetchImplementation = context.fetch ?? globalThis.fetch;
+  try {
+    // An opaque response proves a server answered; CORS cannot block it because nothing of it is readable.
+    await fetchImplementation(context.baseUrl, { mode: 'no-cors', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function appOrigin(): string {
+  return globalThis.location?.origin ?? "this app's origin";
+}
+
+/** Ollama's default port is 11434; a host named after it is the other common tell. */
+export function looksLikeOllama(baseUrl: string): boolean {
+  try {
+    const url = new URL(baseUrl);
+    return url.port === '11434' || url.hostname.includes('ollama');
+  } catch {
+    return false;
+  }
+}
+
+function isLoopback(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
+  } catch {
+    return false;
+  }
+}
+
+function providerMessage(error: APICallError): string {
+  return error.message || (error.responseBody ?? '');
+}
+
+function truncate(text: string): string {
+  return text.length > PROVIDER_MESSAGE_LIMIT ? `${text.slice(0, PROVIDER_MESSAGE_LIMIT)}…` : text;
+}

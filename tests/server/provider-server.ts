@@ -1,0 +1,349 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A real local HTTP server that speaks OpenAI chat-completions SSE and Anthropic Messages SSE the way the real
+ * services do (split tool arguments, usage chunks, keep-alives, pings, CORS), driven by a queue of scripted replies.
+ * Used by the node tests directly and by Playwright through its HTTP control API (/__control/*).
+ */
+
+/** One scripted answer, or one misbehaviour, for the next API request. */
+export interface ScriptedReply {
+  /** Wire format; by default the request's path decides (…/chat/completions → openai, …/messages → anthropic). */
+  kind?: 'openai' | 'anthropic';
+  text?: string;
+  reasoning?: string;
+  /** `rawArguments` is sent as the arguments text as is (to send JSON that does not parse); otherwise `args` as JSON. */
+  toolCalls?: Array<{ id?: string; name: string; args?: unknown; rawArguments?: string }>;
+  usage?: { inputTokens: number; outputTokens: number };
+  /** Answer with this HTTP status and the provider's error body instead. */
+  fail?: number;
+  /** With `fail`: the provider's error message (a realistic one by default). */
+  errorMessage?: string;
+  /** With `fail`: echo the received key in the error message, as some misbehaving proxies do. */
+  echoKeyInError?: boolean;
+  /** With `fail: 429`: the Retry-After header in seconds. */
+  retryAfterSeconds?: number;
+  /** With `fail: 429`: a raw Retry-After header (an HTTP date, say). */
+  retryAfter?: string;
+  /** With `fail: 429`: the retry-after-ms header. */
+  retryAfterMs?: number;
+  /** Destroy the socket after this many SSE events. */
+  cutAfterChunks?: number;
+  /** End the response cleanly after this many SSE events, with no finish, [DONE] or message_stop (a proxy timing out). */
+  endAfterChunks?: number;
+  /** After the text, send the provider's in-stream error event with this message (Anthropic overloaded_error; OpenAI-style code 502). */
+  midStreamError?: string;
+  /** Send a little valid SSE, then a data line that is not JSON, then end. */
+  garbage?: boolean;
+  /** Omit every CORS header (on the preflight too), as a server that does not allow this origin would. */
+  noCors?: boolean;
+  delayMsPerChunk?: number;
+  /** For GET …/models: the ids to list (a default list otherwise). */
+  models?: string[];
+  /** For GET …/models: answer 200 with this JSON instead of a list (a base URL that is not an API). */
+  modelsBody?: unknown;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Parsed JSON, or the raw text when it was not JSON; undefined without a body. */
+  body: unknown;
+}
+
+export interface ProviderServer {
+  /** e.g. http://127.0.0.1:41234 (the API lives under /v1). */
+  url: string;
+  enqueue(...replies: ScriptedReply[]): void;
+  /** Every request received so far, control requests excepted. */
+  requests: RecordedRequest[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MODELS = ['test-model', 'test-model-large'];
+const DEFAULT_USAGE = { inputTokens: 17, outputTokens: 9 };
+const ALLOWED_HEADERS = [
+  'authorization',
+  'x-api-key',
+  'anthropic-version',
+  'anthropic-dangerous-direct-browser-access',
+  'anthropic-beta',
+  'content-type',
+].join(', ');
+
+/** Starts the server on 127.0.0.1, at a free port unless `options.port` names one. */
+export async function startProviderServer(options: { port?: number } = {}): Promise<ProviderServer> {
+  const queue: ScriptedReply[] = [];
+  const requests: RecordedRequest[] = [];
+  let counter = 0;
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(String(error));
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const raw = await readBody(request);
+    const body = parseBody(raw);
+    const origin = request.headers.origin;
+    const cors = (omit: boolean): Record<string, string> =>
+      omit ? {} : { 'access-control-allow-origin': origin ?? '*', vary: 'Origin', 'access-control-expose-headers': '*' };
+
+    if (path.startsWith('/__control/')) return control(path, request.method ?? 'GET', body, response, cors(false));
+    requests.push({ method: request.method ?? 'GET', path, headers: flatHeaders(request), body });
+
+    if (request.method === 'OPTIONS') {
+      const omit = queue[0]?.noCors === true;
+      response.writeHead(204, omit ? {} : {
+        ...cors(false),
+        'access-control-allow-methods': 'GET, POST, OPTIONS',
+        'access-control-allow-headers': ALLOWED_HEADERS,
+        'access-control-max-age': '600',
+      });
+      return void response.end();
+    }
+    const isModels = request.method === 'GET' && path.endsWith('/models');
+    const isChat = request.method === 'POST' && (path.endsWith('/chat/completions') || path.endsWith('/messages'));
+    if (!isModels && !isChat) {
+      response.writeHead(404, { 'content-type': 'application/json', ...cors(false) });
+      return void response.end(JSON.stringify({ error: { message: `No route ${request.method} ${path}` } }));
+    }
+    const kind = isModels
+      ? request.headers['anthropic-version'] ? 'anthropic' : 'openai'
+      : path.endsWith('/messages') ? 'anthropic' : 'openai';
+    const reply = queue.shift() ?? (isModels ? {} : { fail: 500, errorMessage: 'provider-server: no reply queued' });
+    const headers = cors(reply.noCors === true);
+    if (reply.fail !== undefined) return sendFailure(response, reply.kind ?? kind, reply, request, headers);
+    if (isModels && reply.modelsBody !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/json', ...headers });
+      return void response.end(JSON.stringify(reply.modelsBody));
+    }
+    if (isModels) return sendModels(response, kind, reply.models ?? DEFAULT_MODELS, headers);
+    counter += 1;
+    const events = (reply.kind ?? kind) === 'anthropic' ? anthropicEvents(reply, counter) : openAiEvents(reply, counter, body);
+    await streamEvents(response, events, reply, headers);
+  }
+
+  function control(path: string, method: string, body: unknown, response: ServerResponse, headers: Record<string, string>) {
+    const json = (status: number, value: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers, 'access-control-allow-headers': 'content-type' });
+      response.end(JSON.stringify(value));
+    };
+    if (method === 'OPTIONS') return json(200, {});
+    if (path === '/__control/enqueue' && method === 'POST') {
+      queue.push(...(Array.isArray(body) ? body : [body]) as ScriptedReply[]);
+      return json(200, { queued: queue.length });
+    }
+    if (path === '/__control/requests' && method === 'GET') return json(200, requests);
+    if (path === '/__control/reset' && method === 'POST') {
+      queue.length = 0;
+      requests.length = 0;
+      return json(200, { reset: true });
+    }
+    return json(404, { error: `unknown control ${method} ${path}` });
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    enqueue: (...replies) => void queue.push(...replies),
+    requests,
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** An SSE event as written: `event:` line (Anthropic) or none (OpenAI), or a comment line. */
+type SseEvent = { event?: string; data: string } | { comment: string };
+
+function openAiEvents(reply: ScriptedReply, counter: number, requestBody: unknown): SseEvent[] {
+  const id = `chatcmpl-${counter}`;
+  const model = (requestBody as { model?: string } | undefined)?.model ?? 'test-model';
+  const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}): SseEvent => ({
+    data: JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: choice ? [{ index: 0, ...choice }] : [], ...extra }),
+  });
+  const events: SseEvent[] = [chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null }), { comment: ' keep-alive' }];
+  for (const piece of pieces(reply.reasoning ?? '', 5)) events.push(chunk({ delta: { reasoning_content: piece }, finish_reason: null }));
+  for (const piece of pieces(reply.text ?? '', 4)) events.push(chunk({ delta: { content: piece }, finish_reason: null }));
+  if (reply.midStreamError !== undefined) return [...events, { data: JSON.stringify({ error: { message: reply.midStreamError, code: 502 } }) }];
+  (reply.toolCalls ?? []).forEach((call, index) => {
+    const callId = call.id ?? `call_${counter}_${index}`;
+    const head = { index, id: callId, type: 'function', function: { name: call.name, arguments: '' } };
+    events.push(chunk({ delta: { tool_calls: [head] }, finish_reason: null }));
+    // OpenAI escapes non-ASCII (\uXXXX) in arguments; the split lands mid-key and mid-escape.
+    for (const piece of awkwardSplit(call.rawArguments ?? asciiJson(call.args ?? {}))) {
+      events.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }));
+    }
+    if (index === 0) events.push({ comment: ' keep-alive' });
+  });
+  events.push(chunk({ delta: {}, finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' }));
+  const options = (requestBody as { stream_options?: { include_usage?: boolean } } | undefined)?.stream_options;
+  if (options?.include_usage) {
+    const usage = reply.usage ?? DEFAULT_USAGE;
+    const total = usage.inputTokens + usage.outputTokens;
+    events.push(chunk(null, { usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: total } }));
+  }
+  events.push({ data: '[DONE]' });
+  return events;
+}
+
+function anthropicEvents(reply: ScriptedReply, counter: number): SseEvent[] {
+  const usage = reply.usage ?? DEFAULT_USAGE;
+  const event = (name: string, data: Record<string, unknown>): SseEvent => ({ event: name, data: JSON.stringify({ type: name, ...data }) });
+  const events: SseEvent[] = [
+    event('message_start', {
+      message: {
+        id: `msg_${counter}`, type: 'message', role: 'assistant', content: [], model: 'claude-test',
+        stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+      },
+    }),
+    event('ping', {}),
+  ];
+  let index = 0;
+  if (reply.reasoning) {
+    events.push(event('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+    for (const piece of pieces(reply.reasoning, 5)) events.push(event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }));
+    events.push(event('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'c2lnbmF0dXJl' } }));
+    events.push(event('content_block_stop', { index }));
+    index += 1;
+  }
+  if (reply.text) {
+    events.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+    for (const piece of pieces(reply.text, 4)) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+    events.push(event('content_block_stop', { index }));
+    index += 1;
+  }
+  if (reply.midStreamError !== undefined) return [...events, event('error', { error: { type: 'overloaded_error', message: reply.midStreamError } })];
+  (reply.toolCalls ?? []).forEach((call, callIndex) => {
+    const id = call.id ?? `toolu_${counter}_${callIndex}`;
+    events.push(event('content_block_start', { index, content_block: { type: 'tool_use', id, name: call.name, input: {} } }));
+    events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }));
+    for (const piece of awkwardSplit(call.rawArguments ?? JSON.stringify(call.args ?? {}))) {
+      events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }));
+    }
+    events.push(event('content_block_stop', { index }));
+    if (callIndex === 0) events.push(event('ping', {}));
+    index += 1;
+  });
+  const stopReason = reply.toolCalls?.length ? 'tool_use' : 'end_turn';
+  events.push(event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.outputTokens } }));
+  events.push(event('message_stop', {}));
+  return events;
+}
+
+async function streamEvents(response: ServerResponse, events: SseEvent[], reply: ScriptedReply, headers: Record<string, string>) {
+  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+  const wire = reply.garbage ? [...events.slice(0, 2), { data: '{"id":"broken", "choices": [ {"delta": {"content": "half' }, { data: 'not json at all }' }] : events;
+  for (const [count, event] of wire.entries()) {
+    if (reply.cutAfterChunks !== undefined && count >= reply.cutAfterChunks) {
+      response.socket?.destroy();
+      return;
+    }
+    if (reply.endAfterChunks !== undefined && count >= reply.endAfterChunks) break;
+    if (reply.delayMsPerChunk) await new Promise((resolve) => setTimeout(resolve, reply.delayMsPerChunk));
+    const text = 'comment' in event ? `:${event.comment}\n\n` : `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`;
+    // Two writes per event, cut inside a multi-byte character when there is one: the client must reassemble.
+    const bytes = Buffer.from(text, 'utf8');
+    const multiByte = bytes.findIndex((byte) => byte >= 0x80);
+    const cut = multiByte >= 0 ? multiByte + 1 : Math.floor(bytes.length / 2);
+    response.write(bytes.subarray(0, cut));
+    await new Promise((resolve) => setImmediate(resolve));
+    response.write(bytes.subarray(cut));
+  }
+  response.end();
+}
+
+function sendFailure(response: ServerResponse, kind: 'openai' | 'anthropic', reply: ScriptedReply, request: IncomingMessage, headers: Record<string, string>) {
+  const status = reply.fail ?? 500;
+  const key = String(request.headers['x-api-key'] ?? request.headers.authorization?.replace(/^Bearer /, '') ?? '');
+  let message = reply.errorMessage ?? defaultErrorMessage(status);
+  if (reply.echoKeyInError) message += ` (key: ${key})`;
+  const extra: Record<string, string> = {};
+  if (reply.retryAfterSeconds !== undefined) extra['retry-after'] = String(reply.retryAfterSeconds);
+  if (reply.retryAfter !== undefined) extra['retry-after'] = reply.retryAfter;
+  if (reply.retryAfterMs !== undefined) extra['retry-after-ms'] = String(reply.retryAfterMs);
+  const errorType = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_error' }[status] ?? 'api_error';
+  const payload = kind === 'anthropic'
+    ? { type: 'error', error: { type: errorType, message } }
+    : { error: { message, type: errorType, param: null, code: status === 401 ? 'invalid_api_key' : null } };
+  response.writeHead(status, { 'content-type': 'application/json', ...headers, ...extra });
+  response.end(JSON.stringify(payload));
+}
+
+function defaultErrorMessage(status: number): string {
+  if (status === 401) return 'Incorrect API key provided.';
+  if (status === 403) return 'You are not allowed to use this model.';
+  if (status === 404) return 'The model `missing-model` does not exist or you do not have access to it.';
+  if (status === 429) return 'Rate limit reached for requests.';
+  if (status >= 500) return 'The server had an error while processing your request.';
+  return 'Invalid request.';
+}
+
+function sendModels(response: ServerResponse, kind: 'openai' | 'anthropic', ids: string[], headers: Record<string, string>) {
+  const body = kind === 'anthropic'
+    ? { data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' })), has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null }
+    : { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'provider-server' })) };
+  response.writeHead(200, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+/** Splits text into pieces of `size` code points. */
+function pieces(text: string, size: number): string[] {
+  const characters = Array.from(text);
+  const result: string[] = [];
+  for (let start = 0; start < characters.length; start += size) result.push(characters.slice(start, start + size).join(''));
+  return result;
+}
+
+/** Cuts JSON text mid-first-key, inside the first \u escape if any, then every 7 characters. */
+function awkwardSplit(json: string): string[] {
+  const cuts = new Set<number>([Math.min(4, json.length)]);
+  const escape = json.indexOf('\\u');
+  if (escape >= 0) cuts.add(escape + 3);
+  for (let position = 7; position < json.length; position += 7) cuts.add(position);
+  const sorted = [...cuts].filter((cut) => cut > 0 && cut < json.length).sort((a, b) => a - b);
+  return [0, ...sorted].map((start, index) => json.slice(start, sorted[index] ?? json.length));
+}
+
+/** JSON with every non-ASCII character written as \uXXXX, as OpenAI sends tool arguments. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function flatHeaders(request: IncomingMessage): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) result[name] = Array.isArray(value) ? value.join(', ') : value;
+  return result;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function parseBody(raw: string): unknown {
+  if (raw === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelMessage } from 'ai';
+import { toModelMessages } from '../../src/worker/providers/history-mapping';
+import { resolveQuestionBlock, CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT, STOPPED_RESULT_TEXT } from '../../src/core/question-outcomes';
+import type { Block, QuestionRequestBlock } from '../../src/schema/blocks';
+import type { Message, MessageStatus } from '../../src/schema/records';
+import type { Question } from '../../src/schema/question';
+
+let sequence = 0;
+function message(role: 'user' | 'assistant', blocks: Block[], status: MessageStatus = 'complete'): Message {
+  sequence += 1;
+  return { id: `m${sequence}`, conversationId: 'c1', seq: sequence, role, blocks, status, createdAt: sequence, updatedAt: sequence };
+}
+const user = (text: string) => message('user', [{ type: 'text', text }]);
+
+const QUESTIONS: Question[] = [
+  { header: 'Budget', question: 'What is your budget?', options: [{ label: 'Low' }, { label: 'High', description: 'Go big' }], multiple: false, custom: true },
+  { header: 'Extras', question: 'Which extras?', options: [{ label: 'Wifi' }, { label: 'Pool' }], multiple: true, custom: false },
+];
+function pendingQuestion(toolCallId = 'q1'): QuestionRequestBlock {
+  return { type: 'question_request', toolCallId, questions: QUESTIONS, status: 'pending' };
+}
+
+/** Every tool call id of the assistant messages, with where its result is. */
+function checkPairing(messages: ModelMessage[]) {
+  const resultCounts = new Map<string, number>();
+  for (const entry of messages) {
+    if (entry.role !== 'tool') continue;
+    for (const part of entry.content) if (part.type === 'tool-result') resultCounts.set(part.toolCallId, (resultCounts.get(part.toolCallId) ?? 0) + 1);
+  }
+  messages.forEach((entry, index) => {
+    if (entry.role !== 'assistant' || typeof entry.content === 'string') return;
+    for (const part of entry.content) {
+      if (part.type !== 'tool-call') continue;
+      const next = messages[index + 1];
+      expect(next?.role, `result of ${part.toolCallId} follows its call`).toBe('tool');
+      const ids = next?.role === 'tool' ? next.content.flatMap((result) => (result.type === 'tool-result' ? [result.toolCallId] : [])) : [];
+      expect(ids).toContain(part.toolCallId);
+      expect(resultCounts.get(part.toolCallId), `result of ${part.toolCallId} sent once`).toBe(1);
+    }
+  });
+  // No orphan results either.
+  const callIds = messages.flatMap((entry) =>
+    entry.role === 'assistant' && typeof entry.content !== 'string' ? entry.content.flatMap((part) => (part.type === 'tool-call' ? [part.toolCallId] : [])) : [],
+  );
+  expect([...resultCounts.keys()].sort()).toEqual([...callIds].sort());
+}
+
+describe('toModelMessages', () => {
+  it('sends user text, joining text blocks, and puts the system prompt first', () => {
+    const history = [message('user', [{ type: 'text', text: 'Plan a trip' }, { type: 'text', text: 'to Lisbon' }])];
+    expect(toModelMessages(history, { system: 'Be brief.' })).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Plan a trip\n\nto Lisbon' },
+    ]);
+    expect(toModelMessages(history)).toEqual([{ role: 'user', content: 'Plan a trip\n\nto Lisbon' }]);
+  });
+
+  it('sends assistant text but never reasoning, empty text or error blocks', () => {
+    const history = [
+      user('hi'),
+      message('assistant', [
+        { type: 'reasoning', text: 'secret thoughts' },
+        { type: 'text', text: '' },
+        { type: 'text', text: 'Hello!' },
+        { type: 'error', code: 'server', message: 'HTTP 500' },
+      ]),
+      message('assistant', [{ type: 'reasoning', text: 'only thinking' }, { type: 'error', code: 'network', message: 'offline' }], 'error'),
+      user('again'),
+    ];
+    const messages = toModelMessages(history);
+    expect(messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello!' }] },
+      { role: 'user', content: 'again' },
+    ]);
+    expect(JSON.stringify(messages)).not.toContain('thoughts');
+    expect(JSON.stringify(messages)).not.toContain('HTTP 500');
+  });
+
+  it('sends a finished tool call, then its result in a tool message right after; an error result as an error output', () => {
+    const history = [
+      user('time?'),
+      message('assistant', [
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool_call', toolCallId: 't1', toolName: 'get_current_time', args: { zone: 'UTC' }, status: 'success', result: '2025-01-01T00:00:00Z' },
+        { type: 'tool_call', toolCallId: 't2', toolName: 'question', args: '{"questions": [', status: 'error', result: 'Invalid input: fix questions' },
+      ]),
+    ];
+    const messages = toModelMessages(history);
+    expect(messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool-call', toolCallId: 't1', toolName: 'get_current_time', input: { zone: 'UTC' } },
+          // Arguments that were not a JSON object go as {}: providers (Anthropic) reject anything else.
+          { type: 'tool-call', toolCallId: 't2', toolName: 'question', input: {} },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 't1', toolName: 'get_current_time', output: { type: 'text', value: '2025-01-01T00:00:00Z' } },
+          { type: 'tool-result', toolCallId: 't2', toolName: 'question', output: { type: 'error-text', value: 'Invalid input: fix questions' } },
+        ],
+      },
+    ]);
+    checkPairing(messages);
+  });
+
+  it('never sends a tool call that has no result yet', () => {
+    const history = [
+      user('go'),
+      message('assistant', [
+        { type: 'text', text: 'Running' },
+        { type: 'tool_call', toolCallId: 't1', toolName: 'get_current_time', args: {}, status: 'pending' },
+      ], 'interrupted'),
+    ];
+    expect(toModelMessages(history).slice(1)).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'Running' }] }]);
+  });
+
+  it('never sends a pending question, but sends the text and the finished calls around it', () => {
+    const history = [
+      user('plan it'),
+      message('assistant', [
+        { type: 'text', text: 'A few questions first.' },
+        { type: 'tool_call', toolCallId: 't0', toolName: 'get_current_time', args: {}, status: 'success', result: 'noon' },
+        pendingQuestion('q1'),
+      ]),
+    ];
+    const messages = toModelMessages(history);
+    expect(JSON.stringify(messages)).not.toContain('q1');
+    expect(JSON.stringify(messages)).not.toContain('What is your budget?');
+    expect(messages.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'text', text: 'A few questions first.' }, { type: 'tool-call', toolCallId: 't0', toolName: 'get_current_time', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't0', toolName: 'get_current_time', output: { type: 'text', value: 'noon' } }] },
+    ]);
+    checkPairing(messages);
+  });
+
+  const outcomes = [
+    { resolution: 'answered' as const, details: { answers: [{ selected: ['High'] }, { selected: ['Wifi', 'Pool'] }] }, expected: 'User has answered your questions: "What is your budget?"="High", "Which extras?"="Wifi, Pool". You can now continue with the user\'s answers in mind.' },
+    { resolution: 'chat' as const, details: { answerMessageId: 'm-chat' }, expected: CHAT_RESULT_TEXT },
+    { resolution: 'dismissed' as const, details: {}, expected: DISMISSED_RESULT_TEXT },
+    { resolution: 'stopped' as const, details: {}, expected: STOPPED_RESULT_TEXT },
+  ];
+  it.each(outcomes)('sends a question resolved as $resolution as a question call and its tool result, once', ({ resolution, details, expected }) => {
+    const resolved = resolveQuestionBlock(pendingQuestion('q1'), resolution, { now: 5, ...details });
+    const history = [user('plan it'), message('assistant', [{ type: 'text', text: 'Let me ask.' }, resolved])];
+    if (resolution === 'chat') history.push(user('Cheap, with wifi'));
+    const messages = toModelMessages(history);
+    expect(messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Let me ask.' }, { type: 'tool-call', toolCallId: 'q1', toolName: 'question', input: { questions: QUESTIONS } }],
+    });
+    expect(messages[2]).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'q1', toolName: 'question', output: { type: 'text', value: expected } }] });
+    if (resolution === 'chat') expect(messages[3]).toEqual({ role: 'user', content: 'Cheap, with wifi' });
+    expect(messages).toHaveLength(resolution === 'chat' ? 4 : 3);
+    checkPairing(messages);
+  });
+
+  it('sends the refused calls after a resolved question with their error results, in call order', () => {
+    const resolved = resolveQuestionBlock(pendingQuestion('q1'), 'dismissed', { now: 1 });
+    const history = [
+      user('x'),
+      message('assistant', [resolved, { type: 'tool_call', toolCallId: 't9', toolName: 'get_current_time', args: {}, status: 'error', result: 'Not run' }]),
+    ];
+    const messages = toModelMessages(history);
+    const tool = messages[2];
+    expect(tool?.role === 'tool' && tool.content.map((part) => (part.type === 'tool-result' ? [part.toolCallId, part.output.type] : []))).toEqual([
+      ['q1', 'text'],
+      ['t9', 'error-text'],
+    ]);
+    checkPairing(messages);
+  });
+
+  it('splits a message that holds several steps so each result follows its own call', () => {
+    const history = [
+      user('go'),
+      message('assistant', [
+        { type: 'text', text: 'Step one.' },
+        { type: 'tool_call', toolCallId: 'a', toolName: 'get_current_time', args: {}, status: 'success', result: '1' },
+        { type: 'text', text: 'Step two.' },
+        { type: 'tool_call', toolCallId: 'b', toolName: 'get_current_time', args: {}, status: 'success', result: '2' },
+        { type: 'text', text: 'Done.' },
+      ]),
+    ];
+    const messages = toModelMessages(history);
+    expect(messages.map((entry) => entry.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(messages[5]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] });
+    checkPairing(messages);
+  });
+
+  it('sends each tool call id once even when stored twice', () => {
+    const block: Block = { type: 'tool_call', toolCallId: 'dup', toolName: 'get_current_time', args: {}, status: 'success', result: 'r' };
+    const history = [user('a'), message('assistant', [block]), user('b'), message('assistant', [{ type: 'text', text: 'again' }, block])];
+    const messages = toModelMessages(history);
+    expect(JSON.stringify(messages).match(/"toolCallId":"dup"/g)).toHaveLength(2); // one call, one result
+    checkPairing(messages);
+  });
+
+  it.each(['interrupted', 'stopped', 'streaming', 'error'] as const)('sends the text an %s assistant message has', (status) => {
+    const history = [user('tell me'), message('assistant', [{ type: 'text', text: 'Once upon a' }], status)];
+    expect(toModelMessages(history).at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Once upon a' }] });
+  });
+
+  it('skips a user message with no text', () => {
+    expect(toModelMessages([message('user', [{ type: 'text', text: '  ' }]), user('real')])).toEqual([{ role: 'user', content: 'real' }]);
+  });
+});
