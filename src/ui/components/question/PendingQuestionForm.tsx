@@ -1,0 +1,323 @@
+import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
+import type { QuestionRequestBlock } from '../../../schema/blocks';
+import { WireError, type ResolvedOutcome } from '../../../schema/protocol';
+import type { Message } from '../../../schema/records';
+import type { WorkerClient } from '../../channel';
+import { t } from '../../i18n/i18n';
+import { createDraftSaver } from './draft-saver';
+import { QuestionFieldset } from './QuestionFieldset';
+import {
+  answersFromState,
+  createQuestionFormState,
+  draftFromState,
+  isAnswered,
+  reduceQuestionForm,
+  type QuestionFormAction,
+} from './question-form-state';
+import { outcomeFromMessage } from './question-outcome';
+import { QuestionReview } from './QuestionReview';
+import { QuestionTabs } from './QuestionTabs';
+
+/** Quiet period before a draft is saved: long enough to coalesce typing, short enough to survive a reload. */
+export const DRAFT_DELAY_MS = 400;
+
+interface ErrorText {
+  key: string;
+  params?: Record<string, string>;
+}
+
+/**
+ * The pending question form: a tab per question plus Review, the inputs, Submit and Dismiss, the
+ * keyboard, and draft saving. It sends its own commands and reports the recorded outcome through
+ * `onSettled` (`alreadyResolved` when another tab got there first).
+ */
+export function PendingQuestionForm(props: {
+  block: QuestionRequestBlock;
+  conversationId: string;
+  messageId: string;
+  client: Pick<WorkerClient, 'send'>;
+  onSettled: (outcome: ResolvedOutcome, alreadyResolved: boolean) => void;
+  onNotice: (key: string) => void;
+}) {
+  const baseId = createUniqueId();
+  // A tool call's questions never change. Reading them once keeps the DOM (and the focus in the Other
+  // textbox) when the worker echoes a saved draft back as a new block object with equal questions.
+  const initialQuestions = props.block.questions;
+  const questions = () => initialQuestions;
+  const reviewTab = () => questions().length;
+  const tabId = (tab: number) => `${baseId}-tab-${tab}`;
+  const panelId = (tab: number) => `${baseId}-panel-${tab}`;
+
+  // Seeded once from the stored draft; later drafts echoed back by the worker are our own.
+  const [state, setState] = createSignal(createQuestionFormState(initialQuestions, props.block.draft));
+  const answers = createMemo(() => answersFromState(questions(), state()));
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal<ErrorText>();
+  const [announced, setAnnounced] = createSignal(false);
+  let settled = false;
+  // Arrow keys move through a native radio group and select as they go; that must not jump tabs.
+  let arrowNavigating = false;
+  const panelElements: HTMLElement[] = [];
+  const otherTextElements: HTMLTextAreaElement[] = [];
+  let submitButton: HTMLButtonElement | undefined;
+
+  const target = () => ({
+    conversationId: props.conversationId,
+    messageId: props.messageId,
+    toolCallId: props.block.toolCallId,
+  });
+  const saver = createDraftSaver((draft) => {
+    props.client.send<'question.saveDraft'>({ type: 'question.saveDraft', ...target(), draft }).catch(() => {
+      // A draft is a convenience: a refused save (the question was just resolved elsewhere) must not disturb answering.
+    });
+  }, DRAFT_DELAY_MS);
+
+  function dispatch(action: QuestionFormAction): void {
+    const next = reduceQuestionForm(questions(), state(), action);
+    if (next === state()) return;
+    setState(next);
+    setError(undefined);
+    saver.schedule(draftFromState(next));
+  }
+
+  function activate(tab: number): void {
+    dispatch({ type: 'tab-activated', tab });
+  }
+
+  /** Moves focus into a tab's content so a screen reader reads the question (or lands on Submit in Review). */
+  function focusAnswer(tab: number): void {
+    if (tab === reviewTab()) {
+      submitButton?.focus();
+      return;
+    }
+    const inputs = panelElements[tab]?.querySelectorAll<HTMLInputElement>('input');
+    const list = inputs ? [...inputs] : [];
+    (list.find((input) => input.checked) ?? list[0])?.focus();
+  }
+
+  function focusOption(questionIndex: number, optionIndex: number): void {
+    panelElements[questionIndex]?.querySelectorAll<HTMLInputElement>('input')[optionIndex]?.focus();
+  }
+
+  function pickOption(questionIndex: number, label: string, mayAdvance: boolean): void {
+    dispatch({ type: 'option-picked', questionIndex, label });
+    const question = questions()[questionIndex];
+    // Single choice is one decision, so going on to the next tab saves a step; never auto-submit.
+    if (mayAdvance && question && !question.multiple && questions().length > 1) {
+      activate(questionIndex + 1);
+      focusAnswer(questionIndex + 1);
+    }
+  }
+
+  function pickOther(questionIndex: number, mayFocusText: boolean): void {
+    dispatch({ type: 'other-picked', questionIndex });
+    if (mayFocusText && state().otherChosen[questionIndex]) otherTextElements[questionIndex]?.focus();
+  }
+
+  function takeArrowFlag(): boolean {
+    const value = arrowNavigating;
+    arrowNavigating = false;
+    return value;
+  }
+
+  function pickByDigit(digit: number): void {
+    const questionIndex = state().activeTab;
+    const question = questions()[questionIndex];
+    if (!question) return;
+    const option = question.options[digit - 1];
+    if (option) {
+      pickOption(questionIndex, option.label, true);
+      if (state().activeTab === questionIndex) focusOption(questionIndex, digit - 1);
+    } else if (question.custom && digit === question.options.length + 1) {
+      pickOther(questionIndex, true);
+      if (!state().otherChosen[questionIndex]) focusOption(questionIndex, digit - 1);
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent): void {
+    arrowNavigating = false;
+    // An IME (Chinese input) uses Enter, Esc and digits to compose; they are not ours then.
+    if (event.isComposing || event.keyCode === 229) return;
+    const element = event.target;
+    const inText = element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && element.type === 'text');
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      void dismiss();
+    } else if (event.key === 'Enter') {
+      if (inText && event.shiftKey) return;
+      // A focused button (a tab, Dismiss, Change) does its own thing on Enter.
+      if (element instanceof HTMLButtonElement) return;
+      event.preventDefault();
+      void submit();
+    } else if (!inText && !event.ctrlKey && !event.metaKey && !event.altKey && /^[1-9]$/.test(event.key)) {
+      event.preventDefault();
+      pickByDigit(Number(event.key));
+    } else if (event.key.startsWith('Arrow') && element instanceof HTMLInputElement) {
+      arrowNavigating = true;
+    }
+  }
+
+  async function submit(): Promise<void> {
+    if (busy() || settled) return;
+    const current = answers();
+    // An all-empty submit is what other agents mistook for a real answer; Dismiss says that honestly.
+    if (!current.some(isAnswered)) {
+      setError({ key: 'question.nothingChosen' });
+      return;
+    }
+    await resolve(
+      () => props.client.send<'question.answer'>({ type: 'question.answer', ...target(), answers: current }),
+      { resolution: 'answered', answers: current, resolvedAt: Date.now() },
+    );
+  }
+
+  async function dismiss(): Promise<void> {
+    if (busy() || settled) return;
+    await resolve(() => props.client.send<'question.dismiss'>({ type: 'question.dismiss', ...target() }), {
+      resolution: 'dismissed',
+      resolvedAt: Date.now(),
+    });
+  }
+
+  async function resolve(send: () => Promise<{ message: Message }>, expected: ResolvedOutcome): Promise<void> {
+    setBusy(true);
+    setError(undefined);
+    const hadUnsavedDraft = saver.cancel();
+    try {
+      const result = await send();
+      settled = true;
+      props.onSettled(outcomeFromMessage(result.message, props.block.toolCallId) ?? expected, false);
+    } catch (caught) {
+      if (caught instanceof WireError && caught.code === 'already_resolved') {
+        if (caught.outcome) {
+          settled = true;
+          props.onSettled(caught.outcome, true);
+        } else {
+          props.onNotice('question.alreadyResolved');
+        }
+        return;
+      }
+      if (hadUnsavedDraft) saver.schedule(draftFromState(state()));
+      const message = caught instanceof Error ? caught.message : String(caught);
+      setError({
+        key: caught instanceof WireError && caught.code === 'invalid_answer' ? 'question.invalidAnswer' : 'question.sendFailed',
+        params: { message },
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  // A reload does not unmount components, so the last keystrokes are saved when the page goes away.
+  const flushOnHide = () => {
+    if (document.visibilityState === 'hidden') saver.flush();
+  };
+  const flushDraft = () => saver.flush();
+  onMount(() => {
+    setAnnounced(true);
+    window.addEventListener('pagehide', flushDraft);
+    document.addEventListener('visibilitychange', flushOnHide);
+  });
+  onCleanup(() => {
+    window.removeEventListener('pagehide', flushDraft);
+    document.removeEventListener('visibilitychange', flushOnHide);
+    if (settled || props.block.status !== 'pending') saver.cancel();
+    else saver.flush();
+  });
+
+  const announcement = () => {
+    if (!announced()) return '';
+    const first = questions()[0]?.question ?? '';
+    return questions().length > 1
+      ? t('question.announceMany', { count: questions().length, question: first })
+      : t('question.announceOne', { question: first });
+  };
+
+  return (
+    <form
+      class="question-form__pending"
+      aria-label={t('question.formLabel')}
+      aria-busy={busy() ? 'true' : undefined}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+      onKeyDown={onKeyDown}
+      onPointerDown={() => (arrowNavigating = false)}
+    >
+      <div role="status" aria-live="polite" class="question-form__visually-hidden">
+        {announcement()}
+      </div>
+      <QuestionTabs
+        questions={questions()}
+        activeTab={state().activeTab}
+        isAnswered={(questionIndex) => isAnswered(answers()[questionIndex])}
+        tabId={tabId}
+        panelId={panelId}
+        onActivate={activate}
+      />
+      <For each={questions()}>
+        {(question, index) => (
+          <div
+            ref={(element) => (panelElements[index()] = element)}
+            role="tabpanel"
+            class="question-form__panel"
+            id={panelId(index())}
+            aria-labelledby={tabId(index())}
+            hidden={state().activeTab !== index()}
+          >
+            <QuestionFieldset
+              question={question}
+              groupName={`${baseId}-question-${index()}`}
+              selected={state().selected[index()] ?? []}
+              otherChosen={state().otherChosen[index()] ?? false}
+              otherText={state().otherText[index()] ?? ''}
+              onPick={(label) => pickOption(index(), label, !takeArrowFlag())}
+              onPickOther={() => pickOther(index(), !takeArrowFlag())}
+              onOtherText={(text) => dispatch({ type: 'other-text-changed', questionIndex: index(), text })}
+              onClear={() => {
+                dispatch({ type: 'answer-cleared', questionIndex: index() });
+                focusAnswer(index());
+              }}
+              otherTextRef={(element) => (otherTextElements[index()] = element)}
+            />
+          </div>
+        )}
+      </For>
+      <div
+        role="tabpanel"
+        class="question-form__panel"
+        id={panelId(reviewTab())}
+        aria-labelledby={tabId(reviewTab())}
+        hidden={state().activeTab !== reviewTab()}
+      >
+        <QuestionReview
+          questions={questions()}
+          answers={answers()}
+          onChange={(questionIndex) => {
+            activate(questionIndex);
+            focusAnswer(questionIndex);
+          }}
+        />
+      </div>
+      <Show when={error()}>
+        {(shown) => (
+          <p role="alert" class="question-form__error">
+            {t(shown().key, shown().params)}
+          </p>
+        )}
+      </Show>
+      <div class="question-form__actions">
+        <button ref={submitButton} type="submit" class="question-form__submit" disabled={busy()}>
+          {t('question.submit')}
+        </button>
+        <button type="button" class="question-form__dismiss" disabled={busy()} onClick={() => void dismiss()}>
+          {t('question.dismiss')}
+        </button>
+      </div>
+      <p class="question-form__hint">{t('question.chatHint')}</p>
+      <p class="question-form__keys">{t('question.keysHint')}</p>
+    </form>
+  );
+}

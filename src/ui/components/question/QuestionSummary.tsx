@@ -1,0 +1,50 @@
+import { For, Show } from 'solid-js';
+import type { QuestionResolution } from '../../../schema/blocks';
+import type { Question, QuestionAnswer } from '../../../schema/question';
+import { locale, t } from '../../i18n/i18n';
+import { describeAnswer, formatResolvedAt } from './answer-text';
+
+const RESOLUTION_KEYS: Record<QuestionResolution, string> = {
+  answered: 'question.summaryAnswered',
+  chat: 'question.summaryChat',
+  dismissed: 'question.summaryDismissed',
+  stopped: 'question.summaryStopped',
+};
+
+/**
+ * The compact record of a resolved question: its outcome word ("Dismissed", "Answered in chat", "Stopped",
+ * "Answered"), the time, and for answered questions one "header: answer" line per question.
+ */
+export function QuestionSummary(props: {
+  questions: readonly Question[];
+  resolution: QuestionResolution;
+  answers?: readonly QuestionAnswer[] | undefined;
+  resolvedAt?: number | undefined;
+}) {
+  const resolvedAt = () => props.resolvedAt;
+  return (
+    <section class="question-summary" aria-label={t('question.summaryLabel')} data-resolution={props.resolution}>
+      <p class="question-summary__outcome">
+        <span class="question-summary__resolution">{t(RESOLUTION_KEYS[props.resolution])}</span>
+        <Show when={resolvedAt()}>
+          {(timestamp) => (
+            <time class="question-summary__time" datetime={new Date(timestamp()).toISOString()}>
+              {formatResolvedAt(timestamp(), locale())}
+            </time>
+          )}
+        </Show>
+      </p>
+      <Show when={props.resolution === 'answered'}>
+        <ul class="question-summary__answers">
+          <For each={props.questions}>
+            {(question, index) => (
+              <li dir="auto">
+                {t('question.summaryItem', { header: question.header, answer: describeAnswer(props.answers?.[index()]) })}
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </section>
+  );
+}

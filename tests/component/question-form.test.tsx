@@ -1,0 +1,519 @@
+import { cleanup, fireEvent, render, screen, within } from '@solidjs/testing-library';
+import { createSignal } from 'solid-js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { QuestionRequestBlock } from '../../src/schema/blocks';
+import type { Command, CommandOf, CommandType } from '../../src/schema/commands';
+import { WireError, type CommandResult } from '../../src/schema/protocol';
+import type { Question } from '../../src/schema/question';
+import type { Message } from '../../src/schema/records';
+import { QuestionForm, type QuestionClient } from '../../src/ui/components/question/QuestionForm';
+import { setLocale } from '../../src/ui/i18n/i18n';
+import { questionStrings } from '../../src/ui/i18n/question-strings';
+
+const budget: Question = {
+  header: 'Budget',
+  question: 'What is your budget?',
+  options: [
+    { label: 'Low', description: 'Under $100' },
+    { label: 'High', description: 'Over $1000' },
+  ],
+  multiple: false,
+  custom: true,
+};
+const features: Question = {
+  header: 'Features',
+  question: 'Which features do you need?',
+  options: [{ label: 'Search' }, { label: 'Sync' }, { label: 'Export' }],
+  multiple: true,
+  custom: true,
+};
+
+function pendingBlock(overrides: Partial<QuestionRequestBlock> = {}): QuestionRequestBlock {
+  return { type: 'question_request', toolCallId: 'call-1', questions: [budget, features], status: 'pending', ...overrides };
+}
+
+function messageWith(block: QuestionRequestBlock): Message {
+  return {
+    id: 'message-1',
+    conversationId: 'conversation-1',
+    seq: 1,
+    role: 'assistant',
+    blocks: [{ type: 'text', text: 'Let me ask.' }, block],
+    status: 'complete',
+    createdAt: 1,
+    updatedAt: 2,
+  };
+}
+
+/** Resolves commands the way the worker would, recording every command it was sent. */
+function createFakeClient(handler?: (command: Command) => unknown) {
+  const sent: Command[] = [];
+  const defaultHandler = (command: Command): unknown => {
+    if (command.type === 'question.saveDraft') return { saved: true };
+    if (command.type === 'question.answer') {
+      return {
+        message: messageWith(
+          pendingBlock({ status: 'success', resolution: 'answered', answers: command.answers, resolvedAt: Date.UTC(2026, 0, 1) }),
+        ),
+      };
+    }
+    if (command.type === 'question.dismiss') {
+      return { message: messageWith(pendingBlock({ status: 'denied', resolution: 'dismissed', resolvedAt: 5 })) };
+    }
+    throw new Error(`unexpected ${command.type}`);
+  };
+  const client: QuestionClient = {
+    send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>> {
+      sent.push(command as Command);
+      return Promise.resolve().then(() => (handler ?? defaultHandler)(command as Command)) as Promise<CommandResult<T>>;
+    },
+  };
+  const ofType = <T extends CommandType>(type: T) => sent.filter((command): command is CommandOf<T> => command.type === type);
+  return { client, sent, ofType };
+}
+
+function renderForm(block: QuestionRequestBlock, client: QuestionClient) {
+  return render(() => <QuestionForm block={block} conversationId="conversation-1" messageId="message-1" client={client} />);
+}
+
+/** Lets the fake client's promise settle and Solid update. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+beforeEach(() => setLocale('en'));
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('QuestionForm while pending', () => {
+  it('shows a tab per question plus Review, and the first question as a radio group with descriptions', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock(), client);
+
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent?.trim())).toEqual(['Budget', 'Features', 'Review']);
+    expect(screen.getByRole('tab', { name: 'Budget' })).toHaveAttribute('aria-selected', 'true');
+
+    const group = screen.getByRole('group', { name: 'What is your budget?' });
+    const low = within(group).getByRole('radio', { name: 'Low' });
+    expect(low).toHaveAccessibleDescription('Under $100');
+    expect(within(group).getByRole('radio', { name: 'High' })).toHaveAccessibleDescription('Over $1000');
+    expect(within(group).getByRole('radio', { name: 'Other' })).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Which features do you need?' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Other answer' })).not.toBeInTheDocument();
+
+    expect(screen.getByRole('button', { name: 'Submit answers' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Dismiss' })).toBeEnabled();
+    expect(screen.getByText(/type a normal reply in the message box/)).toBeInTheDocument();
+  });
+
+  it('shows a multiple-choice question as checkboxes on its tab', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    fireEvent.click(screen.getByRole('tab', { name: 'Features' }));
+
+    const group = screen.getByRole('group', { name: 'Which features do you need?' });
+    expect(within(group).getAllByRole('checkbox').map((box) => box.getAttribute('value'))).toEqual(['Search', 'Sync', 'Export', '']);
+    expect(within(group).queryByRole('radio')).not.toBeInTheDocument();
+    expect(within(group).getByRole('checkbox', { name: 'Other' })).toBeInTheDocument();
+  });
+
+  it('announces the new question in a polite live region', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock({ questions: [budget] }), client);
+    const announcer = screen.getAllByRole('status').find((element) => element.textContent?.includes('Parley asks'));
+    expect(announcer).toHaveTextContent('Parley asks: What is your budget?');
+    expect(announcer).toHaveAttribute('aria-live', 'polite');
+  });
+
+  it('marks an answered tab with a check that is not part of its name', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    const tab = screen.getByRole('tab', { name: 'Budget' });
+    expect(tab).toHaveTextContent('✓');
+    expect(tab).toHaveAccessibleDescription('Answered');
+    expect(screen.getByRole('tab', { name: 'Features' })).not.toHaveTextContent('✓');
+  });
+});
+
+describe('QuestionForm keyboard', () => {
+  it('picks with digits, advances after a single choice, toggles multiple choices, and submits with Enter', async () => {
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock(), client);
+
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Budget' }), { key: '2' });
+    expect(screen.getByRole('tab', { name: 'Features' })).toHaveAttribute('aria-selected', 'true');
+    fireEvent.click(screen.getByRole('tab', { name: 'Budget' }));
+    expect(screen.getByRole('radio', { name: 'High' })).toBeChecked();
+    fireEvent.click(screen.getByRole('tab', { name: 'Features' }));
+
+    const search = screen.getByRole('checkbox', { name: 'Search' });
+    fireEvent.keyDown(search, { key: '1' });
+    fireEvent.keyDown(search, { key: '3' });
+    fireEvent.keyDown(search, { key: '1' });
+    expect(screen.getByRole('checkbox', { name: 'Search' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Export' })).toBeChecked();
+    // Focus follows the last digit, so a screen reader hears what changed.
+    expect(screen.getByRole('checkbox', { name: 'Search' })).toHaveFocus();
+    // Multiple choice stays on its tab.
+    expect(screen.getByRole('tab', { name: 'Features' })).toHaveAttribute('aria-selected', 'true');
+
+    fireEvent.keyDown(screen.getByRole('checkbox', { name: 'Export' }), { key: 'Enter' });
+    await settle();
+    expect(ofType('question.answer')).toEqual([
+      {
+        type: 'question.answer',
+        conversationId: 'conversation-1',
+        messageId: 'message-1',
+        toolCallId: 'call-1',
+        answers: [{ selected: ['High'] }, { selected: ['Export'] }],
+      },
+    ]);
+  });
+
+  it('does not auto-submit a single single-choice question; Enter does', async () => {
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock({ questions: [budget] }), client);
+
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Budget' }), { key: '1' });
+    fireEvent.click(screen.getByRole('radio', { name: 'High' }));
+    await settle();
+    expect(ofType('question.answer')).toHaveLength(0);
+    expect(screen.getByRole('tab', { name: 'Budget' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('radio', { name: 'High' })).toBeChecked();
+
+    fireEvent.keyDown(screen.getByRole('radio', { name: 'High' }), { key: 'Enter' });
+    await settle();
+    expect(ofType('question.answer').map((command) => command.answers)).toEqual([[{ selected: ['High'] }]]);
+    expect(screen.getByText('Answered')).toBeInTheDocument();
+    expect(screen.getByText('Budget: High')).toBeInTheDocument();
+  });
+
+  it('dismisses with Esc and shows the summary', async () => {
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    fireEvent.keyDown(screen.getByRole('radio', { name: 'Low' }), { key: 'Escape' });
+    await settle();
+    expect(ofType('question.dismiss')).toEqual([
+      { type: 'question.dismiss', conversationId: 'conversation-1', messageId: 'message-1', toolCallId: 'call-1' },
+    ]);
+    expect(screen.getByText('Dismissed')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit answers' })).not.toBeInTheDocument();
+  });
+
+  it('leaves Enter on a button, Shift+Enter in the Other text and IME composition alone', async () => {
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock({ questions: [budget] }), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Other' }));
+    const text = screen.getByRole('textbox', { name: 'Other answer' });
+    fireEvent.input(text, { target: { value: 'Medium' } });
+
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Dismiss' }), { key: 'Enter' });
+    fireEvent.keyDown(text, { key: 'Enter', shiftKey: true });
+    fireEvent.keyDown(text, { key: 'Enter', isComposing: true });
+    fireEvent.keyDown(text, { key: '1' });
+    await settle();
+    expect(ofType('question.answer')).toHaveLength(0);
+    expect(ofType('question.dismiss')).toHaveLength(0);
+    expect(screen.getByRole('radio', { name: 'Other' })).toBeChecked();
+
+    fireEvent.keyDown(text, { key: 'Enter' });
+    await settle();
+    expect(ofType('question.answer').map((command) => command.answers)).toEqual([[{ selected: [], other: 'Medium' }]]);
+  });
+
+  it('moves between tabs with the arrow keys on the tab list', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Budget' }), { key: 'ArrowRight' });
+    expect(screen.getByRole('tab', { name: 'Features' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'Features' })).toHaveFocus();
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Features' }), { key: 'ArrowRight' });
+    expect(screen.getByRole('tab', { name: 'Review' })).toHaveAttribute('aria-selected', 'true');
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Review' }), { key: 'ArrowRight' });
+    expect(screen.getByRole('tab', { name: 'Budget' })).toHaveAttribute('aria-selected', 'true');
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Budget' }), { key: 'ArrowLeft' });
+    expect(screen.getByRole('tab', { name: 'Review' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('does not jump tabs when arrow keys move through the radio group', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    const low = screen.getByRole('radio', { name: 'Low' });
+    fireEvent.keyDown(low, { key: 'ArrowDown' });
+    fireEvent.click(screen.getByRole('radio', { name: 'High' }));
+    expect(screen.getByRole('tab', { name: 'Budget' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('radio', { name: 'High' })).toBeChecked();
+  });
+});
+
+describe('QuestionForm answers', () => {
+  it('reveals the Other textbox, focuses it and sends the trimmed text with the chosen options', async () => {
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    fireEvent.click(screen.getByRole('tab', { name: 'Features' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Sync' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Other' }));
+    const text = screen.getByRole('textbox', { name: 'Other answer' });
+    expect(text).toHaveFocus();
+    fireEvent.input(text, { target: { value: '  Offline mode  ' } });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    expect(ofType('question.answer').map((command) => command.answers)).toEqual([
+      [{ selected: [] }, { selected: ['Sync'], other: 'Offline mode' }],
+    ]);
+    expect(screen.getByText('Budget: Skipped')).toBeInTheDocument();
+    expect(screen.getByText('Features: Sync, "Offline mode"')).toBeInTheDocument();
+  });
+
+  it('lists every answer or "Skipped" on the Review tab and goes back to change one', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'High' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Review' }));
+
+    const review = screen.getByRole('tabpanel', { name: 'Review' });
+    expect(within(review).getByText('Budget: High')).toBeInTheDocument();
+    expect(within(review).getByText('Features: Skipped')).toBeInTheDocument();
+
+    fireEvent.click(within(review).getByRole('button', { name: 'Change Features' }));
+    expect(screen.getByRole('tab', { name: 'Features' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('checkbox', { name: 'Search' })).toHaveFocus();
+  });
+
+  it('refuses an all-empty submit with an alert instead of sending it', async () => {
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    expect(ofType('question.answer')).toHaveLength(0);
+    expect(screen.getByRole('alert')).toHaveTextContent('Choose an answer first, or dismiss the question.');
+  });
+
+  it('clears one answer so the question can be skipped again', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock({ questions: [budget] }), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Clear answer' }));
+    expect(screen.getByRole('radio', { name: 'Low' })).not.toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Low' })).toHaveFocus();
+    expect(screen.queryByRole('button', { name: 'Clear answer' })).not.toBeInTheDocument();
+  });
+});
+
+describe('QuestionForm drafts', () => {
+  it('restores selections, half-typed Other text and the active tab from block.draft', () => {
+    const { client } = createFakeClient();
+    renderForm(
+      pendingBlock({
+        draft: {
+          answers: [{ selected: ['Low'] }, { selected: ['Sync'], other: 'half typ' }],
+          otherChosen: [false, true],
+          activeTab: 1,
+        },
+      }),
+      client,
+    );
+    expect(screen.getByRole('tab', { name: 'Features' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('checkbox', { name: 'Sync' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Other' })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: 'Other answer' })).toHaveValue('half typ');
+    fireEvent.click(screen.getByRole('tab', { name: 'Budget' }));
+    expect(screen.getByRole('radio', { name: 'Low' })).toBeChecked();
+  });
+
+  it('saves one debounced draft after a burst of changes', () => {
+    vi.useFakeTimers();
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock({ questions: [budget] }), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Other' }));
+    const text = screen.getByRole('textbox', { name: 'Other answer' });
+    fireEvent.input(text, { target: { value: 'Med' } });
+    vi.advanceTimersByTime(300);
+    fireEvent.input(text, { target: { value: 'Medium ' } });
+    vi.advanceTimersByTime(399);
+    expect(ofType('question.saveDraft')).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(ofType('question.saveDraft')).toEqual([
+      {
+        type: 'question.saveDraft',
+        conversationId: 'conversation-1',
+        messageId: 'message-1',
+        toolCallId: 'call-1',
+        draft: { answers: [{ selected: [], other: 'Medium ' }], otherChosen: [true], activeTab: 0 },
+      },
+    ]);
+  });
+
+  it('saves a tab change and flushes the unsent draft on unmount', () => {
+    vi.useFakeTimers();
+    const { client, ofType } = createFakeClient();
+    const { unmount } = renderForm(pendingBlock(), client);
+    fireEvent.click(screen.getByRole('tab', { name: 'Features' }));
+    expect(ofType('question.saveDraft')).toHaveLength(0);
+    unmount();
+    expect(ofType('question.saveDraft').map((command) => command.draft.activeTab)).toEqual([1]);
+    vi.advanceTimersByTime(1000);
+    expect(ofType('question.saveDraft')).toHaveLength(1);
+  });
+
+  it('sends no draft on mount and none after the question was answered', async () => {
+    const { client, ofType } = createFakeClient();
+    const { unmount } = renderForm(pendingBlock({ questions: [budget] }), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    unmount();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(ofType('question.saveDraft')).toHaveLength(0);
+  });
+});
+
+describe('QuestionForm submitting', () => {
+  it('disables the buttons while a command is in flight and sends it once', async () => {
+    let release: (value: unknown) => void = () => undefined;
+    const { client, ofType } = createFakeClient((command) =>
+      command.type === 'question.answer' ? new Promise((resolve) => (release = resolve)) : { saved: true },
+    );
+    renderForm(pendingBlock({ questions: [budget] }), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    expect(screen.getByRole('button', { name: 'Submit answers' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Dismiss' })).toBeDisabled();
+    fireEvent.keyDown(screen.getByRole('radio', { name: 'Low' }), { key: 'Enter' });
+    fireEvent.keyDown(screen.getByRole('radio', { name: 'Low' }), { key: 'Escape' });
+    expect(ofType('question.answer')).toHaveLength(1);
+    expect(ofType('question.dismiss')).toHaveLength(0);
+
+    release({ message: messageWith(pendingBlock({ questions: [budget], status: 'success', resolution: 'answered', answers: [{ selected: ['Low'] }] })) });
+    await settle();
+    expect(screen.getByText('Budget: Low')).toBeInTheDocument();
+  });
+
+  it('shows "Already answered in another tab" with the recorded outcome', async () => {
+    const { client } = createFakeClient((command) => {
+      if (command.type !== 'question.answer') return { saved: true };
+      throw new WireError({
+        code: 'already_resolved',
+        message: 'This question was already resolved.',
+        outcome: { resolution: 'answered', answers: [{ selected: ['High'] }, { selected: ['Search', 'Export'] }], resolvedAt: 10 },
+      });
+    });
+    renderForm(pendingBlock(), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+
+    const notice = screen.getByText('Already answered in another tab');
+    expect(notice).toHaveAttribute('role', 'status');
+    expect(screen.getByText('Budget: High')).toBeInTheDocument();
+    expect(screen.getByText('Features: Search, Export')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit answers' })).not.toBeInTheDocument();
+  });
+
+  it('shows an invalid_answer message as an alert and stays usable', async () => {
+    let calls = 0;
+    const { client, ofType } = createFakeClient((command) => {
+      if (command.type !== 'question.answer') return { saved: true };
+      calls += 1;
+      if (calls === 1) throw new WireError({ code: 'invalid_answer', message: 'answers.0.selected: unknown option', field: 'answers' });
+      throw new Error('The worker stopped answering');
+    });
+    renderForm(pendingBlock({ questions: [budget] }), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    expect(screen.getByRole('alert')).toHaveTextContent('answers.0.selected: unknown option');
+    expect(screen.getByRole('button', { name: 'Submit answers' })).toBeEnabled();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not send: The worker stopped answering');
+    expect(screen.getByRole('radio', { name: 'Low' })).toBeChecked();
+    expect(ofType('question.answer')).toHaveLength(2);
+  });
+});
+
+describe('QuestionForm once resolved', () => {
+  const resolvedAt = Date.UTC(2026, 0, 2, 9, 30);
+
+  it.each([
+    ['dismissed', 'denied', 'Dismissed'],
+    ['chat', 'success', 'Answered in chat'],
+    ['stopped', 'denied', 'Stopped'],
+  ] as const)('shows "%s" as "%s"', (resolution, status, text) => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock({ status, resolution, resolvedAt }), client);
+    expect(screen.getByText(text)).toBeInTheDocument();
+    expect(screen.queryByRole('tab')).not.toBeInTheDocument();
+    expect(screen.queryByText('Budget: Skipped')).not.toBeInTheDocument();
+    expect(document.querySelector('time')).toHaveAttribute('datetime', new Date(resolvedAt).toISOString());
+  });
+
+  it('lists answers per question, joining choices and quoting Other text', () => {
+    const { client } = createFakeClient();
+    renderForm(
+      pendingBlock({
+        status: 'success',
+        resolution: 'answered',
+        resolvedAt,
+        answers: [{ selected: [] }, { selected: ['Search', 'Export'], other: 'Offline' }],
+      }),
+      client,
+    );
+    const items = screen.getAllByRole('listitem').map((item) => item.textContent);
+    expect(items).toEqual(['Budget: Skipped', 'Features: Search, Export, "Offline"']);
+  });
+
+  it('replaces the form with the summary when another tab resolves the block', () => {
+    const { client, ofType } = createFakeClient();
+    const [block, setBlock] = createSignal(pendingBlock());
+    render(() => <QuestionForm block={block()} conversationId="conversation-1" messageId="message-1" client={client} />);
+    expect(screen.getByRole('button', { name: 'Submit answers' })).toBeInTheDocument();
+
+    setBlock(pendingBlock({ status: 'success', resolution: 'chat', answerMessageId: 'message-2', resolvedAt }));
+    expect(screen.queryByRole('button', { name: 'Submit answers' })).not.toBeInTheDocument();
+    expect(screen.getByText('Answered in chat')).toBeInTheDocument();
+    expect(ofType('question.saveDraft')).toHaveLength(0);
+  });
+
+  it('keeps the Other textbox and its focus when the worker echoes the block back', () => {
+    const { client } = createFakeClient();
+    const [block, setBlock] = createSignal(pendingBlock({ questions: [budget] }));
+    render(() => <QuestionForm block={block()} conversationId="conversation-1" messageId="message-1" client={client} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'Other' }));
+    const text = screen.getByRole('textbox', { name: 'Other answer' });
+    fireEvent.input(text, { target: { value: 'Med' } });
+    setBlock(structuredClone(pendingBlock({ questions: [budget], draft: { answers: [{ selected: [], other: 'Med' }] } })));
+    expect(screen.getByRole('textbox', { name: 'Other answer' })).toBe(text);
+    expect(text).toHaveFocus();
+  });
+
+  it('keeps local edits when the worker echoes a saved draft back', () => {
+    const { client } = createFakeClient();
+    const [block, setBlock] = createSignal(pendingBlock());
+    render(() => <QuestionForm block={block()} conversationId="conversation-1" messageId="message-1" client={client} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    setBlock(pendingBlock({ draft: { answers: [{ selected: [] }, { selected: [] }] } }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Budget' }));
+    expect(screen.getByRole('radio', { name: 'Low' })).toBeChecked();
+  });
+});
+
+describe('question strings', () => {
+  it('has every English key in Simplified Chinese, prefixed question.', () => {
+    expect(Object.keys(questionStrings['zh-CN']).sort()).toEqual(Object.keys(questionStrings.en).sort());
+    expect(Object.keys(questionStrings.en).every((key) => key.startsWith('question.'))).toBe(true);
+  });
+
+  it('renders the form in Simplified Chinese', () => {
+    setLocale('zh-CN');
+    const { client } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    expect(screen.getByRole('button', { name: '提交答案' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: '检查' })).toBeInTheDocument();
+  });
+});
