@@ -202,6 +202,20 @@ describe('QuestionForm keyboard', () => {
     expect(screen.queryByRole('button', { name: 'Submit answers' })).not.toBeInTheDocument();
   });
 
+  it('Esc in the Other text only leaves it: dismissing cannot be undone', async () => {
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock({ questions: [budget] }), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'Other' }));
+    const text = screen.getByRole('textbox', { name: 'Other answer' });
+    fireEvent.input(text, { target: { value: 'Medium' } });
+    text.focus();
+    fireEvent.keyDown(text, { key: 'Escape' });
+    await settle();
+    expect(ofType('question.dismiss')).toHaveLength(0);
+    expect(document.activeElement).toBe(screen.getByRole('radio', { name: 'Other' }));
+    expect(screen.getByRole('textbox', { name: 'Other answer' })).toHaveValue('Medium');
+  });
+
   it('leaves Enter on a button, Shift+Enter in the Other text and IME composition alone', async () => {
     const { client, ofType } = createFakeClient();
     renderForm(pendingBlock({ questions: [budget] }), client);

@@ -142,7 +142,9 @@ export function PendingQuestionForm(props: {
     const inText = element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && element.type === 'text');
     if (event.key === 'Escape') {
       event.preventDefault();
-      void dismiss();
+      // Dismissing cannot be undone: in the Other textbox, Esc only leaves it (back to its Other choice).
+      if (inText) [...(element.closest('fieldset')?.querySelectorAll<HTMLInputElement>('input[type=radio], input[type=checkbox]') ?? [])].at(-1)?.focus();
+      else void dismiss();
     } else if (event.key === 'Enter') {
       if (inText && event.shiftKey) return;
       // A focused button (a tab, Dismiss, Change) does its own thing on Enter.

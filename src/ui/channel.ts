@@ -1,0 +1,118 @@
+import { batch } from 'solid-js';
+import type { CommandOf, CommandType } from '../schema/commands';
+import type { AppEvent } from '../schema/events';
+import { WireError, type CommandEnvelope, type CommandResult, type WorkerMessage } from '../schema/protocol';
+
+/** Anything that carries messages both ways: a Worker, or one end of a MessageChannel. */
+export interface MessagePortLike {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+}
+
+/** The UI's only way to reach the worker. */
+export interface WorkerClient {
+  /** Sends one command; resolves with its reply's result or rejects with a rebuilt WireError. */
+  send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>>;
+  /** Subscribes to worker events; returns the unsubscribe function. */
+  onEvent(listener: (event: AppEvent) => void): () => void;
+}
+
+export interface WorkerClientOptions {
+  /** Schedules one flush of queued events; defaults to the next animation frame, else a microtask. */
+  scheduleFlush?: (flush: () => void) => void;
+}
+
+interface PendingReply {
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Creates the typed client over a port. Events are queued and delivered once per flush (one animation
+ * frame), inside one Solid batch, so a streaming reply costs at most one UI update per frame. A reply
+ * first delivers the events queued before it, so a caller never sees its result ahead of older events.
+ */
+export function createWorkerClient(port: MessagePortLike, options: WorkerClientOptions = {}): WorkerClient {
+  const pendingReplies = new Map<string, PendingReply>();
+  const listeners = new Set<(event: AppEvent) => void>();
+  const scheduleFlush = options.scheduleFlush ?? defaultScheduleFlush;
+  let queuedEvents: AppEvent[] = [];
+  let flushScheduled = false;
+
+  function flushEvents(): void {
+    flushScheduled = false;
+    if (queuedEvents.length === 0) return;
+    const events = queuedEvents;
+    queuedEvents = [];
+    batch(() => {
+      for (const event of events) {
+        for (const listener of [...listeners]) {
+          try {
+            listener(event);
+          } catch (error) {
+            // One broken listener must not starve the others of later events.
+            console.error('Parley: event listener failed', error);
+          }
+        }
+      }
+    });
+  }
+
+  function queueEvent(event: AppEvent): void {
+    queuedEvents.push(event);
+    if (flushScheduled) return;
+    flushScheduled = true;
+    scheduleFlush(flushEvents);
+  }
+
+  function settleReply(message: Extract<WorkerMessage, { kind: 'reply' }>): void {
+    const pending = pendingReplies.get(message.id);
+    if (!pending) return;
+    pendingReplies.delete(message.id);
+    flushEvents();
+    if (message.ok) pending.resolve(message.result);
+    else pending.reject(new WireError(message.error));
+  }
+
+  port.addEventListener('message', (messageEvent: MessageEvent) => {
+    const message = messageEvent.data as WorkerMessage | undefined;
+    if (!message || typeof message !== 'object') return;
+    if (message.kind === 'reply') {
+      settleReply(message);
+    } else if (message.kind === 'event') {
+      queueEvent(message.event);
+    }
+  });
+  // A MessagePort only delivers after start(); a Worker has no start and always delivers.
+  (port as { start?: () => void }).start?.();
+
+  return {
+    send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>> {
+      const envelope: CommandEnvelope = { kind: 'command', id: crypto.randomUUID(), command };
+      return new Promise<CommandResult<T>>((resolve, reject) => {
+        pendingReplies.set(envelope.id, { resolve: resolve as (result: unknown) => void, reject });
+        port.postMessage(envelope);
+      });
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function defaultScheduleFlush(flush: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    queueMicrotask(flush);
+    return;
+  }
+  let flushed = false;
+  const runOnce = () => {
+    if (flushed) return;
+    flushed = true;
+    flush();
+  };
+  requestAnimationFrame(runOnce);
+  // A hidden tab runs no frames, yet its store must still learn of a waiting question (title badge).
+  setTimeout(runOnce, 100);
+}

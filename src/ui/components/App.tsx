@@ -1,0 +1,103 @@
+import { createEffect, createSignal, Match, onCleanup, Switch } from 'solid-js';
+import { AppContext, type AppServices } from '../app-context';
+import type { WorkerClient } from '../channel';
+import { createReportingClient, createToasts, settle } from '../error-report';
+import { createHashRoute, navigate } from '../hash-route';
+import { locale, setLocale, t } from '../i18n/i18n';
+import { trackPendingQuestionsInTitle } from '../page-title';
+import { createUiStore } from '../store';
+import { ChatView } from './ChatView';
+import { ConversationList } from './ConversationList';
+import { EmptyState } from './EmptyState';
+import { Settings } from './Settings';
+import { ErrorToasts, StorageErrorBanner } from './StatusBanners';
+import { UpdatePrompt } from './UpdatePrompt';
+
+/**
+ * The shell: the "Conversations" nav, the routed main area (`#/c/<id>`, `#/settings`, home), banners
+ * and toasts. Owns the UI store and feeds it every worker event; provides both through context.
+ */
+export function App(props: { client: WorkerClient }) {
+  const { toasts, dismiss, report } = createToasts();
+  const client = createReportingClient(props.client, report);
+  const { state, dispatch } = createUiStore();
+  const services: AppServices = { client, state, dispatch };
+  const route = createHashRoute();
+  const [navOpen, setNavOpen] = createSignal(false);
+
+  const unsubscribe = props.client.onEvent((event) => dispatch(event));
+  onCleanup(unsubscribe);
+
+  void settle(client.send({ type: 'conversation.list' })).then((conversations) => {
+    if (conversations) dispatch({ type: 'conversations-listed', conversations });
+  });
+  void settle(client.send({ type: 'settings.get' })).then((settings) => {
+    if (settings) dispatch({ type: 'settings-changed', settings });
+  });
+  void settle(client.send({ type: 'profiles.list' })).then((profiles) => {
+    if (profiles) dispatch({ type: 'profiles-changed', profiles });
+  });
+
+  // The stored language wins over the browser's once settings are known.
+  createEffect(() => {
+    const stored = state.settings?.locale;
+    if (stored) setLocale(stored);
+  });
+  createEffect(() => {
+    document.documentElement.lang = locale();
+  });
+  trackPendingQuestionsInTitle(() => state.pendingQuestionCount);
+
+  const activeConversationId = () => {
+    const current = route();
+    return current.name === 'conversation' ? current.conversationId : undefined;
+  };
+
+  return (
+    <AppContext.Provider value={services}>
+      <div class="app" data-route={route().name} data-nav-open={navOpen() ? 'true' : 'false'}>
+        <UpdatePrompt />
+        <StorageErrorBanner message={state.storageError} onDismiss={() => dispatch({ type: 'storage-error-dismissed' })} />
+        <header class="app-bar">
+          <button
+            type="button"
+            class="button nav-toggle"
+            aria-expanded={navOpen() || route().name === 'home'}
+            aria-controls="conversation-nav"
+            onClick={() => setNavOpen(!navOpen())}
+          >
+            {t('nav.conversations')}
+          </button>
+          <a class="brand" href="#/">
+            {t('app.name')}
+          </a>
+          <button
+            type="button"
+            class="button"
+            aria-current={route().name === 'settings' ? 'page' : undefined}
+            onClick={() => {
+              setNavOpen(false);
+              navigate({ name: 'settings' });
+            }}
+          >
+            {t('nav.settings')}
+          </button>
+        </header>
+        <nav id="conversation-nav" class="conversation-nav" aria-label={t('nav.conversations')}>
+          <ConversationList activeConversationId={activeConversationId()} onPicked={() => setNavOpen(false)} />
+        </nav>
+        <main class="main-area">
+          <Switch fallback={<EmptyState />}>
+            <Match when={activeConversationId()} keyed>
+              {(conversationId) => <ChatView conversationId={conversationId} />}
+            </Match>
+            <Match when={route().name === 'settings'}>
+              <Settings />
+            </Match>
+          </Switch>
+        </main>
+        <ErrorToasts toasts={toasts()} onDismiss={dismiss} />
+      </div>
+    </AppContext.Provider>
+  );
+}

@@ -1,0 +1,161 @@
+import { createSignal, createUniqueId, For, Show } from 'solid-js';
+import type { Conversation, ProfileView } from '../../schema/records';
+import { useApp } from '../app-context';
+import { settle } from '../error-report';
+import { navigate } from '../hash-route';
+import { t } from '../i18n/i18n';
+import { ConfirmDialog } from './ConfirmDialog';
+
+export interface ChatHeaderProps {
+  conversation: Conversation;
+  profiles: readonly ProfileView[];
+  /** The profile used when the conversation names none. */
+  defaultProfileId: string;
+}
+
+/** The run state as the status line says it; idle says nothing. */
+export function statusText(conversation: Conversation): string {
+  switch (conversation.runState) {
+    case 'awaiting_input':
+      return t('status.awaitingInput');
+    case 'running':
+      return t('status.running');
+    case 'interrupted':
+      return t('status.interrupted');
+    case 'waiting_network':
+      return t('status.waitingNetwork');
+    case 'error':
+      return conversation.runError?.message || t('status.error');
+    case 'idle':
+      return '';
+  }
+}
+
+/** Title (a heading), status line, Rename and Delete, and the "Model profile" picker. */
+export function ChatHeader(props: ChatHeaderProps) {
+  const app = useApp();
+  const [renaming, setRenaming] = createSignal(false);
+  const [draftTitle, setDraftTitle] = createSignal('');
+  const [confirmingDelete, setConfirmingDelete] = createSignal(false);
+  const profileSelectId = `profile-select-${createUniqueId()}`;
+  const selectedProfileId = () => props.conversation.profileId ?? props.defaultProfileId;
+
+  function startRename() {
+    setDraftTitle(props.conversation.title);
+    setRenaming(true);
+  }
+
+  async function saveTitle() {
+    const title = draftTitle().trim();
+    if (!title || title === props.conversation.title) {
+      setRenaming(false);
+      return;
+    }
+    const conversation = await settle(
+      app.client.send({ type: 'conversation.rename', conversationId: props.conversation.id, title }),
+    );
+    if (conversation) {
+      app.dispatch({ type: 'conversation-upserted', conversation });
+      setRenaming(false);
+    }
+  }
+
+  async function deleteConversation() {
+    setConfirmingDelete(false);
+    const conversationId = props.conversation.id;
+    const result = await settle(app.client.send({ type: 'conversation.delete', conversationId }));
+    if (!result) return;
+    navigate({ name: 'home' });
+    app.dispatch({ type: 'conversation-deleted', conversationId });
+  }
+
+  async function setProfile(profileId: string) {
+    const conversation = await settle(
+      app.client.send({ type: 'conversation.setProfile', conversationId: props.conversation.id, profileId }),
+    );
+    if (conversation) app.dispatch({ type: 'conversation-upserted', conversation });
+  }
+
+  return (
+    <header class="chat-header">
+      <div class="chat-heading">
+        <Show
+          when={renaming()}
+          fallback={<h1 class="chat-title">{props.conversation.title || t('conversation.untitled')}</h1>}
+        >
+          <form
+            class="rename-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void saveTitle();
+            }}
+          >
+            <input
+              class="input"
+              aria-label={t('chat.titleField')}
+              value={draftTitle()}
+              maxLength={200}
+              ref={(input) =>
+                queueMicrotask(() => {
+                  input.focus();
+                  input.select();
+                })
+              }
+              onInput={(event) => setDraftTitle(event.currentTarget.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') setRenaming(false);
+              }}
+            />
+            <button type="submit" class="button primary">
+              {t('chat.saveTitle')}
+            </button>
+            <button type="button" class="button" onClick={() => setRenaming(false)}>
+              {t('dialog.cancel')}
+            </button>
+          </form>
+        </Show>
+        <p class="chat-status" data-run-state={props.conversation.runState} aria-live="polite">
+          {statusText(props.conversation)}
+        </p>
+      </div>
+      <div class="chat-tools">
+        <div class="profile-picker">
+          <label class="profile-picker-label" for={profileSelectId}>
+            {t('chat.profile')}
+          </label>
+          <select
+            id={profileSelectId}
+            class="select"
+            value={selectedProfileId()}
+            onChange={(event) => void setProfile(event.currentTarget.value)}
+          >
+            <For each={props.profiles}>
+              {(profile) => (
+                <option value={profile.id} selected={profile.id === selectedProfileId()}>
+                  {profile.name}
+                </option>
+              )}
+            </For>
+          </select>
+        </div>
+        <Show when={!renaming()}>
+          <button type="button" class="button" aria-label={t('chat.rename')} onClick={startRename}>
+            {t('chat.renameShort')}
+          </button>
+        </Show>
+        <button type="button" class="button" aria-label={t('chat.delete')} onClick={() => setConfirmingDelete(true)}>
+          {t('chat.deleteShort')}
+        </button>
+      </div>
+      <Show when={confirmingDelete()}>
+        <ConfirmDialog
+          title={t('chat.deleteTitle')}
+          body={t('chat.deleteBody', { title: props.conversation.title })}
+          confirmLabel={t('dialog.delete')}
+          onConfirm={() => void deleteConversation()}
+          onCancel={() => setConfirmingDelete(false)}
+        />
+      </Show>
+    </header>
+  );
+}

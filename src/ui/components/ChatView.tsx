@@ -1,0 +1,89 @@
+import { createEffect, createMemo, on, Show } from 'solid-js';
+import { SCRIPTED_PROFILE_ID, type ProfileView } from '../../schema/records';
+import { WireError } from '../../schema/protocol';
+import { useApp } from '../app-context';
+import { settle } from '../error-report';
+import { navigate } from '../hash-route';
+import { t } from '../i18n/i18n';
+import { ChatHeader } from './ChatHeader';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+import { RunNoticeBar } from './RunNoticeBar';
+
+/** One conversation: header, messages, run notices, Continue/Retry, and the composer. */
+export function ChatView(props: { conversationId: string }) {
+  const app = useApp();
+  const conversation = () => app.state.conversations[props.conversationId];
+  const messages = () => app.state.messages[props.conversationId] ?? [];
+  const runState = () => conversation()?.runState ?? 'idle';
+
+  const profiles = createMemo((): ProfileView[] => {
+    const listed = app.state.profiles;
+    if (listed.some((profile) => profile.id === SCRIPTED_PROFILE_ID)) return listed;
+    const scripted: ProfileView = { id: SCRIPTED_PROFILE_ID, name: t('profile.scriptedName'), kind: 'scripted', baseUrl: '', model: '', apiKeyMasked: '' };
+    return [scripted, ...listed];
+  });
+
+  // Messages are read whole when a conversation becomes active; events keep them current after that.
+  createEffect(
+    on(
+      () => props.conversationId,
+      (conversationId) => {
+        app.client.send({ type: 'conversation.open', conversationId }).then(
+          (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages }),
+          (error: unknown) => {
+            if (error instanceof WireError && error.code === 'not_found' && props.conversationId === conversationId) {
+              navigate({ name: 'home' });
+            }
+          },
+        );
+      },
+    ),
+  );
+
+  // Deleted here or in another tab: leave rather than show a conversation that no longer exists.
+  let wasShown = false;
+  createEffect(() => {
+    if (conversation()) wasShown = true;
+    else if (wasShown) navigate({ name: 'home' });
+  });
+
+  async function send(text: string): Promise<boolean> {
+    const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text }));
+    if (!result) return false;
+    app.dispatch({ type: 'message-upserted', message: result.message });
+    return true;
+  }
+
+  const stop = () => void settle(app.client.send({ type: 'run.stop', conversationId: props.conversationId }));
+  const resume = () => void settle(app.client.send({ type: 'run.continue', conversationId: props.conversationId }));
+
+  return (
+    <Show when={conversation()} fallback={<p class="chat-loading">{t('chat.loading')}</p>}>
+      {(current) => (
+        <section class="chat-view">
+          <ChatHeader
+            conversation={current()}
+            profiles={profiles()}
+            defaultProfileId={app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID}
+          />
+          <MessageList messages={messages()} client={app.client} />
+          <div class="run-bar">
+            <Show when={app.state.runNotices[props.conversationId]}>{(notice) => <RunNoticeBar notice={notice()} />}</Show>
+            <Show when={runState() === 'interrupted' || runState() === 'error'}>
+              <button type="button" class="button" onClick={resume}>
+                {t('run.continue')}
+              </button>
+            </Show>
+            <Show when={runState() === 'waiting_network'}>
+              <button type="button" class="button" onClick={resume}>
+                {t('run.retry')}
+              </button>
+            </Show>
+          </div>
+          <Composer runState={runState()} onSend={send} onStop={stop} />
+        </section>
+      )}
+    </Show>
+  );
+}

@@ -1,0 +1,62 @@
+import { createUniqueId, onCleanup, onMount } from 'solid-js';
+import { Portal } from 'solid-js/web';
+import { t } from '../i18n/i18n';
+
+export interface ConfirmDialogProps {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+/**
+ * A modal question with Cancel and a confirm button. The app behind it is made inert and hidden from
+ * assistive technology, so the dialog's buttons are the only ones a user (or a test) can reach.
+ */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const titleId = `dialog-title-${createUniqueId()}`;
+  const bodyId = `dialog-body-${createUniqueId()}`;
+  let cancelButton!: HTMLButtonElement;
+
+  onMount(() => {
+    const background = document.querySelector<HTMLElement>('.app');
+    const previousFocus = document.activeElement as HTMLElement | null;
+    background?.setAttribute('inert', '');
+    background?.setAttribute('aria-hidden', 'true');
+    cancelButton.focus();
+    onCleanup(() => {
+      background?.removeAttribute('inert');
+      background?.removeAttribute('aria-hidden');
+      previousFocus?.focus?.();
+    });
+  });
+
+  return (
+    <Portal>
+      <div class="dialog-backdrop">
+        <div
+          class="dialog"
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby={titleId}
+          aria-describedby={bodyId}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') props.onCancel();
+          }}
+        >
+          <h2 id={titleId}>{props.title}</h2>
+          <p id={bodyId}>{props.body}</p>
+          <div class="dialog-actions">
+            <button ref={cancelButton} type="button" class="button" onClick={() => props.onCancel()}>
+              {t('dialog.cancel')}
+            </button>
+            <button type="button" class="button danger" onClick={() => props.onConfirm()}>
+              {props.confirmLabel}
+            </button>
+          </div>
+        </div>
+      </div>
+    </Portal>
+  );
+}

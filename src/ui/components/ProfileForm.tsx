@@ -1,0 +1,215 @@
+import { createSignal, createUniqueId, For, Show } from 'solid-js';
+import { SCRIPTED_PROFILE_ID, type ProfileView, type ProviderKind } from '../../schema/records';
+import type { ProfileInput } from '../../schema/commands';
+import { parseScript } from '../../schema/script';
+import { useApp } from '../app-context';
+import { describeError, settle } from '../error-report';
+import { t } from '../i18n/i18n';
+
+export interface ProfileFormProps {
+  /** The profile being edited; absent for a new one (or the scripted model). */
+  profile?: ProfileView | undefined;
+  kind: ProviderKind;
+  /** The scripted model's current script. */
+  script: string;
+}
+
+const PROVIDERS: ReadonlyArray<{ kind: ProviderKind; labelKey: string; baseUrlHint: string }> = [
+  { kind: 'scripted', labelKey: 'provider.scripted', baseUrlHint: '' },
+  { kind: 'openai-compatible', labelKey: 'provider.openai', baseUrlHint: 'https://api.openai.com/v1' },
+  { kind: 'anthropic', labelKey: 'provider.anthropic', baseUrlHint: 'https://api.anthropic.com/v1' },
+];
+
+/**
+ * Edits one model profile. "Scripted" edits the built-in scripted model's JSON script (checked before
+ * saving); the other providers edit name, base URL, key and model, with "Test connection" listing models.
+ * Saving makes the profile the default for conversations that name none.
+ */
+export function ProfileForm(props: ProfileFormProps) {
+  const app = useApp();
+  const idPrefix = `profile-${createUniqueId()}`;
+  const [kind, setKind] = createSignal<ProviderKind>(props.kind);
+  const [profileId, setProfileId] = createSignal(props.profile?.kind === props.kind ? props.profile?.id : undefined);
+  const [name, setName] = createSignal(props.profile?.name ?? '');
+  const [baseUrl, setBaseUrl] = createSignal(props.profile?.baseUrl ?? '');
+  const [apiKey, setApiKey] = createSignal('');
+  const [maskedKey, setMaskedKey] = createSignal(props.profile?.apiKeyMasked ?? '');
+  const [model, setModel] = createSignal(props.profile?.model ?? '');
+  const [script, setScript] = createSignal(props.script);
+  const [models, setModels] = createSignal<string[]>([]);
+  const [testResult, setTestResult] = createSignal('');
+  const [error, setError] = createSignal('');
+  const [saved, setSaved] = createSignal(false);
+  const [busy, setBusy] = createSignal(false);
+  const provider = () => PROVIDERS.find((candidate) => candidate.kind === kind()) ?? PROVIDERS[0]!;
+
+  function changeKind(next: ProviderKind) {
+    // A remote profile may switch between the two remote protocols; leaving "Scripted" starts a new one.
+    if (kind() === 'scripted' || next === 'scripted') {
+      setProfileId(undefined);
+      setMaskedKey('');
+    }
+    setKind(next);
+    setError('');
+    setSaved(false);
+    setTestResult('');
+  }
+
+  function profileInput(): ProfileInput {
+    const input: ProfileInput = {
+      name: name().trim() || t(provider().labelKey),
+      kind: kind(),
+      baseUrl: baseUrl().trim(),
+      model: model().trim(),
+    };
+    const id = profileId();
+    if (id) input.id = id;
+    if (apiKey().trim()) input.apiKey = apiKey().trim();
+    return input;
+  }
+
+  async function saveScript() {
+    // Checked here with the worker's own schema, so a broken script is refused before anything is saved.
+    const parsed = parseScript(script());
+    if (!parsed.ok) {
+      setError(t('settings.scriptInvalid', { detail: parsed.error }));
+      return;
+    }
+    const settings = await settle(
+      app.client.send({ type: 'settings.update', script: script(), defaultProfileId: SCRIPTED_PROFILE_ID }),
+    );
+    if (!settings) return;
+    app.dispatch({ type: 'settings-changed', settings });
+    setSaved(true);
+  }
+
+  async function saveProfile() {
+    const profile = await settle(app.client.send({ type: 'profiles.save', profile: profileInput() }));
+    if (!profile) return;
+    setProfileId(profile.id);
+    setMaskedKey(profile.apiKeyMasked);
+    setApiKey('');
+    const settings = await settle(app.client.send({ type: 'settings.update', defaultProfileId: profile.id }));
+    if (settings) app.dispatch({ type: 'settings-changed', settings });
+    const profiles = await settle(app.client.send({ type: 'profiles.list' }));
+    if (profiles) app.dispatch({ type: 'profiles-changed', profiles });
+    setSaved(true);
+  }
+
+  async function save(event: SubmitEvent) {
+    event.preventDefault();
+    setError('');
+    setSaved(false);
+    setBusy(true);
+    try {
+      if (kind() === 'scripted') await saveScript();
+      else await saveProfile();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function testConnection() {
+    setTestResult(t('settings.testing'));
+    try {
+      const result = await app.client.send({ type: 'profiles.test', profile: profileInput() });
+      setModels(result.models ?? []);
+      setTestResult(result.message || t(result.ok ? 'settings.testOk' : 'settings.testFailed'));
+    } catch (testError) {
+      setTestResult(describeError(testError));
+    }
+  }
+
+  return (
+    <form class="profile-form" onSubmit={(event) => void save(event)} onInput={() => setSaved(false)}>
+      <div class="field">
+        <label for={`${idPrefix}-provider`}>{t('settings.provider')}</label>
+        <select id={`${idPrefix}-provider`} class="select" value={kind()} onChange={(event) => changeKind(event.currentTarget.value as ProviderKind)}>
+          <For each={PROVIDERS}>
+            {(option) => (
+              <option value={option.kind} selected={option.kind === kind()}>
+                {t(option.labelKey)}
+              </option>
+            )}
+          </For>
+        </select>
+      </div>
+      <Show
+        when={kind() !== 'scripted'}
+        fallback={
+          <div class="field">
+            <label for={`${idPrefix}-script`}>{t('settings.script')}</label>
+            <textarea
+              id={`${idPrefix}-script`}
+              aria-describedby={`${idPrefix}-script-hint`}
+              class="input script-input"
+              spellcheck={false}
+              rows={12}
+              value={script()}
+              onInput={(event) => setScript(event.currentTarget.value)}
+            />
+            <small class="field-hint" id={`${idPrefix}-script-hint`}>
+              {t('settings.scriptHint')}
+            </small>
+          </div>
+        }
+      >
+        <div class="field">
+          <label for={`${idPrefix}-name`}>{t('settings.name')}</label>
+          <input id={`${idPrefix}-name`} class="input" value={name()} placeholder={t(provider().labelKey)} onInput={(event) => setName(event.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for={`${idPrefix}-base-url`}>{t('settings.baseUrl')}</label>
+          <input
+            id={`${idPrefix}-base-url`}
+            class="input"
+            type="url"
+            value={baseUrl()}
+            placeholder={provider().baseUrlHint}
+            onInput={(event) => setBaseUrl(event.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for={`${idPrefix}-api-key`}>{t('settings.apiKey')}</label>
+          <input
+            id={`${idPrefix}-api-key`}
+            class="input"
+            type="password"
+            autocomplete="off"
+            value={apiKey()}
+            placeholder={maskedKey()}
+            onInput={(event) => setApiKey(event.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for={`${idPrefix}-model`}>{t('settings.model')}</label>
+          <input id={`${idPrefix}-model`} class="input" list={`${idPrefix}-models`} value={model()} onInput={(event) => setModel(event.currentTarget.value)} />
+          <datalist id={`${idPrefix}-models`}>
+            <For each={models()}>{(modelName) => <option value={modelName} />}</For>
+          </datalist>
+        </div>
+        <div class="form-row">
+          <button type="button" class="button" onClick={() => void testConnection()}>
+            {t('settings.test')}
+          </button>
+          <p class="test-result" role="status">
+            {testResult()}
+          </p>
+        </div>
+      </Show>
+      <Show when={error()}>
+        <p class="form-error" role="alert">
+          {error()}
+        </p>
+      </Show>
+      <div class="form-row">
+        <button type="submit" class="button primary" disabled={busy()}>
+          {t('settings.save')}
+        </button>
+        <Show when={saved()}>
+          <span class="saved-note">{t('settings.saved')}</span>
+        </Show>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import { For, Show } from 'solid-js';
+import type { Toast } from '../error-report';
+import { t } from '../i18n/i18n';
+
+/** The worker could not write: say so plainly, and keep it up until dismissed. */
+export function StorageErrorBanner(props: { message: string | undefined; onDismiss(): void }) {
+  return (
+    <Show when={props.message}>
+      {(message) => (
+        <div class="banner storage-banner" role="alert">
+          <span>
+            {t('storage.error')} <span class="banner-detail">{message()}</span>
+          </span>
+          <button type="button" class="button small" aria-label={t('banner.dismiss')} onClick={() => props.onDismiss()}>
+            ×
+          </button>
+        </div>
+      )}
+    </Show>
+  );
+}
+
+/** Failed commands, one alert each, newest last. */
+export function ErrorToasts(props: { toasts: readonly Toast[]; onDismiss(id: number): void }) {
+  return (
+    <div class="toasts">
+      <For each={props.toasts}>
+        {(toast) => (
+          <div class="toast" role="alert">
+            <span>{toast.text}</span>
+            <button type="button" class="button small" aria-label={t('banner.dismiss')} onClick={() => props.onDismiss(toast.id)}>
+              ×
+            </button>
+          </div>
+        )}
+      </For>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { createSignal, onCleanup, type Accessor } from 'solid-js';
+
+/** Where the app is. The hash is the whole route, so a reload or a shared link lands in the same place. */
+export type Route = { name: 'home' } | { name: 'settings' } | { name: 'conversation'; conversationId: string };
+
+/** Reads a location hash such as `#/c/abc` or `#/settings`; anything else is home. */
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '');
+  if (path === '/settings') return { name: 'settings' };
+  const match = /^\/c\/([^/]+)$/.exec(path);
+  if (match) {
+    try {
+      return { name: 'conversation', conversationId: decodeURIComponent(match[1]!) };
+    } catch {
+      return { name: 'home' };
+    }
+  }
+  return { name: 'home' };
+}
+
+/** The hash for a route, the inverse of `parseRoute`. */
+export function routeHash(route: Route): string {
+  switch (route.name) {
+    case 'home':
+      return '#/';
+    case 'settings':
+      return '#/settings';
+    case 'conversation':
+      return `#/c/${encodeURIComponent(route.conversationId)}`;
+  }
+}
+
+/** Goes to a route by changing the hash, so the browser's back button works as expected. */
+export function navigate(route: Route): void {
+  const hash = routeHash(route);
+  if (window.location.hash !== hash) window.location.hash = hash;
+}
+
+/** The current route as a signal that follows `hashchange`. Call inside a component. */
+export function createHashRoute(): Accessor<Route> {
+  const [route, setRoute] = createSignal<Route>(parseRoute(window.location.hash), {
+    equals: (previous, next) => routeHash(previous) === routeHash(next),
+  });
+  const onHashChange = () => setRoute(parseRoute(window.location.hash));
+  window.addEventListener('hashchange', onHashChange);
+  onCleanup(() => window.removeEventListener('hashchange', onHashChange));
+  return route;
+}

@@ -1,0 +1,196 @@
+import { createStore, produce } from 'solid-js/store';
+import type { AppEvent, RunNotice } from '../schema/events';
+import type { Conversation, Message, ProfileView, Settings } from '../schema/records';
+
+/** Everything the UI shows that came from the worker. Changed only through `applyEvent`. */
+export interface UiState {
+  /** True once the worker has said `worker-ready`. */
+  workerReady: boolean;
+  /** True once the first conversation list arrived, so "no conversations" means none, not "not yet". */
+  conversationsLoaded: boolean;
+  conversations: Record<string, Conversation>;
+  /** Conversation ids, most recently updated first. */
+  conversationOrder: string[];
+  /** Messages per conversation, by `seq`; present only for conversations that were opened. */
+  messages: Record<string, Message[]>;
+  runNotices: Record<string, RunNotice>;
+  settings: Settings | undefined;
+  profiles: ProfileView[];
+  /** Conversations waiting for an answer to a question. */
+  pendingQuestionCount: number;
+  storageError: string | undefined;
+}
+
+/** Worker events plus the results of the UI's own reads, which land in the store the same way. */
+export type UiEvent =
+  | AppEvent
+  | { type: 'conversations-listed'; conversations: Conversation[] }
+  | { type: 'conversation-opened'; conversation: Conversation; messages: Message[] }
+  | { type: 'storage-error-dismissed' };
+
+/** The state before the worker has said anything: empty, and not yet loaded. */
+export function createInitialState(): UiState {
+  return {
+    workerReady: false,
+    conversationsLoaded: false,
+    conversations: {},
+    conversationOrder: [],
+    messages: {},
+    runNotices: {},
+    settings: undefined,
+    profiles: [],
+    pendingQuestionCount: 0,
+    storageError: undefined,
+  };
+}
+
+/**
+ * The one reducer of the UI store. Meant to run on a `produce` draft (or a plain object in tests):
+ * it mutates `state` and touches nothing else. Records arrive whole and replace what was there.
+ */
+export function applyEvent(state: UiState, event: UiEvent): void {
+  switch (event.type) {
+    case 'worker-ready':
+      state.workerReady = true;
+      return;
+    case 'conversations-listed':
+      for (const id of Object.keys(state.conversations)) {
+        if (!event.conversations.some((conversation) => conversation.id === id)) forgetConversation(state, id);
+      }
+      for (const conversation of event.conversations) putConversation(state, conversation);
+      state.conversationsLoaded = true;
+      refreshDerived(state);
+      return;
+    case 'conversation-upserted':
+      putConversation(state, event.conversation);
+      refreshDerived(state);
+      return;
+    case 'conversation-opened':
+      putConversation(state, event.conversation);
+      state.messages[event.conversation.id] ??= [];
+      replaceMessages(state.messages[event.conversation.id]!, event.messages);
+      refreshDerived(state);
+      return;
+    case 'conversation-deleted':
+      forgetConversation(state, event.conversationId);
+      refreshDerived(state);
+      return;
+    case 'message-upserted':
+      upsertMessage(state, event.message);
+      return;
+    case 'run-notice':
+      if (event.notice) state.runNotices[event.conversationId] = event.notice;
+      else delete state.runNotices[event.conversationId];
+      return;
+    case 'settings-changed':
+      state.settings = event.settings;
+      return;
+    case 'profiles-changed':
+      state.profiles = event.profiles;
+      return;
+    case 'storage-error':
+      state.storageError = event.message;
+      return;
+    case 'storage-error-dismissed':
+      state.storageError = undefined;
+      return;
+  }
+}
+
+/** A store wired to `applyEvent`; `dispatch` is the only way to change it. */
+export function createUiStore(initial: UiState = createInitialState()) {
+  const [state, setState] = createStore<UiState>(initial);
+  const dispatch = (event: UiEvent) => setState(produce((draft) => applyEvent(draft, event)));
+  return { state, dispatch };
+}
+
+function putConversation(state: UiState, conversation: Conversation): void {
+  const existing = state.conversations[conversation.id];
+  if (existing) replaceInPlace(existing, conversation);
+  else state.conversations[conversation.id] = conversation;
+}
+
+function forgetConversation(state: UiState, conversationId: string): void {
+  delete state.conversations[conversationId];
+  delete state.messages[conversationId];
+  delete state.runNotices[conversationId];
+}
+
+/** Messages of conversations that were never opened are not kept: opening reads them whole. */
+function upsertMessage(state: UiState, message: Message): void {
+  const list = state.messages[message.conversationId];
+  if (!list) return;
+  const index = list.findIndex((candidate) => candidate.id === message.id);
+  if (index >= 0) {
+    const existing = list[index]!;
+    if (existing.seq === message.seq) {
+      replaceInPlace(existing, message);
+      return;
+    }
+    list.splice(index, 1);
+  }
+  const insertAt = list.findIndex((candidate) => candidate.seq > message.seq);
+  if (insertAt < 0) list.push(message);
+  else list.splice(insertAt, 0, message);
+}
+
+function replaceMessages(list: Message[], incoming: Message[]): void {
+  const sorted = [...incoming].sort((left, right) => left.seq - right.seq);
+  sorted.forEach((message, index) => {
+    const existing = list[index];
+    if (existing && existing.id === message.id) replaceInPlace(existing, message);
+    else list[index] = message;
+  });
+  list.splice(sorted.length);
+}
+
+function refreshDerived(state: UiState): void {
+  const conversations = Object.values(state.conversations);
+  const order = conversations
+    .slice()
+    .sort((left, right) => right.updatedAt - left.updatedAt || left.id.localeCompare(right.id))
+    .map((conversation) => conversation.id);
+  if (order.length !== state.conversationOrder.length || order.some((id, index) => state.conversationOrder[index] !== id)) {
+    state.conversationOrder = order;
+  }
+  const pending = conversations.filter((conversation) => conversation.runState === 'awaiting_input').length;
+  if (state.pendingQuestionCount !== pending) state.pendingQuestionCount = pending;
+}
+
+type Plain = Record<string, unknown>;
+
+/**
+ * Makes `target` equal to `source` while keeping the identity of its nested objects, like Solid's
+ * `reconcile`: a streamed message then updates its text in place instead of re-creating its DOM,
+ * which would also throw away the state of an open question form.
+ */
+export function replaceInPlace(target: object, source: object): void {
+  const to = target as Plain;
+  const from = source as Plain;
+  if (Array.isArray(to) && Array.isArray(from)) {
+    from.forEach((value, index) => assignValue(to as unknown as Plain, String(index), value));
+    if (to.length > from.length) (to as unknown[]).splice(from.length);
+    return;
+  }
+  for (const key of Object.keys(to)) if (!(key in from)) delete to[key];
+  for (const [key, value] of Object.entries(from)) assignValue(to, key, value);
+}
+
+function assignValue(to: Plain, key: string, value: unknown): void {
+  const current = to[key];
+  if (current === value) return;
+  if (isMergeable(current) && isMergeable(value) && Array.isArray(current) === Array.isArray(value) && sameKind(current, value)) {
+    replaceInPlace(current, value);
+  } else {
+    to[key] = value;
+  }
+}
+
+function isMergeable(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Blocks of different types are different things: replace rather than morph one into the other. */
+function sameKind(left: object, right: object): boolean {
+  return (left as Plain).type === (right as Plain).type;
+}

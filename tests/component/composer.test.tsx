@@ -1,0 +1,75 @@
+import { fireEvent, render, screen } from '@solidjs/testing-library';
+import { createSignal } from 'solid-js';
+import { describe, expect, it, vi } from 'vitest';
+import type { RunState } from '../../src/schema/records';
+import { Composer } from '../../src/ui/components/Composer';
+
+function setup(runState: RunState = 'idle', onSend = vi.fn(async (_text: string) => true)) {
+  const [state, setState] = createSignal<RunState>(runState);
+  const onStop = vi.fn();
+  render(() => <Composer runState={state()} onSend={onSend} onStop={onStop} />);
+  const textbox = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+  const type = (value: string) => fireEvent.input(textbox, { target: { value } });
+  return { textbox, type, onSend, onStop, setState };
+}
+
+describe('Composer', () => {
+  it('disables Send while the message is empty or blank', () => {
+    const { type } = setup();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    type('   ');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    type('Plan my weekend');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+  });
+
+  it('sends the trimmed text on Enter and clears the field once the worker took it', async () => {
+    const { textbox, type, onSend } = setup();
+    type('  Plan my weekend ');
+    fireEvent.keyDown(textbox, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith('Plan my weekend');
+    await vi.waitFor(() => expect(textbox.value).toBe(''));
+  });
+
+  it('keeps the text when sending failed, so nothing typed is lost', async () => {
+    const { textbox, type, onSend } = setup('idle', vi.fn(async () => false));
+    type('Keep me');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(onSend).toHaveBeenCalledTimes(1));
+    await Promise.resolve();
+    expect(textbox.value).toBe('Keep me');
+  });
+
+  it('does not send on Shift+Enter (the browser inserts the new line) nor on an empty Enter', () => {
+    const { textbox, type, onSend } = setup();
+    fireEvent.keyDown(textbox, { key: 'Enter' });
+    type('line one');
+    const shiftEnter = fireEvent.keyDown(textbox, { key: 'Enter', shiftKey: true });
+    expect(shiftEnter).toBe(true); // not prevented: the textarea gets its new line
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('replaces Send with Stop while the run is going, and does not send on Enter then', () => {
+    const { textbox, type, onSend, onStop, setState } = setup('running');
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    type('more');
+    fireEvent.keyDown(textbox, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalledTimes(1);
+
+    setState('waiting_network');
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
+    setState('idle');
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+  });
+
+  it('stays enabled while a question waits, with a hint that a typed reply answers it', () => {
+    const { textbox, type } = setup('awaiting_input');
+    expect(textbox).toBeEnabled();
+    expect(textbox).toHaveAccessibleDescription(/type a reply here/i);
+    type('Cozy, please');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+  });
+});

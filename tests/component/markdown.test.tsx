@@ -1,0 +1,62 @@
+import { render } from '@solidjs/testing-library';
+import { createSignal } from 'solid-js';
+import { describe, expect, it } from 'vitest';
+import { Markdown } from '../../src/ui/components/Markdown';
+import { renderMarkdown } from '../../src/ui/markdown';
+
+function mount(text: string): HTMLElement {
+  const { container } = render(() => <Markdown text={text} />);
+  return container;
+}
+
+describe('Markdown', () => {
+  it('keeps ordinary Markdown: emphasis, lists, code, tables, links', () => {
+    const container = mount('**bold** and *soft*\n\n- one\n- two\n\n```js\nlet x = 1 < 2;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[site](https://example.com)');
+    expect(container.querySelector('strong')).toHaveTextContent('bold');
+    expect(container.querySelector('em')).toHaveTextContent('soft');
+    expect(container.querySelectorAll('li')).toHaveLength(2);
+    expect(container.querySelector('pre code')).toHaveTextContent('let x = 1 < 2;');
+    expect(container.querySelector('table td')).toHaveTextContent('1');
+    const link = container.querySelector('a')!;
+    expect(link).toHaveAttribute('href', 'https://example.com');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it('removes scripts and event handlers from raw HTML', () => {
+    const container = mount('Hi <script>window.__pwned = true</script><img src="x.png" onerror="window.__pwned = true"> <b onclick="alert(1)">there</b>');
+    expect(container.querySelector('script')).toBeNull();
+    const image = container.querySelector('img');
+    expect(image).not.toBeNull();
+    expect(image).not.toHaveAttribute('onerror');
+    expect(container.querySelector('b')).not.toHaveAttribute('onclick');
+    expect(container.innerHTML).not.toMatch(/pwned|onerror|onclick/);
+    expect((window as { __pwned?: boolean }).__pwned).toBeUndefined();
+  });
+
+  it('removes javascript: and other non-web links from Markdown and HTML links', () => {
+    const html = renderMarkdown('[click](javascript:alert(1)) <a href="JaVaScRiPt:alert(2)">two</a> <a href="data:text/html,hi">three</a>');
+    expect(html).not.toMatch(/javascript:/i);
+    expect(html).not.toMatch(/data:text/);
+    expect(html).toContain('click');
+  });
+
+  it('keeps only web and mail links: a relative link could lead into the app itself', () => {
+    const container = mount('[home](/#/settings) [mail](mailto:someone@example.com) [web](http://example.com/a)');
+    const links = [...container.querySelectorAll('a')];
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([null, 'mailto:someone@example.com', 'http://example.com/a']);
+  });
+
+  it('drops forms, inputs and inline styles that could imitate the app', () => {
+    const html = renderMarkdown('<form action="https://evil.example"><input name="key" placeholder="API key"><button>Save</button></form><p style="position:fixed">x</p>');
+    expect(html).not.toMatch(/<form|<input|<button|style=/i);
+  });
+
+  it('re-renders as the text grows', () => {
+    const [text, setText] = createSignal('Hello');
+    const { container } = render(() => <Markdown text={text()} />);
+    expect(container).toHaveTextContent('Hello');
+    setText('Hello **world**');
+    expect(container.querySelector('strong')).toHaveTextContent('world');
+  });
+});

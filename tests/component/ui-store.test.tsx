@@ -1,0 +1,147 @@
+import { createEffect, createRoot } from 'solid-js';
+import { describe, expect, it } from 'vitest';
+import type { Conversation, Message } from '../../src/schema/records';
+import { applyEvent, createInitialState, createUiStore, replaceInPlace } from '../../src/ui/store';
+
+function conversation(id: string, updatedAt: number, runState: Conversation['runState'] = 'idle'): Conversation {
+  return { id, title: `Title ${id}`, createdAt: 0, updatedAt, runState, completedSteps: 0 };
+}
+
+function message(id: string, seq: number, text: string, extra: Partial<Message> = {}): Message {
+  return {
+    id,
+    conversationId: 'c1',
+    seq,
+    role: 'assistant',
+    blocks: [{ type: 'text', text }],
+    status: 'complete',
+    createdAt: seq,
+    updatedAt: seq,
+    ...extra,
+  };
+}
+
+describe('applyEvent', () => {
+  it('orders conversations by updatedAt, newest first, and counts waiting questions', () => {
+    const { state, dispatch } = createUiStore();
+    dispatch({ type: 'conversations-listed', conversations: [conversation('a', 1), conversation('b', 3), conversation('c', 2, 'awaiting_input')] });
+    expect(state.conversationOrder).toEqual(['b', 'c', 'a']);
+    expect(state.pendingQuestionCount).toBe(1);
+    expect(state.conversationsLoaded).toBe(true);
+
+    dispatch({ type: 'conversation-upserted', conversation: conversation('a', 9, 'awaiting_input') });
+    expect(state.conversationOrder).toEqual(['a', 'b', 'c']);
+    expect(state.pendingQuestionCount).toBe(2);
+
+    dispatch({ type: 'conversation-upserted', conversation: conversation('c', 2, 'running') });
+    expect(state.pendingQuestionCount).toBe(1);
+  });
+
+  it('drops conversations a fresh list no longer has, with their messages and notices', () => {
+    const { state, dispatch } = createUiStore();
+    dispatch({ type: 'conversation-opened', conversation: conversation('c1', 1), messages: [message('m1', 0, 'hi')] });
+    dispatch({ type: 'run-notice', conversationId: 'c1', notice: { kind: 'retrying', message: 'rate limited', retryAt: 5 } });
+    dispatch({ type: 'conversations-listed', conversations: [conversation('c2', 1)] });
+    expect(Object.keys(state.conversations)).toEqual(['c2']);
+    expect(state.messages.c1).toBeUndefined();
+    expect(state.runNotices.c1).toBeUndefined();
+  });
+
+  it('keeps messages only for opened conversations, sorted by seq whatever the arrival order', () => {
+    const { state, dispatch } = createUiStore();
+    dispatch({ type: 'message-upserted', message: message('early', 0, 'ignored') });
+    expect(state.messages.c1).toBeUndefined();
+
+    dispatch({ type: 'conversation-opened', conversation: conversation('c1', 1), messages: [message('m2', 2, 'two'), message('m0', 0, 'zero')] });
+    dispatch({ type: 'message-upserted', message: message('m1', 1, 'one') });
+    dispatch({ type: 'message-upserted', message: message('m3', 3, 'three') });
+    expect(state.messages.c1!.map((item) => item.id)).toEqual(['m0', 'm1', 'm2', 'm3']);
+  });
+
+  it('replaces a message whole on upsert, keeping its object identity', () => {
+    const { state, dispatch } = createUiStore();
+    dispatch({
+      type: 'conversation-opened',
+      conversation: conversation('c1', 1),
+      messages: [message('m1', 0, 'Hel', { status: 'streaming', usage: { inputTokens: 3 } })],
+    });
+    const before = state.messages.c1![0]!;
+
+    dispatch({ type: 'message-upserted', message: message('m1', 0, 'Hello there', { blocks: [{ type: 'text', text: 'Hello there' }, { type: 'error', code: 'x', message: 'boom' }] }) });
+    const after = state.messages.c1![0]!;
+    expect(after).toBe(before);
+    expect(after.status).toBe('complete');
+    expect(after.usage).toBeUndefined();
+    expect(after.blocks).toEqual([
+      { type: 'text', text: 'Hello there' },
+      { type: 'error', code: 'x', message: 'boom' },
+    ]);
+
+    dispatch({ type: 'message-upserted', message: message('m1', 0, 'Short') });
+    expect(state.messages.c1![0]!.blocks).toEqual([{ type: 'text', text: 'Short' }]);
+  });
+
+  it('tells only the readers of what changed: a streamed text update reruns its own effect', () => {
+    const { state, dispatch } = createUiStore();
+    dispatch({ type: 'conversation-opened', conversation: conversation('c1', 1), messages: [message('m0', 0, 'first'), message('m1', 1, 'a')] });
+    const seenTexts: string[] = [];
+    let firstMessageRuns = 0;
+    const dispose = createRoot((disposeRoot) => {
+      createEffect(() => {
+        const block = state.messages.c1![1]!.blocks[0]!;
+        if (block.type === 'text') seenTexts.push(block.text);
+      });
+      createEffect(() => {
+        void state.messages.c1![0]!.blocks[0];
+        void (state.messages.c1![0]!.blocks[0] as { text: string }).text;
+        firstMessageRuns += 1;
+      });
+      return disposeRoot;
+    });
+    dispatch({ type: 'message-upserted', message: message('m1', 1, 'ab') });
+    dispatch({ type: 'message-upserted', message: message('m1', 1, 'abc') });
+    dispose();
+    expect(seenTexts).toEqual(['a', 'ab', 'abc']);
+    expect(firstMessageRuns).toBe(1);
+  });
+
+  it('forgets a deleted conversation, and sets and clears run notices, settings, profiles, storage errors', () => {
+    const state = createInitialState();
+    applyEvent(state, { type: 'conversation-opened', conversation: conversation('c1', 1, 'awaiting_input'), messages: [] });
+    applyEvent(state, { type: 'run-notice', conversationId: 'c1', notice: { kind: 'waiting_network', message: 'offline' } });
+    expect(state.runNotices.c1?.kind).toBe('waiting_network');
+    applyEvent(state, { type: 'run-notice', conversationId: 'c1', notice: null });
+    expect(state.runNotices.c1).toBeUndefined();
+
+    applyEvent(state, { type: 'conversation-deleted', conversationId: 'c1' });
+    expect(state.conversations.c1).toBeUndefined();
+    expect(state.messages.c1).toBeUndefined();
+    expect(state.conversationOrder).toEqual([]);
+    expect(state.pendingQuestionCount).toBe(0);
+
+    applyEvent(state, { type: 'settings-changed', settings: { script: '[]', defaultProfileId: 'scripted', locale: 'zh-CN' } });
+    applyEvent(state, { type: 'profiles-changed', profiles: [{ id: 'scripted', name: 'Scripted', kind: 'scripted', baseUrl: '', model: '', apiKeyMasked: '' }] });
+    applyEvent(state, { type: 'worker-ready' });
+    applyEvent(state, { type: 'storage-error', message: 'Quota exceeded' });
+    expect(state.settings?.locale).toBe('zh-CN');
+    expect(state.profiles.map((profile) => profile.id)).toEqual(['scripted']);
+    expect(state.workerReady).toBe(true);
+    expect(state.storageError).toBe('Quota exceeded');
+    applyEvent(state, { type: 'storage-error-dismissed' });
+    expect(state.storageError).toBeUndefined();
+  });
+});
+
+describe('replaceInPlace', () => {
+  it('makes the target equal the source, reusing nested objects of the same kind', () => {
+    const nested = { type: 'text', text: 'old' };
+    const target: Record<string, unknown> = { blocks: [nested, { type: 'text', text: 'gone' }], stale: true };
+    replaceInPlace(target, { blocks: [{ type: 'text', text: 'new' }] });
+    expect(target).toEqual({ blocks: [{ type: 'text', text: 'new' }] });
+    expect((target.blocks as unknown[])[0]).toBe(nested);
+
+    replaceInPlace(target, { blocks: [{ type: 'error', code: 'e', message: 'm' }] });
+    expect((target.blocks as unknown[])[0]).not.toBe(nested);
+    expect(target).toEqual({ blocks: [{ type: 'error', code: 'e', message: 'm' }] });
+  });
+});
