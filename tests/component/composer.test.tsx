@@ -72,4 +72,13 @@ describe('Composer', () => {
     type('Cozy, please');
     expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
   });
+
+  it('offers Stop beside Send while a question waits, and only then', () => {
+    const { onStop, setState } = setup('awaiting_input');
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+    setState('idle');
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
 });

@@ -11,7 +11,8 @@ export interface ComposerProps {
 
 /**
  * The message box. Enter sends, Shift+Enter breaks the line. While a run is going, Stop replaces Send;
- * while a question waits, typing stays allowed: the worker takes the message as a reply in chat.
+ * while a question waits, typing stays allowed (the worker takes the message as a reply in chat) and Stop
+ * stands beside Send, ending the run with the question recorded as stopped.
  */
 export function Composer(props: ComposerProps) {
   const [text, setText] = createSignal('');
@@ -70,6 +71,11 @@ export function Composer(props: ComposerProps) {
           }
         >
           <button type="button" class="button danger" onClick={() => props.onStop()}>
+            {t('composer.stop')}
+          </button>
+        </Show>
+        <Show when={props.runState === 'awaiting_input'}>
+          <button type="button" class="button" onClick={() => props.onStop()}>
             {t('composer.stop')}
           </button>
         </Show>

@@ -69,7 +69,7 @@ const en = {
 
   'dialog.cancel': 'Cancel',
   'dialog.delete': 'Delete',
-  'banner.dismiss': 'Dismiss',
+  'banner.dismiss': 'Close',
 
   'settings.title': 'Settings',
   'settings.language': 'Language',
