@@ -7,6 +7,9 @@ const worker = new Worker(new URL('./worker/main.ts', import.meta.url), { type: 
 worker.addEventListener('error', (event) => console.error('Parley: the worker failed', event.message));
 const client = createWorkerClient(worker);
 
+// Chromium tells pages, not workers, when the network comes back: pass it on so waiting runs resume at once.
+window.addEventListener('online', () => void client.send({ type: 'network.online' }).catch(() => undefined));
+
 // Ask once that the browser not evict our IndexedDB under storage pressure; a refusal changes nothing.
 void navigator.storage?.persist?.().catch(() => false);
 

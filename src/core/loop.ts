@@ -129,7 +129,9 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
       }
       message.blocks.push({ type: 'error', code: modelError.code, message: modelError.message });
       running = { ...running, runError: { code: modelError.code, message: modelError.message } };
-      return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', messageStatus: 'error', countStep: false }) };
+      // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
+      const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
+      return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', messageStatus, countStep: false }) };
     }
   }
   await writer.close();

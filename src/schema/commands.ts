@@ -29,6 +29,8 @@ export const Command = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.stop'), conversationId }),
   /** Continue an interrupted reply, or retry after an error or a network wait. */
   z.object({ type: z.literal('run.continue'), conversationId }),
+  /** The page saw the browser come back online (workers are not always told): resume runs waiting for the network. */
+  z.object({ type: z.literal('network.online') }),
   z.object({
     type: z.literal('question.answer'),
     conversationId,

@@ -93,6 +93,7 @@ export interface CommandResults {
   'message.send': { message: Message };
   'run.stop': { conversationId: string };
   'run.continue': { conversationId: string };
+  'network.online': { resumed: true };
   'question.answer': { message: Message };
   'question.dismiss': { message: Message };
   'question.saveDraft': { saved: true };

@@ -87,6 +87,10 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       void runs.start(command.conversationId);
       return { conversationId: command.conversationId };
     },
+    'network.online': async () => {
+      await runs.resumeWaiting();
+      return { resumed: true as const };
+    },
     'question.answer': async (command) => {
       const { message } = await store.resolveQuestion(command, { kind: 'answered', answers: command.answers });
       void runs.start(command.conversationId);

@@ -142,4 +142,48 @@ describe('the loop with the scripted model', () => {
     expect(texts(opened.messages).at(-1)).toBe('back online');
     expect(opened.conversation.runError).toBeUndefined();
   });
+
+  it('keeps a reply cut mid-way as interrupted, and Continue carries on in the same message', async () => {
+    let cut = true;
+    const model: Model = {
+      async *streamStep(request) {
+        if (cut) {
+          yield { type: 'text-delta', text: 'Half of ' };
+          throw new ModelError('bad_stream', 'The answer stopped in the middle.');
+        }
+        expect(request.continuation?.text).toBe('Half of ');
+        yield { type: 'text-delta', text: 'the answer.' };
+      },
+    };
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), createModel: async () => model });
+    const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'message.send', conversationId, text: 'hi' });
+    await waitForRunState(tab, conversationId, ['error']);
+    let { messages } = await tab.send({ type: 'conversation.open', conversationId });
+    expect(messages[1]).toMatchObject({ status: 'interrupted', blocks: [{ type: 'text', text: 'Half of ' }, { type: 'error', code: 'bad_stream' }] });
+    cut = false;
+    await tab.send({ type: 'run.continue', conversationId });
+    await waitForRunState(tab, conversationId, ['idle']);
+    ({ messages } = await tab.send({ type: 'conversation.open', conversationId }));
+    expect(messages).toHaveLength(2);
+    expect(messages[1]).toMatchObject({ status: 'complete', blocks: [{ type: 'text', text: 'Half of the answer.' }] });
+  });
+
+  it('resumes runs waiting for the network when the page says it is back online', async () => {
+    let offline = true;
+    const model: Model = {
+      async *streamStep() {
+        if (offline) throw new ModelError('network', 'You are offline.');
+        yield { type: 'text-delta', text: 'online again' };
+      },
+    };
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), createModel: async () => model });
+    const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'message.send', conversationId, text: 'hi' });
+    await waitForRunState(tab, conversationId, ['waiting_network']);
+    offline = false;
+    await tab.send({ type: 'network.online' });
+    await waitForRunState(tab, conversationId, ['idle']);
+    expect(texts(await messagesOf(tab, conversationId))[1]).toBe('online again');
+  });
 });

@@ -14,7 +14,8 @@ export function RunNoticeBar(props: { notice: RunNotice }) {
       const seconds = Math.max(0, Math.ceil((retryAt - now()) / 1000));
       return t('notice.retrying', { seconds });
     }
-    if (props.notice.kind === 'waiting_network') return t('notice.waitingNetwork');
+    // Online but unreachable (a server that is down) is not "offline": show what the worker found.
+    if (props.notice.kind === 'waiting_network') return navigator.onLine ? props.notice.message : t('notice.waitingNetwork');
     return props.notice.message;
   };
 

@@ -50,6 +50,10 @@ export function isAbortError(error: unknown): boolean {
 export async function toModelError(error: unknown, context: ProviderErrorContext): Promise<Error> {
   if (isAbortError(error)) return error as Error;
   if (error instanceof ModelError) return error;
+  // Offline, any failure (a refused request, a connection dropped mid-answer) is the network's: wait, do not fail.
+  if (globalThis.navigator?.onLine === false) {
+    return new ModelError('network', 'You are offline. The reply continues when the connection is back.', { cause: error });
+  }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status !== undefined && status >= 400) return httpStatusError(status, error.responseHeaders ?? {}, providerMessage(error), context, error);
