@@ -17,3 +17,14 @@ test('offline, a reload opens the app from the cache and the scripted model stil
   await expect(reply).toContainText('Answered without a network.');
   await expect(reply).toHaveAttribute('data-status', 'complete');
 });
+
+test('the "Ready to work offline" note does not move the page under the pointer', async ({ page }) => {
+  await page.goto('/');
+  const settings = page.getByRole('button', { name: 'Settings', exact: true });
+  const newConversationButton = page.getByRole('button', { name: 'New conversation', exact: true }).first();
+  await expect(newConversationButton).toBeVisible();
+  const before = [await settings.boundingBox(), await newConversationButton.boundingBox()];
+  // The note appears once the service worker has cached the app (a first visit), while the user may be clicking.
+  await expect(page.getByRole('status').filter({ hasText: 'Ready to work offline' })).toBeVisible();
+  expect([await settings.boundingBox(), await newConversationButton.boundingBox()]).toEqual(before);
+});
