@@ -1,11 +1,39 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
+
+/**
+ * The production page's Content-Security-Policy: a second wall behind the Markdown sanitizer. Only our own scripts
+ * run; images load only from the app itself. connect-src allows any http(s) origin because the worker, which may
+ * inherit this policy, talks to whatever provider the user configured. Not applied to the dev server (inline HMR).
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' http: https:",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'parley-content-security-policy',
+    apply: 'build',
+    transformIndexHtml: (html) =>
+      html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`),
+  };
+}
 
 export default defineConfig({
   plugins: [
     solid(),
+    contentSecurityPolicy(),
     VitePWA({
       strategies: 'generateSW',
       registerType: 'prompt',

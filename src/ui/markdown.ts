@@ -2,7 +2,23 @@ import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
 
 /** Our own instances: configuring the global `marked` or `DOMPurify` would leak into anyone else's use. */
-const markdown = new Marked({ gfm: true, breaks: true, async: false });
+const markdown = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  renderer: {
+    // A model's image is never fetched on its own: its URL could carry the conversation to a third party
+    // (prompt-injection exfiltration). It becomes a link the user may choose to open.
+    image({ href, text }) {
+      const label = escapeHtml(text.trim() || href);
+      return `<a class="image-link" href="${escapeHtml(href)}" title="${escapeHtml(href)}">🖼 ${label}</a>`;
+    },
+  },
+});
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
 let purifier: ReturnType<typeof DOMPurify> | undefined;
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
@@ -23,12 +39,14 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
 
 /**
  * Renders untrusted Markdown to HTML that is safe to insert: marked's output (raw HTML included) goes
- * through DOMPurify, which drops scripts, event handlers, `javascript:` URLs, forms and styles.
+ * through DOMPurify, which drops scripts, event handlers, `javascript:` URLs, forms, styles and anything that
+ * would fetch by itself (images become links).
  */
 export function renderMarkdown(text: string): string {
   const html = markdown.parse(text) as string;
   return getPurifier().sanitize(html, {
-    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'dialog'],
+    // img, video, audio and picture would load remote content by themselves (see the image renderer above).
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'dialog', 'img', 'video', 'audio', 'picture', 'source', 'svg', 'math'],
     FORBID_ATTR: ['style'],
   });
 }

