@@ -5,6 +5,7 @@ import { settle } from '../error-report';
 import type { Locale } from '../i18n/dictionary';
 import { locale, setLocale, t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
+import { DataSettings } from './DataSettings';
 import { ProfileForm } from './ProfileForm';
 
 /** What the profile form edits; a new object remounts the form with fresh fields. */
@@ -135,6 +136,7 @@ export function Settings() {
           />
         )}
       </Show>
+      <DataSettings />
     </section>
   );
 }

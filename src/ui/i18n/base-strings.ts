@@ -105,6 +105,13 @@ const en = {
   'provider.openai': 'OpenAI-compatible',
   'provider.anthropic': 'Anthropic',
 
+  'data.heading': 'Your data',
+  'data.local': 'Conversations are stored only in this browser; no server has a copy. Export them to keep one.',
+  'data.persisted': 'The browser has promised to keep them.',
+  'data.notPersisted': 'The browser may delete them when space runs low.',
+  'data.usage': 'Using {used} MB of {quota} MB.',
+  'data.export': 'Export conversations',
+
   'update.ready': 'A new version is ready.',
   'update.reload': 'Reload to update',
   'update.later': 'Later',
@@ -224,6 +231,13 @@ const zhCN: Record<keyof typeof en, string> = {
   'provider.scripted': '脚本',
   'provider.openai': 'OpenAI 兼容',
   'provider.anthropic': 'Anthropic',
+
+  'data.heading': '你的数据',
+  'data.local': '对话只保存在这个浏览器里，没有服务器副本。导出它们以另存一份。',
+  'data.persisted': '浏览器已承诺保留它们。',
+  'data.notPersisted': '空间不足时浏览器可能会删除它们。',
+  'data.usage': '已使用 {used} MB，共 {quota} MB。',
+  'data.export': '导出对话',
 
   'update.ready': '新版本已就绪。',
   'update.reload': '重新加载以更新',

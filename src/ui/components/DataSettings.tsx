@@ -1,0 +1,69 @@
+import { createSignal, onMount, Show } from 'solid-js';
+import { useApp } from '../app-context';
+import { settle } from '../error-report';
+import { t } from '../i18n/i18n';
+
+interface StorageFacts {
+  persisted: boolean;
+  usedBytes?: number;
+  quotaBytes?: number;
+}
+
+/**
+ * "Your data": conversations live only in this browser, so say whether the browser promised to keep them, how much
+ * space they use, and offer an export (a JSON file without API keys) to keep a copy elsewhere.
+ */
+export function DataSettings() {
+  const app = useApp();
+  const [facts, setFacts] = createSignal<StorageFacts>();
+  const [exporting, setExporting] = createSignal(false);
+
+  onMount(async () => {
+    const storage = navigator.storage;
+    if (!storage?.persisted) return;
+    const [persisted, estimate] = await Promise.all([storage.persisted().catch(() => false), storage.estimate?.().catch(() => undefined)]);
+    setFacts({ persisted, usedBytes: estimate?.usage, quotaBytes: estimate?.quota });
+  });
+
+  async function exportConversations() {
+    setExporting(true);
+    try {
+      const exported = await settle(app.client.send({ type: 'conversation.export' }));
+      if (!exported) return;
+      const file = new Blob([JSON.stringify(exported, null, 2)], { type: 'application/json' });
+      const url = URL.createObjectURL(file);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `parley-export-${new Date(exported.exportedAt).toISOString().slice(0, 10)}.json`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <div class="settings-section">
+      <h2>{t('data.heading')}</h2>
+      <p>{t('data.local')}</p>
+      <Show when={facts()}>
+        {(known) => (
+          <p role="status">
+            {known().persisted ? t('data.persisted') : t('data.notPersisted')}
+            <Show when={known().usedBytes !== undefined && known().quotaBytes}>
+              {' '}
+              {t('data.usage', { used: megabytes(known().usedBytes!), quota: megabytes(known().quotaBytes!) })}
+            </Show>
+          </p>
+        )}
+      </Show>
+      <button type="button" class="button" disabled={exporting()} onClick={() => void exportConversations()}>
+        {t('data.export')}
+      </button>
+    </div>
+  );
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / 1_000_000).toLocaleString(undefined, { maximumFractionDigits: bytes < 10_000_000 ? 1 : 0 });
+}

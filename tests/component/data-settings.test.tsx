@@ -1,0 +1,42 @@
+import { fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppContext, type AppServices } from '../../src/ui/app-context';
+import { DataSettings } from '../../src/ui/components/DataSettings';
+import type { WorkerClient } from '../../src/ui/channel';
+import type { ConversationExport } from '../../src/schema/protocol';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function renderWith(send: WorkerClient['send']) {
+  const services = { client: { send, onEvent: () => () => undefined }, state: {}, dispatch: () => undefined } as unknown as AppServices;
+  render(() => (
+    <AppContext.Provider value={services}>
+      <DataSettings />
+    </AppContext.Provider>
+  ));
+}
+
+describe('DataSettings', () => {
+  it('exports the conversations as a dated JSON file', async () => {
+    const exported: ConversationExport = { format: 'parley-export', version: 1, exportedAt: Date.UTC(2026, 10, 21), conversations: [] };
+    const send = vi.fn(async () => exported) as unknown as WorkerClient['send'];
+    const files: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (files.push(blob), 'blob:export'), revokeObjectURL: () => undefined }));
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    renderWith(send);
+    fireEvent.click(screen.getByRole('button', { name: 'Export conversations' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(send).toHaveBeenCalledWith({ type: 'conversation.export' });
+    expect(clicked[0]!.download).toBe('parley-export-2026-11-21.json');
+    expect(JSON.parse(await files[0]!.text())).toEqual(exported);
+  });
+
+  it('says whether the browser promised to keep the data', async () => {
+    vi.stubGlobal('navigator', { ...navigator, storage: { persisted: async () => false, estimate: async () => ({ usage: 2_500_000, quota: 1_000_000_000 }) } });
+    renderWith(vi.fn() as unknown as WorkerClient['send']);
+    expect(await screen.findByRole('status')).toHaveTextContent('The browser may delete them when space runs low. Using 2.5 MB of 1,000 MB.');
+  });
+});
