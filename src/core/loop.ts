@@ -1,4 +1,4 @@
-import type { Conversation, Message, RunState } from '../schema/records';
+import type { Conversation, Message, RunError, RunState } from '../schema/records';
 import type { RunNotice } from '../schema/events';
 import { createCoalescedWriter, type Timers } from './coalesced-writer';
 import { appendDelta, messageText } from './message-text';
@@ -51,7 +51,8 @@ export async function runConversation(conversationId: string, ports: LoopPorts, 
     const history = await ports.store.listMessages(conversationId);
     const result = await runStep(conversation, history, ports, signal);
     if (result.kind === 'end') return result.end;
-    invalidQuestions += result.invalidQuestions;
+    // "In a row": a step without an invalid question resets the count.
+    invalidQuestions = result.invalidQuestions > 0 ? invalidQuestions + result.invalidQuestions : 0;
     if (invalidQuestions >= maxInvalidQuestions) {
       return endWithError(ports, conversation, 'invalid_questions', `The model sent ${invalidQuestions} invalid questions in a row, so the run was stopped. Write a message to go on.`);
     }
@@ -65,9 +66,10 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
   const message: Message = continuing
     ? { ...last, status: 'streaming', blocks: last.blocks.filter((block) => block.type !== 'error') }
     : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
-  let running: Conversation = { ...conversation, runState: 'running', updatedAt: ports.now() };
-  delete running.runError;
-  if (!(await store.write({ conversation: running, messages: [message] }, { ifExists: true }))) return { kind: 'end', end: 'deleted' };
+  const started = await store.applyRun(conversation.id, { runState: 'running' }, [message]);
+  if (!started) return { kind: 'end', end: 'deleted' };
+  const running: Conversation = started;
+  ports.onNotice?.(conversation.id, null); // a retry or network notice from before is over
   ports.onProgress?.(message);
 
   const writer = createCoalescedWriter((value: Message) => store.write({ messages: [value] }, { ifExists: true }).then(() => undefined), {
@@ -122,16 +124,15 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
       await writer.close();
       ports.onNotice?.(conversation.id, null);
       const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      const runError = { code: modelError.code, message: modelError.message };
       if (modelError.code === 'network') {
-        running = { ...running, runError: { code: 'network', message: modelError.message } };
         ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
-        return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', messageStatus: 'interrupted', countStep: false }) };
+        return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }) };
       }
-      message.blocks.push({ type: 'error', code: modelError.code, message: modelError.message });
-      running = { ...running, runError: { code: modelError.code, message: modelError.message } };
+      message.blocks.push({ type: 'error', ...runError });
       // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
       const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
-      return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', messageStatus, countStep: false }) };
+      return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', runError, messageStatus, countStep: false }) };
     }
   }
   await writer.close();
@@ -143,43 +144,30 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
     return { kind: 'end', end: await finish(ports, running, message, { runState: 'awaiting_input', messageStatus: 'complete', countStep: true }) };
   }
   if (calls.length > 0 && !signal.aborted) {
-    await finish(ports, running, message, { runState: 'running', messageStatus: 'complete', countStep: true });
+    if ((await finish(ports, running, message, { runState: 'running', messageStatus: 'complete', countStep: true })) === 'deleted') return { kind: 'end', end: 'deleted' };
     return { kind: 'continue', invalidQuestions: outcome.invalidQuestions };
   }
   return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, signal.aborted ? 'stopped' : undefined) };
 }
 
-/** Writes the step's last state: the message and the conversation's run state in one transaction. */
+/** Writes the step's last state: the message and the conversation's run fields in one transaction. */
 async function finish(
   ports: LoopPorts,
   conversation: Conversation,
   message: Message,
-  state: { runState: RunState; messageStatus: Message['status']; countStep: boolean },
+  state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
   end?: RunEnd,
 ): Promise<RunEnd> {
-  const now = ports.now();
-  const finalMessage: Message = { ...message, status: state.messageStatus, updatedAt: now };
-  const finalConversation: Conversation = {
-    ...conversation,
-    runState: state.runState,
-    updatedAt: now,
-    completedSteps: conversation.completedSteps + (state.countStep ? 1 : 0),
-  };
-  if (state.runState !== 'error' && state.runState !== 'waiting_network') delete finalConversation.runError;
-  const written = await ports.store.write({ conversation: finalConversation, messages: [finalMessage] }, { ifExists: true });
-  if (!written) return 'deleted';
+  const finalMessage: Message = { ...message, status: state.messageStatus, updatedAt: ports.now() };
+  const change = { runState: state.runState, countStep: state.countStep, ...(state.runError ? { runError: state.runError } : {}) };
+  if (!(await ports.store.applyRun(conversation.id, change, [finalMessage]))) return 'deleted';
   ports.onProgress?.(finalMessage);
   return end ?? (state.runState === 'running' ? 'idle' : (state.runState as RunEnd));
 }
 
-async function endWithError(ports: LoopPorts, stale: Conversation, code: string, text: string): Promise<RunEnd> {
-  const conversation = await ports.store.getConversation(stale.id); // the last step changed it since
-  if (!conversation) return 'deleted';
-  const written = await ports.store.write(
-    { conversation: { ...conversation, runState: 'error', runError: { code, message: text }, updatedAt: ports.now() } },
-    { ifExists: true },
-  );
-  return written ? 'error' : 'deleted';
+async function endWithError(ports: LoopPorts, conversation: Conversation, code: string, text: string): Promise<RunEnd> {
+  const ended = await ports.store.applyRun(conversation.id, { runState: 'error', runError: { code, message: text } }, []);
+  return ended ? 'error' : 'deleted';
 }
 
 /** How long to wait before retrying a failed step, or undefined when it should not be retried. */

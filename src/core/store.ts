@@ -1,4 +1,4 @@
-import type { Conversation, Message } from '../schema/records';
+import type { Conversation, Message, RunError, RunState } from '../schema/records';
 
 /** Records written together in one transaction: all or nothing. */
 export interface RecordChange {
@@ -19,4 +19,17 @@ export interface ConversationStore {
    * so a run cannot bring back a conversation deleted under it.
    */
   write(change: RecordChange, options?: { ifExists?: boolean }): Promise<boolean>;
+  /**
+   * Atomically sets the stored conversation's run fields (nothing else: a rename made meanwhile survives) and writes
+   * `messages`. Writes nothing and resolves undefined when the conversation is gone.
+   */
+  applyRun(conversationId: string, change: RunChange, messages: Message[]): Promise<Conversation | undefined>;
+}
+
+/** The run fields a loop step changes. An absent runError clears it. */
+export interface RunChange {
+  runState: RunState;
+  runError?: RunError;
+  /** Count a completed model step (the scripted model's step index). */
+  countStep?: boolean;
 }

@@ -59,9 +59,15 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     },
     'message.send': async (command) => {
       await runs.recover(command.conversationId);
-      const { message } = await store.appendUserMessage(command.conversationId, command.text);
-      void runs.start(command.conversationId);
-      return { message };
+      const release = await runs.claim(command.conversationId);
+      try {
+        const { message } = await store.appendUserMessage(command.conversationId, command.text);
+        void runs.start(command.conversationId, release);
+        return { message };
+      } catch (error) {
+        release();
+        throw error;
+      }
     },
     'run.stop': async (command) => {
       const { conversationId } = command;
@@ -78,13 +84,21 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
         await runs.recover(conversationId); // nobody is: repair it
       }
       await store.transition(conversationId, ['interrupted', 'waiting_network', 'error'], 'idle', 'stopped');
+      deps.emit({ type: 'run-notice', conversationId, notice: null });
       return { conversationId };
     },
     'run.continue': async (command) => {
       await runs.recover(command.conversationId);
-      const continued = await store.transition(command.conversationId, ['interrupted', 'waiting_network', 'error'], 'running');
-      if (!continued) throw new WireError({ code: 'invalid_state', message: 'There is nothing to continue in this conversation.' });
-      void runs.start(command.conversationId);
+      const release = await runs.claim(command.conversationId);
+      const continued = await store.transition(command.conversationId, ['interrupted', 'waiting_network', 'error'], 'running').catch((error: unknown) => {
+        release();
+        throw error;
+      });
+      if (!continued) {
+        release();
+        throw new WireError({ code: 'invalid_state', message: 'There is nothing to continue in this conversation.' });
+      }
+      void runs.start(command.conversationId, release);
       return { conversationId: command.conversationId };
     },
     'network.online': async () => {
@@ -92,9 +106,16 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { resumed: true as const };
     },
     'question.answer': async (command) => {
-      const { message } = await store.resolveQuestion(command, { kind: 'answered', answers: command.answers });
-      void runs.start(command.conversationId);
-      return { message };
+      // Busy means another tab already resolved it and runs; the compare-and-set below then says so with the outcome.
+      const release = await runs.claim(command.conversationId).catch(() => undefined);
+      try {
+        const { message } = await store.resolveQuestion(command, { kind: 'answered', answers: command.answers });
+        void runs.start(command.conversationId, release);
+        return { message };
+      } catch (error) {
+        release?.();
+        throw error;
+      }
     },
     'question.dismiss': async (command) => ({ message: (await store.resolveQuestion(command, { kind: 'dismissed' })).message }),
     'question.saveDraft': async (command) => {

@@ -1,6 +1,6 @@
 import type { IDBPTransaction, StoreNames } from 'idb';
 import { checkAnswers, resolveQuestionBlock } from '../core/question-outcomes';
-import type { ConversationStore, RecordChange } from '../core/store';
+import type { ConversationStore, RecordChange, RunChange } from '../core/store';
 import type { QuestionRequestBlock } from '../schema/blocks';
 import { WireError, type PendingQuestion } from '../schema/protocol';
 import type { QuestionAnswer, QuestionDraft } from '../schema/question';
@@ -69,6 +69,22 @@ export class IndexedDbConversationStore implements ConversationStore {
     });
     if (written) this.listener.changed(change);
     return written;
+  }
+
+  async applyRun(conversationId: string, change: RunChange, messages: Message[]): Promise<Conversation | undefined> {
+    const now = this.now();
+    const conversation = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const stored = await transaction.objectStore('conversations').get(conversationId);
+      if (!stored) return undefined;
+      const next: Conversation = { ...stored, runState: change.runState, updatedAt: now, completedSteps: stored.completedSteps + (change.countStep ? 1 : 0) };
+      if (change.runError) next.runError = change.runError;
+      else delete next.runError;
+      for (const message of messages) await transaction.objectStore('messages').put(message);
+      await transaction.objectStore('conversations').put(next);
+      return next;
+    });
+    if (conversation) this.listener.changed({ conversation, messages });
+    return conversation;
   }
 
   async createConversation(title?: string): Promise<Conversation> {

@@ -1,6 +1,7 @@
 import { runConversation, type LoopPorts, type RunEnd } from '../core/loop';
 import type { IndexedDbConversationStore } from './conversation-store';
 import { runLockName, type Locks } from './locks';
+import { WireError } from '../schema/protocol';
 
 /**
  * Runs conversations' loops in this worker, one at a time per conversation across all tabs (a Web Lock each),
@@ -21,18 +22,42 @@ export class RunManager {
   }
 
   /**
-   * Runs a conversation whose stored state is already `running`. Waits for the lock, then checks the state again:
-   * another tab may have run it (or repaired it) meanwhile. Resolves when the run ends.
+   * Takes the conversation's run lock for a command that is about to set it running, so no other tab can mistake the
+   * new run for a dead one in between. Refuses with `busy` when another tab is running it; waits out a brief holder
+   * (another tab's recovery check).
    */
-  start(conversationId: string): Promise<RunEnd | undefined> {
+  async claim(conversationId: string): Promise<() => void> {
+    const release = await this.locks.tryAcquire(runLockName(conversationId));
+    if (release) return release;
+    const conversation = await this.store.getConversation(conversationId);
+    if (conversation?.runState === 'running') {
+      throw new WireError({ code: 'busy', message: 'A reply is still being written in another tab. Stop it first, or wait for it to finish.' });
+    }
+    return this.locks.acquire(runLockName(conversationId));
+  }
+
+  /**
+   * Runs a conversation whose stored state is `running`, under its lock: `release` when the caller claimed it,
+   * otherwise it is waited for and the state checked again (another tab may have run or repaired it meanwhile).
+   * Resolves when the run ends.
+   */
+  start(conversationId: string, release?: () => void): Promise<RunEnd | undefined> {
     const existing = this.active.get(conversationId);
-    if (existing) return existing.done;
+    if (existing) {
+      release?.();
+      return existing.done;
+    }
     const controller = new AbortController();
     const done = (async () => {
-      const release = await this.locks.acquire(runLockName(conversationId));
+      const held = release ?? (await this.locks.acquire(runLockName(conversationId)));
       try {
         const conversation = await this.store.getConversation(conversationId);
-        if (conversation?.runState !== 'running' || controller.signal.aborted) return undefined;
+        if (conversation?.runState !== 'running') return undefined;
+        if (controller.signal.aborted) {
+          // Stopped before the first step: leave it idle, not "running" with nothing running.
+          await this.store.transition(conversationId, ['running'], 'idle', 'stopped');
+          return 'stopped' as const;
+        }
         const end = await runConversation(conversationId, { ...this.ports, store: this.store }, controller.signal);
         if (end === 'waiting_network') this.scheduleNetworkRetry();
         else if (this.networkRetry?.timer === undefined) this.networkRetry = undefined; // reached the model: back off from scratch next time
@@ -44,7 +69,7 @@ export class RunManager {
         return 'interrupted' as const;
       } finally {
         this.active.delete(conversationId);
-        release();
+        held();
       }
     })();
     this.active.set(conversationId, { controller, done });
@@ -105,13 +130,9 @@ export class RunManager {
       if (conversation.runState !== 'waiting_network') continue;
       const release = await this.locks.tryAcquire(runLockName(conversation.id));
       if (!release) continue;
-      let resumed;
-      try {
-        resumed = await this.store.transition(conversation.id, ['waiting_network'], 'running');
-      } finally {
-        release();
-      }
-      if (resumed) void this.start(conversation.id);
+      const resumed = await this.store.transition(conversation.id, ['waiting_network'], 'running').catch(() => undefined);
+      if (resumed) void this.start(conversation.id, release);
+      else release();
     }
   }
 }
