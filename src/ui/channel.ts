@@ -7,6 +7,8 @@ import { WireError, type CommandEnvelope, type CommandResult, type WorkerMessage
 export interface MessagePortLike {
   postMessage(message: unknown): void;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  /** A Worker fires "error" when its script fails (a MessagePort never does). */
+  addEventListener(type: 'error', listener: (event: Event) => void): void;
 }
 
 /** The UI's only way to reach the worker. */
@@ -74,20 +76,37 @@ export function createWorkerClient(port: MessagePortLike, options: WorkerClientO
     else pending.reject(new WireError(message.error));
   }
 
+  let ready = false;
+  let broken: WireError | undefined;
+
   port.addEventListener('message', (messageEvent: MessageEvent) => {
     const message = messageEvent.data as WorkerMessage | undefined;
     if (!message || typeof message !== 'object') return;
     if (message.kind === 'reply') {
       settleReply(message);
     } else if (message.kind === 'event') {
+      if (message.event.type === 'worker-ready') ready = true;
       queueEvent(message.event);
     }
+  });
+  // A worker that fails to load would leave every command waiting forever: fail them, and say so on screen.
+  port.addEventListener('error', (event) => {
+    const detail = (event as ErrorEvent).message ?? '';
+    if (ready) {
+      queueEvent({ type: 'storage-error', message: `Parley's background worker hit an error${detail ? ` (${detail})` : ''}. Reload the page if something seems stuck.` });
+      return;
+    }
+    broken = new WireError({ code: 'internal', message: `Parley's background worker could not start${detail ? ` (${detail})` : ''}. Reload the page.` });
+    for (const pending of pendingReplies.values()) pending.reject(broken);
+    pendingReplies.clear();
+    queueEvent({ type: 'storage-error', message: broken.message });
   });
   // A MessagePort only delivers after start(); a Worker has no start and always delivers.
   (port as { start?: () => void }).start?.();
 
   return {
     send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>> {
+      if (broken) return Promise.reject(broken);
       const envelope: CommandEnvelope = { kind: 'command', id: crypto.randomUUID(), command };
       return new Promise<CommandResult<T>>((resolve, reject) => {
         pendingReplies.set(envelope.id, { resolve: resolve as (result: unknown) => void, reject });

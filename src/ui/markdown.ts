@@ -47,6 +47,7 @@ export function renderMarkdown(text: string): string {
   return getPurifier().sanitize(html, {
     // img, video, audio and picture would load remote content by themselves (see the image renderer above).
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'dialog', 'img', 'video', 'audio', 'picture', 'source', 'svg', 'math'],
-    FORBID_ATTR: ['style'],
+    // background (on tables) and poster fetch by themselves too; ping reports clicks to a third party.
+    FORBID_ATTR: ['style', 'background', 'poster', 'ping', 'srcset'],
   });
 }

@@ -54,10 +54,9 @@ export function applyEvent(state: UiState, event: UiEvent): void {
       state.workerReady = true;
       return;
     case 'conversations-listed':
-      for (const id of Object.keys(state.conversations)) {
-        if (!event.conversations.some((conversation) => conversation.id === id)) forgetConversation(state, id);
-      }
-      for (const conversation of event.conversations) putConversation(state, conversation);
+      // A reply is a snapshot that events may have overtaken: it never drops a record (deletions come as events)
+      // and never replaces a newer one.
+      for (const conversation of event.conversations) putConversation(state, conversation, { snapshot: true });
       state.conversationsLoaded = true;
       refreshDerived(state);
       return;
@@ -66,9 +65,9 @@ export function applyEvent(state: UiState, event: UiEvent): void {
       refreshDerived(state);
       return;
     case 'conversation-opened':
-      putConversation(state, event.conversation);
+      putConversation(state, event.conversation, { snapshot: true });
       state.messages[event.conversation.id] ??= [];
-      replaceMessages(state.messages[event.conversation.id]!, event.messages);
+      for (const message of event.messages) upsertMessage(state, message, { snapshot: true });
       refreshDerived(state);
       return;
     case 'conversation-deleted':
@@ -104,8 +103,14 @@ export function createUiStore(initial: UiState = createInitialState()) {
   return { state, dispatch };
 }
 
-function putConversation(state: UiState, conversation: Conversation): void {
+/** Whether a snapshot's record is older than what events already brought: then it must not win. */
+function isStale(existing: { updatedAt: number } | undefined, incoming: { updatedAt: number }, options?: { snapshot?: boolean }): boolean {
+  return options?.snapshot === true && existing !== undefined && existing.updatedAt > incoming.updatedAt;
+}
+
+function putConversation(state: UiState, conversation: Conversation, options?: { snapshot?: boolean }): void {
   const existing = state.conversations[conversation.id];
+  if (isStale(existing, conversation, options)) return;
   if (existing) replaceInPlace(existing, conversation);
   else state.conversations[conversation.id] = conversation;
 }
@@ -117,12 +122,13 @@ function forgetConversation(state: UiState, conversationId: string): void {
 }
 
 /** Messages of conversations that were never opened are not kept: opening reads them whole. */
-function upsertMessage(state: UiState, message: Message): void {
+function upsertMessage(state: UiState, message: Message, options?: { snapshot?: boolean }): void {
   const list = state.messages[message.conversationId];
   if (!list) return;
   const index = list.findIndex((candidate) => candidate.id === message.id);
   if (index >= 0) {
     const existing = list[index]!;
+    if (isStale(existing, message, options)) return;
     if (existing.seq === message.seq) {
       replaceInPlace(existing, message);
       return;
@@ -132,16 +138,6 @@ function upsertMessage(state: UiState, message: Message): void {
   const insertAt = list.findIndex((candidate) => candidate.seq > message.seq);
   if (insertAt < 0) list.push(message);
   else list.splice(insertAt, 0, message);
-}
-
-function replaceMessages(list: Message[], incoming: Message[]): void {
-  const sorted = [...incoming].sort((left, right) => left.seq - right.seq);
-  sorted.forEach((message, index) => {
-    const existing = list[index];
-    if (existing && existing.id === message.id) replaceInPlace(existing, message);
-    else list[index] = message;
-  });
-  list.splice(sorted.length);
 }
 
 function refreshDerived(state: UiState): void {

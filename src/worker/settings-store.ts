@@ -25,6 +25,7 @@ export class SettingsStore {
 
   async updateSettings(update: Partial<Settings>): Promise<Settings> {
     const transaction = this.database.transaction(['settings', 'profiles'], 'readwrite');
+    transaction.done.catch(() => undefined); // awaited below; an abort on refusal must not go unhandled
     const stored = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
     if (update.defaultProfileId && update.defaultProfileId !== SCRIPTED_PROFILE_ID && !(await transaction.objectStore('profiles').get(update.defaultProfileId))) {
       transaction.abort();
@@ -47,15 +48,20 @@ export class SettingsStore {
     return [SCRIPTED_PROFILE, ...stored].map(toProfileView);
   }
 
-  /** Saves a profile; an absent key keeps the stored one. Returns the full profile (with key) for a connection test. */
+  /**
+   * The full profile (with key) that an edit describes. An absent key keeps the stored one only while the provider kind
+   * and the base URL's origin stay the same: a key must never follow an edited URL to another server.
+   */
   async resolveInput(input: ProfileInput): Promise<Profile> {
     const existing = input.id ? await this.getProfile(input.id) : undefined;
+    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    const sameServer = existing !== undefined && existing.kind === input.kind && originOf(existing.baseUrl) === originOf(baseUrl);
     return {
       id: input.id ?? this.newId(),
       name: input.name,
       kind: input.kind,
-      baseUrl: input.baseUrl.replace(/\/+$/, ''),
-      apiKey: input.apiKey ?? existing?.apiKey ?? '',
+      baseUrl,
+      apiKey: input.apiKey ?? (sameServer ? existing.apiKey : ''),
       model: input.model,
     };
   }
@@ -75,6 +81,7 @@ export class SettingsStore {
   async deleteProfile(profileId: string): Promise<void> {
     if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', message: 'The scripted profile is built in and cannot be deleted.' });
     const transaction = this.database.transaction(['profiles', 'settings'], 'readwrite');
+    transaction.done.catch(() => undefined); // awaited below
     await transaction.objectStore('profiles').delete(profileId);
     const settings = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
     if (settings?.defaultProfileId === profileId) {
@@ -93,6 +100,14 @@ export function toProfileView(profile: Profile): ProfileView {
 export function maskKey(apiKey: string): string {
   if (!apiKey) return '';
   return apiKey.length <= 8 ? '••••' : `••••${apiKey.slice(-4)}`;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -118,3 +118,36 @@ describe('createWorkerClient over a MessageChannel', () => {
 function channelPostRaw(responder: { post: (message: WorkerMessage) => void }, value: unknown) {
   responder.post(value as WorkerMessage);
 }
+
+describe('createWorkerClient when the worker fails', () => {
+  /** A stand-in for a Worker: an EventTarget that can fire "error" like a worker whose script failed to load. */
+  function fakeWorker() {
+    const target = new EventTarget();
+    const posted: unknown[] = [];
+    return Object.assign(target, { postMessage: (message: unknown) => void posted.push(message), posted });
+  }
+
+  it('rejects waiting commands, reports it on screen, and refuses later ones when the worker never started', async () => {
+    const worker = fakeWorker();
+    const events: AppEvent[] = [];
+    const client = createWorkerClient(worker as never, { scheduleFlush: (flush) => queueMicrotask(flush) });
+    client.onEvent((event) => events.push(event));
+    const waiting = client.send({ type: 'conversation.list' });
+    worker.dispatchEvent(Object.assign(new Event('error'), { message: 'SyntaxError' }));
+    await expect(waiting).rejects.toMatchObject({ code: 'internal', message: expect.stringContaining('could not start') });
+    await expect(client.send({ type: 'settings.get' })).rejects.toBeInstanceOf(WireError);
+    await nextTurn();
+    expect(events).toEqual([{ type: 'storage-error', message: expect.stringContaining('could not start (SyntaxError)') }]);
+  });
+
+  it('keeps waiting commands after a later error: the worker is still running', async () => {
+    const worker = fakeWorker();
+    const client = createWorkerClient(worker as never, { scheduleFlush: (flush) => queueMicrotask(flush) });
+    worker.dispatchEvent(new MessageEvent('message', { data: { kind: 'event', event: { type: 'worker-ready' } } }));
+    const waiting = client.send({ type: 'conversation.list' });
+    worker.dispatchEvent(new Event('error'));
+    const { id } = worker.posted[0] as CommandEnvelope;
+    worker.dispatchEvent(new MessageEvent('message', { data: { kind: 'reply', id, ok: true, result: [] } }));
+    await expect(waiting).resolves.toEqual([]);
+  });
+});

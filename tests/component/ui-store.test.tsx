@@ -37,12 +37,27 @@ describe('applyEvent', () => {
     expect(state.pendingQuestionCount).toBe(1);
   });
 
-  it('drops conversations a fresh list no longer has, with their messages and notices', () => {
+  it('never lets a reply snapshot undo newer events: no stale run state, no dropped conversation', () => {
+    const { state, dispatch } = createUiStore();
+    // The worker answered "open" with c1 running, but the run ended (an event) before the reply was applied.
+    dispatch({ type: 'conversation-upserted', conversation: conversation('c1', 7, 'idle') });
+    dispatch({ type: 'conversation-upserted', conversation: conversation('c3', 8) }); // created meanwhile in another tab
+    dispatch({ type: 'conversation-opened', conversation: conversation('c1', 5, 'running'), messages: [message('m1', 0, 'partial', { updatedAt: 5, status: 'streaming' })] });
+    dispatch({ type: 'conversations-listed', conversations: [conversation('c1', 5, 'running'), conversation('c2', 1)] });
+    expect(state.conversations.c1?.runState).toBe('idle');
+    expect(state.conversationOrder).toEqual(['c3', 'c1', 'c2']);
+
+    dispatch({ type: 'message-upserted', message: message('m1', 0, 'partial and done', { updatedAt: 9 }) });
+    dispatch({ type: 'conversation-opened', conversation: conversation('c1', 7, 'idle'), messages: [message('m1', 0, 'partial', { updatedAt: 5, status: 'streaming' })] });
+    expect(state.messages.c1![0]).toMatchObject({ status: 'complete', blocks: [{ text: 'partial and done' }] });
+  });
+
+  it('forgets a deleted conversation with its messages and notices', () => {
     const { state, dispatch } = createUiStore();
     dispatch({ type: 'conversation-opened', conversation: conversation('c1', 1), messages: [message('m1', 0, 'hi')] });
     dispatch({ type: 'run-notice', conversationId: 'c1', notice: { kind: 'retrying', message: 'rate limited', retryAt: 5 } });
-    dispatch({ type: 'conversations-listed', conversations: [conversation('c2', 1)] });
-    expect(Object.keys(state.conversations)).toEqual(['c2']);
+    dispatch({ type: 'conversation-deleted', conversationId: 'c1' });
+    expect(state.conversations.c1).toBeUndefined();
     expect(state.messages.c1).toBeUndefined();
     expect(state.runNotices.c1).toBeUndefined();
   });

@@ -91,6 +91,32 @@ describe('keys', () => {
   });
 });
 
+describe('keys follow only their own server', () => {
+  it('does not reuse a stored key when an edit points the profile at another origin or provider', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const saved = await tab.send({ type: 'profiles.save', profile: { name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://api.openai.test/v1', apiKey: 'sk-OPENAI-KEY-1234', model: 'm' } });
+    const sameServer = await tab.host.settings.resolveInput({ id: saved.id, name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://api.openai.test/v2', model: 'm' });
+    expect(sameServer.apiKey).toBe('sk-OPENAI-KEY-1234');
+    const otherHost = await tab.host.settings.resolveInput({ id: saved.id, name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://evil.test/v1', model: 'm' });
+    expect(otherHost.apiKey).toBe('');
+    const otherKind = await tab.host.settings.resolveInput({ id: saved.id, name: 'OpenAI', kind: 'anthropic', baseUrl: 'https://api.openai.test/v1', model: 'm' });
+    expect(otherKind.apiKey).toBe('');
+    await tab.send({ type: 'profiles.save', profile: { id: saved.id, name: 'Moved', kind: 'openai-compatible', baseUrl: 'https://evil.test/v1', model: 'm' } });
+    expect((await tab.host.settings.getProfile(saved.id))?.apiKey).toBe('');
+  });
+
+  it('refuses an unknown default profile without an unhandled rejection', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    await expect(tab.send({ type: 'settings.update', defaultProfileId: 'nope' })).rejects.toMatchObject({ code: 'not_found' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+  });
+});
+
 describe('the command channel', () => {
   it('answers malformed commands with invalid_command and changes nothing', async () => {
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });

@@ -34,6 +34,9 @@ export function ProfileForm(props: ProfileFormProps) {
   const [baseUrl, setBaseUrl] = createSignal(props.profile?.baseUrl ?? '');
   const [apiKey, setApiKey] = createSignal('');
   const [maskedKey, setMaskedKey] = createSignal(props.profile?.apiKeyMasked ?? '');
+  // Which server the stored key belongs to: edited elsewhere, the worker drops it, so the form stops showing it.
+  const [keyServer, setKeyServer] = createSignal({ kind: props.profile?.kind, origin: originOf(props.profile?.baseUrl ?? '') });
+  const storedKeyApplies = () => keyServer().kind === kind() && keyServer().origin === originOf(baseUrl().trim());
   const [model, setModel] = createSignal(props.profile?.model ?? '');
   const [script, setScript] = createSignal(props.script);
   const [models, setModels] = createSignal<string[]>([]);
@@ -88,6 +91,7 @@ export function ProfileForm(props: ProfileFormProps) {
     if (!profile) return;
     setProfileId(profile.id);
     setMaskedKey(profile.apiKeyMasked);
+    setKeyServer({ kind: profile.kind, origin: originOf(profile.baseUrl) });
     setApiKey('');
     const settings = await settle(app.client.send({ type: 'settings.update', defaultProfileId: profile.id }));
     if (settings) app.dispatch({ type: 'settings-changed', settings });
@@ -177,7 +181,7 @@ export function ProfileForm(props: ProfileFormProps) {
             type="password"
             autocomplete="off"
             value={apiKey()}
-            placeholder={maskedKey()}
+            placeholder={storedKeyApplies() ? maskedKey() : ''}
             onInput={(event) => setApiKey(event.currentTarget.value)}
           />
         </div>
@@ -212,4 +216,12 @@ export function ProfileForm(props: ProfileFormProps) {
       </div>
     </form>
   );
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }

@@ -19,6 +19,13 @@ export function UpdatePrompt() {
     },
   });
 
+  // workbox-window reloads only when the page was controlled as it registered; a first visit's tab was not, and with
+  // clientsClaim the new worker would take it over silently, mixing versions. Reload on the switch ourselves.
+  function reloadToUpdate() {
+    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+    void updateServiceWorker(true);
+  }
+
   createEffect(() => {
     if (!offlineReady()) return;
     const timer = setTimeout(() => setOfflineReady(false), OFFLINE_NOTE_MS);
@@ -30,7 +37,7 @@ export function UpdatePrompt() {
       <Show when={needRefresh()}>
         <div class="banner update-banner" role="status">
           <span>{t('update.ready')}</span>
-          <button type="button" class="button primary small" onClick={() => void updateServiceWorker(true)}>
+          <button type="button" class="button primary small" onClick={reloadToUpdate}>
             {t('update.reload')}
           </button>
           <button type="button" class="button small" onClick={() => setNeedRefresh(false)}>
