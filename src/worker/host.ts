@@ -8,6 +8,7 @@ import { IndexedDbConversationStore } from './conversation-store';
 import type { ParleyDatabase } from './database';
 import type { Locks } from './locks';
 import type { Model } from '../core/model';
+import { createProgressThrottle } from './progress-throttle';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
 import type { Timers } from '../core/coalesced-writer';
@@ -28,6 +29,8 @@ export interface HostEnvironment {
   timers: Timers;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   persistIntervalMs?: number;
+  /** At most one streaming update per message per interval to the UI and other tabs (default 50 ms). */
+  progressIntervalMs?: number;
 }
 
 export interface Host {
@@ -50,7 +53,10 @@ export function createHost(environment: HostEnvironment): Host {
     {
       changed(change: RecordChange) {
         if (change.conversation) emit({ type: 'conversation-upserted', conversation: change.conversation });
-        for (const message of change.messages ?? []) emit({ type: 'message-upserted', message });
+        for (const message of change.messages ?? []) {
+          progress.settle(message.id);
+          emit({ type: 'message-upserted', message });
+        }
       },
       deleted(conversationId) {
         emit({ type: 'conversation-deleted', conversationId });
@@ -60,6 +66,10 @@ export function createHost(environment: HostEnvironment): Host {
     environment.newId,
   );
   const settings = new SettingsStore(environment.database, environment.newId);
+  const progress = createProgressThrottle((message) => emit({ type: 'message-upserted', message }), {
+    intervalMs: environment.progressIntervalMs ?? 50,
+    timers: environment.timers,
+  });
 
   const getModel = async (conversation: Conversation): Promise<Model> => {
     const current = await settings.getSettings();
@@ -76,7 +86,7 @@ export function createHost(environment: HostEnvironment): Host {
       newId: environment.newId,
       timers: environment.timers,
       sleep: environment.sleep,
-      onProgress: (message) => emit({ type: 'message-upserted', message }),
+      onProgress: (message) => progress.push(message),
       onNotice: (conversationId, notice) => emit({ type: 'run-notice', conversationId, notice }),
       onStorageError: (error) => emit({ type: 'storage-error', message: error instanceof Error ? error.message : String(error) }),
       ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),

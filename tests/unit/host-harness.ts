@@ -30,6 +30,8 @@ export interface TabOptions {
   /** Other tabs of the same "browser" (a live array: push tabs opened later). They get this tab's broadcasts and stop requests. */
   peers?: TestTab[];
   createModel?: (profile: Profile, script: string) => Promise<Model>;
+  /** Coalesced writes of a streaming message; short by default so tests see them quickly. */
+  persistIntervalMs?: number;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function openTab(options: TabOptions): Promise<TestTab> {
     newId: () => `${prefix}-${(counter += 1)}`,
     timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
     sleep: abortableSleep,
-    persistIntervalMs: 5,
+    persistIntervalMs: options.persistIntervalMs ?? 5,
   });
   const tab: TestTab = {
     host,
