@@ -6,6 +6,7 @@ import { toolSpecs } from '../../src/core/tools';
 import { resolveQuestionBlock } from '../../src/core/question-outcomes';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import { parseRetryAfter, scrubSecret } from '../../src/worker/providers/errors';
+import { CONTINUE_INSTRUCTION } from '../../src/worker/providers/ai-sdk-model';
 import type { Block } from '../../src/schema/blocks';
 import type { Conversation, Message, Profile, ProviderKind } from '../../src/schema/records';
 
@@ -199,7 +200,28 @@ describe.each(KINDS)('%s against a real HTTP server', (kind) => {
     const { error } = await run(await build(), request(history, { continuation: { messageId: partial.id, text: 'Once upon a ' } }));
     expect(error).toBeUndefined();
     const messages = (server.requests[0]?.body as { messages: Array<{ role: string; content: unknown }> }).messages;
-    expect(messages.at(-1)).toEqual(kind === 'anthropic' ? { role: 'assistant', content: [{ type: 'text', text: 'Once upon a' }] } : { role: 'assistant', content: 'Once upon a' });
+    if (kind === 'anthropic') {
+      expect(messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Once upon a' }] });
+    } else {
+      // Chat Completions does not continue a trailing assistant message: it is asked to, once, in this request only.
+      expect(messages.at(-2)).toEqual({ role: 'assistant', content: 'Once upon a' });
+      expect(messages.at(-1)).toEqual({ role: 'user', content: CONTINUE_INSTRUCTION });
+    }
+  });
+
+  it('on a continuation, drops a model\'s exact restart of what was already written', async () => {
+    server.enqueue({ text: 'Once upon a time, there was a test.' });
+    const partial = message('assistant', [{ type: 'text', text: 'Once upon a ' }], 'interrupted');
+    const { parts, error } = await run(await build(), request([userSays('tell a story'), partial], { continuation: { messageId: partial.id, text: 'Once upon a ' } }));
+    expect(error).toBeUndefined();
+    expect(textOf(parts, 'text-delta')).toBe(' time, there was a test.');
+  });
+
+  it('on a continuation, lets a different beginning through whole', async () => {
+    server.enqueue({ text: 'Sorry, where was I? Ah yes.' });
+    const partial = message('assistant', [{ type: 'text', text: 'Once upon a ' }], 'interrupted');
+    const { parts } = await run(await build(), request([userSays('tell a story'), partial], { continuation: { messageId: partial.id, text: 'Once upon a ' } }));
+    expect(textOf(parts, 'text-delta')).toBe('Sorry, where was I? Ah yes.');
   });
 
   const misbehaviours: Array<{ name: string; reply: ScriptedReply; code: ModelError['code']; says: RegExp; retryAfterMs?: number }> = [

@@ -48,7 +48,7 @@ export function DataSettings() {
       <p>{t('data.local')}</p>
       <Show when={facts()}>
         {(known) => (
-          <p role="status">
+          <p class="storage-facts">
             {known().persisted ? t('data.persisted') : t('data.notPersisted')}
             <Show when={known().usedBytes !== undefined && known().quotaBytes}>
               {' '}

@@ -28,7 +28,16 @@ export interface AiSdkModelOptions {
   /** Where errors are worded from (the base URL, the model) and what they must never contain (the key). */
   errorContext: ProviderErrorContext;
   system?: string;
+  /**
+   * How a cut reply is continued. `prefill`: the partial reply is sent last and the model carries on from it
+   * (Anthropic). `instruct`: a trailing assistant message is not continued by Chat Completions servers, so a
+   * one-off instruction asks the model to go on exactly where it stopped.
+   */
+  continuation?: 'prefill' | 'instruct';
 }
+
+export const CONTINUE_INSTRUCTION =
+  'Your previous reply was cut off. Continue it exactly where it stopped, without repeating anything you already wrote.';
 
 /**
  * Wraps an AI SDK language model as our Model: one `streamText` call per step, no SDK retries (the loop backs off),
@@ -49,37 +58,47 @@ export function createAiSdkModel(languageModel: LanguageModel, options: AiSdkMod
         const result = streamText({
           model: languageModel,
           ...(options.system ? { instructions: options.system } : {}),
-          messages: prepareMessages(request),
+          messages: prepareMessages(request, options.continuation ?? 'prefill'),
           tools: toToolSet(request.tools),
           maxRetries: 0,
           abortSignal: request.signal,
           // The default handler logs to the console; every error is classified and rethrown below instead.
           onError: () => {},
         });
+        // A model asked to continue may start over: an exact repeat of what is stored is dropped, nothing else.
+        const repeat = createRepeatFilter(request.continuation?.text ?? '');
         for await (const part of result.fullStream) {
           switch (part.type) {
-            case 'text-delta':
+            case 'text-delta': {
               context.midStream = true;
-              if (part.text !== '') yield { type: 'text-delta', text: part.text };
+              const text = repeat.accept(part.text);
+              if (text !== '') yield { type: 'text-delta', text };
               break;
+            }
             case 'reasoning-delta':
               context.midStream = true;
               if (part.text !== '') yield { type: 'reasoning-delta', text: part.text };
               break;
-            case 'tool-input-start':
+            case 'tool-input-start': {
               context.midStream = true;
+              const held = repeat.release();
+              if (held !== '') yield { type: 'text-delta', text: held };
               break;
+            }
             case 'tool-call':
               context.midStream = true;
               // For an invalid call the SDK gives the parsed JSON if it parses, the raw text if not.
               yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
               break;
-            case 'finish':
+            case 'finish': {
               // Anthropic's stream ended without message_stop: the answer was cut, whatever arrived before it.
               if (part.finishReason === 'interrupted') throw cutStreamError(part, context);
+              const held = repeat.release();
+              if (held !== '') yield { type: 'text-delta', text: held };
               finished = true;
               yield { type: 'finish', usage: toUsage(part.totalUsage) };
               break;
+            }
             case 'error':
               await fail(part.error);
               break;
@@ -102,7 +121,7 @@ export function createAiSdkModel(languageModel: LanguageModel, options: AiSdkMod
  * The history as the SDK wants it. On a continuation the history already ends with the partial assistant message;
  * Anthropic refuses a final assistant text that ends in whitespace, so that tail is trimmed.
  */
-function prepareMessages(request: ModelRequest): ModelMessage[] {
+function prepareMessages(request: ModelRequest, style: 'prefill' | 'instruct'): ModelMessage[] {
   const messages = toModelMessages(request.history);
   const last = messages.at(-1);
   if (request.continuation === undefined || last?.role !== 'assistant' || typeof last.content === 'string') return messages;
@@ -113,7 +132,44 @@ function prepareMessages(request: ModelRequest): ModelMessage[] {
     if (trimmed === '') content.pop();
     else content[content.length - 1] = { ...tail, text: trimmed };
   }
-  return content.length === 0 ? messages.slice(0, -1) : [...messages.slice(0, -1), { ...last, content }];
+  const prepared = content.length === 0 ? messages.slice(0, -1) : [...messages.slice(0, -1), { ...last, content }];
+  return style === 'instruct' && content.length > 0 ? [...prepared, { role: 'user', content: CONTINUE_INSTRUCTION }] : prepared;
+}
+
+/**
+ * Holds back the start of a continuation while it could still be a repeat of `written`; a full repeat is dropped,
+ * anything that differs is let through whole. Whitespace at the seam is ignored for the comparison.
+ */
+export function createRepeatFilter(written: string) {
+  const target = written.trimEnd();
+  let held = '';
+  let decided = target === '';
+  return {
+    accept(text: string): string {
+      if (decided) return text;
+      held += text;
+      const candidate = held.trimStart();
+      if (candidate.length < target.length) {
+        if (target.startsWith(candidate)) return '';
+        decided = true;
+        return release();
+      }
+      decided = true;
+      if (candidate.startsWith(target)) {
+        held = '';
+        return candidate.slice(target.length);
+      }
+      return release();
+    },
+    /** Whatever is still held back, for when the text ends (or a tool call starts) before it was decided. */
+    release,
+  };
+  function release(): string {
+    decided = true;
+    const out = held;
+    held = '';
+    return out;
+  }
 }
 
 function toToolSet(specs: readonly ToolSpec[]): ToolSet {

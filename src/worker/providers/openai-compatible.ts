@@ -26,5 +26,6 @@ export function createOpenAiCompatibleModel(profile: Profile, options: ProviderB
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
     ...(options.system ? { system: options.system } : {}),
+    continuation: 'instruct',
   });
 }
