@@ -224,11 +224,14 @@ test('offline mid-answer: "Waiting for network", then the run resumes by itself 
     await expect(reply).toContainText('and that is all.');
     await expect(chatStatusLine(page)).toHaveText('');
     expect(wordNumbers(await reply.textContent())).toEqual(kept);
-    // The continuation call carried the partial answer as the assistant's last turn.
+    // The continuation call carried the partial answer as the assistant's last turn, then (Chat Completions does not
+    // continue a trailing assistant message by itself) the one-off instruction to go on from it.
     expect(chatRequests(back)).toHaveLength(1);
-    const last = requestMessages(chatRequests(back)[0]).at(-1);
-    expect(last?.role).toBe('assistant');
-    expect(JSON.stringify(last?.content)).toContain('w001 w002 w003 w004 w005');
+    const messages = requestMessages(chatRequests(back)[0]);
+    expect(messages.at(-2)?.role).toBe('assistant');
+    expect(JSON.stringify(messages.at(-2)?.content)).toContain('w001 w002 w003 w004 w005');
+    expect(messages.at(-1)?.role).toBe('user');
+    expect(String(messages.at(-1)?.content)).toMatch(/Continue it exactly where it stopped/);
     await page.reload();
     await expectHistoryKept(page, [FIRST_PROMPT], ['and that is all.']);
   } finally {
