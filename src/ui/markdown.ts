@@ -27,6 +27,8 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
   if (purifier) return purifier;
   purifier = DOMPurify(window);
   purifier.addHook('afterSanitizeAttributes', (node) => {
+    // Code blocks and tables scroll sideways when too wide; a keyboard can scroll only what it can focus.
+    if (node.tagName === 'PRE' || node.tagName === 'TABLE') node.setAttribute('tabindex', '0');
     if (node.tagName !== 'A') return;
     const href = node.getAttribute('href');
     // Model output is untrusted: only plain web and mail links survive, and they open elsewhere.

@@ -50,6 +50,12 @@ describe('Markdown', () => {
     expect(container.querySelector('b')).toBeNull();
   });
 
+  it('makes code blocks and tables focusable, so a keyboard can scroll them sideways', () => {
+    const container = mount('```\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |');
+    expect(container.querySelector('pre')).toHaveAttribute('tabindex', '0');
+    expect(container.querySelector('table')).toHaveAttribute('tabindex', '0');
+  });
+
   it('removes javascript: and other non-web links from Markdown and HTML links', () => {
     const html = renderMarkdown('[click](javascript:alert(1)) <a href="JaVaScRiPt:alert(2)">two</a> <a href="data:text/html,hi">three</a>');
     expect(html).not.toMatch(/javascript:/i);
