@@ -3,6 +3,7 @@ import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate, routeHash } from '../hash-route';
 import { t } from '../i18n/i18n';
+import { PendingInbox } from './PendingInbox';
 
 export interface ConversationListProps {
   activeConversationId: string | undefined;
@@ -33,6 +34,7 @@ export function ConversationList(props: ConversationListProps) {
       <button type="button" class="button primary new-conversation" disabled={creating()} onClick={() => void createConversation()}>
         {t('conversations.new')}
       </button>
+      <PendingInbox activeConversationId={props.activeConversationId} onPicked={props.onPicked} />
       <Show
         when={app.state.conversationOrder.length > 0}
         fallback={

@@ -105,6 +105,9 @@ const en = {
   'provider.openai': 'OpenAI-compatible',
   'provider.anthropic': 'Anthropic',
 
+  'inbox.title': 'Waiting for you ({count})',
+  'inbox.more': '+{count} more',
+
   'data.heading': 'Your data',
   'data.local': 'Conversations are stored only in this browser; no server has a copy. Export them to keep one.',
   'data.persisted': 'The browser has promised to keep them.',
@@ -231,6 +234,9 @@ const zhCN: Record<keyof typeof en, string> = {
   'provider.scripted': '脚本',
   'provider.openai': 'OpenAI 兼容',
   'provider.anthropic': 'Anthropic',
+
+  'inbox.title': '等你回答（{count}）',
+  'inbox.more': '另有 {count} 个',
 
   'data.heading': '你的数据',
   'data.local': '对话只保存在这个浏览器里，没有服务器副本。导出它们以另存一份。',

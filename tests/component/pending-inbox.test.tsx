@@ -1,0 +1,54 @@
+import { fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
+import { describe, expect, it, vi } from 'vitest';
+import { AppContext, type AppServices } from '../../src/ui/app-context';
+import { PendingInbox } from '../../src/ui/components/PendingInbox';
+import { createUiStore } from '../../src/ui/store';
+import type { WorkerClient } from '../../src/ui/channel';
+import type { Conversation } from '../../src/schema/records';
+import type { PendingQuestion } from '../../src/schema/protocol';
+
+const conversation = (id: string, runState: Conversation['runState']): Conversation => ({ id, title: `Trip ${id}`, createdAt: 0, updatedAt: 1, runState, completedSteps: 1 });
+const question = (id: string): PendingQuestion => ({
+  conversationId: id,
+  conversationTitle: `Trip ${id}`,
+  messageId: `m-${id}`,
+  toolCallId: `call-${id}`,
+  questions: [
+    { header: 'Where', question: `Where to for ${id}?`, options: [{ label: 'Beach' }], multiple: false, custom: true },
+    { header: 'When', question: 'When?', options: [{ label: 'Soon' }], multiple: false, custom: true },
+  ],
+});
+
+function setup(activeConversationId: string | undefined) {
+  const { state, dispatch } = createUiStore();
+  const send = vi.fn(async () => [question('a'), question('b')]) as unknown as WorkerClient['send'];
+  const services = { client: { send, onEvent: () => () => undefined }, state, dispatch } as unknown as AppServices;
+  render(() => (
+    <AppContext.Provider value={services}>
+      <PendingInbox activeConversationId={activeConversationId} />
+    </AppContext.Provider>
+  ));
+  return { dispatch, send };
+}
+
+describe('PendingInbox', () => {
+  it('lists the questions waiting in other conversations, and opens one', async () => {
+    const { dispatch, send } = setup('a');
+    dispatch({ type: 'conversations-listed', conversations: [conversation('a', 'awaiting_input'), conversation('b', 'awaiting_input'), conversation('c', 'idle')] });
+    const entry = await screen.findByRole('button', { name: /Where to for b\?/ });
+    expect(send).toHaveBeenCalledWith({ type: 'questions.listPending' });
+    expect(screen.getByRole('heading', { name: 'Waiting for you (1)' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Where to for a\?/ })).toBeNull(); // the open conversation shows its own form
+    expect(entry).toHaveTextContent('Trip b · +1 more');
+    expect(screen.queryByRole('link')).toBeNull(); // the list's links stay the only ones named by a title
+    fireEvent.click(entry);
+    expect(location.hash).toBe('#/c/b');
+  });
+
+  it('shows nothing when no question waits', async () => {
+    const { dispatch, send } = setup(undefined);
+    dispatch({ type: 'conversations-listed', conversations: [conversation('a', 'idle')] });
+    await waitFor(() => expect(screen.queryByRole('heading')).toBeNull());
+    expect(send).not.toHaveBeenCalled();
+  });
+});
