@@ -90,6 +90,8 @@ function createFakeWorker() {
       }
       case 'profiles.test':
         return reply(id, { ok: true, message: 'Connected: 2 models', models: ['gpt-a', 'gpt-b'] });
+      case 'questions.listPending':
+        return reply(id, []);
       case 'conversation.setProfile': {
         const conversation = { ...conversations.get(conversationId)!, profileId: command.profileId as string };
         conversations.set(conversationId, conversation);
