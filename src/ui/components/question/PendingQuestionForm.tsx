@@ -1,11 +1,13 @@
-import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
+import { For, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
 import type { QuestionRequestBlock } from '../../../schema/blocks';
 import { WireError, type ResolvedOutcome } from '../../../schema/protocol';
 import type { Message } from '../../../schema/records';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
-import { createDraftSaver } from './draft-saver';
+import { createDraftSaver, flushWhenPageHides } from './draft-saver';
+import { QuestionActions } from './QuestionActions';
 import { QuestionFieldset } from './QuestionFieldset';
+import { keyTarget, leaveOtherText, questionKeyAction } from './question-keys';
 import {
   answersFromState,
   createQuestionFormState,
@@ -136,27 +138,21 @@ export function PendingQuestionForm(props: {
 
   function onKeyDown(event: KeyboardEvent): void {
     arrowNavigating = false;
-    // An IME (Chinese input) uses Enter, Esc and digits to compose; they are not ours then.
-    if (event.isComposing || event.keyCode === 229) return;
     const element = event.target;
-    const inText = element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && element.type === 'text');
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      // Dismissing cannot be undone: in the Other textbox, Esc only leaves it (back to its Other choice).
-      if (inText) [...(element.closest('fieldset')?.querySelectorAll<HTMLInputElement>('input[type=radio], input[type=checkbox]') ?? [])].at(-1)?.focus();
-      else void dismiss();
-    } else if (event.key === 'Enter') {
-      if (inText && event.shiftKey) return;
-      // A focused button (a tab, Dismiss, Change) does its own thing on Enter.
-      if (element instanceof HTMLButtonElement) return;
-      event.preventDefault();
-      void submit();
-    } else if (!inText && !event.ctrlKey && !event.metaKey && !event.altKey && /^[1-9]$/.test(event.key)) {
-      event.preventDefault();
-      pickByDigit(Number(event.key));
-    } else if (event.key.startsWith('Arrow') && element instanceof HTMLInputElement) {
+    const { key, shiftKey, ctrlKey, metaKey, altKey } = event;
+    // keyCode 229: an input method is composing (Chromium reports it before isComposing on the first key).
+    const composing = event.isComposing || event.keyCode === 229;
+    const action = questionKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, composing, target: keyTarget(element) });
+    if (action.kind === 'none') return;
+    if (action.kind === 'arrow') {
       arrowNavigating = true;
+      return;
     }
+    event.preventDefault();
+    if (action.kind === 'dismiss') void dismiss();
+    else if (action.kind === 'submit') void submit();
+    else if (action.kind === 'pick') pickByDigit(action.digit);
+    else leaveOtherText(element);
   }
 
   async function submit(): Promise<void> {
@@ -210,19 +206,10 @@ export function PendingQuestionForm(props: {
     }
   }
 
-  // A reload does not unmount components, so the last keystrokes are saved when the page goes away.
-  const flushOnHide = () => {
-    if (document.visibilityState === 'hidden') saver.flush();
-  };
-  const flushDraft = () => saver.flush();
-  onMount(() => {
-    setAnnounced(true);
-    window.addEventListener('pagehide', flushDraft);
-    document.addEventListener('visibilitychange', flushOnHide);
-  });
+  onMount(() => setAnnounced(true));
+  const stopFlushingOnHide = flushWhenPageHides(saver);
   onCleanup(() => {
-    window.removeEventListener('pagehide', flushDraft);
-    document.removeEventListener('visibilitychange', flushOnHide);
+    stopFlushingOnHide();
     if (settled || props.block.status !== 'pending') saver.cancel();
     else saver.flush();
   });
@@ -303,23 +290,7 @@ export function PendingQuestionForm(props: {
           }}
         />
       </div>
-      <Show when={error()}>
-        {(shown) => (
-          <p role="alert" class="question-form__error">
-            {t(shown().key, shown().params)}
-          </p>
-        )}
-      </Show>
-      <div class="question-form__actions">
-        <button ref={submitButton} type="submit" class="question-form__submit" disabled={busy()}>
-          {t('question.submit')}
-        </button>
-        <button type="button" class="question-form__dismiss" disabled={busy()} onClick={() => void dismiss()}>
-          {t('question.dismiss')}
-        </button>
-      </div>
-      <p class="question-form__hint">{t('question.chatHint')}</p>
-      <p class="question-form__keys">{t('question.keysHint')}</p>
+      <QuestionActions error={error()} busy={busy()} onDismiss={() => void dismiss()} submitRef={(element) => (submitButton = element)} />
     </form>
   );
 }

@@ -43,3 +43,20 @@ export function createDraftSaver(save: (draft: QuestionDraft) => void, delayMs =
     },
   };
 }
+
+/**
+ * Flushes the saver when the page goes away or is hidden (a reload does not unmount components, so the last
+ * keystrokes would be lost). Returns the function that stops listening.
+ */
+export function flushWhenPageHides(saver: DraftSaver): () => void {
+  const flushOnHide = () => {
+    if (document.visibilityState === 'hidden') saver.flush();
+  };
+  const flush = () => saver.flush();
+  window.addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', flushOnHide);
+  return () => {
+    window.removeEventListener('pagehide', flush);
+    document.removeEventListener('visibilitychange', flushOnHide);
+  };
+}

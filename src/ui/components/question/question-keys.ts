@@ -1,0 +1,52 @@
+/** What a key press means to the question form. */
+export type QuestionKeyAction =
+  | { kind: 'dismiss' }
+  /** Esc in the Other textbox: leave it, keep the form (dismissing cannot be undone). */
+  | { kind: 'leave-text' }
+  | { kind: 'submit' }
+  | { kind: 'pick'; digit: number }
+  /** An arrow on a radio or checkbox: the browser moves the choice; the form must not auto-advance on it. */
+  | { kind: 'arrow' }
+  | { kind: 'none' };
+
+/** The facts about a key press and its target that decide its meaning. */
+export interface QuestionKeyPress {
+  key: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  /** An input method (Chinese) is composing: Enter, Esc and digits are its own then. */
+  composing: boolean;
+  target: 'text' | 'button' | 'choice' | 'other';
+}
+
+/** Maps a key press to the form's action: digits pick, Enter submits, Esc dismisses, all out of the user's way. */
+export function questionKeyAction(press: QuestionKeyPress): QuestionKeyAction {
+  if (press.composing) return { kind: 'none' };
+  const inText = press.target === 'text';
+  if (press.key === 'Escape') return inText ? { kind: 'leave-text' } : { kind: 'dismiss' };
+  if (press.key === 'Enter') {
+    // Shift+Enter is a new line in the Other text; a focused button (a tab, Dismiss, Change) does its own thing.
+    if ((inText && press.shiftKey) || press.target === 'button') return { kind: 'none' };
+    return { kind: 'submit' };
+  }
+  if (!inText && !press.ctrlKey && !press.metaKey && !press.altKey && /^[1-9]$/.test(press.key)) return { kind: 'pick', digit: Number(press.key) };
+  if (press.key.startsWith('Arrow') && press.target === 'choice') return { kind: 'arrow' };
+  return { kind: 'none' };
+}
+
+/** Classifies a DOM event's target for `questionKeyAction`. */
+export function keyTarget(element: EventTarget | null): QuestionKeyPress['target'] {
+  if (element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && element.type === 'text')) return 'text';
+  if (element instanceof HTMLButtonElement) return 'button';
+  if (element instanceof HTMLInputElement) return 'choice';
+  return 'other';
+}
+
+/** Esc in the Other textbox: focus goes back to the question's last choice, its Other. */
+export function leaveOtherText(element: EventTarget | null): void {
+  if (!(element instanceof HTMLElement)) return;
+  const choices = element.closest('fieldset')?.querySelectorAll<HTMLInputElement>('input[type=radio], input[type=checkbox]');
+  if (choices && choices.length > 0) choices[choices.length - 1]!.focus();
+}
