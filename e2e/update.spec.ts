@@ -93,10 +93,9 @@ async function updateStory(page: Page, options: { returningVisit: boolean }): Pr
 
   await reloadButton.click();
   // The new worker takes control at once (clientsClaim): the page must reload with it, not keep running version
-  // one's code under version two's worker. {reloaded: false, controller: 'v2'} here is exactly that mix.
-  await expect
-    .poll(() => stateAfterClick(page), { message: 'after "Reload to update" the page reloads under the new worker' })
-    .toEqual({ reloaded: true, controller: 'v2' });
+  // one's code under version two's worker. Only the page is watched here: questions posted to the old worker while
+  // it hands over would be events it must finish first, delaying the very activation under test.
+  await expect.poll(() => reloadedSinceMarker(page), { message: 'after "Reload to update" the page reloads' }).toBe(true);
   await waitForServiceWorker(page);
   expect(await controllerVersion(page)).toBe('v2');
   await expect.poll(() => registrationSnapshot(page)).toEqual({
@@ -128,11 +127,10 @@ function readMarker(page: Page): Promise<string | undefined> {
   return page.evaluate(() => (window as WindowWithMarker).parleyBeforeUpdate);
 }
 
-/** Whether the page reloaded since the marker was set, and which version controls it; null while it navigates. */
-async function stateAfterClick(page: Page): Promise<{ reloaded: boolean; controller: string } | null> {
+/** Whether the page reloaded since the marker was set; null while it navigates. */
+async function reloadedSinceMarker(page: Page): Promise<boolean | null> {
   try {
-    const marker = await readMarker(page);
-    return { reloaded: marker === undefined, controller: await controllerVersion(page) };
+    return (await readMarker(page)) === undefined;
   } catch {
     // "Execution context was destroyed": the reload is under way; ask again.
     return null;

@@ -21,9 +21,11 @@ export function UpdatePrompt() {
 
   // workbox-window reloads only when the page was controlled as it registered; a first visit's tab was not, and with
   // clientsClaim the new worker would take it over silently, mixing versions. Reload on the switch ourselves.
-  function reloadToUpdate() {
+  async function reloadToUpdate() {
     navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
-    void updateServiceWorker(true);
+    await updateServiceWorker(true);
+    // Also tell the waiting worker directly: the helper above asks only the worker workbox-window knows of.
+    (await navigator.serviceWorker.getRegistration())?.waiting?.postMessage({ type: 'SKIP_WAITING' });
   }
 
   createEffect(() => {
@@ -37,7 +39,7 @@ export function UpdatePrompt() {
       <Show when={needRefresh()}>
         <div class="banner update-banner" role="status">
           <span>{t('update.ready')}</span>
-          <button type="button" class="button primary small" onClick={reloadToUpdate}>
+          <button type="button" class="button primary small" onClick={() => void reloadToUpdate()}>
             {t('update.reload')}
           </button>
           <button type="button" class="button small" onClick={() => setNeedRefresh(false)}>
