@@ -25,6 +25,8 @@ export const Command = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation.open'), conversationId }),
   z.object({ type: z.literal('conversation.setProfile'), conversationId, profileId: recordId }),
   z.object({ type: z.literal('conversation.export') }),
+  /** An export file's parsed JSON; the worker validates it whole before writing anything. */
+  z.object({ type: z.literal('conversation.import'), data: z.unknown() }),
   z.object({ type: z.literal('message.send'), conversationId, text: z.string().trim().min(1).max(100_000) }),
   z.object({ type: z.literal('run.stop'), conversationId }),
   /** Continue an interrupted reply, or retry after an error or a network wait. */

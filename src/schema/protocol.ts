@@ -4,7 +4,7 @@ import { QuestionResolution } from './blocks';
 import type { Question } from './question';
 import type { CommandOf, CommandType } from './commands';
 import type { AppEvent } from './events';
-import type { Conversation, Message, ProfileView, Settings } from './records';
+import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 
 /** Error codes a command reply can carry. The UI maps each to a sentence from its dictionary. */
 export const ErrorCode = z.enum([
@@ -68,12 +68,8 @@ export interface PendingQuestion {
   questions: Question[];
 }
 
-export interface ConversationExport {
-  format: 'parley-export';
-  version: 1;
-  exportedAt: number;
-  conversations: Array<{ conversation: Conversation; messages: Message[] }>;
-}
+
+export type { ConversationExport };
 
 export interface ConnectionTestResult {
   ok: boolean;
@@ -90,6 +86,7 @@ export interface CommandResults {
   'conversation.open': { conversation: Conversation; messages: Message[] };
   'conversation.setProfile': Conversation;
   'conversation.export': ConversationExport;
+  'conversation.import': { imported: number; skipped: number };
   'message.send': { message: Message };
   'run.stop': { conversationId: string };
   'run.continue': { conversationId: string };

@@ -71,3 +71,12 @@ export const Settings = z.object({
   locale: z.enum(['en', 'zh-CN']).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
+
+/** An export file: every conversation with its messages. Profiles, and so API keys, are never part of it. */
+export const ConversationExport = z.object({
+  format: z.literal('parley-export'),
+  version: z.literal(1),
+  exportedAt: z.number(),
+  conversations: z.array(z.object({ conversation: Conversation, messages: z.array(Message) })).max(100_000),
+});
+export type ConversationExport = z.infer<typeof ConversationExport>;

@@ -1,6 +1,6 @@
 import { Command, type CommandOf, type CommandType } from '../schema/commands';
-import { WireError, type CommandResult, type ConversationExport } from '../schema/protocol';
-import type { Message, Profile, Settings } from '../schema/records';
+import { WireError, type CommandResult } from '../schema/protocol';
+import { ConversationExport, type Message, type Profile, type Settings } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
 import type { IndexedDbConversationStore } from './conversation-store';
@@ -56,6 +56,23 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       const exported: ConversationExport = { format: 'parley-export', version: 1, exportedAt: deps.now(), conversations: [] };
       for (const conversation of conversations) exported.conversations.push({ conversation, messages: await store.listMessages(conversation.id) });
       return exported; // profiles, and so keys, are never part of an export
+    },
+    'conversation.import': async (command) => {
+      const file = ConversationExport.safeParse(command.data);
+      if (!file.success) {
+        const issue = file.error.issues[0];
+        const field = issue?.path.join('.') ?? '';
+        throw new WireError({ code: 'invalid_command', message: `This is not a Parley export file${field ? ` (${field}: ${issue?.message})` : ''}. Nothing was imported.`, field: `data${field ? `.${field}` : ''}` });
+      }
+      for (const [index, entry] of file.data.conversations.entries()) {
+        const seqs = new Set(entry.messages.map((message) => message.seq));
+        if (seqs.size !== entry.messages.length || entry.messages.some((message) => message.conversationId !== entry.conversation.id)) {
+          throw new WireError({ code: 'invalid_command', message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it or repeat a position). Nothing was imported.`, field: `data.conversations.${index}` });
+        }
+      }
+      const profiles = new Set((await settings.listProfiles()).map((profile) => profile.id));
+      const { imported, skipped } = await store.importConversations(file.data, profiles);
+      return { imported: imported.length, skipped };
     },
     'message.send': async (command) => {
       await runs.recover(command.conversationId);

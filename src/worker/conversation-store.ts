@@ -4,7 +4,7 @@ import type { ConversationStore, RecordChange, RunChange } from '../core/store';
 import type { QuestionRequestBlock } from '../schema/blocks';
 import { WireError, type PendingQuestion } from '../schema/protocol';
 import type { QuestionAnswer, QuestionDraft } from '../schema/question';
-import type { Conversation, Message, RunState } from '../schema/records';
+import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import type { ParleyDatabase, ParleyDatabaseSchema } from './database';
 
 export const DEFAULT_TITLE = 'New conversation';
@@ -104,6 +104,33 @@ export class IndexedDbConversationStore implements ConversationStore {
     });
     this.listener.changed({ conversation });
     return conversation;
+  }
+
+  /**
+   * Writes an export's conversations in one transaction. One already here (same id) is skipped, so importing the same
+   * file twice changes nothing. Runs that were live when exported come back interrupted; unknown profiles are dropped.
+   */
+  async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number }> {
+    const result = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const imported: Array<{ conversation: Conversation; messages: Message[] }> = [];
+      let skipped = 0;
+      for (const entry of file.conversations) {
+        const clash = (await transaction.objectStore('conversations').get(entry.conversation.id)) !== undefined;
+        const messageClash = await Promise.all(entry.messages.map((message) => transaction.objectStore('messages').getKey(message.id)));
+        if (clash || messageClash.some((key) => key !== undefined)) {
+          skipped += 1;
+          continue;
+        }
+        const conversation = normalizeImported(entry.conversation, knownProfileIds);
+        const messages = entry.messages.map((message) => (message.status === 'streaming' ? { ...message, status: 'interrupted' as const } : message));
+        await transaction.objectStore('conversations').put(conversation);
+        for (const message of messages) await transaction.objectStore('messages').put(message);
+        imported.push({ conversation, messages });
+      }
+      return { imported, skipped };
+    });
+    for (const entry of result.imported) this.listener.changed(entry);
+    return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped };
   }
 
   async deleteConversation(conversationId: string): Promise<void> {
@@ -260,6 +287,14 @@ export class IndexedDbConversationStore implements ConversationStore {
       throw toStorageError(error);
     }
   }
+}
+
+function normalizeImported(conversation: Conversation, knownProfileIds: ReadonlySet<string>): Conversation {
+  const next: Conversation = { ...conversation };
+  // Nothing runs for it here: a run that was live in the exporting browser can be continued.
+  if (next.runState === 'running' || next.runState === 'waiting_network') next.runState = 'interrupted';
+  if (next.profileId !== undefined && !knownProfileIds.has(next.profileId)) delete next.profileId;
+  return next;
 }
 
 function findQuestion(message: Message, toolCallId: string): QuestionRequestBlock | undefined {

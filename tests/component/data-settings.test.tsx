@@ -40,4 +40,22 @@ describe('DataSettings', () => {
     expect(await screen.findByText(/The browser may delete them/)).toHaveTextContent('The browser may delete them when space runs low. Using 2.5 MB of 1,000 MB.');
     expect(screen.queryByRole('status')).toBeNull(); // static facts: not a live region competing with real status updates
   });
+
+  it('imports a chosen export file and says how it went', async () => {
+    const send = vi.fn(async () => ({ imported: 2, skipped: 1 })) as unknown as WorkerClient['send'];
+    renderWith(send);
+    const input = screen.getByLabelText('Import conversations') as HTMLInputElement;
+    const data = { format: 'parley-export', version: 1, exportedAt: 0, conversations: [] };
+    fireEvent.change(input, { target: { files: [new File([JSON.stringify(data)], 'parley.json', { type: 'application/json' })] } });
+    expect(await screen.findByRole('status')).toHaveTextContent('Imported 2 conversation(s); 1 already here.');
+    expect(send).toHaveBeenCalledWith({ type: 'conversation.import', data });
+  });
+
+  it('refuses a file that is not JSON without asking the worker', async () => {
+    const send = vi.fn() as unknown as WorkerClient['send'];
+    renderWith(send);
+    fireEvent.change(screen.getByLabelText('Import conversations'), { target: { files: [new File(['not json'], 'x.json')] } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('That file is not JSON. Nothing was imported.');
+    expect(send).not.toHaveBeenCalled();
+  });
 });

@@ -1,6 +1,6 @@
 import { createSignal, onMount, Show } from 'solid-js';
 import { useApp } from '../app-context';
-import { settle } from '../error-report';
+import { describeError, settle } from '../error-report';
 import { t } from '../i18n/i18n';
 
 interface StorageFacts {
@@ -11,12 +11,13 @@ interface StorageFacts {
 
 /**
  * "Your data": conversations live only in this browser, so say whether the browser promised to keep them, how much
- * space they use, and offer an export (a JSON file without API keys) to keep a copy elsewhere.
+ * space they use, and offer an export (a JSON file without API keys) to keep a copy elsewhere, and its import.
  */
 export function DataSettings() {
   const app = useApp();
   const [facts, setFacts] = createSignal<StorageFacts>();
   const [exporting, setExporting] = createSignal(false);
+  const [importResult, setImportResult] = createSignal<{ ok: boolean; text: string }>();
 
   onMount(async () => {
     const storage = navigator.storage;
@@ -42,6 +43,26 @@ export function DataSettings() {
     }
   }
 
+  async function importConversations(input: HTMLInputElement) {
+    const file = input.files?.[0];
+    input.value = ''; // the same file may be chosen again
+    if (!file) return;
+    setImportResult(undefined);
+    let data: unknown;
+    try {
+      data = JSON.parse(await file.text());
+    } catch {
+      setImportResult({ ok: false, text: t('data.importNotJson') });
+      return;
+    }
+    try {
+      const { imported, skipped } = await app.client.send({ type: 'conversation.import', data });
+      setImportResult({ ok: true, text: t('data.imported', { imported, skipped }) });
+    } catch (error) {
+      setImportResult({ ok: false, text: describeError(error) });
+    }
+  }
+
   return (
     <div class="settings-section">
       <h2>{t('data.heading')}</h2>
@@ -57,9 +78,22 @@ export function DataSettings() {
           </p>
         )}
       </Show>
-      <button type="button" class="button" disabled={exporting()} onClick={() => void exportConversations()}>
-        {t('data.export')}
-      </button>
+      <div class="data-actions">
+        <button type="button" class="button" disabled={exporting()} onClick={() => void exportConversations()}>
+          {t('data.export')}
+        </button>
+        <label class="button file-button">
+          {t('data.import')}
+          <input type="file" accept="application/json,.json" class="visually-hidden" onChange={(event) => void importConversations(event.currentTarget)} />
+        </label>
+      </div>
+      <Show when={importResult()}>
+        {(result) => (
+          <p role={result().ok ? 'status' : 'alert'} class={result().ok ? 'import-result' : 'import-result error-text'}>
+            {result().text}
+          </p>
+        )}
+      </Show>
     </div>
   );
 }

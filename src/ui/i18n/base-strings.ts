@@ -114,6 +114,9 @@ const en = {
   'data.notPersisted': 'The browser may delete them when space runs low.',
   'data.usage': 'Using {used} MB of {quota} MB.',
   'data.export': 'Export conversations',
+  'data.import': 'Import conversations',
+  'data.imported': 'Imported {imported} conversation(s); {skipped} already here.',
+  'data.importNotJson': 'That file is not JSON. Nothing was imported.',
 
   'update.ready': 'A new version is ready.',
   'update.reload': 'Reload to update',
@@ -244,6 +247,9 @@ const zhCN: Record<keyof typeof en, string> = {
   'data.notPersisted': '空间不足时浏览器可能会删除它们。',
   'data.usage': '已使用 {used} MB，共 {quota} MB。',
   'data.export': '导出对话',
+  'data.import': '导入对话',
+  'data.imported': '已导入 {imported} 个对话；{skipped} 个已存在。',
+  'data.importNotJson': '该文件不是 JSON，未导入任何内容。',
 
   'update.ready': '新版本已就绪。',
   'update.reload': '重新加载以更新',
