@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
 import type { Locks } from '../../src/worker/locks';
-import { ModelError, type Model } from '../../src/core/model';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,26 +41,6 @@ describe('runs and the other writers of a conversation', () => {
     expect(tab.host.runs.stop(created.id)).toBe(true);
     await done;
     expect((await tab.host.store.getConversation(created.id))?.runState).toBe('idle');
-  });
-
-  it('clears the network notice once the run gets through again', async () => {
-    let offline = true;
-    const model: Model = {
-      async *streamStep() {
-        if (offline) throw new ModelError('network', 'You are offline.');
-        yield { type: 'text-delta', text: 'back' };
-      },
-    };
-    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), createModel: async () => model });
-    const { id: conversationId } = await tab.send({ type: 'conversation.create' });
-    await tab.send({ type: 'message.send', conversationId, text: 'hi' });
-    await waitForRunState(tab, conversationId, ['waiting_network']);
-    offline = false;
-    await tab.send({ type: 'network.online' });
-    await waitForRunState(tab, conversationId, ['idle']);
-    const notices = tab.events.filter((event) => event.type === 'run-notice' && event.conversationId === conversationId);
-    expect(notices.some((event) => event.type === 'run-notice' && event.notice?.kind === 'waiting_network')).toBe(true);
-    expect(notices.at(-1)).toMatchObject({ notice: null });
   });
 
   it('counts invalid questions in a row only: a good step in between resets the count', async () => {

@@ -185,5 +185,9 @@ describe('the loop with the scripted model', () => {
     await tab.send({ type: 'network.online' });
     await waitForRunState(tab, conversationId, ['idle']);
     expect(texts(await messagesOf(tab, conversationId))[1]).toBe('online again');
+    // The "waiting for the network" notice is cleared once the run gets through again.
+    const notices = tab.events.filter((event) => event.type === 'run-notice' && event.conversationId === conversationId);
+    expect(notices.some((event) => event.type === 'run-notice' && event.notice?.kind === 'waiting_network')).toBe(true);
+    expect(notices.at(-1)).toMatchObject({ notice: null });
   });
 });
