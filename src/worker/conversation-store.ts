@@ -1,16 +1,15 @@
-import type { IDBPTransaction, StoreNames } from 'idb';
 import { checkAnswers, resolveQuestionBlock } from '../core/question-outcomes';
 import type { ConversationStore, RecordChange, RunChange } from '../core/store';
 import type { QuestionRequestBlock } from '../schema/blocks';
 import { WireError, type PendingQuestion } from '../schema/protocol';
 import type { QuestionAnswer, QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
-import type { ParleyDatabase, ParleyDatabaseSchema } from './database';
+import { writeImport } from './conversation-import';
+import type { ParleyDatabase } from './database';
+import { inTransaction, type Stores, type Transaction } from './transaction';
 
 export const DEFAULT_TITLE = 'New conversation';
 
-type Stores = StoreNames<ParleyDatabaseSchema>[];
-type Transaction = IDBPTransaction<ParleyDatabaseSchema, Stores, 'readwrite'>;
 
 /** Told after every committed change, so the worker can emit events to its UI and to other tabs. */
 export interface StoreListener {
@@ -106,29 +105,9 @@ export class IndexedDbConversationStore implements ConversationStore {
     return conversation;
   }
 
-  /**
-   * Writes an export's conversations in one transaction. One already here (same id) is skipped, so importing the same
-   * file twice changes nothing. Runs that were live when exported come back interrupted; unknown profiles are dropped.
-   */
+  /** Writes an export's conversations in one transaction (see writeImport), then tells the listener. */
   async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number }> {
-    const result = await this.transact(['conversations', 'messages'], async (transaction) => {
-      const imported: Array<{ conversation: Conversation; messages: Message[] }> = [];
-      let skipped = 0;
-      for (const entry of file.conversations) {
-        const clash = (await transaction.objectStore('conversations').get(entry.conversation.id)) !== undefined;
-        const messageClash = await Promise.all(entry.messages.map((message) => transaction.objectStore('messages').getKey(message.id)));
-        if (clash || messageClash.some((key) => key !== undefined)) {
-          skipped += 1;
-          continue;
-        }
-        const conversation = normalizeImported(entry.conversation, knownProfileIds);
-        const messages = entry.messages.map((message) => (message.status === 'streaming' ? { ...message, status: 'interrupted' as const } : message));
-        await transaction.objectStore('conversations').put(conversation);
-        for (const message of messages) await transaction.objectStore('messages').put(message);
-        imported.push({ conversation, messages });
-      }
-      return { imported, skipped };
-    });
+    const result = await this.transact(['conversations', 'messages'], (transaction) => writeImport(transaction, file, knownProfileIds));
     for (const entry of result.imported) this.listener.changed(entry);
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped };
   }
@@ -269,32 +248,9 @@ export class IndexedDbConversationStore implements ConversationStore {
     return transaction.objectStore('messages').index('by-conversation').getAll(range);
   }
 
-  /** Runs `body` in one readwrite transaction; any throw aborts it. Storage-full errors become `storage_full`. */
-  private async transact<T>(stores: Stores, body: (transaction: Transaction) => Promise<T>): Promise<T> {
-    let transaction: Transaction | undefined;
-    try {
-      transaction = this.database.transaction(stores, 'readwrite');
-      transaction.done.catch(() => undefined); // awaited below; this only silences the abort path
-      const result = await body(transaction);
-      await transaction.done;
-      return result;
-    } catch (error) {
-      try {
-        transaction?.abort();
-      } catch {
-        // already finished or aborted
-      }
-      throw toStorageError(error);
-    }
+  private transact<T>(stores: Stores, body: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return inTransaction(this.database, stores, body);
   }
-}
-
-function normalizeImported(conversation: Conversation, knownProfileIds: ReadonlySet<string>): Conversation {
-  const next: Conversation = { ...conversation };
-  // Nothing runs for it here: a run that was live in the exporting browser can be continued.
-  if (next.runState === 'running' || next.runState === 'waiting_network') next.runState = 'interrupted';
-  if (next.profileId !== undefined && !knownProfileIds.has(next.profileId)) delete next.profileId;
-  return next;
 }
 
 function findQuestion(message: Message, toolCallId: string): QuestionRequestBlock | undefined {
@@ -318,13 +274,4 @@ function titleFrom(text: string): string {
 
 function notFound(kind: string, id: string): WireError {
   return new WireError({ code: 'not_found', message: `No ${kind} with id "${id}" here. It may have been deleted.` });
-}
-
-function toStorageError(error: unknown): unknown {
-  if (error instanceof WireError) return error;
-  const name = (error as { name?: string } | null)?.name;
-  if (name === 'QuotaExceededError') {
-    return new WireError({ code: 'storage_full', message: 'The browser has no storage space left for Parley. Nothing was lost; free some space (delete old conversations) and try again.' }, { cause: error });
-  }
-  return new WireError({ code: 'internal', message: `Saving failed: ${error instanceof Error ? error.message : String(error)}` }, { cause: error });
 }

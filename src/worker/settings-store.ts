@@ -2,6 +2,7 @@ import { WireError } from '../schema/protocol';
 import type { ProfileInput } from '../schema/commands';
 import { SCRIPTED_PROFILE_ID, type Profile, type ProfileView, type Settings } from '../schema/records';
 import type { ParleyDatabase } from './database';
+import { inTransaction } from './transaction';
 import { DEMO_SCRIPT } from './providers/demo-script';
 
 const SETTINGS_KEY = 'settings';
@@ -24,17 +25,15 @@ export class SettingsStore {
   }
 
   async updateSettings(update: Partial<Settings>): Promise<Settings> {
-    const transaction = this.database.transaction(['settings', 'profiles'], 'readwrite');
-    transaction.done.catch(() => undefined); // awaited below; an abort on refusal must not go unhandled
-    const stored = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
-    if (update.defaultProfileId && update.defaultProfileId !== SCRIPTED_PROFILE_ID && !(await transaction.objectStore('profiles').get(update.defaultProfileId))) {
-      transaction.abort();
-      throw new WireError({ code: 'not_found', message: 'That model profile does not exist.', field: 'defaultProfileId' });
-    }
-    const next: Settings = { ...DEFAULT_SETTINGS, ...stored, ...definedOnly(update) };
-    await transaction.objectStore('settings').put(next, SETTINGS_KEY);
-    await transaction.done;
-    return next;
+    return inTransaction(this.database, ['settings', 'profiles'], async (transaction) => {
+      const stored = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
+      if (update.defaultProfileId && update.defaultProfileId !== SCRIPTED_PROFILE_ID && !(await transaction.objectStore('profiles').get(update.defaultProfileId))) {
+        throw new WireError({ code: 'not_found', message: 'That model profile does not exist.', field: 'defaultProfileId' });
+      }
+      const next: Settings = { ...DEFAULT_SETTINGS, ...stored, ...definedOnly(update) };
+      await transaction.objectStore('settings').put(next, SETTINGS_KEY);
+      return next;
+    });
   }
 
   /** A profile with its key, for the provider only. */
@@ -80,14 +79,13 @@ export class SettingsStore {
 
   async deleteProfile(profileId: string): Promise<void> {
     if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', message: 'The scripted profile is built in and cannot be deleted.' });
-    const transaction = this.database.transaction(['profiles', 'settings'], 'readwrite');
-    transaction.done.catch(() => undefined); // awaited below
-    await transaction.objectStore('profiles').delete(profileId);
-    const settings = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
-    if (settings?.defaultProfileId === profileId) {
-      await transaction.objectStore('settings').put({ ...DEFAULT_SETTINGS, ...settings, defaultProfileId: SCRIPTED_PROFILE_ID }, SETTINGS_KEY);
-    }
-    await transaction.done;
+    await inTransaction(this.database, ['profiles', 'settings'], async (transaction) => {
+      await transaction.objectStore('profiles').delete(profileId);
+      const settings = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
+      if (settings?.defaultProfileId === profileId) {
+        await transaction.objectStore('settings').put({ ...DEFAULT_SETTINGS, ...settings, defaultProfileId: SCRIPTED_PROFILE_ID }, SETTINGS_KEY);
+      }
+    });
   }
 }
 

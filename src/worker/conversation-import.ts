@@ -1,0 +1,39 @@
+import type { Conversation, ConversationExport, Message } from '../schema/records';
+import type { Transaction } from './transaction';
+
+export interface ImportWrite {
+  imported: Array<{ conversation: Conversation; messages: Message[] }>;
+  skipped: number;
+}
+
+/**
+ * Writes an export's conversations inside `transaction`. One already here (same conversation or message id) is
+ * skipped, so importing the same file twice changes nothing. Runs that were live when exported come back interrupted;
+ * unknown profiles are dropped. The file was validated before.
+ */
+export async function writeImport(transaction: Transaction, file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<ImportWrite> {
+  const imported: Array<{ conversation: Conversation; messages: Message[] }> = [];
+  let skipped = 0;
+  for (const entry of file.conversations) {
+    const clash = (await transaction.objectStore('conversations').get(entry.conversation.id)) !== undefined;
+    const messageClash = await Promise.all(entry.messages.map((message) => transaction.objectStore('messages').getKey(message.id)));
+    if (clash || messageClash.some((key) => key !== undefined)) {
+      skipped += 1;
+      continue;
+    }
+    const conversation = normalizeImported(entry.conversation, knownProfileIds);
+    const messages = entry.messages.map((message) => (message.status === 'streaming' ? { ...message, status: 'interrupted' as const } : message));
+    await transaction.objectStore('conversations').put(conversation);
+    for (const message of messages) await transaction.objectStore('messages').put(message);
+    imported.push({ conversation, messages });
+  }
+  return { imported, skipped };
+}
+
+function normalizeImported(conversation: Conversation, knownProfileIds: ReadonlySet<string>): Conversation {
+  const next: Conversation = { ...conversation };
+  // Nothing runs for it here: a run that was live in the exporting browser can be continued.
+  if (next.runState === 'running' || next.runState === 'waiting_network') next.runState = 'interrupted';
+  if (next.profileId !== undefined && !knownProfileIds.has(next.profileId)) delete next.profileId;
+  return next;
+}
