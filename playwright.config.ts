@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { BASE_URL, chromiumLaunchOptions } from './e2e/fixtures';
+import { BASE_URL, E2E_PORT, chromiumLaunchOptions } from './e2e/fixtures';
 
 /**
  * End-to-end tests against the production build served by `vite preview`, so the real service worker and
@@ -23,7 +23,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: 'npx vite preview --port 4173 --strictPort',
+    command: `npx vite preview --port ${E2E_PORT} --strictPort`,
     url: BASE_URL,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

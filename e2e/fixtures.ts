@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, type BrowserContext, type LaunchOptions, type Locator, type Page } from '@playwright/test';
 
-/** Where `vite preview` serves the production build. */
-export const BASE_URL = 'http://localhost:4173';
+/** Where `vite preview` serves the production build. `PARLEY_E2E_PORT` lets two checkouts test side by side. */
+export const E2E_PORT = Number(process.env.PARLEY_E2E_PORT || 4173);
+export const BASE_URL = `http://localhost:${E2E_PORT}`;
 
 /**
  * The one place the browser is configured: the system Chromium (never a downloaded one), flags that keep
