@@ -21,5 +21,7 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings-changed'), settings: Settings }),
   z.object({ type: z.literal('profiles-changed'), profiles: z.array(ProfileView) }),
   z.object({ type: z.literal('storage-error'), message: z.string() }),
+  /** A newer Parley took the database over in another tab: this tab's code is stale and must reload. */
+  z.object({ type: z.literal('app-outdated') }),
 ]);
 export type AppEvent = z.infer<typeof AppEvent>;

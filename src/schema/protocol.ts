@@ -15,6 +15,8 @@ export const ErrorCode = z.enum([
   'invalid_state',
   'busy',
   'storage_full',
+  /** A newer Parley upgraded the database in another tab: this tab must reload. */
+  'app_outdated',
   'provider_error',
   'internal',
 ]);

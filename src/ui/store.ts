@@ -19,6 +19,8 @@ export interface UiState {
   /** Conversations waiting for an answer to a question. */
   pendingQuestionCount: number;
   storageError: string | undefined;
+  /** A newer Parley took the database over in another tab: nothing works here until a reload. */
+  appOutdated: boolean;
 }
 
 /** Worker events plus the results of the UI's own reads, which land in the store the same way. */
@@ -41,6 +43,7 @@ export function createInitialState(): UiState {
     profiles: [],
     pendingQuestionCount: 0,
     storageError: undefined,
+    appOutdated: false,
   };
 }
 
@@ -92,6 +95,9 @@ export function applyEvent(state: UiState, event: UiEvent): void {
       return;
     case 'storage-error-dismissed':
       state.storageError = undefined;
+      return;
+    case 'app-outdated':
+      state.appOutdated = true;
       return;
   }
 }

@@ -40,8 +40,16 @@ export const MIGRATIONS: Record<number, Migration> = {
   },
 };
 
+export interface OpenOptions {
+  /**
+   * Another tab opened a newer version of the database: this connection has been closed so the upgrade can go on, and
+   * this tab's code is out of date. Called once.
+   */
+  onOutdated?(): void;
+}
+
 /** Opens (and migrates) the database. Only the worker calls this. */
-export function openParleyDatabase(name = DATABASE_NAME, version = DATABASE_VERSION): Promise<ParleyDatabase> {
+export function openParleyDatabase(name = DATABASE_NAME, version = DATABASE_VERSION, options: OpenOptions = {}): Promise<ParleyDatabase> {
   return openDB<ParleyDatabaseSchema>(name, version, {
     upgrade(database, oldVersion, newVersion) {
       for (let step = oldVersion + 1; step <= (newVersion ?? version); step += 1) {
@@ -51,8 +59,14 @@ export function openParleyDatabase(name = DATABASE_NAME, version = DATABASE_VERS
       }
     },
     blocking(_currentVersion, _blockedVersion, event) {
-      // A newer version of the app (another tab) wants to upgrade: step aside so it can.
+      // A newer version of the app (another tab) wants to upgrade: step aside so it can, and say this tab is stale.
       (event.target as IDBDatabase).close();
+      options.onOutdated?.();
     },
   });
+}
+
+/** The database on disk is newer than this code (a newer Parley upgraded it in another tab). */
+export function isNewerDatabaseError(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === 'VersionError';
 }

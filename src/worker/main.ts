@@ -4,7 +4,8 @@ import { SYSTEM_PROMPT } from '../core/system-prompt';
 import type { AppEvent } from '../schema/events';
 import type { WorkerMessage } from '../schema/protocol';
 import { serveCommands } from './channel-server';
-import { openParleyDatabase } from './database';
+import { isNewerDatabaseError, openParleyDatabase } from './database';
+import { WireError } from '../schema/protocol';
 import { abortableSleep, createHost, type Host } from './host';
 import { webLocks } from './locks';
 import { openPeerChannel } from './peer-channel';
@@ -18,7 +19,15 @@ const peers = openPeerChannel('parley-peers', {
   stop: (conversationId) => void host.then((ready) => ready.peerStop(conversationId)),
 });
 
-const host: Promise<Host> = openParleyDatabase().then((database) => {
+/** Set once a newer Parley took the database over in another tab: every later command is refused with a clear reason. */
+let outdated = false;
+const markOutdated = () => {
+  if (outdated) return;
+  outdated = true;
+  post({ type: 'app-outdated' });
+};
+
+const host: Promise<Host> = openParleyDatabase(undefined, undefined, { onOutdated: markOutdated }).then((database) => {
   database.addEventListener('close', () => post({ type: 'storage-error', message: 'The browser closed the database. Reload the page.' }));
   return createHost({
     database,
@@ -36,7 +45,14 @@ const host: Promise<Host> = openParleyDatabase().then((database) => {
 });
 
 // Listen at once so no early command is lost; each waits for the database.
-serveCommands(self, async (command) => (await host).handle(command));
+serveCommands(self, async (command) => {
+  const ready = await host.catch((error: unknown) => {
+    if (isNewerDatabaseError(error)) markOutdated();
+    throw error;
+  });
+  if (outdated) throw new WireError({ code: 'app_outdated', message: 'Parley was updated in another tab. Reload this tab to go on.' });
+  return ready.handle(command);
+});
 
 host.then(
   async (ready) => {
@@ -45,5 +61,8 @@ host.then(
     if (navigator.onLine) await ready.runs.resumeWaiting();
     self.addEventListener('online', () => void ready.runs.resumeWaiting());
   },
-  (error: unknown) => post({ type: 'storage-error', message: `Parley could not open its storage: ${error instanceof Error ? error.message : String(error)}` }),
+  (error: unknown) => {
+    if (isNewerDatabaseError(error)) markOutdated();
+    else post({ type: 'storage-error', message: `Parley could not open its storage: ${error instanceof Error ? error.message : String(error)}` });
+  },
 );

@@ -10,7 +10,7 @@ import { ChatView } from './ChatView';
 import { ConversationList } from './ConversationList';
 import { EmptyState } from './EmptyState';
 import { Settings } from './Settings';
-import { ErrorToasts, StorageErrorBanner } from './StatusBanners';
+import { ErrorToasts, OutdatedBanner, StorageErrorBanner } from './StatusBanners';
 import { UpdatePrompt } from './UpdatePrompt';
 
 /**
@@ -57,6 +57,7 @@ export function App(props: { client: WorkerClient }) {
     <AppContext.Provider value={services}>
       <div class="app" data-route={route().name} data-nav-open={navOpen() ? 'true' : 'false'}>
         <UpdatePrompt />
+        <OutdatedBanner shown={state.appOutdated} />
         <StorageErrorBanner message={state.storageError} onDismiss={() => dispatch({ type: 'storage-error-dismissed' })} />
         <header class="app-bar">
           <button

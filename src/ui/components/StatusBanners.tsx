@@ -20,6 +20,20 @@ export function StorageErrorBanner(props: { message: string | undefined; onDismi
   );
 }
 
+/** A newer Parley upgraded the database in another tab: this tab can do nothing useful until it reloads. */
+export function OutdatedBanner(props: { shown: boolean }) {
+  return (
+    <Show when={props.shown}>
+      <div class="banner outdated-banner" role="alert">
+        <span>{t('outdated.text')}</span>
+        <button type="button" class="button primary small" onClick={() => window.location.reload()}>
+          {t('outdated.reload')}
+        </button>
+      </div>
+    </Show>
+  );
+}
+
 /** Failed commands, one alert each, newest last. */
 export function ErrorToasts(props: { toasts: readonly Toast[]; onDismiss(id: number): void }) {
   return (
