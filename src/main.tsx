@@ -1,10 +1,15 @@
 import { render } from 'solid-js/web';
 import { createWorkerClient } from './ui/channel';
+import { superviseWorker } from './ui/worker-supervisor';
 import { App } from './ui/components/App';
 import './ui/styles.css';
 
-const worker = new Worker(new URL('./worker/main.ts', import.meta.url), { type: 'module' });
-worker.addEventListener('error', (event) => console.error('Parley: the worker failed', event.message));
+// A worker that dies is restarted with its listeners (see the supervisor); a fresh one is the same code.
+const worker = superviseWorker(() => {
+  const started = new Worker(new URL('./worker/main.ts', import.meta.url), { type: 'module' });
+  started.addEventListener('error', (event) => console.error('Parley: the worker failed', event.message));
+  return started;
+});
 const client = createWorkerClient(worker);
 
 // Chromium tells pages, not workers, when the network comes back: pass it on so waiting runs resume at once.

@@ -23,5 +23,7 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('storage-error'), message: z.string() }),
   /** A newer Parley took the database over in another tab: this tab's code is stale and must reload. */
   z.object({ type: z.literal('app-outdated') }),
+  /** Said by the page, not a worker: this tab's worker died and a new one took over (runs it had were interrupted). */
+  z.object({ type: z.literal('worker-restarted') }),
 ]);
 export type AppEvent = z.infer<typeof AppEvent>;

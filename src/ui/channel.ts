@@ -2,6 +2,7 @@ import { batch } from 'solid-js';
 import type { CommandOf, CommandType } from '../schema/commands';
 import type { AppEvent } from '../schema/events';
 import { WireError, type CommandEnvelope, type CommandResult, type WorkerMessage } from '../schema/protocol';
+import { WORKER_RESTARTED } from './worker-supervisor';
 
 /** Anything that carries messages both ways: a Worker, or one end of a MessageChannel. */
 export interface MessagePortLike {
@@ -80,9 +81,17 @@ export function createWorkerClient(port: MessagePortLike, options: WorkerClientO
   let broken: WireError | undefined;
 
   port.addEventListener('message', (messageEvent: MessageEvent) => {
-    const message = messageEvent.data as WorkerMessage | undefined;
+    const message = messageEvent.data as WorkerMessage | { kind: typeof WORKER_RESTARTED } | undefined;
     if (!message || typeof message !== 'object') return;
-    if (message.kind === 'reply') {
+    if (message.kind === WORKER_RESTARTED) {
+      // The old worker died with these commands unanswered; the new one never saw them.
+      const lost = new WireError({ code: 'internal', message: "Parley's background worker stopped and was restarted before it could answer. Try again." });
+      for (const pending of pendingReplies.values()) pending.reject(lost);
+      pendingReplies.clear();
+      ready = false;
+      broken = undefined;
+      queueEvent({ type: 'worker-restarted' });
+    } else if (message.kind === 'reply') {
       settleReply(message);
     } else if (message.kind === 'event') {
       if (message.event.type === 'worker-ready') ready = true;

@@ -21,6 +21,10 @@ export interface UiState {
   storageError: string | undefined;
   /** A newer Parley took the database over in another tab: nothing works here until a reload. */
   appOutdated: boolean;
+  /** Counts worker restarts: views re-read what they show when it changes. */
+  workerGeneration: number;
+  /** The worker died and was restarted; shown until dismissed. */
+  workerRestarted: boolean;
 }
 
 /** Worker events plus the results of the UI's own reads, which land in the store the same way. */
@@ -28,7 +32,8 @@ export type UiEvent =
   | AppEvent
   | { type: 'conversations-listed'; conversations: Conversation[] }
   | { type: 'conversation-opened'; conversation: Conversation; messages: Message[] }
-  | { type: 'storage-error-dismissed' };
+  | { type: 'storage-error-dismissed' }
+  | { type: 'worker-restart-dismissed' };
 
 /** The state before the worker has said anything: empty, and not yet loaded. */
 export function createInitialState(): UiState {
@@ -44,6 +49,8 @@ export function createInitialState(): UiState {
     pendingQuestionCount: 0,
     storageError: undefined,
     appOutdated: false,
+    workerGeneration: 0,
+    workerRestarted: false,
   };
 }
 
@@ -98,6 +105,14 @@ export function applyEvent(state: UiState, event: UiEvent): void {
       return;
     case 'app-outdated':
       state.appOutdated = true;
+      return;
+    case 'worker-restarted':
+      state.workerReady = false;
+      state.workerGeneration += 1;
+      state.workerRestarted = true;
+      return;
+    case 'worker-restart-dismissed':
+      state.workerRestarted = false;
       return;
   }
 }

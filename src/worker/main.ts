@@ -44,6 +44,12 @@ const host: Promise<Host> = openParleyDatabase(undefined, undefined, { onOutdate
   });
 });
 
+// The page's supervisor asks now and then whether this worker is alive; answer at once, whatever else is going on.
+self.addEventListener('message', (event: MessageEvent) => {
+  const data = event.data as { kind?: unknown; id?: unknown } | null;
+  if (data?.kind === 'ping' && typeof data.id === 'number') self.postMessage({ kind: 'pong', id: data.id });
+});
+
 // Listen at once so no early command is lost; each waits for the database.
 serveCommands(self, async (command) => {
   const ready = await host.catch((error: unknown) => {

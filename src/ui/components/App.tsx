@@ -1,4 +1,4 @@
-import { createEffect, createSignal, Match, onCleanup, Switch } from 'solid-js';
+import { createEffect, createSignal, Match, on, onCleanup, Switch } from 'solid-js';
 import { AppContext, type AppServices } from '../app-context';
 import type { WorkerClient } from '../channel';
 import { createReportingClient, createToasts, settle } from '../error-report';
@@ -10,7 +10,7 @@ import { ChatView } from './ChatView';
 import { ConversationList } from './ConversationList';
 import { EmptyState } from './EmptyState';
 import { Settings } from './Settings';
-import { ErrorToasts, OutdatedBanner, StorageErrorBanner } from './StatusBanners';
+import { ErrorToasts, OutdatedBanner, StorageErrorBanner, WorkerRestartedBanner } from './StatusBanners';
 import { UpdatePrompt } from './UpdatePrompt';
 
 /**
@@ -28,15 +28,23 @@ export function App(props: { client: WorkerClient }) {
   const unsubscribe = props.client.onEvent((event) => dispatch(event));
   onCleanup(unsubscribe);
 
-  void settle(client.send({ type: 'conversation.list' })).then((conversations) => {
-    if (conversations) dispatch({ type: 'conversations-listed', conversations });
-  });
-  void settle(client.send({ type: 'settings.get' })).then((settings) => {
-    if (settings) dispatch({ type: 'settings-changed', settings });
-  });
-  void settle(client.send({ type: 'profiles.list' })).then((profiles) => {
-    if (profiles) dispatch({ type: 'profiles-changed', profiles });
-  });
+  // Read at start, and again from a worker that replaced one that died (what changed meanwhile came as no event).
+  createEffect(
+    on(
+      () => state.workerGeneration,
+      () => {
+        void settle(client.send({ type: 'conversation.list' })).then((conversations) => {
+          if (conversations) dispatch({ type: 'conversations-listed', conversations });
+        });
+        void settle(client.send({ type: 'settings.get' })).then((settings) => {
+          if (settings) dispatch({ type: 'settings-changed', settings });
+        });
+        void settle(client.send({ type: 'profiles.list' })).then((profiles) => {
+          if (profiles) dispatch({ type: 'profiles-changed', profiles });
+        });
+      },
+    ),
+  );
 
   // The stored language wins over the browser's once settings are known.
   createEffect(() => {
@@ -58,6 +66,7 @@ export function App(props: { client: WorkerClient }) {
       <div class="app" data-route={route().name} data-nav-open={navOpen() ? 'true' : 'false'}>
         <UpdatePrompt />
         <OutdatedBanner shown={state.appOutdated} />
+        <WorkerRestartedBanner shown={state.workerRestarted} onDismiss={() => dispatch({ type: 'worker-restart-dismissed' })} />
         <StorageErrorBanner message={state.storageError} onDismiss={() => dispatch({ type: 'storage-error-dismissed' })} />
         <header class="app-bar">
           <button

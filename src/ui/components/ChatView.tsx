@@ -27,8 +27,9 @@ export function ChatView(props: { conversationId: string }) {
   // Messages are read whole when a conversation becomes active; events keep them current after that.
   createEffect(
     on(
-      () => props.conversationId,
-      (conversationId) => {
+      // A restarted worker is read again: the old one may have died mid-reply.
+      () => [props.conversationId, app.state.workerGeneration] as const,
+      ([conversationId]) => {
         app.client.send({ type: 'conversation.open', conversationId }).then(
           (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages }),
           (error: unknown) => {

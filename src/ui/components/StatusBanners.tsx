@@ -34,6 +34,20 @@ export function OutdatedBanner(props: { shown: boolean }) {
   );
 }
 
+/** This tab's worker died and a new one took over: say so, since a reply it was writing was interrupted. */
+export function WorkerRestartedBanner(props: { shown: boolean; onDismiss(): void }) {
+  return (
+    <Show when={props.shown}>
+      <div class="banner restart-banner" role="status">
+        <span>{t('worker.restarted')}</span>
+        <button type="button" class="button small" aria-label={t('banner.dismiss')} onClick={() => props.onDismiss()}>
+          ×
+        </button>
+      </div>
+    </Show>
+  );
+}
+
 /** Failed commands, one alert each, newest last. */
 export function ErrorToasts(props: { toasts: readonly Toast[]; onDismiss(id: number): void }) {
   return (

@@ -1,0 +1,88 @@
+import type { MessagePortLike } from './channel';
+
+/** The part of a Worker the supervisor drives. */
+export interface WorkerLike extends MessagePortLike {
+  terminate(): void;
+}
+
+export interface SupervisorOptions {
+  /** How often the worker is asked whether it is alive. */
+  pingIntervalMs?: number;
+  /** A ping unanswered this long, while the page is visible, means the worker is dead. */
+  pingTimeoutMs?: number;
+  /** Hidden pages run timers late; only a visible page judges the worker. */
+  isVisible?: () => boolean;
+  timers?: { setInterval(callback: () => void, ms: number): unknown; now(): number };
+  /** A worker that cannot even start would be restarted forever: give up after this many restarts. */
+  maxRestarts?: number;
+}
+
+/** Sent to the message listeners after a restart, so the client can fail what the dead worker never answered. */
+export const WORKER_RESTARTED = 'worker-restarted';
+
+/**
+ * One stable port over a worker that may die (out of memory, a crash, `close()`): a worker that stops answering pings
+ * is terminated and a new one started; listeners carry over, and they get a `{ kind: 'worker-restarted' }` message. Safe
+ * because every state is in IndexedDB: the new worker marks a run that died with the old one as interrupted.
+ */
+export function superviseWorker(create: () => WorkerLike, options: SupervisorOptions = {}): MessagePortLike {
+  const pingIntervalMs = options.pingIntervalMs ?? 3000;
+  const pingTimeoutMs = options.pingTimeoutMs ?? 10_000;
+  const isVisible = options.isVisible ?? (() => typeof document === 'undefined' || document.visibilityState === 'visible');
+  const timers = options.timers ?? { setInterval: (callback, ms) => setInterval(callback, ms), now: () => Date.now() };
+  const messageListeners = new Set<(event: MessageEvent) => void>();
+  const errorListeners = new Set<(event: Event) => void>();
+  let outstanding: { id: number; sentAt: number } | undefined;
+  let nextPing = 1;
+  let restarts = 0;
+  let current = start();
+
+  function start(): WorkerLike {
+    const worker = create();
+    worker.addEventListener('message', (event: MessageEvent) => {
+      if (worker !== current) return; // a late word from a worker already replaced
+      const data = event.data as { kind?: unknown; id?: unknown } | null;
+      if (data?.kind === 'pong') {
+        if (outstanding?.id === data.id) outstanding = undefined;
+        return;
+      }
+      for (const listener of [...messageListeners]) listener(event);
+    });
+    worker.addEventListener('error', (event: Event) => {
+      if (worker !== current) return;
+      for (const listener of [...errorListeners]) listener(event);
+    });
+    return worker;
+  }
+
+  function restart(): void {
+    current.terminate();
+    outstanding = undefined;
+    current = start();
+    const notice = new MessageEvent('message', { data: { kind: WORKER_RESTARTED } });
+    for (const listener of [...messageListeners]) listener(notice);
+  }
+
+  timers.setInterval(() => {
+    if (!isVisible()) {
+      outstanding = undefined; // judged again once visible, from a fresh ping
+      return;
+    }
+    if (outstanding) {
+      if (timers.now() - outstanding.sentAt < pingTimeoutMs || restarts >= (options.maxRestarts ?? 5)) return;
+      restarts += 1;
+      restart();
+      return;
+    }
+    outstanding = { id: nextPing++, sentAt: timers.now() };
+    current.postMessage({ kind: 'ping', id: outstanding.id });
+  }, pingIntervalMs);
+
+  return {
+    postMessage: (message) => current.postMessage(message),
+    addEventListener(type: 'message' | 'error', listener: ((event: MessageEvent) => void) & ((event: Event) => void)) {
+      if (type === 'message') messageListeners.add(listener);
+      else errorListeners.add(listener);
+    },
+  } as MessagePortLike;
+}
