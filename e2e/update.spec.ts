@@ -68,7 +68,8 @@ async function updateStory(page: Page, options: { returningVisit: boolean }): Pr
 
   const banner = page.getByRole('status').filter({ hasText: 'A new version is ready' });
   const reloadButton = banner.getByRole('button', { name: 'Reload to update', exact: true });
-  await expect(banner).toBeVisible();
+  // Installing version two precaches the whole shell; on a loaded two-core machine that has taken over 10 s.
+  await expect(banner).toBeVisible({ timeout: 30_000 });
   await expect(reloadButton).toBeVisible();
   // The browser really fetched the new script, and the new worker re-fetched the one entry whose revision changed.
   const newRequests = server.requests.slice(requestsBeforeUpdate);
