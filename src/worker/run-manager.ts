@@ -10,6 +10,8 @@ import { WireError } from '../schema/protocol';
 export class RunManager {
   private readonly active = new Map<string, { controller: AbortController; done: Promise<RunEnd | undefined> }>();
   private networkRetry: { timer: unknown; attempt: number } | undefined;
+  /** Conversations another tab is running, whose run lock this worker waits on (see `watch`). */
+  private readonly watching = new Set<string>();
 
   constructor(
     private readonly store: IndexedDbConversationStore,
@@ -91,12 +93,35 @@ export class RunManager {
   async recover(conversationId: string): Promise<boolean> {
     if (this.active.has(conversationId)) return false;
     const release = await this.locks.tryAcquire(runLockName(conversationId));
-    if (!release) return false;
+    if (!release) {
+      this.watch(conversationId); // someone runs it now: notice the moment they are gone
+      return false;
+    }
     try {
       return (await this.store.transition(conversationId, ['running'], 'interrupted')) !== undefined;
     } finally {
       release();
     }
+  }
+
+  /**
+   * Another tab runs this conversation: wait on its run lock, which the browser releases the moment that tab (or its
+   * worker) dies, and if the conversation is still marked running then, mark it interrupted so this tab can offer
+   * Continue instead of "Writing…" forever. A run that ended normally left another state, and nothing is written.
+   */
+  watch(conversationId: string): void {
+    if (this.active.has(conversationId) || this.watching.has(conversationId)) return;
+    this.watching.add(conversationId);
+    void this.locks.acquire(runLockName(conversationId)).then(async (release) => {
+      try {
+        if (!this.active.has(conversationId)) await this.store.transition(conversationId, ['running'], 'interrupted');
+      } catch (error) {
+        this.ports.onStorageError?.(error);
+      } finally {
+        this.watching.delete(conversationId);
+        release();
+      }
+    });
   }
 
   /** Repairs every conversation left `running` by a dead tab. */
