@@ -35,7 +35,8 @@ describe('PendingInbox', () => {
   it('lists the questions waiting in other conversations, and opens one', async () => {
     const { dispatch, send } = setup('a');
     dispatch({ type: 'conversations-listed', conversations: [conversation('a', 'awaiting_input'), conversation('b', 'awaiting_input'), conversation('c', 'idle')] });
-    const entry = await screen.findByRole('button', { name: /Where to for b\?/ });
+    // Named as the README says: the first question, then the conversation's title (exactly, so no name runs together).
+    const entry = await screen.findByRole('button', { name: 'Where to for b? — Trip b (and 1 more)' });
     expect(send).toHaveBeenCalledWith({ type: 'questions.listPending' });
     expect(screen.getByRole('heading', { name: 'Waiting for you (1)' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Where to for a\?/ })).toBeNull(); // the open conversation shows its own form

@@ -76,7 +76,7 @@ export function App(props: { client: WorkerClient }) {
             aria-controls="conversation-nav"
             onClick={() => setNavOpen(!navOpen())}
           >
-            {t('nav.conversations')}
+            {t('nav.toggle')}
           </button>
           <a class="brand" href="#/">
             {t('app.name')}

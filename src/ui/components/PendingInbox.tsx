@@ -40,6 +40,11 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
                 <button
                   type="button"
                   class="pending-inbox-item"
+                  aria-label={t(item.questions.length > 1 ? 'inbox.itemLabelMore' : 'inbox.itemLabel', {
+                    question: item.questions[0]?.question ?? '',
+                    title: item.conversationTitle,
+                    count: item.questions.length - 1,
+                  })}
                   onClick={() => {
                     navigate({ name: 'conversation', conversationId: item.conversationId });
                     props.onPicked?.();

@@ -7,6 +7,7 @@ const en = {
   'title.pending': '({count}) Question waiting · Parley',
 
   'nav.conversations': 'Conversations',
+  'nav.toggle': 'Show conversations',
   'nav.settings': 'Settings',
 
   'conversations.new': 'New conversation',
@@ -107,6 +108,8 @@ const en = {
 
   'inbox.title': 'Waiting for you ({count})',
   'inbox.more': '+{count} more',
+  'inbox.itemLabel': '{question} — {title}',
+  'inbox.itemLabelMore': '{question} — {title} (and {count} more)',
 
   'data.heading': 'Your data',
   'data.local': 'Conversations are stored only in this browser; no server has a copy. Export them to keep one.',
@@ -146,6 +149,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'title.pending': '（{count}）有问题待回答 · Parley',
 
   'nav.conversations': '对话',
+  'nav.toggle': '显示对话',
   'nav.settings': '设置',
 
   'conversations.new': '新建对话',
@@ -244,6 +248,8 @@ const zhCN: Record<keyof typeof en, string> = {
 
   'inbox.title': '等你回答（{count}）',
   'inbox.more': '另有 {count} 个',
+  'inbox.itemLabel': '{question} — {title}',
+  'inbox.itemLabelMore': '{question} — {title}（另有 {count} 个）',
 
   'data.heading': '你的数据',
   'data.local': '对话只保存在这个浏览器里，没有服务器副本。导出它们以另存一份。',
