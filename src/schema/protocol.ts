@@ -73,6 +73,12 @@ export interface PendingQuestion {
 
 export type { ConversationExport };
 
+/** A state in an import file that cannot happen, changed into one that can; the UI words the code. */
+export interface ImportRepair {
+  conversationTitle: string;
+  code: 'waiting_without_question' | 'question_not_waiting' | 'extra_pending_question';
+}
+
 export interface ConnectionTestResult {
   ok: boolean;
   message: string;
@@ -88,7 +94,7 @@ export interface CommandResults {
   'conversation.open': { conversation: Conversation; messages: Message[] };
   'conversation.setProfile': Conversation;
   'conversation.export': ConversationExport;
-  'conversation.import': { imported: number; skipped: number };
+  'conversation.import': { imported: number; skipped: number; repairs: ImportRepair[] };
   'message.send': { message: Message };
   'run.stop': { conversationId: string };
   'run.continue': { conversationId: string };

@@ -36,6 +36,9 @@ export function createToasts() {
   return { toasts, dismiss, report };
 }
 
+/** Commands whose callers show their failure in place (beside the control), so a toast would say it twice. */
+const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set(['conversation.import', 'profiles.test']);
+
 /**
  * Wraps a client so that every failed command is reported once, globally, and still rejects for its
  * caller. `already_resolved` is not reported: it is an answer (the first outcome), not a failure.
@@ -44,7 +47,8 @@ export function createReportingClient(client: WorkerClient, report: (error: unkn
   return {
     send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>> {
       return client.send(command).catch((error: unknown) => {
-        if (!(error instanceof WireError && error.code === 'already_resolved')) report(error);
+        const shownByCaller = SHOWN_BY_CALLER.has(command.type);
+        if (!shownByCaller && !(error instanceof WireError && error.code === 'already_resolved')) report(error);
         throw error;
       });
     },

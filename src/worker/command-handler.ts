@@ -1,8 +1,9 @@
 import { Command, type CommandOf, type CommandType } from '../schema/commands';
 import { WireError, type CommandResult } from '../schema/protocol';
-import { ConversationExport, type Message, type Profile, type Settings } from '../schema/records';
+import { ConversationExport, type Conversation, type Message, type Profile, type Settings } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
+import { findImportProblem } from '../core/import-checks';
 import type { IndexedDbConversationStore } from './conversation-store';
 import type { RunManager } from './run-manager';
 import type { SettingsStore } from './settings-store';
@@ -52,10 +53,9 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, profileId: command.profileId }));
     },
     'conversation.export': async () => {
-      const conversations = await store.listConversations();
-      const exported: ConversationExport = { format: 'parley-export', version: 1, exportedAt: deps.now(), conversations: [] };
-      for (const conversation of conversations) exported.conversations.push({ conversation, messages: await store.listMessages(conversation.id) });
-      return exported; // profiles, and so keys, are never part of an export
+      const conversations = (await store.exportAll()).map(withoutProviderDetails);
+      // Profiles, and so keys, are never part of an export; nor are the texts providers sent back with errors.
+      return { format: 'parley-export', version: 1, exportedAt: deps.now(), conversations } satisfies ConversationExport;
     },
     'conversation.import': async (command) => {
       const file = ConversationExport.safeParse(command.data);
@@ -70,9 +70,14 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
           throw new WireError({ code: 'invalid_command', message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it or repeat a position). Nothing was imported.`, field: `data.conversations.${index}` });
         }
       }
+      const problem = findImportProblem(file.data);
+      if (problem) {
+        const where = `conversation ${problem.conversation + 1}${problem.message !== undefined ? `, message ${problem.message + 1}` : ''}`;
+        throw new WireError({ code: 'invalid_command', message: `The export file cannot be imported (${where}: ${problem.detail}). Nothing was imported.`, field: `data.conversations.${problem.conversation}` });
+      }
       const profiles = new Set((await settings.listProfiles()).map((profile) => profile.id));
-      const { imported, skipped } = await store.importConversations(file.data, profiles);
-      return { imported: imported.length, skipped };
+      const { imported, skipped, repairs } = await store.importConversations(file.data, profiles);
+      return { imported: imported.length, skipped, repairs };
     },
     'message.send': async (command) => {
       await runs.recover(command.conversationId);
@@ -176,6 +181,26 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     const handler = handlers[parsed.data.type] as (command: Command) => Promise<unknown>;
     return handler(parsed.data);
   };
+}
+
+/** Error codes whose message quotes a model provider's answer (which may echo a key, a URL, an account). */
+const PROVIDER_ERROR_CODES = new Set(['auth', 'not_found', 'rate_limited', 'server', 'network', 'cors', 'bad_stream', 'bad_request']);
+
+function providerErrorText(code: string): string {
+  return `The model provider reported an error (${code}); its details are not part of an export.`;
+}
+
+/** An exported conversation with provider error texts replaced by their code. */
+function withoutProviderDetails(entry: { conversation: Conversation; messages: Message[] }): { conversation: Conversation; messages: Message[] } {
+  const conversation = entry.conversation.runError && PROVIDER_ERROR_CODES.has(entry.conversation.runError.code)
+    ? { ...entry.conversation, runError: { code: entry.conversation.runError.code, message: providerErrorText(entry.conversation.runError.code) } }
+    : entry.conversation;
+  const messages = entry.messages.map((message) =>
+    message.blocks.some((block) => block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code))
+      ? { ...message, blocks: message.blocks.map((block) => (block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code) ? { ...block, message: providerErrorText(block.code) } : block)) }
+      : message,
+  );
+  return { conversation, messages };
 }
 
 function ignoreAlreadyResolved(error: unknown): Message | undefined {

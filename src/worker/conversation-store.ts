@@ -5,6 +5,7 @@ import { WireError, type PendingQuestion } from '../schema/protocol';
 import type { QuestionAnswer, QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import { writeImport } from './conversation-import';
+import type { ImportRepair } from '../schema/protocol';
 import type { ParleyDatabase } from './database';
 import { inTransaction, type Stores, type Transaction } from './transaction';
 
@@ -42,6 +43,25 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   async listConversations(): Promise<Conversation[]> {
     return (await this.database.getAllFromIndex('conversations', 'by-updated')).reverse();
+  }
+
+  /**
+   * Every conversation with its messages, read in ONE transaction so an export taken while a reply streams is a
+   * snapshot of one moment.
+   */
+  async exportAll(): Promise<Array<{ conversation: Conversation; messages: Message[] }>> {
+    const transaction = this.database.transaction(['conversations', 'messages'], 'readonly');
+    const [conversations, messages] = await Promise.all([
+      transaction.objectStore('conversations').index('by-updated').getAll(),
+      transaction.objectStore('messages').index('by-conversation').getAll(),
+    ]);
+    const byConversation = new Map<string, Message[]>();
+    for (const message of messages) {
+      const list = byConversation.get(message.conversationId) ?? [];
+      list.push(message);
+      byConversation.set(message.conversationId, list);
+    }
+    return conversations.reverse().map((conversation) => ({ conversation, messages: byConversation.get(conversation.id) ?? [] }));
   }
 
   /** Every pending question of every conversation, from one index. */
@@ -106,10 +126,11 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   /** Writes an export's conversations in one transaction (see writeImport), then tells the listener. */
-  async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number }> {
-    const result = await this.transact(['conversations', 'messages'], (transaction) => writeImport(transaction, file, knownProfileIds));
+  async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number; repairs: ImportRepair[] }> {
+    const now = this.now();
+    const result = await this.transact(['conversations', 'messages'], (transaction) => writeImport(transaction, file, knownProfileIds, now));
     for (const entry of result.imported) this.listener.changed(entry);
-    return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped };
+    return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
   }
 
   async deleteConversation(conversationId: string): Promise<void> {

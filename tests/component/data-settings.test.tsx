@@ -42,12 +42,15 @@ describe('DataSettings', () => {
   });
 
   it('imports a chosen export file and says how it went', async () => {
-    const send = vi.fn(async () => ({ imported: 2, skipped: 1 })) as unknown as WorkerClient['send'];
+    const send = vi.fn(async () => ({ imported: 2, skipped: 1, repairs: [{ conversationTitle: 'Trip', code: 'waiting_without_question' }] })) as unknown as WorkerClient['send'];
     renderWith(send);
     const input = screen.getByLabelText('Import conversations') as HTMLInputElement;
     const data = { format: 'parley-export', version: 1, exportedAt: 0, conversations: [] };
     fireEvent.change(input, { target: { files: [new File([JSON.stringify(data)], 'parley.json', { type: 'application/json' })] } });
-    expect(await screen.findByRole('status')).toHaveTextContent('Imported 2 conversation(s); 1 already here.');
+    const status = await screen.findByRole('status');
+    expect(status).toHaveTextContent('Imported 2 conversations. 1 was already here and was left as it is.');
+    // A repaired state is said, by conversation, not silently changed.
+    expect(status).toHaveTextContent('“Trip” said it was waiting for an answer but held no question: it is now idle.');
     expect(send).toHaveBeenCalledWith({ type: 'conversation.import', data });
   });
 

@@ -18,7 +18,7 @@ describe('import of an export', () => {
   it('restores every conversation and message in another browser, pending question included', async () => {
     const { id, file } = await exportedConversationWithAQuestion();
     const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-    expect(await elsewhere.send({ type: 'conversation.import', data: JSON.parse(JSON.stringify(file)) })).toEqual({ imported: 1, skipped: 0 });
+    expect(await elsewhere.send({ type: 'conversation.import', data: JSON.parse(JSON.stringify(file)) })).toEqual({ imported: 1, skipped: 0, repairs: [] });
     const { conversation, messages } = await elsewhere.send({ type: 'conversation.open', conversationId: id });
     expect({ conversation, messages }).toEqual(file.conversations[0]);
     expect(await elsewhere.send({ type: 'questions.listPending' })).toHaveLength(1);
@@ -30,7 +30,7 @@ describe('import of an export', () => {
     const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     await elsewhere.send({ type: 'conversation.import', data: file });
     const before = await elsewhere.send({ type: 'conversation.export' });
-    expect(await elsewhere.send({ type: 'conversation.import', data: file })).toEqual({ imported: 0, skipped: 1 });
+    expect(await elsewhere.send({ type: 'conversation.import', data: file })).toEqual({ imported: 0, skipped: 1, repairs: [] });
     expect({ ...(await elsewhere.send({ type: 'conversation.export' })), exportedAt: 0 }).toEqual({ ...before, exportedAt: 0 });
   });
 
@@ -39,7 +39,12 @@ describe('import of an export', () => {
     const entry = file.conversations[0]!;
     const live: ConversationExport = {
       ...file,
-      conversations: [{ conversation: { ...entry.conversation, runState: 'running', profileId: 'not-here' }, messages: entry.messages.map((message, index) => (index === entry.messages.length - 1 ? { ...message, status: 'streaming' as const } : message)) }],
+      conversations: [{ conversation: { ...entry.conversation, runState: 'running', profileId: 'not-here' }, messages: entry.messages.map((message, index) => {
+        if (index !== entry.messages.length - 1) return message;
+        // A reply still streaming holds no question yet.
+        const { pendingQuestionId: _pending, ...rest } = message;
+        return { ...rest, status: 'streaming' as const, blocks: [{ type: 'text' as const, text: 'Half a rep' }] };
+      }) }],
     };
     const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     await elsewhere.send({ type: 'conversation.import', data: live });
@@ -65,5 +70,120 @@ describe('import of an export', () => {
     }
     expect(await elsewhere.send({ type: 'conversation.list' })).toEqual([]);
     expect(elsewhere.events).toEqual([]);
+  });
+});
+
+describe('import of hostile or impossible files', () => {
+  const base = async () => (await exportedConversationWithAQuestion()).file;
+
+  it('refuses tool-call arguments that could reach a prototype, naming where, and writes nothing', async () => {
+    const file = await base();
+    const message = file.conversations[0]!.messages[1]!;
+    message.blocks.unshift({ type: 'error', code: 'bad_stream', message: 'cut' }, { type: 'tool_call', toolCallId: 't1', toolName: 'get_current_time', args: JSON.parse('{"a": {"__proto__": {"polluted": "yes"}}}'), status: 'success', result: 'now' });
+    const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const refused = await elsewhere.send({ type: 'conversation.import', data: file }).then(() => undefined, (error: unknown) => error as Error & { code: string });
+    expect(refused?.code).toBe('invalid_command');
+    expect(refused?.message).toContain('conversation 1, message 2');
+    expect(refused?.message).toContain('__proto__');
+    expect(await elsewhere.send({ type: 'conversation.list' })).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses arguments nested too deep or too large', async () => {
+    let deep: unknown = 'end';
+    for (let index = 0; index < 40; index += 1) deep = { next: deep };
+    for (const args of [deep, { text: 'x'.repeat(300_000) }]) {
+      const file = await base();
+      file.conversations[0]!.messages[1]!.blocks.unshift({ type: 'tool_call', toolCallId: 't1', toolName: 'x', args, status: 'success', result: 'ok' });
+      const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+      await expect(elsewhere.send({ type: 'conversation.import', data: file })).rejects.toMatchObject({ code: 'invalid_command' });
+    }
+  });
+
+  it('refuses two messages with one id instead of keeping one of them', async () => {
+    const file = await base();
+    const messages = file.conversations[0]!.messages;
+    messages.push({ ...messages[0]!, seq: 99 });
+    const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await expect(elsewhere.send({ type: 'conversation.import', data: file })).rejects.toMatchObject({ code: 'invalid_command', message: expect.stringContaining('appears twice') });
+  });
+
+  it('repairs "awaiting input" with no question, and a question in an idle conversation, and says which', async () => {
+    const waitingForNothing = await base();
+    const entry = waitingForNothing.conversations[0]!;
+    const last = entry.messages.at(-1)!;
+    last.blocks = last.blocks.filter((block) => block.type !== 'question_request');
+    delete last.pendingQuestionId;
+    const questionInIdle = await base();
+    questionInIdle.conversations[0]!.conversation.runState = 'idle';
+
+    const first = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const one = await first.send({ type: 'conversation.import', data: waitingForNothing });
+    expect(one.repairs).toEqual([{ conversationTitle: entry.conversation.title, code: 'waiting_without_question' }]);
+    expect((await first.send({ type: 'conversation.open', conversationId: entry.conversation.id })).conversation.runState).toBe('idle');
+
+    const second = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const two = await second.send({ type: 'conversation.import', data: questionInIdle });
+    expect(two.repairs.map((repair) => repair.code)).toEqual(['question_not_waiting']);
+    expect(await second.send({ type: 'questions.listPending' })).toHaveLength(1);
+  });
+
+  it('never throws anything but a WireError nor pollutes a prototype, whatever a message holds', async () => {
+    const fc = (await import('fast-check')).default;
+    const file = await base();
+    const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'type', 'blocks'), fc.string({ maxLength: 3 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.dictionary(key, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }), { maxLength: 3 }), async (blocks) => {
+        const hostile = JSON.parse(JSON.stringify({ ...file, conversations: [{ ...file.conversations[0], messages: [{ ...file.conversations[0]!.messages[0], blocks }] }] })) as unknown;
+        await elsewhere.send({ type: 'conversation.import', data: hostile }).catch((error: unknown) => {
+          expect((error as Error).name).toBe('WireError');
+        });
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('export', () => {
+  it('reads everything in one transaction, so it is a snapshot of one moment', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await tab.send({ type: 'settings.update', script: script([{ text: 'Hi!' }]) });
+    for (let index = 0; index < 3; index += 1) {
+      const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+      await tab.send({ type: 'message.send', conversationId, text: `hello ${index}` });
+      await waitForRunState(tab, conversationId, ['idle']);
+    }
+    const prototype = (globalThis as unknown as { IDBDatabase: { prototype: { transaction: (...args: unknown[]) => unknown } } }).IDBDatabase.prototype;
+    const original = prototype.transaction;
+    let transactions = 0;
+    prototype.transaction = function (this: unknown, ...args: unknown[]) {
+      transactions += 1;
+      return original.apply(this, args);
+    };
+    try {
+      const file = await tab.send({ type: 'conversation.export' });
+      expect(file.conversations).toHaveLength(3);
+      expect(file.conversations.every((entry) => entry.messages.length === 2)).toBe(true);
+    } finally {
+      prototype.transaction = original;
+    }
+    expect(transactions).toBe(1);
+  });
+
+  it('leaves out what a provider said in an error, keeping the code', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const created = await tab.send({ type: 'conversation.create' });
+    const providerText = 'Incorrect API key provided: sk-RED***CRET for org acme';
+    await tab.host.store.write({
+      conversation: { ...created, runState: 'error', runError: { code: 'auth', message: providerText } },
+      messages: [{ id: 'm1', conversationId: created.id, seq: 0, role: 'assistant', blocks: [{ type: 'error', code: 'auth', message: providerText }], status: 'error', createdAt: 1, updatedAt: 1 }],
+    });
+    const text = JSON.stringify(await tab.send({ type: 'conversation.export' }));
+    expect(text).not.toContain('acme');
+    expect(text).not.toContain('RED');
+    expect(text).toContain('"code":"auth"');
   });
 });

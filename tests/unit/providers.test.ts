@@ -368,6 +368,17 @@ describe('errors helpers', () => {
     expect(scrubSecret(`key ${KEY} and again ${KEY}.`, KEY)).toBe('key ••• and again •••.');
     expect(scrubSecret('nothing to hide', '')).toBe('nothing to hide');
   });
+
+  it('scrubs what a provider echoes of the key: masked forms and bare pieces, not ordinary words', () => {
+    const key = 'sk-REDACTEDSECRET';
+    expect(scrubSecret('Incorrect API key provided: sk-RED***CRET. You can find your API key at https://example.com.', key)).toBe(
+      'Incorrect API key provided: •••. You can find your API key at https://example.com.',
+    );
+    expect(scrubSecret('key sk-REDA…CRET rejected', key)).toBe('key ••• rejected');
+    expect(scrubSecret('key sk-REDxxxxxx rejected', key)).toBe('key ••• rejected');
+    expect(scrubSecret('fragment REDACTEDSEC here', key)).toBe('fragment ••• here');
+    expect(scrubSecret('Invalid key sk-... for model gpt-4o-mini', key)).toBe('Invalid key sk-... for model gpt-4o-mini');
+  });
 });
 
 describe('the provider server itself', () => {

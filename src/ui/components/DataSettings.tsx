@@ -1,4 +1,4 @@
-import { createSignal, onMount, Show } from 'solid-js';
+import { createSignal, For, onMount, Show } from 'solid-js';
 import { useApp } from '../app-context';
 import { describeError, settle } from '../error-report';
 import { t } from '../i18n/i18n';
@@ -17,7 +17,7 @@ export function DataSettings() {
   const app = useApp();
   const [facts, setFacts] = createSignal<StorageFacts>();
   const [exporting, setExporting] = createSignal(false);
-  const [importResult, setImportResult] = createSignal<{ ok: boolean; text: string }>();
+  const [importResult, setImportResult] = createSignal<{ ok: boolean; text: string; repairs?: string[] }>();
 
   onMount(async () => {
     const storage = navigator.storage;
@@ -56,8 +56,11 @@ export function DataSettings() {
       return;
     }
     try {
-      const { imported, skipped } = await app.client.send({ type: 'conversation.import', data });
-      setImportResult({ ok: true, text: t('data.imported', { imported, skipped }) });
+      const { imported, skipped, repairs } = await app.client.send({ type: 'conversation.import', data });
+      const parts = [t(imported === 1 ? 'data.importedOne' : 'data.importedMany', { count: imported })];
+      if (skipped > 0) parts.push(t(skipped === 1 ? 'data.skippedOne' : 'data.skippedMany', { count: skipped }));
+      const repaired = repairs.map((repair) => t(`data.repair.${repair.code}`, { title: repair.conversationTitle }));
+      setImportResult({ ok: true, text: parts.join(' '), ...(repaired.length > 0 ? { repairs: repaired } : {}) });
     } catch (error) {
       setImportResult({ ok: false, text: describeError(error) });
     }
@@ -89,9 +92,19 @@ export function DataSettings() {
       </div>
       <Show when={importResult()}>
         {(result) => (
-          <p role={result().ok ? 'status' : 'alert'} class={result().ok ? 'import-result' : 'import-result error-text'}>
-            {result().text}
-          </p>
+          <div role={result().ok ? 'status' : 'alert'} class={result().ok ? 'import-result' : 'import-result error-text'}>
+            <p>{result().text}</p>
+            <Show when={result().repairs}>
+              {(repairs) => (
+                <>
+                  <p>{t('data.repairedIntro')}</p>
+                  <ul class="import-repairs">
+                    <For each={repairs()}>{(repair) => <li>{repair}</li>}</For>
+                  </ul>
+                </>
+              )}
+            </Show>
+          </div>
         )}
       </Show>
     </div>

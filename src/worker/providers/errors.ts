@@ -33,9 +33,26 @@ const PROVIDER_MESSAGE_LIMIT = 400;
 // What each engine's fetch says when it never got a response: Chromium, Firefox, Safari, node/undici.
 const FETCH_FAILED = ['failed to fetch', 'networkerror when attempting to fetch resource.', 'load failed', 'fetch failed'];
 
-/** Replaces every occurrence of the key with •••. */
+/**
+ * Replaces the key with •••, and also what a provider echoes of it: a masked form (`sk-RED***CRET`, `sk-abcd…wxyz`)
+ * whose visible start or end is the key's own, or a bare piece of the key of 8 characters or more.
+ */
 export function scrubSecret(text: string, secret: string): string {
-  return secret === '' ? text : text.split(secret).join('•••');
+  if (secret === '') return text;
+  const whole = text.split(secret).join('•••');
+  return whole.replace(/[\w\-.*•…]{6,}/g, (match) => {
+    const token = match.replace(/(?<![.])[.,;:]$/, ''); // a sentence's full stop is not part of the key
+    return echoesKey(token, secret) ? `•••${match.slice(token.length)}` : match;
+  });
+}
+
+function echoesKey(token: string, secret: string): boolean {
+  if (token.length >= 8 && secret.includes(token)) return true;
+  const mask = /[*•…]+|\.{3,}|x{3,}/.exec(token);
+  if (!mask) return false;
+  const before = token.slice(0, mask.index);
+  const after = token.slice(mask.index + mask[0].length);
+  return (before.length >= 4 && secret.startsWith(before)) || (after.length >= 4 && secret.endsWith(after));
 }
 
 /** An AbortError (or a timeout) must reach the loop unchanged: it means Stop, not failure. */

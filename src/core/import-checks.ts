@@ -1,0 +1,113 @@
+import type { Block, QuestionRequestBlock } from '../schema/blocks';
+import type { Conversation, ConversationExport, Message } from '../schema/records';
+import type { ImportRepair } from '../schema/protocol';
+
+export type { ImportRepair };
+
+/** Bounds of what an import may hold in a tool call's arguments: plain JSON, not too deep, not too large. */
+export const IMPORT_LIMITS = { argsDepth: 32, argsChars: 256_000 } as const;
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Why a file is refused as a whole: which conversation and message, and a code the UI words. */
+export interface ImportProblem {
+  conversation: number;
+  message?: number;
+  code: 'duplicate_message_id' | 'unsafe_arguments';
+  detail: string;
+}
+
+
+/** Checks a validated export file for what the schema cannot see. Undefined when nothing is wrong. */
+export function findImportProblem(file: ConversationExport): ImportProblem | undefined {
+  const seenIds = new Set<string>();
+  for (const [conversationIndex, entry] of file.conversations.entries()) {
+    for (const [messageIndex, message] of entry.messages.entries()) {
+      if (seenIds.has(message.id)) {
+        return { conversation: conversationIndex, message: messageIndex, code: 'duplicate_message_id', detail: `the message id "${message.id}" appears twice` };
+      }
+      seenIds.add(message.id);
+      for (const block of message.blocks) {
+        if (block.type !== 'tool_call') continue;
+        const problem = jsonProblem(block.args);
+        if (problem) return { conversation: conversationIndex, message: messageIndex, code: 'unsafe_arguments', detail: `the arguments of tool call "${block.toolCallId}" ${problem}` };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why `value` is not plain JSON within the limits, or undefined. Plain JSON: null, booleans, finite numbers, strings,
+ * arrays and plain objects without the keys that reach a prototype.
+ */
+export function jsonProblem(value: unknown): string | undefined {
+  let size = 0;
+  const visit = (current: unknown, depth: number): string | undefined => {
+    if (depth > IMPORT_LIMITS.argsDepth) return `nest deeper than ${IMPORT_LIMITS.argsDepth} levels`;
+    if (current === null || typeof current === 'boolean') return undefined;
+    if (typeof current === 'number') return Number.isFinite(current) ? undefined : 'hold a number that is not finite';
+    if (typeof current === 'string') {
+      size += current.length;
+      return size > IMPORT_LIMITS.argsChars ? `are larger than ${IMPORT_LIMITS.argsChars} characters` : undefined;
+    }
+    if (Array.isArray(current)) {
+      for (const item of current) {
+        const problem = visit(item, depth + 1);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    if (typeof current === 'object' && Object.getPrototypeOf(current) === Object.prototype) {
+      for (const [key, item] of Object.entries(current)) {
+        if (UNSAFE_KEYS.has(key)) return `hold the key "${key}"`;
+        size += key.length;
+        const problem = visit(item, depth + 1);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    return 'hold something that is not JSON';
+  };
+  return value === undefined ? undefined : visit(value, 0);
+}
+
+/**
+ * Makes a conversation's run state agree with its questions: "awaiting input" needs exactly one pending question, and
+ * a pending question only waits in the conversation's last message. Returns the repaired records and what changed.
+ */
+export function repairImportedStates(conversation: Conversation, messages: Message[], now: number): { conversation: Conversation; messages: Message[]; repairs: ImportRepair[] } {
+  const repairs: ImportRepair[] = [];
+  const say = (code: ImportRepair['code']) => repairs.push({ conversationTitle: conversation.title, code });
+  const lastIndex = messages.length - 1;
+  let waiting: QuestionRequestBlock | undefined;
+  const repaired = messages.map((message, index) => {
+    let changed = false;
+    const blocks = message.blocks.map((block): Block => {
+      if (block.type !== 'question_request' || block.status !== 'pending') return block;
+      // Only the last message's first pending question can still be answered; older ones are closed as dismissed.
+      if (index === lastIndex && waiting === undefined) {
+        waiting = block;
+        return block;
+      }
+      changed = true;
+      say('extra_pending_question');
+      const { draft: _draft, ...rest } = block;
+      return { ...rest, status: 'denied', resolution: 'dismissed', resolvedAt: now, toolResult: 'The user dismissed these questions without answering.' };
+    });
+    const next: Message = changed ? { ...message, blocks } : { ...message };
+    const pendingId = index === lastIndex ? waiting?.toolCallId : undefined;
+    if (pendingId) next.pendingQuestionId = pendingId;
+    else delete next.pendingQuestionId;
+    return next;
+  });
+  const next: Conversation = { ...conversation };
+  if (next.runState === 'awaiting_input' && !waiting) {
+    next.runState = 'idle';
+    say('waiting_without_question');
+  } else if (next.runState !== 'awaiting_input' && waiting) {
+    next.runState = 'awaiting_input';
+    say('question_not_waiting');
+  }
+  return { conversation: next, messages: repaired, repairs };
+}
