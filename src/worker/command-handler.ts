@@ -96,16 +96,11 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       if (runs.stop(conversationId)) return { conversationId };
       const conversation = await store.getConversation(conversationId);
       if (!conversation) throw new WireError({ code: 'not_found', message: 'This conversation no longer exists.' });
-      if (conversation.runState === 'awaiting_input') {
-        const pending = (await store.listMessages(conversationId)).filter((message) => message.pendingQuestionId);
-        for (const message of pending) {
-          await store.resolveQuestion({ conversationId, messageId: message.id, toolCallId: message.pendingQuestionId! }, { kind: 'stopped' }).catch(ignoreAlreadyResolved);
-        }
-      } else if (conversation.runState === 'running') {
+      if (conversation.runState === 'running') {
         deps.requestPeerStop(conversationId); // the tab running it writes the stopped state
-        await runs.recover(conversationId); // nobody is: repair it
+        await runs.recover(conversationId); // nobody is: repair it (it becomes interrupted, then stopped below)
       }
-      await store.transition(conversationId, ['interrupted', 'waiting_network', 'error'], 'idle', 'stopped');
+      await store.stopRun(conversationId);
       deps.emit({ type: 'run-notice', conversationId, notice: null });
       return { conversationId };
     },
@@ -203,7 +198,3 @@ function withoutProviderDetails(entry: { conversation: Conversation; messages: M
   return { conversation, messages };
 }
 
-function ignoreAlreadyResolved(error: unknown): Message | undefined {
-  if (error instanceof WireError && error.code === 'already_resolved') return undefined;
-  throw error;
-}

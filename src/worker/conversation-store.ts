@@ -210,6 +210,37 @@ export class IndexedDbConversationStore implements ConversationStore {
     return { conversation: change.conversation, message: change.messages[0]! };
   }
 
+  /**
+   * Stop for a conversation that no run of this worker holds, as ONE compare-and-set transaction: pending questions
+   * are resolved as stopped, a reply left interrupted (or streaming) becomes stopped, and the conversation idle. Writes
+   * nothing (undefined) when it is idle or running already.
+   */
+  async stopRun(conversationId: string): Promise<Conversation | undefined> {
+    const now = this.now();
+    const change = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation) throw notFound('conversation', conversationId);
+      if (!(['awaiting_input', 'interrupted', 'waiting_network', 'error'] as RunState[]).includes(conversation.runState)) return undefined;
+      const messages: Message[] = [];
+      for (const message of await this.messagesIn(transaction, conversationId)) {
+        let next = message;
+        for (const block of message.blocks) {
+          if (block.type === 'question_request' && block.status === 'pending') next = withBlock(next, resolveQuestionBlock(block, 'stopped', { now }), now);
+        }
+        if (next.status === 'streaming' || next.status === 'interrupted') next = { ...next, status: 'stopped', updatedAt: now };
+        if (next !== message) messages.push(next);
+      }
+      const next: Conversation = { ...conversation, runState: 'idle', updatedAt: now };
+      delete next.runError;
+      for (const message of messages) await transaction.objectStore('messages').put(message);
+      await transaction.objectStore('conversations').put(next);
+      return { conversation: next, messages };
+    });
+    if (!change) return undefined;
+    this.listener.changed(change);
+    return change.conversation;
+  }
+
   /** Saves a half-filled form on its pending block. */
   async saveDraft(target: { conversationId: string; messageId: string; toolCallId: string }, draft: QuestionDraft): Promise<Message> {
     const message = await this.transact(['conversations', 'messages'], async (transaction) => {

@@ -44,3 +44,20 @@ describe('a tab that watches a run in another tab', () => {
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', status: 'complete' });
   });
 });
+
+describe('Stop of a run nobody is running any more', () => {
+  it('turns the interrupted reply into a stopped one in one transaction, leaving the conversation idle', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const created = await tab.send({ type: 'conversation.create' });
+    // A run whose tab died: stored running, no lock held.
+    await tab.host.store.write({
+      conversation: { ...created, runState: 'running' },
+      messages: [{ id: 'm1', conversationId: created.id, seq: 0, role: 'assistant', blocks: [{ type: 'text', text: 'half' }], status: 'streaming', createdAt: 1, updatedAt: 1 }],
+    });
+    await tab.send({ type: 'run.stop', conversationId: created.id });
+    const { conversation, messages } = await tab.send({ type: 'conversation.open', conversationId: created.id });
+    expect(conversation.runState).toBe('idle');
+    // Not "interrupted" with no Continue offered: the reply says it was stopped.
+    expect(messages[0]?.status).toBe('stopped');
+  });
+});
