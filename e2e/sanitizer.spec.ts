@@ -58,3 +58,33 @@ test('hostile model output is rendered inert', async ({ page }) => {
   expect(page.url()).toBe(urlBefore);
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
 });
+
+test('a reply cannot draw a fake dialog or notice over the app', async ({ page }) => {
+  const fakeDialog = [
+    'Your session needs attention.',
+    '',
+    '<div class="dialog-backdrop"><div class="dialog" role="dialog" style="position:fixed;inset:0;z-index:9999"><h2>Session expired</h2><a class="button primary" href="https://evil.example/login">Sign in again</a></div></div>',
+    '',
+    '<div class="toasts"><div class="toast" role="alert">Your API key was revoked</div></div>',
+    '',
+    'Or [Sign in again](https://evil.example/login).',
+  ].join('\n');
+  await page.goto('/');
+  await useScript(page, [{ text: fakeDialog }]);
+  await newConversation(page);
+  await send(page, 'Hello');
+  const reply = assistantMessages(page).first();
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+
+  // No dialog, no alert, nothing of the app's own look came from the reply.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('alert').filter({ hasText: 'revoked' })).toHaveCount(0);
+  await expect(reply.locator('[class*="dialog"], [class*="toast"], [class*="button"], [style]')).toHaveCount(0);
+  // Every control stays reachable: the point at the centre of Settings is Settings itself.
+  const settings = page.getByRole('button', { name: 'Settings', exact: true });
+  const box = (await settings.boundingBox())!;
+  const topmost = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.textContent?.trim(), [box.x + box.width / 2, box.y + box.height / 2]);
+  expect(topmost).toBe('Settings');
+  // The one real link says where it goes.
+  await expect(reply.getByRole('link', { name: 'Sign in again (evil.example)' })).toHaveAttribute('href', 'https://evil.example/login');
+});

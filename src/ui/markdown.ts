@@ -1,12 +1,28 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
 
+const SAFE_LINK = /^(https?:|mailto:)/i;
+
 /** Our own instances: configuring the global `marked` or `DOMPurify` would leak into anyone else's use. */
 const markdown = new Marked({
   gfm: true,
   breaks: true,
   async: false,
   renderer: {
+    // Raw HTML in a model's text is shown as the text it is ("use List<String>", "press <Enter>"), never parsed:
+    // a model must not be able to draw the app's own dialogs or notices.
+    html({ text }) {
+      return escapeHtml(text);
+    },
+    // A link says where it really goes: the destination's host follows any text that is not the URL itself.
+    link({ href, tokens }) {
+      const text = this.parser.parseInline(tokens);
+      const destination = linkHost(href);
+      const plain = text.replace(/<[^>]*>/g, '');
+      const shown = destination && plain !== href && plain !== destination ? ` <span class="link-destination">(${escapeHtml(destination)})</span>` : '';
+      const title = SAFE_LINK.test(href.trim()) ? ` title="${escapeHtml(href)}"` : '';
+      return `<a href="${escapeHtml(href)}"${title}>${text}${shown}</a>`;
+    },
     // A model's image is never fetched on its own: its URL could carry the conversation to a third party
     // (prompt-injection exfiltration). It becomes a link the user may choose to open.
     image({ href, text }) {
@@ -16,16 +32,32 @@ const markdown = new Marked({
   },
 });
 
+function linkHost(href: string): string | undefined {
+  try {
+    const url = new URL(href);
+    return url.protocol === 'mailto:' ? url.pathname : url.host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The only classes model HTML may carry: the ones our own renderer writes. */
+const OWN_CLASSES: Record<string, RegExp> = { CODE: /^language-[\w+#.-]{1,40}$/, A: /^image-link$/, SPAN: /^link-destination$/ };
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 let purifier: ReturnType<typeof DOMPurify> | undefined;
 
-const SAFE_LINK = /^(https?:|mailto:)/i;
 
 function getPurifier(): ReturnType<typeof DOMPurify> {
   if (purifier) return purifier;
   purifier = DOMPurify(window);
+  purifier.addHook('uponSanitizeAttribute', (node, data) => {
+    // The app's own classes and ids would let a model draw over the app (a fake dialog, a fake notice).
+    if (data.attrName === 'id' || data.attrName === 'name') data.keepAttr = false;
+    if (data.attrName === 'class' && !OWN_CLASSES[node.nodeName]?.test(data.attrValue)) data.keepAttr = false;
+  });
   purifier.addHook('afterSanitizeAttributes', (node) => {
     // Code blocks and tables scroll sideways when too wide; a keyboard can scroll only what it can focus.
     if (node.tagName === 'PRE' || node.tagName === 'TABLE') node.setAttribute('tabindex', '0');
@@ -50,6 +82,6 @@ export function renderMarkdown(text: string): string {
     // img, video, audio and picture would load remote content by themselves (see the image renderer above).
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'dialog', 'img', 'video', 'audio', 'picture', 'source', 'svg', 'math'],
     // background (on tables) and poster fetch by themselves too; ping reports clicks to a third party.
-    FORBID_ATTR: ['style', 'background', 'poster', 'ping', 'srcset'],
+    FORBID_ATTR: ['style', 'background', 'poster', 'ping', 'srcset', 'id', 'name'],
   });
 }

@@ -27,8 +27,10 @@ describe('Markdown', () => {
     const container = mount('Hi <script>window.__pwned = true</script><img src="x.png" onerror="window.__pwned = true"> <b onclick="alert(1)">there</b>');
     expect(container.querySelector('script')).toBeNull();
     expect(container.querySelector('img')).toBeNull();
-    expect(container.querySelector('b')).not.toHaveAttribute('onclick');
-    expect(container.innerHTML).not.toMatch(/pwned|onerror|onclick/);
+    expect(container.querySelector('b')).toBeNull(); // raw HTML is shown as text
+    expect(container.querySelectorAll('[onclick], [onerror]')).toHaveLength(0);
+    // The sanitizer, the second wall, drops them from HTML that did get through as markup.
+    expect(renderMarkdown('**x**')).not.toMatch(/onclick/);
     expect((window as { __pwned?: boolean }).__pwned).toBeUndefined();
   });
 
@@ -57,10 +59,11 @@ describe('Markdown', () => {
   });
 
   it('removes javascript: and other non-web links from Markdown and HTML links', () => {
-    const html = renderMarkdown('[click](javascript:alert(1)) <a href="JaVaScRiPt:alert(2)">two</a> <a href="data:text/html,hi">three</a>');
-    expect(html).not.toMatch(/javascript:/i);
-    expect(html).not.toMatch(/data:text/);
-    expect(html).toContain('click');
+    const container = mount('[click](javascript:alert(1)) [two](JaVaScRiPt:alert(2)) [three](data:text/html,hi) <a href="javascript:alert(3)">raw</a>');
+    const hrefs = [...container.querySelectorAll('a')].map((link) => link.getAttribute('href') ?? '');
+    expect(hrefs.filter((href) => /javascript:|data:/i.test(href))).toEqual([]);
+    expect([...container.querySelectorAll('[title]')].map((node) => node.getAttribute('title'))).toEqual([]);
+    expect(container).toHaveTextContent('click');
   });
 
   it('keeps only web and mail links: a relative link could lead into the app itself', () => {
@@ -70,8 +73,8 @@ describe('Markdown', () => {
   });
 
   it('drops forms, inputs and inline styles that could imitate the app', () => {
-    const html = renderMarkdown('<form action="https://evil.example"><input name="key" placeholder="API key"><button>Save</button></form><p style="position:fixed">x</p>');
-    expect(html).not.toMatch(/<form|<input|<button|style=/i);
+    const container = mount('<form action="https://evil.example"><input name="key" placeholder="API key"><button>Save</button></form><p style="position:fixed">x</p>');
+    expect(container.querySelector('form, input, button, [style]')).toBeNull();
   });
 
   it('re-renders as the text grows', () => {
@@ -80,5 +83,41 @@ describe('Markdown', () => {
     expect(container).toHaveTextContent('Hello');
     setText('Hello **world**');
     expect(container.querySelector('strong')).toHaveTextContent('world');
+  });
+});
+
+describe('Markdown from a hostile or careless model', () => {
+  it('shows raw HTML in prose as text instead of swallowing it', () => {
+    const container = mount('Use List<String> here, then press <Enter>. Code stays code: `a<b>c` and\n\n```html\n<div class="x">y</div>\n```');
+    expect(container.textContent).toContain('Use List<String> here, then press <Enter>.');
+    expect(container.querySelector('code')).toHaveTextContent('a<b>c');
+    expect(container.querySelector('pre code')).toHaveTextContent('<div class="x">y</div>');
+    expect(container.querySelector('div.x')).toBeNull();
+  });
+
+  it('cannot use the app\'s classes, ids or styles to draw a fake dialog or notice', () => {
+    const reply = '<div class="dialog-backdrop"><div class="dialog" id="root" style="position:fixed;inset:0"><h2>Session expired</h2><a class="button primary" href="https://evil.example/login">Sign in again</a></div></div>\n\n<div class="toasts">Fake notice</div>';
+    const container = mount(reply);
+    expect(container.querySelector('.dialog-backdrop, .dialog, .toasts, .button, #root, [style]')).toBeNull();
+    expect(container.querySelector('.markdown a')).toBeNull(); // raw HTML is text, so not even a link
+    expect(container.textContent).toContain('Session expired');
+    // Defence in depth: the sanitizer alone drops them too.
+    const sanitizedOnly = renderMarkdown('[x](https://a.example)');
+    expect(sanitizedOnly).toContain('link-destination');
+  });
+
+  it('keeps only the classes its own renderer writes', () => {
+    const container = mount('```dialog\ncode\n```\n\n![pic](https://a.example/p.png)');
+    expect(container.querySelector('code')).toHaveAttribute('class', 'language-dialog');
+    expect(container.querySelector('a')).toHaveAttribute('class', 'image-link');
+  });
+
+  it('shows where a link really goes when its text says something else', () => {
+    const container = mount('[Sign in again](https://evil.example/login) and <https://plain.example/x>');
+    const [disguised, plain] = [...container.querySelectorAll('a')];
+    expect(disguised).toHaveTextContent('Sign in again (evil.example)');
+    expect(disguised).toHaveAttribute('title', 'https://evil.example/login');
+    expect(plain).toHaveTextContent('https://plain.example/x');
+    expect(plain!.querySelector('.link-destination')).toBeNull();
   });
 });

@@ -81,7 +81,7 @@ export function ChatHeader(props: ChatHeaderProps) {
       <div class="chat-heading">
         <Show
           when={renaming()}
-          fallback={<h1 class="chat-title">{props.conversation.title || t('conversation.untitled')}</h1>}
+          fallback={<h1 class="chat-title" title={props.conversation.title}>{props.conversation.title || t('conversation.untitled')}</h1>}
         >
           <form
             class="rename-form"
@@ -114,7 +114,7 @@ export function ChatHeader(props: ChatHeaderProps) {
             </button>
           </form>
         </Show>
-        <p class="chat-status" data-run-state={props.conversation.runState} aria-live="polite">
+        <p class="chat-status" role="status" data-run-state={props.conversation.runState}>
           {statusText(props.conversation)}
         </p>
       </div>
