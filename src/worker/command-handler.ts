@@ -34,7 +34,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       await runs.recoverAll();
       return store.listConversations();
     },
-    'conversation.create': (command) => store.createConversation(command.title),
+    'conversation.create': async (command) => store.createConversation(command.title, (await settings.getSettings()).defaultProfileId),
     'conversation.rename': (command) => store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, title: command.title, updatedAt: deps.now() })),
     'conversation.delete': async (command) => {
       runs.stop(command.conversationId);
@@ -83,7 +83,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       await runs.recover(command.conversationId);
       const release = await runs.claim(command.conversationId);
       try {
-        const { message } = await store.appendUserMessage(command.conversationId, command.text);
+        const { message } = await store.appendUserMessage(command.conversationId, command.text, (await settings.getSettings()).defaultProfileId);
         void runs.start(command.conversationId, release);
         return { message };
       } catch (error) {

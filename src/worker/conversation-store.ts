@@ -106,9 +106,10 @@ export class IndexedDbConversationStore implements ConversationStore {
     return conversation;
   }
 
-  async createConversation(title?: string): Promise<Conversation> {
+  /** A new conversation, pinned to `profileId`: a later change of the default never moves it to another provider. */
+  async createConversation(title: string | undefined, profileId: string): Promise<Conversation> {
     const now = this.now();
-    const conversation: Conversation = { id: this.newId(), title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0 };
+    const conversation: Conversation = { id: this.newId(), title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId };
     await this.write({ conversation });
     return conversation;
   }
@@ -148,7 +149,7 @@ export class IndexedDbConversationStore implements ConversationStore {
    * Appends a user message and marks the conversation running. A pending question is resolved as answered in chat,
    * in the same transaction. Refused while a run is going.
    */
-  async appendUserMessage(conversationId: string, text: string): Promise<{ conversation: Conversation; message: Message }> {
+  async appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message }> {
     const now = this.now();
     const message: Message = { id: this.newId(), conversationId, seq: 0, role: 'user', blocks: [{ type: 'text', text }], status: 'complete', createdAt: now, updatedAt: now };
     const change = await this.transact(['conversations', 'messages'], async (transaction) => {
@@ -169,6 +170,8 @@ export class IndexedDbConversationStore implements ConversationStore {
         runState: 'running',
         updatedAt: now,
         title: isFirst && conversation.title === DEFAULT_TITLE ? titleFrom(text) : conversation.title,
+        // Stored before profiles were pinned: pin it now, to the profile it has been using.
+        profileId: conversation.profileId ?? defaultProfileId,
       };
       delete next.runError;
       written.push(message);

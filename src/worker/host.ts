@@ -7,11 +7,13 @@ import { createCommandHandler } from './command-handler';
 import { IndexedDbConversationStore } from './conversation-store';
 import type { ParleyDatabase } from './database';
 import type { Locks } from './locks';
-import type { Model } from '../core/model';
+import { ModelError, type Model } from '../core/model';
 import { createProgressThrottle } from './progress-throttle';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
 import type { Timers } from '../core/coalesced-writer';
+
+export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
 
 /** Everything the host takes from its surroundings: the browser in production, fakes in node tests. */
 export interface HostEnvironment {
@@ -73,7 +75,9 @@ export function createHost(environment: HostEnvironment): Host {
 
   const getModel = async (conversation: Conversation): Promise<Model> => {
     const current = await settings.getSettings();
-    const profile = (await settings.getProfile(conversation.profileId ?? current.defaultProfileId)) ?? (await settings.getProfile('scripted'))!;
+    const profile = await settings.getProfile(conversation.profileId ?? current.defaultProfileId);
+    // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
+    if (!profile) throw new ModelError('config', PROFILE_GONE_TEXT);
     return environment.createModel(profile, current.script);
   };
 

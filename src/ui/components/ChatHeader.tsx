@@ -129,6 +129,11 @@ export function ChatHeader(props: ChatHeaderProps) {
             value={selectedProfileId()}
             onChange={(event) => void setProfile(event.currentTarget.value)}
           >
+            <Show when={!props.profiles.some((profile) => profile.id === selectedProfileId())}>
+              <option value="" disabled selected>
+                {t('chat.profileGone')}
+              </option>
+            </Show>
             <For each={props.profiles}>
               {(profile) => (
                 <option value={profile.id} selected={profile.id === selectedProfileId()}>

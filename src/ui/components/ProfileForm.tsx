@@ -93,8 +93,8 @@ export function ProfileForm(props: ProfileFormProps) {
     setMaskedKey(profile.apiKeyMasked);
     setKeyServer({ kind: profile.kind, origin: originOf(profile.baseUrl) });
     setApiKey('');
-    const settings = await settle(app.client.send({ type: 'settings.update', defaultProfileId: profile.id }));
-    if (settings) app.dispatch({ type: 'settings-changed', settings });
+    // Saving never makes a profile the default: which model (and which company) new conversations go to is the user's
+    // explicit choice ("Use" in the list).
     const profiles = await settle(app.client.send({ type: 'profiles.list' }));
     if (profiles) app.dispatch({ type: 'profiles-changed', profiles });
     setSaved(true);

@@ -32,6 +32,7 @@ const en = {
   'chat.deleteTitle': 'Delete this conversation?',
   'chat.deleteBody': '“{title}” and all its messages will be removed from this device.',
   'chat.profile': 'Model profile',
+  'chat.profileGone': 'Deleted profile: choose one…',
 
   'status.awaitingInput': 'Waiting for your answer',
   'status.running': 'Writing…',
@@ -179,6 +180,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'chat.deleteTitle': '删除这个对话？',
   'chat.deleteBody': '“{title}”及其所有消息将从这台设备上删除。',
   'chat.profile': '模型配置',
+  'chat.profileGone': '已删除的配置：请选择一个…',
 
   'status.awaitingInput': '等待你的回答',
   'status.running': '正在回复…',
