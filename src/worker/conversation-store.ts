@@ -36,6 +36,10 @@ export class IndexedDbConversationStore implements ConversationStore {
     return this.database.get('conversations', conversationId);
   }
 
+  getMessage(messageId: string): Promise<Message | undefined> {
+    return this.database.get('messages', messageId);
+  }
+
   listMessages(conversationId: string): Promise<Message[]> {
     const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
     return this.database.getAllFromIndex('messages', 'by-conversation', range);

@@ -9,6 +9,7 @@ import type { ParleyDatabase } from './database';
 import type { Locks } from './locks';
 import { ModelError, type Model } from '../core/model';
 import { createProgressThrottle } from './progress-throttle';
+import { hintFor, type PeerHint } from './peer-channel';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
 import type { Timers } from '../core/coalesced-writer';
@@ -21,8 +22,8 @@ export interface HostEnvironment {
   locks: Locks;
   /** Events for this tab's UI. */
   post(event: AppEvent): void;
-  /** Events for other tabs (their workers forward them to their UIs). */
-  broadcast(event: AppEvent): void;
+  /** Tells other tabs' workers what changed (they re-read it from IndexedDB). */
+  broadcast(hint: PeerHint): void;
   requestPeerStop(conversationId: string): void;
   createModel(profile: Profile, script: string): Promise<Model>;
   testConnection(profile: Profile): Promise<ConnectionTestResult>;
@@ -42,13 +43,16 @@ export interface Host {
   settings: SettingsStore;
   /** A peer asked to stop a conversation this worker may be running. */
   peerStop(conversationId: string): void;
+  /** A peer said what changed: read it from IndexedDB and tell this tab's UI what is really stored. */
+  peerHint(hint: PeerHint): Promise<void>;
 }
 
 /** Wires storage, runs and commands together. One per worker (per tab). */
 export function createHost(environment: HostEnvironment): Host {
   const emit = (event: AppEvent) => {
     environment.post(event);
-    environment.broadcast(event);
+    const hint = hintFor(event);
+    if (hint) environment.broadcast(hint);
   };
   const store = new IndexedDbConversationStore(
     environment.database,
@@ -108,7 +112,21 @@ export function createHost(environment: HostEnvironment): Host {
     now: environment.now,
   });
 
-  return { handle, runs, store, settings, peerStop: (conversationId) => void runs.stop(conversationId) };
+  const peerHint = async (hint: PeerHint): Promise<void> => {
+    if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
+    if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+    const conversation = await store.getConversation(hint.conversationId);
+    if (!conversation) return environment.post({ type: 'conversation-deleted', conversationId: hint.conversationId });
+    environment.post({ type: 'conversation-upserted', conversation });
+    // Another tab runs it: notice at once if that tab dies (see RunManager.watch).
+    if (conversation.runState === 'running') runs.watch(conversation.id);
+    for (const messageId of hint.messageIds) {
+      const message = await store.getMessage(messageId);
+      if (message?.conversationId === conversation.id) environment.post({ type: 'message-upserted', message });
+    }
+  };
+
+  return { handle, runs, store, settings, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
 }
 
 /** Resolves after `ms`; rejects with the signal's reason when it aborts first. */

@@ -15,7 +15,7 @@ declare const self: DedicatedWorkerGlobalScope;
 const post = (event: AppEvent) => self.postMessage({ kind: 'event', event } satisfies WorkerMessage);
 
 const peers = openPeerChannel('parley-peers', {
-  event: (event) => post(event),
+  hint: (hint) => void host.then((ready) => ready.peerHint(hint)).catch(() => undefined),
   stop: (conversationId) => void host.then((ready) => ready.peerStop(conversationId)),
 });
 
@@ -33,7 +33,7 @@ const host: Promise<Host> = openParleyDatabase(undefined, undefined, { onOutdate
     database,
     locks: webLocks(navigator.locks),
     post,
-    broadcast: (event) => peers.broadcast(event),
+    broadcast: (hint) => peers.hint(hint),
     requestPeerStop: (conversationId) => peers.requestStop(conversationId),
     createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
     testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),

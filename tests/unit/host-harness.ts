@@ -48,7 +48,7 @@ export async function openTab(options: TabOptions): Promise<TestTab> {
     database,
     locks: options.locks,
     post: (event) => events.push(event),
-    broadcast: (event) => peers.forEach((peer) => peer.events.push(event)),
+    broadcast: (hint) => peers.forEach((peer) => void peer.host.peerHint(hint)),
     requestPeerStop: (conversationId) => peers.forEach((peer) => peer.host.peerStop(conversationId)),
     createModel: options.createModel ?? ((profile, script) => createModelForProfile(profile, script)),
     testConnection: async () => ({ ok: true, message: 'ok' }),

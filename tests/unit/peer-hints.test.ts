@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { readPeerMessage } from '../../src/worker/peer-channel';
+
+describe('messages between tabs are hints, not data', () => {
+  it('drops malformed, oversized or data-carrying messages', () => {
+    expect(readPeerMessage({ kind: 'event', event: { type: 'message-upserted', message: {} } })).toBeUndefined();
+    expect(readPeerMessage({ kind: 'hint', hint: { kind: 'conversation', conversationId: 'c', messageIds: Array.from({ length: 51 }, (_, index) => `m${index}`) } })).toBeUndefined();
+    expect(readPeerMessage({ kind: 'hint', hint: { kind: 'conversation', conversationId: 'x'.repeat(101), messageIds: [] } })).toBeUndefined();
+    expect(readPeerMessage({ kind: 'stop', conversationId: 42 })).toBeUndefined();
+    expect(readPeerMessage(null)).toBeUndefined();
+    expect(readPeerMessage({ kind: 'hint', hint: { kind: 'conversation', conversationId: 'c', messageIds: ['m'], message: { fake: true } } })).toEqual({ kind: 'hint', hint: { kind: 'conversation', conversationId: 'c', messageIds: ['m'] } });
+  });
+
+  it('shows what is stored, whatever a forged hint names, and a real change from another tab still arrives', async () => {
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const peers: TestTab[] = [];
+    const writer = await openTab({ databaseName, locks, peers });
+    const reader = await openTab({ databaseName, locks });
+    peers.push(reader);
+    await writer.send({ type: 'settings.update', script: script([{ text: 'Real reply.' }]) });
+    const { id } = await writer.send({ type: 'conversation.create' });
+    await writer.send({ type: 'message.send', conversationId: id, text: 'hello' });
+    await waitForRunState(writer, id, ['idle']);
+    await expect.poll(() => reader.events.filter((event) => event.type === 'message-upserted' && event.message.blocks.some((block) => block.type === 'text' && block.text === 'Real reply.')).length).toBeGreaterThan(0);
+
+    // A forged hint naming records that do not exist, or belong elsewhere, makes nothing up.
+    reader.events.length = 0;
+    await reader.host.peerHint({ kind: 'conversation', conversationId: id, messageIds: ['no-such-message'] });
+    expect(reader.events.map((event) => event.type)).toEqual(['conversation-upserted']);
+    const shown = reader.events[0];
+    expect(shown?.type === 'conversation-upserted' && shown.conversation).toEqual(await reader.host.store.getConversation(id));
+  });
+});
