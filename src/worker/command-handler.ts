@@ -31,8 +31,8 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
 
   const handlers: Handlers = {
     'conversation.list': async () => {
-      await runs.recoverAll();
-      return store.listConversations();
+      const unrepaired = await runs.recoverAll();
+      return (await store.listConversations()).map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
     'conversation.create': async (command) => store.createConversation(command.title, (await settings.getSettings()).defaultProfileId),
     'conversation.rename': (command) => store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, title: command.title, updatedAt: deps.now() })),
@@ -43,10 +43,15 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { conversationId: command.conversationId };
     },
     'conversation.open': async (command) => {
-      await runs.recover(command.conversationId);
+      // Opening must work on a full disk: a dead run whose repair cannot be written is shown as interrupted anyway.
+      const repair = await runs.tryRecover(command.conversationId);
       const conversation = await store.getConversation(command.conversationId);
       if (!conversation) throw new WireError({ code: 'not_found', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
-      return { conversation, messages: await store.listMessages(command.conversationId) };
+      const messages = await store.listMessages(command.conversationId);
+      if (repair === 'failed' && conversation.runState === 'running') {
+        return { conversation: asInterrupted(conversation), messages: messages.map((message) => (message.status === 'streaming' ? { ...message, status: 'interrupted' as const } : message)) };
+      }
+      return { conversation, messages };
     },
     'conversation.setProfile': async (command) => {
       if (!(await settings.getProfile(command.profileId))) throw new WireError({ code: 'not_found', message: 'That model profile does not exist.', field: 'profileId' });
@@ -176,6 +181,11 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     const handler = handlers[parsed.data.type] as (command: Command) => Promise<unknown>;
     return handler(parsed.data);
   };
+}
+
+/** How a dead run is shown when its repair could not be stored. */
+function asInterrupted(conversation: Conversation): Conversation {
+  return conversation.runState === 'running' ? { ...conversation, runState: 'interrupted' } : conversation;
 }
 
 /** Error codes whose message quotes a model provider's answer (which may echo a key, a URL, an account). */

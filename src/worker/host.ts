@@ -2,7 +2,7 @@ import type { RecordChange } from '../core/store';
 import { BUILT_IN_TOOLS } from '../core/tools';
 import type { AppEvent } from '../schema/events';
 import type { Conversation, Profile } from '../schema/records';
-import type { ConnectionTestResult } from '../schema/protocol';
+import { WireError, type ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler } from './command-handler';
 import { IndexedDbConversationStore } from './conversation-store';
 import type { ParleyDatabase } from './database';
@@ -96,7 +96,7 @@ export function createHost(environment: HostEnvironment): Host {
       sleep: environment.sleep,
       onProgress: (message) => progress.push(message),
       onNotice: (conversationId, notice) => emit({ type: 'run-notice', conversationId, notice }),
-      onStorageError: (error) => emit({ type: 'storage-error', message: error instanceof Error ? error.message : String(error) }),
+      onStorageError: (error) => void describeStorageError(error).then((message) => environment.post({ type: 'storage-error', message })),
       ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),
     },
     environment.locks,
@@ -127,6 +127,16 @@ export function createHost(environment: HostEnvironment): Host {
   };
 
   return { handle, runs, store, settings, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
+}
+
+/** A storage failure in words; a full disk also says how much Parley uses and what to do about it. */
+async function describeStorageError(error: unknown): Promise<string> {
+  const text = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof WireError && error.code === 'storage_full')) return text;
+  const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
+  if (!estimate?.usage || !estimate.quota) return text;
+  const megabytes = (bytes: number) => `${Math.round(bytes / 100_000) / 10} MB`;
+  return `${text} Parley uses ${megabytes(estimate.usage)} of the ${megabytes(estimate.quota)} this browser allows it. Delete conversations you no longer need (export them first in Settings → Your data to keep a copy).`;
 }
 
 /** Resolves after `ms`; rejects with the signal's reason when it aborts first. */

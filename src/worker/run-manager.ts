@@ -67,7 +67,8 @@ export class RunManager {
       } catch (error) {
         // A failure outside the loop's own handling (storage gone): leave a state the user can continue from.
         this.ports.onStorageError?.(error);
-        await this.store.transition(conversationId, ['running'], 'interrupted').catch(() => undefined);
+        // Retried, and reported if it still fails: a swallowed failure here left the conversation "running" for good.
+        await this.retried(() => this.store.transition(conversationId, ['running'], 'interrupted')).catch((final: unknown) => this.ports.onStorageError?.(final));
         return 'interrupted' as const;
       } finally {
         this.active.delete(conversationId);
@@ -124,11 +125,41 @@ export class RunManager {
     });
   }
 
-  /** Repairs every conversation left `running` by a dead tab. */
-  async recoverAll(): Promise<void> {
+  /**
+   * Repairs every conversation left `running` by a dead tab. A repair that cannot be written (a full disk) is reported,
+   * never thrown: reading must not depend on writing. Resolves with the ids whose run is dead but still stored running.
+   */
+  async recoverAll(): Promise<Set<string>> {
+    const unrepaired = new Set<string>();
     const conversations = await this.store.listConversations();
     for (const conversation of conversations) {
-      if (conversation.runState === 'running') await this.recover(conversation.id);
+      if (conversation.runState !== 'running') continue;
+      if ((await this.tryRecover(conversation.id)) === 'failed') unrepaired.add(conversation.id);
+    }
+    return unrepaired;
+  }
+
+  /** `recover` for readers: 'failed' means the run is dead but its repair could not be written (and was reported). */
+  async tryRecover(conversationId: string): Promise<'done' | 'failed'> {
+    try {
+      await this.recover(conversationId);
+      return 'done';
+    } catch (error) {
+      this.ports.onStorageError?.(error);
+      return 'failed';
+    }
+  }
+
+  /** Runs a state write up to three times, waiting a little longer each time (storage may free up, a lock may clear). */
+  private async retried<T>(write: () => Promise<T>): Promise<T> {
+    const never = new AbortController().signal;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await write();
+      } catch (error) {
+        if (attempt >= 2) throw error;
+        await this.ports.sleep(200 * 5 ** attempt, never);
+      }
     }
   }
 
