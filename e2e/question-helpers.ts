@@ -139,8 +139,8 @@ export async function fillStandardAnswers(page: Page, color: 'Red' | 'Blue' = 'R
 /** What the model must be told for `fillStandardAnswers`, per DESIGN §4. */
 export function standardAnsweredResult(color: 'Red' | 'Blue' = 'Red'): string {
   return (
-    `User has answered your questions: "${COLOR.question}"="${color}", "${TOPPINGS.question}"="Cheese, Basil", ` +
-    `"${PROJECT.question}"="Zed". You can now continue with the user's answers in mind.`
+    `User has answered your questions: "${COLOR.question}"="${color}"; "${TOPPINGS.question}"=["Cheese", "Basil"]; ` +
+    `"${PROJECT.question}"=(typed by the user: "Zed"). You can now continue with the user's answers in mind.`
   );
 }
 

@@ -1,17 +1,29 @@
 import type { Question, QuestionAnswer } from '../schema/question';
 import type { QuestionRequestBlock, QuestionResolution } from '../schema/blocks';
 
-/** The text the model reads when the user answered in the form. */
+/**
+ * The text the model reads when the user answered in the form. Every question and option is a JSON string, so quotes
+ * and commas in them cannot blur the format; several chosen options are a JSON array; what the user typed is marked
+ * as typed; answers are separated by "; ".
+ */
 export function answeredResultText(questions: Question[], answers: QuestionAnswer[]): string {
-  const pairs = questions.map((question, index) => `"${question.question}"="${answerText(answers[index])}"`);
-  return `User has answered your questions: ${pairs.join(', ')}. You can now continue with the user's answers in mind.`;
+  const pairs = questions.map((question, index) => `${JSON.stringify(question.question)}=${answerText(answers[index])}`);
+  return `User has answered your questions: ${pairs.join('; ')}. You can now continue with the user's answers in mind.`;
 }
 
-/** One answer as text: chosen labels then the Other text, joined with ", "; "(skipped)" when nothing was chosen. */
+export const SKIPPED_ANSWER_TEXT = '(skipped: the user chose not to answer this one)';
+
+/**
+ * One answer: `"Beach"` for one chosen option, `["Fish", "Meat"]` for several, then `(typed by the user: "…")` for the
+ * free text; the skipped text when nothing was given.
+ */
 export function answerText(answer: QuestionAnswer | undefined): string {
-  const parts = [...(answer?.selected ?? [])];
-  if (answer?.other) parts.push(answer.other);
-  return parts.length > 0 ? parts.join(', ') : '(skipped: the user chose not to answer this one)';
+  const selected = answer?.selected ?? [];
+  const parts: string[] = [];
+  if (selected.length === 1) parts.push(JSON.stringify(selected[0]));
+  else if (selected.length > 1) parts.push(`[${selected.map((label) => JSON.stringify(label)).join(', ')}]`);
+  if (answer?.other) parts.push(`(typed by the user: ${JSON.stringify(answer.other)})`);
+  return parts.length > 0 ? parts.join(' ') : SKIPPED_ANSWER_TEXT;
 }
 
 export const CHAT_RESULT_TEXT =

@@ -140,7 +140,7 @@ describe('toModelMessages', () => {
   });
 
   const outcomes = [
-    { resolution: 'answered' as const, details: { answers: [{ selected: ['High'] }, { selected: ['Wifi', 'Pool'] }] }, expected: 'User has answered your questions: "What is your budget?"="High", "Which extras?"="Wifi, Pool". You can now continue with the user\'s answers in mind.' },
+    { resolution: 'answered' as const, details: { answers: [{ selected: ['High'] }, { selected: ['Wifi', 'Pool'] }] }, expected: 'User has answered your questions: "What is your budget?"="High"; "Which extras?"=["Wifi", "Pool"]. You can now continue with the user\'s answers in mind.' },
     { resolution: 'chat' as const, details: { answerMessageId: 'm-chat' }, expected: CHAT_RESULT_TEXT },
     { resolution: 'dismissed' as const, details: {}, expected: DISMISSED_RESULT_TEXT },
     { resolution: 'stopped' as const, details: {}, expected: STOPPED_RESULT_TEXT },

@@ -61,7 +61,7 @@ describe('the question pause', () => {
     await tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }, { selected: ['Tapas', 'Pizza'], other: 'Dumplings' }] });
     await waitForRunState(tab, target.conversationId, ['idle']);
     const after = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(lastText(after.messages)).toBe('Got: User has answered your questions: "Where to?"="Beach", "Which food?"="Tapas, Pizza, Dumplings". You can now continue with the user\'s answers in mind. / last user: Plan a trip');
+    expect(lastText(after.messages)).toBe('Got: User has answered your questions: "Where to?"="Beach"; "Which food?"=["Tapas", "Pizza", "Dumplings"]. You can now continue with the user\'s answers in mind. / last user: Plan a trip');
     expect(questionOf(after.messages[1]!)).toMatchObject({ status: 'success', resolution: 'answered' });
     expect(after.messages[1]!.pendingQuestionId).toBeUndefined();
     expect(await tab.send({ type: 'questions.listPending' })).toEqual([]);

@@ -49,7 +49,7 @@ describe('resolveQuestionBlock: what the model is told', () => {
     const answers: QuestionAnswer[] = [{ selected: ['Beach'] }, { selected: ['Fish', 'Meat'] }];
     const resolved = resolveQuestionBlock(pendingBlock(), 'answered', { now: NOW, answers });
     expect(resolved.toolResult).toBe(
-      'User has answered your questions: "Where to?"="Beach", "What do you eat?"="Fish, Meat". You can now continue with the user\'s answers in mind.',
+      'User has answered your questions: "Where to?"="Beach"; "What do you eat?"=["Fish", "Meat"]. You can now continue with the user\'s answers in mind.',
     );
     expect(resolved).toEqual({
       type: 'question_request',
@@ -70,8 +70,16 @@ describe('resolveQuestionBlock: what the model is told', () => {
       answers: [...answers, { selected: [] }],
     });
     expect(three.toolResult).toBe(
-      'User has answered your questions: "Where to?"="The lake", "What do you eat?"="Fish, Tofu", ' +
-        '"How fast?"="(skipped: the user chose not to answer this one)". You can now continue with the user\'s answers in mind.',
+      'User has answered your questions: "Where to?"=(typed by the user: "The lake"); "What do you eat?"="Fish" (typed by the user: "Tofu"); ' +
+        '"How fast?"=(skipped: the user chose not to answer this one). You can now continue with the user\'s answers in mind.',
+    );
+  });
+
+  it('answered: quotes and commas in options and typed text cannot be mistaken for the format', () => {
+    const which = { header: 'Which', question: 'Which "one"?', options: [{ label: 'Museums, art' }, { label: 'Kayak' }], multiple: true, custom: true };
+    const resolved = resolveQuestionBlock(pendingBlock([which]), 'answered', { now: NOW, answers: [{ selected: ['Museums, art', 'Kayak'], other: '"wild" swim' }] });
+    expect(resolved.toolResult).toBe(
+      'User has answered your questions: "Which \\"one\\"?"=["Museums, art", "Kayak"] (typed by the user: "\\"wild\\" swim"). You can now continue with the user\'s answers in mind.',
     );
   });
 
