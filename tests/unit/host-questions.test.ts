@@ -61,7 +61,7 @@ describe('the question pause', () => {
     await tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }, { selected: ['Tapas', 'Pizza'], other: 'Dumplings' }] });
     await waitForRunState(tab, target.conversationId, ['idle']);
     const after = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(lastText(after.messages)).toBe('Got: User has answered your questions: "Where to?"="Beach"; "Which food?"=["Tapas", "Pizza", "Dumplings"]. You can now continue with the user\'s answers in mind. / last user: Plan a trip');
+    expect(lastText(after.messages)).toBe('Got: User has answered your questions: "Where to?"="Beach"; "Which food?"=["Tapas", "Pizza"] (typed by the user: "Dumplings"). You can now continue with the user\'s answers in mind. / last user: Plan a trip');
     expect(questionOf(after.messages[1]!)).toMatchObject({ status: 'success', resolution: 'answered' });
     expect(after.messages[1]!.pendingQuestionId).toBeUndefined();
     expect(await tab.send({ type: 'questions.listPending' })).toEqual([]);
@@ -76,7 +76,7 @@ describe('the question pause', () => {
     await waitForRunState(restarted, target.conversationId, ['idle']);
     const { messages } = await restarted.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(messages).toHaveLength(3);
-    expect(lastText(messages)).toContain('"Where to?"="City", "Which food?"="(skipped');
+    expect(lastText(messages)).toContain('"Where to?"="City"; "Which food?"=(skipped');
   });
 
   it('records exactly one outcome when two tabs resolve at once; the loser gets already_resolved with it', async () => {
