@@ -74,8 +74,14 @@ test('keyboard only: Esc dismisses the questions', async ({ page }) => {
   await page.keyboard.press('2');
   await expect(questionTab(page, TOPPINGS.header)).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Escape');
+  // An answer was filled in: Esc asks before throwing it away, with the focus on the choice to discard.
+  await expect(page.getByRole('alert').filter({ hasText: 'discard the answers you filled in?' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Discard and dismiss', exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
 
   await expect(questionSummary(page)).toContainText('Dismissed');
+  // The form is gone; the focus is where the user writes next, not on <body>.
+  await expect(page.getByRole('textbox', { name: 'Message', exact: true })).toBeFocused();
   await expect(questionForm(page)).toHaveCount(0);
   await expectStoredRunState(page, conversationId, 'idle');
   expect((await readStoredConversation(page, conversationId)).questions.map((block) => block.resolution)).toEqual(['dismissed']);

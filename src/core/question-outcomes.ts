@@ -38,9 +38,11 @@ export function resolveQuestionBlock(
   resolution: QuestionResolution,
   details: { now: number; answers?: QuestionAnswer[]; answerMessageId?: string },
 ): QuestionRequestBlock {
-  const { draft: _draft, ...rest } = block;
+  const { draft, ...rest } = block;
   const resolved: QuestionRequestBlock = {
     ...rest,
+    // A reply in chat closes the form; what was filled in but not sent stays on record (and on screen), not lost.
+    ...(resolution === 'chat' && draft && draft.answers.some((answer) => answer.selected.length > 0 || answer.other?.trim()) ? { draft } : {}),
     status: resolution === 'answered' || resolution === 'chat' ? 'success' : 'denied',
     resolution,
     resolvedAt: details.now,

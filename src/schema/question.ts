@@ -26,15 +26,9 @@ export const Question = z
     custom: z.boolean().default(true).describe('Offer a free-text "Other" answer'),
   })
   .superRefine((question, context) => {
-    const minimum = question.custom ? 1 : 2;
-    if (question.options.length < minimum) {
-      context.addIssue({
-        code: 'custom',
-        path: ['options'],
-        message: question.custom
-          ? 'needs at least 1 option'
-          : 'needs at least 2 options when custom is false',
-      });
+    // With custom on, no options at all is a free-text question ("What should the project be called?").
+    if (!question.custom && question.options.length < 2) {
+      context.addIssue({ code: 'custom', path: ['options'], message: 'needs at least 2 options when custom is false' });
     }
     const seen = new Set<string>();
     question.options.forEach((option, index) => {

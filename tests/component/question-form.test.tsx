@@ -176,11 +176,12 @@ describe('QuestionForm keyboard', () => {
     const { client, ofType } = createFakeClient();
     renderForm(pendingBlock({ questions: [budget] }), client);
 
-    fireEvent.keyDown(screen.getByRole('tab', { name: 'Budget' }), { key: '1' });
+    // One question: no tabs, no Review.
+    expect(screen.queryByRole('tab')).not.toBeInTheDocument();
+    fireEvent.keyDown(screen.getByRole('radio', { name: 'Low' }), { key: '1' });
     fireEvent.click(screen.getByRole('radio', { name: 'High' }));
     await settle();
     expect(ofType('question.answer')).toHaveLength(0);
-    expect(screen.getByRole('tab', { name: 'Budget' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('radio', { name: 'High' })).toBeChecked();
 
     fireEvent.keyDown(screen.getByRole('radio', { name: 'High' }), { key: 'Enter' });
@@ -273,7 +274,13 @@ describe('QuestionForm answers', () => {
     expect(text).toHaveFocus();
     fireEvent.input(text, { target: { value: '  Offline mode  ' } });
 
+    // Budget is unanswered: Submit first shows Review with what is missing, and skipping is a second, explicit step.
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    expect(ofType('question.answer')).toHaveLength(0);
+    expect(screen.getByRole('tab', { name: 'Review' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('alert')).toHaveTextContent('1 not answered yet: Budget.');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit anyway' }));
     await settle();
     expect(ofType('question.answer').map((command) => command.answers)).toEqual([
       [{ selected: [] }, { selected: ['Sync'], other: 'Offline mode' }],
@@ -418,6 +425,7 @@ describe('QuestionForm submitting', () => {
     });
     renderForm(pendingBlock(), client);
     fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Sync' }));
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
     await settle();
 
@@ -514,6 +522,42 @@ describe('QuestionForm once resolved', () => {
     setBlock(pendingBlock({ draft: { answers: [{ selected: [] }, { selected: [] }] } }));
     fireEvent.click(screen.getByRole('tab', { name: 'Budget' }));
     expect(screen.getByRole('radio', { name: 'Low' })).toBeChecked();
+  });
+});
+
+describe('QuestionForm never loses or fakes an answer silently', () => {
+  it('asks before Dismiss (or Esc) throws away a half-filled form, and Keep editing keeps it', async () => {
+    const { client, ofType } = createFakeClient();
+    renderForm(pendingBlock(), client);
+    fireEvent.click(screen.getByRole('radio', { name: 'High' })); // moves on to Features
+    fireEvent.keyDown(screen.getByRole('checkbox', { name: 'Sync' }), { key: 'Escape' });
+    await settle();
+    expect(ofType('question.dismiss')).toHaveLength(0);
+    expect(screen.getByRole('alert')).toHaveTextContent('discard the answers you filled in?');
+    fireEvent.click(screen.getByRole('button', { name: 'Keep editing' }));
+    expect(screen.getByRole('radio', { name: 'High', hidden: true })).toBeChecked();
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Discard and dismiss' }));
+    await settle();
+    expect(ofType('question.dismiss')).toHaveLength(1);
+  });
+
+  it('answers a free-text-only question in one text field', async () => {
+    const { client, ofType } = createFakeClient();
+    const name: Question = { header: 'Name', question: 'What should the project be called?', options: [], multiple: false, custom: true };
+    renderForm(pendingBlock({ questions: [name] }), client);
+    const group = screen.getByRole('group', { name: 'What should the project be called?' });
+    expect(within(group).queryByRole('radio')).not.toBeInTheDocument();
+    fireEvent.input(within(group).getByRole('textbox', { name: 'Your answer' }), { target: { value: 'Parley' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    expect(ofType('question.answer').map((command) => command.answers)).toEqual([[{ selected: [], other: 'Parley' }]]);
+  });
+
+  it('shows what was filled in but not sent when the user replied in chat instead', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock({ status: 'success', resolution: 'chat', resolvedAt: 5, draft: { answers: [{ selected: ['High'] }, { selected: [] }] } }), client);
+    expect(screen.getByText('Not sent (you replied in chat): Budget: High')).toBeInTheDocument();
   });
 });
 

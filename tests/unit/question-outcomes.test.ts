@@ -83,7 +83,7 @@ describe('resolveQuestionBlock: what the model is told', () => {
     );
   });
 
-  it('chat: success, resolution chat, the answering message id, and no answers', () => {
+  it('chat: success, resolution chat, the answering message id, no answers, and the unsent draft kept on record', () => {
     const resolved = resolveQuestionBlock(pendingBlock(), 'chat', {
       now: NOW,
       answerMessageId: 'message-9',
@@ -95,7 +95,7 @@ describe('resolveQuestionBlock: what the model is told', () => {
     expect(resolved.toolResult).toBe(CHAT_RESULT_TEXT);
     expect(resolved).toMatchObject({ status: 'success', resolution: 'chat', resolvedAt: NOW, answerMessageId: 'message-9' });
     expect(resolved).not.toHaveProperty('answers');
-    expect(resolved).not.toHaveProperty('draft');
+    expect(resolved.draft?.answers).toEqual([{ selected: ['Beach'] }, { selected: [] }]); // shown as not sent, not lost
   });
 
   it('dismissed: denied, told not to ask again', () => {

@@ -58,6 +58,11 @@ describe('parseQuestionInput: valid input', () => {
     expect(value.questions[0]?.options).toEqual([{ label: 'Only' }]);
   });
 
+  it('accepts a free-text question: no options with custom on ("What should the project be called?")', () => {
+    const value = expectOk(parseQuestionInput({ questions: [question({ question: 'What should the project be called?', options: [] })] }));
+    expect(value.questions[0]).toMatchObject({ options: [], custom: true });
+  });
+
   it('accepts ten options and option descriptions, at the limits', () => {
     const options = Array.from({ length: 10 }, (_, index) => ({ label: `Option ${index}`, description: `About ${index}` }));
     options[0] = { label: 'L'.repeat(30), description: 'D'.repeat(200) };
@@ -184,9 +189,9 @@ describe('parseQuestionInput: invalid input names the field and the rule', () =>
       expected: ['questions[0].options:', 'at least 2 options when custom is false'],
     },
     {
-      name: 'no options at all',
-      input: { questions: [question({ options: [] })] },
-      expected: ['questions[0].options:', 'at least 1 option'],
+      name: 'no options with custom false',
+      input: { questions: [question({ options: [], custom: false })] },
+      expected: ['questions[0].options:', 'at least 2 options when custom is false'],
     },
     {
       name: 'a missing header',

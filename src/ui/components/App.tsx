@@ -74,9 +74,10 @@ export function App(props: { client: WorkerClient }) {
             class="button nav-toggle"
             aria-expanded={navOpen() || route().name === 'home'}
             aria-controls="conversation-nav"
+            aria-label={t('nav.toggle')}
             onClick={() => setNavOpen(!navOpen())}
           >
-            {t('nav.toggle')}
+            {t('nav.conversations')}
           </button>
           <a class="brand" href="#/">
             {t('app.name')}

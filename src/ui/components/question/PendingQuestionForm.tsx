@@ -1,4 +1,4 @@
-import { For, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
+import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
 import type { QuestionRequestBlock } from '../../../schema/blocks';
 import { WireError, type ResolvedOutcome } from '../../../schema/protocol';
 import type { Message } from '../../../schema/records';
@@ -56,12 +56,19 @@ export function PendingQuestionForm(props: {
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal<ErrorText>();
   const [announced, setAnnounced] = createSignal(false);
+  /** Submit was pressed with questions unanswered: Review lists them and offers "Submit anyway". */
+  const [confirmingSkip, setConfirmingSkip] = createSignal(false);
+  /** Dismiss (or Esc) was pressed with answers filled in: say they will be lost and ask first. */
+  const [confirmingDismiss, setConfirmingDismiss] = createSignal(false);
+  const single = () => questions().length === 1;
+  const unanswered = () => questions().flatMap((question, index) => (isAnswered(answers()[index]) ? [] : [{ question, index }]));
   let settled = false;
   // Arrow keys move through a native radio group and select as they go; that must not jump tabs.
   let arrowNavigating = false;
   const panelElements: HTMLElement[] = [];
   const otherTextElements: HTMLTextAreaElement[] = [];
   let submitButton: HTMLButtonElement | undefined;
+  let skipNotice: HTMLElement | undefined;
 
   const target = () => ({
     conversationId: props.conversationId,
@@ -79,6 +86,8 @@ export function PendingQuestionForm(props: {
     if (next === state()) return;
     setState(next);
     setError(undefined);
+    setConfirmingDismiss(false);
+    if (action.type !== 'tab-activated') setConfirmingSkip(false);
     saver.schedule(draftFromState(next));
   }
 
@@ -155,12 +164,19 @@ export function PendingQuestionForm(props: {
     else leaveOtherText(element);
   }
 
-  async function submit(): Promise<void> {
+  async function submit(skipUnanswered = false): Promise<void> {
     if (busy() || settled) return;
     const current = answers();
     // An all-empty submit is what other agents mistook for a real answer; Dismiss says that honestly.
     if (!current.some(isAnswered)) {
       setError({ key: 'question.nothingChosen' });
+      return;
+    }
+    // Skipping a question is allowed, but never by accident: Review lists what is unanswered first.
+    if (!skipUnanswered && unanswered().length > 0) {
+      setConfirmingSkip(true);
+      activate(reviewTab());
+      queueMicrotask(() => skipNotice?.focus());
       return;
     }
     await resolve(
@@ -169,8 +185,12 @@ export function PendingQuestionForm(props: {
     );
   }
 
-  async function dismiss(): Promise<void> {
+  async function dismiss(discardAnswers = false): Promise<void> {
     if (busy() || settled) return;
+    if (!discardAnswers && answers().some(isAnswered)) {
+      setConfirmingDismiss(true);
+      return;
+    }
     await resolve(() => props.client.send<'question.dismiss'>({ type: 'question.dismiss', ...target() }), {
       resolution: 'dismissed',
       resolvedAt: Date.now(),
@@ -185,6 +205,8 @@ export function PendingQuestionForm(props: {
       const result = await send();
       settled = true;
       props.onSettled(outcomeFromMessage(result.message, props.block.toolCallId) ?? expected, false);
+      // The form is gone: the next thing to do is writing, so focus goes to the composer, not to <body>.
+      if (expected.resolution === 'dismissed') document.querySelector<HTMLTextAreaElement>('textarea.composer-input')?.focus();
     } catch (caught) {
       if (caught instanceof WireError && caught.code === 'already_resolved') {
         if (caught.outcome) {
@@ -239,6 +261,7 @@ export function PendingQuestionForm(props: {
         {announcement()}
       </div>
       <QuestionTabs
+        hidden={single()}
         questions={questions()}
         activeTab={state().activeTab}
         isAnswered={(questionIndex) => isAnswered(answers()[questionIndex])}
@@ -250,10 +273,10 @@ export function PendingQuestionForm(props: {
         {(question, index) => (
           <div
             ref={(element) => (panelElements[index()] = element)}
-            role="tabpanel"
+            role={single() ? undefined : 'tabpanel'}
             class="question-form__panel"
             id={panelId(index())}
-            aria-labelledby={tabId(index())}
+            aria-labelledby={single() ? undefined : tabId(index())}
             hidden={state().activeTab !== index()}
           >
             <QuestionFieldset
@@ -274,23 +297,46 @@ export function PendingQuestionForm(props: {
           </div>
         )}
       </For>
-      <div
-        role="tabpanel"
-        class="question-form__panel"
-        id={panelId(reviewTab())}
-        aria-labelledby={tabId(reviewTab())}
-        hidden={state().activeTab !== reviewTab()}
-      >
-        <QuestionReview
-          questions={questions()}
-          answers={answers()}
-          onChange={(questionIndex) => {
-            activate(questionIndex);
-            focusAnswer(questionIndex);
-          }}
-        />
-      </div>
-      <QuestionActions error={error()} busy={busy()} onDismiss={() => void dismiss()} submitRef={(element) => (submitButton = element)} />
+      <Show when={!single()}>
+        <div
+          role="tabpanel"
+          class="question-form__panel"
+          id={panelId(reviewTab())}
+          aria-labelledby={tabId(reviewTab())}
+          hidden={state().activeTab !== reviewTab()}
+        >
+          <Show when={confirmingSkip() && unanswered().length > 0}>
+            <p ref={(element) => (skipNotice = element)} tabIndex={-1} role="alert" class="question-review__unanswered">
+              {t('question.unansweredNotice', { count: unanswered().length, headers: unanswered().map((item) => item.question.header).join(', ') })}
+            </p>
+          </Show>
+          <QuestionReview
+            questions={questions()}
+            answers={answers()}
+            onChange={(questionIndex) => {
+              activate(questionIndex);
+              focusAnswer(questionIndex);
+            }}
+          />
+          <Show when={confirmingSkip() && unanswered().length > 0}>
+            <button type="button" class="question-form__submit-anyway" disabled={busy()} onClick={() => void submit(true)}>
+              {t('question.submitAnyway')}
+            </button>
+          </Show>
+        </div>
+      </Show>
+      <QuestionActions
+        error={error()}
+        busy={busy()}
+        confirmingDismiss={confirmingDismiss()}
+        onDismiss={() => void dismiss()}
+        onDiscard={() => void dismiss(true)}
+        onKeepEditing={() => {
+          setConfirmingDismiss(false);
+          focusAnswer(Math.min(state().activeTab, questions().length - 1));
+        }}
+        submitRef={(element) => (submitButton = element)}
+      />
     </form>
   );
 }

@@ -5,7 +5,11 @@ import { t } from '../../i18n/i18n';
 export function QuestionActions(props: {
   error: { key: string; params?: Record<string, string> } | undefined;
   busy: boolean;
+  /** Dismiss was asked for with answers filled in: the choice to discard them or keep editing. */
+  confirmingDismiss: boolean;
   onDismiss: () => void;
+  onDiscard: () => void;
+  onKeepEditing: () => void;
   submitRef: (element: HTMLButtonElement) => void;
 }) {
   return (
@@ -25,6 +29,23 @@ export function QuestionActions(props: {
           {t('question.dismiss')}
         </button>
       </div>
+      <Show when={props.confirmingDismiss}>
+        <div role="alert" class="question-form__confirm">
+          <p>{t('question.discardConfirm')}</p>
+          <button
+            ref={(element) => queueMicrotask(() => element.focus())}
+            type="button"
+            class="question-form__discard"
+            disabled={props.busy}
+            onClick={() => props.onDiscard()}
+          >
+            {t('question.discard')}
+          </button>
+          <button type="button" class="question-form__keep" disabled={props.busy} onClick={() => props.onKeepEditing()}>
+            {t('question.keepEditing')}
+          </button>
+        </div>
+      </Show>
       <p class="question-form__hint">{t('question.chatHint')}</p>
       <p class="question-form__keys">{t('question.keysHint')}</p>
     </>

@@ -1,6 +1,7 @@
 import { For, Show, createUniqueId } from 'solid-js';
 import { QUESTION_LIMITS, type Question } from '../../../schema/question';
 import { t } from '../../i18n/i18n';
+import { isFreeTextOnly } from './question-form-state';
 
 /** Digits 1–9 pick options; the n-th row shows its digit only when a digit can reach it. */
 const MAX_DIGIT = 9;
@@ -25,7 +26,7 @@ export function QuestionFieldset(props: {
 }) {
   const baseId = createUniqueId();
   const inputType = () => (props.question.multiple ? 'checkbox' : 'radio');
-  const hasChoice = () => props.selected.length > 0 || props.otherChosen;
+  const hasChoice = () => props.selected.length > 0 || (isFreeTextOnly(props.question) ? props.otherText !== '' : props.otherChosen);
   const otherNumber = () => props.question.options.length + 1;
 
   return (
@@ -38,7 +39,20 @@ export function QuestionFieldset(props: {
           {t('question.multipleHint')}
         </p>
       </Show>
-      <div class="question-field__options">
+      <Show when={isFreeTextOnly(props.question)}>
+        <textarea
+          ref={props.otherTextRef}
+          class="question-field__other-text question-field__free-text"
+          aria-label={t('question.freeAnswer')}
+          placeholder={t('question.otherPlaceholder')}
+          maxLength={QUESTION_LIMITS.otherText}
+          rows={3}
+          dir="auto"
+          value={props.otherText}
+          onInput={(event) => props.onOtherText(event.currentTarget.value)}
+        />
+      </Show>
+      <div class="question-field__options" hidden={isFreeTextOnly(props.question)}>
         <For each={props.question.options}>
           {(option, index) => (
             <label class="question-option">
@@ -70,7 +84,7 @@ export function QuestionFieldset(props: {
             </label>
           )}
         </For>
-        <Show when={props.question.custom}>
+        <Show when={props.question.custom && !isFreeTextOnly(props.question)}>
           <label class="question-option question-option--other">
             <input
               class="question-option__input"

@@ -68,6 +68,7 @@ export function QuestionForm(props: {
             resolution={shown().resolution}
             answers={shown().answers}
             resolvedAt={shown().resolvedAt}
+            unsent={props.block.draft?.answers}
           />
         )}
       </Show>

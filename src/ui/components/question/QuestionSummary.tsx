@@ -20,6 +20,8 @@ export function QuestionSummary(props: {
   resolution: QuestionResolution;
   answers?: readonly QuestionAnswer[] | undefined;
   resolvedAt?: number | undefined;
+  /** What was filled in but not sent (the user replied in chat instead). */
+  unsent?: readonly QuestionAnswer[] | undefined;
 }) {
   const resolvedAt = () => props.resolvedAt;
   return (
@@ -34,6 +36,20 @@ export function QuestionSummary(props: {
           )}
         </Show>
       </p>
+      <Show when={props.resolution === 'chat' && props.unsent}>
+        {(unsent) => (
+          <p class="question-summary__unsent" dir="auto">
+            {t('question.unsentAnswers', {
+              answers: props.questions
+                .flatMap((question, index) => {
+                  const answer = unsent()[index];
+                  return answer && (answer.selected.length > 0 || answer.other?.trim()) ? [t('question.summaryItem', { header: question.header, answer: describeAnswer(answer) })] : [];
+                })
+                .join('; '),
+            })}
+          </p>
+        )}
+      </Show>
       <Show when={props.resolution === 'answered'}>
         <ul class="question-summary__answers">
           <For each={props.questions}>

@@ -8,6 +8,8 @@ import { t } from '../../i18n/i18n';
  * activate tabs; only the active tab is in the Tab order.
  */
 export function QuestionTabs(props: {
+  /** A single question needs no tabs and no Review. */
+  hidden?: boolean;
   questions: readonly Question[];
   activeTab: number;
   isAnswered: (questionIndex: number) => boolean;
@@ -35,7 +37,7 @@ export function QuestionTabs(props: {
   }
 
   return (
-    <>
+    <Show when={!props.hidden}>
       <span id={answeredId} hidden>
         {t('question.answeredMark')}
       </span>
@@ -77,6 +79,6 @@ export function QuestionTabs(props: {
           {t('question.reviewTab')}
         </button>
       </div>
-    </>
+    </Show>
   );
 }

@@ -33,6 +33,7 @@ export function createQuestionFormState(questions: readonly Question[], draft?: 
   });
   const otherChosen = questions.map((question, index) => {
     if (!question.custom) return false;
+    if (isFreeTextOnly(question)) return true; // its one field is the "Other" text
     const chosen = draft?.otherChosen?.[index] ?? Boolean(draft?.answers[index]?.other?.trim());
     return question.multiple ? chosen : chosen && (selected[index]?.length ?? 0) === 0;
   });
@@ -88,6 +89,7 @@ export function reduceQuestionForm(
       if (!question.custom) return state;
       return { ...state, otherText: replaceAt(state.otherText, index, action.text.slice(0, QUESTION_LIMITS.otherText)) };
     case 'answer-cleared':
+      if (isFreeTextOnly(question)) return { ...state, otherText: replaceAt(state.otherText, index, '') };
       return {
         ...state,
         selected: replaceAt(state.selected, index, []),
@@ -118,6 +120,11 @@ export function draftFromState(state: QuestionFormState): QuestionDraft {
     otherChosen: [...state.otherChosen],
     activeTab: state.activeTab,
   };
+}
+
+/** A question with no options: answered only in the user's own words, in one text field. */
+export function isFreeTextOnly(question: Question): boolean {
+  return question.custom && question.options.length === 0;
 }
 
 /** Whether an answer says anything: an option or some "Other" text. */
