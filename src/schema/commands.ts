@@ -19,7 +19,10 @@ export type ProfileInput = z.infer<typeof ProfileInput>;
 /** Every command the UI may send to the worker. The worker validates each one with this schema. */
 export const Command = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation.list') }),
-  z.object({ type: z.literal('conversation.create'), title: z.string().trim().max(200).optional() }),
+  /** `conversationId` lets the UI open the new view at once, before the reply; creating the same id twice is a no-op. */
+  z.object({ type: z.literal('conversation.create'), title: z.string().trim().max(200).optional(), conversationId: conversationId.optional() }),
+  /** The composer's unsent text (empty clears it). */
+  z.object({ type: z.literal('conversation.saveDraft'), conversationId, text: z.string().max(100_000) }),
   z.object({ type: z.literal('conversation.rename'), conversationId, title: z.string().trim().min(1).max(200) }),
   z.object({ type: z.literal('conversation.delete'), conversationId }),
   z.object({ type: z.literal('conversation.open'), conversationId }),

@@ -89,6 +89,7 @@ export interface ConnectionTestResult {
 export interface CommandResults {
   'conversation.list': Conversation[];
   'conversation.create': Conversation;
+  'conversation.saveDraft': { saved: true };
   'conversation.rename': Conversation;
   'conversation.delete': { conversationId: string };
   'conversation.open': { conversation: Conversation; messages: Message[] };

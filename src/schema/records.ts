@@ -19,6 +19,8 @@ export const Conversation = z.object({
   profileId: z.string().optional(),
   /** Model steps completed so far; the scripted model replies to call n with step n. */
   completedSteps: z.number().int().min(0),
+  /** The composer's unsent text, so a reload or a view switch never loses what the user typed. */
+  draft: z.string().max(100_000).optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

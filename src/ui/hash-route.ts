@@ -30,10 +30,17 @@ export function routeHash(route: Route): string {
   }
 }
 
-/** Goes to a route by changing the hash, so the browser's back button works as expected. */
+/** Views told of a navigation at once, before the browser's (asynchronous) hashchange event. */
+const listeners = new Set<(route: Route) => void>();
+
+/**
+ * Goes to a route by changing the hash, so the browser's back button works as expected. The view switches in the same
+ * task: text typed right after a click lands in the new view, not in the old one that is about to go.
+ */
 export function navigate(route: Route): void {
   const hash = routeHash(route);
   if (window.location.hash !== hash) window.location.hash = hash;
+  for (const listener of listeners) listener(route);
 }
 
 /** The current route as a signal that follows `hashchange`. Call inside a component. */
@@ -43,6 +50,10 @@ export function createHashRoute(): Accessor<Route> {
   });
   const onHashChange = () => setRoute(parseRoute(window.location.hash));
   window.addEventListener('hashchange', onHashChange);
-  onCleanup(() => window.removeEventListener('hashchange', onHashChange));
+  listeners.add(setRoute);
+  onCleanup(() => {
+    window.removeEventListener('hashchange', onHashChange);
+    listeners.delete(setRoute);
+  });
   return route;
 }

@@ -34,7 +34,11 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       const unrepaired = await runs.recoverAll();
       return (await store.listConversations()).map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
-    'conversation.create': async (command) => store.createConversation(command.title, (await settings.getSettings()).defaultProfileId),
+    'conversation.create': async (command) => store.createConversation(command.title, (await settings.getSettings()).defaultProfileId, command.conversationId),
+    'conversation.saveDraft': async (command) => {
+      await store.saveComposerDraft(command.conversationId, command.text);
+      return { saved: true as const };
+    },
     'conversation.rename': (command) => store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, title: command.title, updatedAt: deps.now() })),
     'conversation.delete': async (command) => {
       runs.stop(command.conversationId);

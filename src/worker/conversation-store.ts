@@ -110,12 +110,46 @@ export class IndexedDbConversationStore implements ConversationStore {
     return conversation;
   }
 
-  /** A new conversation, pinned to `profileId`: a later change of the default never moves it to another provider. */
-  async createConversation(title: string | undefined, profileId: string): Promise<Conversation> {
+  /**
+   * A new conversation, pinned to `profileId`: a later change of the default never moves it to another provider. An
+   * existing id is returned as it is. Other conversations that were never used (no message, no draft, untitled, idle)
+   * are removed in the same transaction, so clicking "New conversation" does not pile up empty ones.
+   */
+  async createConversation(title: string | undefined, profileId: string, conversationId?: string): Promise<Conversation> {
     const now = this.now();
-    const conversation: Conversation = { id: this.newId(), title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId };
-    await this.write({ conversation });
-    return conversation;
+    const fresh: Conversation = { id: conversationId ?? this.newId(), title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId };
+    const result = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const existing = await transaction.objectStore('conversations').get(fresh.id);
+      if (existing) return { conversation: existing, created: false, removed: [] as string[] };
+      const removed: string[] = [];
+      for (const candidate of await transaction.objectStore('conversations').getAll()) {
+        if (candidate.runState !== 'idle' || candidate.title !== DEFAULT_TITLE || candidate.draft) continue;
+        const range = IDBKeyRange.bound([candidate.id, 0], [candidate.id, Number.MAX_SAFE_INTEGER]);
+        if ((await transaction.objectStore('messages').index('by-conversation').count(range)) > 0) continue;
+        await transaction.objectStore('conversations').delete(candidate.id);
+        removed.push(candidate.id);
+      }
+      await transaction.objectStore('conversations').put(fresh);
+      return { conversation: fresh, created: true, removed };
+    });
+    for (const id of result.removed) this.listener.deleted(id);
+    if (result.created) this.listener.changed({ conversation: result.conversation });
+    return result.conversation;
+  }
+
+  /** Stores the composer's unsent text on the conversation (without touching its place in the list). */
+  async saveComposerDraft(conversationId: string, text: string): Promise<void> {
+    const conversation = await this.transact(['conversations'], async (transaction) => {
+      const stored = await transaction.objectStore('conversations').get(conversationId);
+      if (!stored) throw notFound('conversation', conversationId);
+      if ((stored.draft ?? '') === text) return undefined;
+      const next: Conversation = { ...stored };
+      if (text) next.draft = text;
+      else delete next.draft;
+      await transaction.objectStore('conversations').put(next);
+      return next;
+    });
+    if (conversation) this.listener.changed({ conversation });
   }
 
   async updateConversation(conversationId: string, update: (conversation: Conversation) => Conversation): Promise<Conversation> {
@@ -177,6 +211,7 @@ export class IndexedDbConversationStore implements ConversationStore {
         // Stored before profiles were pinned: pin it now, to the profile it has been using.
         profileId: conversation.profileId ?? defaultProfileId,
       };
+      delete next.draft; // sent
       delete next.runError;
       written.push(message);
       for (const record of written) await transaction.objectStore('messages').put(record);

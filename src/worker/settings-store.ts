@@ -8,7 +8,7 @@ import { DEMO_SCRIPT } from './providers/demo-script';
 const SETTINGS_KEY = 'settings';
 
 /** The built-in profile: the scripted model, always there, needing no key. */
-export const SCRIPTED_PROFILE: Profile = { id: SCRIPTED_PROFILE_ID, name: 'Scripted (built-in)', kind: 'scripted', baseUrl: '', apiKey: '', model: '' };
+export const SCRIPTED_PROFILE: Profile = { id: SCRIPTED_PROFILE_ID, name: 'Built-in demo', kind: 'scripted', baseUrl: '', apiKey: '', model: '' };
 
 export const DEFAULT_SETTINGS: Settings = { script: DEMO_SCRIPT, defaultProfileId: SCRIPTED_PROFILE_ID };
 

@@ -12,7 +12,7 @@ function createFakeWorker() {
   const conversations = new Map<string, Conversation>();
   const messages = new Map<string, Message[]>();
   let settings: Settings = { script: '[]', defaultProfileId: 'scripted' };
-  let profiles: ProfileView[] = [{ id: 'scripted', name: 'Scripted (built-in)', kind: 'scripted', baseUrl: '', model: '', apiKeyMasked: '' }];
+  let profiles: ProfileView[] = [{ id: 'scripted', name: 'Built-in demo', kind: 'scripted', baseUrl: '', model: '', apiKeyMasked: '' }];
   const commands: Array<{ type: string; [key: string]: unknown }> = [];
   let clock = 100;
   const post = (message: WorkerMessage) => channel.port2.postMessage(message);
@@ -29,7 +29,8 @@ function createFakeWorker() {
       case 'conversation.list':
         return reply(id, [...conversations.values()]);
       case 'conversation.create': {
-        const conversation: Conversation = { id: `c${conversations.size + 1}`, title: 'New chat', createdAt: clock, updatedAt: clock++, runState: 'idle', completedSteps: 0 };
+        // The UI names the new conversation itself, so its view opens at once.
+        const conversation: Conversation = { id: command.conversationId as string, title: 'New chat', createdAt: clock, updatedAt: clock++, runState: 'idle', completedSteps: 0 };
         conversations.set(conversation.id, conversation);
         messages.set(conversation.id, []);
         emit({ type: 'conversation-upserted', conversation });
@@ -92,6 +93,8 @@ function createFakeWorker() {
         return reply(id, { ok: true, message: 'Connected: 2 models', models: ['gpt-a', 'gpt-b'] });
       case 'questions.listPending':
         return reply(id, []);
+      case 'conversation.saveDraft':
+        return reply(id, { saved: true });
       case 'conversation.setProfile': {
         const conversation = { ...conversations.get(conversationId)!, profileId: command.profileId as string };
         conversations.set(conversationId, conversation);
@@ -102,7 +105,7 @@ function createFakeWorker() {
     }
   };
   emit({ type: 'worker-ready' });
-  return { port: channel.port1, commands, emit, conversations };
+  return { port: channel.port1, commands, emit, conversations, firstId: () => [...conversations.keys()][0]! };
 }
 
 beforeEach(() => {
@@ -120,9 +123,9 @@ describe('App (smoke, fake worker)', () => {
     expect(screen.getByText(/Plan my weekend/)).toBeInTheDocument();
 
     fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
-    await waitFor(() => expect(window.location.hash).toBe('#/c/c1'));
+    await waitFor(() => expect(window.location.hash).toBe(`#/c/${worker.firstId()}`));
     const link = await screen.findByRole('link', { name: 'New chat' });
-    expect(link).toHaveAttribute('href', '#/c/c1');
+    expect(link).toHaveAttribute('href', `#/c/${worker.firstId()}`);
     await screen.findByRole('heading', { name: 'New chat' });
 
     const textbox = screen.getByRole('textbox', { name: 'Message' });
@@ -156,7 +159,7 @@ describe('App (smoke, fake worker)', () => {
     render(() => <App client={createWorkerClient(worker.port)} />);
     fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
     await screen.findByRole('heading', { name: 'New chat' });
-    const base = worker.conversations.get('c1')!;
+    const base = worker.conversations.get(worker.firstId())!;
     worker.emit({ type: 'conversation-upserted', conversation: { ...base, runState: 'running' } });
     await screen.findByRole('button', { name: 'Stop' });
     expect(screen.getByText('Writing…')).toBeInTheDocument();
@@ -165,7 +168,7 @@ describe('App (smoke, fake worker)', () => {
     worker.emit({ type: 'conversation-upserted', conversation: { ...base, runState: 'waiting_network' } });
     await screen.findByRole('button', { name: 'Retry' });
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
-    worker.emit({ type: 'run-notice', conversationId: 'c1', notice: { kind: 'retrying', message: '429', retryAt: Date.now() + 4000 } });
+    worker.emit({ type: 'run-notice', conversationId: worker.firstId(), notice: { kind: 'retrying', message: '429', retryAt: Date.now() + 4000 } });
     await screen.findByText(/Retrying in [34]s…/);
     worker.emit({ type: 'conversation-upserted', conversation: { ...base, runState: 'error', runError: { code: 'auth', message: 'Bad API key' } } });
     await screen.findByText('Bad API key');
@@ -212,7 +215,7 @@ describe('App (smoke, fake worker)', () => {
     await screen.findByRole('heading', { name: 'New chat' });
     document.title = 'Parley';
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
-    worker.emit({ type: 'conversation-upserted', conversation: { ...worker.conversations.get('c1')!, runState: 'awaiting_input' } });
+    worker.emit({ type: 'conversation-upserted', conversation: { ...worker.conversations.get(worker.firstId())!, runState: 'awaiting_input' } });
     await waitFor(() => expect(document.title).toBe('(1) Question waiting · Parley'));
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
     document.dispatchEvent(new Event('visibilitychange'));

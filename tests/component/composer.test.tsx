@@ -1,5 +1,5 @@
 import { fireEvent, render, screen } from '@solidjs/testing-library';
-import { createSignal } from 'solid-js';
+import { createSignal, Show } from 'solid-js';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunState } from '../../src/schema/records';
 import { Composer } from '../../src/ui/components/Composer';
@@ -7,7 +7,7 @@ import { Composer } from '../../src/ui/components/Composer';
 function setup(runState: RunState = 'idle', onSend = vi.fn(async (_text: string) => true)) {
   const [state, setState] = createSignal<RunState>(runState);
   const onStop = vi.fn();
-  render(() => <Composer runState={state()} onSend={onSend} onStop={onStop} />);
+  render(() => <Composer conversationId={`c-${Math.random()}`} runState={state()} onSend={onSend} onStop={onStop} />);
   const textbox = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
   const type = (value: string) => fireEvent.input(textbox, { target: { value } });
   return { textbox, type, onSend, onStop, setState };
@@ -80,5 +80,31 @@ describe('Composer', () => {
     expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
     setState('idle');
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
+
+  it('keeps unsent text per conversation across a view switch and saves it, debounced', async () => {
+    vi.useFakeTimers();
+    try {
+      const saved: string[] = [];
+      const [id, setId] = createSignal('first');
+      render(() => (
+        <Show when={id()} keyed>
+          {(conversationId) => <Composer conversationId={conversationId} runState="idle" onSend={async () => true} onStop={() => undefined} onDraft={(text) => saved.push(`${conversationId}:${text}`)} />}
+        </Show>
+      ));
+      fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Half a thought' } });
+      setId('second'); // the view switches before the quiet period ends: the text is saved at once, not dropped
+      expect(saved).toEqual(['first:Half a thought']);
+      expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+      setId('first');
+      expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('Half a thought');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows the draft stored with the conversation (after a reload)', () => {
+    render(() => <Composer conversationId="stored" storedDraft="From before the reload" runState="idle" onSend={async () => true} onStop={() => undefined} />);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('From before the reload');
   });
 });

@@ -1,5 +1,6 @@
 import { createEffect, createMemo, on, Show } from 'solid-js';
-import { SCRIPTED_PROFILE_ID, type ProfileView } from '../../schema/records';
+import { SCRIPTED_PROFILE_ID, type Conversation, type ProfileView } from '../../schema/records';
+import { isBeingCreated, whenCreated } from '../conversation-drafts';
 import { WireError } from '../../schema/protocol';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
@@ -10,10 +11,15 @@ import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { RunNoticeBar } from './RunNoticeBar';
 
+function standIn(conversationId: string): Conversation {
+  return { id: conversationId, title: t('conversations.new'), createdAt: 0, updatedAt: 0, runState: 'idle', completedSteps: 0 };
+}
+
 /** One conversation: header, messages, run notices, Continue/Retry, and the composer. */
 export function ChatView(props: { conversationId: string }) {
   const app = useApp();
-  const conversation = () => app.state.conversations[props.conversationId];
+  // While its creation is on the way the view already shows (with a composer to type in): a stand-in record until then.
+  const conversation = () => app.state.conversations[props.conversationId] ?? (isBeingCreated(props.conversationId) ? standIn(props.conversationId) : undefined);
   const messages = () => app.state.messages[props.conversationId] ?? [];
   const runState = () => conversation()?.runState ?? 'idle';
 
@@ -30,7 +36,9 @@ export function ChatView(props: { conversationId: string }) {
       // A restarted worker is read again: the old one may have died mid-reply.
       () => [props.conversationId, app.state.workerGeneration] as const,
       ([conversationId]) => {
-        app.client.send({ type: 'conversation.open', conversationId }).then(
+        void whenCreated(conversationId)
+          .then(() => app.client.send({ type: 'conversation.open', conversationId }))
+          .then(
           (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages }),
           (error: unknown) => {
             if (error instanceof WireError && error.code === 'not_found' && props.conversationId === conversationId) {
@@ -50,6 +58,7 @@ export function ChatView(props: { conversationId: string }) {
   });
 
   async function send(text: string): Promise<boolean> {
+    await whenCreated(props.conversationId);
     const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text }));
     if (!result) return false;
     app.dispatch({ type: 'message-upserted', message: result.message });
@@ -82,7 +91,14 @@ export function ChatView(props: { conversationId: string }) {
               </button>
             </Show>
           </div>
-          <Composer runState={runState()} onSend={send} onStop={stop} />
+          <Composer
+            conversationId={props.conversationId}
+            storedDraft={app.state.conversations[props.conversationId]?.draft}
+            runState={runState()}
+            onSend={send}
+            onStop={stop}
+            onDraft={(text) => void whenCreated(props.conversationId).then(() => app.client.send({ type: 'conversation.saveDraft', conversationId: props.conversationId, text }).catch(() => undefined))}
+          />
         </section>
       )}
     </Show>

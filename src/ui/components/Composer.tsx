@@ -1,9 +1,15 @@
-import { createSignal, createUniqueId, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, on, onCleanup, Show } from 'solid-js';
+import { composerText, setComposerText } from '../conversation-drafts';
 import type { RunState } from '../../schema/records';
 import { t } from '../i18n/i18n';
 
 export interface ComposerProps {
+  conversationId: string;
+  /** The unsent text stored with the conversation (from another session or tab); used when this tab has none. */
+  storedDraft?: string | undefined;
   runState: RunState;
+  /** Saves the unsent text (debounced here); an empty string clears it. */
+  onDraft?(text: string): void;
   /** Sends the text; resolves true when the worker took it (the field is then cleared). */
   onSend(text: string): Promise<boolean>;
   onStop(): void;
@@ -14,8 +20,38 @@ export interface ComposerProps {
  * while a question waits, typing stays allowed (the worker takes the message as a reply in chat) and Stop
  * stands beside Send, ending the run with the question recorded as stopped.
  */
+/** Quiet period before the unsent text is saved. */
+const DRAFT_DELAY_MS = 500;
+
 export function Composer(props: ComposerProps) {
-  const [text, setText] = createSignal('');
+  // What this tab typed wins; else what was stored. Read once: echoes of our own saves must not move the caret.
+  const [text, setTextSignal] = createSignal(composerText(props.conversationId) ?? props.storedDraft ?? '');
+  let draftTimer: ReturnType<typeof setTimeout> | undefined;
+  const setText = (next: string) => {
+    setTextSignal(next);
+    setComposerText(props.conversationId, next);
+    if (draftTimer !== undefined) clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => {
+      draftTimer = undefined;
+      props.onDraft?.(next);
+    }, DRAFT_DELAY_MS);
+  };
+  // The stored draft arrives with the conversation when it is opened after a reload.
+  createEffect(
+    on(
+      () => props.storedDraft,
+      (stored) => {
+        if (stored && text() === '' && composerText(props.conversationId) === undefined) setTextSignal(stored);
+      },
+    ),
+  );
+  onCleanup(() => {
+    // Leaving the view: save at once what is still waiting for its quiet period.
+    if (draftTimer !== undefined) {
+      clearTimeout(draftTimer);
+      props.onDraft?.(text());
+    }
+  });
   const [sending, setSending] = createSignal(false);
   const running = () => props.runState === 'running' || props.runState === 'waiting_network';
   const canSend = () => text().trim().length > 0 && !running() && !sending();
@@ -25,7 +61,12 @@ export function Composer(props: ComposerProps) {
     if (!canSend()) return;
     setSending(true);
     try {
-      if (await props.onSend(text().trim())) setText('');
+      if (await props.onSend(text().trim())) {
+        setTextSignal('');
+        setComposerText(props.conversationId, '');
+        if (draftTimer !== undefined) clearTimeout(draftTimer);
+        draftTimer = undefined; // the worker cleared the stored draft with the message
+      }
     } finally {
       setSending(false);
     }

@@ -1,4 +1,5 @@
-import { createSignal, For, Show } from 'solid-js';
+import { For, Show } from 'solid-js';
+import { trackCreation } from '../conversation-drafts';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate, routeHash } from '../hash-route';
@@ -15,23 +16,31 @@ export interface ConversationListProps {
  * "New conversation" and one link per conversation, newest first. The link's accessible name is the
  * title alone; a waiting question shows as a badge beside it, marked `data-pending="true"`.
  */
+function routeIs(conversationId: string): boolean {
+  return window.location.hash === routeHash({ name: 'conversation', conversationId });
+}
+
 export function ConversationList(props: ConversationListProps) {
   const app = useApp();
-  const [creating, setCreating] = createSignal(false);
-
-  async function createConversation() {
-    setCreating(true);
-    const conversation = await settle(app.client.send({ type: 'conversation.create' }));
-    setCreating(false);
-    if (!conversation) return;
-    app.dispatch({ type: 'conversation-upserted', conversation });
-    navigate({ name: 'conversation', conversationId: conversation.id });
+  /**
+   * The new conversation's view opens at once, in this task, with its composer focused: the id is made here, so
+   * nothing typed right after the click can land in the previous conversation's composer.
+   */
+  function createConversation() {
+    const conversationId = crypto.randomUUID();
+    const created = settle(app.client.send({ type: 'conversation.create', conversationId }));
+    trackCreation(conversationId, created);
+    navigate({ name: 'conversation', conversationId });
     props.onPicked?.();
+    queueMicrotask(() => document.querySelector<HTMLTextAreaElement>('textarea.composer-input')?.focus());
+    void created.then((conversation) => {
+      if (!conversation && routeIs(conversationId)) navigate({ name: 'home' });
+    });
   }
 
   return (
     <div class="conversation-list">
-      <button type="button" class="button primary new-conversation" disabled={creating()} onClick={() => void createConversation()}>
+      <button type="button" class="button primary new-conversation" onClick={() => createConversation()}>
         {t('conversations.new')}
       </button>
       <PendingInbox activeConversationId={props.activeConversationId} onPicked={props.onPicked} />

@@ -102,7 +102,7 @@ const en = {
   'settings.testFailed': 'The connection failed.',
   'settings.save': 'Save',
   'settings.saved': 'Saved.',
-  'profile.scriptedName': 'Scripted (built-in)',
+  'profile.scriptedName': 'Built-in demo',
   'provider.scripted': 'Scripted',
   'provider.openai': 'OpenAI-compatible',
   'provider.anthropic': 'Anthropic',
