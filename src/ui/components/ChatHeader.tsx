@@ -114,7 +114,7 @@ export function ChatHeader(props: ChatHeaderProps) {
             </button>
           </form>
         </Show>
-        <p class="chat-status" role="status" data-run-state={props.conversation.runState}>
+        <p class="chat-status" role="status" aria-live="polite" data-run-state={props.conversation.runState}>
           {statusText(props.conversation)}
         </p>
       </div>
