@@ -121,3 +121,14 @@ describe('Markdown from a hostile or careless model', () => {
     expect(plain!.querySelector('.link-destination')).toBeNull();
   });
 });
+
+describe('Markdown cost cap', () => {
+  it('renders a 10 MB nested-list reply without throwing, cut with "Show all"', () => {
+    const nested = Array.from({ length: 200_000 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
+    expect(nested.length).toBeGreaterThan(10_000_000);
+    const container = mount(nested);
+    expect(container.querySelector('.markdown')).not.toBeNull();
+    expect(container).toHaveTextContent('Showing the first 100,000 of');
+    expect(container.querySelector('button')).toHaveTextContent('Show all');
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Block } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 import type { WorkerClient } from '../../src/ui/channel';
-import { MessageList } from '../../src/ui/components/MessageList';
+import { MESSAGE_WINDOW, MessageList } from '../../src/ui/components/MessageList';
 import { createUiStore } from '../../src/ui/store';
 
 const fakeClient: WorkerClient = {
@@ -113,5 +113,21 @@ describe('MessageList', () => {
     const article = screen.getByRole('article', { name: 'Parley' });
     expect(within(article).getByRole('group', { name: 'What kind of weekend?' })).toBeInTheDocument();
     expect(within(article).getByRole('radio', { name: 'Cozy' })).toBeInTheDocument();
+  });
+
+  it('renders a bounded number of messages however long the conversation, and shows earlier ones on request', () => {
+    const many = Array.from({ length: 5000 }, (_, index) => message(`m${index}`, index, index % 2 ? 'assistant' : 'user', [{ type: 'text', text: `Message ${index}` }]));
+    renderFromStore(many);
+    const log = screen.getByRole('log', { name: 'Messages' });
+    expect(within(log).getAllByRole('article')).toHaveLength(MESSAGE_WINDOW);
+    expect(within(log).getAllByRole('article').at(-1)).toHaveTextContent('Message 4999');
+    within(log).getByRole('button', { name: `Show earlier messages (${5000 - MESSAGE_WINDOW})` }).click();
+    expect(within(log).getAllByRole('article')).toHaveLength(2 * MESSAGE_WINDOW);
+  });
+
+  it('says "Opening…" until the messages were read, not "No messages yet"', () => {
+    render(() => <MessageList messages={undefined} client={fakeClient} />);
+    expect(screen.getByText('Opening conversation…')).toBeInTheDocument();
+    expect(screen.queryByText(/No messages yet/)).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ export function ChatView(props: { conversationId: string }) {
   const app = useApp();
   // While its creation is on the way the view already shows (with a composer to type in): a stand-in record until then.
   const conversation = () => app.state.conversations[props.conversationId] ?? (isBeingCreated(props.conversationId) ? standIn(props.conversationId) : undefined);
-  const messages = () => app.state.messages[props.conversationId] ?? [];
+  const messages = () => app.state.messages[props.conversationId];
   const runState = () => conversation()?.runState ?? 'idle';
 
   const profiles = createMemo((): ProfileView[] => {

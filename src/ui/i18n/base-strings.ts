@@ -47,12 +47,15 @@ const en = {
 
   'messages.label': 'Messages',
   'messages.empty': 'No messages yet. Say hello, or try “Plan my weekend”.',
+  'messages.showEarlier': 'Show earlier messages ({count})',
   'message.user': 'You',
   'message.assistant': 'Parley',
   'message.interrupted': 'Interrupted',
   'message.stopped': 'Stopped',
   'message.failed': 'Failed',
   'message.reasoning': 'Reasoning',
+  'message.cut': 'Showing the first {shown} of {total} characters, to keep the page responsive.',
+  'message.showAll': 'Show all',
   'message.usageIn': '{count} tokens in',
   'message.usageOut': '{count} tokens out',
 
@@ -195,12 +198,15 @@ const zhCN: Record<keyof typeof en, string> = {
 
   'messages.label': '消息',
   'messages.empty': '还没有消息。打个招呼，或试试“Plan my weekend”。',
+  'messages.showEarlier': '显示更早的消息（{count} 条）',
   'message.user': '你',
   'message.assistant': 'Parley',
   'message.interrupted': '已中断',
   'message.stopped': '已停止',
   'message.failed': '失败',
   'message.reasoning': '推理过程',
+  'message.cut': '为保持页面流畅，只显示了 {total} 个字符中的前 {shown} 个。',
+  'message.showAll': '全部显示',
   'message.usageIn': '输入 {count} 个 token',
   'message.usageOut': '输出 {count} 个 token',
 
