@@ -239,7 +239,7 @@ test('offline mid-answer: "Waiting for network", then the run resumes by itself 
   }
 });
 
-test('a server that cannot be reached: "Waiting for network", and Retry resumes once it is back', async ({ page }) => {
+test('a server that cannot be reached while online: the status says so, no empty "Interrupted" bubble, and Retry resumes', async ({ page }) => {
   // A server of its own, on a port that is then closed: connection refused, as for a server that is down.
   const down = await startProviderServer();
   const port = new URL(down.url).port;
@@ -249,11 +249,14 @@ test('a server that cannot be reached: "Waiting for network", and Retry resumes 
   await addProfile(page, profile);
   await conversationWithProfile(page, profile.name);
   await send(page, FIRST_PROMPT);
-  await expect(chatStatusLine(page)).toHaveText('Waiting for network');
+  // The browser is online: the server is the problem, and the status says that, not "Waiting for network".
+  await expect(chatStatusLine(page)).toHaveText('Can’t reach the server — trying again by itself');
+  await expect(assistantMessages(page).first()).not.toContainText('Interrupted');
   const retry = page.getByRole('button', { name: 'Retry', exact: true });
   await expect(retry).toBeVisible();
   await expect(runNotice(page)).toBeVisible();
 
+  await expect(assistantMessages(page).first()).toContainText('No reply yet.');
   const back = await startProviderServer({ port: Number(port) });
   try {
     back.enqueue({ text: RECOVERED_REPLY });

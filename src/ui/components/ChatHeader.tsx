@@ -13,6 +13,12 @@ export interface ChatHeaderProps {
   defaultProfileId: string;
 }
 
+const [browserOnline, setBrowserOnline] = createSignal(typeof navigator === 'undefined' || navigator.onLine);
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', () => setBrowserOnline(true));
+  window.addEventListener('offline', () => setBrowserOnline(false));
+}
+
 /** The run state as the status line says it; idle says nothing. */
 export function statusText(conversation: Conversation): string {
   switch (conversation.runState) {
@@ -23,7 +29,8 @@ export function statusText(conversation: Conversation): string {
     case 'interrupted':
       return t('status.interrupted');
     case 'waiting_network':
-      return t('status.waitingNetwork');
+      // The browser being online while the run waits means the server, not the network, is the problem.
+      return browserOnline() ? t('status.serverUnreachable') : t('status.waitingNetwork');
     case 'error':
       return conversation.runError?.message || t('status.error');
     case 'idle':

@@ -19,7 +19,8 @@ export function MessageView(props: MessageViewProps) {
   const statusLabel = () => {
     switch (props.message.status) {
       case 'interrupted':
-        return t('message.interrupted');
+        // Nothing was written yet (the run waits for the network or the server): not an interrupted reply.
+        return props.message.blocks.length === 0 ? t('message.notStarted') : t('message.interrupted');
       case 'stopped':
         return t('message.stopped');
       case 'error':

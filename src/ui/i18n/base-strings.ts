@@ -38,6 +38,7 @@ const en = {
   'status.running': 'Writing…',
   'status.interrupted': 'Interrupted',
   'status.waitingNetwork': 'Waiting for network',
+  'status.serverUnreachable': 'Can’t reach the server — trying again by itself',
   'status.error': 'Something went wrong',
 
   'run.continue': 'Continue',
@@ -51,6 +52,7 @@ const en = {
   'message.user': 'You',
   'message.assistant': 'Parley',
   'message.interrupted': 'Interrupted',
+  'message.notStarted': 'No reply yet.',
   'message.stopped': 'Stopped',
   'message.failed': 'Failed',
   'message.reasoning': 'Reasoning',
@@ -189,6 +191,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'status.running': '正在回复…',
   'status.interrupted': '已中断',
   'status.waitingNetwork': '等待网络',
+  'status.serverUnreachable': '无法连接服务器——会自动重试',
   'status.error': '出了点问题',
 
   'run.continue': '继续',
@@ -202,6 +205,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'message.user': '你',
   'message.assistant': 'Parley',
   'message.interrupted': '已中断',
+  'message.notStarted': '尚无回复。',
   'message.stopped': '已停止',
   'message.failed': '失败',
   'message.reasoning': '推理过程',
