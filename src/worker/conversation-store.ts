@@ -274,9 +274,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       }
       const next: Conversation = { ...conversation, runState: 'idle', updatedAt: now };
       delete next.runError;
-      for (const message of messages) await transaction.objectStore('messages').put(message);
-      await transaction.objectStore('conversations').put(next);
-      return { conversation: next, messages };
+      return putChange(transaction, next, messages);
     });
     if (!change) return undefined;
     this.listener.changed(change);
@@ -311,9 +309,7 @@ export class IndexedDbConversationStore implements ConversationStore {
         if (message.status !== 'streaming') continue;
         messages.push({ ...message, status: messageStatus, updatedAt: now });
       }
-      for (const message of messages) await transaction.objectStore('messages').put(message);
-      await transaction.objectStore('conversations').put(next);
-      return { conversation: next, messages };
+      return putChange(transaction, next, messages);
     });
     if (!change) return undefined;
     this.listener.changed(change);
@@ -345,6 +341,13 @@ export class IndexedDbConversationStore implements ConversationStore {
   private transact<T>(stores: Stores, body: (transaction: Transaction) => Promise<T>): Promise<T> {
     return inTransaction(this.database, stores, body);
   }
+}
+
+/** Writes a conversation and its changed messages inside `transaction`; the change, for the listener. */
+async function putChange(transaction: Transaction, conversation: Conversation, messages: Message[]): Promise<{ conversation: Conversation; messages: Message[] }> {
+  for (const message of messages) await transaction.objectStore('messages').put(message);
+  await transaction.objectStore('conversations').put(conversation);
+  return { conversation, messages };
 }
 
 function findQuestion(message: Message, toolCallId: string): QuestionRequestBlock | undefined {
