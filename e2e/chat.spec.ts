@@ -67,6 +67,8 @@ test('a conversation can be renamed, and deleted after confirming', async ({ pag
   await expect(page.getByRole('link', { name: title, exact: true })).toHaveCount(0);
   await expect(conversationLink(page, conversationId)).toHaveCount(0);
   await expect(page).not.toHaveURL(new RegExp(`#/c/${conversationId}$`));
+  // The focus lands on the next sensible control, not on <body>.
+  await expect(page.getByRole('button', { name: 'New conversation', exact: true })).toBeFocused();
 
   await page.reload();
   await expect(page.getByRole('navigation', { name: 'Conversations', exact: true })).toBeVisible();

@@ -74,6 +74,8 @@ export function ChatHeader(props: ChatHeaderProps) {
     if (!result) return;
     navigate({ name: 'home' });
     app.dispatch({ type: 'conversation-deleted', conversationId });
+    // The view is gone: focus the next sensible control rather than leaving it on <body>.
+    queueMicrotask(() => document.querySelector<HTMLButtonElement>('button.new-conversation')?.focus());
   }
 
   async function setProfile(profileId: string) {
