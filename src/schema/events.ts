@@ -16,6 +16,8 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('worker-ready') }),
   z.object({ type: z.literal('conversation-upserted'), conversation: Conversation }),
   z.object({ type: z.literal('conversation-deleted'), conversationId: z.string() }),
+  /** Many conversations at once (an import): the list is refreshed once. Their messages are read when opened. */
+  z.object({ type: z.literal('conversations-imported'), conversations: z.array(Conversation) }),
   z.object({ type: z.literal('message-upserted'), message: Message }),
   z.object({ type: z.literal('run-notice'), conversationId: z.string(), notice: RunNotice.nullable() }),
   z.object({ type: z.literal('settings-changed'), settings: Settings }),

@@ -63,6 +63,7 @@ export function applyEvent(state: UiState, event: UiEvent): void {
     case 'worker-ready':
       state.workerReady = true;
       return;
+    case 'conversations-imported':
     case 'conversations-listed':
       // A reply is a snapshot that events may have overtaken: it never drops a record (deletions come as events)
       // and never replaces a newer one.

@@ -16,6 +16,8 @@ export const DEFAULT_TITLE = 'New conversation';
 export interface StoreListener {
   changed(change: RecordChange): void;
   deleted(conversationId: string): void;
+  /** Many conversations arrived at once (an import): one notice for all, not one per conversation. */
+  imported(conversations: Conversation[]): void;
 }
 
 export type Resolution = { kind: 'answered'; answers: QuestionAnswer[] } | { kind: 'dismissed' } | { kind: 'stopped' };
@@ -168,7 +170,7 @@ export class IndexedDbConversationStore implements ConversationStore {
   async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number; repairs: ImportRepair[] }> {
     const now = this.now();
     const result = await this.transact(['conversations', 'messages'], (transaction) => writeImport(transaction, file, knownProfileIds, now));
-    for (const entry of result.imported) this.listener.changed(entry);
+    if (result.imported.length > 0) this.listener.imported(result.imported.map((entry) => entry.conversation));
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
   }
 

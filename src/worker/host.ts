@@ -67,6 +67,9 @@ export function createHost(environment: HostEnvironment): Host {
       deleted(conversationId) {
         emit({ type: 'conversation-deleted', conversationId });
       },
+      imported(conversations) {
+        emit({ type: 'conversations-imported', conversations });
+      },
     },
     environment.now,
     environment.newId,
@@ -115,6 +118,7 @@ export function createHost(environment: HostEnvironment): Host {
   const peerHint = async (hint: PeerHint): Promise<void> => {
     if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
     if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+    if (hint.kind === 'list') return environment.post({ type: 'conversations-imported', conversations: await store.listConversations() });
     const conversation = await store.getConversation(hint.conversationId);
     if (!conversation) return environment.post({ type: 'conversation-deleted', conversationId: hint.conversationId });
     environment.post({ type: 'conversation-upserted', conversation });

@@ -8,7 +8,9 @@ import type { AppEvent } from '../schema/events';
 export type PeerHint =
   | { kind: 'conversation'; conversationId: string; messageIds: string[] }
   | { kind: 'settings' }
-  | { kind: 'profiles' };
+  | { kind: 'profiles' }
+  /** Many conversations changed at once (an import): re-read the list. */
+  | { kind: 'list' };
 
 export type PeerMessage = { kind: 'hint'; hint: PeerHint } | { kind: 'stop'; conversationId: string };
 
@@ -28,6 +30,8 @@ export function hintFor(event: AppEvent): PeerHint | undefined {
       return { kind: 'settings' };
     case 'profiles-changed':
       return { kind: 'profiles' };
+    case 'conversations-imported':
+      return { kind: 'list' };
     default:
       return undefined;
   }
@@ -40,7 +44,7 @@ export function readPeerMessage(data: unknown): PeerMessage | undefined {
   if (message.kind === 'stop') return isId(message.conversationId) ? { kind: 'stop', conversationId: message.conversationId } : undefined;
   if (message.kind !== 'hint' || typeof message.hint !== 'object' || message.hint === null) return undefined;
   const hint = message.hint as { kind?: unknown; conversationId?: unknown; messageIds?: unknown };
-  if (hint.kind === 'settings' || hint.kind === 'profiles') return { kind: 'hint', hint: { kind: hint.kind } };
+  if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'list') return { kind: 'hint', hint: { kind: hint.kind } };
   if (hint.kind !== 'conversation' || !isId(hint.conversationId)) return undefined;
   const ids = hint.messageIds;
   if (!Array.isArray(ids) || ids.length > MAX_IDS || !ids.every(isId)) return undefined;
