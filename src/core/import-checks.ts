@@ -1,4 +1,6 @@
-import type { Block, QuestionRequestBlock } from '../schema/blocks';
+import type { Block } from '../schema/blocks';
+import { isPendingRequest, resolveByStop, syncPendingIndex, type RequestBlock } from './requests';
+import { repairDeadRun } from './run-repair';
 import type { Conversation, ConversationExport, Message } from '../schema/records';
 import type { ImportRepair } from '../schema/protocol';
 
@@ -73,33 +75,35 @@ export function jsonProblem(value: unknown): string | undefined {
 }
 
 /**
- * Makes a conversation's run state agree with its questions: "awaiting input" needs exactly one pending question, and
- * a pending question only waits in the conversation's last message. Returns the repaired records and what changed.
+ * Makes a conversation's run state agree with its requests for the user: "awaiting input" needs exactly one pending
+ * request, and a pending request only waits in the conversation's last message. A tool call that was running when
+ * exported asks "Run again or Skip" (it may or may not have run); an elicitation cannot reach its server any more and is
+ * closed as interrupted. Files from before version 2 name the pending question `pendingQuestionId`: read as the request.
+ * Returns the repaired records and what changed.
  */
 export function repairImportedStates(conversation: Conversation, messages: Message[], now: number): { conversation: Conversation; messages: Message[]; repairs: ImportRepair[] } {
   const repairs: ImportRepair[] = [];
   const say = (code: ImportRepair['code']) => repairs.push({ conversationTitle: conversation.title, code });
+  const dead = new Map(repairDeadRun(messages, now).changed.map((message) => [message.id, message]));
   const lastIndex = messages.length - 1;
-  let waiting: QuestionRequestBlock | undefined;
-  const repaired = messages.map((message, index) => {
+  let waiting: Block | undefined;
+  const repaired = messages.map((original, index) => {
+    const message = dead.get(original.id) ?? original;
     let changed = false;
     const blocks = message.blocks.map((block): Block => {
-      if (block.type !== 'question_request' || block.status !== 'pending') return block;
-      // Only the last message's first pending question can still be answered; older ones are closed as dismissed.
+      if (!isPendingRequest(block)) return block;
+      // Only the last message's first pending request can still be answered; older ones are closed.
       if (index === lastIndex && waiting === undefined) {
         waiting = block;
         return block;
       }
       changed = true;
       say('extra_pending_question');
+      if (block.type !== 'question_request') return resolveByStop(block as RequestBlock, now);
       const { draft: _draft, ...rest } = block;
       return { ...rest, status: 'denied', resolution: 'dismissed', resolvedAt: now, toolResult: 'The user dismissed these questions without answering.' };
     });
-    const next: Message = changed ? { ...message, blocks } : { ...message };
-    const pendingId = index === lastIndex ? waiting?.toolCallId : undefined;
-    if (pendingId) next.pendingQuestionId = pendingId;
-    else delete next.pendingQuestionId;
-    return next;
+    return syncPendingIndex(changed ? { ...message, blocks } : { ...message });
   });
   const next: Conversation = { ...conversation };
   if (next.runState === 'awaiting_input' && !waiting) {

@@ -3,15 +3,21 @@ import type { RunNotice } from '../schema/events';
 import { createCoalescedWriter, type Timers } from './coalesced-writer';
 import { appendDelta, messageText } from './message-text';
 import { ModelError, type Model } from './model';
+import { STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
 import type { ConversationStore } from './store';
-import { runToolCalls, type ReceivedToolCall } from './tool-calls';
-import { toolSpecs, type ExecutableTool } from './tools';
+import type { Block } from '../schema/blocks';
+import { hasQueuedCalls, processToolCalls, queuedCall, type CallsEnd, type ReceivedToolCall } from './tool-calls';
+import type { Tool } from './tool';
+import { toolSpecs } from './tools';
 
 /** Everything the loop needs from the outside world. */
 export interface LoopPorts {
   store: ConversationStore;
   getModel(conversation: Conversation): Promise<Model>;
-  tools: readonly ExecutableTool[];
+  /** The tools this conversation offers now (built-ins, and those of connected MCP servers). */
+  getTools(conversation: Conversation): Promise<readonly Tool[]>;
+  /** Resolves with a request's block once it is resolved in storage; see CallPorts.waitForRequest. */
+  waitForRequest?(messageId: string, requestId: string, signal: AbortSignal): Promise<Block>;
   now(): number;
   newId(): string;
   timers: Timers;
@@ -49,7 +55,12 @@ export async function runConversation(conversationId: string, ports: LoopPorts, 
       return endWithError(ports, conversation, 'step_limit', `Stopped after ${maxSteps} model steps in a row. Write a message to go on.`);
     }
     const history = await ports.store.listMessages(conversationId);
-    const result = await runStep(conversation, history, ports, signal);
+    const last = history.at(-1);
+    // Calls stored by an earlier step (approved since, or cut off before they ran) are finished before the model is
+    // asked again: a resume never replays the model step that made them.
+    const result = last?.role === 'assistant' && hasQueuedCalls(last)
+      ? await runCalls(conversation, { ...last, blocks: [...last.blocks] }, ports, signal)
+      : await runStep(conversation, history, ports, signal);
     if (result.kind === 'end') return result.end;
     // "In a row": a step without an invalid question resets the count.
     invalidQuestions = result.invalidQuestions > 0 ? invalidQuestions + result.invalidQuestions : 0;
@@ -85,7 +96,7 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
       const text = messageText(message);
       const continuation = text ? { messageId: message.id, text } : undefined;
       const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
-      const request = { conversation: running, history: requestHistory, tools: toolSpecs(ports.tools), signal, ...(continuation ? { continuation } : {}) };
+      const request = { conversation: running, history: requestHistory, tools: toolSpecs(await ports.getTools(running)), signal, ...(continuation ? { continuation } : {}) };
       for await (const part of model.streamStep(request)) {
         if (signal.aborted) break;
         if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
@@ -137,17 +148,44 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
   }
   await writer.close();
 
-  const outcome = await runToolCalls(calls, ports.tools, { now: ports.now, signal });
-  message.blocks.push(...outcome.blocks);
-  if (outcome.question) {
-    message.pendingQuestionId = outcome.question.toolCallId;
-    return { kind: 'end', end: await finish(ports, running, message, { runState: 'awaiting_input', messageStatus: 'complete', countStep: true }) };
+  if (calls.length === 0 || signal.aborted) {
+    message.blocks.push(...calls.map((call) => ({ ...queuedCall(call), status: 'stopped' as const, result: STOPPED_BEFORE_TOOL_TEXT })));
+    return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, signal.aborted ? 'stopped' : undefined) };
   }
-  if (calls.length > 0 && !signal.aborted) {
-    if ((await finish(ports, running, message, { runState: 'running', messageStatus: 'complete', countStep: true })) === 'deleted') return { kind: 'end', end: 'deleted' };
-    return { kind: 'continue', invalidQuestions: outcome.invalidQuestions };
+  // The step is stored with its calls queued before any of them runs: from here on a crash resumes them, never the step.
+  message.blocks.push(...calls.map(queuedCall));
+  if ((await finish(ports, running, message, { runState: 'running', messageStatus: 'complete', countStep: true })) === 'deleted') return { kind: 'end', end: 'deleted' };
+  return runCalls(running, { ...message, status: 'complete' }, ports, signal);
+}
+
+/** Processes a message's queued tool calls (see processToolCalls) and says how the run goes on. */
+async function runCalls(conversation: Conversation, message: Message, ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+  const end: CallsEnd = await processToolCalls(
+    message,
+    {
+      tools: await ports.getTools(conversation),
+      now: ports.now,
+      newId: ports.newId,
+      save: async (current, runState) => {
+        const saved = { ...current, updatedAt: ports.now() };
+        const written = await ports.store.applyRun(conversation.id, { runState }, [saved]);
+        if (written) ports.onProgress?.(saved);
+        return written !== undefined;
+      },
+      ...(ports.waitForRequest ? { waitForRequest: ports.waitForRequest } : {}),
+    },
+    signal,
+  );
+  switch (end.kind) {
+    case 'done':
+      return { kind: 'continue', invalidQuestions: end.invalid };
+    case 'paused':
+      return { kind: 'end', end: 'awaiting_input' };
+    case 'stopped':
+      return { kind: 'end', end: 'stopped' };
+    case 'deleted':
+      return { kind: 'end', end: 'deleted' };
   }
-  return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, signal.aborted ? 'stopped' : undefined) };
 }
 
 /** Writes the step's last state: the message and the conversation's run fields in one transaction. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { QuestionToolInput, QUESTION_LIMITS } from '../schema/question';
-import type { ToolSpec } from './model';
 
 export const QUESTION_TOOL_NAME = 'question';
 
@@ -13,11 +12,11 @@ Do not use it for things you can find out or reasonably assume, to ask permissio
 
 Rules: each question has a short header (a chip label of at most ${QUESTION_LIMITS.header} characters), the question text (at most ${QUESTION_LIMITS.question} characters), and up to ${QUESTION_LIMITS.options} options with unique labels (at most ${QUESTION_LIMITS.label} characters, optional description of at most ${QUESTION_LIMITS.description}). Set multiple: true when several options may be chosen. This tool must be the only or the last tool call of your turn. The user may answer in the form, reply in chat instead, or dismiss the questions; you will be told which.`;
 
-/** The tool as providers declare it: the JSON schema comes from the same zod schema the worker validates with. */
-export function questionToolSpec(): ToolSpec {
+/** The question tool's JSON schema, from the same zod schema the worker validates with. */
+export function questionInputSchema(): Record<string, unknown> {
   const inputSchema = z.toJSONSchema(QuestionToolInput, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete inputSchema.$schema;
-  return { name: QUESTION_TOOL_NAME, description: QUESTION_TOOL_DESCRIPTION, inputSchema };
+  return inputSchema;
 }
 
 export type QuestionInputResult = { ok: true; value: QuestionToolInput } | { ok: false; error: string };

@@ -1,6 +1,10 @@
-import type { Block, QuestionRequestBlock, ToolCallBlock } from '../schema/blocks';
-import { parseQuestionInput, QUESTION_TOOL_NAME } from './question-tool';
-import type { ExecutableTool } from './tools';
+import type { Block, ElicitationRequestBlock, ToolCallBlock } from '../schema/blocks';
+import type { Message, RunState } from '../schema/records';
+import { syncPendingIndex } from './requests';
+import type { ElicitationResponse, Tool, ToolContext } from './tool';
+import { AFTER_QUESTION_TEXT, ranText, STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT, unknownToolText } from './tool-outcomes';
+
+export { AFTER_QUESTION_TEXT, STOPPED_BEFORE_TOOL_TEXT };
 
 export interface ReceivedToolCall {
   toolCallId: string;
@@ -8,81 +12,147 @@ export interface ReceivedToolCall {
   input: unknown;
 }
 
-export interface ToolCallsOutcome {
-  /** Blocks to append to the assistant message, in call order. */
-  blocks: Block[];
-  /** The valid question that pauses the run, if any. */
-  question?: QuestionRequestBlock;
-  /** Number of question calls that were invalid (the model gets an error result and the loop continues). */
-  invalidQuestions: number;
+/** What processing a message's tool calls needs from the outside. */
+export interface CallPorts {
+  tools: readonly Tool[];
+  now(): number;
+  newId(): string;
+  /** Stores the message and the conversation's run state in one transaction; false when the conversation is gone. */
+  save(message: Message, runState: RunState): Promise<boolean>;
+  /**
+   * Resolves with the request's block once it is resolved in storage (by this tab or another); rejects when `signal`
+   * aborts. Without it, nobody can be asked while a tool runs, and elicitations are declined.
+   */
+  waitForRequest?(messageId: string, requestId: string, signal: AbortSignal): Promise<Block>;
 }
 
-export const AFTER_QUESTION_TEXT =
-  'Not run: the question tool must be the only or the last tool call of a turn, so calls after it are refused. Call this tool again after the user answers, if it is still needed.';
+/** How processing ended: all calls done (the model reads the results next), paused for the user, stopped, or deleted. */
+export type CallsEnd = { kind: 'done'; invalid: number } | { kind: 'paused' } | { kind: 'stopped' } | { kind: 'deleted' };
 
-export const STOPPED_BEFORE_TOOL_TEXT = 'Not run: the user stopped the run before this tool call.';
+/** A model's tool call as stored before anything is done with it: queued. */
+export function queuedCall(call: ReceivedToolCall): ToolCallBlock {
+  return { type: 'tool_call', toolCallId: call.toolCallId, toolName: call.toolName, args: call.input, status: 'pending' };
+}
+
+/** Whether the message has tool calls still to process (queued, or approved and waiting to run). */
+export function hasQueuedCalls(message: Message): boolean {
+  return message.blocks.some((block) => block.type === 'tool_call' && block.status === 'pending' && block.approval?.status !== 'pending');
+}
 
 /**
- * Applies the rules of a step's tool calls: calls before a question run in order; a valid question pauses; any call after
- * it (a second question too) is refused with an error result. An invalid question does not pause.
+ * Processes the message's queued tool calls in order, from what is stored, so a resume after a pause or a crash goes
+ * on where it stopped. A call is checked, then asks the user (a question; an "Ask" tool not yet approved) — the run
+ * pauses, durably — or runs: marked `running` in storage BEFORE the tool is called and finished after, so a crash in
+ * between leaves a record that it may have run, never a silent re-run. After a question, later calls are refused.
+ * Mutates `message` (the loop's copy) and stores every change.
  */
-export async function runToolCalls(
-  calls: ReceivedToolCall[],
-  tools: readonly ExecutableTool[],
-  context: { now: () => number; signal: AbortSignal },
-): Promise<ToolCallsOutcome> {
-  const outcome: ToolCallsOutcome = { blocks: [], invalidQuestions: 0 };
-  let questionSeen = false;
-  for (const call of calls) {
-    const base = { type: 'tool_call' as const, toolCallId: call.toolCallId, toolName: call.toolName, args: call.input };
-    if (questionSeen) {
-      outcome.blocks.push({ ...base, status: 'error', result: AFTER_QUESTION_TEXT });
+export async function processToolCalls(message: Message, ports: CallPorts, signal: AbortSignal): Promise<CallsEnd> {
+  let invalid = 0;
+  let unsaved = false;
+  const save = (runState: RunState) => {
+    unsaved = false;
+    return ports.save(syncPendingIndex(message), runState);
+  };
+  for (let index = 0; index < message.blocks.length; index += 1) {
+    const block = message.blocks[index]!;
+    if (block.type !== 'tool_call' || block.status !== 'pending') continue;
+    if (block.approval?.status === 'pending') return { kind: 'paused' };
+    if (signal.aborted) {
+      stopQueued(message, index);
+      return (await save('idle')) ? { kind: 'stopped' } : { kind: 'deleted' };
+    }
+    const tool = ports.tools.find((candidate) => candidate.name === block.toolName && candidate.permission !== 'never');
+    if (!tool) {
+      const available = ports.tools.filter((candidate) => candidate.permission !== 'never').map((candidate) => candidate.name);
+      message.blocks[index] = { ...block, status: 'error', result: unknownToolText(block.toolName, available) };
+      unsaved = true;
       continue;
     }
-    if (context.signal.aborted) {
-      outcome.blocks.push({ ...base, status: 'error', result: STOPPED_BEFORE_TOOL_TEXT });
+    const checked = tool.check(block.args);
+    if (!checked.ok) {
+      if (tool.countsInvalid) invalid += 1;
+      message.blocks[index] = { ...block, status: 'error', result: checked.error };
+      unsaved = true;
       continue;
     }
-    if (call.toolName === QUESTION_TOOL_NAME) {
-      const parsed = parseQuestionInput(call.input);
-      if (!parsed.ok) {
-        outcome.invalidQuestions += 1;
-        outcome.blocks.push({ ...base, status: 'error', result: parsed.error });
-        continue;
+    const source = tool.source ? { source: { ...tool.source } } : {};
+    if (tool.ask) {
+      message.blocks[index] = tool.ask(checked.value, block.toolCallId);
+      refuseLaterCalls(message, index + 1);
+      return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
+    }
+    if (tool.permission === 'ask' && block.approval?.status !== 'success') {
+      message.blocks[index] = { ...block, ...source, approval: { kind: 'permission', status: 'pending' } };
+      return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
+    }
+    const running: ToolCallBlock = { ...block, ...source, status: 'running' };
+    message.blocks[index] = running;
+    if (!(await save('running'))) return { kind: 'deleted' };
+    let finished: ToolCallBlock;
+    try {
+      const output = await tool.execute(checked.value, toolContext(message, running, tool, ports, signal, save));
+      finished = { ...running, status: output.isError ? 'error' : 'success', result: ranText(running, output.text) };
+    } catch (error) {
+      if (signal.aborted) {
+        replaceCall(message, { ...running, status: 'stopped', result: STOPPED_WHILE_RUNNING_TEXT });
+        stopQueued(message, 0);
+        return (await save('idle')) ? { kind: 'stopped' } : { kind: 'deleted' };
       }
-      questionSeen = true;
-      outcome.question = {
-        type: 'question_request',
-        toolCallId: call.toolCallId,
-        questions: parsed.value.questions,
-        status: 'pending',
-      };
-      outcome.blocks.push(outcome.question);
-      continue;
+      finished = { ...running, status: 'error', result: ranText(running, `The tool failed: ${error instanceof Error ? error.message : String(error)}`) };
     }
-    outcome.blocks.push(await runTool(base, tools, context));
+    replaceCall(message, finished);
+    if (!(await save('running'))) return { kind: 'deleted' };
   }
-  return outcome;
+  // Results that needed no tool (refusals, invalid input) are stored too, before the model reads them.
+  if (unsaved && !(await save('running'))) return { kind: 'deleted' };
+  return { kind: 'done', invalid };
 }
 
-async function runTool(
-  base: Omit<ToolCallBlock, 'status' | 'result'>,
-  tools: readonly ExecutableTool[],
-  context: { now: () => number; signal: AbortSignal },
-): Promise<ToolCallBlock> {
-  const tool = tools.find((candidate) => candidate.name === base.toolName);
-  if (!tool) {
-    const known = [QUESTION_TOOL_NAME, ...tools.map((candidate) => candidate.name)].join(', ');
-    return { ...base, status: 'error', result: `Unknown tool "${base.toolName}". Available tools: ${known}.` };
+/** The context a running tool gets: the signal (Stop cancels it) and, where the user can be asked, `elicit`. */
+function toolContext(message: Message, call: ToolCallBlock, tool: Tool, ports: CallPorts, signal: AbortSignal, save: (runState: RunState) => Promise<boolean>): ToolContext {
+  const context: ToolContext = { now: ports.now, signal };
+  const wait = ports.waitForRequest;
+  if (!wait) return context;
+  context.elicit = async (request): Promise<ElicitationResponse> => {
+    const block: ElicitationRequestBlock = {
+      type: 'elicitation_request',
+      requestId: ports.newId(),
+      toolCallId: call.toolCallId,
+      serverName: tool.source?.serverName ?? tool.name,
+      message: request.message.slice(0, 10_000),
+      requestedSchema: request.requestedSchema,
+      status: 'pending',
+    };
+    const at = message.blocks.findIndex((candidate) => candidate.type === 'tool_call' && candidate.toolCallId === call.toolCallId);
+    message.blocks.splice(at + 1, 0, block);
+    // The request is stored (and the conversation waits for the user) before anyone is asked.
+    if (!(await save('awaiting_input'))) return { action: 'cancel' };
+    const resolved = await wait(message.id, block.requestId, signal);
+    if (resolved.type !== 'elicitation_request') return { action: 'cancel' };
+    const position = message.blocks.findIndex((candidate) => candidate.type === 'elicitation_request' && candidate.requestId === block.requestId);
+    if (position >= 0) message.blocks[position] = resolved;
+    syncPendingIndex(message);
+    if (resolved.resolution === 'accepted') return { action: 'accept', content: resolved.content ?? {} };
+    return resolved.resolution === 'declined' ? { action: 'decline' } : { action: 'cancel' };
+  };
+  return context;
+}
+
+function replaceCall(message: Message, call: ToolCallBlock): void {
+  const at = message.blocks.findIndex((candidate) => candidate.type === 'tool_call' && candidate.toolCallId === call.toolCallId);
+  if (at >= 0) message.blocks[at] = call;
+}
+
+function refuseLaterCalls(message: Message, from: number): void {
+  for (let index = from; index < message.blocks.length; index += 1) {
+    const block = message.blocks[index]!;
+    if (block.type === 'tool_call' && block.status === 'pending') message.blocks[index] = { ...block, status: 'error', result: AFTER_QUESTION_TEXT };
   }
-  const input = tool.input.safeParse(base.args ?? {});
-  if (!input.success) {
-    const problems = input.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
-    return { ...base, status: 'error', result: `Invalid input for ${tool.name}: ${problems}. Please rewrite the input so it satisfies the expected schema.` };
-  }
-  try {
-    return { ...base, status: 'success', result: await tool.execute(input.data, context) };
-  } catch (error) {
-    return { ...base, status: 'error', result: `The tool failed: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+function stopQueued(message: Message, from: number): void {
+  for (let index = from; index < message.blocks.length; index += 1) {
+    const block = message.blocks[index]!;
+    if (block.type === 'tool_call' && block.status === 'pending') message.blocks[index] = { ...block, status: 'stopped', result: STOPPED_BEFORE_TOOL_TEXT };
   }
 }

@@ -7,16 +7,59 @@ export type TextBlock = z.infer<typeof TextBlock>;
 export const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string() });
 export type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
-/** A tool call of the model and, once it ran (or was refused), its result text. */
+/** MCP tool annotations: the server's hints, shown to the user, never trusted as guarantees. */
+export const ToolAnnotations = z.object({
+  title: z.string().max(200).optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
+
+/** Where a tool came from, kept on the record of what ran. */
+export const ToolSourceRecord = z.object({
+  kind: z.literal('mcp'),
+  serverId: z.string().max(100),
+  serverName: z.string().max(200),
+  toolName: z.string().max(200),
+  annotations: ToolAnnotations.optional(),
+});
+export type ToolSourceRecord = z.infer<typeof ToolSourceRecord>;
+
+/**
+ * The user's decision on a tool call, seed 003's `{ approved, params }`: `permission` asks before a call runs,
+ * `rerun` asks what to do with a call that was cut off while it ran (it may or may not have run).
+ */
+export const ToolApproval = z.object({
+  kind: z.enum(['permission', 'rerun']),
+  status: z.enum(['pending', 'success', 'denied']),
+  resolution: z.enum(['approved', 'edited', 'denied', 'chat', 'stopped']).optional(),
+  /** What the user wrote when denying; the model reads it. */
+  reason: z.string().max(2000).optional(),
+  /** The model's arguments, kept when the user edited them (`args` then holds what ran). */
+  originalArgs: z.unknown().optional(),
+  resolvedAt: z.number().optional(),
+});
+export type ToolApproval = z.infer<typeof ToolApproval>;
+
+/**
+ * A tool call of the model and its lifecycle: `pending` (received, not yet run), `running` (written before the tool
+ * is called, so a crash leaves a record that it may have run), then `success`, `error`, `denied` (by the user or a
+ * "Never" permission), `stopped` (Stop before or while it ran) or `interrupted` (cut off by a crash).
+ */
 export const ToolCallBlock = z.object({
   type: z.literal('tool_call'),
   toolCallId: z.string(),
   toolName: z.string(),
   args: z.unknown(),
-  status: z.enum(['pending', 'success', 'error']),
+  status: z.enum(['pending', 'running', 'success', 'error', 'denied', 'stopped', 'interrupted']),
   result: z.string().optional(),
+  source: ToolSourceRecord.optional(),
+  approval: ToolApproval.optional(),
 });
 export type ToolCallBlock = z.infer<typeof ToolCallBlock>;
+export type ToolCallStatus = ToolCallBlock['status'];
 
 export const QuestionResolution = z.enum(['answered', 'chat', 'dismissed', 'stopped']);
 export type QuestionResolution = z.infer<typeof QuestionResolution>;
@@ -39,6 +82,27 @@ export const QuestionRequestBlock = z.object({
 });
 export type QuestionRequestBlock = z.infer<typeof QuestionRequestBlock>;
 
+export const ElicitationResolution = z.enum(['accepted', 'declined', 'cancelled', 'interrupted', 'stopped']);
+export type ElicitationResolution = z.infer<typeof ElicitationResolution>;
+
+/**
+ * An MCP server asking the user something while one of its tools runs (`elicitation/create`, form mode). Pending while
+ * the tool waits; `interrupted` when the app closed meanwhile (the server's request cannot be answered any more).
+ */
+export const ElicitationRequestBlock = z.object({
+  type: z.literal('elicitation_request'),
+  requestId: z.string(),
+  toolCallId: z.string(),
+  serverName: z.string().max(200),
+  message: z.string().max(10_000),
+  requestedSchema: z.record(z.string(), z.unknown()),
+  status: z.enum(['pending', 'success', 'denied']),
+  resolution: ElicitationResolution.optional(),
+  content: z.record(z.string(), z.unknown()).optional(),
+  resolvedAt: z.number().optional(),
+});
+export type ElicitationRequestBlock = z.infer<typeof ElicitationRequestBlock>;
+
 export const ErrorBlock = z.object({
   type: z.literal('error'),
   code: z.string(),
@@ -46,5 +110,5 @@ export const ErrorBlock = z.object({
 });
 export type ErrorBlock = z.infer<typeof ErrorBlock>;
 
-export const Block = z.discriminatedUnion('type', [TextBlock, ReasoningBlock, ToolCallBlock, QuestionRequestBlock, ErrorBlock]);
+export const Block = z.discriminatedUnion('type', [TextBlock, ReasoningBlock, ToolCallBlock, QuestionRequestBlock, ElicitationRequestBlock, ErrorBlock]);
 export type Block = z.infer<typeof Block>;

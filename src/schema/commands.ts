@@ -45,7 +45,22 @@ export const Command = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('question.dismiss'), conversationId, messageId: recordId, toolCallId: recordId }),
   z.object({ type: z.literal('question.saveDraft'), conversationId, messageId: recordId, toolCallId: recordId, draft: QuestionDraft }),
-  z.object({ type: z.literal('questions.listPending') }),
+  /**
+   * Resolves any request for the user (seed 003's `{ approved, params }` plus a reason): a question (params
+   * `{ answers }`), a tool call to approve (params: edited arguments), a tool call cut off by a crash (approved = run
+   * it again), an MCP elicitation (params: the form's content; `cancel` for Cancel rather than Decline).
+   */
+  z.object({
+    type: z.literal('request.resolve'),
+    conversationId,
+    messageId: recordId,
+    requestId: recordId,
+    approved: z.boolean(),
+    params: z.unknown().optional(),
+    reason: z.string().max(2000).optional(),
+    cancel: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal('requests.listPending') }),
   z.object({ type: z.literal('settings.get') }),
   z.object({
     type: z.literal('settings.update'),

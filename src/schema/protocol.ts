@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { QuestionAnswer } from './question';
-import { QuestionResolution } from './blocks';
+import { ElicitationResolution, QuestionResolution, ToolApproval } from './blocks';
+import type { ElicitationRequestBlock, ToolCallBlock } from './blocks';
 import type { Question } from './question';
 import type { CommandOf, CommandType } from './commands';
 import type { AppEvent } from './events';
@@ -22,9 +23,9 @@ export const ErrorCode = z.enum([
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-/** What an already-resolved question looked like when a second resolution arrived. */
+/** What an already-resolved request looked like when a second resolution arrived. */
 export const ResolvedOutcome = z.object({
-  resolution: QuestionResolution,
+  resolution: z.union([QuestionResolution, ToolApproval.shape.resolution.unwrap(), ElicitationResolution]),
   answers: z.array(QuestionAnswer).optional(),
   resolvedAt: z.number().optional(),
 });
@@ -62,13 +63,17 @@ export class WireError extends Error {
   }
 }
 
-export interface PendingQuestion {
+/** A request waiting for the user, as the inbox lists it (one indexed query over every conversation). */
+export type PendingRequest = {
   conversationId: string;
   conversationTitle: string;
   messageId: string;
-  toolCallId: string;
-  questions: Question[];
-}
+  requestId: string;
+} & (
+  | { kind: 'question'; questions: Question[] }
+  | { kind: 'approval'; toolName: string; approval: ToolCallBlock['approval'] }
+  | { kind: 'elicitation'; serverName: string; message: ElicitationRequestBlock['message'] }
+);
 
 
 export type { ConversationExport };
@@ -103,7 +108,8 @@ export interface CommandResults {
   'question.answer': { message: Message };
   'question.dismiss': { message: Message };
   'question.saveDraft': { saved: true };
-  'questions.listPending': PendingQuestion[];
+  'request.resolve': { message: Message };
+  'requests.listPending': PendingRequest[];
   'settings.get': Settings;
   'settings.update': Settings;
   'profiles.list': ProfileView[];

@@ -41,7 +41,12 @@ export const Message = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   usage: Usage.optional(),
-  /** Set while the message holds a pending question (its toolCallId), so pending questions are one index away. */
+  /**
+   * Set while the message holds a request for the user (a question, a tool call to approve, an elicitation): its id,
+   * so every pending request is one index away (the inbox, the badge).
+   */
+  pendingRequestId: z.string().optional(),
+  /** The same, as databases and exports before version 2 stored it (questions only). Read, never written. */
   pendingQuestionId: z.string().optional(),
 });
 export type Message = z.infer<typeof Message>;

@@ -4,7 +4,8 @@ import { ConversationExport, type Conversation, type Message, type Profile, type
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
 import { findImportProblem } from '../core/import-checks';
-import type { IndexedDbConversationStore } from './conversation-store';
+import type { IndexedDbConversationStore, RequestTarget } from './conversation-store';
+import type { RequestResolution, ResolveContext } from '../core/requests';
 import type { RunManager } from './run-manager';
 import type { SettingsStore } from './settings-store';
 import type { AppEvent } from '../schema/events';
@@ -17,6 +18,8 @@ export interface CommandHandlerDeps {
   requestPeerStop(conversationId: string): void;
   emit(event: AppEvent): void;
   testConnection(profile: Profile): Promise<ConnectionTestResult>;
+  /** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
+  requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'>>;
   now(): number;
 }
 
@@ -131,24 +134,18 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       await runs.resumeWaiting();
       return { resumed: true as const };
     },
-    'question.answer': async (command) => {
-      // Busy means another tab already resolved it and runs; the compare-and-set below then says so with the outcome.
-      const release = await runs.claim(command.conversationId).catch(() => undefined);
-      try {
-        const { message } = await store.resolveQuestion(command, { kind: 'answered', answers: command.answers });
-        void runs.start(command.conversationId, release);
-        return { message };
-      } catch (error) {
-        release?.();
-        throw error;
-      }
-    },
-    'question.dismiss': async (command) => ({ message: (await store.resolveQuestion(command, { kind: 'dismissed' })).message }),
+    // The question form's own words for request.resolve: one compare-and-set path for every request.
+    'question.answer': (command) => resolve({ ...command, requestId: command.toolCallId }, { approved: true, params: { answers: command.answers } }),
+    'question.dismiss': (command) => resolve({ ...command, requestId: command.toolCallId }, { approved: false }),
     'question.saveDraft': async (command) => {
-      await store.saveDraft(command, command.draft);
+      await store.saveDraft({ ...command, requestId: command.toolCallId }, command.draft);
       return { saved: true as const };
     },
-    'questions.listPending': () => store.listPendingQuestions(),
+    'request.resolve': (command) => {
+      const { type: _type, conversationId, messageId, requestId, ...resolution } = command;
+      return resolve({ conversationId, messageId, requestId }, resolution);
+    },
+    'requests.listPending': () => store.listPendingRequests(),
     'settings.get': () => settings.getSettings(),
     'settings.update': async (command) => {
       const { type: _type, ...update } = command;
@@ -174,6 +171,34 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     },
     'profiles.test': async (command) => deps.testConnection(await settings.resolveInput(command.profile)),
   };
+
+  /**
+   * Resolves a request by compare-and-set, then lets the run go on. A question or an approval starts a run here (the
+   * run lock is claimed first: when another tab already resolved it and runs, the compare-and-set says so with the
+   * first outcome). An elicitation is answered to the live run that asked, which goes on by itself.
+   */
+  async function resolve(target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
+    const request = await store.getRequest(target);
+    if (request?.type === 'elicitation_request' && request.status === 'pending' && !(await runs.isRunningAnywhere(target.conversationId))) {
+      await runs.recover(target.conversationId);
+      throw new WireError({ code: 'invalid_state', message: 'The tool that asked this has stopped (the app was closed or reloaded while it waited), so it can no longer receive an answer. It is marked interrupted.' });
+    }
+    const checks = await deps.requestChecks(target.conversationId);
+    if (request?.type === 'elicitation_request') {
+      const { message } = await store.resolveRequest(target, resolution, checks);
+      return { message };
+    }
+    const release = await runs.claim(target.conversationId).catch(() => undefined);
+    try {
+      const { message, conversation } = await store.resolveRequest(target, resolution, checks);
+      if (conversation.runState === 'running') void runs.start(target.conversationId, release);
+      else release?.();
+      return { message };
+    } catch (error) {
+      release?.();
+      throw error;
+    }
+  }
 
   return async (raw: unknown) => {
     const parsed = Command.safeParse(raw);

@@ -1,8 +1,10 @@
-import { checkAnswers, resolveQuestionBlock } from '../core/question-outcomes';
+import { findRequest, isPendingRequest, requestIdOf, resolveByChat, resolveByStop, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../core/requests';
+import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../core/run-repair';
 import type { ConversationStore, RecordChange, RunChange } from '../core/store';
+import { INTERRUPTED_TOOL_TEXT } from '../core/tool-outcomes';
 import type { QuestionRequestBlock } from '../schema/blocks';
-import { WireError, type PendingQuestion } from '../schema/protocol';
-import type { QuestionAnswer, QuestionDraft } from '../schema/question';
+import { WireError, type PendingRequest } from '../schema/protocol';
+import type { QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import { writeImport } from './conversation-import';
 import type { ImportRepair } from '../schema/protocol';
@@ -20,7 +22,12 @@ export interface StoreListener {
   imported(conversations: Conversation[]): void;
 }
 
-export type Resolution = { kind: 'answered'; answers: QuestionAnswer[] } | { kind: 'dismissed' } | { kind: 'stopped' };
+/** Where a request is: its conversation, message and id. */
+export interface RequestTarget {
+  conversationId: string;
+  messageId: string;
+  requestId: string;
+}
 
 /**
  * Conversations and messages over IndexedDB. Every method is one transaction that awaits nothing but IndexedDB
@@ -70,16 +77,19 @@ export class IndexedDbConversationStore implements ConversationStore {
     return conversations.reverse().map((conversation) => ({ conversation, messages: byConversation.get(conversation.id) ?? [] }));
   }
 
-  /** Every pending question of every conversation, from one index. */
-  async listPendingQuestions(): Promise<PendingQuestion[]> {
+  /** Every pending request of every conversation (questions, approvals, elicitations), from one index. */
+  async listPendingRequests(): Promise<PendingRequest[]> {
     const transaction = this.database.transaction(['messages', 'conversations'], 'readonly');
-    const messages = await transaction.objectStore('messages').index('by-pending-question').getAll();
-    const pending: PendingQuestion[] = [];
+    const messages = await transaction.objectStore('messages').index('by-pending-request').getAll();
+    const pending: PendingRequest[] = [];
     for (const message of messages) {
       const conversation = await transaction.objectStore('conversations').get(message.conversationId);
-      const block = findQuestion(message, message.pendingQuestionId ?? '');
-      if (!conversation || !block) continue;
-      pending.push({ conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, toolCallId: block.toolCallId, questions: block.questions });
+      const block = findRequest(message, message.pendingRequestId ?? '');
+      if (!conversation || !block || !isPendingRequest(block)) continue;
+      const where = { conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, requestId: requestIdOf(block)! };
+      if (block.type === 'question_request') pending.push({ ...where, kind: 'question', questions: block.questions });
+      else if (block.type === 'tool_call') pending.push({ ...where, kind: 'approval', toolName: block.toolName, approval: block.approval });
+      else pending.push({ ...where, kind: 'elicitation', serverName: block.serverName, message: block.message });
     }
     return pending;
   }
@@ -197,12 +207,19 @@ export class IndexedDbConversationStore implements ConversationStore {
       if (!conversation) throw notFound('conversation', conversationId);
       if (conversation.runState === 'running') throw new WireError({ code: 'busy', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
       const messages = await this.messagesIn(transaction, conversationId);
+      if (hasPendingElicitation(messages)) {
+        throw new WireError({ code: 'busy', message: 'A tool is waiting for your answer in the form above. Submit, decline or cancel it first, or press Stop.' });
+      }
       message.seq = (messages.at(-1)?.seq ?? -1) + 1;
       const written: Message[] = [];
       for (const stored of messages) {
-        const pending = stored.pendingQuestionId ? findQuestion(stored, stored.pendingQuestionId) : undefined;
-        if (!pending || pending.status !== 'pending') continue;
-        written.push(withBlock(stored, resolveQuestionBlock(pending, 'chat', { now, answerMessageId: message.id }), now));
+        // A reply in chat answers whatever was asked: questions, approvals (the call does not run), Run again / Skip.
+        let next = stored;
+        for (const block of stored.blocks) {
+          if (isPendingRequest(block)) next = withRequest(next, resolveByChat(block as RequestBlock, now, message.id), now);
+        }
+        next = closeQueuedCalls(next, now) ?? next;
+        if (next !== stored) written.push(next);
       }
       const isFirst = !messages.some((stored) => stored.role === 'user');
       const next: Conversation = {
@@ -225,33 +242,30 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   /**
-   * Resolves a pending question exactly once (compare-and-set): a second resolution writes nothing and fails with
-   * `already_resolved` carrying the first outcome. Answers are checked against the stored questions.
+   * Resolves a pending request exactly once (compare-and-set): a second resolution writes nothing and fails with
+   * `already_resolved` carrying the first outcome. Params (answers, edited arguments, a form's content) are checked
+   * against what the request asked for before anything is written.
    */
-  async resolveQuestion(
-    target: { conversationId: string; messageId: string; toolCallId: string },
-    resolution: Resolution,
-  ): Promise<{ conversation: Conversation; message: Message }> {
+  async resolveRequest(target: RequestTarget, resolution: RequestResolution, checks: Omit<ResolveContext, 'now'>): Promise<{ conversation: Conversation; message: Message; block: RequestBlock }> {
     const now = this.now();
     const change = await this.transact(['conversations', 'messages'], async (transaction) => {
       const { conversation, message, block } = await this.findPending(transaction, target);
-      let resolved: QuestionRequestBlock;
-      if (resolution.kind === 'answered') {
-        const check = checkAnswers(block.questions, resolution.answers);
-        if (!check.ok) throw new WireError({ code: 'invalid_answer', message: check.message, field: check.field });
-        resolved = resolveQuestionBlock(block, 'answered', { now, answers: check.answers });
-      } else {
-        resolved = resolveQuestionBlock(block, resolution.kind, { now });
-      }
-      const nextMessage = withBlock(message, resolved, now);
-      const runState: RunState = resolution.kind === 'answered' ? 'running' : 'idle';
-      const nextConversation: Conversation = { ...conversation, runState, updatedAt: now };
+      const result = resolveRequest(block, resolution, { ...checks, now });
+      if (!result.ok) throw new WireError({ code: 'invalid_answer', message: result.message, field: result.field });
+      const nextMessage = withRequest(message, result.block, now);
+      const nextConversation: Conversation = { ...conversation, runState: result.runState, updatedAt: now };
       await transaction.objectStore('messages').put(nextMessage);
       await transaction.objectStore('conversations').put(nextConversation);
-      return { conversation: nextConversation, messages: [nextMessage] };
+      return { conversation: nextConversation, messages: [nextMessage], block: result.block };
     });
     this.listener.changed(change);
-    return { conversation: change.conversation, message: change.messages[0]! };
+    return { conversation: change.conversation, message: change.messages[0]!, block: change.block };
+  }
+
+  /** The request as stored, if any (a resolution command reads what kind of request it is first). */
+  async getRequest(target: RequestTarget): Promise<RequestBlock | undefined> {
+    const message = await this.database.get('messages', target.messageId);
+    return message?.conversationId === target.conversationId ? findRequest(message, target.requestId) : undefined;
   }
 
   /**
@@ -269,7 +283,12 @@ export class IndexedDbConversationStore implements ConversationStore {
       for (const message of await this.messagesIn(transaction, conversationId)) {
         let next = message;
         for (const block of message.blocks) {
-          if (block.type === 'question_request' && block.status === 'pending') next = withBlock(next, resolveQuestionBlock(block, 'stopped', { now }), now);
+          if (isPendingRequest(block)) next = withRequest(next, resolveByStop(block as RequestBlock, now), now);
+        }
+        next = closeQueuedCalls(next, now) ?? next;
+        // Nobody runs this conversation, so a call still marked running died with its tab: say so, never re-run it.
+        if (next.blocks.some((block) => block.type === 'tool_call' && block.status === 'running')) {
+          next = { ...next, updatedAt: now, blocks: next.blocks.map((block) => (block.type === 'tool_call' && block.status === 'running' ? { ...block, status: 'interrupted' as const, result: `${INTERRUPTED_TOOL_TEXT} The user then stopped the run.` } : block)) };
         }
         if (next.status === 'streaming' || next.status === 'interrupted') next = { ...next, status: 'stopped', updatedAt: now };
         if (next !== message) messages.push(next);
@@ -284,10 +303,11 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   /** Saves a half-filled form on its pending block. */
-  async saveDraft(target: { conversationId: string; messageId: string; toolCallId: string }, draft: QuestionDraft): Promise<Message> {
+  async saveDraft(target: RequestTarget, draft: QuestionDraft): Promise<Message> {
     const message = await this.transact(['conversations', 'messages'], async (transaction) => {
       const { message, block } = await this.findPending(transaction, target);
-      const next = withBlock(message, { ...block, draft }, message.updatedAt);
+      if (block.type !== 'question_request') throw new WireError({ code: 'invalid_state', message: 'Only a question keeps a draft.' });
+      const next = withRequest(message, { ...block, draft } satisfies QuestionRequestBlock, message.updatedAt);
       await transaction.objectStore('messages').put(next);
       return next;
     });
@@ -318,21 +338,48 @@ export class IndexedDbConversationStore implements ConversationStore {
     return change.conversation;
   }
 
-  private async findPending(transaction: Transaction, target: { conversationId: string; messageId: string; toolCallId: string }) {
+  private async findPending(transaction: Transaction, target: RequestTarget) {
     const conversation = await transaction.objectStore('conversations').get(target.conversationId);
     if (!conversation) throw notFound('conversation', target.conversationId);
     const message = await transaction.objectStore('messages').get(target.messageId);
     if (!message || message.conversationId !== target.conversationId) throw notFound('message', target.messageId);
-    const block = findQuestion(message, target.toolCallId);
-    if (!block) throw notFound('question', target.toolCallId);
-    if (block.status !== 'pending') {
+    const block = findRequest(message, target.requestId);
+    if (!block) throw notFound('request', target.requestId);
+    if (!isPendingRequest(block)) {
       throw new WireError({
         code: 'already_resolved',
-        message: 'These questions were already answered, possibly in another tab.',
-        outcome: { resolution: block.resolution ?? 'answered', ...(block.answers ? { answers: block.answers } : {}), ...(block.resolvedAt ? { resolvedAt: block.resolvedAt } : {}) },
+        message: block.type === 'question_request' ? 'These questions were already answered, possibly in another tab.' : 'This was already decided, possibly in another tab.',
+        outcome: resolvedOutcomeOf(block),
       });
     }
     return { conversation, message, block };
+  }
+
+  /**
+   * Repairs a conversation whose run died (its lock is free, the caller holds it): a `running` conversation becomes
+   * interrupted, and see repairDeadRun for its tool calls and elicitations. A call cut off while running makes it wait
+   * for the user's "Run again or Skip". Writes nothing (undefined) when there is nothing to repair.
+   */
+  async repairDeadRun(conversationId: string): Promise<Conversation | undefined> {
+    const now = this.now();
+    const change = await this.transact(['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation || (conversation.runState !== 'running' && conversation.runState !== 'awaiting_input')) return undefined;
+      const messages = await this.messagesIn(transaction, conversationId);
+      const repaired = repairDeadRun(messages, now);
+      const streaming = messages.filter((message) => message.status === 'streaming');
+      if (conversation.runState === 'awaiting_input' && repaired.changed.length === 0) return undefined;
+      const byId = new Map(repaired.changed.map((message) => [message.id, message]));
+      for (const message of streaming) byId.set(message.id, { ...(byId.get(message.id) ?? message), status: 'interrupted', updatedAt: now });
+      const pendingLeft = [...messages.map((message) => byId.get(message.id) ?? message)].some((message) => message.pendingRequestId !== undefined);
+      const runState: RunState = repaired.asks || pendingLeft ? 'awaiting_input' : 'interrupted';
+      const next: Conversation = { ...conversation, runState, updatedAt: now };
+      delete next.runError;
+      return putChange(transaction, next, [...byId.values()]);
+    });
+    if (!change) return undefined;
+    this.listener.changed(change);
+    return change.conversation;
   }
 
   private messagesIn(transaction: Transaction, conversationId: string): Promise<Message[]> {
@@ -350,19 +397,6 @@ async function putChange(transaction: Transaction, conversation: Conversation, m
   for (const message of messages) await transaction.objectStore('messages').put(message);
   await transaction.objectStore('conversations').put(conversation);
   return { conversation, messages };
-}
-
-function findQuestion(message: Message, toolCallId: string): QuestionRequestBlock | undefined {
-  return message.blocks.find((block): block is QuestionRequestBlock => block.type === 'question_request' && block.toolCallId === toolCallId);
-}
-
-function withBlock(message: Message, block: QuestionRequestBlock, now: number): Message {
-  const blocks = message.blocks.map((existing) => (existing.type === 'question_request' && existing.toolCallId === block.toolCallId ? block : existing));
-  const next: Message = { ...message, blocks, updatedAt: now };
-  const stillPending = blocks.find((candidate) => candidate.type === 'question_request' && candidate.status === 'pending');
-  if (stillPending && stillPending.type === 'question_request') next.pendingQuestionId = stillPending.toolCallId;
-  else delete next.pendingQuestionId;
-  return next;
 }
 
 function titleFrom(text: string): string {

@@ -1,9 +1,9 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Conversation, Message, Profile } from '../schema/records';
 
 // ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
 export const DATABASE_NAME = 'parley';
-export const DATABASE_VERSION = 1;
+export const DATABASE_VERSION = 2;
 
 /** The one typed schema of Parley's IndexedDB database. */
 export interface ParleyDatabaseSchema extends DBSchema {
@@ -15,8 +15,11 @@ export interface ParleyDatabaseSchema extends DBSchema {
   messages: {
     key: string;
     value: Message;
-    /** `by-pending-question` lists every message holding a pending question: the inbox and the badge. */
-    indexes: { 'by-conversation': [string, number]; 'by-pending-question': string };
+    /**
+     * `by-pending-request` lists every message holding a request for the user (question, approval, elicitation): the
+     * inbox and the badge. (Version 1 had `by-pending-question`, for questions only.)
+     */
+    indexes: { 'by-conversation': [string, number]; 'by-pending-request': string };
   };
   settings: { key: string; value: unknown };
   profiles: { key: string; value: Profile };
@@ -24,7 +27,8 @@ export interface ParleyDatabaseSchema extends DBSchema {
 
 export type ParleyDatabase = IDBPDatabase<ParleyDatabaseSchema>;
 
-type Migration = (database: IDBPDatabase<ParleyDatabaseSchema>) => void;
+type UpgradeTransaction = IDBPTransaction<ParleyDatabaseSchema, StoreNames<ParleyDatabaseSchema>[], 'versionchange'>;
+type Migration = (database: IDBPDatabase<ParleyDatabaseSchema>, transaction: UpgradeTransaction) => Promise<void> | void;
 
 /** Migration n takes a database at version n-1 to version n. Each runs inside the upgrade transaction. */
 export const MIGRATIONS: Record<number, Migration> = {
@@ -34,9 +38,27 @@ export const MIGRATIONS: Record<number, Migration> = {
     conversations.createIndex('by-run-state', 'runState');
     const messages = database.createObjectStore('messages', { keyPath: 'id' });
     messages.createIndex('by-conversation', ['conversationId', 'seq'], { unique: true });
-    messages.createIndex('by-pending-question', 'pendingQuestionId');
+    // Written as version 1 had it; version 2 replaces it. (The cast: the typed schema only knows today's indexes.)
+    (messages as unknown as IDBObjectStore).createIndex('by-pending-question', 'pendingQuestionId');
     database.createObjectStore('settings');
     database.createObjectStore('profiles', { keyPath: 'id' });
+  },
+  /**
+   * One index for every kind of request for the user. Questions pending before the upgrade move to the new field in
+   * the same upgrade transaction, so they stay listed and answerable.
+   */
+  async 2(_database, transaction) {
+    const messages = transaction.objectStore('messages');
+    messages.createIndex('by-pending-request', 'pendingRequestId');
+    // The typed schema knows only today's indexes; version 1's is reached by name.
+    const legacy = (messages as unknown as { index(name: string): { getAllKeys(): Promise<IDBValidKey[]> } }).index('by-pending-question');
+    for (const key of await legacy.getAllKeys()) {
+      const message = await messages.get(key as string);
+      if (!message) continue;
+      const { pendingQuestionId, ...rest } = message;
+      await messages.put(pendingQuestionId ? { ...rest, pendingRequestId: pendingQuestionId } : rest);
+    }
+    (messages as unknown as { deleteIndex(name: string): void }).deleteIndex('by-pending-question');
   },
 };
 
@@ -51,11 +73,12 @@ export interface OpenOptions {
 /** Opens (and migrates) the database. Only the worker calls this. */
 export function openParleyDatabase(name = DATABASE_NAME, version = DATABASE_VERSION, options: OpenOptions = {}): Promise<ParleyDatabase> {
   return openDB<ParleyDatabaseSchema>(name, version, {
-    upgrade(database, oldVersion, newVersion) {
+    async upgrade(database, oldVersion, newVersion, transaction) {
+      // Migrations run in order inside the one upgrade transaction; they await only its requests.
       for (let step = oldVersion + 1; step <= (newVersion ?? version); step += 1) {
         const migration = MIGRATIONS[step];
         if (!migration) throw new Error(`No migration to database version ${step}`);
-        migration(database);
+        await migration(database, transaction);
       }
     },
     blocking(_currentVersion, _blockedVersion, event) {

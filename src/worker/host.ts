@@ -1,5 +1,7 @@
 import type { RecordChange } from '../core/store';
 import { BUILT_IN_TOOLS } from '../core/tools';
+import type { ArgumentsCheck, Tool } from '../core/tool';
+import { RequestWaiters } from './request-waiters';
 import type { AppEvent } from '../schema/events';
 import type { Conversation, Profile } from '../schema/records';
 import { WireError, type ConnectionTestResult } from '../schema/protocol';
@@ -32,6 +34,10 @@ export interface HostEnvironment {
   timers: Timers;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   persistIntervalMs?: number;
+  /** Tools beyond the built-ins (those of connected MCP servers), asked for each model step and each resolution. */
+  extraTools?(): Promise<readonly Tool[]>;
+  /** Checks an elicitation's content against the schema the server asked for. */
+  checkElicitation?(requestedSchema: Record<string, unknown>, content: unknown): ArgumentsCheck;
   /** At most one streaming update per message per interval to the UI and other tabs (default 50 ms). */
   progressIntervalMs?: number;
 }
@@ -62,6 +68,7 @@ export function createHost(environment: HostEnvironment): Host {
         for (const message of change.messages ?? []) {
           progress.settle(message.id);
           emit({ type: 'message-upserted', message });
+          waiters.notify(message);
         }
       },
       deleted(conversationId) {
@@ -88,11 +95,15 @@ export function createHost(environment: HostEnvironment): Host {
     return environment.createModel(profile, current.script);
   };
 
+  const waiters = new RequestWaiters();
+  const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? [])];
+
   const runs = new RunManager(
     store,
     {
       getModel,
-      tools: BUILT_IN_TOOLS,
+      getTools,
+      waitForRequest: (messageId, requestId, signal) => waiters.wait(messageId, requestId, signal),
       now: environment.now,
       newId: environment.newId,
       timers: environment.timers,
@@ -112,6 +123,17 @@ export function createHost(environment: HostEnvironment): Host {
     requestPeerStop: environment.requestPeerStop,
     emit,
     testConnection: environment.testConnection,
+    requestChecks: async () => {
+      const tools = await getTools();
+      return {
+        checkArgs: (block, params) => {
+          const tool = tools.find((candidate) => candidate.name === block.toolName);
+          if (!tool) return { ok: false, error: `The tool "${block.toolName}" is no longer available (its server may be disconnected), so it cannot run with edited arguments. Deny it, or reconnect the server.` };
+          return tool.check(params);
+        },
+        checkContent: (block, content) => (environment.checkElicitation ?? plainObjectCheck)(block.requestedSchema, content),
+      };
+    },
     now: environment.now,
   });
 
@@ -124,13 +146,22 @@ export function createHost(environment: HostEnvironment): Host {
     environment.post({ type: 'conversation-upserted', conversation });
     // Another tab runs it: notice at once if that tab dies (see RunManager.watch).
     if (conversation.runState === 'running') runs.watch(conversation.id);
+    // Waiting inside a live run (an elicitation) in another tab: notice if that tab dies too.
+    if (conversation.runState === 'awaiting_input' && hint.messageIds.length > 0) runs.watch(conversation.id);
     for (const messageId of hint.messageIds) {
       const message = await store.getMessage(messageId);
-      if (message?.conversationId === conversation.id) environment.post({ type: 'message-upserted', message });
+      if (message?.conversationId !== conversation.id) continue;
+      environment.post({ type: 'message-upserted', message });
+      waiters.notify(message); // another tab may have answered what a tool of this tab waits for
     }
   };
 
   return { handle, runs, store, settings, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
+}
+
+/** Without a schema checker, an elicitation's content must at least be a plain object. */
+function plainObjectCheck(_schema: Record<string, unknown>, content: unknown): ArgumentsCheck {
+  return typeof content === 'object' && content !== null && !Array.isArray(content) ? { ok: true, value: content } : { ok: false, error: 'The form content must be an object.' };
 }
 
 /** A storage failure in words; a full disk also says how much Parley uses and what to do about it. */

@@ -2,6 +2,7 @@ import { runConversation, type LoopPorts, type RunEnd } from '../core/loop';
 import type { IndexedDbConversationStore } from './conversation-store';
 import { runLockName, type Locks } from './locks';
 import { WireError } from '../schema/protocol';
+import { hasPendingElicitation } from '../core/run-repair';
 
 /**
  * Runs conversations' loops in this worker, one at a time per conversation across all tabs (a Web Lock each),
@@ -23,6 +24,15 @@ export class RunManager {
     return this.active.has(conversationId);
   }
 
+  /** Whether a run of the conversation is alive in this tab or another (someone holds its run lock). */
+  async isRunningAnywhere(conversationId: string): Promise<boolean> {
+    if (this.active.has(conversationId)) return true;
+    const release = await this.locks.tryAcquire(runLockName(conversationId));
+    if (!release) return true;
+    release();
+    return false;
+  }
+
   /**
    * Takes the conversation's run lock for a command that is about to set it running, so no other tab can mistake the
    * new run for a dead one in between. Refuses with `busy` when another tab is running it; waits out a brief holder
@@ -32,7 +42,8 @@ export class RunManager {
     const release = await this.locks.tryAcquire(runLockName(conversationId));
     if (release) return release;
     const conversation = await this.store.getConversation(conversationId);
-    if (conversation?.runState === 'running') {
+    // Running, or waiting for the user inside a live run (a tool's elicitation): busy, not a wait that may never end.
+    if (conversation?.runState === 'running' || (conversation?.runState === 'awaiting_input' && hasPendingElicitation(await this.store.listMessages(conversationId)))) {
       throw new WireError({ code: 'busy', message: 'A reply is still being written in another tab. Stop it first, or wait for it to finish.' });
     }
     return this.locks.acquire(runLockName(conversationId));
@@ -68,7 +79,7 @@ export class RunManager {
         // A failure outside the loop's own handling (storage gone): leave a state the user can continue from.
         this.ports.onStorageError?.(error);
         // Retried, and reported if it still fails: a swallowed failure here left the conversation "running" for good.
-        await this.retried(() => this.store.transition(conversationId, ['running'], 'interrupted')).catch((final: unknown) => this.ports.onStorageError?.(final));
+        await this.retried(() => this.store.repairDeadRun(conversationId)).catch((final: unknown) => this.ports.onStorageError?.(final));
         return 'interrupted' as const;
       } finally {
         this.active.delete(conversationId);
@@ -99,7 +110,7 @@ export class RunManager {
       return false;
     }
     try {
-      return (await this.store.transition(conversationId, ['running'], 'interrupted')) !== undefined;
+      return (await this.store.repairDeadRun(conversationId)) !== undefined;
     } finally {
       release();
     }
@@ -115,7 +126,7 @@ export class RunManager {
     this.watching.add(conversationId);
     void this.locks.acquire(runLockName(conversationId)).then(async (release) => {
       try {
-        if (!this.active.has(conversationId)) await this.store.transition(conversationId, ['running'], 'interrupted');
+        if (!this.active.has(conversationId)) await this.store.repairDeadRun(conversationId);
       } catch (error) {
         this.ports.onStorageError?.(error);
       } finally {

@@ -91,7 +91,7 @@ function createFakeWorker() {
       }
       case 'profiles.test':
         return reply(id, { ok: true, message: 'Connected: 2 models', models: ['gpt-a', 'gpt-b'] });
-      case 'questions.listPending':
+      case 'requests.listPending':
         return reply(id, []);
       case 'conversation.saveDraft':
         return reply(id, { saved: true });

@@ -5,14 +5,15 @@ import { PendingInbox } from '../../src/ui/components/PendingInbox';
 import { createUiStore } from '../../src/ui/store';
 import type { WorkerClient } from '../../src/ui/channel';
 import type { Conversation } from '../../src/schema/records';
-import type { PendingQuestion } from '../../src/schema/protocol';
+import type { PendingRequest } from '../../src/schema/protocol';
 
 const conversation = (id: string, runState: Conversation['runState']): Conversation => ({ id, title: `Trip ${id}`, createdAt: 0, updatedAt: 1, runState, completedSteps: 1 });
-const question = (id: string): PendingQuestion => ({
+const question = (id: string): PendingRequest => ({
+  kind: 'question',
   conversationId: id,
   conversationTitle: `Trip ${id}`,
   messageId: `m-${id}`,
-  toolCallId: `call-${id}`,
+  requestId: `call-${id}`,
   questions: [
     { header: 'Where', question: `Where to for ${id}?`, options: [{ label: 'Beach' }], multiple: false, custom: true },
     { header: 'When', question: 'When?', options: [{ label: 'Soon' }], multiple: false, custom: true },
@@ -37,7 +38,7 @@ describe('PendingInbox', () => {
     dispatch({ type: 'conversations-listed', conversations: [conversation('a', 'awaiting_input'), conversation('b', 'awaiting_input'), conversation('c', 'idle')] });
     // Named as the README says: the first question, then the conversation's title (exactly, so no name runs together).
     const entry = await screen.findByRole('button', { name: 'Where to for b? — Trip b (and 1 more)' });
-    expect(send).toHaveBeenCalledWith({ type: 'questions.listPending' });
+    expect(send).toHaveBeenCalledWith({ type: 'requests.listPending' });
     expect(screen.getByRole('heading', { name: 'Waiting for you (1)' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Where to for a\?/ })).toBeNull(); // the open conversation shows its own form
     expect(entry).toHaveTextContent('Trip b · +1 more');

@@ -54,17 +54,17 @@ describe('the question pause', () => {
     const { conversation, messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(conversation.runState).toBe('awaiting_input');
     expect(conversation.completedSteps).toBe(1);
-    expect(messages.at(-1)!.pendingQuestionId).toBe(target.toolCallId);
+    expect(messages.at(-1)!.pendingRequestId).toBe(target.toolCallId);
     expect(questionOf(messages.at(-1)!)).toMatchObject({ status: 'pending', questions: [{ multiple: false, custom: false }, { multiple: true, custom: true }] });
-    expect(await tab.send({ type: 'questions.listPending' })).toEqual([expect.objectContaining({ ...target, conversationTitle: 'Plan a trip' })]);
+    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'question', conversationId: target.conversationId, messageId: target.messageId, requestId: target.toolCallId, conversationTitle: 'Plan a trip' })]);
 
     await tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }, { selected: ['Tapas', 'Pizza'], other: 'Dumplings' }] });
     await waitForRunState(tab, target.conversationId, ['idle']);
     const after = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(lastText(after.messages)).toBe('Got: User has answered your questions: "Where to?"="Beach"; "Which food?"=["Tapas", "Pizza"] (typed by the user: "Dumplings"). You can now continue with the user\'s answers in mind. / last user: Plan a trip');
     expect(questionOf(after.messages[1]!)).toMatchObject({ status: 'success', resolution: 'answered' });
-    expect(after.messages[1]!.pendingQuestionId).toBeUndefined();
-    expect(await tab.send({ type: 'questions.listPending' })).toEqual([]);
+    expect(after.messages[1]!.pendingRequestId).toBeUndefined();
+    expect(await tab.send({ type: 'requests.listPending' })).toEqual([]);
   });
 
   it('resumes after a worker restart: a new host on the same database answers and the same turn goes on', async () => {

@@ -21,7 +21,7 @@ describe('import of an export', () => {
     expect(await elsewhere.send({ type: 'conversation.import', data: JSON.parse(JSON.stringify(file)) })).toEqual({ imported: 1, skipped: 0, repairs: [] });
     const { conversation, messages } = await elsewhere.send({ type: 'conversation.open', conversationId: id });
     expect({ conversation, messages }).toEqual(file.conversations[0]);
-    expect(await elsewhere.send({ type: 'questions.listPending' })).toHaveLength(1);
+    expect(await elsewhere.send({ type: 'requests.listPending' })).toHaveLength(1);
     // One list refresh for the whole import, not one event per conversation (10,000 of those froze the page).
     const imports = elsewhere.events.filter((event) => event.type === 'conversations-imported');
     expect(imports).toHaveLength(1);
@@ -46,7 +46,7 @@ describe('import of an export', () => {
       conversations: [{ conversation: { ...entry.conversation, runState: 'running', profileId: 'not-here' }, messages: entry.messages.map((message, index) => {
         if (index !== entry.messages.length - 1) return message;
         // A reply still streaming holds no question yet.
-        const { pendingQuestionId: _pending, ...rest } = message;
+        const { pendingRequestId: _pending, ...rest } = message;
         return { ...rest, status: 'streaming' as const, blocks: [{ type: 'text' as const, text: 'Half a rep' }] };
       }) }],
     };
@@ -117,7 +117,7 @@ describe('import of hostile or impossible files', () => {
     const entry = waitingForNothing.conversations[0]!;
     const last = entry.messages.at(-1)!;
     last.blocks = last.blocks.filter((block) => block.type !== 'question_request');
-    delete last.pendingQuestionId;
+    delete last.pendingRequestId;
     const questionInIdle = await base();
     questionInIdle.conversations[0]!.conversation.runState = 'idle';
 
@@ -129,7 +129,7 @@ describe('import of hostile or impossible files', () => {
     const second = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     const two = await second.send({ type: 'conversation.import', data: questionInIdle });
     expect(two.repairs.map((repair) => repair.code)).toEqual(['question_not_waiting']);
-    expect(await second.send({ type: 'questions.listPending' })).toHaveLength(1);
+    expect(await second.send({ type: 'requests.listPending' })).toHaveLength(1);
   });
 
   it('never throws anything but a WireError nor pollutes a prototype, whatever a message holds', async () => {

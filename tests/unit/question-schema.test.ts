@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuestionInput, questionToolSpec, type QuestionInputResult } from '../../src/core/question-tool';
+import { parseQuestionInput, type QuestionInputResult } from '../../src/core/question-tool';
+import { QUESTION_TOOL, toolSpecs } from '../../src/core/tools';
 import type { QuestionToolInput } from '../../src/schema/question';
 
 /** A valid question; `overrides` replaces or adds fields (`undefined` removes one). */
@@ -227,8 +228,8 @@ describe('parseQuestionInput: invalid input names the field and the rule', () =>
   });
 });
 
-describe('questionToolSpec', () => {
-  const spec = questionToolSpec();
+describe('the question tool as providers see it', () => {
+  const spec = toolSpecs([QUESTION_TOOL])[0]!;
 
   it('is named "question" and says when not to ask', () => {
     expect(spec.name).toBe('question');

@@ -45,16 +45,29 @@ function buildVersionOneDatabase(name: string): Promise<void> {
 }
 
 describe('storage', () => {
-  it('opens a database built at version 1 and keeps its records, indexes included', async () => {
+  it('opens a database built at version 1 and keeps its records; a pending question moves to the one request index', async () => {
     const name = uniqueDatabaseName();
     await buildVersionOneDatabase(name);
     const database = await openParleyDatabase(name);
     expect(database.version).toBe(DATABASE_VERSION);
     expect([...database.objectStoreNames].sort()).toEqual(['conversations', 'messages', 'profiles', 'settings']);
+    expect([...database.transaction('messages').store.indexNames].sort()).toEqual(['by-conversation', 'by-pending-request']);
     expect(await database.get('conversations', 'c1')).toEqual(conversation);
-    expect(await database.getAllFromIndex('messages', 'by-pending-question')).toEqual([message]);
+    const { pendingQuestionId: _legacy, ...migrated } = message;
+    expect(await database.getAllFromIndex('messages', 'by-pending-request')).toEqual([{ ...migrated, pendingRequestId: 'call_0_0' }]);
     expect(await database.getAllFromIndex('conversations', 'by-run-state', 'awaiting_input')).toEqual([conversation]);
     database.close();
+  });
+
+  it('keeps a question that was pending before the upgrade listed and answerable after it, exactly once', async () => {
+    const databaseName = uniqueDatabaseName();
+    await buildVersionOneDatabase(databaseName);
+    const tab = await openTab({ databaseName, locks: memoryLocks() });
+    const target = { conversationId: 'c1', messageId: 'm1', toolCallId: 'call_0_0' };
+    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'question', requestId: 'call_0_0', conversationTitle: 'Old one' })]);
+    await tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['A'] }] });
+    await expect(tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['A'] }] })).rejects.toMatchObject({ code: 'already_resolved' });
+    expect(await tab.send({ type: 'requests.listPending' })).toEqual([]);
   });
 
   it('round-trips conversations and messages through the store in order', async () => {

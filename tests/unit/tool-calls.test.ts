@@ -1,25 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AFTER_QUESTION_TEXT, runToolCalls, type ReceivedToolCall } from '../../src/core/tool-calls';
-import type { ExecutableTool } from '../../src/core/tools';
+import { AFTER_QUESTION_TEXT, processToolCalls, queuedCall, type CallPorts, type ReceivedToolCall } from '../../src/core/tool-calls';
+import { BUILT_IN_TOOLS, QUESTION_TOOL, zodTool } from '../../src/core/tools';
+import type { Tool, ToolOutput, ToolPermission } from '../../src/core/tool';
+import { STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT } from '../../src/core/tool-outcomes';
 import type { Block, ToolCallBlock } from '../../src/schema/blocks';
+import type { Message, RunState } from '../../src/schema/records';
 
 /** A tool that records every execution, so a test can tell "refused" from "ran and failed". */
-function spyTool(name: string, behaviour: (input: { value?: string }) => Promise<string> = async (input) => `ran ${input.value ?? ''}`) {
+function spyTool(name: string, behaviour: (input: { value?: string }, signal: AbortSignal) => Promise<string> = async (input) => `ran ${input.value ?? ''}`, permission: ToolPermission = 'allow') {
   const executions: unknown[] = [];
-  const tool: ExecutableTool = {
-    name,
-    description: `Spy tool ${name}`,
-    input: z.object({ value: z.string().optional() }),
-    async execute(input) {
-      executions.push(input);
-      return behaviour(input as { value?: string });
-    },
+  const tool: Tool = {
+    ...zodTool({
+      name,
+      description: `Spy tool ${name}`,
+      input: z.object({ value: z.string().optional() }),
+      async execute(input, context): Promise<ToolOutput> {
+        executions.push(input);
+        return { text: await behaviour(input as { value?: string }, context.signal) };
+      },
+    }),
+    permission,
   };
   return { tool, executions };
 }
-
-const context = () => ({ now: () => 1_700_000_000_000, signal: new AbortController().signal });
 
 let nextId = 0;
 function call(toolName: string, input: unknown): ReceivedToolCall {
@@ -31,152 +35,96 @@ const validQuestion = {
   questions: [{ header: 'Budget', question: 'How much do you want to spend?', options: ['Low', 'High'] }],
 };
 
+/** A message holding `calls` queued, as the loop stores a step before processing it; and what each save wrote. */
+function harness(calls: ReceivedToolCall[], tools: readonly Tool[], options: { signal?: AbortSignal } = {}) {
+  const message: Message = { id: 'm1', conversationId: 'c1', seq: 1, role: 'assistant', blocks: calls.map(queuedCall), status: 'complete', createdAt: 0, updatedAt: 0 };
+  const saves: Array<{ runState: RunState; blocks: Block[] }> = [];
+  const ports: CallPorts = {
+    tools: [QUESTION_TOOL, ...tools],
+    now: () => 1_700_000_000_000,
+    newId: () => `id-${(nextId += 1)}`,
+    async save(saved, runState) {
+      saves.push({ runState, blocks: structuredClone(saved.blocks) });
+      return true;
+    },
+  };
+  const run = () => processToolCalls(message, ports, options.signal ?? new AbortController().signal);
+  return { message, saves, run };
+}
+
 function toolBlock(block: Block | undefined): ToolCallBlock {
   if (block?.type !== 'tool_call') throw new Error(`expected a tool_call block, got ${JSON.stringify(block)}`);
   return block;
 }
 
-describe('runToolCalls: the question must be the only or the last call', () => {
+describe('processToolCalls: the question must be the only or the last call', () => {
   it('runs earlier calls in order, then pauses on a valid question', async () => {
     const order: string[] = [];
-    const first = spyTool('first', async () => {
-      order.push('first');
-      return 'first done';
-    });
-    const second = spyTool('second', async () => {
-      order.push('second');
-      return 'second done';
-    });
+    const first = spyTool('first', async () => (order.push('first'), 'first done'));
+    const second = spyTool('second', async () => (order.push('second'), 'second done'));
     const calls = [call('first', { value: 'a' }), call('second', {}), call('question', validQuestion)];
-    const outcome = await runToolCalls(calls, [first.tool, second.tool], context());
-
+    const { message, run } = harness(calls, [first.tool, second.tool]);
+    expect(await run()).toEqual({ kind: 'paused' });
     expect(order).toEqual(['first', 'second']);
-    expect(outcome.blocks).toHaveLength(3);
-    expect(outcome.blocks[0]).toEqual({
-      type: 'tool_call',
-      toolCallId: calls[0]!.toolCallId,
-      toolName: 'first',
-      args: { value: 'a' },
-      status: 'success',
-      result: 'first done',
-    });
-    expect(toolBlock(outcome.blocks[1])).toMatchObject({ status: 'success', result: 'second done' });
-    expect(outcome.question).toEqual({
-      type: 'question_request',
-      toolCallId: calls[2]!.toolCallId,
-      questions: [
-        {
-          header: 'Budget',
-          question: 'How much do you want to spend?',
-          options: [{ label: 'Low' }, { label: 'High' }],
-          multiple: false,
-          custom: true,
-        },
-      ],
-      status: 'pending',
-    });
-    expect(outcome.blocks[2]).toBe(outcome.question);
-    expect(outcome.invalidQuestions).toBe(0);
+    expect(message.blocks[0]).toEqual({ type: 'tool_call', toolCallId: calls[0]!.toolCallId, toolName: 'first', args: { value: 'a' }, status: 'success', result: 'first done' });
+    expect(message.blocks[2]).toMatchObject({ type: 'question_request', toolCallId: calls[2]!.toolCallId, status: 'pending' });
+    expect(message.pendingRequestId).toBe(calls[2]!.toolCallId);
   });
 
-  it('pauses on a question that is the only call', async () => {
-    const outcome = await runToolCalls([call('question', validQuestion)], [], context());
-    expect(outcome.question?.status).toBe('pending');
-    expect(outcome.blocks).toEqual([outcome.question]);
-  });
-
-  it('refuses a call after a valid question without running it', async () => {
+  it('refuses every call after a valid question without running it, a second question too', async () => {
     const spy = spyTool('spy');
-    const calls = [call('question', validQuestion), call('spy', { value: 'late' })];
-    const outcome = await runToolCalls(calls, [spy.tool], context());
-
+    const calls = [call('question', validQuestion), call('spy', {}), call('question', validQuestion)];
+    const { message, run } = harness(calls, [spy.tool]);
+    expect(await run()).toEqual({ kind: 'paused' });
     expect(spy.executions).toEqual([]);
-    expect(outcome.question?.toolCallId).toBe(calls[0]!.toolCallId);
-    expect(outcome.blocks[1]).toEqual({
-      type: 'tool_call',
-      toolCallId: calls[1]!.toolCallId,
-      toolName: 'spy',
-      args: { value: 'late' },
-      status: 'error',
-      result: AFTER_QUESTION_TEXT,
-    });
+    expect(toolBlock(message.blocks[1])).toMatchObject({ status: 'error', result: AFTER_QUESTION_TEXT });
+    expect(toolBlock(message.blocks[2])).toMatchObject({ status: 'error', result: AFTER_QUESTION_TEXT });
   });
 
-  it('refuses a second question after a valid one; the first one is the pause', async () => {
-    const second = { questions: [{ header: 'Size', question: 'Which size?', options: ['S', 'M'] }] };
-    const calls = [call('question', validQuestion), call('question', second), call('question', { questions: [] })];
-    const outcome = await runToolCalls(calls, [], context());
-
-    expect(outcome.question?.toolCallId).toBe(calls[0]!.toolCallId);
-    expect(outcome.question?.questions[0]?.header).toBe('Budget');
-    expect(outcome.blocks.filter((block) => block.type === 'question_request')).toHaveLength(1);
-    for (const index of [1, 2]) {
-      expect(toolBlock(outcome.blocks[index])).toMatchObject({
-        toolCallId: calls[index]!.toolCallId,
-        toolName: 'question',
-        status: 'error',
-        result: AFTER_QUESTION_TEXT,
-      });
-    }
-    expect(outcome.invalidQuestions).toBe(0);
-  });
-
-  it('does not pause on an invalid question; later calls still run', async () => {
+  it('does not pause on an invalid question; later calls still run, and the invalid one is counted', async () => {
     const spy = spyTool('spy');
-    const calls = [call('question', { questions: [] }), call('spy', { value: 'after' })];
-    const outcome = await runToolCalls(calls, [spy.tool], context());
-
-    expect(outcome.question).toBeUndefined();
-    expect(outcome.invalidQuestions).toBe(1);
-    const refused = toolBlock(outcome.blocks[0]);
-    expect(refused).toMatchObject({ toolName: 'question', status: 'error', args: { questions: [] } });
-    expect(refused.result).toMatch(/^Invalid input for the question tool: questions: /);
-    expect(spy.executions).toEqual([{ value: 'after' }]);
-    expect(toolBlock(outcome.blocks[1])).toMatchObject({ status: 'success', result: 'ran after' });
-  });
-
-  it('counts every invalid question and still pauses on a valid one after them', async () => {
-    const calls = [call('question', 'not json'), call('question', { questions: 'x' }), call('question', validQuestion)];
-    const outcome = await runToolCalls(calls, [], context());
-    expect(outcome.invalidQuestions).toBe(2);
-    expect(outcome.question?.toolCallId).toBe(calls[2]!.toolCallId);
-    expect(outcome.blocks.map((block) => block.type)).toEqual(['tool_call', 'tool_call', 'question_request']);
+    const { message, run } = harness([call('question', { questions: [] }), call('spy', { value: 'x' })], [spy.tool]);
+    expect(await run()).toEqual({ kind: 'done', invalid: 1 });
+    expect(toolBlock(message.blocks[0]).result).toMatch(/Invalid input for the question tool: questions/);
+    expect(toolBlock(message.blocks[1])).toMatchObject({ status: 'success', result: 'ran x' });
   });
 });
 
-describe('runToolCalls: ordinary tools', () => {
-  it('answers an unknown tool with an error naming the available tools', async () => {
-    const spy = spyTool('lookup');
-    const outcome = await runToolCalls([call('search_web', {})], [spy.tool], context());
-    const block = toolBlock(outcome.blocks[0]);
-    expect(block.status).toBe('error');
-    expect(block.result).toBe('Unknown tool "search_web". Available tools: question, lookup.');
-    expect(spy.executions).toEqual([]);
+describe('processToolCalls: ordinary tools', () => {
+  it('answers an unknown tool, and a malformed mcp__ name, with an error naming the available tools', async () => {
+    const spy = spyTool('spy');
+    const { message, run } = harness([call('search_web', {}), call('mcp__nope__thing', {})], [spy.tool]);
+    await run();
+    expect(toolBlock(message.blocks[0])).toMatchObject({ status: 'error', result: 'Unknown tool "search_web". Available tools: question, spy.' });
+    expect(toolBlock(message.blocks[1]).result).toMatch(/No connected MCP server offers a tool of that name/);
   });
 
-  it('answers input that fails the tool schema with an error, without running it', async () => {
+  it('answers input that fails the schema, or is not an object, with an error, without running it', async () => {
     const spy = spyTool('spy');
-    const outcome = await runToolCalls([call('spy', { value: 42 })], [spy.tool], context());
-    const block = toolBlock(outcome.blocks[0]);
-    expect(block.status).toBe('error');
-    expect(block.result).toContain('Invalid input for spy: value:');
-    expect(block.result).toContain('Please rewrite the input');
+    const { message, run } = harness([call('spy', { value: 42 }), call('spy', '{"value": "unterminated')], [spy.tool]);
+    await run();
     expect(spy.executions).toEqual([]);
+    expect(toolBlock(message.blocks[0]).result).toMatch(/^Invalid input for spy: value: .*Please rewrite the input so it satisfies the expected schema\.$/);
+    expect(toolBlock(message.blocks[1]).status).toBe('error');
   });
 
-  it('answers input that is not an object (raw text the model sent) with an error', async () => {
-    const spy = spyTool('spy');
-    const outcome = await runToolCalls([call('spy', '{"value": "unterminated')], [spy.tool], context());
-    expect(toolBlock(outcome.blocks[0])).toMatchObject({ status: 'error' });
-    expect(toolBlock(outcome.blocks[0]).result).toContain('Invalid input for spy: input:');
-    expect(spy.executions).toEqual([]);
-  });
-
-  it('treats missing input as an empty object', async () => {
-    const spy = spyTool('spy');
-    const outcome = await runToolCalls([call('spy', undefined)], [spy.tool], context());
-    expect(toolBlock(outcome.blocks[0])).toMatchObject({ status: 'success', result: 'ran ' });
-    expect(spy.executions).toEqual([{}]);
+  it('marks a call running in storage before the tool is called, and finished after', async () => {
+    let savedBeforeRun: Block[] | undefined;
+    const { saves, run } = harness([], []);
+    const spy = spyTool('spy', async () => {
+      savedBeforeRun = saves.at(-1)?.blocks;
+      return 'done';
+    });
+    const { message, saves: spySaves, run: runSpy } = harness([call('spy', {})], [spy.tool]);
+    void saves;
+    void run;
+    await runSpy();
+    expect(savedBeforeRun).toBeUndefined(); // the other harness saw nothing
+    expect(spySaves.map((save) => [save.runState, toolBlock(save.blocks[0]).status])).toEqual([
+      ['running', 'running'],
+      ['running', 'success'],
+    ]);
+    expect(toolBlock(message.blocks[0]).result).toBe('done');
   });
 
   it('turns a throwing tool into an error result and goes on with the next call', async () => {
@@ -184,33 +132,62 @@ describe('runToolCalls: ordinary tools', () => {
       throw new Error('disk on fire');
     });
     const after = spyTool('after');
-    const outcome = await runToolCalls([call('failing', {}), call('after', {})], [failing.tool, after.tool], context());
-    expect(toolBlock(outcome.blocks[0])).toMatchObject({ status: 'error', result: 'The tool failed: disk on fire' });
-    expect(failing.executions).toHaveLength(1);
-    expect(toolBlock(outcome.blocks[1])).toMatchObject({ status: 'success' });
+    const { message, run } = harness([call('failing', {}), call('after', {})], [failing.tool, after.tool]);
+    expect(await run()).toEqual({ kind: 'done', invalid: 0 });
+    expect(toolBlock(message.blocks[0])).toMatchObject({ status: 'error', result: 'The tool failed: disk on fire' });
+    expect(after.executions).toHaveLength(1);
   });
 
-  it('reports a thrown non-Error value as text', async () => {
-    const failing = spyTool('failing', async () => {
-      throw 'plain string';
-    });
-    const outcome = await runToolCalls([call('failing', {})], [failing.tool], context());
-    expect(toolBlock(outcome.blocks[0]).result).toBe('The tool failed: plain string');
+  it('reads the clock through the context, never the wall clock', async () => {
+    const { message, run } = harness([call('get_current_time', {})], BUILT_IN_TOOLS.filter((tool) => tool.name !== 'question'));
+    await run();
+    expect(toolBlock(message.blocks[0]).result).toBe(new Date(1_700_000_000_000).toISOString());
+  });
+});
+
+describe('processToolCalls: permissions and Stop', () => {
+  it('asks before an "Ask" tool runs: a durable pending approval, nothing executed, later calls left queued', async () => {
+    const asked = spyTool('asked', undefined, 'ask');
+    const later = spyTool('later');
+    const { message, saves, run } = harness([call('asked', { value: 'v' }), call('later', {})], [asked.tool, later.tool]);
+    expect(await run()).toEqual({ kind: 'paused' });
+    expect(asked.executions).toEqual([]);
+    expect(later.executions).toEqual([]);
+    expect(saves.at(-1)!.runState).toBe('awaiting_input');
+    expect(toolBlock(message.blocks[0])).toMatchObject({ status: 'pending', approval: { kind: 'permission', status: 'pending' } });
+    expect(toolBlock(message.blocks[1]).status).toBe('pending');
+    expect(message.pendingRequestId).toBe(toolBlock(message.blocks[0]).toolCallId);
   });
 
-  it('passes the parsed input and the context to the tool', async () => {
-    let seen: { now: number; aborted: boolean } | undefined;
-    const tool: ExecutableTool = {
-      name: 'clock',
-      description: 'Reads the context',
-      input: z.object({ zone: z.string().default('UTC') }),
-      async execute(input, toolContext) {
-        seen = { now: toolContext.now(), aborted: toolContext.signal.aborted };
-        return JSON.stringify(input);
-      },
-    };
-    const outcome = await runToolCalls([call('clock', {})], [tool], context());
-    expect(toolBlock(outcome.blocks[0]).result).toBe('{"zone":"UTC"}');
-    expect(seen).toEqual({ now: 1_700_000_000_000, aborted: false });
+  it('runs an approved call with the arguments the user left, and says when they were edited', async () => {
+    const asked = spyTool('asked', async (input) => `ran ${input.value}`, 'ask');
+    const { message, run } = harness([call('asked', { value: 'model' })], [asked.tool]);
+    message.blocks[0] = { ...toolBlock(message.blocks[0]), args: { value: 'user' }, approval: { kind: 'permission', status: 'success', resolution: 'edited', originalArgs: { value: 'model' } } };
+    expect(await run()).toEqual({ kind: 'done', invalid: 0 });
+    expect(asked.executions).toEqual([{ value: 'user' }]);
+    expect(toolBlock(message.blocks[0]).result).toBe('The user edited the arguments before this call ran. It ran with: {"value":"user"}.\n\nran user');
+  });
+
+  it('does not offer or run a "Never" tool', async () => {
+    const never = spyTool('never', undefined, 'never');
+    const { message, run } = harness([call('never', {})], [never.tool]);
+    await run();
+    expect(never.executions).toEqual([]);
+    expect(toolBlock(message.blocks[0]).result).toMatch(/^Unknown tool "never"/);
+  });
+
+  it('Stop while a tool runs cancels it (the signal reaches the tool) and records stopped; queued calls are not run', async () => {
+    const controller = new AbortController();
+    const slow = spyTool('slow', (_input, signal) => new Promise((_resolve, reject) => {
+      signal.addEventListener('abort', () => reject(signal.reason));
+      controller.abort(new DOMException('Stopped', 'AbortError'));
+    }));
+    const after = spyTool('after');
+    const { message, saves, run } = harness([call('slow', {}), call('after', {})], [slow.tool, after.tool], { signal: controller.signal });
+    expect(await run()).toEqual({ kind: 'stopped' });
+    expect(toolBlock(message.blocks[0])).toMatchObject({ status: 'stopped', result: STOPPED_WHILE_RUNNING_TEXT });
+    expect(toolBlock(message.blocks[1])).toMatchObject({ status: 'stopped', result: STOPPED_BEFORE_TOOL_TEXT });
+    expect(after.executions).toEqual([]);
+    expect(saves.at(-1)!.runState).toBe('idle');
   });
 });

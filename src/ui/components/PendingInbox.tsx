@@ -1,5 +1,5 @@
 import { createEffect, createSignal, For, on, Show } from 'solid-js';
-import type { PendingQuestion } from '../../schema/protocol';
+import type { PendingRequest } from '../../schema/protocol';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate } from '../hash-route';
@@ -12,7 +12,7 @@ import { t } from '../i18n/i18n';
  */
 export function PendingInbox(props: { activeConversationId: string | undefined; onPicked?: () => void }) {
   const app = useApp();
-  const [pending, setPending] = createSignal<PendingQuestion[]>([]);
+  const [pending, setPending] = createSignal<PendingRequest[]>([]);
   const pendingKey = () =>
     app.state.conversationOrder
       .filter((id) => app.state.conversations[id]?.runState === 'awaiting_input')
@@ -22,7 +22,7 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
   createEffect(
     on(pendingKey, async (key) => {
       if (key === '') return setPending([]);
-      const listed = await settle(app.client.send({ type: 'questions.listPending' }));
+      const listed = await settle(app.client.send({ type: 'requests.listPending' }));
       if (listed && key === pendingKey()) setPending(listed);
     }),
   );
@@ -40,20 +40,20 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
                 <button
                   type="button"
                   class="pending-inbox-item"
-                  aria-label={t(item.questions.length > 1 ? 'inbox.itemLabelMore' : 'inbox.itemLabel', {
-                    question: item.questions[0]?.question ?? '',
+                  aria-label={t(extraCount(item) > 0 ? 'inbox.itemLabelMore' : 'inbox.itemLabel', {
+                    question: headline(item),
                     title: item.conversationTitle,
-                    count: item.questions.length - 1,
+                    count: extraCount(item),
                   })}
                   onClick={() => {
                     navigate({ name: 'conversation', conversationId: item.conversationId });
                     props.onPicked?.();
                   }}
                 >
-                  <span class="pending-inbox-question">{item.questions[0]?.question}</span>
+                  <span class="pending-inbox-question">{headline(item)}</span>
                   <span class="pending-inbox-meta">
                     {item.conversationTitle}
-                    <Show when={item.questions.length > 1}>{` · ${t('inbox.more', { count: item.questions.length - 1 })}`}</Show>
+                    <Show when={extraCount(item) > 0}>{` · ${t('inbox.more', { count: extraCount(item) })}`}</Show>
                   </span>
                 </button>
               </li>
@@ -63,4 +63,20 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
       </section>
     </Show>
   );
+}
+
+/** What the entry says first: the question, the tool waiting for approval, or the server's message. */
+function headline(item: PendingRequest): string {
+  switch (item.kind) {
+    case 'question':
+      return item.questions[0]?.question ?? '';
+    case 'approval':
+      return t(item.approval?.kind === 'rerun' ? 'inbox.rerun' : 'inbox.approval', { tool: item.toolName });
+    case 'elicitation':
+      return item.message;
+  }
+}
+
+function extraCount(item: PendingRequest): number {
+  return item.kind === 'question' ? item.questions.length - 1 : 0;
 }

@@ -68,27 +68,36 @@ interface ToolExchange {
   output: ToolResult['output'];
 }
 
-/** A block that is a finished tool exchange; undefined for anything that must not be sent. */
+/**
+ * A block that is a finished tool exchange; undefined for anything that must not be sent (a call not finished yet;
+ * text; an elicitation, which the tool's own result reports on).
+ */
 function toolExchange(block: Block): ToolExchange | undefined {
-  if (block.type === 'tool_call') {
-    if (block.status === 'pending' || block.result === undefined) return undefined;
-    return {
-      toolCallId: block.toolCallId,
-      toolName: block.toolName,
-      input: asToolInput(block.args),
-      output: block.status === 'error' ? { type: 'error-text', value: block.result } : { type: 'text', value: block.result },
-    };
+  switch (block.type) {
+    case 'tool_call': {
+      if (block.status === 'pending' || block.status === 'running' || block.result === undefined) return undefined;
+      // The model is told what really ran: after an edit, `args` are the user's (and the result says so).
+      return {
+        toolCallId: block.toolCallId,
+        toolName: block.toolName,
+        input: asToolInput(block.approval?.originalArgs ?? block.args),
+        output: block.status === 'success' ? { type: 'text', value: block.result } : { type: 'error-text', value: block.result },
+      };
+    }
+    case 'question_request':
+      if (block.status === 'pending') return undefined;
+      return {
+        toolCallId: block.toolCallId,
+        toolName: QUESTION_TOOL_NAME,
+        input: { questions: block.questions },
+        output: { type: 'text', value: block.toolResult ?? fallbackQuestionResult(block.resolution) },
+      };
+    case 'elicitation_request':
+    case 'text':
+    case 'reasoning':
+    case 'error':
+      return undefined;
   }
-  if (block.type === 'question_request') {
-    if (block.status === 'pending') return undefined;
-    return {
-      toolCallId: block.toolCallId,
-      toolName: QUESTION_TOOL_NAME,
-      input: { questions: block.questions },
-      output: { type: 'text', value: block.toolResult ?? fallbackQuestionResult(block.resolution) },
-    };
-  }
-  return undefined;
 }
 
 /**

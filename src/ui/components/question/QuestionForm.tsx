@@ -1,5 +1,5 @@
 import { Show, createComputed, createMemo, createSignal, on } from 'solid-js';
-import type { QuestionRequestBlock } from '../../../schema/blocks';
+import type { QuestionRequestBlock, QuestionResolution } from '../../../schema/blocks';
 import type { ResolvedOutcome } from '../../../schema/protocol';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
@@ -65,7 +65,7 @@ export function QuestionForm(props: {
         {(shown) => (
           <QuestionSummary
             questions={props.block.questions}
-            resolution={shown().resolution}
+            resolution={shown().resolution as QuestionResolution}
             answers={shown().answers}
             resolvedAt={shown().resolvedAt}
             unsent={props.block.draft?.answers}

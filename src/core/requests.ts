@@ -1,0 +1,175 @@
+import type { Block, ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../schema/blocks';
+import type { Message, RunState } from '../schema/records';
+import type { ResolvedOutcome } from '../schema/protocol';
+import { QuestionAnswer } from '../schema/question';
+import { checkAnswers, resolveQuestionBlock } from './question-outcomes';
+import type { ArgumentsCheck } from './tool';
+import { CHAT_INSTEAD_OF_APPROVAL_TEXT, deniedText, skippedAfterInterruptionText, STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
+import { z } from 'zod';
+
+/**
+ * A request for the user: a question, a tool call waiting for approval (or for "Run again / Skip" after a crash), or an
+ * MCP server's elicitation. Each is a block that is `pending` until exactly one resolution is stored.
+ */
+export type RequestBlock = QuestionRequestBlock | ElicitationRequestBlock | ToolCallBlock;
+
+/** Seed 003's approval result plus a reason. Answering a question is approval with the answers as params. */
+export interface RequestResolution {
+  approved: boolean;
+  params?: unknown;
+  reason?: string;
+  /** With approved false: dismissed without deciding (MCP "cancel") rather than refused ("decline"). */
+  cancel?: boolean;
+}
+
+/** The id a request is resolved by; undefined for a block that is not (and never was) a request. */
+export function requestIdOf(block: Block): string | undefined {
+  switch (block.type) {
+    case 'question_request':
+      return block.toolCallId;
+    case 'tool_call':
+      return block.approval ? block.toolCallId : undefined;
+    case 'elicitation_request':
+      return block.requestId;
+    case 'text':
+    case 'reasoning':
+    case 'error':
+      return undefined;
+  }
+}
+
+export function isPendingRequest(block: Block): boolean {
+  switch (block.type) {
+    case 'question_request':
+    case 'elicitation_request':
+      return block.status === 'pending';
+    case 'tool_call':
+      return block.approval?.status === 'pending';
+    case 'text':
+    case 'reasoning':
+    case 'error':
+      return false;
+  }
+}
+
+export function findRequest(message: Message, requestId: string): RequestBlock | undefined {
+  return message.blocks.find((block): block is RequestBlock => requestIdOf(block) === requestId);
+}
+
+/** The message with `block` in place of the request of the same id, and its pending-request index field recomputed. */
+export function withRequest(message: Message, block: RequestBlock, now: number): Message {
+  const id = requestIdOf(block);
+  const blocks = message.blocks.map((existing) => (requestIdOf(existing) === id && existing.type === block.type ? block : existing));
+  return withPendingIndex({ ...message, blocks, updatedAt: now });
+}
+
+/** Sets `pendingRequestId` to the message's first pending request (the one indexed query lists), or removes it. */
+export function withPendingIndex(message: Message): Message {
+  return syncPendingIndex({ ...message });
+}
+
+/** `withPendingIndex` in place, for the loop's own working copy. */
+export function syncPendingIndex(message: Message): Message {
+  const pending = message.blocks.find(isPendingRequest);
+  delete message.pendingQuestionId;
+  if (pending) message.pendingRequestId = requestIdOf(pending)!;
+  else delete message.pendingRequestId;
+  return message;
+}
+
+export type ResolveResult = { ok: true; block: RequestBlock; runState: RunState } | { ok: false; field: string; message: string };
+
+export interface ResolveContext {
+  now: number;
+  /** Checks edited tool arguments against the tool's schema. */
+  checkArgs(block: ToolCallBlock, params: unknown): ArgumentsCheck;
+  /** Checks an elicitation's accepted content against the schema the server asked for. */
+  checkContent(block: ElicitationRequestBlock, content: unknown): ArgumentsCheck;
+}
+
+const QuestionParams = z.object({ answers: z.array(QuestionAnswer).min(1).max(4) });
+
+/**
+ * The resolved block for a pending request, and the conversation's run state after it; or why the params are refused.
+ * Pure: the store calls it inside its compare-and-set transaction.
+ */
+export function resolveRequest(block: RequestBlock, resolution: RequestResolution, context: ResolveContext): ResolveResult {
+  const { now } = context;
+  switch (block.type) {
+    case 'question_request': {
+      if (!resolution.approved) return { ok: true, block: resolveQuestionBlock(block, 'dismissed', { now }), runState: 'idle' };
+      const params = QuestionParams.safeParse(resolution.params);
+      if (!params.success) return { ok: false, field: 'params.answers', message: 'Answers are missing or malformed.' };
+      const check = checkAnswers(block.questions, params.data.answers);
+      if (!check.ok) return { ok: false, field: check.field, message: check.message };
+      return { ok: true, block: resolveQuestionBlock(block, 'answered', { now, answers: check.answers }), runState: 'running' };
+    }
+    case 'tool_call': {
+      const approval = block.approval!;
+      if (!resolution.approved) {
+        const reason = resolution.reason?.trim();
+        const denied = { ...approval, status: 'denied' as const, resolution: 'denied' as const, resolvedAt: now, ...(reason ? { reason } : {}) };
+        // A skipped re-run keeps its "interrupted" record; a refused call is denied. Either way the model is told and goes on.
+        if (approval.kind === 'rerun') return { ok: true, block: { ...block, approval: denied, result: skippedAfterInterruptionText() }, runState: 'running' };
+        return { ok: true, block: { ...block, status: 'denied', approval: denied, result: deniedText(reason) }, runState: 'running' };
+      }
+      let args = block.args;
+      let edited = false;
+      if (resolution.params !== undefined && JSON.stringify(resolution.params) !== JSON.stringify(block.args)) {
+        const check = context.checkArgs(block, resolution.params);
+        if (!check.ok) return { ok: false, field: 'params', message: check.error };
+        args = check.value;
+        edited = true;
+      }
+      const approved = { ...approval, status: 'success' as const, resolution: edited ? ('edited' as const) : ('approved' as const), resolvedAt: now, ...(edited ? { originalArgs: block.args } : {}) };
+      // Queued again: the loop runs it next, from storage.
+      const next: ToolCallBlock = { ...block, args, status: 'pending', approval: approved };
+      delete next.result;
+      return { ok: true, block: next, runState: 'running' };
+    }
+    case 'elicitation_request': {
+      if (!resolution.approved) {
+        return { ok: true, block: { ...block, status: 'denied', resolution: resolution.cancel ? 'cancelled' : 'declined', resolvedAt: now }, runState: 'running' };
+      }
+      const check = context.checkContent(block, resolution.params ?? {});
+      if (!check.ok) return { ok: false, field: 'params', message: check.error };
+      return { ok: true, block: { ...block, status: 'success', resolution: 'accepted', content: check.value as Record<string, unknown>, resolvedAt: now }, runState: 'running' };
+    }
+  }
+}
+
+/** A pending request closed because the user replied in chat instead (the message follows as their answer). */
+export function resolveByChat(block: RequestBlock, now: number, answerMessageId: string): RequestBlock {
+  switch (block.type) {
+    case 'question_request':
+      return resolveQuestionBlock(block, 'chat', { now, answerMessageId });
+    case 'tool_call':
+      return { ...block, status: block.approval?.kind === 'rerun' ? 'interrupted' : 'denied', approval: { ...block.approval!, status: 'denied', resolution: 'chat', resolvedAt: now }, result: CHAT_INSTEAD_OF_APPROVAL_TEXT };
+    case 'elicitation_request':
+      return { ...block, status: 'denied', resolution: 'cancelled', resolvedAt: now };
+  }
+}
+
+/** A pending request closed by Stop. */
+export function resolveByStop(block: RequestBlock, now: number): RequestBlock {
+  switch (block.type) {
+    case 'question_request':
+      return resolveQuestionBlock(block, 'stopped', { now });
+    case 'tool_call':
+      return { ...block, status: block.approval?.kind === 'rerun' ? 'interrupted' : 'stopped', approval: { ...block.approval!, status: 'denied', resolution: 'stopped', resolvedAt: now }, result: block.approval?.kind === 'rerun' ? skippedAfterInterruptionText() : STOPPED_BEFORE_TOOL_TEXT };
+    case 'elicitation_request':
+      return { ...block, status: 'denied', resolution: 'stopped', resolvedAt: now };
+  }
+}
+
+/** What a second resolution is told: how the request was resolved first. */
+export function resolvedOutcomeOf(block: RequestBlock): ResolvedOutcome {
+  switch (block.type) {
+    case 'question_request':
+      return { resolution: block.resolution ?? 'answered', ...(block.answers ? { answers: block.answers } : {}), ...(block.resolvedAt ? { resolvedAt: block.resolvedAt } : {}) };
+    case 'tool_call':
+      return { resolution: block.approval?.resolution ?? 'approved', ...(block.approval?.resolvedAt ? { resolvedAt: block.approval.resolvedAt } : {}) };
+    case 'elicitation_request':
+      return { resolution: block.resolution ?? 'accepted', ...(block.resolvedAt ? { resolvedAt: block.resolvedAt } : {}) };
+  }
+}
