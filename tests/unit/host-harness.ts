@@ -7,6 +7,7 @@ import type { AppEvent } from '../../src/schema/events';
 import type { CommandOf, CommandType } from '../../src/schema/commands';
 import type { CommandResult } from '../../src/schema/protocol';
 import type { Model } from '../../src/core/model';
+import type { Tool } from '../../src/core/tool';
 import type { Profile } from '../../src/schema/records';
 
 let databaseCounter = 0;
@@ -32,6 +33,8 @@ export interface TabOptions {
   createModel?: (profile: Profile, script: string) => Promise<Model>;
   /** Coalesced writes of a streaming message; short by default so tests see them quickly. */
   persistIntervalMs?: number;
+  /** Tools beyond the built-ins, as connected MCP servers would offer them. */
+  tools?: readonly Tool[];
 }
 
 /**
@@ -57,6 +60,7 @@ export async function openTab(options: TabOptions): Promise<TestTab> {
     timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
     sleep: abortableSleep,
     persistIntervalMs: options.persistIntervalMs ?? 5,
+    ...(options.tools ? { extraTools: async () => options.tools! } : {}),
   });
   const tab: TestTab = {
     host,
