@@ -62,9 +62,6 @@ const en = {
   'message.usageOut': '{count} tokens out',
 
   'tool.label': 'Tool: {name}',
-  'tool.status.pending': 'Running…',
-  'tool.status.success': 'Done',
-  'tool.status.error': 'Failed',
   'tool.arguments': 'Arguments',
   'tool.result': 'Result',
 
@@ -215,9 +212,6 @@ const zhCN: Record<keyof typeof en, string> = {
   'message.usageOut': '输出 {count} 个 token',
 
   'tool.label': '工具：{name}',
-  'tool.status.pending': '运行中…',
-  'tool.status.success': '完成',
-  'tool.status.error': '失败',
   'tool.arguments': '参数',
   'tool.result': '结果',
 

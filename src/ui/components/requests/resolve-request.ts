@@ -1,0 +1,30 @@
+import type { WorkerClient } from '../../channel';
+import { describeError } from '../../error-report';
+import { WireError } from '../../../schema/protocol';
+import { t } from '../../i18n/i18n';
+
+/** Where a request is, for `request.resolve`. */
+export interface RequestTarget {
+  conversationId: string;
+  messageId: string;
+  requestId: string;
+}
+
+/**
+ * Sends one resolution and says what went wrong in words, or nothing when it was stored. The store changes through the
+ * worker's events (the resolved block arrives as a message update), not through this reply; a request resolved first
+ * elsewhere (another tab) is not an error to the user: the block shows that outcome.
+ */
+export async function resolveRequest(
+  client: Pick<WorkerClient, 'send'>,
+  target: RequestTarget,
+  resolution: { approved: boolean; params?: unknown; reason?: string; cancel?: boolean },
+): Promise<string | undefined> {
+  try {
+    await client.send({ type: 'request.resolve', ...target, ...resolution });
+    return undefined;
+  } catch (error) {
+    if (error instanceof WireError && error.code === 'already_resolved') return t('request.alreadyResolved');
+    return describeError(error);
+  }
+}
