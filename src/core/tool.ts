@@ -1,0 +1,56 @@
+/** How a tool call is let through: asked each time, run without asking, or not offered to the model. */
+export type ToolPermission = 'ask' | 'allow' | 'never';
+
+/** MCP tool annotations, shown to the user (hints from the server, not guarantees). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** Where a tool comes from: shown on the approval card and kept on the record of what ran. */
+export interface ToolSource {
+  kind: 'mcp';
+  serverId: string;
+  serverName: string;
+  /** The server's own name for the tool. */
+  toolName: string;
+  annotations?: ToolAnnotations;
+}
+
+/** What one run of a tool produced: the text the model reads (already bounded, a truncation said in it), and whether it failed. */
+export interface ToolOutput {
+  text: string;
+  isError?: boolean;
+}
+
+export interface ElicitationRequest {
+  message: string;
+  requestedSchema: Record<string, unknown>;
+}
+export type ElicitationResponse = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+
+export interface ToolContext {
+  now(): number;
+  signal: AbortSignal;
+  /** Asks the user on the tool's behalf (MCP elicitation). Absent where nobody can be asked: then decline. */
+  elicit?(request: ElicitationRequest): Promise<ElicitationResponse>;
+}
+
+export type ArgumentsCheck = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** A tool the model can call: data plus execute. */
+export interface Tool {
+  /** Model-facing name. */
+  name: string;
+  description: string;
+  /** JSON Schema object sent to providers. */
+  inputSchema: Record<string, unknown>;
+  permission: ToolPermission;
+  source?: ToolSource;
+  /** Validates arguments (the model's, or the user's edit) against the input schema; the error names the field. */
+  check(args: unknown): ArgumentsCheck;
+  execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
+}
