@@ -32,11 +32,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `@modelcontextprotocol/server-everything` over Streamable HTTP (permissive CORS), at /mcp. */
-export async function startEverythingServer(): Promise<RunningServer> {
+/**
+ * `@modelcontextprotocol/server-everything` over Streamable HTTP (permissive CORS) at /mcp, or over the older HTTP+SSE
+ * transport at /sse.
+ */
+export async function startEverythingServer(transport: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawnServer(join(BIN, 'mcp-server-everything'), ['streamableHttp'], { PORT: String(port) });
-  return running(child, port, `http://127.0.0.1:${port}/mcp`);
+  const child = spawnServer(join(BIN, 'mcp-server-everything'), [transport], { PORT: String(port) });
+  return running(child, port, `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`);
 }
 
 /** `@modelcontextprotocol/server-memory` (a stdio server) behind `supergateway --cors`, at /mcp; its graph in a temp dir. */

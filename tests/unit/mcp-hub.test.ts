@@ -63,3 +63,70 @@ describe('McpHub against server-everything', () => {
     }
   });
 });
+
+describe('McpHub tool calls on server-everything', () => {
+  it('Stop cancels a long-running call (MCP cancellation) and rejects with the abort reason', async () => {
+    const { hub, database } = await openHub();
+    try {
+      await hub.saveServer({ name: 'Everything', url: everything.url });
+      const long = byName(await hub.tools(), 'mcp__everything__trigger-long-running-operation');
+      expect(long.source?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      const controller = new AbortController();
+      const running = long.execute({ duration: 30, steps: 30 }, context({ signal: controller.signal }));
+      setTimeout(() => controller.abort(new DOMException('Stopped by the user', 'AbortError')), 300);
+      await expect(running).rejects.toMatchObject({ name: 'AbortError', message: 'Stopped by the user' });
+      // The connection is still good after a cancellation.
+      const echo = byName(await hub.tools(), 'mcp__everything__echo');
+      expect((await echo.execute({ message: 'still here' }, context())).text).toBe('Echo: still here');
+    } finally {
+      await hub.close();
+      database.close();
+    }
+  }, 20_000);
+
+  it('routes an elicitation request to the context of the call in flight, and returns the answer checked', async () => {
+    const { hub, database } = await openHub();
+    try {
+      await hub.saveServer({ name: 'Everything', url: everything.url });
+      const tool = byName(await hub.tools(), 'mcp__everything__trigger-elicitation-request');
+      const requests: unknown[] = [];
+      const accepted = await tool.execute(
+        {},
+        context({
+          elicit: async (request) => {
+            requests.push(request);
+            return { action: 'accept', content: { name: 'Ada Lovelace', check: true, integer: 7, untitledMultipleSelectEnum: ['Piano'] } };
+          },
+        }),
+      );
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ message: 'Please provide inputs for the following fields:', requestedSchema: { type: 'object' } });
+      expect(accepted.text).toContain('Ada Lovelace');
+
+      const declined = await tool.execute({}, context({ elicit: async () => ({ action: 'decline' }) }));
+      expect(declined.text).toMatch(/declined/i);
+      const cancelled = await tool.execute({}, context({ elicit: async () => ({ action: 'cancel' }) }));
+      expect(cancelled.text).toMatch(/cancelled/i);
+      // Nobody to ask: the hub declines on the user's behalf.
+      const nobody = await tool.execute({}, context());
+      expect(nobody.text).toMatch(/declined/i);
+    } finally {
+      await hub.close();
+      database.close();
+    }
+  }, 20_000);
+
+  it('refuses an accepted elicitation answer that fails the requested schema (the server gets an error, not bad data)', async () => {
+    const { hub, database } = await openHub();
+    try {
+      await hub.saveServer({ name: 'Everything', url: everything.url });
+      const tool = byName(await hub.tools(), 'mcp__everything__trigger-elicitation-request');
+      const result = await tool.execute({}, context({ elicit: async () => ({ action: 'accept', content: { integer: 500 } }) }));
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain('must be at most 100');
+    } finally {
+      await hub.close();
+      database.close();
+    }
+  }, 20_000);
+});
