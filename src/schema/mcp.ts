@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** How a tool call is let through (the same values as core/tool.ts's ToolPermission). */
+export const ToolPermission = z.enum(['ask', 'allow', 'never']);
+export type ToolPermission = z.infer<typeof ToolPermission>;
+
+const recordId = z.string().min(1).max(100);
+
+/** An MCP server as the Settings form submits it. An absent token keeps the stored one while the URL's origin stays the same. */
+export const McpServerInput = z.object({
+  id: recordId.optional(),
+  name: z.string().trim().min(1).max(60),
+  url: z.string().trim().min(1).max(2000),
+  token: z.string().trim().max(4000).optional(),
+  /** True removes the stored token (an empty `token` would be ambiguous with "keep it"). */
+  clearToken: z.boolean().optional(),
+});
+export type McpServerInput = z.infer<typeof McpServerInput>;
+
+/** Why a server is not (fully) usable; the message is in words, for the user. */
+export const McpServerError = z.object({
+  code: z.enum(['unreachable', 'cors', 'unauthorized', 'protocol', 'invalid_url', 'invalid_tools']),
+  message: z.string(),
+});
+export type McpServerError = z.infer<typeof McpServerError>;
+
+export const McpToolAnnotations = z.object({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
+/** One tool of a connected server, as Settings shows it. */
+export const McpToolView = z.object({
+  /** Model-facing name, `mcp__<server>__<tool>`; permissions are keyed by it. */
+  name: z.string(),
+  serverToolName: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  annotations: McpToolAnnotations.optional(),
+  permission: ToolPermission,
+  inputSchema: z.record(z.string(), z.unknown()),
+});
+export type McpToolView = z.infer<typeof McpToolView>;
+
+/** What the UI may see of a server: everything but the token, which is masked. Status is this tab's connection. */
+export const McpServerView = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  tokenMasked: z.string(),
+  status: z.enum(['disconnected', 'connecting', 'connected', 'error']),
+  /** Set when status is 'error'; with 'connected', `invalid_tools` says which tools were left out. */
+  error: McpServerError.optional(),
+  tools: z.array(McpToolView),
+});
+export type McpServerView = z.infer<typeof McpServerView>;

@@ -1,0 +1,391 @@
+import { checkArguments, isObjectSchema, isPlainObject } from '../../core/json-schema-form';
+import type { ElicitationRequest, ElicitationResponse, Tool, ToolAnnotations, ToolContext, ToolOutput } from '../../core/tool';
+import type { McpServerError, McpServerInput, McpServerView, McpToolView, ToolPermission } from '../../schema/mcp';
+import { WireError } from '../../schema/protocol';
+import type { ParleyDatabase } from '../database';
+import { maskKey } from '../settings-store';
+import type { ListedTool, McpConnection, openMcpConnection } from './mcp-connection';
+import { describeConnectFailure, McpCallError } from './mcp-errors';
+import { McpServerStore, type StoredMcpServer } from './mcp-server-store';
+import { disambiguate, mcpToolName, unknownMcpToolText } from './tool-names';
+import { toToolOutput } from './tool-result';
+
+export interface McpHubOptions {
+  database: ParleyDatabase;
+  newId(): string;
+  /** Every change of what `listServers` returns: a server saved or removed, a status, a permission. */
+  onChange(servers: McpServerView[]): void;
+  /** The fetch the transports and the CORS probe use (tests may pass their own). */
+  fetch?: typeof fetch;
+  /** How a failed server is retried by `tools()`: not more often than this (default 30 s). */
+  retryAfterMs?: number;
+  now?(): number;
+  /** Loads the SDK side; a dynamic import by default so the worker starts without the SDK. */
+  loadConnector?(): Promise<typeof openMcpConnection>;
+}
+
+/** A tool of a connected server, checked. */
+interface ServerTool {
+  name: string;
+  serverToolName: string;
+  title?: string;
+  description: string;
+  annotations?: ToolAnnotations;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A tool call in flight: where an elicitation request that arrives meanwhile is routed. */
+interface InFlightCall {
+  elicit?: ToolContext['elicit'];
+}
+
+interface ServerState {
+  status: McpServerView['status'];
+  error?: McpServerError;
+  connection?: McpConnection;
+  connecting?: Promise<void>;
+  tools: ServerTool[];
+  failedAt?: number;
+  /** Bumped by each connect and disconnect: a late result of an older attempt is dropped. */
+  generation: number;
+  inFlight: InFlightCall[];
+  /** URL and token the connection was made with: an edit of either reconnects. */
+  connectedWith?: string;
+}
+
+const CLIENT_VERSION = '0.1.0';
+
+/**
+ * The worker's MCP servers: their stored configuration, this tab's connection to each, and their tools as `Tool`s
+ * for the agent loop. Connections are opened lazily (when a conversation asks for tools) or on `connect`.
+ */
+export class McpHub {
+  private readonly store: McpServerStore;
+  private readonly states = new Map<string, ServerState>();
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: McpHubOptions) {
+    this.store = new McpServerStore(options.database, options.newId);
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Every server with this tab's status and tools; tokens masked. */
+  async listServers(): Promise<McpServerView[]> {
+    return (await this.store.list()).map((server) => this.view(server));
+  }
+
+  /** Adds or edits a server, then connects to it. Resolves once saved; the connection's outcome arrives as a change. */
+  async saveServer(input: McpServerInput): Promise<McpServerView> {
+    const saved = await this.store.save(input);
+    this.disconnect(saved.id);
+    await this.changed();
+    void this.connect(saved.id);
+    return this.view(saved);
+  }
+
+  async removeServer(serverId: string): Promise<void> {
+    await this.store.remove(serverId);
+    this.disconnect(serverId);
+    this.states.delete(serverId);
+    await this.changed();
+  }
+
+  /** (Re)connects a server and lists its tools. Resolves when connected or failed; never rejects for a server's failure. */
+  async connect(serverId: string): Promise<McpServerView> {
+    const server = await this.find(serverId);
+    this.disconnect(serverId);
+    await this.open(server);
+    return this.view(server);
+  }
+
+  async setPermission(serverId: string, toolName: string, permission: ToolPermission): Promise<McpServerView> {
+    const saved = await this.store.setPermission(serverId, toolName, permission);
+    await this.changed();
+    return this.view(saved);
+  }
+
+  /**
+   * The tools of every server, for a conversation's next model request: servers not yet connected are connected first
+   * (one that failed is retried after a while). Tools whose permission is 'never' are left out.
+   */
+  async tools(): Promise<Tool[]> {
+    const servers = await this.store.list();
+    const now = this.now();
+    await Promise.all(
+      servers.map(async (server) => {
+        const state = this.state(server.id);
+        if (state.connecting) return state.connecting;
+        const stale = state.connection !== undefined && state.connectedWith !== fingerprint(server);
+        const retry = state.status === 'error' && now - (state.failedAt ?? 0) >= (this.options.retryAfterMs ?? 30_000);
+        if (state.status === 'disconnected' || stale || retry) {
+          this.disconnect(server.id);
+          return this.open(server);
+        }
+        return undefined;
+      }),
+    );
+    return servers.flatMap((server) =>
+      this.state(server.id)
+        .tools.map((tool) => this.toTool(server, tool))
+        .filter((tool) => tool.permission !== 'never'),
+    );
+  }
+
+  /** What the model reads after calling an `mcp__` name that is no tool it may call. */
+  unknownToolText(name: string, availableNames: readonly string[]): string {
+    return unknownMcpToolText(name, availableNames);
+  }
+
+  /** Another tab changed the stored servers: drop connections to removed or edited ones, and show what is stored. */
+  async reload(): Promise<McpServerView[]> {
+    const servers = await this.store.list();
+    for (const serverId of [...this.states.keys()]) {
+      const server = servers.find((candidate) => candidate.id === serverId);
+      const state = this.states.get(serverId);
+      if (!server) {
+        this.disconnect(serverId);
+        this.states.delete(serverId);
+      } else if (state?.connectedWith !== undefined && state.connectedWith !== fingerprint(server)) {
+        this.disconnect(serverId);
+      }
+    }
+    return servers.map((server) => this.view(server));
+  }
+
+  /** Closes every connection (the worker is going away, or a test ends). */
+  async close(): Promise<void> {
+    await Promise.all([...this.states.values()].map((state) => state.connection?.close()));
+    this.states.clear();
+  }
+
+  private toTool(server: StoredMcpServer, tool: ServerTool): Tool {
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      permission: server.permissions[tool.name] ?? 'ask',
+      source: {
+        kind: 'mcp',
+        serverId: server.id,
+        serverName: server.name,
+        toolName: tool.serverToolName,
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      },
+      check: (args) => checkArguments(tool.inputSchema, args),
+      execute: (args, context) => this.call(server.id, tool, args, context),
+    };
+  }
+
+  /** Runs one tool call. A result (even `isError`) resolves; a lost server or connection rejects with McpCallError; Stop rejects with the abort reason. */
+  private async call(serverId: string, tool: ServerTool, args: unknown, context: ToolContext): Promise<ToolOutput> {
+    context.signal.throwIfAborted();
+    const server = await this.find(serverId).catch(() => {
+      throw new McpCallError(`The MCP server of ${tool.name} was removed; the tool did not run.`);
+    });
+    let state = this.state(serverId);
+    if (state.connecting) await state.connecting;
+    if (!state.connection || state.connectedWith !== fingerprint(server)) {
+      this.disconnect(serverId);
+      await this.open(server);
+      state = this.state(serverId);
+    }
+    const connection = state.connection;
+    if (!connection) throw new McpCallError(`The MCP server "${server.name}" is not connected: ${state.error?.message ?? 'the connection failed'}. The tool did not run.`);
+    const call: InFlightCall = context.elicit ? { elicit: context.elicit.bind(context) } : {};
+    state.inFlight.push(call);
+    try {
+      const result = await connection.callTool(tool.serverToolName, isPlainObject(args) ? args : {}, { signal: context.signal });
+      return toToolOutput(result);
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason ?? error;
+      const message = error instanceof Error ? error.message : String(error);
+      // A JSON-RPC error answer is the server speaking (unknown tool, bad arguments): the model can act on it.
+      if (isJsonRpcError(error)) return { text: `The MCP server "${server.name}" refused the call: ${message}`, isError: true };
+      throw new McpCallError(`The MCP server "${server.name}" went away during the call to ${tool.serverToolName} (${message}). The tool may or may not have run.`, { cause: error });
+    } finally {
+      state.inFlight.splice(state.inFlight.indexOf(call), 1);
+    }
+  }
+
+  private open(server: StoredMcpServer): Promise<void> {
+    const state = this.state(server.id);
+    const generation = state.generation;
+    state.status = 'connecting';
+    delete state.error;
+    const attempt = (async () => {
+      void this.changed();
+      let connection: McpConnection | undefined;
+      try {
+        const connector = await (this.options.loadConnector?.() ?? import('./mcp-connection').then((module) => module.openMcpConnection));
+        connection = await connector({
+          url: server.url,
+          ...(server.token ? { token: server.token } : {}),
+          fetch: this.fetch,
+          clientVersion: CLIENT_VERSION,
+          onClose: () => {
+            if (state.generation !== generation || state.connection !== connection) return;
+            state.generation += 1;
+            delete state.connection;
+            state.status = 'disconnected';
+            void this.changed();
+          },
+          onElicit: (request: ElicitationRequest): Promise<ElicitationResponse> | undefined => {
+            // The SDK does not say which call a request belongs to: the latest call that can ask the user gets it.
+            const call = [...state.inFlight].reverse().find((candidate) => candidate.elicit);
+            return call?.elicit?.(request);
+          },
+        });
+        const listed = await connection.listTools();
+        if (state.generation !== generation) {
+          await connection.close();
+          return;
+        }
+        const { tools, problems } = checkTools(server.name, listed);
+        state.connection = connection;
+        state.connectedWith = fingerprint(server);
+        state.tools = tools;
+        state.status = 'connected';
+        if (problems.length > 0) state.error = { code: 'invalid_tools', message: problems.join(' ') };
+      } catch (error) {
+        await connection?.close();
+        if (state.generation !== generation) return;
+        state.status = 'error';
+        state.failedAt = this.now();
+        state.tools = [];
+        state.error = await this.describeFailure(error, server.url);
+      } finally {
+        if (state.generation === generation) delete state.connecting;
+        void this.changed();
+      }
+    })();
+    state.connecting = attempt;
+    return attempt;
+  }
+
+  private async describeFailure(error: unknown, url: string): Promise<McpServerError> {
+    if (error instanceof Error && error.name === 'McpConnectError') {
+      return describeConnectFailure((error as Error & { failure: Parameters<typeof describeConnectFailure>[0] }).failure, url, this.fetch);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return { code: 'protocol', message: `Connecting to ${url} failed: ${message}` };
+  }
+
+  /** Forgets this tab's connection to a server (its calls in flight fail with a clear message). */
+  private disconnect(serverId: string): void {
+    const state = this.states.get(serverId);
+    if (!state) return;
+    state.generation += 1;
+    const connection = state.connection;
+    delete state.connection;
+    delete state.connecting;
+    delete state.connectedWith;
+    delete state.error;
+    state.status = 'disconnected';
+    state.tools = [];
+    void connection?.close();
+  }
+
+  private state(serverId: string): ServerState {
+    let state = this.states.get(serverId);
+    if (!state) {
+      state = { status: 'disconnected', tools: [], generation: 0, inFlight: [] };
+      this.states.set(serverId, state);
+    }
+    return state;
+  }
+
+  private async find(serverId: string): Promise<StoredMcpServer> {
+    const server = (await this.store.list()).find((candidate) => candidate.id === serverId);
+    if (!server) throw new WireError({ code: 'not_found', message: 'That MCP server no longer exists. It may have been removed in another tab.', field: 'serverId' });
+    return server;
+  }
+
+  private view(server: StoredMcpServer): McpServerView {
+    const state = this.states.get(server.id);
+    const tools: McpToolView[] = (state?.tools ?? []).map((tool) => ({
+      name: tool.name,
+      serverToolName: tool.serverToolName,
+      ...(tool.title ? { title: tool.title } : {}),
+      description: tool.description,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      permission: server.permissions[tool.name] ?? 'ask',
+      inputSchema: tool.inputSchema,
+    }));
+    return {
+      id: server.id,
+      name: server.name,
+      url: server.url,
+      tokenMasked: maskKey(server.token ?? ''),
+      status: state?.status ?? 'disconnected',
+      ...(state?.error ? { error: state.error } : {}),
+      tools,
+    };
+  }
+
+  private async changed(): Promise<void> {
+    try {
+      this.options.onChange(await this.listServers());
+    } catch {
+      // A view that cannot be read now (the database closing) is read again on the next change.
+    }
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+}
+
+/** What a connection depends on: an edit of the URL or the token needs a new one. */
+function fingerprint(server: StoredMcpServer): string {
+  return `${server.url}\u0000${server.token ?? ''}`;
+}
+
+/** The listed tools that can be offered, named for the model, and a sentence for each that cannot. */
+function checkTools(serverName: string, listed: readonly ListedTool[]): { tools: ServerTool[]; problems: string[] } {
+  const tools: ServerTool[] = [];
+  const problems: string[] = [];
+  const used = new Set<string>();
+  for (const entry of listed) {
+    if (typeof entry.name !== 'string' || entry.name === '') {
+      problems.push('The server listed a tool without a name; it is left out.');
+      continue;
+    }
+    if (!isObjectSchema(entry.inputSchema)) {
+      problems.push(`The tool "${entry.name}" has an invalid input schema (it must be a JSON Schema of type "object"); it is not offered to the model.`);
+      continue;
+    }
+    let name = mcpToolName(serverName, entry.name);
+    if (used.has(name)) name = disambiguate(name, entry.name);
+    used.add(name);
+    const annotations = readAnnotations(entry.annotations);
+    const title = typeof entry.title === 'string' ? entry.title : annotations?.title;
+    tools.push({
+      name,
+      serverToolName: entry.name,
+      ...(title ? { title } : {}),
+      description: typeof entry.description === 'string' ? entry.description : (title ?? ''),
+      ...(annotations ? { annotations } : {}),
+      inputSchema: entry.inputSchema,
+    });
+  }
+  return { tools, problems };
+}
+
+function readAnnotations(value: unknown): ToolAnnotations | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const annotations: ToolAnnotations = {};
+  if (typeof value.title === 'string') annotations.title = value.title;
+  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+    if (typeof value[key] === 'boolean') annotations[key] = value[key];
+  }
+  return Object.keys(annotations).length > 0 ? annotations : undefined;
+}
+
+/** The SDK's own codes for a closed connection (-32000) and a timeout (-32001): not an answer from the server. */
+const LOCAL_ERROR_CODES = new Set([-32000, -32001]);
+
+/** A JSON-RPC error answer from the server (an McpError the SDK rebuilt), as opposed to a lost connection. */
+function isJsonRpcError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && error.name === 'McpError' && typeof code === 'number' && !LOCAL_ERROR_CODES.has(code);
+}

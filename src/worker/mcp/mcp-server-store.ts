@@ -1,0 +1,107 @@
+import { WireError } from '../../schema/protocol';
+import type { McpServerInput, ToolPermission } from '../../schema/mcp';
+import type { ParleyDatabase } from '../database';
+import { inTransaction } from '../transaction';
+import { normalizeServerName } from './tool-names';
+
+/** Key of the MCP server list in the `settings` store. Do not change without a migration. */
+export const MCP_SERVERS_KEY = 'mcpServers';
+
+/** A server as stored. The token is a secret: it leaves this store only towards the server's own origin. */
+export interface StoredMcpServer {
+  id: string;
+  name: string;
+  url: string;
+  token?: string;
+  /** By model-facing tool name; a tool not listed is 'ask'. */
+  permissions: Record<string, ToolPermission>;
+}
+
+/** The MCP server list in IndexedDB: one record in the `settings` store, changed in one transaction per edit. */
+export class McpServerStore {
+  constructor(
+    private readonly database: ParleyDatabase,
+    private readonly newId: () => string,
+  ) {}
+
+  async list(): Promise<StoredMcpServer[]> {
+    return readList(await this.database.get('settings', MCP_SERVERS_KEY));
+  }
+
+  /**
+   * Adds or edits a server. An absent token keeps the stored one only while the URL's origin stays the same: a token must
+   * never follow an edited URL to another server. Names must stay distinct once normalised, as tool names are built from them.
+   */
+  async save(input: McpServerInput): Promise<StoredMcpServer> {
+    const url = checkUrl(input.url);
+    return this.update((servers) => {
+      const existing = input.id ? servers.find((server) => server.id === input.id) : undefined;
+      if (input.id && !existing) throw new WireError({ code: 'not_found', message: 'That MCP server no longer exists.', field: 'server.id' });
+      const clash = servers.find((server) => server.id !== existing?.id && normalizeServerName(server.name) === normalizeServerName(input.name));
+      if (clash) throw new WireError({ code: 'invalid_command', message: `An MCP server named "${clash.name}" already exists; give this one another name.`, field: 'server.name' });
+      const sameOrigin = existing !== undefined && new URL(existing.url).origin === new URL(url).origin;
+      const token = input.clearToken ? undefined : input.token || (sameOrigin ? existing.token : undefined);
+      // Permissions are keyed by model-facing names, which contain the server's name: a rename starts them afresh.
+      const keepPermissions = existing !== undefined && normalizeServerName(existing.name) === normalizeServerName(input.name);
+      const saved: StoredMcpServer = {
+        id: existing?.id ?? this.newId(),
+        name: input.name,
+        url,
+        ...(token ? { token } : {}),
+        permissions: keepPermissions ? existing.permissions : {},
+      };
+      return { servers: existing ? servers.map((server) => (server.id === saved.id ? saved : server)) : [...servers, saved], result: saved };
+    });
+  }
+
+  async remove(serverId: string): Promise<void> {
+    await this.update((servers) => ({ servers: servers.filter((server) => server.id !== serverId), result: undefined }));
+  }
+
+  async setPermission(serverId: string, toolName: string, permission: ToolPermission): Promise<StoredMcpServer> {
+    return this.update((servers) => {
+      const server = servers.find((candidate) => candidate.id === serverId);
+      if (!server) throw new WireError({ code: 'not_found', message: 'That MCP server no longer exists.', field: 'serverId' });
+      const permissions = { ...server.permissions };
+      if (permission === 'ask') delete permissions[toolName];
+      else permissions[toolName] = permission;
+      const saved = { ...server, permissions };
+      return { servers: servers.map((candidate) => (candidate.id === serverId ? saved : candidate)), result: saved };
+    });
+  }
+
+  private update<T>(change: (servers: StoredMcpServer[]) => { servers: StoredMcpServer[]; result: T }): Promise<T> {
+    return inTransaction(this.database, ['settings'], async (transaction) => {
+      const store = transaction.objectStore('settings');
+      const { servers, result } = change(readList(await store.get(MCP_SERVERS_KEY)));
+      await store.put(servers, MCP_SERVERS_KEY);
+      return result;
+    });
+  }
+}
+
+/** The stored list, dropping anything malformed (the store holds `unknown`). */
+function readList(value: unknown): StoredMcpServer[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (entry): entry is StoredMcpServer =>
+      typeof entry === 'object' && entry !== null && typeof entry.id === 'string' && typeof entry.name === 'string' && typeof entry.url === 'string' && typeof entry.permissions === 'object',
+  );
+}
+
+/** The URL, if it is an absolute http(s) URL; else an `invalid_command` naming the field. */
+export function checkUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new WireError({ code: 'invalid_command', message: 'The server URL is not a valid URL (for example http://localhost:3001/mcp).', field: 'server.url' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new WireError({ code: 'invalid_command', message: 'The server URL must start with http:// or https:// (Parley reaches MCP servers over HTTP; a stdio server needs a gateway such as supergateway).', field: 'server.url' });
+  }
+  if (url.username || url.password) {
+    throw new WireError({ code: 'invalid_command', message: 'Put the credentials in "Bearer token", not in the URL.', field: 'server.url' });
+  }
+  return url.href;
+}

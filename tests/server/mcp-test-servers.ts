@@ -1,0 +1,146 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * MCP servers that misbehave, and HTTP fronts for real ones, run in the test's own process (node 20 cannot run a
+ * TypeScript file as a child). The misbehaving server uses the SDK's own server classes over Streamable HTTP.
+ */
+
+export interface LocalServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** The size of the `huge` tool's result. */
+export const HUGE_RESULT_CHARACTERS = 5 * 1024 * 1024;
+
+/**
+ * A stateless MCP server with: `echo` (fine), `broken` and `nameless` (invalid tool schemas), `huge` (a 5 MB text result),
+ * `die` (the server goes away mid-call: every socket destroyed, the port closed).
+ */
+export async function startMisbehavingServer(): Promise<LocalServer> {
+  const sockets = new Set<Socket>();
+  let dead = false;
+  const httpServer = createServer((incoming, response) => {
+    if (dead) return void response.socket?.destroy();
+    void handle(incoming, response);
+  });
+  httpServer.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const die = () => {
+    dead = true;
+    httpServer.close();
+    for (const socket of sockets) socket.destroy();
+  };
+
+  async function handle(incoming: IncomingMessage, response: ServerResponse) {
+    const server = new Server({ name: 'misbehaving', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [
+        { name: 'echo', description: 'Echoes the message.', inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } },
+        { name: 'broken', description: 'Has a schema that is not an object schema.', inputSchema: { type: 'string' } },
+        { name: 'huge', description: 'Returns 5 MB of text.', inputSchema: { type: 'object', properties: {} } },
+        { name: 'die', description: 'The server goes away during the call.', inputSchema: { type: 'object', properties: {} } },
+      ] as never,
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (call) => {
+      switch (call.params.name) {
+        case 'echo':
+          return { content: [{ type: 'text', text: `Echo: ${String(call.params.arguments?.message)}` }] };
+        case 'huge':
+          return { content: [{ type: 'text', text: 'x'.repeat(HUGE_RESULT_CHARACTERS) }] };
+        case 'die':
+          setTimeout(die, 50);
+          return new Promise(() => undefined);
+        default:
+          return { content: [{ type: 'text', text: `No tool ${call.params.name}` }], isError: true };
+      }
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    response.on('close', () => void transport.close());
+    await server.connect(transport);
+    await transport.handleRequest(incoming, response);
+  }
+
+  const port = await listen(httpServer);
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    stop: async () => {
+      if (!dead) die();
+    },
+  };
+}
+
+export interface ProxyOptions {
+  /** When set, requests without `Authorization: Bearer <token>` get 401. */
+  token?: string;
+  /** False: no CORS headers at all (a server that does not allow the app's origin). Default true. */
+  cors?: boolean;
+}
+
+/** An HTTP front for a real MCP server: demands a bearer token, or withholds CORS. Streams both ways. */
+export async function startProxy(targetUrl: string, options: ProxyOptions): Promise<LocalServer> {
+  const target = new URL(targetUrl);
+  const cors = options.cors ?? true;
+  const corsHeaders: Record<string, string> = cors
+    ? {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+        'access-control-allow-headers': 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
+        'access-control-expose-headers': 'mcp-session-id, www-authenticate',
+      }
+    : {};
+  const sockets = new Set<Socket>();
+  const httpServer = createServer((incoming, response) => {
+    if (incoming.method === 'OPTIONS') {
+      response.writeHead(204, corsHeaders).end();
+      return;
+    }
+    if (options.token && incoming.headers.authorization !== `Bearer ${options.token}`) {
+      response.writeHead(401, { ...corsHeaders, 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
+      return;
+    }
+    const headers = { ...incoming.headers, host: target.host };
+    delete headers.authorization;
+    delete headers.origin;
+    const forwarded = httpRequest({ hostname: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers }, (upstream) => {
+      const upstreamHeaders = Object.fromEntries(Object.entries(upstream.headers).filter(([name]) => !name.startsWith('access-control-')));
+      response.writeHead(upstream.statusCode ?? 502, { ...upstreamHeaders, ...corsHeaders });
+      upstream.pipe(response);
+    });
+    forwarded.on('error', () => response.destroy());
+    incoming.pipe(forwarded);
+  });
+  httpServer.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const port = await listen(httpServer);
+  return {
+    url: `http://127.0.0.1:${port}${target.pathname}`,
+    port,
+    stop: () =>
+      new Promise((resolve) => {
+        httpServer.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+function listen(server: HttpServer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (typeof address === 'object' && address) resolve(address.port);
+      else reject(new Error('no port'));
+    });
+  });
+}
