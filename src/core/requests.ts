@@ -122,9 +122,13 @@ export function resolveRequest(block: RequestBlock, resolution: RequestResolutio
         edited = true;
       }
       const approved = { ...approval, status: 'success' as const, resolution: edited ? ('edited' as const) : ('approved' as const), resolvedAt: now, ...(edited ? { originalArgs: block.args } : {}) };
-      // Queued again: the loop runs it next, from storage.
+      // Queued again: the loop runs it next, from storage. The schema kept for editing is no longer needed.
       const next: ToolCallBlock = { ...block, args, status: 'pending', approval: approved };
       delete next.result;
+      if (next.source?.inputSchema) {
+        const { inputSchema: _schema, ...source } = next.source;
+        next.source = source;
+      }
       return { ok: true, block: next, runState: 'running' };
     }
     case 'elicitation_request': {

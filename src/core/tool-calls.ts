@@ -82,7 +82,8 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
       return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
     }
     if (tool.permission === 'ask' && block.approval?.status !== 'success') {
-      message.blocks[index] = { ...block, ...source, approval: { kind: 'permission', status: 'pending' } };
+      const asking = tool.source ? { source: { ...tool.source, inputSchema: tool.inputSchema } } : {};
+      message.blocks[index] = { ...block, ...asking, approval: { kind: 'permission', status: 'pending' } };
       return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
     }
     const running: ToolCallBlock = { ...block, ...source, status: 'running' };

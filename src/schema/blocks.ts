@@ -24,6 +24,8 @@ export const ToolSourceRecord = z.object({
   serverName: z.string().max(200),
   toolName: z.string().max(200),
   annotations: ToolAnnotations.optional(),
+  /** The tool's input schema, kept while the user may edit the arguments (a form is generated from it where simple). */
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 export type ToolSourceRecord = z.infer<typeof ToolSourceRecord>;
 

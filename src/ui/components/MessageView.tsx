@@ -1,4 +1,4 @@
-import { For, Match, Show, Switch } from 'solid-js';
+import { For, Show } from 'solid-js';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../channel';
@@ -6,6 +6,7 @@ import { t } from '../i18n/i18n';
 import { Markdown } from './Markdown';
 import { ToolCallCard } from './ToolCallCard';
 import { QuestionForm } from './question/QuestionForm';
+import { ElicitationForm } from './requests/ElicitationForm';
 
 export interface MessageViewProps {
   message: Message;
@@ -54,45 +55,53 @@ export function MessageView(props: MessageViewProps) {
   );
 }
 
+/**
+ * One block, by kind. The switch is exhaustive, so a new kind fails the type check until it is handled here; a kind
+ * this code does not know (a newer Parley wrote it) shows as plain text instead of nothing.
+ */
 function BlockView(props: { block: Block; message: Message; client: WorkerClient }) {
+  const block = props.block;
+  switch (block.type) {
+    case 'text':
+      return props.message.role === 'assistant' ? <Markdown text={block.text} /> : <p class="message-text">{block.text}</p>;
+    case 'reasoning':
+      return (
+        <details class="reasoning">
+          <summary>{t('message.reasoning')}</summary>
+          <p class="reasoning-text">{block.text}</p>
+        </details>
+      );
+    case 'tool_call':
+      return <ToolCallCard block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
+    case 'question_request':
+      return <QuestionForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
+    case 'elicitation_request':
+      return <ElicitationForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
+    case 'error':
+      return (
+        <div class="error-block" role="alert">
+          {block.message}
+        </div>
+      );
+    default:
+      return <UnknownBlock block={block} />;
+  }
+}
+
+/** A block kind this version does not know: say so, and show what it holds as text (never as markup). */
+function UnknownBlock(props: { block: never }) {
+  const kind = () => String((props.block as { type?: unknown }).type ?? 'unknown');
+  const text = () => {
+    const value = props.block as { text?: unknown; message?: unknown };
+    if (typeof value.text === 'string') return value.text;
+    if (typeof value.message === 'string') return value.message;
+    return '';
+  };
   return (
-    <Switch>
-      <Match when={props.block.type === 'text' && props.block}>
-        {(block) =>
-          props.message.role === 'assistant' ? (
-            <Markdown text={block().text} />
-          ) : (
-            <p class="message-text">{block().text}</p>
-          )
-        }
-      </Match>
-      <Match when={props.block.type === 'reasoning' && props.block}>
-        {(block) => (
-          <details class="reasoning">
-            <summary>{t('message.reasoning')}</summary>
-            <p class="reasoning-text">{block().text}</p>
-          </details>
-        )}
-      </Match>
-      <Match when={props.block.type === 'tool_call' && props.block}>{(block) => <ToolCallCard block={block()} />}</Match>
-      <Match when={props.block.type === 'question_request' && props.block}>
-        {(block) => (
-          <QuestionForm
-            block={block()}
-            conversationId={props.message.conversationId}
-            messageId={props.message.id}
-            client={props.client}
-          />
-        )}
-      </Match>
-      <Match when={props.block.type === 'error' && props.block}>
-        {(block) => (
-          <div class="error-block" role="alert">
-            {block().message}
-          </div>
-        )}
-      </Match>
-    </Switch>
+    <div class="unknown-block" data-kind={kind()}>
+      <p class="unknown-block__note">{t('block.unknown', { kind: kind() })}</p>
+      <Show when={text()}>{(shown) => <p class="message-text">{shown()}</p>}</Show>
+    </div>
   );
 }
 

@@ -3,6 +3,7 @@ import type { ToolCallBlock } from '../../schema/blocks';
 import type { WorkerClient } from '../channel';
 import { t } from '../i18n/i18n';
 import { ApprovalControls } from './requests/ApprovalControls';
+import './requests/requests.css';
 
 /**
  * A tool call as a compact card: name (and server), status, the server's hints, arguments on demand, its result (errors

@@ -1,4 +1,6 @@
-import { createSignal, Show } from 'solid-js';
+import { createMemo, createSignal, Show } from 'solid-js';
+import { describeFlatForm, readFormValue } from '../../../schema/flat-form';
+import { FormFields, type RawValue } from './FormFields';
 import type { ToolCallBlock } from '../../../schema/blocks';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
@@ -11,6 +13,10 @@ import { resolveRequest, type RequestTarget } from './resolve-request';
  */
 export function ApprovalControls(props: { block: ToolCallBlock; target: RequestTarget; client: Pick<WorkerClient, 'send'> }) {
   const [editing, setEditing] = createSignal(false);
+  // A simple schema can also be edited as a form; JSON is always there (the README's "Arguments" textbox).
+  const fields = createMemo(() => describeFlatForm(props.block.source?.inputSchema));
+  const [asForm, setAsForm] = createSignal(false);
+  const [formValues, setFormValues] = createSignal<Record<string, RawValue>>({});
   const [argumentsText, setArgumentsText] = createSignal('');
   const [reason, setReason] = createSignal('');
   const [busy, setBusy] = createSignal(false);
@@ -29,6 +35,15 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
 
   const allow = () => {
     if (!editing()) return void send({ approved: true });
+    const shown = fields();
+    if (asForm() && shown) {
+      const params: Record<string, unknown> = {};
+      for (const field of shown) {
+        const value = readFormValue(field, formValues()[field.name] ?? '');
+        if (value !== undefined) params[field.name] = value;
+      }
+      return void send({ approved: true, params });
+    }
     let params: unknown;
     try {
       params = JSON.parse(argumentsText());
@@ -41,6 +56,8 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
 
   const startEditing = () => {
     setArgumentsText(JSON.stringify(props.block.args ?? {}, null, 2));
+    setFormValues(rawValuesOf(props.block.args));
+    setAsForm(false);
     setEditing(true);
     queueMicrotask(() => document.getElementById(fieldId)?.focus());
   };
@@ -64,7 +81,22 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
         }
       >
         <p class="approval__ask">{t('tool.ask')}</p>
-        <Show when={editing()}>
+        <Show when={editing() && asForm() && fields()}>
+          {(shown) => (
+            <div class="approval__form">
+              <FormFields fields={shown()} values={formValues()} idPrefix={fieldId} onChange={(name, value) => setFormValues((current) => ({ ...current, [name]: value }))} />
+              <button type="button" class="approval__switch" onClick={() => setAsForm(false)}>
+                {t('tool.editAsJson')}
+              </button>
+            </div>
+          )}
+        </Show>
+        <Show when={editing() && !asForm()}>
+          <Show when={fields()}>
+            <button type="button" class="approval__switch" onClick={() => setAsForm(true)}>
+              {t('tool.editAsForm')}
+            </button>
+          </Show>
           <label class="approval__label" for={fieldId}>
             {t('tool.argumentsField')}
           </label>
@@ -117,4 +149,17 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
       </Show>
     </div>
   );
+}
+
+/** The model's arguments as the form's raw values (what a user would have typed). */
+function rawValuesOf(args: unknown): Record<string, RawValue> {
+  const values: Record<string, RawValue> = {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return values;
+  for (const [name, value] of Object.entries(args)) {
+    if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
+    if (typeof value === 'boolean') values[name] = value;
+    else if (Array.isArray(value)) values[name] = value.map(String);
+    else if (value !== undefined && value !== null) values[name] = String(value);
+  }
+  return values;
 }

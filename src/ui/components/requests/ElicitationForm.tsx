@@ -1,0 +1,106 @@
+import { createMemo, createSignal, Show } from 'solid-js';
+import { describeFlatForm, readFormValue } from '../../../schema/flat-form';
+import type { ElicitationRequestBlock } from '../../../schema/blocks';
+import type { WorkerClient } from '../../channel';
+import { t } from '../../i18n/i18n';
+import { FormFields, initialValues, type RawValue } from './FormFields';
+import { resolveRequest } from './resolve-request';
+
+/**
+ * An MCP server's question while its tool runs: a group named by the server's message, with a form generated from the
+ * schema it asked for (a JSON textbox where the schema is not flat), and the three MCP answers: Submit (accept; the
+ * worker checks the content against the schema first), Decline, Cancel. Once resolved, a one-line record.
+ */
+export function ElicitationForm(props: { block: ElicitationRequestBlock; conversationId: string; messageId: string; client: Pick<WorkerClient, 'send'> }) {
+  const fields = createMemo(() => describeFlatForm(props.block.requestedSchema));
+  const [values, setValues] = createSignal<Record<string, RawValue>>(initialValues(fields() ?? []));
+  const [jsonText, setJsonText] = createSignal('{}');
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal<string>();
+  const target = () => ({ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.requestId });
+  const idPrefix = `elicit-${props.block.requestId}`;
+
+  const send = async (resolution: { approved: boolean; params?: unknown; cancel?: boolean }) => {
+    setBusy(true);
+    setError(undefined);
+    const failure = await resolveRequest(props.client, target(), resolution);
+    setBusy(false);
+    if (failure) setError(failure);
+  };
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const shown = fields();
+    if (!shown) {
+      try {
+        return void send({ approved: true, params: JSON.parse(jsonText()) });
+      } catch (parseError) {
+        return setError(t('tool.argumentsInvalid', { detail: parseError instanceof Error ? parseError.message : String(parseError) }));
+      }
+    }
+    const content: Record<string, unknown> = {};
+    for (const field of shown) {
+      const value = readFormValue(field, values()[field.name] ?? '');
+      if (typeof value === 'string' && (field.kind === 'number' || field.kind === 'integer')) return setError(t('elicitation.invalidNumber', { field: field.title }));
+      if (value !== undefined) content[field.name] = value;
+    }
+    void send({ approved: true, params: content });
+  };
+
+  return (
+    <Show
+      when={props.block.status === 'pending'}
+      fallback={<p class="elicitation-summary" data-resolution={props.block.resolution}>{outcomeText(props.block)}</p>}
+    >
+      <form class="elicitation" role="group" aria-label={props.block.message} onSubmit={submit} noValidate>
+        <p class="elicitation__from">{t('elicitation.from', { server: props.block.serverName })}</p>
+        <p class="elicitation__message">{props.block.message}</p>
+        <Show
+          when={fields()}
+          fallback={
+            <>
+              <label class="approval__label" for={`${idPrefix}-json`}>
+                {t('tool.argumentsField')}
+              </label>
+              <textarea id={`${idPrefix}-json`} class="approval__arguments" rows={6} value={jsonText()} onInput={(event) => setJsonText(event.currentTarget.value)} />
+            </>
+          }
+        >
+          {(shown) => <FormFields fields={shown()} values={values()} idPrefix={idPrefix} onChange={(name, value) => setValues((current) => ({ ...current, [name]: value }))} />}
+        </Show>
+        <Show when={error()}>
+          <p role="alert" class="approval__error">
+            {error()}
+          </p>
+        </Show>
+        <div class="approval__actions">
+          <button type="submit" class="approval__primary" disabled={busy()}>
+            {t('elicitation.submit')}
+          </button>
+          <button type="button" disabled={busy()} onClick={() => void send({ approved: false })}>
+            {t('elicitation.decline')}
+          </button>
+          <button type="button" disabled={busy()} onClick={() => void send({ approved: false, cancel: true })}>
+            {t('elicitation.cancel')}
+          </button>
+        </div>
+      </form>
+    </Show>
+  );
+}
+
+function outcomeText(block: ElicitationRequestBlock): string {
+  switch (block.resolution) {
+    case 'accepted':
+      return t('elicitation.accepted', { server: block.serverName });
+    case 'declined':
+      return t('elicitation.declined');
+    case 'cancelled':
+      return t('elicitation.cancelled');
+    case 'interrupted':
+      return t('elicitation.interrupted', { server: block.serverName });
+    case 'stopped':
+    case undefined:
+      return t('elicitation.stopped');
+  }
+}
