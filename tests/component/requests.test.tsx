@@ -1,0 +1,154 @@
+import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
+import { createSignal } from 'solid-js';
+import { describe, expect, it, vi } from 'vitest';
+import type { Block, ElicitationRequestBlock, ToolCallBlock } from '../../src/schema/blocks';
+import { WireError } from '../../src/schema/protocol';
+import { ToolCallCard } from '../../src/ui/components/ToolCallCard';
+import { ElicitationForm } from '../../src/ui/components/requests/ElicitationForm';
+import { MessageView } from '../../src/ui/components/MessageView';
+import type { WorkerClient } from '../../src/ui/channel';
+import type { Message } from '../../src/schema/records';
+
+const target = { conversationId: 'c1', messageId: 'm1' };
+
+function pendingCall(overrides: Partial<ToolCallBlock> = {}): ToolCallBlock {
+  return {
+    type: 'tool_call',
+    toolCallId: 'call-1',
+    toolName: 'mcp__everything__echo',
+    args: { message: 'hello' },
+    status: 'pending',
+    approval: { kind: 'permission', status: 'pending' },
+    source: { kind: 'mcp', serverId: 's1', serverName: 'everything', toolName: 'echo', annotations: { readOnlyHint: true, openWorldHint: true }, inputSchema: { type: 'object', properties: { message: { type: 'string', title: 'Message text' } }, required: ['message'] } },
+    ...overrides,
+  };
+}
+
+function fakeClient(reply: (command: Record<string, unknown>) => unknown = () => ({ message: {} })) {
+  const send = vi.fn(async (command: Record<string, unknown>) => reply(command));
+  return { client: { send } as unknown as Pick<WorkerClient, 'send'>, send };
+}
+
+describe('a tool call waiting for approval', () => {
+  it('is a group named "Tool call: <name>" with the server\'s hints, and Allow sends approval without params', async () => {
+    const { client, send } = fakeClient();
+    render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
+    const group = screen.getByRole('group', { name: 'Tool call: mcp__everything__echo' });
+    expect(within(group).getByText('Read-only')).toBeInTheDocument();
+    expect(within(group).getByText('Reaches outside services')).toBeInTheDocument();
+    fireEvent.click(within(group).getByRole('button', { name: 'Allow' }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: true }));
+  });
+
+  it('Deny sends the reason the user wrote', async () => {
+    const { client, send } = fakeClient();
+    render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
+    fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: '  not now  ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Deny' }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: false, reason: 'not now' }));
+  });
+
+  it('Edit arguments shows the JSON in "Arguments"; Allow sends the edit; bad JSON is said, not sent; the worker\'s refusal is shown', async () => {
+    const { client, send } = fakeClient((command) => {
+      if ((command.params as { message?: string } | undefined)?.message === 'refused') throw new WireError({ code: 'invalid_answer', message: 'Invalid arguments: field `message` is too short.' });
+      return { message: {} };
+    });
+    render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
+    const box = screen.getByRole('textbox', { name: 'Arguments' }) as HTMLTextAreaElement;
+    expect(JSON.parse(box.value)).toEqual({ message: 'hello' });
+    fireEvent.input(box, { target: { value: '{"message": ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('not valid JSON');
+    expect(send).not.toHaveBeenCalled();
+    fireEvent.input(box, { target: { value: '{"message": "refused"}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('field `message` is too short');
+    fireEvent.input(box, { target: { value: '{"message": "edited"}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    await waitFor(() => expect(send).toHaveBeenLastCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: true, params: { message: 'edited' } }));
+  });
+
+  it('a simple schema can be edited as a form, labelled by the schema\'s titles', async () => {
+    const { client, send } = fakeClient();
+    render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit as a form' }));
+    const field = screen.getByRole('textbox', { name: 'Message text (required)' });
+    expect(field).toHaveValue('hello');
+    fireEvent.input(field, { target: { value: 'from the form' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ approved: true, params: { message: 'from the form' } })));
+  });
+
+  it('after a crash it asks Run again or Skip, and once resolved shows what the user decided', async () => {
+    const { client, send } = fakeClient();
+    const [block, setBlock] = createSignal(pendingCall({ status: 'interrupted', result: 'It may or may not have run.', approval: { kind: 'rerun', status: 'pending' } }));
+    render(() => <ToolCallCard block={block()} {...target} client={client} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ approved: false })));
+    setBlock(pendingCall({ status: 'denied', result: 'Not run.', approval: { kind: 'permission', status: 'denied', resolution: 'denied', reason: 'too risky' } }));
+    expect(screen.queryByRole('group', { name: /Tool call/ })).toBeNull();
+    expect(screen.getByText('Denied: “too risky”')).toBeInTheDocument();
+  });
+});
+
+describe('an elicitation', () => {
+  const block: ElicitationRequestBlock = {
+    type: 'elicitation_request',
+    requestId: 'el-1',
+    toolCallId: 'call-1',
+    serverName: 'everything',
+    message: 'Please provide inputs for the following fields:',
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: 'String', description: 'Your name' },
+        check: { type: 'boolean', title: 'Boolean' },
+        count: { type: 'integer', title: 'Integer' },
+        color: { type: 'string', title: 'Enum', enum: ['red', 'green'] },
+      },
+      required: ['name'],
+    },
+    status: 'pending',
+  };
+
+  it('is a group named by the message, fields labelled by titles; Submit sends typed content', async () => {
+    const { client, send } = fakeClient();
+    render(() => <ElicitationForm block={block} {...target} client={client} />);
+    const group = screen.getByRole('group', { name: 'Please provide inputs for the following fields:' });
+    fireEvent.input(within(group).getByRole('textbox', { name: 'String (required)' }), { target: { value: 'Ada' } });
+    fireEvent.click(within(group).getByRole('checkbox', { name: 'Boolean' }));
+    fireEvent.input(within(group).getByRole('spinbutton', { name: 'Integer' }), { target: { value: '3' } });
+    fireEvent.click(within(group).getByRole('radio', { name: 'green' }));
+    fireEvent.click(within(group).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'el-1', approved: true, params: { name: 'Ada', check: true, count: 3, color: 'green' } }));
+  });
+
+  it('Decline and Cancel are two different answers', async () => {
+    const { client, send } = fakeClient();
+    render(() => <ElicitationForm block={block} {...target} client={client} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
+    expect(send.mock.calls.map(([command]) => [command.approved, command.cancel])).toEqual([[false, undefined], [false, true]]);
+  });
+
+  it('once interrupted, says it can no longer be answered instead of offering a form', () => {
+    const { client } = fakeClient();
+    render(() => <ElicitationForm block={{ ...block, status: 'denied', resolution: 'interrupted' }} {...target} client={client} />);
+    expect(screen.queryByRole('group', { name: /Please provide/ })).toBeNull();
+    expect(screen.getByText(/No longer answerable/)).toBeInTheDocument();
+  });
+});
+
+describe('a block kind from a newer Parley', () => {
+  it('shows as plain text with a note, never as nothing or markup', () => {
+    const message: Message = { id: 'm1', conversationId: 'c1', seq: 0, role: 'assistant', status: 'complete', createdAt: 0, updatedAt: 0, blocks: [{ type: 'hologram', text: '<b>beam</b> me' } as unknown as Block] };
+    const { client } = fakeClient();
+    render(() => <MessageView message={message} client={client as WorkerClient} />);
+    expect(screen.getByText(/\(hologram\) is from a newer Parley/)).toBeInTheDocument();
+    expect(screen.getByText('<b>beam</b> me')).toBeInTheDocument();
+  });
+});
