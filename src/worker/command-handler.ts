@@ -8,6 +8,8 @@ import type { IndexedDbConversationStore } from './conversation-store';
 import type { RunManager } from './run-manager';
 import type { SettingsStore } from './settings-store';
 import type { AppEvent } from '../schema/events';
+import { createMcpHandlers } from './mcp/mcp-commands';
+import type { McpHub } from './mcp/mcp-hub';
 
 export interface CommandHandlerDeps {
   store: IndexedDbConversationStore;
@@ -18,6 +20,7 @@ export interface CommandHandlerDeps {
   emit(event: AppEvent): void;
   testConnection(profile: Profile): Promise<ConnectionTestResult>;
   now(): number;
+  mcp: McpHub;
 }
 
 type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
@@ -173,6 +176,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { profileId: command.profileId };
     },
     'profiles.test': async (command) => deps.testConnection(await settings.resolveInput(command.profile)),
+    ...createMcpHandlers(deps.mcp),
   };
 
   return async (raw: unknown) => {

@@ -12,6 +12,7 @@ import { createProgressThrottle } from './progress-throttle';
 import { hintFor, type PeerHint } from './peer-channel';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
+import { McpHub } from './mcp/mcp-hub';
 import type { Timers } from '../core/coalesced-writer';
 
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
@@ -41,6 +42,8 @@ export interface Host {
   runs: RunManager;
   store: IndexedDbConversationStore;
   settings: SettingsStore;
+  /** MCP servers; `mcp.tools()` gives a conversation's MCP tools. */
+  mcp: McpHub;
   /** A peer asked to stop a conversation this worker may be running. */
   peerStop(conversationId: string): void;
   /** A peer said what changed: read it from IndexedDB and tell this tab's UI what is really stored. */
@@ -75,6 +78,7 @@ export function createHost(environment: HostEnvironment): Host {
     environment.newId,
   );
   const settings = new SettingsStore(environment.database, environment.newId);
+  const mcp = new McpHub({ database: environment.database, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   const progress = createProgressThrottle((message) => emit({ type: 'message-upserted', message }), {
     intervalMs: environment.progressIntervalMs ?? 50,
     timers: environment.timers,
@@ -113,11 +117,13 @@ export function createHost(environment: HostEnvironment): Host {
     emit,
     testConnection: environment.testConnection,
     now: environment.now,
+    mcp,
   });
 
   const peerHint = async (hint: PeerHint): Promise<void> => {
     if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
     if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+    if (hint.kind === 'mcp') return environment.post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
     if (hint.kind === 'list') return environment.post({ type: 'conversations-imported', conversations: await store.listConversations() });
     const conversation = await store.getConversation(hint.conversationId);
     if (!conversation) return environment.post({ type: 'conversation-deleted', conversationId: hint.conversationId });
@@ -130,7 +136,7 @@ export function createHost(environment: HostEnvironment): Host {
     }
   };
 
-  return { handle, runs, store, settings, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
+  return { handle, runs, store, settings, mcp, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
 }
 
 /** A storage failure in words; a full disk also says how much Parley uses and what to do about it. */
