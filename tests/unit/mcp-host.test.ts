@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLocks } from '../../src/worker/locks';
 import { readPeerMessage } from '../../src/worker/peer-channel';
-import { applyEvent, createInitialState } from '../../src/ui/store';
 import { openTab, uniqueDatabaseName, type TestTab } from './host-harness';
 import { startEverythingServer, type RunningServer } from '../server/mcp-processes';
 
@@ -39,11 +38,11 @@ describe('mcp.* commands through the host', () => {
       expect(connected.status).toBe('connected');
       await first.send({ type: 'mcp.setPermission', serverId: saved.id, toolName: 'mcp__everything__echo', permission: 'allow' });
 
-      // This tab's UI store follows the events.
-      const state = createInitialState();
-      for (const event of first.events) applyEvent(state, event);
-      expect(state.mcpServers[0]?.status).toBe('connected');
-      expect(state.mcpServers[0]?.tools.find((tool) => tool.name === 'mcp__everything__echo')?.permission).toBe('allow');
+      // This tab's UI hears every change as a whole list.
+      const last = first.events.findLast((event) => event.type === 'mcp-servers-changed');
+      const servers = last?.type === 'mcp-servers-changed' ? last.servers : [];
+      expect(servers[0]?.status).toBe('connected');
+      expect(servers[0]?.tools.find((tool) => tool.name === 'mcp__everything__echo')?.permission).toBe('allow');
 
       // The other tab re-read what is stored (its own connection is not open yet).
       const seen = await waitFor(() => second.events.findLast((event) => event.type === 'mcp-servers-changed'), 'the peer’s event');
