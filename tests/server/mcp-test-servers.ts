@@ -15,6 +15,13 @@ export interface LocalServer {
   stop(): Promise<void>;
 }
 
+const PERMISSIVE_CORS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
+  'access-control-expose-headers': 'mcp-session-id, www-authenticate',
+};
+
 /** The size of the `huge` tool's result. */
 export const HUGE_RESULT_CHARACTERS = 5 * 1024 * 1024;
 
@@ -27,6 +34,9 @@ export async function startMisbehavingServer(): Promise<LocalServer> {
   let dead = false;
   const httpServer = createServer((incoming, response) => {
     if (dead) return void response.socket?.destroy();
+    // Any origin may call it (the browser tests run Parley from another port).
+    for (const [name, value] of Object.entries(PERMISSIVE_CORS)) response.setHeader(name, value);
+    if (incoming.method === 'OPTIONS') return void response.writeHead(204).end();
     void handle(incoming, response);
   });
   httpServer.on('connection', (socket) => {
@@ -89,14 +99,7 @@ export interface ProxyOptions {
 export async function startProxy(targetUrl: string, options: ProxyOptions): Promise<LocalServer> {
   const target = new URL(targetUrl);
   const cors = options.cors ?? true;
-  const corsHeaders: Record<string, string> = cors
-    ? {
-        'access-control-allow-origin': '*',
-        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-        'access-control-allow-headers': 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
-        'access-control-expose-headers': 'mcp-session-id, www-authenticate',
-      }
-    : {};
+  const corsHeaders: Record<string, string> = cors ? PERMISSIVE_CORS : {};
   const sockets = new Set<Socket>();
   const httpServer = createServer((incoming, response) => {
     if (incoming.method === 'OPTIONS') {
