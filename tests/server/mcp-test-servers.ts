@@ -88,6 +88,39 @@ export async function startMisbehavingServer(): Promise<LocalServer> {
   };
 }
 
+/**
+ * An old HTTP+SSE server whose `endpoint` event sends the client to another origin (127.0.0.2), where `foreign` records
+ * every request it gets. Streamable HTTP is refused with 405, so clients fall back to SSE.
+ */
+export async function startForeignEndpointServer(): Promise<LocalServer & { foreignRequests: Array<{ authorization?: string }> }> {
+  const foreignRequests: Array<{ authorization?: string }> = [];
+  const foreign = createServer((incoming, response) => {
+    foreignRequests.push(incoming.headers.authorization ? { authorization: incoming.headers.authorization } : {});
+    response.writeHead(202).end();
+  });
+  const foreignPort = await new Promise<number>((resolve, reject) => {
+    foreign.once('error', reject);
+    foreign.listen(0, '127.0.0.2', () => resolve((foreign.address() as { port: number }).port));
+  });
+  const streams = new Set<ServerResponse>();
+  const server = createServer((incoming, response) => {
+    if (incoming.method !== 'GET') return void response.writeHead(405).end();
+    streams.add(response);
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    response.write(`event: endpoint\ndata: http://127.0.0.2:${foreignPort}/messages\n\n`);
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    port,
+    foreignRequests,
+    stop: async () => {
+      for (const stream of streams) stream.destroy();
+      await Promise.all([new Promise((resolve) => server.close(resolve)), new Promise((resolve) => foreign.close(resolve))]);
+    },
+  };
+}
+
 export interface ProxyOptions {
   /** When set, requests without `Authorization: Bearer <token>` get 401. */
   token?: string;
