@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { QuestionAnswer, QuestionDraft } from './question';
 import { ProviderKind } from './records';
+import { McpServerInput, ToolPermission } from './mcp';
 
 const conversationId = z.string().min(1).max(100);
 const recordId = z.string().min(1).max(100);
@@ -73,6 +74,14 @@ export const Command = z.discriminatedUnion('type', [
   z.object({ type: z.literal('profiles.delete'), profileId: recordId }),
   /** Check a profile's key and list the server's models; the stored key is used when none is given. */
   z.object({ type: z.literal('profiles.test'), profile: ProfileInput }),
+  /** MCP servers with this tab's connection status and their tools. */
+  z.object({ type: z.literal('mcp.list') }),
+  /** Add or edit a server, then connect to it; an absent token keeps the stored one while the URL's origin stays. */
+  z.object({ type: z.literal('mcp.save'), server: McpServerInput }),
+  z.object({ type: z.literal('mcp.remove'), serverId: recordId }),
+  /** (Re)connect and list the server's tools; replies when connected or failed. */
+  z.object({ type: z.literal('mcp.connect'), serverId: recordId }),
+  z.object({ type: z.literal('mcp.setPermission'), serverId: recordId, toolName: z.string().min(1).max(200), permission: ToolPermission }),
 ]);
 export type Command = z.infer<typeof Command>;
 export type CommandType = Command['type'];

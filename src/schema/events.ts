@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Conversation, Message, ProfileView, Settings } from './records';
+import { McpServerView } from './mcp';
 
 /** A transient, unpersisted note about a run: a rate-limit wait, a network wait. */
 export const RunNotice = z.object({
@@ -27,5 +28,7 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('app-outdated') }),
   /** Said by the page, not a worker: this tab's worker died and a new one took over (runs it had were interrupted). */
   z.object({ type: z.literal('worker-restarted') }),
+  /** The MCP servers as this tab sees them: stored configuration, this tab's connections, their tools. */
+  z.object({ type: z.literal('mcp-servers-changed'), servers: z.array(McpServerView) }),
 ]);
 export type AppEvent = z.infer<typeof AppEvent>;

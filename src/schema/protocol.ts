@@ -6,6 +6,7 @@ import type { Question } from './question';
 import type { CommandOf, CommandType } from './commands';
 import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
+import type { McpServerView } from './mcp';
 
 /** Error codes a command reply can carry. The UI maps each to a sentence from its dictionary. */
 export const ErrorCode = z.enum([
@@ -116,6 +117,11 @@ export interface CommandResults {
   'profiles.save': ProfileView;
   'profiles.delete': { profileId: string };
   'profiles.test': ConnectionTestResult;
+  'mcp.list': McpServerView[];
+  'mcp.save': McpServerView;
+  'mcp.remove': { serverId: string };
+  'mcp.connect': McpServerView;
+  'mcp.setPermission': McpServerView;
 }
 export type CommandResult<T extends CommandType> = CommandResults[T];
 export type { CommandOf };

@@ -37,7 +37,7 @@ export function createToasts() {
 }
 
 /** Commands whose callers show their failure in place (beside the control), so a toast would say it twice. */
-const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set(['conversation.import', 'profiles.test', 'request.resolve']);
+const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set(['conversation.import', 'profiles.test', 'request.resolve', 'mcp.save']);
 
 /**
  * Wraps a client so that every failed command is reported once, globally, and still rejects for its

@@ -1,6 +1,7 @@
 import { createStore, produce } from 'solid-js/store';
 import type { AppEvent, RunNotice } from '../schema/events';
 import type { Conversation, Message, ProfileView, Settings } from '../schema/records';
+import type { McpServerView } from '../schema/mcp';
 
 /** Everything the UI shows that came from the worker. Changed only through `applyEvent`. */
 export interface UiState {
@@ -16,6 +17,8 @@ export interface UiState {
   runNotices: Record<string, RunNotice>;
   settings: Settings | undefined;
   profiles: ProfileView[];
+  /** MCP servers as this tab's worker sees them (connection status is per tab). */
+  mcpServers: McpServerView[];
   /** Conversations waiting for an answer to a question. */
   pendingQuestionCount: number;
   storageError: string | undefined;
@@ -46,6 +49,7 @@ export function createInitialState(): UiState {
     runNotices: {},
     settings: undefined,
     profiles: [],
+    mcpServers: [],
     pendingQuestionCount: 0,
     storageError: undefined,
     appOutdated: false,
@@ -113,6 +117,9 @@ export function applyEvent(state: UiState, event: UiEvent): void {
       return;
     case 'worker-restart-dismissed':
       state.workerRestarted = false;
+      return;
+    case 'mcp-servers-changed':
+      state.mcpServers = event.servers;
       return;
   }
 }

@@ -9,6 +9,8 @@ import type { RequestResolution, ResolveContext } from '../core/requests';
 import type { RunManager } from './run-manager';
 import type { SettingsStore } from './settings-store';
 import type { AppEvent } from '../schema/events';
+import { createMcpHandlers } from './mcp/mcp-commands';
+import type { McpHub } from './mcp/mcp-hub';
 
 export interface CommandHandlerDeps {
   store: IndexedDbConversationStore;
@@ -21,6 +23,7 @@ export interface CommandHandlerDeps {
   /** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
   requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'>>;
   now(): number;
+  mcp: McpHub;
 }
 
 type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
@@ -170,6 +173,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { profileId: command.profileId };
     },
     'profiles.test': async (command) => deps.testConnection(await settings.resolveInput(command.profile)),
+    ...createMcpHandlers(deps.mcp),
   };
 
   /**

@@ -1,6 +1,7 @@
 import type { RecordChange } from '../core/store';
 import { BUILT_IN_TOOLS } from '../core/tools';
-import type { ArgumentsCheck, Tool } from '../core/tool';
+import type { Tool } from '../core/tool';
+import { checkElicitationContent } from '../core/json-schema-form';
 import { RequestWaiters } from './request-waiters';
 import type { AppEvent } from '../schema/events';
 import type { Conversation, Profile } from '../schema/records';
@@ -14,6 +15,7 @@ import { createProgressThrottle } from './progress-throttle';
 import { hintFor, type PeerHint } from './peer-channel';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
+import { McpHub } from './mcp/mcp-hub';
 import type { Timers } from '../core/coalesced-writer';
 
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
@@ -36,8 +38,6 @@ export interface HostEnvironment {
   persistIntervalMs?: number;
   /** Tools beyond the built-ins (those of connected MCP servers), asked for each model step and each resolution. */
   extraTools?(): Promise<readonly Tool[]>;
-  /** Checks an elicitation's content against the schema the server asked for. */
-  checkElicitation?(requestedSchema: Record<string, unknown>, content: unknown): ArgumentsCheck;
   /** At most one streaming update per message per interval to the UI and other tabs (default 50 ms). */
   progressIntervalMs?: number;
 }
@@ -47,6 +47,8 @@ export interface Host {
   runs: RunManager;
   store: IndexedDbConversationStore;
   settings: SettingsStore;
+  /** MCP servers; `mcp.tools()` gives a conversation's MCP tools. */
+  mcp: McpHub;
   /** A peer asked to stop a conversation this worker may be running. */
   peerStop(conversationId: string): void;
   /** A peer said what changed: read it from IndexedDB and tell this tab's UI what is really stored. */
@@ -82,6 +84,7 @@ export function createHost(environment: HostEnvironment): Host {
     environment.newId,
   );
   const settings = new SettingsStore(environment.database, environment.newId);
+  const mcp = new McpHub({ database: environment.database, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   const progress = createProgressThrottle((message) => emit({ type: 'message-upserted', message }), {
     intervalMs: environment.progressIntervalMs ?? 50,
     timers: environment.timers,
@@ -96,7 +99,8 @@ export function createHost(environment: HostEnvironment): Host {
   };
 
   const waiters = new RequestWaiters();
-  const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? [])];
+  // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
+  const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? []), ...(await mcp.tools())];
 
   const runs = new RunManager(
     store,
@@ -131,15 +135,17 @@ export function createHost(environment: HostEnvironment): Host {
           if (!tool) return { ok: false, error: `The tool "${block.toolName}" is no longer available (its server may be disconnected), so it cannot run with edited arguments. Deny it, or reconnect the server.` };
           return tool.check(params);
         },
-        checkContent: (block, content) => (environment.checkElicitation ?? plainObjectCheck)(block.requestedSchema, content),
+        checkContent: (block, content) => checkElicitationContent(block.requestedSchema, content),
       };
     },
     now: environment.now,
+    mcp,
   });
 
   const peerHint = async (hint: PeerHint): Promise<void> => {
     if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
     if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+    if (hint.kind === 'mcp') return environment.post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
     if (hint.kind === 'list') return environment.post({ type: 'conversations-imported', conversations: await store.listConversations() });
     const conversation = await store.getConversation(hint.conversationId);
     if (!conversation) return environment.post({ type: 'conversation-deleted', conversationId: hint.conversationId });
@@ -156,12 +162,7 @@ export function createHost(environment: HostEnvironment): Host {
     }
   };
 
-  return { handle, runs, store, settings, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
-}
-
-/** Without a schema checker, an elicitation's content must at least be a plain object. */
-function plainObjectCheck(_schema: Record<string, unknown>, content: unknown): ArgumentsCheck {
-  return typeof content === 'object' && content !== null && !Array.isArray(content) ? { ok: true, value: content } : { ok: false, error: 'The form content must be an object.' };
+  return { handle, runs, store, settings, mcp, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
 }
 
 /** A storage failure in words; a full disk also says how much Parley uses and what to do about it. */

@@ -9,6 +9,8 @@ export type PeerHint =
   | { kind: 'conversation'; conversationId: string; messageIds: string[] }
   | { kind: 'settings' }
   | { kind: 'profiles' }
+  /** MCP servers were saved, removed or had a permission changed (each tab keeps its own connections). */
+  | { kind: 'mcp' }
   /** Many conversations changed at once (an import): re-read the list. */
   | { kind: 'list' };
 
@@ -32,6 +34,8 @@ export function hintFor(event: AppEvent): PeerHint | undefined {
       return { kind: 'profiles' };
     case 'conversations-imported':
       return { kind: 'list' };
+    case 'mcp-servers-changed':
+      return { kind: 'mcp' };
     default:
       return undefined;
   }
@@ -44,7 +48,7 @@ export function readPeerMessage(data: unknown): PeerMessage | undefined {
   if (message.kind === 'stop') return isId(message.conversationId) ? { kind: 'stop', conversationId: message.conversationId } : undefined;
   if (message.kind !== 'hint' || typeof message.hint !== 'object' || message.hint === null) return undefined;
   const hint = message.hint as { kind?: unknown; conversationId?: unknown; messageIds?: unknown };
-  if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'list') return { kind: 'hint', hint: { kind: hint.kind } };
+  if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'list' || hint.kind === 'mcp') return { kind: 'hint', hint: { kind: hint.kind } };
   if (hint.kind !== 'conversation' || !isId(hint.conversationId)) return undefined;
   const ids = hint.messageIds;
   if (!Array.isArray(ids) || ids.length > MAX_IDS || !ids.every(isId)) return undefined;

@@ -93,6 +93,8 @@ function createFakeWorker() {
         return reply(id, { ok: true, message: 'Connected: 2 models', models: ['gpt-a', 'gpt-b'] });
       case 'requests.listPending':
         return reply(id, []);
+      case 'mcp.list':
+        return reply(id, []);
       case 'conversation.saveDraft':
         return reply(id, { saved: true });
       case 'conversation.setProfile': {

@@ -15,6 +15,13 @@ export interface LocalServer {
   stop(): Promise<void>;
 }
 
+const PERMISSIVE_CORS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
+  'access-control-expose-headers': 'mcp-session-id, www-authenticate',
+};
+
 /** The size of the `huge` tool's result. */
 export const HUGE_RESULT_CHARACTERS = 5 * 1024 * 1024;
 
@@ -27,6 +34,9 @@ export async function startMisbehavingServer(): Promise<LocalServer> {
   let dead = false;
   const httpServer = createServer((incoming, response) => {
     if (dead) return void response.socket?.destroy();
+    // Any origin may call it (the browser tests run Parley from another port).
+    for (const [name, value] of Object.entries(PERMISSIVE_CORS)) response.setHeader(name, value);
+    if (incoming.method === 'OPTIONS') return void response.writeHead(204).end();
     void handle(incoming, response);
   });
   httpServer.on('connection', (socket) => {
@@ -78,6 +88,39 @@ export async function startMisbehavingServer(): Promise<LocalServer> {
   };
 }
 
+/**
+ * An old HTTP+SSE server whose `endpoint` event sends the client to another origin (127.0.0.2), where `foreign` records
+ * every request it gets. Streamable HTTP is refused with 405, so clients fall back to SSE.
+ */
+export async function startForeignEndpointServer(): Promise<LocalServer & { foreignRequests: Array<{ authorization?: string }> }> {
+  const foreignRequests: Array<{ authorization?: string }> = [];
+  const foreign = createServer((incoming, response) => {
+    foreignRequests.push(incoming.headers.authorization ? { authorization: incoming.headers.authorization } : {});
+    response.writeHead(202).end();
+  });
+  const foreignPort = await new Promise<number>((resolve, reject) => {
+    foreign.once('error', reject);
+    foreign.listen(0, '127.0.0.2', () => resolve((foreign.address() as { port: number }).port));
+  });
+  const streams = new Set<ServerResponse>();
+  const server = createServer((incoming, response) => {
+    if (incoming.method !== 'GET') return void response.writeHead(405).end();
+    streams.add(response);
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    response.write(`event: endpoint\ndata: http://127.0.0.2:${foreignPort}/messages\n\n`);
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    port,
+    foreignRequests,
+    stop: async () => {
+      for (const stream of streams) stream.destroy();
+      await Promise.all([new Promise((resolve) => server.close(resolve)), new Promise((resolve) => foreign.close(resolve))]);
+    },
+  };
+}
+
 export interface ProxyOptions {
   /** When set, requests without `Authorization: Bearer <token>` get 401. */
   token?: string;
@@ -89,14 +132,7 @@ export interface ProxyOptions {
 export async function startProxy(targetUrl: string, options: ProxyOptions): Promise<LocalServer> {
   const target = new URL(targetUrl);
   const cors = options.cors ?? true;
-  const corsHeaders: Record<string, string> = cors
-    ? {
-        'access-control-allow-origin': '*',
-        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-        'access-control-allow-headers': 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
-        'access-control-expose-headers': 'mcp-session-id, www-authenticate',
-      }
-    : {};
+  const corsHeaders: Record<string, string> = cors ? PERMISSIVE_CORS : {};
   const sockets = new Set<Socket>();
   const httpServer = createServer((incoming, response) => {
     if (incoming.method === 'OPTIONS') {

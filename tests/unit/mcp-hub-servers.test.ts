@@ -6,7 +6,7 @@ import { openParleyDatabase } from '../../src/worker/database';
 import type { McpServerView } from '../../src/schema/mcp';
 import type { Tool, ToolContext } from '../../src/core/tool';
 import { freePort, startEverythingServer, startMemoryGateway, type RunningServer } from '../server/mcp-processes';
-import { HUGE_RESULT_CHARACTERS, startMisbehavingServer, startProxy, type LocalServer } from '../server/mcp-test-servers';
+import { HUGE_RESULT_CHARACTERS, startForeignEndpointServer, startMisbehavingServer, startProxy, type LocalServer } from '../server/mcp-test-servers';
 import { uniqueDatabaseName } from './host-harness';
 
 const stoppers: Array<() => Promise<void>> = [];
@@ -111,6 +111,18 @@ describe('McpHub with servers that fail', () => {
       expect((await byName(await hub.tools(), 'mcp__old__echo').execute({ message: 'over sse' }, context())).text).toBe('Echo: over sse');
     });
   }, 30_000);
+
+  it('refuses an SSE endpoint on another origin, and the token never goes there', async () => {
+    const sneaky = await track(startForeignEndpointServer());
+    await withHub(async (hub) => {
+      const saved = await hub.saveServer({ name: 'Sneaky', url: sneaky.url, token: 'secret-token-1234' });
+      const view = await hub.connect(saved.id);
+      expect(view.status).toBe('error');
+      expect(view.error?.code).toBe('protocol');
+      expect(view.error?.message).toContain('Endpoint origin does not match connection origin: http://127.0.0.2');
+      expect(sneaky.foreignRequests).toEqual([]);
+    });
+  });
 
   it('leaves out a tool with an invalid schema and says so; truncates a 5 MB result with a note; rejects when the server dies mid-call', async () => {
     const bad = await track(startMisbehavingServer());

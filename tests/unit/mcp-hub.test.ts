@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/worker/mcp/mcp-hub';
 import { openParleyDatabase, type ParleyDatabase } from '../../src/worker/database';
 import type { McpServerView } from '../../src/schema/mcp';
-import type { Tool, ToolContext } from '../../src/core/tool';
+import type { ElicitationRequest, Tool, ToolContext } from '../../src/core/tool';
+import { describeFlatForm } from '../../src/core/json-schema-form';
 import { startEverythingServer, type RunningServer } from '../server/mcp-processes';
 import { uniqueDatabaseName } from './host-harness';
 
@@ -101,6 +102,11 @@ describe('McpHub tool calls on server-everything', () => {
       );
       expect(requests).toHaveLength(1);
       expect(requests[0]).toMatchObject({ message: 'Please provide inputs for the following fields:', requestedSchema: { type: 'object' } });
+      // The form the user will see: every field of server-everything's request is one a flat form can render.
+      const fields = describeFlatForm((requests[0] as ElicitationRequest).requestedSchema);
+      expect(fields?.find((field) => field.name === 'name')).toMatchObject({ title: 'String', kind: 'string' });
+      expect(fields?.find((field) => field.name === 'titledMultipleSelectEnum')).toMatchObject({ kind: 'multi-enum', options: [{ value: 'fish-1', label: 'Tuna' }, { value: 'fish-2', label: 'Salmon' }, { value: 'fish-3', label: 'Trout' }] });
+      expect(fields?.find((field) => field.name === 'integer')).toMatchObject({ kind: 'integer', minimum: 1, maximum: 100, default: 42 });
       expect(accepted.text).toContain('Ada Lovelace');
 
       const declined = await tool.execute({}, context({ elicit: async () => ({ action: 'decline' }) }));

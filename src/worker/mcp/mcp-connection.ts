@@ -64,6 +64,8 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+/** How long the handshake may take: a server that accepts the connection and never answers is an error, not a hang. */
+const CONNECT_TIMEOUT_MS = 15_000;
 /** How long a call may stay silent; progress notifications reset it (long-running tools report progress). */
 const CALL_TIMEOUT_MS = 5 * 60_000;
 const MAX_TOOL_PAGES = 20;
@@ -93,9 +95,11 @@ export async function openMcpConnection(options: ConnectOptions): Promise<McpCon
     try {
       return await connectWith(options, 'sse', new SSEClientTransport(url, { fetch: fetchWithToken }));
     } catch (sseError) {
-      // The SSE attempt's failure says less (it usually fails because the server is not an SSE server): report the first.
+      // An SSE attempt that got an answer (a refused token, a bad endpoint) says more; one that got nothing says less
+      // than the first failure (the server is simply not an SSE server).
       const sseFailure = classify(sseError);
-      throw new McpConnectError(sseFailure.kind === 'unauthorized' ? sseFailure : failure, { cause: error });
+      const saysMore = sseFailure.kind === 'unauthorized' || sseFailure.kind === 'protocol';
+      throw new McpConnectError(saysMore ? sseFailure : failure, { cause: saysMore ? sseError : error });
     }
   }
 }
@@ -105,18 +109,19 @@ async function connectWith(options: ConnectOptions, kind: McpConnection['transpo
     { name: 'parley', version: options.clientVersion },
     { capabilities: { elicitation: { form: {} } }, jsonSchemaValidator: noEvalValidator },
   );
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     const params = request.params as { mode?: string; message: string; requestedSchema?: Record<string, unknown> };
     if (params.mode === 'url' || !params.requestedSchema) return { action: 'decline' };
     const requestedSchema = params.requestedSchema;
     const pending = options.onElicit({ message: params.message, requestedSchema });
     if (!pending) return { action: 'decline' };
-    const checked = checkElicitationResponse(requestedSchema, await pending);
+    // The server may give up on its question (its call was cancelled): stop waiting for the answer then.
+    const checked = checkElicitationResponse(requestedSchema, await untilAborted(pending, extra.signal));
     if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `The answer does not satisfy the requested schema: ${checked.error}`);
     return checked.response;
   });
   let closing = false;
-  await client.connect(transport);
+  await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
   client.onclose = () => {
     if (!closing) options.onClose();
   };
@@ -147,6 +152,15 @@ async function connectWith(options: ConnectOptions, kind: McpConnection['transpo
       await client.close().catch(() => undefined);
     },
   };
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A fetch that adds the bearer token to requests for the server's own origin, and to nothing else. */
