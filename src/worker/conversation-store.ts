@@ -195,7 +195,7 @@ export class IndexedDbConversationStore implements ConversationStore {
     const change = await this.transact(['conversations', 'messages'], async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation) throw notFound('conversation', conversationId);
-      if (conversation.runState === 'running') throw new WireError({ code: 'busy', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
+      if (conversation.runState === 'running') throw new WireError({ code: 'busy', reason: 'run_in_progress', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
       const messages = await this.messagesIn(transaction, conversationId);
       message.seq = (messages.at(-1)?.seq ?? -1) + 1;
       const written: Message[] = [];
@@ -238,7 +238,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       let resolved: QuestionRequestBlock;
       if (resolution.kind === 'answered') {
         const check = checkAnswers(block.questions, resolution.answers);
-        if (!check.ok) throw new WireError({ code: 'invalid_answer', message: check.message, field: check.field });
+        if (!check.ok) throw new WireError({ code: 'invalid_answer', reason: check.reason, params: check.params, message: check.message, field: check.field });
         resolved = resolveQuestionBlock(block, 'answered', { now, answers: check.answers });
       } else {
         resolved = resolveQuestionBlock(block, resolution.kind, { now });
@@ -371,6 +371,6 @@ function titleFrom(text: string): string {
   return trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed;
 }
 
-function notFound(kind: string, id: string): WireError {
-  return new WireError({ code: 'not_found', message: `No ${kind} with id "${id}" here. It may have been deleted.` });
+function notFound(kind: 'conversation' | 'message' | 'question', id: string): WireError {
+  return new WireError({ code: 'not_found', reason: `${kind}_gone`, message: `No ${kind} with id "${id}" here. It may have been deleted.` });
 }

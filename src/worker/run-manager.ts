@@ -33,7 +33,7 @@ export class RunManager {
     if (release) return release;
     const conversation = await this.store.getConversation(conversationId);
     if (conversation?.runState === 'running') {
-      throw new WireError({ code: 'busy', message: 'A reply is still being written in another tab. Stop it first, or wait for it to finish.' });
+      throw new WireError({ code: 'busy', reason: 'run_in_other_tab', message: 'A reply is still being written in another tab. Stop it first, or wait for it to finish.' });
     }
     return this.locks.acquire(runLockName(conversationId));
   }
