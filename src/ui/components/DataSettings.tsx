@@ -1,7 +1,14 @@
 import { createSignal, For, onMount, Show } from 'solid-js';
 import { useApp } from '../app-context';
 import { describeError, settle } from '../error-report';
-import { t } from '../i18n/i18n';
+import type { ImportRepair } from '../../schema/protocol';
+import { t, type MessageKey } from '../i18n/i18n';
+
+const REPAIR_KEYS: Record<ImportRepair['code'], MessageKey> = {
+  waiting_without_question: 'data.repair.waiting_without_question',
+  question_not_waiting: 'data.repair.question_not_waiting',
+  extra_pending_question: 'data.repair.extra_pending_question',
+};
 
 interface StorageFacts {
   persisted: boolean;
@@ -59,7 +66,7 @@ export function DataSettings() {
       const { imported, skipped, repairs } = await app.client.send({ type: 'conversation.import', data });
       const parts = [t(imported === 1 ? 'data.importedOne' : 'data.importedMany', { count: imported })];
       if (skipped > 0) parts.push(t(skipped === 1 ? 'data.skippedOne' : 'data.skippedMany', { count: skipped }));
-      const repaired = repairs.map((repair) => t(`data.repair.${repair.code}`, { title: repair.conversationTitle }));
+      const repaired = repairs.map((repair) => t(REPAIR_KEYS[repair.code], { title: repair.conversationTitle }));
       setImportResult({ ok: true, text: parts.join(' '), ...(repaired.length > 0 ? { repairs: repaired } : {}) });
     } catch (error) {
       setImportResult({ ok: false, text: describeError(error) });

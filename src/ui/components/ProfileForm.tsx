@@ -4,7 +4,7 @@ import type { ProfileInput } from '../../schema/commands';
 import { parseScript } from '../../schema/script';
 import { useApp } from '../app-context';
 import { describeError, settle } from '../error-report';
-import { t } from '../i18n/i18n';
+import { t, type MessageKey } from '../i18n/i18n';
 
 export interface ProfileFormProps {
   /** The profile being edited; absent for a new one (or the scripted model). */
@@ -14,7 +14,7 @@ export interface ProfileFormProps {
   script: string;
 }
 
-const PROVIDERS: ReadonlyArray<{ kind: ProviderKind; labelKey: string; baseUrlHint: string }> = [
+const PROVIDERS: ReadonlyArray<{ kind: ProviderKind; labelKey: MessageKey; baseUrlHint: string }> = [
   { kind: 'scripted', labelKey: 'provider.scripted', baseUrlHint: '' },
   { kind: 'openai-compatible', labelKey: 'provider.openai', baseUrlHint: 'https://api.openai.com/v1' },
   { kind: 'anthropic', labelKey: 'provider.anthropic', baseUrlHint: 'https://api.anthropic.com/v1' },

@@ -1,6 +1,12 @@
 import { Show } from 'solid-js';
 import type { ToolCallBlock } from '../../schema/blocks';
-import { t } from '../i18n/i18n';
+import { t, type MessageKey } from '../i18n/i18n';
+
+const STATUS_KEYS: Record<ToolCallBlock['status'], MessageKey> = {
+  pending: 'tool.status.pending',
+  success: 'tool.status.success',
+  error: 'tool.status.error',
+};
 
 /** A tool call as a compact card: name, status, arguments on demand, and its result (errors in plain sight). */
 export function ToolCallCard(props: { block: ToolCallBlock }) {
@@ -9,7 +15,7 @@ export function ToolCallCard(props: { block: ToolCallBlock }) {
     <div class="tool-call" data-status={props.block.status}>
       <div class="tool-call-header">
         <span class="tool-call-name">{t('tool.label', { name: props.block.toolName })}</span>
-        <span class="tool-call-status">{t(`tool.status.${props.block.status}`)}</span>
+        <span class="tool-call-status">{t(STATUS_KEYS[props.block.status])}</span>
       </div>
       <Show when={argumentsText()}>
         <details class="tool-call-details">

@@ -1,3 +1,5 @@
+import type { Translations } from './translations';
+
 /**
  * The shell's strings (everything but the question form). Accessible names that tests rely on are
  * fixed by the UI contract in English: change them only together with the e2e specs.
@@ -310,4 +312,5 @@ const zhCN: Record<keyof typeof en, string> = {
   'error.unexpected': '发生了意外错误。',
 };
 
-export const baseStrings: { en: Record<string, string>; 'zh-CN': Record<string, string> } = { en, 'zh-CN': zhCN };
+/** Every other language must have exactly the English keys: a missing one fails the type check. */
+export const baseStrings = { en, 'zh-CN': zhCN } satisfies Translations<keyof typeof en>;

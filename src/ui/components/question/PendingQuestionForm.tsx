@@ -3,7 +3,7 @@ import type { QuestionRequestBlock } from '../../../schema/blocks';
 import { WireError, type ResolvedOutcome } from '../../../schema/protocol';
 import type { Message } from '../../../schema/records';
 import type { WorkerClient } from '../../channel';
-import { t } from '../../i18n/i18n';
+import { t, type MessageKey } from '../../i18n/i18n';
 import { createDraftSaver, flushWhenPageHides } from './draft-saver';
 import { QuestionActions } from './QuestionActions';
 import { QuestionFieldset } from './QuestionFieldset';
@@ -24,7 +24,7 @@ import { QuestionTabs } from './QuestionTabs';
 export const DRAFT_DELAY_MS = 400;
 
 interface ErrorText {
-  key: string;
+  key: MessageKey;
   params?: Record<string, string>;
 }
 
@@ -39,7 +39,7 @@ export function PendingQuestionForm(props: {
   messageId: string;
   client: Pick<WorkerClient, 'send'>;
   onSettled: (outcome: ResolvedOutcome, alreadyResolved: boolean) => void;
-  onNotice: (key: string) => void;
+  onNotice: (key: MessageKey) => void;
 }) {
   const baseId = createUniqueId();
   // A tool call's questions never change. Reading them once keeps the DOM (and the focus in the Other

@@ -1,9 +1,9 @@
 import { Show } from 'solid-js';
-import { t } from '../../i18n/i18n';
+import { t, type MessageKey } from '../../i18n/i18n';
 
 /** The form's foot: the last error, "Submit answers" (the form's submit button) and "Dismiss", and the hints. */
 export function QuestionActions(props: {
-  error: { key: string; params?: Record<string, string> } | undefined;
+  error: { key: MessageKey; params?: Record<string, string> } | undefined;
   busy: boolean;
   /** Dismiss was asked for with answers filled in: the choice to discard them or keep editing. */
   confirmingDismiss: boolean;
