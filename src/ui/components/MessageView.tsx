@@ -2,7 +2,9 @@ import { For, Match, Show, Switch } from 'solid-js';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../channel';
+import { describeRunError } from '../error-words';
 import { t } from '../i18n/i18n';
+import { ErrorDetail } from './ErrorDetail';
 import { Markdown } from './Markdown';
 import { ToolCallCard } from './ToolCallCard';
 import { QuestionForm } from './question/QuestionForm';
@@ -86,11 +88,15 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
         )}
       </Match>
       <Match when={props.block.type === 'error' && props.block}>
-        {(block) => (
-          <div class="error-block" role="alert">
-            {block().message}
-          </div>
-        )}
+        {(block) => {
+          const words = () => describeRunError(block());
+          return (
+            <div class="error-block" role="alert">
+              {words().text}
+              <ErrorDetail detail={words().detail} />
+            </div>
+          );
+        }}
       </Match>
     </Switch>
   );

@@ -3,8 +3,10 @@ import { SCRIPTED_PROFILE_ID, type ProfileView, type ProviderKind } from '../../
 import type { ProfileInput } from '../../schema/commands';
 import { parseScript } from '../../schema/script';
 import { useApp } from '../app-context';
-import { describeError, settle } from '../error-report';
+import { settle } from '../error-report';
+import { describeError, describeTestResult, type ErrorWords } from '../error-words';
 import { t, type MessageKey } from '../i18n/i18n';
+import { ErrorDetail } from './ErrorDetail';
 
 export interface ProfileFormProps {
   /** The profile being edited; absent for a new one (or the scripted model). */
@@ -40,7 +42,7 @@ export function ProfileForm(props: ProfileFormProps) {
   const [model, setModel] = createSignal(props.profile?.model ?? '');
   const [script, setScript] = createSignal(props.script);
   const [models, setModels] = createSignal<string[]>([]);
-  const [testResult, setTestResult] = createSignal('');
+  const [testResult, setTestResult] = createSignal<ErrorWords>({ text: '' });
   const [error, setError] = createSignal('');
   const [saved, setSaved] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
@@ -55,7 +57,7 @@ export function ProfileForm(props: ProfileFormProps) {
     setKind(next);
     setError('');
     setSaved(false);
-    setTestResult('');
+    setTestResult({ text: '' });
   }
 
   function profileInput(): ProfileInput {
@@ -114,11 +116,11 @@ export function ProfileForm(props: ProfileFormProps) {
   }
 
   async function testConnection() {
-    setTestResult(t('settings.testing'));
+    setTestResult({ text: t('settings.testing') });
     try {
       const result = await app.client.send({ type: 'profiles.test', profile: profileInput() });
       setModels(result.models ?? []);
-      setTestResult(result.message || t(result.ok ? 'settings.testOk' : 'settings.testFailed'));
+      setTestResult(describeTestResult(result));
     } catch (testError) {
       setTestResult(describeError(testError));
     }
@@ -196,9 +198,10 @@ export function ProfileForm(props: ProfileFormProps) {
           <button type="button" class="button" onClick={() => void testConnection()}>
             {t('settings.test')}
           </button>
-          <p class="test-result" role="status">
-            {testResult()}
-          </p>
+          <div class="test-result" role="status">
+            {testResult().text}
+            <ErrorDetail detail={testResult().detail} />
+          </div>
         </div>
       </Show>
       <Show when={error()}>

@@ -1,10 +1,11 @@
 import { baseStrings } from './base-strings';
+import { errorStrings } from './error-strings';
 import { questionStrings } from './question-strings';
 import type { Locale } from './translations';
 
 export type { Locale };
 
-const en = { ...baseStrings.en, ...questionStrings.en };
+const en = { ...baseStrings.en, ...questionStrings.en, ...errorStrings.en };
 
 /** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
 export type MessageKey = keyof typeof en;
@@ -15,5 +16,5 @@ export type MessageKey = keyof typeof en;
  */
 export const dictionary: Record<Locale, Record<MessageKey, string>> = {
   en,
-  'zh-CN': { ...baseStrings['zh-CN'], ...questionStrings['zh-CN'] },
+  'zh-CN': { ...baseStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'] },
 };

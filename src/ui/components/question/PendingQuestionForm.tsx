@@ -3,6 +3,7 @@ import type { QuestionRequestBlock } from '../../../schema/blocks';
 import { WireError, type ResolvedOutcome } from '../../../schema/protocol';
 import type { Message } from '../../../schema/records';
 import type { WorkerClient } from '../../channel';
+import { describeError } from '../../error-words';
 import { t, type MessageKey } from '../../i18n/i18n';
 import { createDraftSaver, flushWhenPageHides } from './draft-saver';
 import { QuestionActions } from './QuestionActions';
@@ -26,6 +27,7 @@ export const DRAFT_DELAY_MS = 400;
 interface ErrorText {
   key: MessageKey;
   params?: Record<string, string>;
+  detail?: string;
 }
 
 /**
@@ -218,10 +220,12 @@ export function PendingQuestionForm(props: {
         return;
       }
       if (hadUnsavedDraft) saver.schedule(draftFromState(state()));
-      const message = caught instanceof Error ? caught.message : String(caught);
+      // The sentence comes from the error's code and reason, in the UI's language; never the worker's English.
+      const { text, detail } = describeError(caught);
       setError({
         key: caught instanceof WireError && caught.code === 'invalid_answer' ? 'question.invalidAnswer' : 'question.sendFailed',
-        params: { message },
+        params: { message: text },
+        ...(detail ? { detail } : {}),
       });
     } finally {
       setBusy(false);
