@@ -29,7 +29,7 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   import_inconsistent: 'error.reason.import_inconsistent',
   duplicate_message_id: 'error.reason.duplicate_message_id',
   unsafe_arguments: 'error.reason.unsafe_arguments',
-  script_invalid: 'error.reason.script_invalid',
+  script_invalid: 'settings.scriptInvalid',
   scripted_profile_builtin: 'error.reason.scripted_profile_builtin',
   scripted_profile_undeletable: 'error.reason.scripted_profile_undeletable',
   base_url_scheme: 'error.reason.base_url_scheme',

@@ -43,7 +43,7 @@ export function ProfileForm(props: ProfileFormProps) {
   const [script, setScript] = createSignal(props.script);
   const [models, setModels] = createSignal<string[]>([]);
   const [testResult, setTestResult] = createSignal<ErrorWords>({ text: '' });
-  const [error, setError] = createSignal('');
+  const [error, setError] = createSignal<ErrorWords>();
   const [saved, setSaved] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
   const provider = () => PROVIDERS.find((candidate) => candidate.kind === kind()) ?? PROVIDERS[0]!;
@@ -55,7 +55,7 @@ export function ProfileForm(props: ProfileFormProps) {
       setMaskedKey('');
     }
     setKind(next);
-    setError('');
+    setError(undefined);
     setSaved(false);
     setTestResult({ text: '' });
   }
@@ -77,7 +77,7 @@ export function ProfileForm(props: ProfileFormProps) {
     // Checked here with the worker's own schema, so a broken script is refused before anything is saved.
     const parsed = parseScript(script());
     if (!parsed.ok) {
-      setError(t('settings.scriptInvalid', { detail: parsed.error }));
+      setError({ text: t('settings.scriptInvalid'), detail: parsed.error });
       return;
     }
     const settings = await settle(
@@ -104,7 +104,7 @@ export function ProfileForm(props: ProfileFormProps) {
 
   async function save(event: SubmitEvent) {
     event.preventDefault();
-    setError('');
+    setError(undefined);
     setSaved(false);
     setBusy(true);
     try {
@@ -205,9 +205,12 @@ export function ProfileForm(props: ProfileFormProps) {
         </div>
       </Show>
       <Show when={error()}>
-        <p class="form-error" role="alert">
-          {error()}
-        </p>
+        {(shown) => (
+          <div class="form-error" role="alert">
+            {shown().text}
+            <ErrorDetail detail={shown().detail} open />
+          </div>
+        )}
       </Show>
       <div class="form-row">
         <button type="submit" class="button primary" disabled={busy()}>

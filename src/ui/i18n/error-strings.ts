@@ -15,7 +15,6 @@ const en = {
     'The export file cannot be imported: message {message} of conversation {conversation} has the same id as another message. Nothing was imported.',
   'error.reason.unsafe_arguments':
     'The export file cannot be imported: a tool call in message {message} of conversation {conversation} has arguments that are not plain JSON or are too large. Nothing was imported.',
-  'error.reason.script_invalid': 'The script was not saved: it is not a valid script.',
   'error.reason.scripted_profile_builtin': 'The built-in demo profile cannot be changed; edit its script instead.',
   'error.reason.scripted_profile_undeletable': 'The built-in demo profile cannot be deleted.',
   'error.reason.base_url_scheme': 'The base URL must start with http:// or https://.',
@@ -77,7 +76,6 @@ const zhCN: Record<keyof typeof en, string> = {
   'error.reason.import_inconsistent': '导出文件前后不一致：第 {conversation} 个对话的消息不属于它，或位置重复。未导入任何内容。',
   'error.reason.duplicate_message_id': '无法导入该导出文件：第 {conversation} 个对话的第 {message} 条消息与另一条消息的 ID 相同。未导入任何内容。',
   'error.reason.unsafe_arguments': '无法导入该导出文件：第 {conversation} 个对话第 {message} 条消息中的工具调用参数不是普通 JSON，或者过大。未导入任何内容。',
-  'error.reason.script_invalid': '脚本未保存：它不是有效的脚本。',
   'error.reason.scripted_profile_builtin': '内置演示配置不能修改；请改为编辑它的脚本。',
   'error.reason.scripted_profile_undeletable': '内置演示配置不能删除。',
   'error.reason.base_url_scheme': '基础 URL 必须以 http:// 或 https:// 开头。',
