@@ -262,7 +262,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'settings.testFailed': '连接失败。',
   'settings.save': '保存',
   'settings.saved': '已保存。',
-  'profile.scriptedName': '脚本（内置）',
+  'profile.scriptedName': '内置演示',
   'provider.scripted': '脚本',
   'provider.openai': 'OpenAI 兼容',
   'provider.anthropic': 'Anthropic',
