@@ -94,11 +94,12 @@ export function describeError(error: unknown): ErrorWords {
     if (error.code === 'storage_full') return storageFull(params.usage, params.quota);
     // The file as a whole is wrong (not an object at all): there is no field to name.
     if (error.reason === 'import_not_export' && params.field === undefined) return { text: t('error.importNotExportFile') };
-    if (error.reason !== undefined && error.reason in REASON_KEYS) {
-      const text = t(REASON_KEYS[error.reason], params);
+    const reasonKey = keyFor(REASON_KEYS, error.reason);
+    if (error.reason !== undefined && reasonKey) {
+      const text = t(reasonKey, params);
       return REASONS_WITH_DETAIL.has(error.reason) ? withDetail(text, error.message) : { text };
     }
-    const text = t(CODE_KEYS[error.code] ?? 'error.internal', params);
+    const text = t(keyFor(CODE_KEYS, error.code) ?? 'error.internal', params);
     // An internal failure's text is the only account of what happened: keep it as detail. Other codes say it all.
     return error.code === 'internal' ? withDetail(text, error.message) : { text };
   }
@@ -107,7 +108,7 @@ export function describeError(error: unknown): ErrorWords {
 
 /** A run's error or an error block, from its code; the provider's own text (status, URL, advice) is detail. */
 export function describeRunError(failure: { code: string; message: string }): ErrorWords {
-  const key: MessageKey = failure.code in RUN_ERROR_KEYS ? RUN_ERROR_KEYS[failure.code as keyof typeof RUN_ERROR_KEYS] : 'status.error';
+  const key = keyFor(RUN_ERROR_KEYS, failure.code) ?? 'status.error';
   return withDetail(t(key), failure.message);
 }
 
@@ -125,8 +126,7 @@ export function describeTestResult(result: ConnectionTestResult): ErrorWords {
       return { text: t(count === 1 ? 'test.connectedOneModelMissing' : 'test.connectedManyModelMissing', values) };
     }
     default: {
-      const reason = result.reason;
-      const key = reason in RUN_ERROR_KEYS ? RUN_ERROR_KEYS[reason as keyof typeof RUN_ERROR_KEYS] : TEST_KEYS[reason as keyof typeof TEST_KEYS];
+      const key = keyFor(RUN_ERROR_KEYS, result.reason) ?? keyFor(TEST_KEYS, result.reason) ?? 'settings.testFailed';
       return result.ok ? { text: t(key, params) } : withDetail(t(key, params), result.message);
     }
   }
@@ -135,7 +135,8 @@ export function describeTestResult(result: ConnectionTestResult): ErrorWords {
 /** The storage banner's words: from the event's reason (and bytes), else a plain "could not save" with detail. */
 export function describeStorageError(event: Pick<StorageErrorEvent, 'message' | 'reason' | 'usage' | 'quota'>): ErrorWords {
   if (event.reason === 'storage_full') return storageFull(event.usage, event.quota);
-  if (event.reason !== undefined) return { text: t(STORAGE_KEYS[event.reason]) };
+  const key = keyFor(STORAGE_KEYS, event.reason);
+  if (key) return { text: t(key) };
   return withDetail(t('storage.error'), event.message);
 }
 
@@ -143,6 +144,11 @@ function storageFull(usage: string | number | undefined, quota: string | number 
   if (typeof usage !== 'number' || typeof quota !== 'number' || quota <= 0) return { text: t('error.storage_full') };
   const megabytes = (bytes: number) => Math.round(bytes / 100_000) / 10;
   return { text: t('error.storageFullUsage', { used: megabytes(usage), quota: megabytes(quota) }) };
+}
+
+/** The key a code maps to; undefined for a code the map does not know (stored or imported data may hold any string). */
+function keyFor(map: Readonly<Record<string, MessageKey>>, code: string | undefined): MessageKey | undefined {
+  return code !== undefined && Object.hasOwn(map, code) ? map[code] : undefined;
 }
 
 function withDetail(text: string, detail: string): ErrorWords {

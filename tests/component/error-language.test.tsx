@@ -9,7 +9,7 @@ import { DataSettings } from '../../src/ui/components/DataSettings';
 import { MessageView } from '../../src/ui/components/MessageView';
 import { ErrorToasts } from '../../src/ui/components/StatusBanners';
 import { createToasts } from '../../src/ui/error-report';
-import { describeError, describeStorageError, describeTestResult } from '../../src/ui/error-words';
+import { describeError, describeRunError, describeStorageError, describeTestResult } from '../../src/ui/error-words';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
 // The worker speaks English to developers only: in a Chinese UI, a worker error reads as a Chinese sentence written
@@ -107,5 +107,11 @@ describe('worker errors in a Chinese UI', () => {
     expect(describeError(new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'No conversation with id "c9" here.' }))).toEqual({
       text: '这个对话已不存在，可能已在另一个标签页中被删除。',
     });
+  });
+
+  it('words a code it does not know (an imported or older record) plainly, whatever the string', () => {
+    for (const code of ['constructor', 'toString', '__proto__', 'quota_exploded']) {
+      expect(describeRunError({ code, message: 'the provider said so' })).toEqual({ text: '出了点问题', detail: 'the provider said so' });
+    }
   });
 });
