@@ -7,3 +7,13 @@ export type Locale = 'en' | 'zh-CN';
  * dictionary (dictionary.ts).
  */
 export type Translations<Key extends string> = { en: Record<Key, string> } & Record<Exclude<Locale, 'en'>, Record<Key, string>>;
+
+/**
+ * Types a part written as one object literal: English sets the keys, and every other language must have exactly those
+ * (a missing or an extra key fails the type check).
+ */
+export function defineTranslations<Key extends string>(
+  part: { en: Record<Key, string> } & Record<Exclude<Locale, 'en'>, Record<NoInfer<Key>, string>>,
+): Translations<Key> {
+  return part;
+}
