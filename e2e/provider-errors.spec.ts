@@ -37,25 +37,28 @@ async function afterOneGoodExchange(page: Page, provider: ProviderServer, label:
 }
 
 /**
- * Sends the second prompt, answered by `failure`; resolves once the failed reply shows `message`. A reply cut after its
- * first words is kept as `interrupted` (Continue carries on in it); one that failed before any is `error`.
+ * Sends the second prompt, answered by `failure`; resolves once the failed reply shows `message` (its error block holds
+ * the UI's sentence and, under Details, the provider's own words) and the status line shows `sentence`, the sentence
+ * the UI words from the error's code. A reply cut after its first words is kept as `interrupted` (Continue carries on
+ * in it); one that failed before any is `error`.
  */
-async function failSecondReply(page: Page, provider: ProviderServer, failure: ScriptedReply | ScriptedReply[], message: RegExp, status: 'error' | 'interrupted' = 'error'): Promise<void> {
+async function failSecondReply(page: Page, provider: ProviderServer, failure: ScriptedReply | ScriptedReply[], message: RegExp, status: 'error' | 'interrupted' = 'error', sentence: RegExp = message): Promise<void> {
   provider.enqueue(...[failure].flat());
   await send(page, SECOND_PROMPT);
   const failed = assistantMessages(page).nth(1);
   await expect(failed).toHaveAttribute('data-status', status);
   await expect(failed.getByRole('alert')).toContainText(message);
-  await expect(chatStatusLine(page)).toContainText(message);
+  await expect(failed.getByRole('alert')).toContainText(sentence);
+  await expect(chatStatusLine(page)).toContainText(sentence);
   await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeVisible();
 }
 
-/** Reloads; the history and the failure's message are still there, and Continue is offered again. */
-async function expectKeptAfterReload(page: Page, message: RegExp): Promise<void> {
+/** Reloads; the history and the failure's message and sentence are still there, and Continue is offered again. */
+async function expectKeptAfterReload(page: Page, message: RegExp, sentence: RegExp = message): Promise<void> {
   await page.reload();
   await expectHistoryKept(page, [FIRST_PROMPT, SECOND_PROMPT], [FIRST_REPLY]);
   await expect(assistantMessages(page).nth(1).getByRole('alert')).toContainText(message);
-  await expect(chatStatusLine(page)).toContainText(message);
+  await expect(chatStatusLine(page)).toContainText(sentence);
   await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeVisible();
 }
 
@@ -94,8 +97,9 @@ for (const label of ['OpenAI-compatible', 'Anthropic'] as const) {
   test(`${label} 404: the message names the model and the base URL`, async ({ page, provider }) => {
     const { profile } = await afterOneGoodExchange(page, provider, label);
     const message = new RegExp(`404.*model "${profile.model}".*base URL`);
-    await failSecondReply(page, provider, { fail: 404 }, message);
-    await expectKeptAfterReload(page, message);
+    const sentence = /404 Not Found: the model may not exist there, or the base URL is wrong/;
+    await failSecondReply(page, provider, { fail: 404 }, message, 'error', sentence);
+    await expectKeptAfterReload(page, message, sentence);
   });
 }
 
@@ -118,8 +122,8 @@ test('500: the server error is shown with the provider’s words, and Continue r
   await afterOneGoodExchange(page, provider);
   // Server errors may be retried a few times first: every attempt fails the same way.
   const failure: ScriptedReply = { fail: 500, errorMessage: 'Upstream exploded' };
-  await failSecondReply(page, provider, [failure, failure, failure, failure, failure], /server error \(HTTP 500\).*Upstream exploded/);
-  await expectKeptAfterReload(page, /server error \(HTTP 500\)/);
+  await failSecondReply(page, provider, [failure, failure, failure, failure, failure], /server error \(HTTP 500\).*Upstream exploded/, 'error', /had a server error/);
+  await expectKeptAfterReload(page, /server error \(HTTP 500\)/, /had a server error/);
   provider.reset();
   await continueToRecovery(page, provider);
 });
@@ -164,8 +168,9 @@ test('a missing CORS header says which origin the server must allow', async ({ p
   // The app's own origin, as the page sees it (the preview server's).
   const origin = await page.evaluate(() => location.origin);
   const message = new RegExp(`CORS.*must allow the origin ${origin.replace(/[.]/g, '\\.')}`);
-  await failSecondReply(page, provider, { text: 'never shown', noCors: true }, message);
-  await expectKeptAfterReload(page, message);
+  const sentence = /does not allow requests from this app \(CORS\)/;
+  await failSecondReply(page, provider, { text: 'never shown', noCors: true }, message, 'error', sentence);
+  await expectKeptAfterReload(page, message, sentence);
   // The server is fixed (it allows the origin again): Continue goes through.
   provider.reset();
   await continueToRecovery(page, provider);

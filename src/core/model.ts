@@ -41,7 +41,8 @@ export type ModelErrorCode =
   | 'cors' // the server did not allow this origin
   | 'bad_stream' // cut or malformed stream
   | 'bad_request' // 400 and other 4xx
-  | 'config'; // the profile is incomplete
+  | 'config' // the profile is incomplete
+  | 'profile_gone'; // the conversation's profile was deleted: the user picks another
 
 /** A provider failure, classified so the loop can decide: wait, retry, or stop with a message. */
 export class ModelError extends Error {

@@ -1,5 +1,6 @@
 import type { Question, QuestionAnswer } from '../schema/question';
 import type { QuestionRequestBlock, QuestionResolution } from '../schema/blocks';
+import type { ErrorReason } from '../schema/protocol';
 
 /**
  * The text the model reads when the user answered in the form. Every question and option is a JSON string, so quotes
@@ -66,7 +67,11 @@ function toolResultText(questions: Question[], resolution: QuestionResolution, a
   }
 }
 
-export type AnswerCheck = { ok: true; answers: QuestionAnswer[] } | { ok: false; field: string; message: string };
+/** A refusal carries a reason and its values (question header, option) for the UI to word; `message` is English. */
+export type AnswerCheck =
+  | { ok: true; answers: QuestionAnswer[] }
+  | { ok: false; field: string; message: string; reason: AnswerRefusal; params: Record<string, string | number> };
+type AnswerRefusal = Extract<ErrorReason, `answer_${string}`>;
 
 /**
  * Checks answers against the stored questions and normalizes them (trimmed Other text, no duplicates).
@@ -74,7 +79,7 @@ export type AnswerCheck = { ok: true; answers: QuestionAnswer[] } | { ok: false;
  */
 export function checkAnswers(questions: Question[], answers: QuestionAnswer[]): AnswerCheck {
   if (answers.length !== questions.length) {
-    return { ok: false, field: 'answers', message: `Expected ${questions.length} answers (one per question, empty to skip), got ${answers.length}.` };
+    return { ok: false, field: 'answers', reason: 'answer_count', params: { expected: questions.length, got: answers.length }, message: `Expected ${questions.length} answers (one per question, empty to skip), got ${answers.length}.` };
   }
   const normalized: QuestionAnswer[] = [];
   for (const [index, question] of questions.entries()) {
@@ -83,16 +88,16 @@ export function checkAnswers(questions: Question[], answers: QuestionAnswer[]): 
     const labels = new Set(question.options.map((option) => option.label));
     const selected = [...new Set(answer.selected)];
     const unknown = selected.find((label) => !labels.has(label));
-    if (unknown !== undefined) return { ok: false, field, message: `"${unknown}" is not an option of "${question.header}".` };
+    if (unknown !== undefined) return { ok: false, field, reason: 'answer_unknown_option', params: { question: question.header, option: unknown }, message: `"${unknown}" is not an option of "${question.header}".` };
     const other = answer.other?.trim() ?? '';
-    if (other && !question.custom) return { ok: false, field, message: `"${question.header}" does not accept a free-text answer.` };
+    if (other && !question.custom) return { ok: false, field, reason: 'answer_no_free_text', params: { question: question.header }, message: `"${question.header}" does not accept a free-text answer.` };
     if (!question.multiple && selected.length + (other ? 1 : 0) > 1) {
-      return { ok: false, field, message: `"${question.header}" takes a single answer.` };
+      return { ok: false, field, reason: 'answer_single_only', params: { question: question.header }, message: `"${question.header}" takes a single answer.` };
     }
     normalized.push(other ? { selected, other } : { selected });
   }
   if (normalized.every((answer) => answer.selected.length === 0 && !answer.other)) {
-    return { ok: false, field: 'answers', message: 'Answer at least one question, or dismiss the questions.' };
+    return { ok: false, field: 'answers', reason: 'answer_nothing', params: {}, message: 'Answer at least one question, or dismiss the questions.' };
   }
   return { ok: true, answers: normalized };
 }

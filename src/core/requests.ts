@@ -1,6 +1,6 @@
 import type { Block, ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../schema/blocks';
 import type { Message, RunState } from '../schema/records';
-import type { ResolvedOutcome } from '../schema/protocol';
+import type { ErrorReason, ResolvedOutcome } from '../schema/protocol';
 import { QuestionAnswer } from '../schema/question';
 import { checkAnswers, resolveQuestionBlock } from './question-outcomes';
 import type { ArgumentsCheck } from './tool';
@@ -77,7 +77,10 @@ export function syncPendingIndex(message: Message): Message {
   return message;
 }
 
-export type ResolveResult = { ok: true; block: RequestBlock; runState: RunState } | { ok: false; field: string; message: string };
+export type ResolveResult =
+  | { ok: true; block: RequestBlock; runState: RunState }
+  /** Refused params: `reason` and `params` for the UI to word, `message` in English (the checker's words). */
+  | { ok: false; field: string; message: string; reason: ErrorReason; params: Record<string, string | number> };
 
 export interface ResolveContext {
   now: number;
@@ -99,9 +102,9 @@ export function resolveRequest(block: RequestBlock, resolution: RequestResolutio
     case 'question_request': {
       if (!resolution.approved) return { ok: true, block: resolveQuestionBlock(block, 'dismissed', { now }), runState: 'idle' };
       const params = QuestionParams.safeParse(resolution.params);
-      if (!params.success) return { ok: false, field: 'params.answers', message: 'Answers are missing or malformed.' };
+      if (!params.success) return { ok: false, field: 'params.answers', reason: 'answer_count', params: { expected: block.questions.length, got: 0 }, message: 'Answers are missing or malformed.' };
       const check = checkAnswers(block.questions, params.data.answers);
-      if (!check.ok) return { ok: false, field: check.field, message: check.message };
+      if (!check.ok) return { ok: false, field: check.field, reason: check.reason, params: check.params, message: check.message };
       return { ok: true, block: resolveQuestionBlock(block, 'answered', { now, answers: check.answers }), runState: 'running' };
     }
     case 'tool_call': {
@@ -117,7 +120,7 @@ export function resolveRequest(block: RequestBlock, resolution: RequestResolutio
       let edited = false;
       if (resolution.params !== undefined && JSON.stringify(resolution.params) !== JSON.stringify(block.args)) {
         const check = context.checkArgs(block, resolution.params);
-        if (!check.ok) return { ok: false, field: 'params', message: check.error };
+        if (!check.ok) return { ok: false, field: 'params', reason: 'arguments_invalid', params: { tool: block.toolName }, message: check.error };
         args = check.value;
         edited = true;
       }
@@ -136,7 +139,7 @@ export function resolveRequest(block: RequestBlock, resolution: RequestResolutio
         return { ok: true, block: { ...block, status: 'denied', resolution: resolution.cancel ? 'cancelled' : 'declined', resolvedAt: now }, runState: 'running' };
       }
       const check = context.checkContent(block, resolution.params ?? {});
-      if (!check.ok) return { ok: false, field: 'params', message: check.error };
+      if (!check.ok) return { ok: false, field: 'params', reason: 'form_invalid', params: { server: block.serverName }, message: check.error };
       return { ok: true, block: { ...block, status: 'success', resolution: 'accepted', content: check.value as Record<string, unknown>, resolvedAt: now }, runState: 'running' };
     }
   }

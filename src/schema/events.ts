@@ -23,7 +23,17 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run-notice'), conversationId: z.string(), notice: RunNotice.nullable() }),
   z.object({ type: z.literal('settings-changed'), settings: Settings }),
   z.object({ type: z.literal('profiles-changed'), profiles: z.array(ProfileView) }),
-  z.object({ type: z.literal('storage-error'), message: z.string() }),
+  /**
+   * The UI words it from `reason` (and, for a full disk, the bytes `usage` of `quota` when the browser said);
+   * `message` is English detail for developers, shown only when there is no reason.
+   */
+  z.object({
+    type: z.literal('storage-error'),
+    message: z.string(),
+    reason: z.enum(['storage_full', 'save_failed', 'database_closed', 'open_failed']).optional(),
+    usage: z.number().optional(),
+    quota: z.number().optional(),
+  }),
   /** A newer Parley took the database over in another tab: this tab's code is stale and must reload. */
   z.object({ type: z.literal('app-outdated') }),
   /** Said by the page, not a worker: this tab's worker died and a new one took over (runs it had were interrupted). */

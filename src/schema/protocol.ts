@@ -32,10 +32,56 @@ export const ResolvedOutcome = z.object({
 });
 export type ResolvedOutcome = z.infer<typeof ResolvedOutcome>;
 
-/** An error as it crosses postMessage: plain data, rebuilt into a WireError on the other side. */
+/**
+ * What exactly went wrong within a code, for the UI to word (with `params`). Each reason belongs to one code:
+ * invalid_command (import_*, script, profile rules, malformed), not_found (*_gone), busy, invalid_state,
+ * invalid_answer (answer_*), internal (save_failed).
+ */
+export const ErrorReason = z.enum([
+  'import_not_export',
+  'import_inconsistent',
+  'duplicate_message_id',
+  'unsafe_arguments',
+  'script_invalid',
+  'scripted_profile_builtin',
+  'scripted_profile_undeletable',
+  'base_url_scheme',
+  'malformed_command',
+  'conversation_gone',
+  'message_gone',
+  'question_gone',
+  'profile_gone',
+  'run_in_other_tab',
+  'run_in_progress',
+  'nothing_to_continue',
+  'answer_count',
+  'answer_unknown_option',
+  'answer_no_free_text',
+  'answer_single_only',
+  'answer_nothing',
+  'save_failed',
+  'request_gone',
+  'arguments_invalid',
+  'form_invalid',
+  'elicitation_dead',
+  'elicitation_pending',
+  'draft_not_question',
+]);
+export type ErrorReason = z.infer<typeof ErrorReason>;
+
+/** Values the UI puts into its sentence: names, counts, positions. Plain data, never a sentence. */
+export const ErrorParams = z.record(z.string(), z.union([z.string(), z.number()]));
+export type ErrorParams = z.infer<typeof ErrorParams>;
+
+/**
+ * An error as it crosses postMessage: plain data, rebuilt into a WireError on the other side. The UI words it
+ * from `code`, `reason` and `params`; `message` is English for developers and logs, never the user's sentence.
+ */
 export const SerializedError = z.object({
   code: ErrorCode,
   message: z.string(),
+  reason: ErrorReason.optional(),
+  params: ErrorParams.optional(),
   /** Which field of the command was wrong, for invalid_command and invalid_answer. */
   field: z.string().optional(),
   outcome: ResolvedOutcome.optional(),
@@ -46,11 +92,15 @@ export type SerializedError = z.infer<typeof SerializedError>;
 export class WireError extends Error {
   override readonly name = 'WireError';
   readonly code: ErrorCode;
+  readonly reason?: ErrorReason;
+  readonly params?: ErrorParams;
   readonly field?: string;
   readonly outcome?: ResolvedOutcome;
   constructor(serialized: SerializedError, options?: { cause?: unknown }) {
     super(serialized.message, options);
     this.code = serialized.code;
+    if (serialized.reason !== undefined) this.reason = serialized.reason;
+    if (serialized.params !== undefined) this.params = serialized.params;
     if (serialized.field !== undefined) this.field = serialized.field;
     if (serialized.outcome !== undefined) this.outcome = serialized.outcome;
   }
@@ -58,6 +108,8 @@ export class WireError extends Error {
     return {
       code: this.code,
       message: this.message,
+      ...(this.reason !== undefined ? { reason: this.reason } : {}),
+      ...(this.params !== undefined ? { params: this.params } : {}),
       ...(this.field !== undefined ? { field: this.field } : {}),
       ...(this.outcome !== undefined ? { outcome: this.outcome } : {}),
     };
@@ -85,9 +137,35 @@ export interface ImportRepair {
   code: 'waiting_without_question' | 'question_not_waiting' | 'extra_pending_question';
 }
 
+/**
+ * What a connection test found, for the UI to word: a provider failure's code (auth, cors, network…), or one of
+ * the test's own outcomes.
+ */
+export type ConnectionTestReason =
+  | 'connected'
+  | 'connected_model_missing'
+  | 'scripted'
+  | 'missing_settings'
+  | 'timeout'
+  | 'models_not_found'
+  | 'not_a_model_list'
+  | 'auth'
+  | 'not_found'
+  | 'rate_limited'
+  | 'server'
+  | 'network'
+  | 'cors'
+  | 'bad_stream'
+  | 'bad_request'
+  | 'config'
+  | 'profile_gone';
+
+/** `message` is English detail (what the server said, what to change); the UI's sentence comes from `reason`. */
 export interface ConnectionTestResult {
   ok: boolean;
   message: string;
+  reason?: ConnectionTestReason;
+  params?: ErrorParams;
   models?: string[];
 }
 

@@ -2,26 +2,14 @@ import { createSignal } from 'solid-js';
 import type { CommandOf, CommandType } from '../schema/commands';
 import { WireError, type CommandResult } from '../schema/protocol';
 import type { WorkerClient } from './channel';
-import { t } from './i18n/i18n';
+import { describeError, type ErrorWords } from './error-words';
 
-/** One failure shown to the user until dismissed or timed out. */
-export interface Toast {
+/** One failure shown to the user until dismissed or timed out: a sentence in the UI's language, and its detail. */
+export interface Toast extends ErrorWords {
   id: number;
-  text: string;
 }
 
 const TOAST_LIFETIME_MS = 8000;
-
-/** Turns any error into one sentence for the user; worker errors map their code through the dictionary. */
-export function describeError(error: unknown): string {
-  if (error instanceof WireError) {
-    const sentence = t(`error.${error.code}`);
-    const detail = error.message.trim();
-    return detail && detail !== sentence ? `${sentence} ${detail}` : sentence;
-  }
-  const detail = error instanceof Error ? error.message : String(error);
-  return `${t('error.unexpected')} ${detail}`.trim();
-}
 
 /** The toasts on screen, and how to add and remove them. */
 export function createToasts() {
@@ -29,7 +17,7 @@ export function createToasts() {
   let nextId = 1;
   const dismiss = (id: number) => setToasts((current) => current.filter((toast) => toast.id !== id));
   const report = (error: unknown) => {
-    const toast = { id: nextId++, text: describeError(error) };
+    const toast: Toast = { id: nextId++, ...describeError(error) };
     setToasts((current) => [...current.slice(-2), toast]);
     setTimeout(() => dismiss(toast.id), TOAST_LIFETIME_MS);
   };

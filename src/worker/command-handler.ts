@@ -56,7 +56,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       // Opening must work on a full disk: a dead run whose repair cannot be written is shown as interrupted anyway.
       const repair = await runs.tryRecover(command.conversationId);
       const conversation = await store.getConversation(command.conversationId);
-      if (!conversation) throw new WireError({ code: 'not_found', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
+      if (!conversation) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
       const messages = await store.listMessages(command.conversationId);
       if (repair === 'failed' && conversation.runState === 'running') {
         return { conversation: asInterrupted(conversation), messages: messages.map((message) => (message.status === 'streaming' ? { ...message, status: 'interrupted' as const } : message)) };
@@ -64,7 +64,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { conversation, messages };
     },
     'conversation.setProfile': async (command) => {
-      if (!(await settings.getProfile(command.profileId))) throw new WireError({ code: 'not_found', message: 'That model profile does not exist.', field: 'profileId' });
+      if (!(await settings.getProfile(command.profileId))) throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile does not exist.', field: 'profileId' });
       return store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, profileId: command.profileId }));
     },
     'conversation.export': async () => {
@@ -77,18 +77,18 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       if (!file.success) {
         const issue = file.error.issues[0];
         const field = issue?.path.join('.') ?? '';
-        throw new WireError({ code: 'invalid_command', message: `This is not a Parley export file${field ? ` (${field}: ${issue?.message})` : ''}. Nothing was imported.`, field: `data${field ? `.${field}` : ''}` });
+        throw new WireError({ code: 'invalid_command', reason: 'import_not_export', ...(field ? { params: { field } } : {}), message: `This is not a Parley export file${field ? ` (${field}: ${issue?.message})` : ''}. Nothing was imported.`, field: `data${field ? `.${field}` : ''}` });
       }
       for (const [index, entry] of file.data.conversations.entries()) {
         const seqs = new Set(entry.messages.map((message) => message.seq));
         if (seqs.size !== entry.messages.length || entry.messages.some((message) => message.conversationId !== entry.conversation.id)) {
-          throw new WireError({ code: 'invalid_command', message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it or repeat a position). Nothing was imported.`, field: `data.conversations.${index}` });
+          throw new WireError({ code: 'invalid_command', reason: 'import_inconsistent', params: { conversation: index + 1 }, message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it or repeat a position). Nothing was imported.`, field: `data.conversations.${index}` });
         }
       }
       const problem = findImportProblem(file.data);
       if (problem) {
         const where = `conversation ${problem.conversation + 1}${problem.message !== undefined ? `, message ${problem.message + 1}` : ''}`;
-        throw new WireError({ code: 'invalid_command', message: `The export file cannot be imported (${where}: ${problem.detail}). Nothing was imported.`, field: `data.conversations.${problem.conversation}` });
+        throw new WireError({ code: 'invalid_command', reason: problem.code, params: { conversation: problem.conversation + 1, ...(problem.message !== undefined ? { message: problem.message + 1 } : {}) }, message: `The export file cannot be imported (${where}: ${problem.detail}). Nothing was imported.`, field: `data.conversations.${problem.conversation}` });
       }
       const profiles = new Set((await settings.listProfiles()).map((profile) => profile.id));
       const { imported, skipped, repairs } = await store.importConversations(file.data, profiles);
@@ -110,7 +110,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       const { conversationId } = command;
       if (runs.stop(conversationId)) return { conversationId };
       const conversation = await store.getConversation(conversationId);
-      if (!conversation) throw new WireError({ code: 'not_found', message: 'This conversation no longer exists.' });
+      if (!conversation) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists.' });
       if (conversation.runState === 'running') {
         deps.requestPeerStop(conversationId); // the tab running it writes the stopped state
         await runs.recover(conversationId); // nobody is: repair it (it becomes interrupted, then stopped below)
@@ -128,7 +128,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       });
       if (!continued) {
         release();
-        throw new WireError({ code: 'invalid_state', message: 'There is nothing to continue in this conversation.' });
+        throw new WireError({ code: 'invalid_state', reason: 'nothing_to_continue', message: 'There is nothing to continue in this conversation.' });
       }
       void runs.start(command.conversationId, release);
       return { conversationId: command.conversationId };
@@ -154,7 +154,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       const { type: _type, ...update } = command;
       if (update.script !== undefined) {
         const parsed = parseScript(update.script);
-        if (!parsed.ok) throw new WireError({ code: 'invalid_command', message: parsed.error, field: 'script' });
+        if (!parsed.ok) throw new WireError({ code: 'invalid_command', reason: 'script_invalid', message: parsed.error, field: 'script' });
       }
       const next: Settings = await settings.updateSettings(update);
       deps.emit({ type: 'settings-changed', settings: next });
@@ -185,7 +185,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     const request = await store.getRequest(target);
     if (request?.type === 'elicitation_request' && request.status === 'pending' && !(await runs.isRunningAnywhere(target.conversationId))) {
       await runs.recover(target.conversationId);
-      throw new WireError({ code: 'invalid_state', message: 'The tool that asked this has stopped (the app was closed or reloaded while it waited), so it can no longer receive an answer. It is marked interrupted.' });
+      throw new WireError({ code: 'invalid_state', reason: 'elicitation_dead', message: 'The tool that asked this has stopped (the app was closed or reloaded while it waited), so it can no longer receive an answer. It is marked interrupted.' });
     }
     const checks = await deps.requestChecks(target.conversationId);
     if (request?.type === 'elicitation_request') {
@@ -209,7 +209,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join('.') || undefined;
-      throw new WireError({ code: 'invalid_command', message: `Malformed command${field ? ` (${field})` : ''}: ${issue?.message ?? 'unreadable'}`, ...(field ? { field } : {}) });
+      throw new WireError({ code: 'invalid_command', reason: 'malformed_command', message: `Malformed command${field ? ` (${field})` : ''}: ${issue?.message ?? 'unreadable'}`, ...(field ? { field } : {}) });
     }
     const handler = handlers[parsed.data.type] as (command: Command) => Promise<unknown>;
     return handler(parsed.data);

@@ -205,10 +205,10 @@ export class IndexedDbConversationStore implements ConversationStore {
     const change = await this.transact(['conversations', 'messages'], async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation) throw notFound('conversation', conversationId);
-      if (conversation.runState === 'running') throw new WireError({ code: 'busy', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
+      if (conversation.runState === 'running') throw new WireError({ code: 'busy', reason: 'run_in_progress', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
       const messages = await this.messagesIn(transaction, conversationId);
       if (hasPendingElicitation(messages)) {
-        throw new WireError({ code: 'busy', message: 'A tool is waiting for your answer in the form above. Submit, decline or cancel it first, or press Stop.' });
+        throw new WireError({ code: 'busy', reason: 'elicitation_pending', message: 'A tool is waiting for your answer in the form above. Submit, decline or cancel it first, or press Stop.' });
       }
       message.seq = (messages.at(-1)?.seq ?? -1) + 1;
       const written: Message[] = [];
@@ -251,7 +251,7 @@ export class IndexedDbConversationStore implements ConversationStore {
     const change = await this.transact(['conversations', 'messages'], async (transaction) => {
       const { conversation, message, block } = await this.findPending(transaction, target);
       const result = resolveRequest(block, resolution, { ...checks, now });
-      if (!result.ok) throw new WireError({ code: 'invalid_answer', message: result.message, field: result.field });
+      if (!result.ok) throw new WireError({ code: 'invalid_answer', reason: result.reason, params: result.params, message: result.message, field: result.field });
       const nextMessage = withRequest(message, result.block, now);
       const nextConversation: Conversation = { ...conversation, runState: result.runState, updatedAt: now };
       await transaction.objectStore('messages').put(nextMessage);
@@ -306,7 +306,7 @@ export class IndexedDbConversationStore implements ConversationStore {
   async saveDraft(target: RequestTarget, draft: QuestionDraft): Promise<Message> {
     const message = await this.transact(['conversations', 'messages'], async (transaction) => {
       const { message, block } = await this.findPending(transaction, target);
-      if (block.type !== 'question_request') throw new WireError({ code: 'invalid_state', message: 'Only a question keeps a draft.' });
+      if (block.type !== 'question_request') throw new WireError({ code: 'invalid_state', reason: 'draft_not_question', message: 'Only a question keeps a draft.' });
       const next = withRequest(message, { ...block, draft } satisfies QuestionRequestBlock, message.updatedAt);
       await transaction.objectStore('messages').put(next);
       return next;
@@ -405,6 +405,6 @@ function titleFrom(text: string): string {
   return trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed;
 }
 
-function notFound(kind: string, id: string): WireError {
-  return new WireError({ code: 'not_found', message: `No ${kind} with id "${id}" here. It may have been deleted.` });
+function notFound(kind: 'conversation' | 'message' | 'request', id: string): WireError {
+  return new WireError({ code: 'not_found', reason: `${kind}_gone`, message: `No ${kind} with id "${id}" here. It may have been deleted.` });
 }

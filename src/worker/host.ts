@@ -94,7 +94,7 @@ export function createHost(environment: HostEnvironment): Host {
     const current = await settings.getSettings();
     const profile = await settings.getProfile(conversation.profileId ?? current.defaultProfileId);
     // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
-    if (!profile) throw new ModelError('config', PROFILE_GONE_TEXT);
+    if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
     return environment.createModel(profile, current.script);
   };
 
@@ -114,7 +114,7 @@ export function createHost(environment: HostEnvironment): Host {
       sleep: environment.sleep,
       onProgress: (message) => progress.push(message),
       onNotice: (conversationId, notice) => emit({ type: 'run-notice', conversationId, notice }),
-      onStorageError: (error) => void describeStorageError(error).then((message) => environment.post({ type: 'storage-error', message })),
+      onStorageError: (error) => void describeStorageError(error).then((event) => environment.post({ type: 'storage-error', ...event })),
       ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),
     },
     environment.locks,
@@ -165,14 +165,18 @@ export function createHost(environment: HostEnvironment): Host {
   return { handle, runs, store, settings, mcp, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
 }
 
-/** A storage failure in words; a full disk also says how much Parley uses and what to do about it. */
-async function describeStorageError(error: unknown): Promise<string> {
+/**
+ * A storage failure as the UI words it: a reason, and for a full disk how many bytes Parley uses of what the browser
+ * allows it. `message` stays English, for developers.
+ */
+async function describeStorageError(error: unknown): Promise<{ message: string; reason?: 'storage_full' | 'save_failed'; usage?: number; quota?: number }> {
   const text = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof WireError && error.code === 'storage_full')) return text;
+  if (!(error instanceof WireError && error.code === 'storage_full')) return { message: text, ...(error instanceof WireError && error.reason === 'save_failed' ? { reason: 'save_failed' as const } : {}) };
   const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
-  if (!estimate?.usage || !estimate.quota) return text;
+  if (!estimate?.usage || !estimate.quota) return { message: text, reason: 'storage_full' };
   const megabytes = (bytes: number) => `${Math.round(bytes / 100_000) / 10} MB`;
-  return `${text} Parley uses ${megabytes(estimate.usage)} of the ${megabytes(estimate.quota)} this browser allows it. Delete conversations you no longer need (export them first in Settings → Your data to keep a copy).`;
+  const message = `${text} Parley uses ${megabytes(estimate.usage)} of the ${megabytes(estimate.quota)} this browser allows it. Delete conversations you no longer need (export them first in Settings → Your data to keep a copy).`;
+  return { message, reason: 'storage_full', usage: estimate.usage, quota: estimate.quota };
 }
 
 /** Resolves after `ms`; rejects with the signal's reason when it aborts first. */

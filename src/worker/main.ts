@@ -28,7 +28,7 @@ const markOutdated = () => {
 };
 
 const host: Promise<Host> = openParleyDatabase(undefined, undefined, { onOutdated: markOutdated }).then((database) => {
-  database.addEventListener('close', () => post({ type: 'storage-error', message: 'The browser closed the database. Reload the page.' }));
+  database.addEventListener('close', () => post({ type: 'storage-error', reason: 'database_closed', message: 'The browser closed the database. Reload the page.' }));
   return createHost({
     database,
     locks: webLocks(navigator.locks),
@@ -69,6 +69,6 @@ host.then(
   },
   (error: unknown) => {
     if (isNewerDatabaseError(error)) markOutdated();
-    else post({ type: 'storage-error', message: `Parley could not open its storage: ${error instanceof Error ? error.message : String(error)}` });
+    else post({ type: 'storage-error', reason: 'open_failed', message: `Parley could not open its storage: ${error instanceof Error ? error.message : String(error)}` });
   },
 );

@@ -44,7 +44,7 @@ export class RunManager {
     const conversation = await this.store.getConversation(conversationId);
     // Running, or waiting for the user inside a live run (a tool's elicitation): busy, not a wait that may never end.
     if (conversation?.runState === 'running' || (conversation?.runState === 'awaiting_input' && hasPendingElicitation(await this.store.listMessages(conversationId)))) {
-      throw new WireError({ code: 'busy', message: 'A reply is still being written in another tab. Stop it first, or wait for it to finish.' });
+      throw new WireError({ code: 'busy', reason: 'run_in_other_tab', message: 'A reply is still being written in another tab. Stop it first, or wait for it to finish.' });
     }
     return this.locks.acquire(runLockName(conversationId));
   }

@@ -28,7 +28,7 @@ export class SettingsStore {
     return inTransaction(this.database, ['settings', 'profiles'], async (transaction) => {
       const stored = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
       if (update.defaultProfileId && update.defaultProfileId !== SCRIPTED_PROFILE_ID && !(await transaction.objectStore('profiles').get(update.defaultProfileId))) {
-        throw new WireError({ code: 'not_found', message: 'That model profile does not exist.', field: 'defaultProfileId' });
+        throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile does not exist.', field: 'defaultProfileId' });
       }
       const next: Settings = { ...DEFAULT_SETTINGS, ...stored, ...definedOnly(update) };
       await transaction.objectStore('settings').put(next, SETTINGS_KEY);
@@ -67,10 +67,10 @@ export class SettingsStore {
 
   async saveProfile(input: ProfileInput): Promise<ProfileView> {
     if (input.id === SCRIPTED_PROFILE_ID || input.kind === 'scripted') {
-      throw new WireError({ code: 'invalid_command', message: 'The scripted profile is built in; edit its script instead.', field: 'profile.kind' });
+      throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_builtin', message: 'The scripted profile is built in; edit its script instead.', field: 'profile.kind' });
     }
     if (input.baseUrl && !/^https?:\/\//i.test(input.baseUrl)) {
-      throw new WireError({ code: 'invalid_command', message: 'The base URL must start with http:// or https://', field: 'profile.baseUrl' });
+      throw new WireError({ code: 'invalid_command', reason: 'base_url_scheme', message: 'The base URL must start with http:// or https://', field: 'profile.baseUrl' });
     }
     const profile = await this.resolveInput(input);
     await this.database.put('profiles', profile);
@@ -78,7 +78,7 @@ export class SettingsStore {
   }
 
   async deleteProfile(profileId: string): Promise<void> {
-    if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', message: 'The scripted profile is built in and cannot be deleted.' });
+    if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_undeletable', message: 'The scripted profile is built in and cannot be deleted.' });
     await inTransaction(this.database, ['profiles', 'settings'], async (transaction) => {
       await transaction.objectStore('profiles').delete(profileId);
       const settings = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;

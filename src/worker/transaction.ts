@@ -34,5 +34,5 @@ function toStorageError(error: unknown): unknown {
   if (name === 'QuotaExceededError') {
     return new WireError({ code: 'storage_full', message: 'The browser has no storage space left for Parley. Nothing was lost; free some space (delete old conversations) and try again.' }, { cause: error });
   }
-  return new WireError({ code: 'internal', message: `Saving failed: ${error instanceof Error ? error.message : String(error)}` }, { cause: error });
+  return new WireError({ code: 'internal', reason: 'save_failed', message: `Saving failed: ${error instanceof Error ? error.message : String(error)}` }, { cause: error });
 }

@@ -173,7 +173,9 @@ describe('App (smoke, fake worker)', () => {
     worker.emit({ type: 'run-notice', conversationId: worker.firstId(), notice: { kind: 'retrying', message: '429', retryAt: Date.now() + 4000 } });
     await screen.findByText(/Retrying in [34]s…/);
     worker.emit({ type: 'conversation-upserted', conversation: { ...base, runState: 'error', runError: { code: 'auth', message: 'Bad API key' } } });
-    await screen.findByText('Bad API key');
+    // The status line words the code; the provider's own text is not the message.
+    await screen.findByText(/^The API key was rejected\./);
+    expect(screen.queryByText('Bad API key')).toBeNull();
     worker.emit({ type: 'storage-error', message: 'Quota exceeded' });
     await waitFor(() => expect(screen.getAllByRole('alert').some((alert) => alert.textContent?.includes('Quota exceeded'))).toBe(true));
   });

@@ -441,19 +441,23 @@ describe('QuestionForm submitting', () => {
     const { client, ofType } = createFakeClient((command) => {
       if (command.type !== 'question.answer') return { saved: true };
       calls += 1;
-      if (calls === 1) throw new WireError({ code: 'invalid_answer', message: 'answers.0.selected: unknown option', field: 'answers' });
+      if (calls === 1) {
+        throw new WireError({ code: 'invalid_answer', reason: 'answer_unknown_option', params: { question: 'Budget', option: 'Mid' }, message: '"Mid" is not an option of "Budget".', field: 'answers[0]' });
+      }
       throw new Error('The worker stopped answering');
     });
     renderForm(pendingBlock({ questions: [budget] }), client);
     fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
     await settle();
-    expect(screen.getByRole('alert')).toHaveTextContent('answers.0.selected: unknown option');
+    expect(screen.getByRole('alert')).toHaveTextContent('These answers were not accepted: “Mid” is not an option of “Budget”.');
     expect(screen.getByRole('button', { name: 'Submit answers' })).toBeEnabled();
 
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
     await settle();
-    expect(screen.getByRole('alert')).toHaveTextContent('Could not send: The worker stopped answering');
+    // Not a worker error: said as unexpected, with what went wrong kept under Details.
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not send: Something unexpected went wrong.');
+    expect(screen.getByText('The worker stopped answering')).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Low' })).toBeChecked();
     expect(ofType('question.answer')).toHaveLength(2);
   });

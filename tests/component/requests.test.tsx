@@ -50,7 +50,7 @@ describe('a tool call waiting for approval', () => {
 
   it('Edit arguments shows the JSON in "Arguments"; Allow sends the edit; bad JSON is said, not sent; the worker\'s refusal is shown', async () => {
     const { client, send } = fakeClient((command) => {
-      if ((command.params as { message?: string } | undefined)?.message === 'refused') throw new WireError({ code: 'invalid_answer', message: 'Invalid arguments: field `message` is too short.' });
+      if ((command.params as { message?: string } | undefined)?.message === 'refused') throw new WireError({ code: 'invalid_answer', reason: 'arguments_invalid', params: { tool: 'mcp__everything__echo' }, message: 'Invalid arguments: field `message` is too short.' });
       return { message: {} };
     });
     render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
@@ -63,7 +63,9 @@ describe('a tool call waiting for approval', () => {
     expect(send).not.toHaveBeenCalled();
     fireEvent.input(box, { target: { value: '{"message": "refused"}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('field `message` is too short');
+    const refusal = await screen.findByRole('alert');
+    await waitFor(() => expect(refusal).toHaveTextContent('These arguments do not fit what mcp__everything__echo accepts'));
+    expect(refusal).toHaveTextContent('field `message` is too short');
     fireEvent.input(box, { target: { value: '{"message": "edited"}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
     await waitFor(() => expect(send).toHaveBeenLastCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: true, params: { message: 'edited' } }));

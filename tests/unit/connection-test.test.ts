@@ -38,7 +38,7 @@ function browserFetch(): typeof fetch {
 describe('testConnection', () => {
   it('lists the models of an OpenAI-compatible server, sending the key as a Bearer token', async () => {
     const result = await testConnection(profile('openai-compatible'));
-    expect(result).toEqual({ ok: true, message: 'Connected. 2 models available.', models: DEFAULT_MODELS });
+    expect(result).toEqual({ ok: true, reason: 'connected', params: { count: 2, model: 'test-model' }, message: 'Connected. 2 models available.', models: DEFAULT_MODELS });
     const [sent] = server.requests;
     expect(sent).toMatchObject({ method: 'GET', path: '/v1/models' });
     expect(sent?.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -76,7 +76,7 @@ describe('testConnection', () => {
   it('a 404 points at the base URL', async () => {
     server.enqueue({ fail: 404 });
     const result = await testConnection(profile('openai-compatible'));
-    expect(result).toEqual({ ok: false, message: expect.stringMatching(/\/v1\/models was not found \(HTTP 404\)\. Check the base URL/) });
+    expect(result).toEqual({ ok: false, reason: 'models_not_found', message: expect.stringMatching(/\/v1\/models was not found \(HTTP 404\)\. Check the base URL/) });
   });
 
   it('a 500 says the server failed and quotes it without the key', async () => {
@@ -101,19 +101,19 @@ describe('testConnection', () => {
     const { port } = probe.address() as { port: number };
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const result = await testConnection(profile('openai-compatible', { baseUrl: `http://127.0.0.1:${port}/v1/` }));
-    expect(result).toEqual({ ok: false, message: expect.stringContaining(`Cannot reach http://127.0.0.1:${port}/v1`) });
+    expect(result).toEqual({ ok: false, reason: 'network', message: expect.stringContaining(`Cannot reach http://127.0.0.1:${port}/v1`) });
   });
 
   it('rejects an answer that is not a model list', async () => {
     server.enqueue({ modelsBody: { status: 'ok', html: '<html>' } });
     const result = await testConnection(profile('openai-compatible'));
-    expect(result).toEqual({ ok: false, message: expect.stringContaining('answered, but not with a model list. Check the base URL') });
+    expect(result).toEqual({ ok: false, reason: 'not_a_model_list', message: expect.stringContaining('answered, but not with a model list. Check the base URL') });
   });
 
   it('needs no connection for the scripted model, and a base URL for the others', async () => {
-    expect(await testConnection({ id: 's', name: 'S', kind: 'scripted', baseUrl: '', apiKey: '', model: '' })).toMatchObject({ ok: true });
-    expect(await testConnection(profile('openai-compatible', { baseUrl: '' }))).toEqual({ ok: false, message: 'Fill in a base URL first.' });
-    expect(await testConnection(profile('anthropic', { apiKey: '' }))).toEqual({ ok: false, message: 'Fill in an API key first.' });
+    expect(await testConnection({ id: 's', name: 'S', kind: 'scripted', baseUrl: '', apiKey: '', model: '' })).toMatchObject({ ok: true, reason: 'scripted' });
+    expect(await testConnection(profile('openai-compatible', { baseUrl: '' }))).toEqual({ ok: false, reason: 'missing_settings', message: 'Fill in a base URL first.' });
+    expect(await testConnection(profile('anthropic', { apiKey: '' }))).toEqual({ ok: false, reason: 'missing_settings', message: 'Fill in an API key first.' });
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -33,6 +33,8 @@ describe('a full disk at the end of a run', () => {
     expect(opened.messages).toHaveLength(2);
     expect((await tab.send({ type: 'conversation.list' })).find((conversation) => conversation.id === id)?.runState).toBe('interrupted');
     expect(tab.events.some((event) => event.type === 'storage-error' && /no storage space left/.test(event.message))).toBe(true);
+    // The UI words it from the reason (node has no storage estimate, so no byte counts here).
+    expect(tab.events).toContainEqual(expect.objectContaining({ type: 'storage-error', reason: 'storage_full' }));
     await expect(tab.send({ type: 'run.stop', conversationId: id })).rejects.toMatchObject({ code: 'storage_full' });
 
     freeTheDisk();

@@ -154,11 +154,11 @@ describe('the question pause', () => {
       [{ selected: ['Beach'] }],
     ];
     for (const answers of wrong) {
-      await expect(tab.send({ type: 'question.answer', ...target, answers })).rejects.toMatchObject({ code: 'invalid_answer' });
+      await expect(tab.send({ type: 'question.answer', ...target, answers })).rejects.toMatchObject({ code: 'invalid_answer', reason: expect.stringMatching(/^answer_/) });
     }
-    await expect(tab.send({ type: 'question.answer', ...target, toolCallId: 'call_9_9', answers: wrong[0]! })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(tab.send({ type: 'question.answer', ...target, toolCallId: 'call_9_9', answers: wrong[0]! })).rejects.toMatchObject({ code: 'not_found', reason: 'request_gone' });
     const { id: otherConversation } = await tab.send({ type: 'conversation.create' });
-    await expect(tab.send({ type: 'question.dismiss', ...target, conversationId: otherConversation })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(tab.send({ type: 'question.dismiss', ...target, conversationId: otherConversation })).rejects.toMatchObject({ code: 'not_found', reason: 'message_gone' });
     expect((await tab.send({ type: 'conversation.open', conversationId: target.conversationId })).messages).toEqual(before.messages);
   });
 

@@ -69,8 +69,16 @@ describe('import of an export', () => {
       { ...file, conversations: [{ ...entry, messages: [entry.messages[0], { ...entry.messages[1]!, seq: entry.messages[0]!.seq }] }] },
       { ...file, conversations: [{ ...entry, messages: [{ ...entry.messages[0]!, conversationId: 'other' }] }] },
     ];
-    for (const data of bad) {
-      await expect(elsewhere.send({ type: 'conversation.import', data })).rejects.toMatchObject({ code: 'invalid_command', message: expect.stringContaining('Nothing was imported') });
+    // The UI words each refusal from its reason and params (which field, which conversation), not from the message.
+    const reasons = [
+      { reason: 'import_not_export' },
+      { reason: 'import_not_export', params: { field: 'format' } },
+      { reason: 'import_not_export', params: { field: 'conversations.0.messages.0.role' } },
+      { reason: 'import_inconsistent', params: { conversation: 1 } },
+      { reason: 'import_inconsistent', params: { conversation: 1 } },
+    ];
+    for (const [index, data] of bad.entries()) {
+      await expect(elsewhere.send({ type: 'conversation.import', data })).rejects.toMatchObject({ code: 'invalid_command', message: expect.stringContaining('Nothing was imported'), ...reasons[index] });
     }
     expect(await elsewhere.send({ type: 'conversation.list' })).toEqual([]);
     expect(elsewhere.events).toEqual([]);
@@ -89,6 +97,7 @@ describe('import of hostile or impossible files', () => {
     expect(refused?.code).toBe('invalid_command');
     expect(refused?.message).toContain('conversation 1, message 2');
     expect(refused?.message).toContain('__proto__');
+    expect(refused).toMatchObject({ reason: 'unsafe_arguments', params: { conversation: 1, message: 2 } });
     expect(await elsewhere.send({ type: 'conversation.list' })).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -109,7 +118,7 @@ describe('import of hostile or impossible files', () => {
     const messages = file.conversations[0]!.messages;
     messages.push({ ...messages[0]!, seq: 99 });
     const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-    await expect(elsewhere.send({ type: 'conversation.import', data: file })).rejects.toMatchObject({ code: 'invalid_command', message: expect.stringContaining('appears twice') });
+    await expect(elsewhere.send({ type: 'conversation.import', data: file })).rejects.toMatchObject({ code: 'invalid_command', reason: 'duplicate_message_id', message: expect.stringContaining('appears twice') });
   });
 
   it('repairs "awaiting input" with no question, and a question in an idle conversation, and says which', async () => {

@@ -54,6 +54,7 @@ describe('each conversation keeps its model profile', () => {
     await waitForRunState(tab, id, ['error']);
     const conversation = await tab.host.store.getConversation(id);
     expect(conversation?.runError?.message).toContain('model profile was deleted');
+    expect(conversation?.runError?.code).toBe('profile_gone'); // what the UI words it from
     expect(used).toEqual([]); // nothing went to any provider
   });
 });

@@ -153,7 +153,7 @@ describe('checkAnswers', () => {
 
   it('rejects two labels for a single-choice question', () => {
     const error = expectRejected(checkAnswers([single], [{ selected: ['Beach', 'Mountains'] }]));
-    expect(error).toEqual({ ok: false, field: 'answers[0]', message: '"Trip" takes a single answer.' });
+    expect(error).toEqual({ ok: false, field: 'answers[0]', reason: 'answer_single_only', params: { question: 'Trip' }, message: '"Trip" takes a single answer.' });
   });
 
   it('rejects a label plus Other text for a single-choice question', () => {

@@ -1,7 +1,9 @@
 import { createEffect, createSignal, Match, on, onCleanup, Switch } from 'solid-js';
 import { AppContext, type AppServices } from '../app-context';
 import type { WorkerClient } from '../channel';
+import type { AppEvent } from '../../schema/events';
 import { createReportingClient, createToasts, settle } from '../error-report';
+import { describeStorageError } from '../error-words';
 import { createHashRoute, navigate } from '../hash-route';
 import { locale, setLocale, t } from '../i18n/i18n';
 import { trackPendingQuestionsInTitle } from '../page-title';
@@ -25,8 +27,19 @@ export function App(props: { client: WorkerClient }) {
   const route = createHashRoute();
   const [navOpen, setNavOpen] = createSignal(false);
 
-  const unsubscribe = props.client.onEvent((event) => dispatch(event));
+  // The store keeps the storage error's text; its reason and numbers, which the banner is worded from, are kept here.
+  const [storageEvent, setStorageEvent] = createSignal<Extract<AppEvent, { type: 'storage-error' }>>();
+  const unsubscribe = props.client.onEvent((event) => {
+    if (event.type === 'storage-error') setStorageEvent(event);
+    dispatch(event);
+  });
   onCleanup(unsubscribe);
+  const storageError = () => {
+    const message = state.storageError;
+    if (message === undefined) return undefined;
+    const event = storageEvent();
+    return describeStorageError(event?.message === message ? event : { message });
+  };
 
   // Read at start, and again from a worker that replaced one that died (what changed meanwhile came as no event).
   createEffect(
@@ -67,7 +80,7 @@ export function App(props: { client: WorkerClient }) {
         <UpdatePrompt />
         <OutdatedBanner shown={state.appOutdated} />
         <WorkerRestartedBanner shown={state.workerRestarted} onDismiss={() => dispatch({ type: 'worker-restart-dismissed' })} />
-        <StorageErrorBanner message={state.storageError} onDismiss={() => dispatch({ type: 'storage-error-dismissed' })} />
+        <StorageErrorBanner error={storageError()} onDismiss={() => dispatch({ type: 'storage-error-dismissed' })} />
         <header class="app-bar">
           <button
             type="button"

@@ -2,6 +2,7 @@ import { createSignal, createUniqueId, For, Show } from 'solid-js';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
+import { describeRunError } from '../error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -32,7 +33,8 @@ export function statusText(conversation: Conversation): string {
       // The browser being online while the run waits means the server, not the network, is the problem.
       return browserOnline() ? t('status.serverUnreachable') : t('status.waitingNetwork');
     case 'error':
-      return conversation.runError?.message || t('status.error');
+      // Worded from the code in the UI's language; the provider's own text is in the error block's details.
+      return conversation.runError ? describeRunError(conversation.runError).text : t('status.error');
     case 'idle':
       return '';
   }

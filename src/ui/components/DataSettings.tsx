@@ -1,7 +1,16 @@
 import { createSignal, For, onMount, Show } from 'solid-js';
 import { useApp } from '../app-context';
-import { describeError, settle } from '../error-report';
-import { t } from '../i18n/i18n';
+import type { ImportRepair } from '../../schema/protocol';
+import { settle } from '../error-report';
+import { describeError } from '../error-words';
+import { t, type MessageKey } from '../i18n/i18n';
+import { ErrorDetail } from './ErrorDetail';
+
+const REPAIR_KEYS: Record<ImportRepair['code'], MessageKey> = {
+  waiting_without_question: 'data.repair.waiting_without_question',
+  question_not_waiting: 'data.repair.question_not_waiting',
+  extra_pending_question: 'data.repair.extra_pending_question',
+};
 
 interface StorageFacts {
   persisted: boolean;
@@ -17,7 +26,7 @@ export function DataSettings() {
   const app = useApp();
   const [facts, setFacts] = createSignal<StorageFacts>();
   const [exporting, setExporting] = createSignal(false);
-  const [importResult, setImportResult] = createSignal<{ ok: boolean; text: string; repairs?: string[] }>();
+  const [importResult, setImportResult] = createSignal<{ ok: boolean; text: string; detail?: string; repairs?: string[] }>();
 
   onMount(async () => {
     const storage = navigator.storage;
@@ -59,10 +68,10 @@ export function DataSettings() {
       const { imported, skipped, repairs } = await app.client.send({ type: 'conversation.import', data });
       const parts = [t(imported === 1 ? 'data.importedOne' : 'data.importedMany', { count: imported })];
       if (skipped > 0) parts.push(t(skipped === 1 ? 'data.skippedOne' : 'data.skippedMany', { count: skipped }));
-      const repaired = repairs.map((repair) => t(`data.repair.${repair.code}`, { title: repair.conversationTitle }));
+      const repaired = repairs.map((repair) => t(REPAIR_KEYS[repair.code], { title: repair.conversationTitle }));
       setImportResult({ ok: true, text: parts.join(' '), ...(repaired.length > 0 ? { repairs: repaired } : {}) });
     } catch (error) {
-      setImportResult({ ok: false, text: describeError(error) });
+      setImportResult({ ok: false, ...describeError(error) });
     }
   }
 
@@ -94,6 +103,7 @@ export function DataSettings() {
         {(result) => (
           <div role={result().ok ? 'status' : 'alert'} class={result().ok ? 'import-result' : 'import-result error-text'}>
             <p>{result().text}</p>
+            <ErrorDetail detail={result().detail} />
             <Show when={result().repairs}>
               {(repairs) => (
                 <>

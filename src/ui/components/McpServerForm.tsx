@@ -1,7 +1,7 @@
 import { createSignal, createUniqueId, Show } from 'solid-js';
 import type { McpServerInput, McpServerView } from '../../schema/mcp';
 import { useApp } from '../app-context';
-import { describeError } from '../error-report';
+import { describeError } from '../error-words';
 import { t } from '../i18n/i18n';
 
 export interface McpServerFormProps {
@@ -33,7 +33,7 @@ export function McpServerForm(props: McpServerFormProps) {
       await app.client.send({ type: 'mcp.save', server: input });
       props.onDone();
     } catch (saveError) {
-      setError(describeError(saveError));
+      setError(describeError(saveError).text);
     } finally {
       setBusy(false);
     }

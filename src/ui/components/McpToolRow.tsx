@@ -1,13 +1,13 @@
 import { createUniqueId, For, Show } from 'solid-js';
 import type { McpToolView, ToolPermission } from '../../schema/mcp';
-import { t } from '../i18n/i18n';
+import { t, type MessageKey } from '../i18n/i18n';
 
 export interface McpToolRowProps {
   tool: McpToolView;
   onPermission(permission: ToolPermission): void;
 }
 
-const PERMISSIONS: ReadonlyArray<{ value: ToolPermission; labelKey: string }> = [
+const PERMISSIONS: ReadonlyArray<{ value: ToolPermission; labelKey: MessageKey }> = [
   { value: 'ask', labelKey: 'mcp.permission.ask' },
   { value: 'allow', labelKey: 'mcp.permission.allow' },
   { value: 'never', labelKey: 'mcp.permission.never' },
@@ -18,7 +18,7 @@ export function McpToolRow(props: McpToolRowProps) {
   const descriptionId = `mcp-tool-${createUniqueId()}`;
   const chips = () => {
     const hints = props.tool.annotations ?? {};
-    const list: Array<{ key: string; danger?: boolean }> = [];
+    const list: Array<{ key: MessageKey; danger?: boolean }> = [];
     if (hints.readOnlyHint === true) list.push({ key: 'mcp.hint.readOnly' });
     if (hints.destructiveHint === true) list.push({ key: 'mcp.hint.destructive', danger: true });
     if (hints.openWorldHint === true) list.push({ key: 'mcp.hint.openWorld' });

@@ -2,7 +2,9 @@ import { For, Show } from 'solid-js';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../channel';
+import { describeRunError } from '../error-words';
 import { t } from '../i18n/i18n';
+import { ErrorDetail } from './ErrorDetail';
 import { Markdown } from './Markdown';
 import { ToolCallCard } from './ToolCallCard';
 import { QuestionForm } from './question/QuestionForm';
@@ -77,12 +79,15 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
       return <QuestionForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
     case 'elicitation_request':
       return <ElicitationForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
-    case 'error':
+    case 'error': {
+      const words = () => describeRunError(block);
       return (
         <div class="error-block" role="alert">
-          {block.message}
+          {words().text}
+          <ErrorDetail detail={words().detail} />
         </div>
       );
+    }
     default:
       return <UnknownBlock block={block} />;
   }

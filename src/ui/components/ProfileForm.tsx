@@ -3,8 +3,10 @@ import { SCRIPTED_PROFILE_ID, type ProfileView, type ProviderKind } from '../../
 import type { ProfileInput } from '../../schema/commands';
 import { parseScript } from '../../schema/script';
 import { useApp } from '../app-context';
-import { describeError, settle } from '../error-report';
-import { t } from '../i18n/i18n';
+import { settle } from '../error-report';
+import { describeError, describeTestResult, type ErrorWords } from '../error-words';
+import { t, type MessageKey } from '../i18n/i18n';
+import { ErrorDetail } from './ErrorDetail';
 
 export interface ProfileFormProps {
   /** The profile being edited; absent for a new one (or the scripted model). */
@@ -14,7 +16,7 @@ export interface ProfileFormProps {
   script: string;
 }
 
-const PROVIDERS: ReadonlyArray<{ kind: ProviderKind; labelKey: string; baseUrlHint: string }> = [
+const PROVIDERS: ReadonlyArray<{ kind: ProviderKind; labelKey: MessageKey; baseUrlHint: string }> = [
   { kind: 'scripted', labelKey: 'provider.scripted', baseUrlHint: '' },
   { kind: 'openai-compatible', labelKey: 'provider.openai', baseUrlHint: 'https://api.openai.com/v1' },
   { kind: 'anthropic', labelKey: 'provider.anthropic', baseUrlHint: 'https://api.anthropic.com/v1' },
@@ -40,8 +42,8 @@ export function ProfileForm(props: ProfileFormProps) {
   const [model, setModel] = createSignal(props.profile?.model ?? '');
   const [script, setScript] = createSignal(props.script);
   const [models, setModels] = createSignal<string[]>([]);
-  const [testResult, setTestResult] = createSignal('');
-  const [error, setError] = createSignal('');
+  const [testResult, setTestResult] = createSignal<ErrorWords>({ text: '' });
+  const [error, setError] = createSignal<ErrorWords>();
   const [saved, setSaved] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
   const provider = () => PROVIDERS.find((candidate) => candidate.kind === kind()) ?? PROVIDERS[0]!;
@@ -53,9 +55,9 @@ export function ProfileForm(props: ProfileFormProps) {
       setMaskedKey('');
     }
     setKind(next);
-    setError('');
+    setError(undefined);
     setSaved(false);
-    setTestResult('');
+    setTestResult({ text: '' });
   }
 
   function profileInput(): ProfileInput {
@@ -75,7 +77,7 @@ export function ProfileForm(props: ProfileFormProps) {
     // Checked here with the worker's own schema, so a broken script is refused before anything is saved.
     const parsed = parseScript(script());
     if (!parsed.ok) {
-      setError(t('settings.scriptInvalid', { detail: parsed.error }));
+      setError({ text: t('settings.scriptInvalid'), detail: parsed.error });
       return;
     }
     const settings = await settle(
@@ -102,7 +104,7 @@ export function ProfileForm(props: ProfileFormProps) {
 
   async function save(event: SubmitEvent) {
     event.preventDefault();
-    setError('');
+    setError(undefined);
     setSaved(false);
     setBusy(true);
     try {
@@ -114,11 +116,11 @@ export function ProfileForm(props: ProfileFormProps) {
   }
 
   async function testConnection() {
-    setTestResult(t('settings.testing'));
+    setTestResult({ text: t('settings.testing') });
     try {
       const result = await app.client.send({ type: 'profiles.test', profile: profileInput() });
       setModels(result.models ?? []);
-      setTestResult(result.message || t(result.ok ? 'settings.testOk' : 'settings.testFailed'));
+      setTestResult(describeTestResult(result));
     } catch (testError) {
       setTestResult(describeError(testError));
     }
@@ -196,15 +198,19 @@ export function ProfileForm(props: ProfileFormProps) {
           <button type="button" class="button" onClick={() => void testConnection()}>
             {t('settings.test')}
           </button>
-          <p class="test-result" role="status">
-            {testResult()}
-          </p>
+          <div class="test-result" role="status">
+            {testResult().text}
+            <ErrorDetail detail={testResult().detail} />
+          </div>
         </div>
       </Show>
       <Show when={error()}>
-        <p class="form-error" role="alert">
-          {error()}
-        </p>
+        {(shown) => (
+          <div class="form-error" role="alert">
+            {shown().text}
+            <ErrorDetail detail={shown().detail} open />
+          </div>
+        )}
       </Show>
       <div class="form-row">
         <button type="submit" class="button primary" disabled={busy()}>

@@ -1,16 +1,17 @@
 import { For, Show } from 'solid-js';
 import type { Toast } from '../error-report';
+import type { ErrorWords } from '../error-words';
 import { t } from '../i18n/i18n';
+import { ErrorDetail } from './ErrorDetail';
 
-/** The worker could not write: say so plainly, and keep it up until dismissed. */
-export function StorageErrorBanner(props: { message: string | undefined; onDismiss(): void }) {
+/** The worker could not write: say so plainly (worded by the caller from the event), and keep it up until dismissed. */
+export function StorageErrorBanner(props: { error: ErrorWords | undefined; onDismiss(): void }) {
   return (
-    <Show when={props.message}>
-      {(message) => (
+    <Show when={props.error}>
+      {(error) => (
         <div class="banner storage-banner" role="alert">
-          <span>
-            {t('storage.error')} <span class="banner-detail">{message()}</span>
-          </span>
+          <span>{error().text}</span>
+          <ErrorDetail detail={error().detail} />
           <button type="button" class="button small" aria-label={t('banner.dismiss')} onClick={() => props.onDismiss()}>
             ×
           </button>
@@ -56,6 +57,7 @@ export function ErrorToasts(props: { toasts: readonly Toast[]; onDismiss(id: num
         {(toast) => (
           <div class="toast" role="alert">
             <span>{toast.text}</span>
+            <ErrorDetail detail={toast.detail} />
             <button type="button" class="button small" aria-label={t('banner.dismiss')} onClick={() => props.onDismiss(toast.id)}>
               ×
             </button>

@@ -1,9 +1,30 @@
 import { For, Show } from 'solid-js';
 import type { ToolCallBlock } from '../../schema/blocks';
 import type { WorkerClient } from '../channel';
-import { t } from '../i18n/i18n';
+import { t, type MessageKey } from '../i18n/i18n';
 import { ApprovalControls } from './requests/ApprovalControls';
 import './requests/requests.css';
+
+const STATUS_KEYS: Record<ToolCallBlock['status'], MessageKey> = {
+  pending: 'tool.status.pending',
+  running: 'tool.status.running',
+  success: 'tool.status.success',
+  error: 'tool.status.error',
+  denied: 'tool.status.denied',
+  stopped: 'tool.status.stopped',
+  interrupted: 'tool.status.interrupted',
+};
+
+type Hint = 'readOnly' | 'destructive' | 'openWorld';
+const HINT_KEYS: Record<Hint, MessageKey> = { readOnly: 'tool.hint.readOnly', destructive: 'tool.hint.destructive', openWorld: 'tool.hint.openWorld' };
+
+const OUTCOME_KEYS: Record<NonNullable<NonNullable<ToolCallBlock['approval']>['resolution']>, MessageKey> = {
+  approved: 'tool.outcome.approved',
+  edited: 'tool.outcome.edited',
+  denied: 'tool.outcome.denied',
+  chat: 'tool.outcome.chat',
+  stopped: 'tool.outcome.stopped',
+};
 
 /**
  * A tool call as a compact card: name (and server), status, the server's hints, arguments on demand, its result (errors
@@ -24,11 +45,11 @@ export function ToolCallCard(props: { block: ToolCallBlock; conversationId: stri
       <div class="tool-call-header">
         <span class="tool-call-name">{t('tool.label', { name: props.block.toolName })}</span>
         <Show when={props.block.source}>{(source) => <span class="tool-call-server">{t('tool.from', { server: source().serverName })}</span>}</Show>
-        <span class="tool-call-status">{waiting() && props.block.approval?.kind === 'permission' ? t('tool.status.waiting') : t(`tool.status.${props.block.status}`)}</span>
+        <span class="tool-call-status">{waiting() && props.block.approval?.kind === 'permission' ? t('tool.status.waiting') : t(STATUS_KEYS[props.block.status])}</span>
       </div>
       <Show when={hints().length > 0}>
         <ul class="tool-call-hints" title={t('tool.hint.note')}>
-          <For each={hints()}>{(hint) => <li data-hint={hint}>{t(`tool.hint.${hint}`)}</li>}</For>
+          <For each={hints()}>{(hint) => <li data-hint={hint}>{t(HINT_KEYS[hint])}</li>}</For>
         </ul>
       </Show>
       <Show when={argumentsText()}>
@@ -60,8 +81,6 @@ export function ToolCallCard(props: { block: ToolCallBlock; conversationId: stri
   );
 }
 
-type Hint = 'readOnly' | 'destructive' | 'openWorld';
-
 /** The server's annotations as words a user reads (hints, not guarantees). */
 function annotationHints(block: ToolCallBlock): Hint[] {
   const annotations = block.source?.annotations;
@@ -82,7 +101,7 @@ function outcomeText(block: ToolCallBlock): string {
     if (approval.resolution === 'denied') return t('tool.outcome.skipped');
   }
   if (approval.resolution === 'denied' && approval.reason) return t('tool.outcome.deniedWithReason', { reason: approval.reason });
-  return t(`tool.outcome.${approval.resolution}`);
+  return t(OUTCOME_KEYS[approval.resolution]);
 }
 
 function formatArguments(args: unknown): string {

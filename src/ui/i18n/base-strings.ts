@@ -1,3 +1,5 @@
+import type { Translations } from './translations';
+
 /**
  * The shell's strings (everything but the question form). Accessible names that tests rely on are
  * fixed by the UI contract in English: change them only together with the e2e specs.
@@ -93,7 +95,7 @@ const en = {
   'settings.provider': 'Provider',
   'settings.script': 'Script',
   'settings.scriptHint': 'JSON: a list of steps, each with optional "text", "reasoning" and "toolCalls". Step n answers the n-th model call.',
-  'settings.scriptInvalid': 'The script was not saved. {detail}',
+  'settings.scriptInvalid': 'The script was not saved: it is not a valid script.',
   'settings.name': 'Name',
   'settings.baseUrl': 'Base URL',
   'settings.apiKey': 'API key',
@@ -144,7 +146,7 @@ const en = {
   'error.invalid_answer': 'That answer was not valid.',
   'error.invalid_state': 'That cannot be done right now.',
   'error.busy': 'Another tab is working on this conversation.',
-  'error.storage_full': 'The browser storage is full.',
+  'error.storage_full': 'The browser storage is full. Nothing was lost; delete conversations you no longer need, then try again.',
   'error.app_outdated': 'Parley was updated in another tab.',
   'outdated.text': 'Parley was updated in another tab. Reload this tab to go on; nothing you saved is lost.',
   'outdated.reload': 'Reload',
@@ -243,7 +245,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'settings.provider': '提供方',
   'settings.script': '脚本',
   'settings.scriptHint': 'JSON：步骤列表，每步可含 "text"、"reasoning" 和 "toolCalls"。第 n 步回答第 n 次模型调用。',
-  'settings.scriptInvalid': '脚本未保存。{detail}',
+  'settings.scriptInvalid': '脚本未保存：它不是有效的脚本。',
   'settings.name': '名称',
   'settings.baseUrl': '基础 URL',
   'settings.apiKey': 'API 密钥',
@@ -254,7 +256,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'settings.testFailed': '连接失败。',
   'settings.save': '保存',
   'settings.saved': '已保存。',
-  'profile.scriptedName': '脚本（内置）',
+  'profile.scriptedName': '内置演示',
   'provider.scripted': '脚本',
   'provider.openai': 'OpenAI 兼容',
   'provider.anthropic': 'Anthropic',
@@ -294,7 +296,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'error.invalid_answer': '该回答无效。',
   'error.invalid_state': '现在无法执行此操作。',
   'error.busy': '另一个标签页正在处理这个对话。',
-  'error.storage_full': '浏览器存储空间已满。',
+  'error.storage_full': '浏览器存储空间已满。没有丢失任何内容；请删除不再需要的对话，然后再试一次。',
   'error.app_outdated': 'Parley 已在另一个标签页中更新。',
   'outdated.text': 'Parley 已在另一个标签页中更新。请重新加载此标签页以继续；已保存的内容不会丢失。',
   'outdated.reload': '重新加载',
@@ -364,4 +366,6 @@ const mcpZhCN: Record<keyof typeof mcpEn, string> = {
   'mcp.permission.never': '从不',
 };
 
-export const baseStrings: { en: Record<string, string>; 'zh-CN': Record<string, string> } = { en: { ...en, ...mcpEn }, 'zh-CN': { ...zhCN, ...mcpZhCN } };
+/** Every other language must have exactly the English keys: a missing one fails the type check. */
+export const baseStrings = { en, 'zh-CN': zhCN } satisfies Translations<keyof typeof en>;
+export const mcpStrings = { en: mcpEn, 'zh-CN': mcpZhCN } satisfies Translations<keyof typeof mcpEn>;

@@ -1,11 +1,21 @@
-import { baseStrings } from './base-strings';
+import { baseStrings, mcpStrings } from './base-strings';
+import { errorStrings } from './error-strings';
 import { questionStrings } from './question-strings';
 import { requestStrings } from './request-strings';
+import type { Locale } from './translations';
 
-export type Locale = 'en' | 'zh-CN';
+export type { Locale };
 
-/** Every UI string, by locale. Parts live beside the components that use them and are merged here. */
-export const dictionary: Record<Locale, Record<string, string>> = {
-  en: { ...baseStrings.en, ...questionStrings.en, ...requestStrings.en },
-  'zh-CN': { ...baseStrings['zh-CN'], ...questionStrings['zh-CN'], ...requestStrings['zh-CN'] },
+const en = { ...baseStrings.en, ...mcpStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en };
+
+/** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
+export type MessageKey = keyof typeof en;
+
+/**
+ * Every UI string, by locale. Parts live beside the components that use them and are merged here; to add a part,
+ * spread it into each language (a language left out fails the `Record<MessageKey, string>` below).
+ */
+export const dictionary: Record<Locale, Record<MessageKey, string>> = {
+  en,
+  'zh-CN': { ...baseStrings['zh-CN'], ...mcpStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'] },
 };

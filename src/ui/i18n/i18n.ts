@@ -1,5 +1,7 @@
 import { createSignal } from 'solid-js';
-import { dictionary, type Locale } from './dictionary';
+import { dictionary, type Locale, type MessageKey } from './dictionary';
+
+export type { Locale, MessageKey };
 
 const [locale, setLocale] = createSignal<Locale>(pickInitialLocale());
 
@@ -12,11 +14,11 @@ function pickInitialLocale(): Locale {
 }
 
 /**
- * Looks a UI string up in the one dictionary, filling `{name}` placeholders from `params`.
- * Falls back to English, then to the key itself, so a missing string is visible rather than blank.
+ * Looks a UI string up in the one dictionary, filling `{name}` placeholders from `params`. Only known keys compile;
+ * a key built at run time must come from a typed map (code → key), not a template string.
  */
-export function t(key: string, params?: Record<string, string | number>): string {
-  const template = dictionary[locale()][key] ?? dictionary.en[key] ?? key;
+export function t(key: MessageKey, params?: Readonly<Record<string, string | number>>): string {
+  const template = dictionary[locale()][key];
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

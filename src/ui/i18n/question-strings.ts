@@ -1,5 +1,7 @@
+import { defineTranslations } from './translations';
+
 /** Strings of the question form and its summary. Keys are `question.*`; `{name}` marks a parameter. */
-export const questionStrings = {
+export const questionStrings = defineTranslations({
   en: {
     'question.formLabel': 'Question from Parley',
     'question.tabList': 'Questions',
@@ -80,4 +82,4 @@ export const questionStrings = {
     'question.invalidAnswer': '答案未被接受：{message}',
     'question.sendFailed': '发送失败：{message}',
   },
-} satisfies Record<'en' | 'zh-CN', Record<string, string>>;
+});

@@ -12,9 +12,9 @@ const TEST_TIMEOUT_MS = 15_000;
  * appears in the message.
  */
 export async function testConnection(profile: Profile, options: { fetch?: typeof fetch } = {}): Promise<ConnectionTestResult> {
-  if (profile.kind === 'scripted') return { ok: true, message: 'The scripted model runs in this app and needs no connection.' };
+  if (profile.kind === 'scripted') return { ok: true, reason: 'scripted', message: 'The scripted model runs in this app and needs no connection.' };
   const missing = missingSettings(profile).filter((item) => item !== 'a model name');
-  if (missing.length > 0) return { ok: false, message: `Fill in ${missing.join(' and ')} first.` };
+  if (missing.length > 0) return { ok: false, reason: 'missing_settings', message: `Fill in ${missing.join(' and ')} first.` };
 
   const baseUrl = profile.baseUrl.replace(/\/+$/, '');
   const context: ProviderErrorContext = {
@@ -33,7 +33,7 @@ export async function testConnection(profile: Profile, options: { fetch?: typeof
       signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
     });
   } catch (error) {
-    if (isAbortError(error)) return { ok: false, message: scrubSecret(`${baseUrl} did not answer within ${TEST_TIMEOUT_MS / 1000} s.`, profile.apiKey) };
+    if (isAbortError(error)) return { ok: false, reason: 'timeout', params: { seconds: TEST_TIMEOUT_MS / 1000 }, message: scrubSecret(`${baseUrl} did not answer within ${TEST_TIMEOUT_MS / 1000} s.`, profile.apiKey) };
     return failure(await fetchFailureError(error, context));
   }
   if (!response.ok) {
@@ -41,18 +41,18 @@ export async function testConnection(profile: Profile, options: { fetch?: typeof
     const error = httpStatusError(response.status, response.headers, errorText(text), context);
     // Listing models is a different endpoint from chatting: a 404 here says nothing about the model name.
     if (error.code === 'not_found') {
-      return { ok: false, message: scrubSecret(`${baseUrl}/models was not found (HTTP 404). Check the base URL: OpenAI-compatible servers usually end in /v1, Anthropic's is https://api.anthropic.com/v1.`, profile.apiKey) };
+      return { ok: false, reason: 'models_not_found', message: scrubSecret(`${baseUrl}/models was not found (HTTP 404). Check the base URL: OpenAI-compatible servers usually end in /v1, Anthropic's is https://api.anthropic.com/v1.`, profile.apiKey) };
     }
     return failure(error);
   }
   const models = modelIds(await response.json().catch(() => undefined));
   if (models === undefined) {
-    return { ok: false, message: scrubSecret(`${baseUrl}/models answered, but not with a model list. Check the base URL.`, profile.apiKey) };
+    return { ok: false, reason: 'not_a_model_list', message: scrubSecret(`${baseUrl}/models answered, but not with a model list. Check the base URL.`, profile.apiKey) };
   }
   const listed = profile.model === '' || models.includes(profile.model);
   const summary = `Connected. ${models.length} model${models.length === 1 ? '' : 's'} available.`;
   const message = listed ? summary : `${summary} The model "${profile.model}" is not among them: check its name.`;
-  return { ok: true, message: scrubSecret(message, profile.apiKey), models };
+  return { ok: true, reason: listed ? 'connected' : 'connected_model_missing', params: { count: models.length, model: profile.model }, message: scrubSecret(message, profile.apiKey), models };
 }
 
 function authHeaders(profile: Profile): Record<string, string> {
@@ -64,7 +64,7 @@ function authHeaders(profile: Profile): Record<string, string> {
 }
 
 function failure(error: ModelError): ConnectionTestResult {
-  return { ok: false, message: error.code === 'auth' ? `The key was rejected. ${error.message}` : error.message };
+  return { ok: false, reason: error.code, ...(error.status !== undefined ? { params: { status: error.status } } : {}), message: error.code === 'auth' ? `The key was rejected. ${error.message}` : error.message };
 }
 
 /** The ids of an OpenAI-shaped or Anthropic-shaped list (`{ data: [{ id }] }`); undefined for anything else. */

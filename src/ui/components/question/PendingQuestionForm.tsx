@@ -3,7 +3,8 @@ import type { QuestionRequestBlock } from '../../../schema/blocks';
 import { WireError, type ResolvedOutcome } from '../../../schema/protocol';
 import type { Message } from '../../../schema/records';
 import type { WorkerClient } from '../../channel';
-import { t } from '../../i18n/i18n';
+import { describeError } from '../../error-words';
+import { t, type MessageKey } from '../../i18n/i18n';
 import { createDraftSaver, flushWhenPageHides } from './draft-saver';
 import { QuestionActions } from './QuestionActions';
 import { QuestionFieldset } from './QuestionFieldset';
@@ -24,8 +25,9 @@ import { QuestionTabs } from './QuestionTabs';
 export const DRAFT_DELAY_MS = 400;
 
 interface ErrorText {
-  key: string;
+  key: MessageKey;
   params?: Record<string, string>;
+  detail?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export function PendingQuestionForm(props: {
   messageId: string;
   client: Pick<WorkerClient, 'send'>;
   onSettled: (outcome: ResolvedOutcome, alreadyResolved: boolean) => void;
-  onNotice: (key: string) => void;
+  onNotice: (key: MessageKey) => void;
 }) {
   const baseId = createUniqueId();
   // A tool call's questions never change. Reading them once keeps the DOM (and the focus in the Other
@@ -218,10 +220,12 @@ export function PendingQuestionForm(props: {
         return;
       }
       if (hadUnsavedDraft) saver.schedule(draftFromState(state()));
-      const message = caught instanceof Error ? caught.message : String(caught);
+      // The sentence comes from the error's code and reason, in the UI's language; never the worker's English.
+      const { text, detail } = describeError(caught);
       setError({
         key: caught instanceof WireError && caught.code === 'invalid_answer' ? 'question.invalidAnswer' : 'question.sendFailed',
-        params: { message },
+        params: { message: text },
+        ...(detail ? { detail } : {}),
       });
     } finally {
       setBusy(false);

@@ -1,9 +1,10 @@
 import { Show } from 'solid-js';
-import { t } from '../../i18n/i18n';
+import { t, type MessageKey } from '../../i18n/i18n';
+import { ErrorDetail } from '../ErrorDetail';
 
 /** The form's foot: the last error, "Submit answers" (the form's submit button) and "Dismiss", and the hints. */
 export function QuestionActions(props: {
-  error: { key: string; params?: Record<string, string> } | undefined;
+  error: { key: MessageKey; params?: Record<string, string>; detail?: string } | undefined;
   busy: boolean;
   /** Dismiss was asked for with answers filled in: the choice to discard them or keep editing. */
   confirmingDismiss: boolean;
@@ -16,9 +17,12 @@ export function QuestionActions(props: {
     <>
       <Show when={props.error}>
         {(shown) => (
-          <p role="alert" class="question-form__error">
-            {t(shown().key, shown().params)}
-          </p>
+          <>
+            <p role="alert" class="question-form__error">
+              {t(shown().key, shown().params)}
+            </p>
+            <ErrorDetail detail={shown().detail} />
+          </>
         )}
       </Show>
       <div class="question-form__actions">

@@ -2,7 +2,7 @@ import { Show, createComputed, createMemo, createSignal, on } from 'solid-js';
 import type { QuestionRequestBlock, QuestionResolution } from '../../../schema/blocks';
 import type { ResolvedOutcome } from '../../../schema/protocol';
 import type { WorkerClient } from '../../channel';
-import { t } from '../../i18n/i18n';
+import { t, type MessageKey } from '../../i18n/i18n';
 import { PendingQuestionForm } from './PendingQuestionForm';
 import { outcomeOfBlock } from './question-outcome';
 import { QuestionSummary } from './QuestionSummary';
@@ -24,7 +24,7 @@ export function QuestionForm(props: {
 }) {
   // What our own command recorded, shown until the block itself arrives resolved.
   const [recorded, setRecorded] = createSignal<ResolvedOutcome>();
-  const [noticeKey, setNoticeKey] = createSignal<string>();
+  const [noticeKey, setNoticeKey] = createSignal<MessageKey>();
   createComputed(
     on(
       () => props.block.toolCallId,
@@ -36,11 +36,15 @@ export function QuestionForm(props: {
     ),
   );
   const outcome = createMemo(() => outcomeOfBlock(props.block) ?? recorded());
+  const noticeText = () => {
+    const key = noticeKey();
+    return key ? t(key) : '';
+  };
 
   return (
     <div class="question-form" data-question-status={outcome() ? 'resolved' : 'pending'}>
       <p role="status" aria-live="polite" class="question-form__notice">
-        {noticeKey() ? t(noticeKey() ?? '') : ''}
+        {noticeText()}
       </p>
       <Show
         when={outcome()}

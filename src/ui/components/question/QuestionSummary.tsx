@@ -1,10 +1,10 @@
 import { For, Show } from 'solid-js';
 import type { QuestionResolution } from '../../../schema/blocks';
 import type { Question, QuestionAnswer } from '../../../schema/question';
-import { locale, t } from '../../i18n/i18n';
+import { locale, t, type MessageKey } from '../../i18n/i18n';
 import { describeAnswer, formatResolvedAt } from './answer-text';
 
-const RESOLUTION_KEYS: Record<QuestionResolution, string> = {
+const RESOLUTION_KEYS: Record<QuestionResolution, MessageKey> = {
   answered: 'question.summaryAnswered',
   chat: 'question.summaryChat',
   dismissed: 'question.summaryDismissed',

@@ -4,6 +4,8 @@ import { FormFields, type RawValue } from './FormFields';
 import type { ToolCallBlock } from '../../../schema/blocks';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
+import type { ErrorWords } from '../../error-words';
+import { ErrorDetail } from '../ErrorDetail';
 import { resolveRequest, type RequestTarget } from './resolve-request';
 
 /**
@@ -20,7 +22,7 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
   const [argumentsText, setArgumentsText] = createSignal('');
   const [reason, setReason] = createSignal('');
   const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string>();
+  const [error, setError] = createSignal<ErrorWords>();
   const rerun = () => props.block.approval?.kind === 'rerun';
   const fieldId = `arguments-${props.target.requestId}`;
   const reasonId = `reason-${props.target.requestId}`;
@@ -48,7 +50,7 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
     try {
       params = JSON.parse(argumentsText());
     } catch (parseError) {
-      setError(t('tool.argumentsInvalid', { detail: parseError instanceof Error ? parseError.message : String(parseError) }));
+      setError({ text: t('tool.argumentsInvalid', { detail: parseError instanceof Error ? parseError.message : String(parseError) }) });
       return;
     }
     void send({ approved: true, params });
@@ -143,9 +145,12 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
         </div>
       </Show>
       <Show when={error()}>
-        <p role="alert" class="approval__error">
-          {error()}
-        </p>
+        {(shown) => (
+          <div role="alert" class="approval__error">
+            {shown().text}
+            <ErrorDetail detail={shown().detail} open />
+          </div>
+        )}
       </Show>
     </div>
   );

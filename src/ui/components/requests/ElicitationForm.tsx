@@ -3,6 +3,8 @@ import { describeFlatForm, readFormValue } from '../../../schema/flat-form';
 import type { ElicitationRequestBlock } from '../../../schema/blocks';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
+import type { ErrorWords } from '../../error-words';
+import { ErrorDetail } from '../ErrorDetail';
 import { FormFields, initialValues, type RawValue } from './FormFields';
 import { resolveRequest } from './resolve-request';
 
@@ -16,7 +18,7 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
   const [values, setValues] = createSignal<Record<string, RawValue>>(initialValues(fields() ?? []));
   const [jsonText, setJsonText] = createSignal('{}');
   const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string>();
+  const [error, setError] = createSignal<ErrorWords>();
   const target = () => ({ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.requestId });
   const idPrefix = `elicit-${props.block.requestId}`;
 
@@ -35,13 +37,13 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
       try {
         return void send({ approved: true, params: JSON.parse(jsonText()) });
       } catch (parseError) {
-        return setError(t('tool.argumentsInvalid', { detail: parseError instanceof Error ? parseError.message : String(parseError) }));
+        return setError({ text: t('tool.argumentsInvalid', { detail: parseError instanceof Error ? parseError.message : String(parseError) }) });
       }
     }
     const content: Record<string, unknown> = {};
     for (const field of shown) {
       const value = readFormValue(field, values()[field.name] ?? '');
-      if (typeof value === 'string' && (field.kind === 'number' || field.kind === 'integer')) return setError(t('elicitation.invalidNumber', { field: field.title }));
+      if (typeof value === 'string' && (field.kind === 'number' || field.kind === 'integer')) return setError({ text: t('elicitation.invalidNumber', { field: field.title }) });
       if (value !== undefined) content[field.name] = value;
     }
     void send({ approved: true, params: content });
@@ -69,9 +71,12 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
           {(shown) => <FormFields fields={shown()} values={values()} idPrefix={idPrefix} onChange={(name, value) => setValues((current) => ({ ...current, [name]: value }))} />}
         </Show>
         <Show when={error()}>
-          <p role="alert" class="approval__error">
-            {error()}
-          </p>
+          {(shown) => (
+            <div role="alert" class="approval__error">
+              {shown().text}
+              <ErrorDetail detail={shown().detail} open />
+            </div>
+          )}
         </Show>
         <div class="approval__actions">
           <button type="submit" class="approval__primary" disabled={busy()}>

@@ -1,5 +1,5 @@
 import type { WorkerClient } from '../../channel';
-import { describeError } from '../../error-report';
+import { describeError, type ErrorWords } from '../../error-words';
 import { WireError } from '../../../schema/protocol';
 import { t } from '../../i18n/i18n';
 
@@ -11,7 +11,8 @@ export interface RequestTarget {
 }
 
 /**
- * Sends one resolution and says what went wrong in words, or nothing when it was stored. The store changes through the
+ * Sends one resolution and says what went wrong in words (with the checker's own words as detail: which field), or
+ * nothing when it was stored. The store changes through the
  * worker's events (the resolved block arrives as a message update), not through this reply; a request resolved first
  * elsewhere (another tab) is not an error to the user: the block shows that outcome.
  */
@@ -19,12 +20,12 @@ export async function resolveRequest(
   client: Pick<WorkerClient, 'send'>,
   target: RequestTarget,
   resolution: { approved: boolean; params?: unknown; reason?: string; cancel?: boolean },
-): Promise<string | undefined> {
+): Promise<ErrorWords | undefined> {
   try {
     await client.send({ type: 'request.resolve', ...target, ...resolution });
     return undefined;
   } catch (error) {
-    if (error instanceof WireError && error.code === 'already_resolved') return t('request.alreadyResolved');
+    if (error instanceof WireError && error.code === 'already_resolved') return { text: t('request.alreadyResolved') };
     return describeError(error);
   }
 }

@@ -1,0 +1,163 @@
+import type { AppEvent } from '../schema/events';
+import { WireError, type ConnectionTestReason, type ConnectionTestResult, type ErrorCode, type ErrorReason } from '../schema/protocol';
+import { t, type MessageKey } from './i18n/i18n';
+
+/**
+ * An error as the user reads it: `text` in the UI's language, written from codes and parameters; `detail` is what
+ * the worker or the provider said in its own (English) words, shown only as a secondary "Details" line.
+ */
+export interface ErrorWords {
+  text: string;
+  detail?: string;
+}
+
+const CODE_KEYS: Record<ErrorCode, MessageKey> = {
+  invalid_command: 'error.invalid_command',
+  not_found: 'error.not_found',
+  already_resolved: 'error.already_resolved',
+  invalid_answer: 'error.invalid_answer',
+  invalid_state: 'error.invalid_state',
+  busy: 'error.busy',
+  storage_full: 'error.storage_full',
+  app_outdated: 'error.app_outdated',
+  provider_error: 'error.provider_error',
+  internal: 'error.internal',
+};
+
+const REASON_KEYS: Record<ErrorReason, MessageKey> = {
+  import_not_export: 'error.reason.import_not_export',
+  import_inconsistent: 'error.reason.import_inconsistent',
+  duplicate_message_id: 'error.reason.duplicate_message_id',
+  unsafe_arguments: 'error.reason.unsafe_arguments',
+  script_invalid: 'settings.scriptInvalid',
+  scripted_profile_builtin: 'error.reason.scripted_profile_builtin',
+  scripted_profile_undeletable: 'error.reason.scripted_profile_undeletable',
+  base_url_scheme: 'error.reason.base_url_scheme',
+  malformed_command: 'error.reason.malformed_command',
+  conversation_gone: 'error.reason.conversation_gone',
+  message_gone: 'error.reason.message_gone',
+  question_gone: 'error.reason.question_gone',
+  profile_gone: 'error.reason.profile_gone',
+  run_in_other_tab: 'error.reason.run_in_other_tab',
+  run_in_progress: 'error.reason.run_in_progress',
+  nothing_to_continue: 'error.reason.nothing_to_continue',
+  answer_count: 'error.reason.answer_count',
+  answer_unknown_option: 'error.reason.answer_unknown_option',
+  answer_no_free_text: 'error.reason.answer_no_free_text',
+  answer_single_only: 'error.reason.answer_single_only',
+  answer_nothing: 'error.reason.answer_nothing',
+  save_failed: 'error.reason.save_failed',
+  request_gone: 'error.reason.request_gone',
+  arguments_invalid: 'error.reason.arguments_invalid',
+  form_invalid: 'error.reason.form_invalid',
+  elicitation_dead: 'error.reason.elicitation_dead',
+  elicitation_pending: 'error.reason.elicitation_pending',
+  draft_not_question: 'error.reason.draft_not_question',
+};
+
+/** Reasons whose worker text adds what the sentence cannot: the script parser's complaint, the storage failure's. */
+const REASONS_WITH_DETAIL: ReadonlySet<ErrorReason> = new Set(['script_invalid', 'save_failed', 'arguments_invalid', 'form_invalid']);
+
+/** Every code a run's error or an error block can carry: the model errors, and the loop's own stops. */
+const RUN_ERROR_KEYS = {
+  auth: 'runError.auth',
+  not_found: 'runError.not_found',
+  rate_limited: 'runError.rate_limited',
+  server: 'runError.server',
+  network: 'runError.network',
+  cors: 'runError.cors',
+  bad_stream: 'runError.bad_stream',
+  bad_request: 'runError.bad_request',
+  config: 'runError.config',
+  profile_gone: 'runError.profile_gone',
+  step_limit: 'runError.step_limit',
+  invalid_questions: 'runError.invalid_questions',
+} as const satisfies Record<string, MessageKey>;
+
+const TEST_KEYS: Record<Exclude<ConnectionTestReason, 'connected' | 'connected_model_missing' | keyof typeof RUN_ERROR_KEYS>, MessageKey> = {
+  scripted: 'test.scripted',
+  missing_settings: 'test.missing_settings',
+  timeout: 'test.timeout',
+  models_not_found: 'test.models_not_found',
+  not_a_model_list: 'test.not_a_model_list',
+};
+
+type StorageErrorEvent = Extract<AppEvent, { type: 'storage-error' }>;
+const STORAGE_KEYS: Record<NonNullable<StorageErrorEvent['reason']>, MessageKey> = {
+  storage_full: 'error.storage_full',
+  save_failed: 'error.reason.save_failed',
+  database_closed: 'storage.databaseClosed',
+  open_failed: 'storage.openFailed',
+};
+
+/**
+ * Any error in the UI's words. A worker error is worded from its code, reason and params; its English message is
+ * only detail, kept for the cases where it says something the sentence cannot. Anything else is unexpected.
+ */
+export function describeError(error: unknown): ErrorWords {
+  if (error instanceof WireError) {
+    const params = error.params ?? {};
+    if (error.code === 'storage_full') return storageFull(params.usage, params.quota);
+    // The file as a whole is wrong (not an object at all): there is no field to name.
+    if (error.reason === 'import_not_export' && params.field === undefined) return { text: t('error.importNotExportFile') };
+    const reasonKey = keyFor(REASON_KEYS, error.reason);
+    if (error.reason !== undefined && reasonKey) {
+      const text = t(reasonKey, params);
+      return REASONS_WITH_DETAIL.has(error.reason) ? withDetail(text, error.message) : { text };
+    }
+    const text = t(keyFor(CODE_KEYS, error.code) ?? 'error.internal', params);
+    // An internal failure's text is the only account of what happened: keep it as detail. Other codes say it all.
+    return error.code === 'internal' ? withDetail(text, error.message) : { text };
+  }
+  return withDetail(t('error.unexpected'), error instanceof Error ? error.message : String(error));
+}
+
+/** A run's error or an error block, from its code; the provider's own text (status, URL, advice) is detail. */
+export function describeRunError(failure: { code: string; message: string }): ErrorWords {
+  const key = keyFor(RUN_ERROR_KEYS, failure.code) ?? 'status.error';
+  return withDetail(t(key), failure.message);
+}
+
+/** A connection test's outcome. Without a reason (an older worker), the test's own text is all there is. */
+export function describeTestResult(result: ConnectionTestResult): ErrorWords {
+  const params = result.params ?? {};
+  switch (result.reason) {
+    case undefined:
+      return { text: result.message || t(result.ok ? 'settings.testOk' : 'settings.testFailed') };
+    case 'connected':
+    case 'connected_model_missing': {
+      const count = Number(params.count ?? result.models?.length ?? 0);
+      const values = { count, model: String(params.model ?? '') };
+      if (result.reason === 'connected') return { text: t(count === 1 ? 'test.connectedOne' : 'test.connectedMany', values) };
+      return { text: t(count === 1 ? 'test.connectedOneModelMissing' : 'test.connectedManyModelMissing', values) };
+    }
+    default: {
+      const key = keyFor(RUN_ERROR_KEYS, result.reason) ?? keyFor(TEST_KEYS, result.reason) ?? 'settings.testFailed';
+      return result.ok ? { text: t(key, params) } : withDetail(t(key, params), result.message);
+    }
+  }
+}
+
+/** The storage banner's words: from the event's reason (and bytes), else a plain "could not save" with detail. */
+export function describeStorageError(event: Pick<StorageErrorEvent, 'message' | 'reason' | 'usage' | 'quota'>): ErrorWords {
+  if (event.reason === 'storage_full') return storageFull(event.usage, event.quota);
+  const key = keyFor(STORAGE_KEYS, event.reason);
+  if (key) return { text: t(key) };
+  return withDetail(t('storage.error'), event.message);
+}
+
+function storageFull(usage: string | number | undefined, quota: string | number | undefined): ErrorWords {
+  if (typeof usage !== 'number' || typeof quota !== 'number' || quota <= 0) return { text: t('error.storage_full') };
+  const megabytes = (bytes: number) => Math.round(bytes / 100_000) / 10;
+  return { text: t('error.storageFullUsage', { used: megabytes(usage), quota: megabytes(quota) }) };
+}
+
+/** The key a code maps to; undefined for a code the map does not know (stored or imported data may hold any string). */
+function keyFor(map: Readonly<Record<string, MessageKey>>, code: string | undefined): MessageKey | undefined {
+  return code !== undefined && Object.hasOwn(map, code) ? map[code] : undefined;
+}
+
+function withDetail(text: string, detail: string): ErrorWords {
+  const trimmed = detail.trim();
+  return trimmed && trimmed !== text ? { text, detail: trimmed } : { text };
+}

@@ -1,0 +1,117 @@
+import { fireEvent, render, screen, within } from '@solidjs/testing-library';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WireError, type ConnectionTestResult } from '../../src/schema/protocol';
+import type { Conversation, Message } from '../../src/schema/records';
+import { AppContext, type AppServices } from '../../src/ui/app-context';
+import type { WorkerClient } from '../../src/ui/channel';
+import { statusText } from '../../src/ui/components/ChatHeader';
+import { DataSettings } from '../../src/ui/components/DataSettings';
+import { MessageView } from '../../src/ui/components/MessageView';
+import { ErrorToasts } from '../../src/ui/components/StatusBanners';
+import { createToasts } from '../../src/ui/error-report';
+import { describeError, describeRunError, describeStorageError, describeTestResult } from '../../src/ui/error-words';
+import { setLocale } from '../../src/ui/i18n/i18n';
+
+// The worker speaks English to developers only: in a Chinese UI, a worker error reads as a Chinese sentence written
+// from its code, reason and params, and the worker's English sentence is not on the screen.
+
+const IMPORT_REFUSED = new WireError({
+  code: 'invalid_command',
+  reason: 'import_not_export',
+  params: { field: 'conversations.0.messages' },
+  message: 'This is not a Parley export file (conversations.0.messages: Invalid input). Nothing was imported.',
+  field: 'data.conversations.0.messages',
+});
+
+beforeEach(() => setLocale('zh-CN'));
+afterEach(() => {
+  setLocale('en');
+  vi.useRealTimers();
+});
+
+describe('worker errors in a Chinese UI', () => {
+  it('an import the worker refuses is said in Chinese, naming the field, without the English sentence', async () => {
+    const send = vi.fn(async () => {
+      throw IMPORT_REFUSED;
+    }) as unknown as WorkerClient['send'];
+    const services = { client: { send, onEvent: () => () => undefined }, state: {}, dispatch: () => undefined } as unknown as AppServices;
+    render(() => (
+      <AppContext.Provider value={services}>
+        <DataSettings />
+      </AppContext.Provider>
+    ));
+    const file = new File([JSON.stringify({ format: 'parley-export', version: 1, conversations: [{}] })], 'x.json');
+    fireEvent.change(screen.getByLabelText('导入对话'), { target: { files: [file] } });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('这不是 Parley 导出文件（问题出在“conversations.0.messages”）。未导入任何内容。');
+    expect(document.body.textContent).not.toContain('This is not a Parley export file');
+    expect(document.body.textContent).not.toContain('Nothing was imported');
+  });
+
+  it('a failed command is a Chinese toast, not the Chinese code sentence plus the English message', () => {
+    vi.useFakeTimers();
+    const { toasts, report, dismiss } = createToasts();
+    report(new WireError({ code: 'busy', reason: 'run_in_other_tab', message: 'A reply is still being written in another tab. Stop it first, or wait for it to finish.' }));
+    report(new WireError({ code: 'invalid_answer', reason: 'answer_single_only', params: { question: '预算' }, message: '"预算" takes a single answer.', field: 'answers[0]' }));
+    report(new WireError({ code: 'storage_full', params: { usage: 52_400_000, quota: 60_000_000 }, message: 'The browser has no storage space left for Parley.' }));
+    render(() => <ErrorToasts toasts={toasts()} onDismiss={dismiss} />);
+    const texts = screen.getAllByRole('alert').map((alert) => alert.textContent ?? '');
+    expect(texts).toEqual(['另一个标签页仍在写回复。请先停止它，或等它写完。×', '“预算”只能选一个答案。×', expect.stringContaining('已用 52.4 MB')]);
+    expect(texts.join(' ').replaceAll('Parley', '')).not.toMatch(/[A-Za-z]{4,}/); // no English word (the app's name aside)
+  });
+
+  it('a provider failure in the chat is worded from its code; the provider’s text is only under Details', () => {
+    const providerText = 'The server at http://localhost:11434/v1 answered, but it does not allow requests from this app (CORS).';
+    const message: Message = {
+      id: 'm1',
+      conversationId: 'c1',
+      seq: 1,
+      role: 'assistant',
+      blocks: [{ type: 'error', code: 'cors', message: providerText }],
+      status: 'error',
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    render(() => <MessageView message={message} client={{} as WorkerClient} />);
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(/^服务器有响应，但不允许来自本应用的请求（CORS）。/);
+    const detail = within(alert).getByText(providerText);
+    expect(detail.closest('details')).not.toHaveAttribute('open'); // secondary: folded away
+    expect(within(alert).getByText('详细信息').tagName).toBe('SUMMARY');
+
+    const conversation = { id: 'c1', title: 'x', runState: 'error', runError: { code: 'auth', message: 'The API key was rejected (HTTP 401).' } } as Conversation;
+    expect(statusText(conversation)).toBe('API 密钥被拒绝。请在此配置的设置中检查密钥，并确认它有权使用该模型。');
+    expect(statusText({ ...conversation, runError: { code: 'profile_gone', message: 'deleted' } })).toContain('模型配置已被删除');
+  });
+
+  it('storage errors and connection tests are worded from their reasons and numbers', () => {
+    expect(describeStorageError({ message: 'The browser has no storage space left', reason: 'storage_full', usage: 9_950_000, quota: 10_000_000 })).toEqual({
+      text: '浏览器存储空间已满：本浏览器允许 Parley 使用 10 MB，已用 10 MB。请删除不再需要的对话（如需保留，请先在“设置 → 你的数据”中导出）。',
+    });
+    expect(describeStorageError({ message: 'closed', reason: 'database_closed' })).toEqual({ text: '浏览器关闭了 Parley 的数据库。请重新加载页面。' });
+
+    const connected: ConnectionTestResult = { ok: true, reason: 'connected_model_missing', params: { count: 3, model: 'gpt-x' }, message: 'Connected. 3 models available. The model "gpt-x" is not among them: check its name.', models: ['a', 'b', 'c'] };
+    expect(describeTestResult(connected)).toEqual({ text: '连接成功。有 3 个可用模型。模型“gpt-x”不在其中：请检查它的名称。' });
+    const refused: ConnectionTestResult = { ok: false, reason: 'cors', message: 'The server at http://x answered, but it does not allow requests from this app (CORS).' };
+    expect(describeTestResult(refused)).toEqual({ text: expect.stringMatching(/^服务器有响应/), detail: refused.message });
+  });
+
+  it('keeps the worker’s text as detail only when no reason says more (an internal failure)', () => {
+    expect(describeError(new WireError({ code: 'internal', message: 'Something went wrong in the worker: boom' }))).toEqual({
+      text: '出了点问题。',
+      detail: 'Something went wrong in the worker: boom',
+    });
+    expect(describeError(new WireError({ code: 'app_outdated', message: 'Parley was updated in another tab. Reload this tab to go on.' }))).toEqual({
+      text: 'Parley 已在另一个标签页中更新。',
+    });
+    expect(describeError(new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'No conversation with id "c9" here.' }))).toEqual({
+      text: '这个对话已不存在，可能已在另一个标签页中被删除。',
+    });
+  });
+
+  it('words a code it does not know (an imported or older record) plainly, whatever the string', () => {
+    for (const code of ['constructor', 'toString', '__proto__', 'quota_exploded']) {
+      expect(describeRunError({ code, message: 'the provider said so' })).toEqual({ text: '出了点问题', detail: 'the provider said so' });
+    }
+  });
+});
