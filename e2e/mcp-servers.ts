@@ -1,6 +1,6 @@
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { startEverythingServer, startMemoryGateway, type RunningServer } from '../tests/server/mcp-processes';
-import { startMisbehavingServer, startProxy, type LocalServer } from '../tests/server/mcp-test-servers';
+import { startMisbehavingServer, startProxy, type ForwardedCall, type LocalServer } from '../tests/server/mcp-test-servers';
 
 /**
  * Real MCP servers for Playwright, started once per Playwright worker on free localhost ports and always stopped:
@@ -15,6 +15,8 @@ export interface McpServers {
   guarded: LocalServer;
   noCors: LocalServer;
   misbehaving: LocalServer;
+  /** server-everything behind a proxy that records every JSON-RPC request (clear `calls` at a test's start). */
+  counted: LocalServer & { calls: ForwardedCall[] };
 }
 
 /** The token the guarded proxy accepts. */
@@ -38,6 +40,7 @@ export const test = base.extend<{ mcp: McpServers }, { mcpServers: McpServers }>
           guarded: await started(startProxy(everything.url, { token: GUARDED_TOKEN })),
           noCors: await started(startProxy(everything.url, { cors: false })),
           misbehaving: await started(startMisbehavingServer()),
+          counted: await started(startProxy(everything.url, {})),
         };
         await use(servers);
       } finally {

@@ -76,7 +76,7 @@ describe('a tool call waiting for approval', () => {
     render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
     fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
     fireEvent.click(screen.getByRole('button', { name: 'Edit as a form' }));
-    const field = screen.getByRole('textbox', { name: 'Message text (required)' });
+    const field = screen.getByRole('textbox', { name: 'Message text' });
     expect(field).toHaveValue('hello');
     fireEvent.input(field, { target: { value: 'from the form' } });
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
@@ -119,7 +119,7 @@ describe('an elicitation', () => {
     const { client, send } = fakeClient();
     render(() => <ElicitationForm block={block} {...target} client={client} />);
     const group = screen.getByRole('group', { name: 'Please provide inputs for the following fields:' });
-    fireEvent.input(within(group).getByRole('textbox', { name: 'String (required)' }), { target: { value: 'Ada' } });
+    fireEvent.input(within(group).getByRole('textbox', { name: 'String' }), { target: { value: 'Ada' } });
     fireEvent.click(within(group).getByRole('checkbox', { name: 'Boolean' }));
     fireEvent.input(within(group).getByRole('spinbutton', { name: 'Integer' }), { target: { value: '3' } });
     fireEvent.click(within(group).getByRole('radio', { name: 'green' }));

@@ -128,8 +128,16 @@ export interface ProxyOptions {
   cors?: boolean;
 }
 
+/** A JSON-RPC request the proxy forwarded: its method and, for `tools/call`, the tool and its arguments. */
+export interface ForwardedCall {
+  method: string;
+  tool?: string;
+  arguments?: unknown;
+}
+
 /** An HTTP front for a real MCP server: demands a bearer token, or withholds CORS. Streams both ways. */
-export async function startProxy(targetUrl: string, options: ProxyOptions): Promise<LocalServer> {
+export async function startProxy(targetUrl: string, options: ProxyOptions): Promise<LocalServer & { calls: ForwardedCall[] }> {
+  const calls: ForwardedCall[] = [];
   const target = new URL(targetUrl);
   const cors = options.cors ?? true;
   const corsHeaders: Record<string, string> = cors ? PERMISSIVE_CORS : {};
@@ -146,13 +154,20 @@ export async function startProxy(targetUrl: string, options: ProxyOptions): Prom
     const headers = { ...incoming.headers, host: target.host };
     delete headers.authorization;
     delete headers.origin;
-    const forwarded = httpRequest({ hostname: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers }, (upstream) => {
-      const upstreamHeaders = Object.fromEntries(Object.entries(upstream.headers).filter(([name]) => !name.startsWith('access-control-')));
-      response.writeHead(upstream.statusCode ?? 502, { ...upstreamHeaders, ...corsHeaders });
-      upstream.pipe(response);
+    // Requests are small JSON bodies (or none): read whole, recorded, then forwarded, so a test can count what ran.
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      recordCalls(body, calls);
+      const forwarded = httpRequest({ hostname: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...headers, 'content-length': String(body.length) } }, (upstream) => {
+        const upstreamHeaders = Object.fromEntries(Object.entries(upstream.headers).filter(([name]) => !name.startsWith('access-control-')));
+        response.writeHead(upstream.statusCode ?? 502, { ...upstreamHeaders, ...corsHeaders });
+        upstream.pipe(response);
+      });
+      forwarded.on('error', () => response.destroy());
+      forwarded.end(body);
     });
-    forwarded.on('error', () => response.destroy());
-    incoming.pipe(forwarded);
   });
   httpServer.on('connection', (socket) => {
     sockets.add(socket);
@@ -162,12 +177,27 @@ export async function startProxy(targetUrl: string, options: ProxyOptions): Prom
   return {
     url: `http://127.0.0.1:${port}${target.pathname}`,
     port,
+    calls,
     stop: () =>
       new Promise((resolve) => {
         httpServer.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),
   };
+}
+
+function recordCalls(body: Buffer, calls: ForwardedCall[]): void {
+  if (body.length === 0) return;
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+      const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+      if (typeof method !== 'string') continue;
+      calls.push(method === 'tools/call' ? { method, tool: String(params?.name), arguments: params?.arguments } : { method });
+    }
+  } catch {
+    // not JSON: nothing to record
+  }
 }
 
 function listen(server: HttpServer): Promise<number> {

@@ -27,7 +27,13 @@ export function FormFields(props: { fields: readonly FormField[]; values: Record
       {(field) => {
         const id = `${props.idPrefix}-${field.name}`;
         const describedBy = field.description ? `${id}-description` : undefined;
-        const label = () => `${field.title}${field.required ? ` (${t('elicitation.required')})` : ''}`;
+        // The accessible name is the title alone (as the README promises); "required" is said by the control itself.
+        const label = () => (
+          <>
+            {field.title}
+            {field.required ? <span class="form-field__required" aria-hidden="true" title={t('elicitation.required')}> *</span> : null}
+          </>
+        );
         const description = field.description ? <p id={`${id}-description`} class="form-field__description">{field.description}</p> : undefined;
         return (
           <div class="form-field" data-kind={field.kind}>
@@ -40,7 +46,7 @@ export function FormFields(props: { fields: readonly FormField[]; values: Record
                 {description}
               </Match>
               <Match when={field.kind === 'enum' || field.kind === 'multi-enum'}>
-                <fieldset class="form-field__choices" aria-describedby={describedBy}>
+                <fieldset class="form-field__choices" aria-describedby={describedBy} aria-required={field.required ? 'true' : undefined}>
                   <legend>{label()}</legend>
                   {description}
                   <For each={field.options ?? []}>

@@ -1,0 +1,127 @@
+import type { Page } from '@playwright/test';
+import { assistantMessages, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
+import { addMcpServer, expect, openMcpSettings, permissionSelect, test } from './mcp-servers';
+
+// Real tools through real MCP servers: the scripted model calls a tool by its model-facing name, the user approves,
+// edits, denies or answers the server's own questions, and what the server returned reaches the next model step.
+
+const SAW: ScriptStep = { text: 'Tool said: {{lastToolResult}}' };
+
+function callStep(name: string, args: Record<string, unknown>): ScriptStep {
+  return { text: 'Calling a tool.', toolCalls: [{ name, args }] };
+}
+
+/** Adds a server named "everything" at `url` through Settings, gives the scripted model `steps`, and sends a message. */
+async function start(page: Page, url: string, steps: ScriptStep[], permissions: Record<string, string> = {}): Promise<void> {
+  await page.goto('/');
+  await openMcpSettings(page);
+  await addMcpServer(page, { name: 'everything', url });
+  for (const [tool, label] of Object.entries(permissions)) await permissionSelect(page, tool).selectOption({ label });
+  await useScript(page, steps);
+  await newConversation(page);
+  await send(page, 'go');
+}
+
+function approval(page: Page, tool: string) {
+  return page.getByRole('group', { name: `Tool call: ${tool}`, exact: true });
+}
+
+test('a call waits for approval through a reload, then Allow runs it once and the result reaches the model', async ({ page, mcp }) => {
+  mcp.counted.calls.length = 0;
+  await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'hi' }), SAW]);
+  const card = approval(page, 'mcp__everything__echo');
+  await expect(card).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Waiting for your answer' })).toBeVisible();
+  await page.reload();
+  await expect(card).toBeVisible();
+  expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toEqual([]);
+  await card.getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect(messageLog(page)).toContainText('Tool said: Echo: hi');
+  await expect(card).toHaveCount(0);
+  expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toEqual([{ method: 'tools/call', tool: 'echo', arguments: { message: 'hi' } }]);
+});
+
+test('edited arguments are what reaches the server, and the model is told', async ({ page, mcp }) => {
+  mcp.counted.calls.length = 0;
+  await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'from the model' }), SAW]);
+  const card = approval(page, 'mcp__everything__echo');
+  await card.getByRole('button', { name: 'Edit arguments', exact: true }).click();
+  const box = card.getByRole('textbox', { name: 'Arguments', exact: true });
+  await expect(box).toHaveValue(/from the model/);
+  await box.fill('{ "message": 42 }');
+  await card.getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect(card.getByRole('alert')).toContainText('do not fit what mcp__everything__echo accepts');
+  await box.fill('{ "message": "from the user" }');
+  await card.getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect(messageLog(page)).toContainText('It ran with: {"message":"from the user"}');
+  await expect(messageLog(page)).toContainText('Echo: from the user');
+  expect(mcp.counted.calls.filter((call) => call.method === 'tools/call').map((call) => call.arguments)).toEqual([{ message: 'from the user' }]);
+});
+
+test('Deny with a reason runs nothing and the model reads the reason', async ({ page, mcp }) => {
+  mcp.counted.calls.length = 0;
+  await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'hi' }), SAW]);
+  const card = approval(page, 'mcp__everything__echo');
+  await card.getByRole('textbox', { name: 'Reason', exact: true }).fill('Not today');
+  await card.getByRole('button', { name: 'Deny', exact: true }).click();
+  await expect(messageLog(page)).toContainText('Tool said: Not run: the user denied this tool call. The user\'s reason: "Not today".');
+  expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toEqual([]);
+});
+
+test('"Always allow" runs without asking; "Never" hides the tool from the model', async ({ page, mcp }) => {
+  await start(page, mcp.everything.url, [callStep('mcp__everything__get-sum', { a: 2, b: 3 }), SAW, callStep('mcp__everything__echo', { message: 'x' }), SAW], {
+    'mcp__everything__get-sum': 'Always allow',
+    mcp__everything__echo: 'Never',
+  });
+  await expect(messageLog(page)).toContainText('Tool said: The sum of 2 and 3 is 5.');
+  await expect(page.getByRole('group', { name: /^Tool call:/ })).toHaveCount(0);
+  await send(page, 'again');
+  await expect(messageLog(page)).toContainText('Tool said: Unknown tool "mcp__everything__echo". No connected MCP server offers a tool of that name');
+});
+
+test('elicitation: Submit, Decline and Cancel each reach the server', async ({ page, mcp }) => {
+  const elicit = callStep('mcp__everything__trigger-elicitation-request', {});
+  await start(page, mcp.everything.url, [elicit, SAW, elicit, SAW, elicit, SAW], { 'mcp__everything__trigger-elicitation-request': 'Always allow' });
+  const form = page.getByRole('group', { name: 'Please provide inputs for the following fields:', exact: true });
+  await expect(form).toBeVisible();
+  await form.getByRole('textbox', { name: 'String', exact: true }).fill('Ada Lovelace');
+  await form.getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(messageLog(page)).toContainText('User provided the requested information!');
+  await expect(messageLog(page)).toContainText('Ada Lovelace');
+
+  await send(page, 'again');
+  await form.getByRole('button', { name: 'Decline', exact: true }).click();
+  await expect(messageLog(page)).toContainText('User declined to provide the requested information.');
+
+  await send(page, 'once more');
+  await form.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(messageLog(page)).toContainText('User cancelled the elicitation dialog.');
+});
+
+test('two tabs pressing Allow at once run the tool once', async ({ page, mcp }) => {
+  mcp.counted.calls.length = 0;
+  await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'once' }), SAW]);
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  const here = approval(page, 'mcp__everything__echo');
+  const there = approval(other, 'mcp__everything__echo');
+  await expect(here).toBeVisible();
+  await expect(there).toBeVisible();
+  await Promise.all([here.getByRole('button', { name: 'Allow', exact: true }).click(), there.getByRole('button', { name: 'Allow', exact: true }).click()]);
+  await expect(messageLog(page)).toContainText('Tool said: Echo: once');
+  await expect(messageLog(other)).toContainText('Tool said: Echo: once');
+  expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toHaveLength(1);
+});
+
+test('Stop during a long-running tool cancels it on the server and records stopped', async ({ page, mcp }) => {
+  mcp.counted.calls.length = 0;
+  await start(page, mcp.counted.url, [callStep('mcp__everything__trigger-long-running-operation', { duration: 30, steps: 30 }), SAW], {
+    'mcp__everything__trigger-long-running-operation': 'Always allow',
+  });
+  await expect(assistantMessages(page).last().getByText('Running…', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(assistantMessages(page).last().getByText('Stopped', { exact: true })).toBeVisible();
+  await expect(messageLog(page)).toContainText('The user stopped the run while this tool was running');
+  await expect.poll(() => mcp.counted.calls.map((call) => call.method)).toContain('notifications/cancelled');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
+});
