@@ -126,6 +126,8 @@ export interface ProxyOptions {
   token?: string;
   /** False: no CORS headers at all (a server that does not allow the app's origin). Default true. */
   cors?: boolean;
+  /** Receives each request body that passes through (JSON-RPC messages), to see what a client sent. */
+  onBody?(body: string): void;
 }
 
 /** An HTTP front for a real MCP server: demands a bearer token, or withholds CORS. Streams both ways. */
@@ -152,6 +154,11 @@ export async function startProxy(targetUrl: string, options: ProxyOptions): Prom
       upstream.pipe(response);
     });
     forwarded.on('error', () => response.destroy());
+    if (options.onBody) {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => chunks.length > 0 && options.onBody?.(Buffer.concat(chunks).toString()));
+    }
     incoming.pipe(forwarded);
   });
   httpServer.on('connection', (socket) => {
