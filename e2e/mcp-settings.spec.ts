@@ -102,3 +102,19 @@ test('Remove asks first, then the server and its tools are gone, also after a re
   await expect(mcpRegion(page).getByRole('button', { name: 'Add MCP server', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Everything', exact: true })).toHaveCount(0);
 });
+
+test('the MCP client code is loaded only once a server is used, not when Parley starts', async ({ page, context, mcp }) => {
+  const scripts: string[] = [];
+  context.on('request', (request) => {
+    // The service worker precaches every chunk for offline use; what counts is what the page and its worker load.
+    if (request.serviceWorker() === null && request.url().endsWith('.js')) scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  await openMcpSettings(page);
+  await expect(page.getByRole('button', { name: 'Add MCP server', exact: true })).toBeVisible();
+  expect(scripts.some((path) => path.includes('mcp-connection'))).toBe(false);
+
+  await addMcpServer(page, { name: 'Everything', url: mcp.everything.url });
+  await expect(mcpServerItem(page, 'Everything').getByText(/^Connected — \d+ tools$/)).toBeVisible();
+  expect(scripts.some((path) => path.includes('mcp-connection'))).toBe(true);
+});

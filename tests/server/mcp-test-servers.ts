@@ -126,6 +126,8 @@ export interface ProxyOptions {
   token?: string;
   /** False: no CORS headers at all (a server that does not allow the app's origin). Default true. */
   cors?: boolean;
+  /** Receives each request body that passes through (JSON-RPC messages), to see what a client sent. */
+  onBody?(body: string): void;
 }
 
 /** A JSON-RPC request the proxy forwarded: its method and, for `tools/call`, the tool and its arguments. */
@@ -160,6 +162,7 @@ export async function startProxy(targetUrl: string, options: ProxyOptions): Prom
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
       recordCalls(body, calls);
+      if (body.length > 0) options.onBody?.(body.toString());
       const forwarded = httpRequest({ hostname: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...headers, 'content-length': String(body.length) } }, (upstream) => {
         const upstreamHeaders = Object.fromEntries(Object.entries(upstream.headers).filter(([name]) => !name.startsWith('access-control-')));
         response.writeHead(upstream.statusCode ?? 502, { ...upstreamHeaders, ...corsHeaders });

@@ -167,6 +167,25 @@ describe('McpHub with servers that fail', () => {
     });
   }, 20_000);
 
+  it('drops a connection when another tab edits the server, and reconnects to the new URL when tools are needed', async () => {
+    const database = await openParleyDatabase(uniqueDatabaseName());
+    const [here, there] = [0, 1].map((index) => new McpHub({ database, newId: () => `server-${index}`, onChange: () => undefined }));
+    try {
+      const saved = await here!.saveServer({ name: 'Everything', url: everything.url });
+      expect((await here!.connect(saved.id)).status).toBe('connected');
+      const port = await freePort();
+      await there!.saveServer({ id: saved.id, name: 'Everything', url: `http://127.0.0.1:${port}/mcp` });
+      const reloaded = await here!.reload();
+      expect(reloaded[0]).toMatchObject({ url: `http://127.0.0.1:${port}/mcp`, status: 'disconnected', tools: [] });
+      expect(await here!.tools()).toEqual([]);
+      expect((await here!.listServers())[0]?.error?.code).toBe('unreachable');
+    } finally {
+      await here!.close();
+      await there!.close();
+      database.close();
+    }
+  }, 20_000);
+
   it('refuses a second server whose name makes the same tool names', async () => {
     await withHub(async (hub) => {
       await hub.saveServer({ name: 'My Server', url: 'http://127.0.0.1:9/mcp' });

@@ -6,6 +6,7 @@ import type { McpServerView } from '../../src/schema/mcp';
 import type { ElicitationRequest, Tool, ToolContext } from '../../src/core/tool';
 import { describeFlatForm } from '../../src/core/json-schema-form';
 import { startEverythingServer, type RunningServer } from '../server/mcp-processes';
+import { startProxy } from '../server/mcp-test-servers';
 import { uniqueDatabaseName } from './host-harness';
 
 let everything: RunningServer;
@@ -68,18 +69,24 @@ describe('McpHub against server-everything', () => {
 describe('McpHub tool calls on server-everything', () => {
   it('Stop cancels a long-running call (MCP cancellation) and rejects with the abort reason', async () => {
     const { hub, database } = await openHub();
+    const bodies: string[] = [];
+    const watched = await startProxy(everything.url, { onBody: (body) => bodies.push(body) });
     try {
-      await hub.saveServer({ name: 'Everything', url: everything.url });
+      await hub.saveServer({ name: 'Everything', url: watched.url });
       const long = byName(await hub.tools(), 'mcp__everything__trigger-long-running-operation');
       expect(long.source?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       const controller = new AbortController();
       const running = long.execute({ duration: 30, steps: 30 }, context({ signal: controller.signal }));
       setTimeout(() => controller.abort(new DOMException('Stopped by the user', 'AbortError')), 300);
       await expect(running).rejects.toMatchObject({ name: 'AbortError', message: 'Stopped by the user' });
+      // The server was told: a notifications/cancelled for the tools/call request went out.
+      const call = bodies.map((body) => JSON.parse(body) as { id?: number; method?: string; params?: { name?: string; requestId?: number } }).find((message) => message.method === 'tools/call' && message.params?.name === 'trigger-long-running-operation');
+      await expect.poll(() => bodies.some((body) => body.includes('"notifications/cancelled"') && body.includes(`"requestId":${call?.id}`))).toBe(true);
       // The connection is still good after a cancellation.
       const echo = byName(await hub.tools(), 'mcp__everything__echo');
       expect((await echo.execute({ message: 'still here' }, context())).text).toBe('Echo: still here');
     } finally {
+      await watched.stop();
       await hub.close();
       database.close();
     }

@@ -1,13 +1,14 @@
-import { checkArguments, isObjectSchema, isPlainObject } from '../../core/json-schema-form';
-import type { ElicitationRequest, ElicitationResponse, Tool, ToolAnnotations, ToolContext, ToolOutput } from '../../core/tool';
+import { checkArguments, isPlainObject } from '../../core/json-schema-form';
+import type { ElicitationRequest, ElicitationResponse, Tool, ToolContext, ToolOutput } from '../../core/tool';
 import type { McpServerError, McpServerInput, McpServerView, McpToolView, ToolPermission } from '../../schema/mcp';
 import { WireError } from '../../schema/protocol';
 import type { ParleyDatabase } from '../database';
 import { maskKey } from '../settings-store';
-import type { ListedTool, McpConnection, openMcpConnection } from './mcp-connection';
+import type { McpConnection, openMcpConnection } from './mcp-connection';
 import { describeConnectFailure, McpCallError } from './mcp-errors';
 import { McpServerStore, type StoredMcpServer } from './mcp-server-store';
-import { disambiguate, mcpToolName, unknownMcpToolText } from './tool-names';
+import { checkTools, type ServerTool } from './listed-tools';
+import { unknownMcpToolText } from './tool-names';
 import { toToolOutput } from './tool-result';
 
 export interface McpHubOptions {
@@ -22,16 +23,6 @@ export interface McpHubOptions {
   now?(): number;
   /** Loads the SDK side; a dynamic import by default so the worker starts without the SDK. */
   loadConnector?(): Promise<typeof openMcpConnection>;
-}
-
-/** A tool of a connected server, checked. */
-interface ServerTool {
-  name: string;
-  serverToolName: string;
-  title?: string;
-  description: string;
-  annotations?: ToolAnnotations;
-  inputSchema: Record<string, unknown>;
 }
 
 /** A tool call in flight: where an elicitation request that arrives meanwhile is routed. */
@@ -263,6 +254,7 @@ export class McpHub {
   }
 
   private async describeFailure(error: unknown, url: string): Promise<McpServerError> {
+    // By name, not instanceof: importing the class would pull the SDK into the worker's first chunk.
     if (error instanceof Error && error.name === 'McpConnectError') {
       return describeConnectFailure((error as Error & { failure: Parameters<typeof describeConnectFailure>[0] }).failure, url, this.fetch);
     }
@@ -338,47 +330,6 @@ export class McpHub {
 /** What a connection depends on: an edit of the URL or the token needs a new one. */
 function fingerprint(server: StoredMcpServer): string {
   return `${server.url}\u0000${server.token ?? ''}`;
-}
-
-/** The listed tools that can be offered, named for the model, and a sentence for each that cannot. */
-function checkTools(serverName: string, listed: readonly ListedTool[]): { tools: ServerTool[]; problems: string[] } {
-  const tools: ServerTool[] = [];
-  const problems: string[] = [];
-  const used = new Set<string>();
-  for (const entry of listed) {
-    if (typeof entry.name !== 'string' || entry.name === '') {
-      problems.push('The server listed a tool without a name; it is left out.');
-      continue;
-    }
-    if (!isObjectSchema(entry.inputSchema)) {
-      problems.push(`The tool "${entry.name}" has an invalid input schema (it must be a JSON Schema of type "object"); it is not offered to the model.`);
-      continue;
-    }
-    let name = mcpToolName(serverName, entry.name);
-    if (used.has(name)) name = disambiguate(name, entry.name);
-    used.add(name);
-    const annotations = readAnnotations(entry.annotations);
-    const title = typeof entry.title === 'string' ? entry.title : annotations?.title;
-    tools.push({
-      name,
-      serverToolName: entry.name,
-      ...(title ? { title } : {}),
-      description: typeof entry.description === 'string' ? entry.description : (title ?? ''),
-      ...(annotations ? { annotations } : {}),
-      inputSchema: entry.inputSchema,
-    });
-  }
-  return { tools, problems };
-}
-
-function readAnnotations(value: unknown): ToolAnnotations | undefined {
-  if (!isPlainObject(value)) return undefined;
-  const annotations: ToolAnnotations = {};
-  if (typeof value.title === 'string') annotations.title = value.title;
-  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
-    if (typeof value[key] === 'boolean') annotations[key] = value[key];
-  }
-  return Object.keys(annotations).length > 0 ? annotations : undefined;
 }
 
 /** The SDK's own codes for a closed connection (-32000) and a timeout (-32001): not an answer from the server. */
