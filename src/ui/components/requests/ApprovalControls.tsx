@@ -4,9 +4,8 @@ import { FormFields, type RawValue } from './FormFields';
 import type { ToolCallBlock } from '../../../schema/blocks';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
-import type { ErrorWords } from '../../error-words';
-import { ErrorDetail } from '../ErrorDetail';
-import { resolveRequest, type RequestTarget } from './resolve-request';
+import { RequestError } from './RequestError';
+import { createResolver, type RequestTarget } from './resolve-request';
 
 /**
  * What the user decides for a tool call: Allow, Deny (with an optional reason the model reads), or Edit arguments first
@@ -21,19 +20,11 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
   const [formValues, setFormValues] = createSignal<Record<string, RawValue>>({});
   const [argumentsText, setArgumentsText] = createSignal('');
   const [reason, setReason] = createSignal('');
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<ErrorWords>();
+  const { busy, error, setError, send } = createResolver(props.client, () => props.target);
   const rerun = () => props.block.approval?.kind === 'rerun';
   const fieldId = `arguments-${props.target.requestId}`;
   const reasonId = `reason-${props.target.requestId}`;
 
-  const send = async (resolution: { approved: boolean; params?: unknown; reason?: string }) => {
-    setBusy(true);
-    setError(undefined);
-    const failure = await resolveRequest(props.client, props.target, resolution);
-    setBusy(false);
-    if (failure) setError(failure);
-  };
 
   const allow = () => {
     if (!editing()) return void send({ approved: true });
@@ -144,14 +135,7 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
           </Show>
         </div>
       </Show>
-      <Show when={error()}>
-        {(shown) => (
-          <div role="alert" class="approval__error">
-            {shown().text}
-            <ErrorDetail detail={shown().detail} open />
-          </div>
-        )}
-      </Show>
+      <RequestError error={error()} />
     </div>
   );
 }

@@ -3,10 +3,9 @@ import { describeFlatForm, readFormValue } from '../../../schema/flat-form';
 import type { ElicitationRequestBlock } from '../../../schema/blocks';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
-import type { ErrorWords } from '../../error-words';
-import { ErrorDetail } from '../ErrorDetail';
+import { RequestError } from './RequestError';
 import { FormFields, initialValues, type RawValue } from './FormFields';
-import { resolveRequest } from './resolve-request';
+import { createResolver } from './resolve-request';
 
 /**
  * An MCP server's question while its tool runs: a group named by the server's message, with a form generated from the
@@ -17,18 +16,9 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
   const fields = createMemo(() => describeFlatForm(props.block.requestedSchema));
   const [values, setValues] = createSignal<Record<string, RawValue>>(initialValues(fields() ?? []));
   const [jsonText, setJsonText] = createSignal('{}');
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<ErrorWords>();
   const target = () => ({ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.requestId });
   const idPrefix = `elicit-${props.block.requestId}`;
-
-  const send = async (resolution: { approved: boolean; params?: unknown; cancel?: boolean }) => {
-    setBusy(true);
-    setError(undefined);
-    const failure = await resolveRequest(props.client, target(), resolution);
-    setBusy(false);
-    if (failure) setError(failure);
-  };
+  const { busy, error, setError, send } = createResolver(props.client, target);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -70,14 +60,7 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
         >
           {(shown) => <FormFields fields={shown()} values={values()} idPrefix={idPrefix} onChange={(name, value) => setValues((current) => ({ ...current, [name]: value }))} />}
         </Show>
-        <Show when={error()}>
-          {(shown) => (
-            <div role="alert" class="approval__error">
-              {shown().text}
-              <ErrorDetail detail={shown().detail} open />
-            </div>
-          )}
-        </Show>
+        <RequestError error={error()} />
         <div class="approval__actions">
           <button type="submit" class="approval__primary" disabled={busy()}>
             {t('elicitation.submit')}

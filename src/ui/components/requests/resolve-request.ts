@@ -1,3 +1,4 @@
+import { createSignal } from 'solid-js';
 import type { WorkerClient } from '../../channel';
 import { describeError, type ErrorWords } from '../../error-words';
 import { WireError } from '../../../schema/protocol';
@@ -28,4 +29,18 @@ export async function resolveRequest(
     if (error instanceof WireError && error.code === 'already_resolved') return { text: t('request.alreadyResolved') };
     return describeError(error);
   }
+}
+
+/** One request's resolver for a component: `send` marks it busy, and keeps the refusal (if any) in `error`. */
+export function createResolver(client: Pick<WorkerClient, 'send'>, target: () => RequestTarget) {
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal<ErrorWords>();
+  const send = async (resolution: { approved: boolean; params?: unknown; reason?: string; cancel?: boolean }) => {
+    setBusy(true);
+    setError(undefined);
+    const failure = await resolveRequest(client, target(), resolution);
+    setBusy(false);
+    if (failure) setError(failure);
+  };
+  return { busy, error, setError, send };
 }
