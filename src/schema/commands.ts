@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { QuestionAnswer, QuestionDraft } from './question';
 import { ProviderKind } from './records';
+import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
+import type { McpServerView } from './mcp';
+import type { ConnectionTestResult, ImportRepair, PendingRequest } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
 
 const conversationId = z.string().min(1).max(100);
@@ -17,42 +20,45 @@ export const ProfileInput = z.object({
 });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
-/** Every command the UI may send to the worker. The worker validates each one with this schema. */
-export const Command = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('conversation.list') }),
+/**
+ * Declares one command: its input, which the worker validates, and beside it the type of the result its reply carries
+ * (a type only: `result` is never set). Adding a command is: a line here, a handler, a caller.
+ */
+function command<Result>() {
+  return <Shape extends z.ZodRawShape>(shape: Shape) => ({ input: z.object(shape), result: undefined as unknown as Result });
+}
+
+/** Every command the UI may send to the worker, each declared once: input and result together. */
+export const COMMANDS = {
+  'conversation.list': command<Conversation[]>()({}),
   /** `conversationId` lets the UI open the new view at once, before the reply; creating the same id twice is a no-op. */
-  z.object({ type: z.literal('conversation.create'), title: z.string().trim().max(200).optional(), conversationId: conversationId.optional() }),
+  'conversation.create': command<Conversation>()({ title: z.string().trim().max(200).optional(), conversationId: conversationId.optional() }),
   /** The composer's unsent text (empty clears it). */
-  z.object({ type: z.literal('conversation.saveDraft'), conversationId, text: z.string().max(100_000) }),
-  z.object({ type: z.literal('conversation.rename'), conversationId, title: z.string().trim().min(1).max(200) }),
-  z.object({ type: z.literal('conversation.delete'), conversationId }),
-  z.object({ type: z.literal('conversation.open'), conversationId }),
-  z.object({ type: z.literal('conversation.setProfile'), conversationId, profileId: recordId }),
-  z.object({ type: z.literal('conversation.export') }),
+  'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().max(100_000) }),
+  'conversation.rename': command<Conversation>()({ conversationId, title: z.string().trim().min(1).max(200) }),
+  'conversation.delete': command<{ conversationId: string }>()({ conversationId }),
+  'conversation.open': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId }),
+  'conversation.setProfile': command<Conversation>()({ conversationId, profileId: recordId }),
+  'conversation.export': command<ConversationExport>()({}),
   /** An export file's parsed JSON; the worker validates it whole before writing anything. */
-  z.object({ type: z.literal('conversation.import'), data: z.unknown() }),
-  z.object({ type: z.literal('message.send'), conversationId, text: z.string().trim().min(1).max(100_000) }),
-  z.object({ type: z.literal('run.stop'), conversationId }),
+  'conversation.import': command<{ imported: number; skipped: number; repairs: ImportRepair[] }>()({ data: z.unknown() }),
+  'message.send': command<{ message: Message }>()({ conversationId, text: z.string().trim().min(1).max(100_000) }),
+  'run.stop': command<{ conversationId: string }>()({ conversationId }),
   /** Continue an interrupted reply, or retry after an error or a network wait. */
-  z.object({ type: z.literal('run.continue'), conversationId }),
+  'run.continue': command<{ conversationId: string }>()({ conversationId }),
   /** The page saw the browser come back online (workers are not always told): resume runs waiting for the network. */
-  z.object({ type: z.literal('network.online') }),
-  z.object({
-    type: z.literal('question.answer'),
-    conversationId,
-    messageId: recordId,
-    toolCallId: recordId,
-    answers: z.array(QuestionAnswer).min(1).max(4),
-  }),
-  z.object({ type: z.literal('question.dismiss'), conversationId, messageId: recordId, toolCallId: recordId }),
-  z.object({ type: z.literal('question.saveDraft'), conversationId, messageId: recordId, toolCallId: recordId, draft: QuestionDraft }),
+  'network.online': command<{ resumed: true }>()({}),
+  /** The question form's words for `request.resolve` with `{ approved: true, params: { answers } }`. */
+  'question.answer': command<{ message: Message }>()({ conversationId, messageId: recordId, toolCallId: recordId, answers: z.array(QuestionAnswer).min(1).max(4) }),
+  /** The question form's words for `request.resolve` with `{ approved: false }`. */
+  'question.dismiss': command<{ message: Message }>()({ conversationId, messageId: recordId, toolCallId: recordId }),
+  'question.saveDraft': command<{ saved: true }>()({ conversationId, messageId: recordId, toolCallId: recordId, draft: QuestionDraft }),
   /**
    * Resolves any request for the user (seed 003's `{ approved, params }` plus a reason): a question (params
    * `{ answers }`), a tool call to approve (params: edited arguments), a tool call cut off by a crash (approved = run
    * it again), an MCP elicitation (params: the form's content; `cancel` for Cancel rather than Decline).
    */
-  z.object({
-    type: z.literal('request.resolve'),
+  'request.resolve': command<{ message: Message }>()({
     conversationId,
     messageId: recordId,
     requestId: recordId,
@@ -61,28 +67,49 @@ export const Command = z.discriminatedUnion('type', [
     reason: z.string().max(2000).optional(),
     cancel: z.boolean().optional(),
   }),
-  z.object({ type: z.literal('requests.listPending') }),
-  z.object({ type: z.literal('settings.get') }),
-  z.object({
-    type: z.literal('settings.update'),
+  /** Every request waiting for the user, in every conversation (one indexed query). */
+  'requests.listPending': command<PendingRequest[]>()({}),
+  'settings.get': command<Settings>()({}),
+  'settings.update': command<Settings>()({
     script: z.string().max(1_000_000).optional(),
     defaultProfileId: recordId.optional(),
     locale: z.enum(['en', 'zh-CN']).optional(),
   }),
-  z.object({ type: z.literal('profiles.list') }),
-  z.object({ type: z.literal('profiles.save'), profile: ProfileInput }),
-  z.object({ type: z.literal('profiles.delete'), profileId: recordId }),
+  'profiles.list': command<ProfileView[]>()({}),
+  'profiles.save': command<ProfileView>()({ profile: ProfileInput }),
+  'profiles.delete': command<{ profileId: string }>()({ profileId: recordId }),
   /** Check a profile's key and list the server's models; the stored key is used when none is given. */
-  z.object({ type: z.literal('profiles.test'), profile: ProfileInput }),
+  'profiles.test': command<ConnectionTestResult>()({ profile: ProfileInput }),
   /** MCP servers with this tab's connection status and their tools. */
-  z.object({ type: z.literal('mcp.list') }),
+  'mcp.list': command<McpServerView[]>()({}),
   /** Add or edit a server, then connect to it; an absent token keeps the stored one while the URL's origin stays. */
-  z.object({ type: z.literal('mcp.save'), server: McpServerInput }),
-  z.object({ type: z.literal('mcp.remove'), serverId: recordId }),
+  'mcp.save': command<McpServerView>()({ server: McpServerInput }),
+  'mcp.remove': command<{ serverId: string }>()({ serverId: recordId }),
   /** (Re)connect and list the server's tools; replies when connected or failed. */
-  z.object({ type: z.literal('mcp.connect'), serverId: recordId }),
-  z.object({ type: z.literal('mcp.setPermission'), serverId: recordId, toolName: z.string().min(1).max(200), permission: ToolPermission }),
-]);
-export type Command = z.infer<typeof Command>;
-export type CommandType = Command['type'];
-export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
+  'mcp.connect': command<McpServerView>()({ serverId: recordId }),
+  'mcp.setPermission': command<McpServerView>()({ serverId: recordId, toolName: z.string().min(1).max(200), permission: ToolPermission }),
+};
+
+type Declarations = typeof COMMANDS;
+export type CommandType = keyof Declarations;
+/** zod types an empty object as `Record<string, never>`, which no `{ type }` fits: read it as "no fields". */
+type Fields<Input> = string extends keyof Input ? unknown : Input;
+/** One command as sent: its `type` and its input. */
+export type CommandOf<T extends CommandType> = { type: T } & Fields<z.infer<Declarations[T]['input']>>;
+export type Command = { [T in CommandType]: CommandOf<T> }[CommandType];
+/** The result a command's reply carries. */
+export type CommandResult<T extends CommandType> = Declarations[T]['result'];
+
+export type CommandParse = { success: true; data: Command } | { success: false; field: string | undefined; message: string };
+
+/** Validates a raw command against its declaration. Never throws. */
+export function parseCommand(raw: unknown): CommandParse {
+  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string' || !Object.hasOwn(COMMANDS, type)) {
+    return { success: false, field: 'type', message: `unknown command type ${JSON.stringify(type ?? null)}` };
+  }
+  const parsed = COMMANDS[type as CommandType].input.safeParse(raw);
+  if (parsed.success) return { success: true, data: { ...parsed.data, type } as Command };
+  const issue = parsed.error.issues[0];
+  return { success: false, field: issue?.path.join('.') || undefined, message: issue?.message ?? 'unreadable' };
+}

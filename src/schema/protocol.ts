@@ -3,7 +3,6 @@ import { QuestionAnswer } from './question';
 import { ElicitationResolution, QuestionResolution, ToolApproval } from './blocks';
 import type { ElicitationRequestBlock, ToolCallBlock } from './blocks';
 import type { Question } from './question';
-import type { CommandOf, CommandType } from './commands';
 import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
@@ -168,41 +167,6 @@ export interface ConnectionTestResult {
   params?: ErrorParams;
   models?: string[];
 }
-
-/** The result each command's reply carries. */
-export interface CommandResults {
-  'conversation.list': Conversation[];
-  'conversation.create': Conversation;
-  'conversation.saveDraft': { saved: true };
-  'conversation.rename': Conversation;
-  'conversation.delete': { conversationId: string };
-  'conversation.open': { conversation: Conversation; messages: Message[] };
-  'conversation.setProfile': Conversation;
-  'conversation.export': ConversationExport;
-  'conversation.import': { imported: number; skipped: number; repairs: ImportRepair[] };
-  'message.send': { message: Message };
-  'run.stop': { conversationId: string };
-  'run.continue': { conversationId: string };
-  'network.online': { resumed: true };
-  'question.answer': { message: Message };
-  'question.dismiss': { message: Message };
-  'question.saveDraft': { saved: true };
-  'request.resolve': { message: Message };
-  'requests.listPending': PendingRequest[];
-  'settings.get': Settings;
-  'settings.update': Settings;
-  'profiles.list': ProfileView[];
-  'profiles.save': ProfileView;
-  'profiles.delete': { profileId: string };
-  'profiles.test': ConnectionTestResult;
-  'mcp.list': McpServerView[];
-  'mcp.save': McpServerView;
-  'mcp.remove': { serverId: string };
-  'mcp.connect': McpServerView;
-  'mcp.setPermission': McpServerView;
-}
-export type CommandResult<T extends CommandType> = CommandResults[T];
-export type { CommandOf };
 
 /** UI → worker. `command` is unknown on the wire: the worker validates it. */
 export interface CommandEnvelope {

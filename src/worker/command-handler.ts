@@ -1,5 +1,5 @@
-import { Command, type CommandOf, type CommandType } from '../schema/commands';
-import { WireError, type CommandResult } from '../schema/protocol';
+import { parseCommand, type Command, type CommandOf, type CommandResult, type CommandType } from '../schema/commands';
+import { WireError } from '../schema/protocol';
 import { ConversationExport, type Conversation, type Message, type Profile, type Settings } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
@@ -205,11 +205,10 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
   }
 
   return async (raw: unknown) => {
-    const parsed = Command.safeParse(raw);
+    const parsed = parseCommand(raw);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue?.path.join('.') || undefined;
-      throw new WireError({ code: 'invalid_command', reason: 'malformed_command', message: `Malformed command${field ? ` (${field})` : ''}: ${issue?.message ?? 'unreadable'}`, ...(field ? { field } : {}) });
+      const { field } = parsed;
+      throw new WireError({ code: 'invalid_command', reason: 'malformed_command', message: `Malformed command${field ? ` (${field})` : ''}: ${parsed.message}`, ...(field ? { field } : {}) });
     }
     const handler = handlers[parsed.data.type] as (command: Command) => Promise<unknown>;
     return handler(parsed.data);

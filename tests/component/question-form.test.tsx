@@ -2,8 +2,8 @@ import { cleanup, fireEvent, render, screen, within } from '@solidjs/testing-lib
 import { createSignal } from 'solid-js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
-import type { Command, CommandOf, CommandType } from '../../src/schema/commands';
-import { WireError, type CommandResult } from '../../src/schema/protocol';
+import type { Command, CommandOf, CommandResult, CommandType } from '../../src/schema/commands';
+import { WireError } from '../../src/schema/protocol';
 import type { Question } from '../../src/schema/question';
 import type { Message } from '../../src/schema/records';
 import { QuestionForm, type QuestionClient } from '../../src/ui/components/question/QuestionForm';
@@ -68,7 +68,7 @@ function createFakeClient(handler?: (command: Command) => unknown) {
       return Promise.resolve().then(() => (handler ?? defaultHandler)(command as Command)) as Promise<CommandResult<T>>;
     },
   };
-  const ofType = <T extends CommandType>(type: T) => sent.filter((command): command is CommandOf<T> => command.type === type);
+  const ofType = <T extends CommandType>(type: T) => sent.filter((command) => command.type === type) as unknown as CommandOf<T>[];
   return { client, sent, ofType };
 }
 

@@ -1,5 +1,4 @@
-import type { CommandOf, CommandType } from '../../schema/commands';
-import type { CommandResult } from '../../schema/protocol';
+import type { CommandOf, CommandResult, CommandType } from '../../schema/commands';
 import type { McpHub } from './mcp-hub';
 
 type McpCommandType = Extract<CommandType, `mcp.${string}`>;
