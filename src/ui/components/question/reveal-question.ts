@@ -31,11 +31,19 @@ export function isInView(element: HTMLElement, container: HTMLElement): boolean 
   return box.top >= view.top && box.bottom <= view.bottom;
 }
 
-/** After a step to another question: if its text is not in view, bring the form's top to the log's top. */
+/**
+ * After a step to another question: if its text is not in view, bring the form's top to the log's top. Done
+ * again after the log's own observer, which follows the changed content to the end when the user was near it
+ * (tapping the last option of a long question is exactly that).
+ */
 export function revealQuestion(form: HTMLElement, questionText: HTMLElement | undefined): void {
   const container = scrollContainer(form);
-  if (!container || (questionText && isInView(questionText, container))) return;
-  alignTop(form, container);
+  if (!container) return;
+  const reveal = () => {
+    if (!questionText || !isInView(questionText, container)) alignTop(form, container);
+  };
+  reveal();
+  queueMicrotask(reveal);
 }
 
 /**
