@@ -132,8 +132,13 @@ test.describe('at 360 px with touch', () => {
     await page.goto('/');
     await useScript(page, [{ text: 'مرحبا! كيف يمكنني مساعدتك؟' }]);
     await newConversation(page);
+    await messageBox(page).fill('שלום, מה שלומך?');
     await expect(messageBox(page)).toHaveAttribute('dir', 'auto');
-    await send(page, 'שלום, מה שלומך?');
+    expect(await messageBox(page).evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+    await page.getByRole('button', { name: 'Send', exact: true }).tap();
+    // Emptied, the composer is left to right again (its placeholder is English).
+    await expect(messageBox(page)).toHaveValue('');
+    expect(await messageBox(page).evaluate((element) => getComputedStyle(element).direction)).toBe('ltr');
     const mine = userMessages(page).first();
     await expect(mine).toHaveAttribute('dir', 'auto');
     expect(await mine.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');

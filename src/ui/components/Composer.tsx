@@ -100,7 +100,8 @@ export function Composer(props: ComposerProps) {
           aria-describedby={props.runState === 'awaiting_input' ? hintId : undefined}
           placeholder={t('composer.placeholder')}
           rows={1}
-          dir="auto"
+          // Chromium resolves dir="auto" once and keeps it when the field is emptied: set it only while there is text.
+          dir={text() ? 'auto' : undefined}
           value={text()}
           onInput={(event) => setText(event.currentTarget.value)}
           onKeyDown={onKeyDown}
