@@ -7,6 +7,7 @@ import { t } from '../../i18n/i18n';
 import { createDraftSaver, flushWhenPageHides } from './draft-saver';
 import { QuestionActions } from './QuestionActions';
 import { QuestionFieldset } from './QuestionFieldset';
+import { QuestionNavigation } from './QuestionNavigation';
 import { createNarrowScreen } from './narrow-screen';
 import { createQuestionKeyboard } from './question-keys';
 import {
@@ -19,8 +20,6 @@ import {
 } from './question-form-state';
 import { outcomeFromMessage } from './question-outcome';
 import { QuestionReview } from './QuestionReview';
-import { QuestionStepper } from './QuestionStepper';
-import { QuestionTabs } from './QuestionTabs';
 import { createFormView } from './reveal-question';
 
 /** Quiet period before a draft is saved: long enough to coalesce typing, short enough to survive a reload. */
@@ -33,8 +32,9 @@ interface ErrorText {
 
 /**
  * The pending question form: a tab per question plus Review (a stepper on a narrow screen), the inputs,
- * Submit and Dismiss, the keyboard, and draft saving; it keeps the current question's text in view. It sends its own commands and reports the recorded outcome through
- * `onSettled` (`alreadyResolved` when another tab got there first).
+ * Submit and Dismiss, the keyboard, and draft saving; it keeps the current question's text in view. It
+ * sends its own commands and reports the recorded outcome through `onSettled` (`alreadyResolved` when
+ * another tab got there first).
  */
 export function PendingQuestionForm(props: {
   block: QuestionRequestBlock;
@@ -235,26 +235,19 @@ export function PendingQuestionForm(props: {
       <div role="status" aria-live="polite" class="question-form__visually-hidden">
         {announcement()}
       </div>
-      <QuestionTabs
-        hidden={!tabbed()}
+      <QuestionNavigation
         questions={questions()}
         activeTab={state().activeTab}
+        narrow={narrow()}
         isAnswered={(questionIndex) => isAnswered(answers()[questionIndex])}
         tabId={tabId}
         panelId={panelId}
         onActivate={activate}
+        onStep={(tab) => {
+          activate(tab);
+          if (tab === reviewTab()) focusAnswer(tab);
+        }}
       />
-      <Show when={!single() && narrow()}>
-        <QuestionStepper
-          questions={questions()}
-          activeTab={state().activeTab}
-          isAnswered={(questionIndex) => isAnswered(answers()[questionIndex])}
-          onStep={(tab) => {
-            activate(tab);
-            if (tab === reviewTab()) focusAnswer(tab);
-          }}
-        />
-      </Show>
       <For each={questions()}>
         {(question, index) => (
           <div
