@@ -43,7 +43,8 @@ export default defineConfig({
         name: 'Parley — the agent that asks before it guesses',
         short_name: 'Parley',
         description: 'A local-first AI agent that asks you structured questions instead of guessing.',
-        theme_color: '#3b5bdb',
+        // The app bar's colour: the installed app's title bar continues it (index.html sets the dark one).
+        theme_color: '#ffffff',
         background_color: '#f8f9fb',
         display: 'standalone',
         start_url: '/',

@@ -90,6 +90,41 @@ export function questionTab(page: Page, header: string): Locator {
   return questionForm(page).getByRole('tab', { name: header, exact: true });
 }
 
+/** The stepper that stands in for the tabs on a narrow screen (below 600 px). */
+export function questionStepper(page: Page): Locator {
+  return questionForm(page).getByRole('group', { name: 'Question steps', exact: true });
+}
+
+/**
+ * Brings a question (by its header) or "Review" to the front, whatever the width: its tab on a wide screen,
+ * Previous/Next of the stepper on a narrow one.
+ */
+export async function showQuestion(page: Page, header: string): Promise<void> {
+  const tab = questionTab(page, header);
+  if (await tab.isVisible()) {
+    await tab.click();
+    return;
+  }
+  const stepper = questionStepper(page);
+  const previous = stepper.getByRole('button', { name: 'Previous question', exact: true });
+  const next = stepper.getByRole('button', { name: 'Next question', exact: true });
+  while (await previous.isEnabled()) await previous.click();
+  while (!(await currentStep(page)).startsWith(header) && (await next.isEnabled())) await next.click();
+  await expectCurrentQuestion(page, header);
+}
+
+/** The stepper's current step without its count: "Toppings", or "Review". */
+async function currentStep(page: Page): Promise<string> {
+  const text = await questionStepper(page).locator('p').innerText();
+  return text.replace(/^\d+ of \d+\s*/, '');
+}
+
+/** Fails unless `header` (or "Review") is the question in front: its tab selected, or the stepper's step. */
+export async function expectCurrentQuestion(page: Page, header: string): Promise<void> {
+  if (await questionStepper(page).isVisible()) await expect.poll(() => currentStep(page)).toMatch(new RegExp(`^${header}(,|$)`));
+  else await expect(questionTab(page, header)).toHaveAttribute('aria-selected', 'true');
+}
+
 /** The visible question's fieldset, named by the question text. */
 export function questionGroup(page: Page, question: ScriptQuestion): Locator {
   return questionForm(page).getByRole('group', { name: question.question, exact: true });
@@ -126,12 +161,12 @@ export function chatStatus(page: Page, text: string): Locator {
  * Picking a single choice moves the form on to the next tab by itself.
  */
 export async function fillStandardAnswers(page: Page, color: 'Red' | 'Blue' = 'Red'): Promise<void> {
-  await questionTab(page, COLOR.header).click();
+  await showQuestion(page, COLOR.header);
   await questionGroup(page, COLOR).getByRole('radio', { name: color, exact: true }).click();
-  await expect(questionTab(page, TOPPINGS.header)).toHaveAttribute('aria-selected', 'true');
+  await expectCurrentQuestion(page, TOPPINGS.header);
   await questionGroup(page, TOPPINGS).getByRole('checkbox', { name: 'Cheese', exact: true }).check();
   await questionGroup(page, TOPPINGS).getByRole('checkbox', { name: 'Basil', exact: true }).check();
-  await questionTab(page, PROJECT.header).click();
+  await showQuestion(page, PROJECT.header);
   await questionGroup(page, PROJECT).getByRole('radio', { name: 'Other', exact: true }).check();
   await otherAnswerBox(page).fill('Zed');
 }

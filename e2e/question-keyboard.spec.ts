@@ -12,6 +12,7 @@ import {
   questionForm,
   questionGroup,
   questionSummary,
+  showQuestion,
   questionTab,
   readStoredConversation,
   standardAnsweredResult,
@@ -94,7 +95,8 @@ test('at 360 px the form fits: nothing is clipped and Submit can be reached', as
   const form = questionForm(page);
 
   for (const question of STANDARD_QUESTIONS) {
-    await questionTab(page, question.header).click();
+    // At 360 px the tabs give way to the stepper; showQuestion uses whichever is there.
+    await showQuestion(page, question.header);
     const group = questionGroup(page, question);
     await expect(group).toBeVisible();
     const choices = group.getByRole(question.multiple ? 'checkbox' : 'radio');

@@ -13,7 +13,9 @@ import { ConversationList } from './ConversationList';
 import { EmptyState } from './EmptyState';
 import { Settings } from './Settings';
 import { ErrorToasts, OutdatedBanner, StorageErrorBanner, WorkerRestartedBanner } from './StatusBanners';
-import { UpdatePrompt } from './UpdatePrompt';
+import { MenuIcon, SettingsIcon } from './icons';
+import { createServiceWorkerPrompt, OfflineNote, UpdatePrompt } from './UpdatePrompt';
+import { trackVisualViewport } from '../visual-viewport';
 
 /**
  * The shell: the "Conversations" nav, the routed main area (`#/c/<id>`, `#/settings`, home), banners
@@ -26,6 +28,8 @@ export function App(props: { client: WorkerClient }) {
   const services: AppServices = { client, state, dispatch };
   const route = createHashRoute();
   const [navOpen, setNavOpen] = createSignal(false);
+  const serviceWorker = createServiceWorkerPrompt();
+  onCleanup(trackVisualViewport());
 
   // The store keeps the storage error's text; its reason and numbers, which the banner is worded from, are kept here.
   const [storageEvent, setStorageEvent] = createSignal<Extract<AppEvent, { type: 'storage-error' }>>();
@@ -77,7 +81,7 @@ export function App(props: { client: WorkerClient }) {
   return (
     <AppContext.Provider value={services}>
       <div class="app" data-route={route().name} data-nav-open={navOpen() ? 'true' : 'false'}>
-        <UpdatePrompt />
+        <UpdatePrompt prompt={serviceWorker} />
         <OutdatedBanner shown={state.appOutdated} />
         <WorkerRestartedBanner shown={state.workerRestarted} onDismiss={() => dispatch({ type: 'worker-restart-dismissed' })} />
         <StorageErrorBanner error={storageError()} onDismiss={() => dispatch({ type: 'storage-error-dismissed' })} />
@@ -90,21 +94,24 @@ export function App(props: { client: WorkerClient }) {
             aria-label={t('nav.toggle')}
             onClick={() => setNavOpen(!navOpen())}
           >
-            {t('nav.conversations')}
+            <MenuIcon />
+            <span class="label-text">{t('nav.conversations')}</span>
           </button>
           <a class="brand" href="#/">
             {t('app.name')}
           </a>
+          <OfflineNote prompt={serviceWorker} />
           <button
             type="button"
-            class="button"
+            class="button settings-button"
             aria-current={route().name === 'settings' ? 'page' : undefined}
             onClick={() => {
               setNavOpen(false);
               navigate({ name: 'settings' });
             }}
           >
-            {t('nav.settings')}
+            <SettingsIcon />
+            <span class="label-text">{t('nav.settings')}</span>
           </button>
         </header>
         <nav id="conversation-nav" class="conversation-nav" aria-label={t('nav.conversations')}>

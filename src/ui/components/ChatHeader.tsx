@@ -1,4 +1,4 @@
-import { createSignal, createUniqueId, For, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, For, onCleanup, Show } from 'solid-js';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
@@ -6,6 +6,7 @@ import { describeRunError } from '../error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
+import { MoreIcon } from './icons';
 
 export interface ChatHeaderProps {
   conversation: Conversation;
@@ -40,16 +41,47 @@ export function statusText(conversation: Conversation): string {
   }
 }
 
-/** Title (a heading), status line, Rename and Delete, and the "Model profile" picker. */
+/**
+ * Title (a heading), status line, Rename and Delete, and the "Model profile" picker. On a narrow screen the
+ * last three sit behind one button, "Conversation actions", so the conversation keeps the height.
+ */
 export function ChatHeader(props: ChatHeaderProps) {
   const app = useApp();
   const [renaming, setRenaming] = createSignal(false);
   const [draftTitle, setDraftTitle] = createSignal('');
   const [confirmingDelete, setConfirmingDelete] = createSignal(false);
   const profileSelectId = `profile-select-${createUniqueId()}`;
+  const toolsId = `chat-tools-${createUniqueId()}`;
+  /** The actions menu on narrow screens (wide screens show the tools inline and ignore it). */
+  const [actionsOpen, setActionsOpen] = createSignal(false);
+  let actionsToggle: HTMLButtonElement | undefined;
+  let tools: HTMLDivElement | undefined;
+
+  // An open menu closes on a tap elsewhere and on Esc (focus goes back to its button), as menus do.
+  createEffect(() => {
+    if (!actionsOpen()) return;
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node | null;
+      // The delete dialog belongs to the menu: its Cancel brings focus back to Delete, which must still be there.
+      if (confirmingDelete() || !target || tools?.contains(target) || actionsToggle?.contains(target)) return;
+      setActionsOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || confirmingDelete()) return;
+      setActionsOpen(false);
+      actionsToggle?.focus();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    onCleanup(() => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    });
+  });
   const selectedProfileId = () => props.conversation.profileId ?? props.defaultProfileId;
 
   function startRename() {
+    setActionsOpen(false);
     setDraftTitle(props.conversation.title);
     setRenaming(true);
   }
@@ -81,6 +113,7 @@ export function ChatHeader(props: ChatHeaderProps) {
   }
 
   async function setProfile(profileId: string) {
+    setActionsOpen(false);
     const conversation = await settle(
       app.client.send({ type: 'conversation.setProfile', conversationId: props.conversation.id, profileId }),
     );
@@ -88,7 +121,7 @@ export function ChatHeader(props: ChatHeaderProps) {
   }
 
   return (
-    <header class="chat-header">
+    <header class="chat-header" data-actions-open={actionsOpen() ? 'true' : 'false'}>
       <div class="chat-heading">
         <Show
           when={renaming()}
@@ -129,7 +162,18 @@ export function ChatHeader(props: ChatHeaderProps) {
           {statusText(props.conversation)}
         </p>
       </div>
-      <div class="chat-tools">
+      <button
+        ref={actionsToggle}
+        type="button"
+        class="button icon-button chat-actions-toggle"
+        aria-expanded={actionsOpen()}
+        aria-controls={toolsId}
+        onClick={() => setActionsOpen(!actionsOpen())}
+      >
+        <MoreIcon />
+        <span class="visually-hidden">{t('chat.actions')}</span>
+      </button>
+      <div class="chat-tools" id={toolsId} ref={tools}>
         <div class="profile-picker">
           <label class="profile-picker-label" for={profileSelectId}>
             {t('chat.profile')}
@@ -159,7 +203,12 @@ export function ChatHeader(props: ChatHeaderProps) {
             {t('chat.renameShort')}
           </button>
         </Show>
-        <button type="button" class="button" aria-label={t('chat.delete')} onClick={() => setConfirmingDelete(true)}>
+        <button
+          type="button"
+          class="button"
+          aria-label={t('chat.delete')}
+          onClick={() => setConfirmingDelete(true)}
+        >
           {t('chat.deleteShort')}
         </button>
       </div>

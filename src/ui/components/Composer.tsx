@@ -2,6 +2,7 @@ import { createEffect, createSignal, createUniqueId, on, onCleanup, Show } from 
 import { composerText, setComposerText } from '../conversation-drafts';
 import type { RunState } from '../../schema/records';
 import { t } from '../i18n/i18n';
+import { SendIcon, StopIcon } from './icons';
 
 export interface ComposerProps {
   conversationId: string;
@@ -99,6 +100,8 @@ export function Composer(props: ComposerProps) {
           aria-describedby={props.runState === 'awaiting_input' ? hintId : undefined}
           placeholder={t('composer.placeholder')}
           rows={1}
+          // Chromium resolves dir="auto" once and keeps it when the field is emptied: set it only while there is text.
+          dir={text() ? 'auto' : undefined}
           value={text()}
           onInput={(event) => setText(event.currentTarget.value)}
           onKeyDown={onKeyDown}
@@ -106,18 +109,21 @@ export function Composer(props: ComposerProps) {
         <Show
           when={running()}
           fallback={
-            <button type="submit" class="button primary" disabled={!canSend()}>
-              {t('composer.send')}
+            <button type="submit" class="button primary composer-button" disabled={!canSend()}>
+              <SendIcon />
+              <span class="label-text">{t('composer.send')}</span>
             </button>
           }
         >
-          <button type="button" class="button danger" onClick={() => props.onStop()}>
-            {t('composer.stop')}
+          <button type="button" class="button danger composer-button" onClick={() => props.onStop()}>
+            <StopIcon />
+            <span class="label-text">{t('composer.stop')}</span>
           </button>
         </Show>
         <Show when={props.runState === 'awaiting_input'}>
-          <button type="button" class="button" onClick={() => props.onStop()}>
-            {t('composer.stop')}
+          <button type="button" class="button composer-button" onClick={() => props.onStop()}>
+            <StopIcon />
+            <span class="label-text">{t('composer.stop')}</span>
           </button>
         </Show>
       </div>

@@ -38,6 +38,7 @@ export function MessageView(props: MessageViewProps) {
       classList={{ 'message-user': !isAssistant(), 'message-assistant': isAssistant() }}
       aria-label={isAssistant() ? t('message.assistant') : t('message.user')}
       data-status={props.message.status}
+      dir="auto"
     >
       <For each={props.message.blocks}>
         {(block) => <BlockView block={block} message={props.message} client={props.client} />}

@@ -4,11 +4,17 @@ import { t } from '../i18n/i18n';
 
 const OFFLINE_NOTE_MS = 6000;
 
-/**
- * The service worker's two messages: "A new version is ready" with "Reload to update" (the new
- * version waits until the user agrees), and a one-time "Ready to work offline" note.
- */
-export function UpdatePrompt() {
+/** The service worker's state as the shell shows it: a waiting new version, and the one-time offline note. */
+export interface ServiceWorkerPrompt {
+  needRefresh(): boolean;
+  offlineReady(): boolean;
+  reloadToUpdate(): Promise<void>;
+  later(): void;
+  dismissOfflineNote(): void;
+}
+
+/** Registers the service worker and hides the offline note after a few seconds. Call once, in the shell. */
+export function createServiceWorkerPrompt(): ServiceWorkerPrompt {
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     offlineReady: [offlineReady, setOfflineReady],
@@ -19,42 +25,58 @@ export function UpdatePrompt() {
     },
   });
 
-  // workbox-window reloads only when the page was controlled as it registered; a first visit's tab was not, and with
-  // clientsClaim the new worker would take it over silently, mixing versions. Reload on the switch ourselves.
-  async function reloadToUpdate() {
-    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
-    await updateServiceWorker(true);
-    // Also tell the waiting worker directly: the helper above asks only the worker workbox-window knows of.
-    (await navigator.serviceWorker.getRegistration())?.waiting?.postMessage({ type: 'SKIP_WAITING' });
-  }
-
   createEffect(() => {
     if (!offlineReady()) return;
     const timer = setTimeout(() => setOfflineReady(false), OFFLINE_NOTE_MS);
     onCleanup(() => clearTimeout(timer));
   });
 
+  return {
+    needRefresh,
+    offlineReady: () => offlineReady() && !needRefresh(),
+    // workbox-window reloads only when the page was controlled as it registered; a first visit's tab was not, and with
+    // clientsClaim the new worker would take it over silently, mixing versions. Reload on the switch ourselves.
+    async reloadToUpdate() {
+      navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+      await updateServiceWorker(true);
+      // Also tell the waiting worker directly: the helper above asks only the worker workbox-window knows of.
+      (await navigator.serviceWorker.getRegistration())?.waiting?.postMessage({ type: 'SKIP_WAITING' });
+    },
+    later: () => setNeedRefresh(false),
+    dismissOfflineNote: () => setOfflineReady(false),
+  };
+}
+
+/** "A new version is ready" with "Reload to update": the new version waits until the user agrees. */
+export function UpdatePrompt(props: { prompt: ServiceWorkerPrompt }) {
   return (
-    <>
-      <Show when={needRefresh()}>
-        <div class="banner update-banner" role="status">
-          <span>{t('update.ready')}</span>
-          <button type="button" class="button primary small" onClick={() => void reloadToUpdate()}>
-            {t('update.reload')}
-          </button>
-          <button type="button" class="button small" onClick={() => setNeedRefresh(false)}>
-            {t('update.later')}
-          </button>
-        </div>
-      </Show>
-      <Show when={offlineReady() && !needRefresh()}>
-        <div class="banner offline-banner" role="status">
-          <span>{t('update.offlineReady')}</span>
-          <button type="button" class="button small" aria-label={t('banner.dismiss')} onClick={() => setOfflineReady(false)}>
-            ×
-          </button>
-        </div>
-      </Show>
-    </>
+    <Show when={props.prompt.needRefresh()}>
+      <div class="banner update-banner" role="status">
+        <span>{t('update.ready')}</span>
+        <button type="button" class="button primary small" onClick={() => void props.prompt.reloadToUpdate()}>
+          {t('update.reload')}
+        </button>
+        <button type="button" class="button small" onClick={() => props.prompt.later()}>
+          {t('update.later')}
+        </button>
+      </div>
+    </Show>
+  );
+}
+
+/**
+ * The one-time "Ready to work offline" note. It lives in the app bar, in the room beside the brand, so it
+ * neither moves the page when it comes and goes nor covers a control (on a phone it stands in for the brand).
+ */
+export function OfflineNote(props: { prompt: ServiceWorkerPrompt }) {
+  return (
+    <Show when={props.prompt.offlineReady()}>
+      <div class="offline-note" role="status">
+        <span class="offline-note-text">{t('update.offlineReady')}</span>
+        <button type="button" class="button small icon-button" aria-label={t('banner.dismiss')} onClick={() => props.prompt.dismissOfflineNote()}>
+          ×
+        </button>
+      </div>
+    </Show>
   );
 }

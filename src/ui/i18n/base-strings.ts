@@ -154,6 +154,9 @@ const en = {
   'error.provider_error': 'The model provider reported an error.',
   'error.internal': 'Something went wrong.',
   'error.unexpected': 'Something unexpected went wrong.',
+
+  // phone layout
+  'chat.actions': 'Conversation actions',
 };
 
 const zhCN: Record<keyof typeof en, string> = {
@@ -304,6 +307,9 @@ const zhCN: Record<keyof typeof en, string> = {
   'error.provider_error': '模型提供方返回了错误。',
   'error.internal': '出了点问题。',
   'error.unexpected': '发生了意外错误。',
+
+  // phone layout
+  'chat.actions': '对话操作',
 };
 
 // MCP: Settings → MCP servers. The English accessible names are part of the UI contract (README, e2e specs).

@@ -41,6 +41,12 @@ export const questionStrings = defineTranslations({
     'question.nothingChosen': 'Choose an answer first, or dismiss the question.',
     'question.invalidAnswer': 'These answers were not accepted: {message}',
     'question.sendFailed': 'Could not send: {message}',
+
+    // phone layout
+    'question.stepPosition': '{current} of {count}',
+    'question.stepPrevious': 'Previous question',
+    'question.stepNext': 'Next question',
+    'question.stepperLabel': 'Question steps',
   },
   'zh-CN': {
     'question.formLabel': 'Parley 的提问',
@@ -81,5 +87,11 @@ export const questionStrings = defineTranslations({
     'question.nothingChosen': '请先选择一个答案，或忽略此问题。',
     'question.invalidAnswer': '答案未被接受：{message}',
     'question.sendFailed': '发送失败：{message}',
+
+    // phone layout
+    'question.stepPosition': '第 {current} 题，共 {count} 题',
+    'question.stepPrevious': '上一题',
+    'question.stepNext': '下一题',
+    'question.stepperLabel': '答题步骤',
   },
 });

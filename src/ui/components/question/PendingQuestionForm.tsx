@@ -8,7 +8,9 @@ import { t, type MessageKey } from '../../i18n/i18n';
 import { createDraftSaver, flushWhenPageHides } from './draft-saver';
 import { QuestionActions } from './QuestionActions';
 import { QuestionFieldset } from './QuestionFieldset';
-import { keyTarget, leaveOtherText, questionKeyAction } from './question-keys';
+import { QuestionNavigation } from './QuestionNavigation';
+import { createNarrowScreen } from './narrow-screen';
+import { createQuestionKeyboard } from './question-keys';
 import {
   answersFromState,
   createQuestionFormState,
@@ -19,7 +21,7 @@ import {
 } from './question-form-state';
 import { outcomeFromMessage } from './question-outcome';
 import { QuestionReview } from './QuestionReview';
-import { QuestionTabs } from './QuestionTabs';
+import { createFormView } from './reveal-question';
 
 /** Quiet period before a draft is saved: long enough to coalesce typing, short enough to survive a reload. */
 export const DRAFT_DELAY_MS = 400;
@@ -31,9 +33,10 @@ interface ErrorText {
 }
 
 /**
- * The pending question form: a tab per question plus Review, the inputs, Submit and Dismiss, the
- * keyboard, and draft saving. It sends its own commands and reports the recorded outcome through
- * `onSettled` (`alreadyResolved` when another tab got there first).
+ * The pending question form: a tab per question plus Review (a stepper on a narrow screen), the inputs,
+ * Submit and Dismiss, the keyboard, and draft saving; it keeps the current question's text in view. It
+ * sends its own commands and reports the recorded outcome through `onSettled` (`alreadyResolved` when
+ * another tab got there first).
  */
 export function PendingQuestionForm(props: {
   block: QuestionRequestBlock;
@@ -63,13 +66,13 @@ export function PendingQuestionForm(props: {
   /** Dismiss (or Esc) was pressed with answers filled in: say they will be lost and ask first. */
   const [confirmingDismiss, setConfirmingDismiss] = createSignal(false);
   const single = () => questions().length === 1;
+  const narrow = createNarrowScreen();
+  /** Tabs on a wide screen; a narrow one steps through the questions instead (and one question needs neither). */
+  const tabbed = () => !single() && !narrow();
   const unanswered = () => questions().flatMap((question, index) => (isAnswered(answers()[index]) ? [] : [{ question, index }]));
   let settled = false;
-  // Arrow keys move through a native radio group and select as they go; that must not jump tabs.
-  let arrowNavigating = false;
-  const panelElements: HTMLElement[] = [];
+  const view = createFormView();
   const otherTextElements: HTMLTextAreaElement[] = [];
-  let submitButton: HTMLButtonElement | undefined;
   let skipNotice: HTMLElement | undefined;
 
   const target = () => ({
@@ -95,22 +98,11 @@ export function PendingQuestionForm(props: {
 
   function activate(tab: number): void {
     dispatch({ type: 'tab-activated', tab });
+    view.reveal(tab);
   }
 
-  /** Moves focus into a tab's content so a screen reader reads the question (or lands on Submit in Review). */
-  function focusAnswer(tab: number): void {
-    if (tab === reviewTab()) {
-      submitButton?.focus();
-      return;
-    }
-    const inputs = panelElements[tab]?.querySelectorAll<HTMLInputElement>('input');
-    const list = inputs ? [...inputs] : [];
-    (list.find((input) => input.checked) ?? list[0])?.focus();
-  }
-
-  function focusOption(questionIndex: number, optionIndex: number): void {
-    panelElements[questionIndex]?.querySelectorAll<HTMLInputElement>('input')[optionIndex]?.focus();
-  }
+  const focusAnswer = (tab: number) => view.focusAnswer(tab, tab === reviewTab());
+  const focusOption = (questionIndex: number, optionIndex: number) => view.focusOption(questionIndex, optionIndex);
 
   function pickOption(questionIndex: number, label: string, mayAdvance: boolean): void {
     dispatch({ type: 'option-picked', questionIndex, label });
@@ -127,12 +119,6 @@ export function PendingQuestionForm(props: {
     if (mayFocusText && state().otherChosen[questionIndex]) otherTextElements[questionIndex]?.focus();
   }
 
-  function takeArrowFlag(): boolean {
-    const value = arrowNavigating;
-    arrowNavigating = false;
-    return value;
-  }
-
   function pickByDigit(digit: number): void {
     const questionIndex = state().activeTab;
     const question = questions()[questionIndex];
@@ -147,24 +133,7 @@ export function PendingQuestionForm(props: {
     }
   }
 
-  function onKeyDown(event: KeyboardEvent): void {
-    arrowNavigating = false;
-    const element = event.target;
-    const { key, shiftKey, ctrlKey, metaKey, altKey } = event;
-    // keyCode 229: an input method is composing (Chromium reports it before isComposing on the first key).
-    const composing = event.isComposing || event.keyCode === 229;
-    const action = questionKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, composing, target: keyTarget(element) });
-    if (action.kind === 'none') return;
-    if (action.kind === 'arrow') {
-      arrowNavigating = true;
-      return;
-    }
-    event.preventDefault();
-    if (action.kind === 'dismiss') void dismiss();
-    else if (action.kind === 'submit') void submit();
-    else if (action.kind === 'pick') pickByDigit(action.digit);
-    else leaveOtherText(element);
-  }
+  const keyboard = createQuestionKeyboard({ dismiss: () => void dismiss(), submit: () => void submit(), pick: pickByDigit });
 
   async function submit(skipUnanswered = false): Promise<void> {
     if (busy() || settled) return;
@@ -232,10 +201,15 @@ export function PendingQuestionForm(props: {
     }
   }
 
-  onMount(() => setAnnounced(true));
+  let letGoOfQuestion: (followNewest: boolean) => void = () => undefined;
+  onMount(() => {
+    setAnnounced(true);
+    letGoOfQuestion = view.holdAtTop();
+  });
   const stopFlushingOnHide = flushWhenPageHides(saver);
   onCleanup(() => {
     stopFlushingOnHide();
+    letGoOfQuestion(settled || props.block.status !== 'pending');
     if (settled || props.block.status !== 'pending') saver.cancel();
     else saver.flush();
   });
@@ -250,6 +224,7 @@ export function PendingQuestionForm(props: {
 
   return (
     <form
+      ref={(element) => (view.form = element)}
       class="question-form__pending"
       aria-label={t('question.formLabel')}
       aria-busy={busy() ? 'true' : undefined}
@@ -258,29 +233,33 @@ export function PendingQuestionForm(props: {
         event.preventDefault();
         void submit();
       }}
-      onKeyDown={onKeyDown}
-      onPointerDown={() => (arrowNavigating = false)}
+      onKeyDown={(event) => keyboard.onKeyDown(event)}
+      onPointerDown={() => keyboard.onPointerDown()}
     >
       <div role="status" aria-live="polite" class="question-form__visually-hidden">
         {announcement()}
       </div>
-      <QuestionTabs
-        hidden={single()}
+      <QuestionNavigation
         questions={questions()}
         activeTab={state().activeTab}
+        narrow={narrow()}
         isAnswered={(questionIndex) => isAnswered(answers()[questionIndex])}
         tabId={tabId}
         panelId={panelId}
         onActivate={activate}
+        onStep={(tab) => {
+          activate(tab);
+          if (tab === reviewTab()) focusAnswer(tab);
+        }}
       />
       <For each={questions()}>
         {(question, index) => (
           <div
-            ref={(element) => (panelElements[index()] = element)}
-            role={single() ? undefined : 'tabpanel'}
+            ref={(element) => (view.panels[index()] = element)}
+            role={tabbed() ? 'tabpanel' : undefined}
             class="question-form__panel"
             id={panelId(index())}
-            aria-labelledby={single() ? undefined : tabId(index())}
+            aria-labelledby={tabbed() ? tabId(index()) : undefined}
             hidden={state().activeTab !== index()}
           >
             <QuestionFieldset
@@ -289,8 +268,8 @@ export function PendingQuestionForm(props: {
               selected={state().selected[index()] ?? []}
               otherChosen={state().otherChosen[index()] ?? false}
               otherText={state().otherText[index()] ?? ''}
-              onPick={(label) => pickOption(index(), label, !takeArrowFlag())}
-              onPickOther={() => pickOther(index(), !takeArrowFlag())}
+              onPick={(label) => pickOption(index(), label, !keyboard.takeArrowFlag())}
+              onPickOther={() => pickOther(index(), !keyboard.takeArrowFlag())}
               onOtherText={(text) => dispatch({ type: 'other-text-changed', questionIndex: index(), text })}
               onClear={() => {
                 dispatch({ type: 'answer-cleared', questionIndex: index() });
@@ -303,30 +282,24 @@ export function PendingQuestionForm(props: {
       </For>
       <Show when={!single()}>
         <div
-          role="tabpanel"
+          role={tabbed() ? 'tabpanel' : undefined}
           class="question-form__panel"
           id={panelId(reviewTab())}
-          aria-labelledby={tabId(reviewTab())}
+          aria-labelledby={tabbed() ? tabId(reviewTab()) : undefined}
           hidden={state().activeTab !== reviewTab()}
         >
-          <Show when={confirmingSkip() && unanswered().length > 0}>
-            <p ref={(element) => (skipNotice = element)} tabIndex={-1} role="alert" class="question-review__unanswered">
-              {t('question.unansweredNotice', { count: unanswered().length, headers: unanswered().map((item) => item.question.header).join(', ') })}
-            </p>
-          </Show>
           <QuestionReview
             questions={questions()}
             answers={answers()}
+            unansweredHeaders={confirmingSkip() ? unanswered().map((item) => item.question.header) : []}
+            busy={busy()}
+            noticeRef={(element) => (skipNotice = element)}
+            onSubmitAnyway={() => void submit(true)}
             onChange={(questionIndex) => {
               activate(questionIndex);
               focusAnswer(questionIndex);
             }}
           />
-          <Show when={confirmingSkip() && unanswered().length > 0}>
-            <button type="button" class="question-form__submit-anyway" disabled={busy()} onClick={() => void submit(true)}>
-              {t('question.submitAnyway')}
-            </button>
-          </Show>
         </div>
       </Show>
       <QuestionActions
@@ -339,7 +312,7 @@ export function PendingQuestionForm(props: {
           setConfirmingDismiss(false);
           focusAnswer(Math.min(state().activeTab, questions().length - 1));
         }}
-        submitRef={(element) => (submitButton = element)}
+        submitRef={(element) => (view.submitButton = element)}
       />
     </form>
   );

@@ -1,37 +1,57 @@
-import { For } from 'solid-js';
+import { For, Show } from 'solid-js';
 import type { Question, QuestionAnswer } from '../../../schema/question';
 import { t } from '../../i18n/i18n';
 import { describeAnswer } from './answer-text';
 import { isAnswered } from './question-form-state';
 
-/** The Review tab's content: every question's answer (or "Skipped"), each with a way back to change it. */
+/**
+ * The Review tab's content: every question's answer (or "Skipped"), each with a way back to change it.
+ * After Submit with questions unanswered, it first says which ones, and offers "Submit anyway".
+ */
 export function QuestionReview(props: {
   questions: readonly Question[];
   answers: readonly QuestionAnswer[];
+  /** Headers of the questions left unanswered when Submit was pressed; empty when nothing needs confirming. */
+  unansweredHeaders: readonly string[];
+  busy: boolean;
+  noticeRef: (element: HTMLElement) => void;
+  onSubmitAnyway: () => void;
   onChange: (questionIndex: number) => void;
 }) {
   return (
-    <div class="question-review">
-      <p class="question-review__title">{t('question.reviewTitle')}</p>
-      <ul class="question-review__list">
-        <For each={props.questions}>
-          {(question, index) => (
-            <li class="question-review__item" data-skipped={isAnswered(props.answers[index()]) ? undefined : 'true'}>
-              <span class="question-review__answer" dir="auto">
-                {t('question.summaryItem', { header: question.header, answer: describeAnswer(props.answers[index()]) })}
-              </span>
-              <button
-                type="button"
-                class="question-review__change"
-                aria-label={t('question.reviewChangeLabel', { header: question.header })}
-                onClick={() => props.onChange(index())}
-              >
-                {t('question.reviewChange')}
-              </button>
-            </li>
-          )}
-        </For>
-      </ul>
-    </div>
+    <>
+      <Show when={props.unansweredHeaders.length > 0}>
+        <p ref={props.noticeRef} tabIndex={-1} role="alert" class="question-review__unanswered">
+          {t('question.unansweredNotice', { count: props.unansweredHeaders.length, headers: props.unansweredHeaders.join(', ') })}
+        </p>
+      </Show>
+      <div class="question-review">
+        <p class="question-review__title">{t('question.reviewTitle')}</p>
+        <ul class="question-review__list">
+          <For each={props.questions}>
+            {(question, index) => (
+              <li class="question-review__item" data-skipped={isAnswered(props.answers[index()]) ? undefined : 'true'}>
+                <span class="question-review__answer" dir="auto">
+                  {t('question.summaryItem', { header: question.header, answer: describeAnswer(props.answers[index()]) })}
+                </span>
+                <button
+                  type="button"
+                  class="question-review__change"
+                  aria-label={t('question.reviewChangeLabel', { header: question.header })}
+                  onClick={() => props.onChange(index())}
+                >
+                  {t('question.reviewChange')}
+                </button>
+              </li>
+            )}
+          </For>
+        </ul>
+      </div>
+      <Show when={props.unansweredHeaders.length > 0}>
+        <button type="button" class="question-form__submit-anyway" disabled={props.busy} onClick={() => props.onSubmitAnyway()}>
+          {t('question.submitAnyway')}
+        </button>
+      </Show>
+    </>
   );
 }

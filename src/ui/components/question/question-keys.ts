@@ -50,3 +50,41 @@ export function leaveOtherText(element: EventTarget | null): void {
   const choices = element.closest('fieldset')?.querySelectorAll<HTMLInputElement>('input[type=radio], input[type=checkbox]');
   if (choices && choices.length > 0) choices[choices.length - 1]!.focus();
 }
+
+/**
+ * The form's keyboard: Esc dismisses (or leaves the Other text), Enter submits, digits pick. It also remembers
+ * whether the choice that just changed was moved by an arrow key: arrows move through a native radio group and
+ * select as they go, which must not advance to the next question.
+ */
+export function createQuestionKeyboard(actions: { dismiss(): void; submit(): void; pick(digit: number): void }) {
+  let arrowNavigating = false;
+  return {
+    onKeyDown(event: KeyboardEvent): void {
+      arrowNavigating = false;
+      const element = event.target;
+      const { key, shiftKey, ctrlKey, metaKey, altKey } = event;
+      // keyCode 229: an input method is composing (Chromium reports it before isComposing on the first key).
+      const composing = event.isComposing || event.keyCode === 229;
+      const action = questionKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, composing, target: keyTarget(element) });
+      if (action.kind === 'none') return;
+      if (action.kind === 'arrow') {
+        arrowNavigating = true;
+        return;
+      }
+      event.preventDefault();
+      if (action.kind === 'dismiss') actions.dismiss();
+      else if (action.kind === 'submit') actions.submit();
+      else if (action.kind === 'pick') actions.pick(action.digit);
+      else leaveOtherText(element);
+    },
+    onPointerDown(): void {
+      arrowNavigating = false;
+    },
+    /** Whether the last choice change came from an arrow key; reading it clears it. */
+    takeArrowFlag(): boolean {
+      const value = arrowNavigating;
+      arrowNavigating = false;
+      return value;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { messageBox, messageLog, newConversation, send, useScript, userMessages } from './fixtures';
+import { PHONE } from './phone-helpers';
+import { ASKING_TEXT, STANDARD_QUESTIONS, completeReply, questionForm } from './question-helpers';
+
+// The chat screen on a phone (issue 10): the conversation gets the height, the keyboard never covers the
+// composer, the header's tools sit in one menu, and nothing floats over a control.
+
+/** A reply long enough to fill the log, then the standard question form. */
+const LONG_REPLY = Array.from({ length: 30 }, (_, index) => `Paragraph ${index + 1}: a line of the conversation.`).join('\n\n');
+
+async function openLongConversation(page: Page): Promise<void> {
+  await page.goto('/');
+  await useScript(page, {
+    steps: [{ text: LONG_REPLY }, { text: ASKING_TEXT, toolCalls: [{ name: 'question', args: { questions: STANDARD_QUESTIONS } }] }],
+    chunkSize: 400,
+    chunkDelayMs: 5,
+  });
+  await newConversation(page);
+  await send(page, 'Tell me a lot');
+  await completeReply(page, 0);
+}
+
+/** Whether a paragraph's text ends at its right edge and leaves room on the left: right-to-left layout. */
+function hugsTheRight(paragraph: Locator): Promise<boolean> {
+  return paragraph.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const text = range.getBoundingClientRect();
+    const box = element.getBoundingClientRect();
+    return box.right - text.right < 2 && text.left - box.left > 8;
+  });
+}
+
+/** The keyboard took the bottom of the screen: the composer and at least 200 px of the log are in view. */
+async function expectComposerAndConversation(page: Page, height: number, what: string): Promise<void> {
+  const composer = await page.locator('form.composer').boundingBox();
+  const log = await messageLog(page).boundingBox();
+  expect(composer!.y, `${what}: composer top`).toBeGreaterThanOrEqual(0);
+  expect(composer!.y + composer!.height, `${what}: composer bottom above the keyboard`).toBeLessThanOrEqual(height);
+  await expect(messageBox(page)).toBeInViewport();
+  const visibleLog = Math.min(log!.y + log!.height, composer!.y, height) - Math.max(log!.y, 0);
+  expect(visibleLog, `${what}: px of conversation in view`).toBeGreaterThanOrEqual(200);
+}
+
+test.describe('at 360 px with touch', () => {
+  test.use({ ...PHONE });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`with the keyboard open (360×420) the composer and 200 px of conversation stay visible (${colorScheme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await openLongConversation(page);
+      await messageBox(page).tap();
+      await page.setViewportSize({ width: 360, height: 420 });
+      await expectComposerAndConversation(page, 420, 'after a reply');
+
+      // A four-line draft grows the composer, but not over the conversation.
+      await messageBox(page).fill('one\ntwo\nthree\nfour');
+      await expectComposerAndConversation(page, 420, 'with a four-line draft');
+      await messageBox(page).fill('');
+
+      // With a question waiting (the composer then has a hint), too.
+      await send(page, 'Ask me');
+      await expect(questionForm(page)).toBeVisible();
+      await messageBox(page).tap();
+      await expectComposerAndConversation(page, 420, 'with a question waiting');
+      expect(await page.evaluate(() => document.scrollingElement!.scrollTop), 'the page itself never scrolled').toBe(0);
+    });
+  }
+
+  test('the header keeps the title and status; model profile, Rename and Delete are in "Conversation actions"', async ({ page }) => {
+    await page.goto('/');
+    const conversationId = await newConversation(page);
+    const actions = page.getByRole('button', { name: 'Conversation actions', exact: true });
+    const rename = page.getByRole('button', { name: 'Rename conversation', exact: true });
+    const remove = page.getByRole('button', { name: 'Delete conversation', exact: true });
+    const profile = page.getByRole('combobox', { name: 'Model profile', exact: true });
+    await expect(actions).toHaveAttribute('aria-expanded', 'false');
+    await expect(rename).toBeHidden();
+    await expect(remove).toBeHidden();
+    await expect(profile).toBeHidden();
+    const header = await page.locator('.chat-header').boundingBox();
+    expect(header!.height, 'a compact header').toBeLessThanOrEqual(64);
+
+    await actions.tap();
+    await expect(actions).toHaveAttribute('aria-expanded', 'true');
+    await expect(profile).toBeVisible();
+    await expect(remove).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(profile).toBeHidden();
+    await expect(actions).toBeFocused();
+
+    // Delete asks in a dialog; Cancel keeps the menu and its focus.
+    await actions.tap();
+    await remove.tap();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).tap();
+    await expect(remove).toBeFocused();
+    // A tap elsewhere closes the menu.
+    await messageLog(page).tap();
+    await expect(remove).toBeHidden();
+
+    await actions.tap();
+    await rename.tap();
+    await expect(rename).toBeHidden();
+    await page.getByRole('textbox', { name: 'Conversation title', exact: true }).fill('Renamed on a phone');
+    await page.getByRole('button', { name: 'Save title', exact: true }).tap();
+    await expect(page.getByRole('heading', { name: 'Renamed on a phone' })).toBeVisible();
+    expect(conversationId).not.toBe('');
+  });
+
+  test('the "Ready to work offline" note covers no control and moves none', async ({ page }) => {
+    await page.goto('/');
+    const newButton = page.getByRole('button', { name: 'New conversation', exact: true });
+    const settings = page.getByRole('button', { name: 'Settings', exact: true });
+    const menu = page.getByRole('button', { name: 'Show conversations', exact: true });
+    await expect(newButton).toBeVisible();
+    const before = [await newButton.boundingBox(), await settings.boundingBox(), await menu.boundingBox()];
+    await expect(page.getByRole('status').filter({ hasText: 'Ready to work offline' })).toBeVisible();
+    expect([await newButton.boundingBox(), await settings.boundingBox(), await menu.boundingBox()]).toEqual(before);
+    // What a tap at each control's centre hits is that control.
+    for (const control of [newButton, settings, menu]) {
+      const hit = await control.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return !!top && element.contains(top);
+      });
+      expect(hit, `${await control.getAttribute('aria-label') ?? await control.innerText()} is not covered`).toBe(true);
+    }
+  });
+
+  test('messages and the composer take the direction of their own text', async ({ page }) => {
+    await page.goto('/');
+    await useScript(page, [{ text: 'مرحبا! كيف يمكنني مساعدتك؟' }]);
+    await newConversation(page);
+    await messageBox(page).fill('שלום, מה שלומך?');
+    await expect(messageBox(page)).toHaveAttribute('dir', 'auto');
+    expect(await messageBox(page).evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+    await page.getByRole('button', { name: 'Send', exact: true }).tap();
+    // Emptied, the composer is left to right again (its placeholder is English).
+    await expect(messageBox(page)).toHaveValue('');
+    expect(await messageBox(page).evaluate((element) => getComputedStyle(element).direction)).toBe('ltr');
+    const mine = userMessages(page).first();
+    await expect(mine).toHaveAttribute('dir', 'auto');
+    expect(await mine.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+    // A streamed reply: each paragraph is laid out right to left (its text hugs the right edge).
+    const reply = await completeReply(page, 0);
+    expect(await hugsTheRight(reply.locator('p').first())).toBe(true);
+    await send(page, 'And now in English');
+    expect(await userMessages(page).last().evaluate((element) => getComputedStyle(element).direction)).toBe('ltr');
+    expect(await hugsTheRight(userMessages(page).last().locator('p'))).toBe(false);
+  });
+});
+
+test('the page declares the keyboard behaviour and a theme colour for light and dark', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('meta[name="viewport"]')).toHaveAttribute('content', /interactive-widget=resizes-content/);
+  await expect(page.locator('meta[name="viewport"]')).toHaveAttribute('content', /viewport-fit=cover/);
+  for (const [scheme, colour] of [['light', '#ffffff'], ['dark', '#1b1f2a']] as const) {
+    await expect(page.locator(`meta[name="theme-color"][media="(prefers-color-scheme: ${scheme})"]`)).toHaveAttribute('content', colour);
+    // The theme colour continues the app bar into the status bar.
+    await page.emulateMedia({ colorScheme: scheme });
+    const background = await page.locator('header.app-bar').evaluate((element) => getComputedStyle(element).backgroundColor);
+    const expected = await page.evaluate((hex) => {
+      const probe = document.createElement('div');
+      probe.style.color = hex;
+      document.body.append(probe);
+      const value = getComputedStyle(probe).color;
+      probe.remove();
+      return value;
+    }, colour);
+    expect(background).toBe(expected);
+  }
+});
+
+test('on a wide screen the header shows its tools inline, without the actions menu', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await newConversation(page);
+  await expect(page.getByRole('button', { name: 'Conversation actions', exact: true })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Rename conversation', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete conversation', exact: true })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Model profile', exact: true })).toBeVisible();
+});
