@@ -21,6 +21,9 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Serves a build (dist/ by default) with `vite preview`; resolves once it answers. The returned function stops it (its whole group). */
 export async function startPreview(port, distDirectory = 'dist') {
+  // Another checkout's server on this port would answer for ours, and the run would measure its build.
+  const taken = await fetch(`http://localhost:${port}/`).then(() => true, () => false);
+  if (taken) throw new Error(`Port ${port} already answers: stop that server or pick another port with BENCH_PORT.`);
   const child = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--outDir', distDirectory], { stdio: 'ignore', detached: true });
   const stop = () => {
     try {

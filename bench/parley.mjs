@@ -146,7 +146,7 @@ function chatRequests(provider) {
  * A `tokens`-token reply from the provider server at full speed: Enter → the last token painted, against the
  * server's own time from request to last byte. Long tasks and dropped frames while it streams.
  */
-export async function measureStream(page, base, provider, tokens) {
+export async function measureStream(page, base, provider, tokens, timeoutMs = 180_000) {
   await conversationWithServer(page, base);
   provider.enqueue({ tokens, tokensEnd: STREAM_END, burst: true });
   const before = chatRequests(provider).length;
@@ -158,16 +158,20 @@ export async function measureStream(page, base, provider, tokens) {
     window.__bench.startFrames();
   });
   await box.press('Enter');
-  const timing = await page.evaluate(async (marker) => {
+  const timing = await page.evaluate(async ({ marker, timeoutMs }) => {
     const bench = window.__bench;
+    // The reply is whole once it is marked complete (the UI renders only the first 100,000 characters of a long
+    // reply, so the last token itself may never be in the page).
     const painted = await bench.untilPainted(() => {
       const articles = document.querySelectorAll('[role="log"] article');
-      return articles.length > 0 && articles[articles.length - 1].textContent.includes(marker);
-    });
+      const last = articles[articles.length - 1];
+      if (last === undefined || last.getAttribute('aria-label') !== 'Parley') return false;
+      return last.getAttribute('data-status') === 'complete' || last.textContent.includes(marker);
+    }, timeoutMs);
     const frames = bench.stopFrames();
     const from = window.__benchEnterAt;
     return { from, painted, frames, longTasks: bench.longTasksBetween(from, painted), timeOrigin: performance.timeOrigin };
-  }, STREAM_END.trim());
+  }, { marker: STREAM_END.trim(), timeoutMs });
   const request = chatRequests(provider)[before];
   await waitFor(() => request?.answeredAt !== undefined);
   return {

@@ -5,10 +5,10 @@
 //
 //   node bench/run.mjs [--json <file>] [--nextchat-url <url>] [--dist <build directory>] [--quick]
 //
-// Environment: CHROMIUM_PATH, BENCH_PORT (4192), BENCH_TOKENS (50000).
+// Environment: CHROMIUM_PATH, BENCH_PORT (4196), BENCH_TOKENS (50000).
 import { existsSync, writeFileSync } from 'node:fs';
 import { FIRST_LOAD_BUDGET_KIB, firstLoadJs } from './first-load.mjs';
-import { freshPage, launchBrowser, median, startPreview, startProviderServer } from './harness.mjs';
+import { freshPage, launchBrowser, median, routeBlankPage, startPreview, startProviderServer } from './harness.mjs';
 import { measureMcpEcho } from './mcp.mjs';
 import { measureNextChat } from './nextchat.mjs';
 import {
@@ -25,13 +25,16 @@ const quick = args.includes('--quick');
 const jsonFile = option('--json');
 const nextChatUrl = option('--nextchat-url');
 const distDirectory = option('--dist') ?? 'dist';
-const PORT = Number(process.env.BENCH_PORT ?? 4192);
+const PORT = Number(process.env.BENCH_PORT ?? 4196);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50_000);
+const SHORT_TOKENS = 10_000;
+const LONG_STREAM_TIMEOUT_MS = 90_000;
 const SIZES = [100, 1000, 10_000];
 const REPS = {
   load: quick ? 2 : 5,
   open: (count) => (quick ? 1 : count >= 10_000 ? 2 : count >= 1000 ? 3 : 5),
   stream: quick ? 1 : 3,
+  longStream: 1,
   question: quick ? 2 : 5,
   baseline: 30,
 };
@@ -53,7 +56,9 @@ try {
   const loads = await measureAppLoad(browser, base, REPS.load);
   const blankLoad = median(loads.blank);
 
-  const { context, page } = await freshPage(browser, base);
+  const fresh = await freshPage(browser, base);
+  const { context } = fresh;
+  let { page } = fresh;
   log('baselines');
   const baselines = await measureBaselines(page, base, provider.url, REPS.baseline);
   log(`seeding ${SIZES.join(', ')}-message conversations through Settings → Import`);
@@ -68,10 +73,27 @@ try {
 
   log('profile for the provider server');
   await addServerProfile(page, base, provider.url);
+  // The short reply always finishes and compares builds; the long one is issue 12's figure and may not finish
+  // (a worker busy past the supervisor's ping timeout is restarted mid-answer): then it is reported, not fatal.
   const streams = [];
   for (let round = 0; round < REPS.stream; round += 1) {
+    log(`streaming ${SHORT_TOKENS} tokens, round ${round + 1}`);
+    streams.push(await measureStream(page, base, provider, SHORT_TOKENS));
+  }
+  const longStreams = [];
+  let longStreamFailure;
+  for (let round = 0; round < REPS.longStream && longStreamFailure === undefined; round += 1) {
     log(`streaming ${TOKENS} tokens, round ${round + 1}`);
-    streams.push(await measureStream(page, base, provider, TOKENS));
+    try {
+      longStreams.push(await measureStream(page, base, provider, TOKENS, LONG_STREAM_TIMEOUT_MS));
+    } catch (error) {
+      longStreamFailure = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      log(`the ${TOKENS}-token reply did not finish: ${longStreamFailure}`);
+      if (page.isClosed()) {
+        page = await context.newPage();
+        await routeBlankPage(page, base);
+      }
+    }
   }
   const questions = [];
   for (let round = 0; round < REPS.question; round += 1) {
@@ -99,13 +121,19 @@ try {
     add('open', `open ${count} messages: JS heap after GC`, median(runs.map((run) => run.heapMb)), 'MB');
     add('open', `open ${count} messages: DOM elements`, median(runs.map((run) => run.elements)), '');
   }
-  const streamMedian = (pick) => median(streams.map(pick));
-  add('stream', `${TOKENS} tokens: Enter → last token painted`, streamMedian((run) => run.enterToPainted), 'ms', "server's own send time", streamMedian((run) => run.serverSend), 'target ≤ 1.5×');
-  add('stream', `${TOKENS} tokens: long tasks while streaming`, streamMedian((run) => run.longTasks.count), '', '', undefined, `longest ${streamMedian((run) => run.longTasks.longest).toFixed(0)} ms, total ${streamMedian((run) => run.longTasks.total).toFixed(0)} ms`);
-  add('stream', `${TOKENS} tokens: dropped frames while streaming`, streamMedian((run) => run.frames.dropped), '', '', undefined, `worst gap ${streamMedian((run) => run.frames.worstGap).toFixed(0)} ms`);
+  for (const [tokens, runs] of [[SHORT_TOKENS, streams], [TOKENS, longStreams]]) {
+    if (runs.length === 0) {
+      add('stream', `${tokens} tokens: did not finish (${longStreamFailure})`, Number.NaN, '');
+      continue;
+    }
+    const streamMedian = (pick) => median(runs.map(pick));
+    add('stream', `${tokens} tokens: Enter → last token painted`, streamMedian((run) => run.enterToPainted), 'ms', "server's own send time", streamMedian((run) => run.serverSend), 'target ≤ 1.5×');
+    add('stream', `${tokens} tokens: long tasks while streaming`, streamMedian((run) => run.longTasks.count), '', '', undefined, `longest ${streamMedian((run) => run.longTasks.longest).toFixed(0)} ms, total ${streamMedian((run) => run.longTasks.total).toFixed(0)} ms`);
+    add('stream', `${tokens} tokens: dropped frames while streaming`, streamMedian((run) => run.frames.dropped), '', '', undefined, `worst gap ${streamMedian((run) => run.frames.worstGap).toFixed(0)} ms`);
+  }
   add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms', 'raw fetch + one IndexedDB commit', fetchPlusCommit, 'target ≤ 3×');
   add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
-  Object.assign(figures, { loads, baselines, firstLoad, opens, streams, questions, mcp });
+  Object.assign(figures, { loads, baselines, firstLoad, opens, streams, longStreams, longStreamFailure, questions, mcp });
 
   if (nextChatUrl) {
     log(`NextChat at ${nextChatUrl}`);
