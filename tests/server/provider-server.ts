@@ -43,6 +43,14 @@ export interface ScriptedReply {
   models?: string[];
   /** For GET …/models: answer 200 with this JSON instead of a list (a base URL that is not an API). */
   modelsBody?: unknown;
+  /**
+   * Instead of `text`: a reply of this many tokens (`w1 w2 …`, a paragraph break every 50), one token per SSE event,
+   * ending with `tokensEnd` if given. For the benchmark's long, fast replies.
+   */
+  tokens?: number;
+  tokensEnd?: string;
+  /** Write events back to back in large writes, as a fast local server does, instead of two writes per event. */
+  burst?: boolean;
 }
 
 export interface RecordedRequest {
@@ -51,6 +59,9 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON, or the raw text when it was not JSON; undefined without a body. */
   body: unknown;
+  /** When the request arrived and when its answer was fully written: epoch ms with sub-ms precision. */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 export interface ProviderServer {
@@ -81,13 +92,14 @@ export async function startProviderServer(options: { port?: number } = {}): Prom
   let counter = 0;
 
   const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
+    const receivedAt = preciseNow();
+    void handle(request, response, receivedAt).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
       response.end(String(error));
     });
   });
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function handle(request: IncomingMessage, response: ServerResponse, receivedAt: number): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const raw = await readBody(request);
     const body = parseBody(raw);
@@ -95,8 +107,13 @@ export async function startProviderServer(options: { port?: number } = {}): Prom
     const cors = (omit: boolean): Record<string, string> =>
       omit ? {} : { 'access-control-allow-origin': origin ?? '*', vary: 'Origin', 'access-control-expose-headers': '*' };
 
+    if (path === '/__control/ping') return control(path, 'GET', { receivedAt }, response, cors(false));
     if (path.startsWith('/__control/')) return control(path, request.method ?? 'GET', body, response, cors(false));
-    requests.push({ method: request.method ?? 'GET', path, headers: flatHeaders(request), body });
+    const record: RecordedRequest = { method: request.method ?? 'GET', path, headers: flatHeaders(request), body, receivedAt };
+    requests.push(record);
+    response.once('finish', () => {
+      record.answeredAt = preciseNow();
+    });
 
     if (request.method === 'OPTIONS') {
       const omit = queue[0]?.noCors === true;
@@ -141,6 +158,8 @@ export async function startProviderServer(options: { port?: number } = {}): Prom
       return json(200, { queued: queue.length });
     }
     if (path === '/__control/requests' && method === 'GET') return json(200, requests);
+    // The benchmark's raw-fetch baseline and clock check: the cheapest answer, saying when the request arrived.
+    if (path === '/__control/ping') return json(200, body);
     if (path === '/__control/reset' && method === 'POST') {
       queue.length = 0;
       requests.length = 0;
@@ -178,7 +197,8 @@ function openAiEvents(reply: ScriptedReply, counter: number, requestBody: unknow
   });
   const events: SseEvent[] = [chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null }), { comment: ' keep-alive' }];
   for (const piece of pieces(reply.reasoning ?? '', 5)) events.push(chunk({ delta: { reasoning_content: piece }, finish_reason: null }));
-  for (const piece of pieces(reply.text ?? '', 4)) events.push(chunk({ delta: { content: piece }, finish_reason: null }));
+  const textPieces = reply.tokens !== undefined ? tokenPieces(reply.tokens, reply.tokensEnd) : pieces(reply.text ?? '', 4);
+  for (const piece of textPieces) events.push(chunk({ delta: { content: piece }, finish_reason: null }));
   if (reply.midStreamError !== undefined) return [...events, { data: JSON.stringify({ error: { message: reply.midStreamError, code: 502 } }) }];
   (reply.toolCalls ?? []).forEach((call, index) => {
     const callId = call.id ?? `call_${counter}_${index}`;
@@ -221,9 +241,10 @@ function anthropicEvents(reply: ScriptedReply, counter: number): SseEvent[] {
     events.push(event('content_block_stop', { index }));
     index += 1;
   }
-  if (reply.text) {
+  if (reply.text || reply.tokens !== undefined) {
     events.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-    for (const piece of pieces(reply.text, 4)) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+    const textPieces = reply.tokens !== undefined ? tokenPieces(reply.tokens, reply.tokensEnd) : pieces(reply.text ?? '', 4);
+    for (const piece of textPieces) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
     events.push(event('content_block_stop', { index }));
     index += 1;
   }
@@ -248,6 +269,7 @@ function anthropicEvents(reply: ScriptedReply, counter: number): SseEvent[] {
 async function streamEvents(response: ServerResponse, events: SseEvent[], reply: ScriptedReply, headers: Record<string, string>) {
   response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
   const wire = reply.garbage ? [...events.slice(0, 2), { data: '{"id":"broken", "choices": [ {"delta": {"content": "half' }, { data: 'not json at all }' }] : events;
+  if (reply.burst && reply.cutAfterChunks === undefined && reply.endAfterChunks === undefined && !reply.delayMsPerChunk) return burst(response, wire);
   for (const [count, event] of wire.entries()) {
     if (reply.cutAfterChunks !== undefined && count >= reply.cutAfterChunks) {
       response.socket?.destroy();
@@ -255,7 +277,7 @@ async function streamEvents(response: ServerResponse, events: SseEvent[], reply:
     }
     if (reply.endAfterChunks !== undefined && count >= reply.endAfterChunks) break;
     if (reply.delayMsPerChunk) await new Promise((resolve) => setTimeout(resolve, reply.delayMsPerChunk));
-    const text = 'comment' in event ? `:${event.comment}\n\n` : `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`;
+    const text = sseText(event);
     // Two writes per event, cut inside a multi-byte character when there is one: the client must reassemble.
     const bytes = Buffer.from(text, 'utf8');
     const multiByte = bytes.findIndex((byte) => byte >= 0x80);
@@ -265,6 +287,23 @@ async function streamEvents(response: ServerResponse, events: SseEvent[], reply:
     response.write(bytes.subarray(cut));
   }
   response.end();
+}
+
+function sseText(event: SseEvent): string {
+  return 'comment' in event ? `:${event.comment}\n\n` : `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`;
+}
+
+/** Every event as fast as the socket takes them: 64 KiB writes, waiting only when the socket asks to. */
+async function burst(response: ServerResponse, events: SseEvent[]): Promise<void> {
+  let buffer = '';
+  for (const event of events) {
+    buffer += sseText(event);
+    if (buffer.length < 65_536) continue;
+    const flushed = response.write(buffer);
+    buffer = '';
+    if (!flushed) await new Promise((resolve) => response.once('drain', resolve));
+  }
+  response.end(buffer);
 }
 
 function sendFailure(response: ServerResponse, kind: 'openai' | 'anthropic', reply: ScriptedReply, request: IncomingMessage, headers: Record<string, string>) {
@@ -307,6 +346,19 @@ function pieces(text: string, size: number): string[] {
   const result: string[] = [];
   for (let start = 0; start < characters.length; start += size) result.push(characters.slice(start, start + size).join(''));
   return result;
+}
+
+/** `count` one-token pieces: ` w1`, ` w2`…, a paragraph break before every 50th, then `end` as the last piece. */
+function tokenPieces(count: number, end?: string): string[] {
+  const result: string[] = [];
+  for (let index = 1; index <= count; index += 1) result.push(index % 50 === 0 ? `\n\nw${index}` : ` w${index}`);
+  if (end !== undefined) result.push(end);
+  return result;
+}
+
+/** Wall-clock time with sub-millisecond precision, comparable with a page's `performance.timeOrigin + now()`. */
+function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /** Cuts JSON text mid-first-key, inside the first \u escape if any, then every 7 characters. */

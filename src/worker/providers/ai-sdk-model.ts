@@ -1,7 +1,7 @@
-import { jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type ToolSet } from 'ai';
 import type { Model, ModelPart, ModelRequest, ToolSpec } from '../../core/model';
 import type { Usage } from '../../schema/records';
-import { toModelMessages } from './history-mapping';
+import { abortReason, createRepeatFilter, prepareMessages } from './continuation';
 import { cutStreamError, isAbortError, toModelError, type ProviderErrorContext } from './errors';
 
 /** How a provider module builds its model from a profile, beyond the profile itself. */
@@ -24,6 +24,8 @@ export function withoutUserAgent(base?: typeof fetch): typeof fetch {
   };
 }
 
+export { CONTINUE_INSTRUCTION, createRepeatFilter } from './continuation';
+
 export interface AiSdkModelOptions {
   /** Where errors are worded from (the base URL, the model) and what they must never contain (the key). */
   errorContext: ProviderErrorContext;
@@ -35,9 +37,6 @@ export interface AiSdkModelOptions {
    */
   continuation?: 'prefill' | 'instruct';
 }
-
-export const CONTINUE_INSTRUCTION =
-  'Your previous reply was cut off. Continue it exactly where it stopped, without repeating anything you already wrote.';
 
 /**
  * Wraps an AI SDK language model as our Model: one `streamText` call per step, no SDK retries (the loop backs off),
@@ -117,61 +116,6 @@ export function createAiSdkModel(languageModel: LanguageModel, options: AiSdkMod
   };
 }
 
-/**
- * The history as the SDK wants it. On a continuation the history already ends with the partial assistant message;
- * Anthropic refuses a final assistant text that ends in whitespace, so that tail is trimmed.
- */
-function prepareMessages(request: ModelRequest, style: 'prefill' | 'instruct'): ModelMessage[] {
-  const messages = toModelMessages(request.history);
-  const last = messages.at(-1);
-  if (request.continuation === undefined || last?.role !== 'assistant' || typeof last.content === 'string') return messages;
-  const content = [...last.content];
-  const tail = content.at(-1);
-  if (tail?.type === 'text') {
-    const trimmed = tail.text.trimEnd();
-    if (trimmed === '') content.pop();
-    else content[content.length - 1] = { ...tail, text: trimmed };
-  }
-  const prepared = content.length === 0 ? messages.slice(0, -1) : [...messages.slice(0, -1), { ...last, content }];
-  return style === 'instruct' && content.length > 0 ? [...prepared, { role: 'user', content: CONTINUE_INSTRUCTION }] : prepared;
-}
-
-/**
- * Holds back the start of a continuation while it could still be a repeat of `written`; a full repeat is dropped,
- * anything that differs is let through whole. Whitespace at the seam is ignored for the comparison.
- */
-export function createRepeatFilter(written: string) {
-  const target = written.trimEnd();
-  let held = '';
-  let decided = target === '';
-  return {
-    accept(text: string): string {
-      if (decided) return text;
-      held += text;
-      const candidate = held.trimStart();
-      if (candidate.length < target.length) {
-        if (target.startsWith(candidate)) return '';
-        decided = true;
-        return release();
-      }
-      decided = true;
-      if (candidate.startsWith(target)) {
-        held = '';
-        return candidate.slice(target.length);
-      }
-      return release();
-    },
-    /** Whatever is still held back, for when the text ends (or a tool call starts) before it was decided. */
-    release,
-  };
-  function release(): string {
-    decided = true;
-    const out = held;
-    held = '';
-    return out;
-  }
-}
-
 function toToolSet(specs: readonly ToolSpec[]): ToolSet {
   const tools: ToolSet = {};
   for (const spec of specs) {
@@ -186,9 +130,4 @@ function toUsage(usage: { inputTokens: number | undefined; outputTokens: number 
   if (usage?.inputTokens !== undefined) result.inputTokens = usage.inputTokens;
   if (usage?.outputTokens !== undefined) result.outputTokens = usage.outputTokens;
   return result;
-}
-
-function abortReason(signal: AbortSignal, fallback?: unknown): unknown {
-  if (signal.aborted) return signal.reason;
-  return fallback ?? new DOMException('The step was stopped.', 'AbortError');
 }

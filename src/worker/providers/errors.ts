@@ -177,7 +177,7 @@ function isMalformed(error: unknown): boolean {
   );
 }
 
-function malformedStreamError(error: unknown, context: ProviderErrorContext): ModelError {
+export function malformedStreamError(error: unknown, context: ProviderErrorContext): ModelError {
   // The OpenAI-compatible provider reports a stream that simply ended as invalid data.
   if (InvalidResponseDataError.isInstance(error) && /ended without/i.test(error.message)) return cutStreamError(error, context);
   const detail = InvalidResponseDataError.isInstance(error) ? error.message : 'a chunk was not valid JSON of the expected shape';

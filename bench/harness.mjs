@@ -1,0 +1,203 @@
+// The benchmark's plumbing: servers, the browser, and the in-page instruments every measurement shares.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from '@playwright/test';
+import { transformWithOxc } from 'vite';
+
+/** The same binary and flags as the e2e suite (e2e/fixtures.ts). */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export const median = (values) => {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Serves a build (dist/ by default) with `vite preview`; resolves once it answers. The returned function stops it (its whole group). */
+export async function startPreview(port, distDirectory = 'dist') {
+  // Another checkout's server on this port would answer for ours, and the run would measure its build.
+  const taken = await fetch(`http://localhost:${port}/`).then(() => true, () => false);
+  if (taken) throw new Error(`Port ${port} already answers: stop that server or pick another port with BENCH_PORT.`);
+  const child = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--outDir', distDirectory], { stdio: 'ignore', detached: true });
+  const stop = () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', stop);
+  const base = `http://localhost:${port}`;
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    try {
+      if ((await fetch(base)).ok) return { base, stop };
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  stop();
+  throw new Error(`vite preview did not start on port ${port} (is another one running there?)`);
+}
+
+/**
+ * The e2e suite's provider server (tests/server/provider-server.ts), compiled on the fly: it imports only node:
+ * modules, so stripping its types is all it takes to run it from plain node.
+ */
+export async function startProviderServer() {
+  const source = readFileSync('tests/server/provider-server.ts', 'utf8');
+  const { code } = await transformWithOxc(source, 'provider-server.ts', { lang: 'ts' });
+  const directory = join(tmpdir(), `parley-bench-${process.pid}`);
+  mkdirSync(directory, { recursive: true });
+  const file = join(directory, 'provider-server.mjs');
+  writeFileSync(file, code);
+  const module = await import(pathToFileURL(file).href);
+  return module.startProviderServer();
+}
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * Installed in every page before its own scripts. Records long tasks; on a page whose sessionStorage names a
+ * `bench-watch` CSS selector (or on the blank page), records when that element was first painted, relative to the
+ * navigation's start; and offers `untilPainted` and a frame recorder to the measurements.
+ */
+export function instrumentPage() {
+  const bench = {
+    longTasks: [],
+    frames: [],
+    recordingFrames: false,
+    watchedAt: undefined,
+    /** Resolves with the time just after the frame in which `check()` first held was painted. */
+    untilPainted(check, timeoutMs = 180_000) {
+      return new Promise((resolve, reject) => {
+        const started = performance.now();
+        const tick = () => {
+          let held = false;
+          try {
+            held = check();
+          } catch {
+            held = false;
+          }
+          if (held) return afterPaint(resolve);
+          if (performance.now() - started > timeoutMs) return reject(new Error(`not painted within ${timeoutMs} ms`));
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+    },
+    /** Resolves at the first idle callback: nothing more urgent is queued on the main thread. */
+    untilIdle(timeoutMs = 30_000) {
+      return new Promise((resolve) => requestIdleCallback(() => resolve(performance.now()), { timeout: timeoutMs }));
+    },
+    startFrames() {
+      bench.frames = [];
+      bench.recordingFrames = true;
+      const tick = (time) => {
+        if (!bench.recordingFrames) return;
+        bench.frames.push(time);
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    },
+    stopFrames() {
+      bench.recordingFrames = false;
+      return bench.frames;
+    },
+    /** Long tasks that started in [from, to]: count, longest, total (ms). */
+    longTasksBetween(from, to) {
+      const inside = bench.longTasks.filter(([start]) => start >= from - 1 && start <= to);
+      return { count: inside.length, longest: inside.reduce((max, [, duration]) => Math.max(max, duration), 0), total: inside.reduce((sum, [, duration]) => sum + duration, 0) };
+    },
+  };
+  // A message posted from inside a frame callback is delivered after that frame was painted.
+  function afterPaint(resolve) {
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(performance.now());
+      channel.port2.postMessage(0);
+    });
+  }
+  window.__bench = bench;
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) bench.longTasks.push([entry.startTime, entry.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // no long-task timing in this browser
+  }
+  const selector = location.pathname === '/bench-blank' ? 'body' : sessionStorage.getItem('bench-watch');
+  if (selector) {
+    const started = performance.now();
+    const tick = () => {
+      if (document.querySelector(selector)) return afterPaint((time) => (bench.watchedAt = time));
+      if (performance.now() - started < 120_000) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }
+}
+
+/** An empty HTML page on `origin`: the baseline page, and a place to set sessionStorage before the app loads. */
+export async function routeBlankPage(page, origin) {
+  await page.route(`${origin}/bench-blank`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title><p>blank</p>' }));
+}
+
+/** A fresh context with the instruments, no service worker (every load is a network load), and its first page. */
+export async function freshPage(browser, origin) {
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(instrumentPage);
+  const page = await context.newPage();
+  await routeBlankPage(page, origin);
+  return { context, page };
+}
+
+/** Waits (in node) until the page's watcher saw its selector painted; the time since navigation start, in ms. */
+export async function watchedTime(page, timeoutMs = 120_000) {
+  await page.waitForFunction(() => window.__bench?.watchedAt !== undefined, undefined, { timeout: timeoutMs, polling: 50 });
+  return page.evaluate(() => window.__bench.watchedAt);
+}
+
+/** Loads the blank page, then `url` watching for `selector`: [blank page painted, selector painted] in ms. */
+export async function measureLoad(page, origin, url, selector) {
+  await page.goto(`${origin}/bench-blank`);
+  const blank = await watchedTime(page);
+  await page.evaluate((value) => sessionStorage.setItem('bench-watch', value), selector);
+  await page.goto(url);
+  const loaded = await watchedTime(page);
+  await page.evaluate(() => sessionStorage.removeItem('bench-watch'));
+  return [blank, loaded];
+}
+
+/** The page's JS heap after a full GC (MB) and its DOM element count. */
+export async function heapAndDom(page) {
+  const session = await page.context().newCDPSession(page);
+  try {
+    await session.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await session.send('Runtime.getHeapUsage');
+    const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+    return { heapMb: usedSize / 1024 / 1024, elements };
+  } finally {
+    await session.detach();
+  }
+}
+
+/** Frames dropped between `from` and `to`, from the frame times recorded meanwhile (60 Hz assumed). */
+export function droppedFrames(frames, from, to) {
+  const inside = [from, ...frames.filter((time) => time > from && time < to), to];
+  let dropped = 0;
+  let worstGap = 0;
+  for (let index = 1; index < inside.length; index += 1) {
+    const gap = inside[index] - inside[index - 1];
+    worstGap = Math.max(worstGap, gap);
+    dropped += Math.max(0, Math.round(gap / (1000 / 60)) - 1);
+  }
+  return { dropped, worstGap };
+}

@@ -1,0 +1,27 @@
+// The benchmark's printed table.
+
+const format = (value, unit) => {
+  if (!Number.isFinite(value)) return '';
+  const digits = unit === 'ms' && value < 10 ? 2 : unit === 'MB' || unit === 'KiB' ? 1 : 0;
+  return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+};
+
+/** Prints one row per figure: value, baseline, ratio (lower is better), and a note (a target, PASS/FAIL). */
+export function printTable(rows, { firstLoad, mcp, elapsedSeconds }) {
+  const widths = [62, 12, 34, 12, 8];
+  const line = (cells) => cells.map((cell, index) => (index === 0 || index === 2 ? String(cell).padEnd(widths[index]) : String(cell).padStart(widths[index]))).join(' ');
+  console.log('\nParley benchmark: medians; ratios against baselines measured in this run (lower is better)\n');
+  console.log(line(['figure', 'value', 'baseline', 'baseline', 'ratio']), ' note');
+  let section = '';
+  for (const row of rows) {
+    if (row.section !== section) {
+      section = row.section;
+      console.log(`-- ${section}`);
+    }
+    const ratio = row.ratio === undefined || !Number.isFinite(row.ratio) ? '' : `${row.ratio.toFixed(2)}×`;
+    console.log(line([row.name, format(row.value, row.unit), row.baselineName ?? '', format(row.baseline, row.unit), ratio]), ` ${row.note ?? ''}`);
+  }
+  console.log('\nfirst-load JS (gzip):', firstLoad.files.map((entry) => `${entry.file} ${entry.gzipKiB.toFixed(1)} KiB`).join(', '));
+  console.log(`MCP echo tool (optional, issue 9): ${mcp.skipped ? `skipped: ${mcp.skipped}` : JSON.stringify(mcp)}`);
+  console.log(`finished in ${elapsedSeconds.toFixed(0)} s`);
+}

@@ -1,0 +1,52 @@
+import type { ModelMessage } from 'ai';
+import type { ToolSpec } from '../../core/model';
+
+/** A Chat Completions message as sent on the wire. */
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/**
+ * The request body of one streamed Chat Completions step: the history (as history-mapping.ts gives it) in the wire's
+ * shape, the tools as functions, usage asked for in the last chunk. The same body the AI SDK's provider sends.
+ */
+export function chatCompletionsBody(model: string, messages: readonly ModelMessage[], tools: readonly ToolSpec[], system?: string): Record<string, unknown> {
+  const wire: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
+  for (const message of messages) wire.push(...toChatMessages(message));
+  return {
+    model,
+    messages: wire,
+    ...(tools.length > 0
+      ? { tools: tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })) }
+      : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+}
+
+function toChatMessages(message: ModelMessage): ChatMessage[] {
+  switch (message.role) {
+    case 'system':
+      return [{ role: 'system', content: message.content }];
+    case 'user':
+      return [{ role: 'user', content: typeof message.content === 'string' ? message.content : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') }];
+    case 'assistant': {
+      if (typeof message.content === 'string') return [{ role: 'assistant', content: message.content }];
+      let content = '';
+      const calls: NonNullable<Extract<ChatMessage, { role: 'assistant' }>['tool_calls']> = [];
+      for (const part of message.content) {
+        if (part.type === 'text') content += part.text;
+        else if (part.type === 'tool-call') calls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input) } });
+      }
+      return [calls.length > 0 ? { role: 'assistant', content, tool_calls: calls } : { role: 'assistant', content }];
+    }
+    case 'tool':
+      return message.content.flatMap((part) => {
+        if (part.type !== 'tool-result') return [];
+        const output = part.output;
+        const content = output.type === 'text' || output.type === 'error-text' ? output.value : JSON.stringify('value' in output ? output.value : output);
+        return [{ role: 'tool' as const, tool_call_id: part.toolCallId, content }];
+      });
+  }
+}
