@@ -129,7 +129,7 @@ export async function addServerProfile(page, base, providerUrl) {
 }
 
 /** A new conversation talking to the provider server's profile. */
-async function conversationWithServer(page, base) {
+export async function conversationWithServer(page, base) {
   await page.goto(`${base}/#/`);
   await newConversationButton(page).click();
   await page.waitForURL(/#\/c\/[^/]+$/);
@@ -138,7 +138,7 @@ async function conversationWithServer(page, base) {
   await page.waitForFunction((name) => [...document.querySelectorAll('select')].some((element) => element.selectedOptions[0]?.textContent === name), PROFILE_NAME);
 }
 
-function chatRequests(provider) {
+export function chatRequests(provider) {
   return provider.requests.filter((request) => request.method === 'POST' && /\/chat\/completions$/.test(request.path));
 }
 
@@ -232,7 +232,7 @@ async function waitFor(check, timeoutMs = 60_000) {
  * How far the server's clock is ahead of the page's (ms), NTP-style: of several pings, the one with the shortest round
  * trip, assuming its request took half of it. Two processes' wall clocks can disagree by more than the path measured.
  */
-async function clockOffset(page, providerUrl) {
+export async function clockOffset(page, providerUrl) {
   return page.evaluate(async (url) => {
     let best = { roundTrip: Infinity, offset: 0 };
     for (let round = 0; round < 15; round += 1) {

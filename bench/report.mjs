@@ -22,6 +22,6 @@ export function printTable(rows, { firstLoad, mcp, elapsedSeconds }) {
     console.log(line([row.name, format(row.value, row.unit), row.baselineName ?? '', format(row.baseline, row.unit), ratio]), ` ${row.note ?? ''}`);
   }
   console.log('\nfirst-load JS (gzip):', firstLoad.files.map((entry) => `${entry.file} ${entry.gzipKiB.toFixed(1)} KiB`).join(', '));
-  console.log(`MCP echo tool (optional, issue 9): ${mcp.skipped ? `skipped: ${mcp.skipped}` : JSON.stringify(mcp)}`);
+  if (mcp.skipped) console.log(`MCP approvals (issue 9): skipped: ${mcp.skipped}`);
   console.log(`finished in ${elapsedSeconds.toFixed(0)} s`);
 }

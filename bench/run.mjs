@@ -9,7 +9,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { FIRST_LOAD_BUDGET_KIB, firstLoadJs } from './first-load.mjs';
 import { freshPage, launchBrowser, median, routeBlankPage, startPreview, startProviderServer } from './harness.mjs';
-import { measureMcpEcho } from './mcp.mjs';
+import { measureMcpApproval } from './mcp.mjs';
 import { measureNextChat } from './nextchat.mjs';
 import {
   addServerProfile, measureAppLoad, measureBaselines, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
@@ -100,8 +100,8 @@ try {
     log(`question round ${round + 1}`);
     questions.push(await measureQuestionRound(page, base, provider));
   }
-  log('MCP (optional)');
-  const mcp = await measureMcpEcho(page, base, PORT + 1);
+  log('MCP approvals');
+  const mcp = await measureMcpApproval(page, base, provider, PORT + 1, REPS.question);
   await context.close();
 
   const open100 = median(opens[100].map((run) => run.idle));
@@ -133,6 +133,12 @@ try {
   }
   add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms', 'raw fetch + one IndexedDB commit', fetchPlusCommit, 'target ≤ 3×');
   add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
+  if (!mcp.skipped) {
+    const approvalBaseline = baselines.postMessageRoundTrip + mcp.serverLatency;
+    add('tools', 'Allow → tool request at the MCP server', mcp.clickToToolRequest, 'ms', 'postMessage + server latency', approvalBaseline);
+    add('tools', 'Allow → next model request at the provider', mcp.clickToNextModelRequest, 'ms', 'postMessage + server latency', approvalBaseline);
+    add('tools', 'IndexedDB transactions per approved call (all / readwrite)', mcp.transactions, '', '', undefined, `${mcp.writeTransactions} readwrite`);
+  }
   Object.assign(figures, { loads, baselines, firstLoad, opens, streams, longStreams, longStreamFailure, questions, mcp });
 
   if (nextChatUrl) {

@@ -96,7 +96,6 @@ export function ChatHeader(props: ChatHeaderProps) {
       app.client.send({ type: 'conversation.rename', conversationId: props.conversation.id, title }),
     );
     if (conversation) {
-      app.dispatch({ type: 'conversation-upserted', conversation });
       setRenaming(false);
     }
   }
@@ -107,17 +106,14 @@ export function ChatHeader(props: ChatHeaderProps) {
     const result = await settle(app.client.send({ type: 'conversation.delete', conversationId }));
     if (!result) return;
     navigate({ name: 'home' });
-    app.dispatch({ type: 'conversation-deleted', conversationId });
     // The view is gone: focus the next sensible control rather than leaving it on <body>.
     queueMicrotask(() => document.querySelector<HTMLButtonElement>('button.new-conversation')?.focus());
   }
 
   async function setProfile(profileId: string) {
     setActionsOpen(false);
-    const conversation = await settle(
-      app.client.send({ type: 'conversation.setProfile', conversationId: props.conversation.id, profileId }),
-    );
-    if (conversation) app.dispatch({ type: 'conversation-upserted', conversation });
+    // The change reaches the store as the worker's event (delivered before this reply), never from the reply.
+    await settle(app.client.send({ type: 'conversation.setProfile', conversationId: props.conversation.id, profileId }));
   }
 
   return (
