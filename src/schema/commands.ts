@@ -4,6 +4,8 @@ import { ProviderKind } from './records';
 
 const conversationId = z.string().min(1).max(100);
 const recordId = z.string().min(1).max(100);
+/** Stored in a profile's `model` field, so it has the same limit. */
+const localModelSource = z.string().trim().min(1).max(200);
 
 /** A profile as the Settings form submits it; an absent apiKey keeps the stored one. */
 export const ProfileInput = z.object({
@@ -58,6 +60,14 @@ export const Command = z.discriminatedUnion('type', [
   z.object({ type: z.literal('profiles.delete'), profileId: recordId }),
   /** Check a profile's key and list the server's models; the stored key is used when none is given. */
   z.object({ type: z.literal('profiles.test'), profile: ProfileInput }),
+  // In-browser model (issue 11): a model's source is its URL, or `file:<name>` for files picked on the device.
+  z.object({ type: z.literal('localModel.status'), source: localModelSource }),
+  /** Starts or resumes a download; only ever sent when the user pressed Download. */
+  z.object({ type: z.literal('localModel.download'), source: localModelSource }),
+  z.object({ type: z.literal('localModel.cancel'), source: localModelSource }),
+  z.object({ type: z.literal('localModel.delete'), source: localModelSource }),
+  z.object({ type: z.literal('localModel.import'), name: z.string().min(1).max(190), files: z.array(z.instanceof(Blob)).min(1).max(64) }),
+  z.object({ type: z.literal('localModel.setOptions'), source: localModelSource, constrainToolCalls: z.boolean() }),
 ]);
 export type Command = z.infer<typeof Command>;
 export type CommandType = Command['type'];

@@ -85,6 +85,31 @@ export interface ConnectionTestResult {
   models?: string[];
 }
 
+/** Why an in-browser model cannot be stored or run; `message` is a sentence for the user. */
+export interface LocalModelError {
+  code: 'bad_source' | 'not_gguf' | 'truncated' | 'network' | 'http' | 'quota' | 'storage' | 'memory' | 'not_stored' | 'load';
+  message: string;
+}
+
+/** What this device holds of one in-browser model, and how the engine runs it. */
+export interface LocalModelStatus {
+  source: string;
+  /** `paused`: part of it is stored and another tab is downloading it, or nothing is (press Download to go on). */
+  state: 'absent' | 'downloading' | 'paused' | 'ready' | 'error';
+  storedBytes: number;
+  totalBytes?: number;
+  bytesPerSecond?: number;
+  secondsLeft?: number;
+  error?: LocalModelError;
+  constrainToolCalls: boolean;
+  crossOriginIsolated: boolean;
+  deviceMemoryGb?: number;
+  /** Set once the engine has loaded this model in this tab. */
+  backend?: 'webgpu' | 'wasm-multi' | 'wasm-single';
+  threads?: number;
+  lastTokensPerSecond?: number;
+}
+
 /** The result each command's reply carries. */
 export interface CommandResults {
   'conversation.list': Conversation[];
@@ -110,6 +135,12 @@ export interface CommandResults {
   'profiles.save': ProfileView;
   'profiles.delete': { profileId: string };
   'profiles.test': ConnectionTestResult;
+  'localModel.status': LocalModelStatus;
+  'localModel.download': LocalModelStatus;
+  'localModel.cancel': LocalModelStatus;
+  'localModel.delete': LocalModelStatus;
+  'localModel.import': LocalModelStatus;
+  'localModel.setOptions': LocalModelStatus;
 }
 export type CommandResult<T extends CommandType> = CommandResults[T];
 export type { CommandOf };
