@@ -63,7 +63,7 @@ test('download with progress survives a reload, then the model runs offline, str
   await expect(page.getByRole('button', { name: 'Cancel download', exact: true })).toBeVisible();
   // Some bytes, not all: then reload in the middle of the download.
   await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(100_000);
-  await expect(page.locator('.local-model-progress-text')).toContainText(/of 529 KB .*\/s/);
+  await expect(page.locator('.local-model-progress-text')).toContainText(new RegExp(`of ${Math.round(server.model.length / 1000)} KB · [\\d.]+ KB/s`));
   await page.reload();
 
   await openSettings(page);
@@ -92,7 +92,7 @@ test('download with progress survives a reload, then the model runs offline, str
   // compute thread per two cores); no GPU in this browser.
   await openSettings(page);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-  await expect(modelStatus(page)).toContainText(cores >= 4 ? 'multi-threaded WebAssembly' : 'single-threaded WebAssembly');
+  await expect(modelStatus(page)).toContainText(cores >= 4 ? 'Runs on the CPU with multi-threaded WebAssembly' : 'Runs on the CPU with single-threaded WebAssembly');
   await context.setOffline(false);
 
   const usageStored = await storageUsage(page);
@@ -157,4 +157,8 @@ test('with constrained sampling even the random model asks a valid question, and
   await expect.poll(async () => ((await after.textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(answeredLength + 20);
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Stop', exact: true })).toHaveCount(0);
+
+  // The question step finished normally, so its speed was measured and is shown with the model.
+  await openSettings(page);
+  await expect(modelStatus(page)).toContainText(/Last reply: [\d.]+ tokens\/s/);
 });

@@ -4,7 +4,7 @@ import { ModelError, type Model, type ModelPart, type ModelRequest, type ToolSpe
 import type { Profile, Usage } from '../../../schema/records';
 import { QUESTION_TOOL_NAME } from '../../../core/question-tool';
 import { toModelMessages } from '../history-mapping';
-import { loadEngine, unloadEngine } from './engine';
+import { CONTEXT_TOKENS, loadEngine, unloadEngine } from './engine';
 import { LocalModelStoreError, recordSpeed } from './model-store';
 import { createToolCallParser } from './tool-call-parser';
 import { toolCallGrammar } from './tool-grammar';
@@ -53,14 +53,22 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
           request.signal.throwIfAborted();
           const text = chunk.choices[0]?.delta?.content;
           if (text) yield* parser.push(text);
-          if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
-          if (chunk.timings?.predicted_per_second && usage) usage.tokensPerSecond = Math.round(chunk.timings.predicted_per_second * 10) / 10;
+          // The stream carries no `usage`; its last chunk has llama.cpp's timings, which say the same and the speed.
+          const timings = chunk.timings;
+          if (timings) {
+            usage = { inputTokens: timings.prompt_n + timings.cache_n, outputTokens: timings.predicted_n };
+            if (timings.predicted_per_second > 0) usage.tokensPerSecond = Math.round(timings.predicted_per_second * 10) / 10;
+          }
         }
       } catch (error) {
         if (request.signal.aborted) throw request.signal.reason;
         // A failure inside the engine can leave its worker unusable: the next step loads it afresh.
         await unloadEngine();
-        throw new ModelError('server', `The in-browser model failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        const detail = error instanceof Error ? error.message : String(error);
+        if (/context|kv_cache_full/i.test(detail) || (error as { type?: unknown } | null)?.type === 'kv_cache_full') {
+          throw new ModelError('bad_request', `This conversation no longer fits in the in-browser model's memory (${CONTEXT_TOKENS} tokens of context). Start a new conversation to go on with this model.`, { cause: error });
+        }
+        throw new ModelError('server', `The in-browser model failed: ${detail}`, { cause: error });
       }
       request.signal.throwIfAborted();
       yield* parser.end();
