@@ -101,6 +101,19 @@ test('download with progress survives a reload, then the model runs offline, str
   expect(await storageUsage(page)).toBeLessThan(usageStored - server.model.length * 0.9);
 });
 
+test('a model split into three gguf-split files downloads every part and runs', async ({ page }) => {
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Split', `${server.url}/split/tiny-00001-of-00003.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+  for (const part of [1, 2, 3]) expect(server.requests.some((request) => request.path === `/split/tiny-0000${part}-of-00003.gguf`)).toBe(true);
+  await newConversation(page);
+  await send(page, 'hello');
+  await expect.poll(async () => ((await assistantMessages(page).last().textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
+});
+
 test('a cancelled download leaves nothing behind', async ({ page }) => {
   await page.goto('/');
   await createInBrowserProfile(page, 'Cancelled', `${server.url}/slow/tiny.gguf?cancel`);

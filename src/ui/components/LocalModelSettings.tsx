@@ -45,6 +45,7 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let generation = 0;
+  let downloadAskedAt: number | undefined;
   async function refresh() {
     clearTimeout(timer);
     const source = props.source.trim();
@@ -57,7 +58,9 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
       const next = await app.client.send({ type: 'localModel.status', source });
       if (asked !== generation) return;
       setStatus(next);
-      if (next.state === 'downloading' || next.state === 'paused') timer = setTimeout(() => void refresh(), POLL_MS);
+      // Right after Download the worker may not have written anything yet: keep looking for a moment.
+      const justAsked = downloadAskedAt !== undefined && Date.now() - downloadAskedAt < 5000;
+      if (next.state === 'downloading' || next.state === 'paused' || (justAsked && next.state === 'absent')) timer = setTimeout(() => void refresh(), POLL_MS);
     } catch (statusError) {
       if (asked === generation) setError(describeError(statusError));
     }
@@ -84,6 +87,7 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
   function download() {
     // Ask the browser to keep the model under storage pressure; it may say no, and that is fine.
     void navigator.storage?.persist?.().catch(() => false);
+    downloadAskedAt = Date.now();
     void act(() => app.client.send({ type: 'localModel.download', source: props.source.trim() }));
   }
 

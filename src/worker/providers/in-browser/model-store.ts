@@ -4,7 +4,7 @@ import { checkGguf, hasGgufMagic } from './gguf-check';
 
 /**
  * Downloaded models, in the Origin Private File System: `parley-models/<hash of the source>/` holds `meta.json` and one
- * `part-N.gguf` per split. Parts are written in place with a sync access handle and flushed as they arrive, so a reload
+ * `model-0000k-of-0000n.gguf` per split. Parts are written in place with a sync access handle and flushed as they arrive, so a reload
  * keeps what was written and the download resumes with a Range request (or restarts cleanly when the server ignores
  * it). One download per model across tabs (a Web Lock). Nothing is fetched unless the user pressed Download.
  */
@@ -132,7 +132,7 @@ export async function importFiles(name: string, files: Blob[]): Promise<LocalMod
   const directory = await modelDirectory(source, true);
   try {
     for (const [index, file] of files.entries()) {
-      const handle = await (await directory.getFileHandle(partName(index), { create: true })).createSyncAccessHandle();
+      const handle = await (await directory.getFileHandle(partName(index, files.length), { create: true })).createSyncAccessHandle();
       try {
         handle.truncate(0);
         let offset = 0;
@@ -171,7 +171,7 @@ export async function openModel(source: string): Promise<{ files: File[]; constr
   if (!directory || !meta || meta.state !== 'ready') {
     throw new LocalModelStoreError({ code: 'not_stored', message: 'This model is not on this device yet. Open Settings, choose the in-browser model and press Download.' });
   }
-  const files = await Promise.all(meta.urls.map(async (_, index) => (await directory.getFileHandle(partName(index))).getFile()));
+  const files = await Promise.all(meta.urls.map(async (_, index) => (await directory.getFileHandle(partName(index, meta.urls.length))).getFile()));
   return { files, constrainToolCalls: meta.constrainToolCalls === true, totalBytes: files.reduce((sum, file) => sum + file.size, 0) };
 }
 
@@ -223,7 +223,7 @@ async function runDownload(source: string, download: ActiveDownload): Promise<vo
       await downloadPart(directory, meta, index, url, download);
       await writeMeta(directory, meta);
     }
-    const files = await Promise.all(meta.urls.map(async (_, index) => (await directory.getFileHandle(partName(index))).getFile()));
+    const files = await Promise.all(meta.urls.map(async (_, index) => (await directory.getFileHandle(partName(index, meta.urls.length))).getFile()));
     for (const file of files) {
       const problem = await checkGguf(file);
       if (problem?.code === 'not_gguf') throw new LocalModelStoreError({ code: 'not_gguf', message: `This is not a GGUF model file: ${problem.detail}.` });
@@ -241,7 +241,7 @@ async function runDownload(source: string, download: ActiveDownload): Promise<vo
 }
 
 async function downloadPart(directory: FileSystemDirectoryHandle, meta: StoredMeta, index: number, url: string, download: ActiveDownload): Promise<void> {
-  const fileHandle = await directory.getFileHandle(partName(index), { create: true });
+  const fileHandle = await directory.getFileHandle(partName(index, meta.urls.length), { create: true });
   const handle = await fileHandle.createSyncAccessHandle();
   try {
     let offset = handle.getSize();
@@ -362,15 +362,16 @@ function megabytes(bytes: number): string {
   return Math.ceil(bytes / 1_000_000).toLocaleString('en');
 }
 
-function partName(index: number): string {
-  return `part-${index + 1}.gguf`;
+/** Named as gguf-split names its files, which is also how the engine orders the parts it is given. */
+function partName(index: number, count: number): string {
+  return `model-${String(index + 1).padStart(5, '0')}-of-${String(count).padStart(5, '0')}.gguf`;
 }
 
 async function storedSize(directory: FileSystemDirectoryHandle, parts: number): Promise<number> {
   let total = 0;
   for (let index = 0; index < parts; index++) {
     try {
-      total += (await (await directory.getFileHandle(partName(index))).getFile()).size;
+      total += (await (await directory.getFileHandle(partName(index, parts))).getFile()).size;
     } catch {
       // not started yet
     }
@@ -379,7 +380,7 @@ async function storedSize(directory: FileSystemDirectoryHandle, parts: number): 
 }
 
 async function removeParts(directory: FileSystemDirectoryHandle, parts: number): Promise<void> {
-  for (let index = 0; index < parts; index++) await directory.removeEntry(partName(index)).catch(() => undefined);
+  for (let index = 0; index < parts; index++) await directory.removeEntry(partName(index, parts)).catch(() => undefined);
 }
 
 async function modelsRoot(): Promise<FileSystemDirectoryHandle> {
@@ -404,11 +405,21 @@ async function modelKey(source: string): Promise<string> {
   return [...new Uint8Array(digest).slice(0, 12)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** The model's meta file; a read that meets a write in progress (an empty or half file) is tried again. */
 async function readMeta(directory: FileSystemDirectoryHandle): Promise<StoredMeta | undefined> {
-  try {
-    return JSON.parse(await (await (await directory.getFileHandle(META_FILE)).getFile()).text()) as StoredMeta;
-  } catch {
-    return undefined;
+  for (let attempt = 0; ; attempt++) {
+    let text: string;
+    try {
+      text = await (await (await directory.getFileHandle(META_FILE)).getFile()).text();
+    } catch {
+      return undefined; // no meta file: nothing stored
+    }
+    try {
+      return JSON.parse(text) as StoredMeta;
+    } catch {
+      if (attempt >= 5) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 }
 
