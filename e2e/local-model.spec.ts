@@ -175,3 +175,39 @@ test('with constrained sampling even the random model asks a valid question, and
   await openSettings(page);
   await expect(modelStatus(page)).toContainText(/Last reply: [\d.]+ tokens\/s/);
 });
+
+test('on a static host that sends no isolation headers, the service worker makes the app cross-origin isolated', async ({ browser }) => {
+  const { createServer } = await import('node:http');
+  const { readFile } = await import('node:fs/promises');
+  const { extname, join, normalize } = await import('node:path');
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png', '.wasm': 'application/wasm' };
+  const root = join(process.cwd(), 'dist');
+  const staticHost = createServer((request, response) => {
+    const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
+    readFile(join(root, path)).then(
+      (body) => response.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body),
+      () => response.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => staticHost.listen(0, '127.0.0.1', resolve));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const { port } = staticHost.address() as { port: number };
+    await page.goto(`http://127.0.0.1:${port}/`);
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(false);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 }).toBe('activated');
+    await page.reload();
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    // The worker that runs the agent (and the engine) is isolated too.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('button', { name: 'Add profile', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Provider', exact: true }).selectOption({ label: 'In-browser' });
+    await page.getByRole('textbox', { name: 'Model URL', exact: true }).fill(`${server.url}/tiny.gguf`);
+    await page.getByRole('textbox', { name: 'Model URL', exact: true }).blur();
+    await expect(modelStatus(page)).toContainText('This page is cross-origin isolated');
+  } finally {
+    await context.close();
+    await new Promise<void>((resolve) => staticHost.close(() => resolve()));
+  }
+});
