@@ -30,6 +30,16 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * Cross-origin isolation, so the in-browser model can use multi-threaded WebAssembly (SharedArrayBuffer). `vite preview`
+ * sends these headers; on static hosts public/coi-headers.js (imported by the service worker) adds them. COEP
+ * require-corp still allows CORS fetches (providers, MCP servers); images from other origins are not loaded anyway (CSP).
+ */
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 export default defineConfig({
   plugins: [
     solid(),
@@ -60,12 +70,23 @@ export default defineConfig({
         navigateFallback: '/index.html',
         cleanupOutdatedCaches: true,
         clientsClaim: true,
+        importScripts: ['coi-headers.js'],
+        // The in-browser model's engine (8 MB) is not precached: it is cached when a model is downloaded (no surprise
+        // download for users who never use it), and served from the cache from then on, offline included.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith('.wasm'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'parley-engine', expiration: { maxEntries: 4 } },
+          },
+        ],
       },
     }),
   ],
   worker: { format: 'es' },
   build: { target: 'es2022' },
-  preview: { port: 4173, strictPort: true },
+  server: { headers: ISOLATION_HEADERS },
+  preview: { port: 4173, strictPort: true, headers: ISOLATION_HEADERS },
   test: {
     environment: 'node',
     projects: [

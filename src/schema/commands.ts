@@ -3,11 +3,13 @@ import { QuestionAnswer, QuestionDraft } from './question';
 import { ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
-import type { ConnectionTestResult, ImportRepair, PendingRequest } from './protocol';
+import type { ConnectionTestResult, ImportRepair, LocalModelStatus, PendingRequest } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
 
 const conversationId = z.string().min(1).max(100);
 const recordId = z.string().min(1).max(100);
+/** Stored in a profile's `model` field, so it has the same limit. */
+const localModelSource = z.string().trim().min(1).max(200);
 
 /** A profile as the Settings form submits it; an absent apiKey keeps the stored one. */
 export const ProfileInput = z.object({
@@ -88,6 +90,14 @@ export const COMMANDS = {
   /** (Re)connect and list the server's tools; replies when connected or failed. */
   'mcp.connect': command<McpServerView>()({ serverId: recordId }),
   'mcp.setPermission': command<McpServerView>()({ serverId: recordId, toolName: z.string().min(1).max(200), permission: ToolPermission }),
+  // In-browser model (issue 11): a model's source is its URL, or `file:<name>` for files picked on the device.
+  'localModel.status': command<LocalModelStatus>()({ source: localModelSource }),
+  /** Starts or resumes a download; only ever sent when the user pressed Download. */
+  'localModel.download': command<LocalModelStatus>()({ source: localModelSource }),
+  'localModel.cancel': command<LocalModelStatus>()({ source: localModelSource }),
+  'localModel.delete': command<LocalModelStatus>()({ source: localModelSource }),
+  'localModel.import': command<LocalModelStatus>()({ name: z.string().min(1).max(190), files: z.array(z.instanceof(Blob)).min(1).max(64) }),
+  'localModel.setOptions': command<LocalModelStatus>()({ source: localModelSource, constrainToolCalls: z.boolean() }),
 };
 
 type Declarations = typeof COMMANDS;

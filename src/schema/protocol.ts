@@ -144,6 +144,7 @@ export type ConnectionTestReason =
   | 'connected'
   | 'connected_model_missing'
   | 'scripted'
+  | 'in_browser'
   | 'missing_settings'
   | 'timeout'
   | 'models_not_found'
@@ -166,6 +167,31 @@ export interface ConnectionTestResult {
   reason?: ConnectionTestReason;
   params?: ErrorParams;
   models?: string[];
+}
+
+/** Why an in-browser model cannot be stored or run; `message` is a sentence for the user. */
+export interface LocalModelError {
+  code: 'bad_source' | 'not_gguf' | 'truncated' | 'network' | 'http' | 'quota' | 'storage' | 'memory' | 'not_stored' | 'load';
+  message: string;
+}
+
+/** What this device holds of one in-browser model, and how the engine runs it. */
+export interface LocalModelStatus {
+  source: string;
+  /** `paused`: part of it is stored and another tab is downloading it, or nothing is (press Download to go on). */
+  state: 'absent' | 'downloading' | 'paused' | 'ready' | 'error';
+  storedBytes: number;
+  totalBytes?: number;
+  bytesPerSecond?: number;
+  secondsLeft?: number;
+  error?: LocalModelError;
+  constrainToolCalls: boolean;
+  crossOriginIsolated: boolean;
+  deviceMemoryGb?: number;
+  /** Set once the engine has loaded this model in this tab. */
+  backend?: 'webgpu' | 'wasm-multi' | 'wasm-single';
+  threads?: number;
+  lastTokensPerSecond?: number;
 }
 
 /** UI → worker. `command` is unknown on the wire: the worker validates it. */

@@ -27,7 +27,12 @@ export type Conversation = z.infer<typeof Conversation>;
 export const MessageStatus = z.enum(['complete', 'streaming', 'interrupted', 'stopped', 'error']);
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
-export const Usage = z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional() });
+export const Usage = z.object({
+  inputTokens: z.number().optional(),
+  outputTokens: z.number().optional(),
+  /** Generation speed, when the provider measures it (the in-browser model does). */
+  tokensPerSecond: z.number().optional(),
+});
 export type Usage = z.infer<typeof Usage>;
 
 export const Message = z.object({
@@ -51,7 +56,8 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
-export const ProviderKind = z.enum(['scripted', 'openai-compatible', 'anthropic']);
+/** 'in-browser': a GGUF model stored on this device; the profile's `model` is its source (URL, or `file:<name>`). */
+export const ProviderKind = z.enum(['scripted', 'openai-compatible', 'anthropic', 'in-browser']);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 /** A saved model profile. `apiKey` never leaves this origin except to `baseUrl`. */

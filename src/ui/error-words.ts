@@ -76,6 +76,7 @@ const RUN_ERROR_KEYS = {
 
 const TEST_KEYS: Record<Exclude<ConnectionTestReason, 'connected' | 'connected_model_missing' | keyof typeof RUN_ERROR_KEYS>, MessageKey> = {
   scripted: 'test.scripted',
+  in_browser: 'test.in_browser',
   missing_settings: 'test.missing_settings',
   timeout: 'test.timeout',
   models_not_found: 'test.models_not_found',

@@ -28,6 +28,20 @@ export interface CommandHandlerDeps {
 
 type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
 
+/** In-browser model storage (issue 11); its code loads on first use, so the worker's start does not wait for it. */
+const localModelHandlers: Pick<Handlers, Extract<CommandType, `localModel.${string}`>> = {
+  'localModel.status': async (command) => (await localModelCommands()).run(() => localModelStore().then((store) => store.getStatus(command.source))),
+  'localModel.download': async (command) => (await localModelCommands()).run(() => localModelStore().then((store) => store.startDownload(command.source))),
+  'localModel.cancel': async (command) => (await localModelCommands()).run(() => localModelStore().then((store) => store.cancelDownload(command.source))),
+  'localModel.delete': async (command) =>
+    (await localModelCommands()).run(() => localModelStore().then(async (store) => (await store.removeModel(command.source), store.getStatus(command.source)))),
+  'localModel.import': async (command) => (await localModelCommands()).run(() => localModelStore().then((store) => store.importFiles(command.name, command.files))),
+  'localModel.setOptions': async (command) =>
+    (await localModelCommands()).run(() => localModelStore().then((store) => store.setOptions(command.source, { constrainToolCalls: command.constrainToolCalls }))),
+};
+const localModelStore = () => import('./providers/in-browser/model-store');
+const localModelCommands = () => import('./providers/in-browser/store-errors');
+
 /**
  * Validates a raw command and runs it. A malformed command is refused with `invalid_command` before anything is read
  * or written; every failure is a WireError the UI can show.
@@ -174,6 +188,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     },
     'profiles.test': async (command) => deps.testConnection(await settings.resolveInput(command.profile)),
     ...createMcpHandlers(deps.mcp),
+    ...localModelHandlers,
   };
 
   /**

@@ -185,7 +185,7 @@ describe('App (smoke, fake worker)', () => {
     const worker = createFakeWorker();
     render(() => <App client={createWorkerClient(worker.port)} />);
     const provider = await screen.findByRole('combobox', { name: 'Provider' });
-    expect(within(provider).getAllByRole('option').map((option) => option.textContent)).toEqual(['Scripted', 'OpenAI-compatible', 'Anthropic']);
+    expect(within(provider).getAllByRole('option').map((option) => option.textContent)).toEqual(['Scripted', 'OpenAI-compatible', 'Anthropic', 'In-browser']);
     const script = screen.getByRole('textbox', { name: 'Script' });
     fireEvent.input(script, { target: { value: '{ not json' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

@@ -116,5 +116,6 @@ function formatUsage(usage: Message['usage']): string {
   if (!usage) return '';
   if (usage.inputTokens !== undefined) parts.push(t('message.usageIn', { count: usage.inputTokens }));
   if (usage.outputTokens !== undefined) parts.push(t('message.usageOut', { count: usage.outputTokens }));
+  if (usage.tokensPerSecond !== undefined) parts.push(t('message.usageSpeed', { rate: Math.round(usage.tokensPerSecond * 10) / 10 }));
   return parts.join(' · ');
 }

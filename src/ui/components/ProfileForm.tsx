@@ -1,4 +1,4 @@
-import { createSignal, createUniqueId, For, Show } from 'solid-js';
+import { createSignal, createUniqueId, For, lazy, Show } from 'solid-js';
 import { SCRIPTED_PROFILE_ID, type ProfileView, type ProviderKind } from '../../schema/records';
 import type { ProfileInput } from '../../schema/commands';
 import { parseScript } from '../../schema/script';
@@ -16,10 +16,14 @@ export interface ProfileFormProps {
   script: string;
 }
 
+/** Loaded when first shown, so the app's first load does not grow with it. */
+const LocalModelSettings = lazy(() => import('./LocalModelSettings').then((module) => ({ default: module.LocalModelSettings })));
+
 const PROVIDERS: ReadonlyArray<{ kind: ProviderKind; labelKey: MessageKey; baseUrlHint: string }> = [
   { kind: 'scripted', labelKey: 'provider.scripted', baseUrlHint: '' },
   { kind: 'openai-compatible', labelKey: 'provider.openai', baseUrlHint: 'https://api.openai.com/v1' },
   { kind: 'anthropic', labelKey: 'provider.anthropic', baseUrlHint: 'https://api.anthropic.com/v1' },
+  { kind: 'in-browser', labelKey: 'provider.in-browser', baseUrlHint: '' },
 ];
 
 /**
@@ -50,7 +54,7 @@ export function ProfileForm(props: ProfileFormProps) {
 
   function changeKind(next: ProviderKind) {
     // A remote profile may switch between the two remote protocols; leaving "Scripted" starts a new one.
-    if (kind() === 'scripted' || next === 'scripted') {
+    if (kind() === 'scripted' || next === 'scripted' || kind() === 'in-browser' || next === 'in-browser') {
       setProfileId(undefined);
       setMaskedKey('');
     }
@@ -164,6 +168,11 @@ export function ProfileForm(props: ProfileFormProps) {
           <label for={`${idPrefix}-name`}>{t('settings.name')}</label>
           <input id={`${idPrefix}-name`} class="input" value={name()} placeholder={t(provider().labelKey)} onInput={(event) => setName(event.currentTarget.value)} />
         </div>
+        {/* The in-browser model has its own fields; the others' fields follow (not re-indented, to keep the diff small). */}
+        <Show when={kind() === 'in-browser'}>
+          <LocalModelSettings source={model()} onSourceChange={setModel} />
+        </Show>
+        <Show when={kind() !== 'in-browser'}>
         <div class="field">
           <label for={`${idPrefix}-base-url`}>{t('settings.baseUrl')}</label>
           <input
@@ -203,6 +212,7 @@ export function ProfileForm(props: ProfileFormProps) {
             <ErrorDetail detail={testResult().detail} />
           </div>
         </div>
+        </Show>
       </Show>
       <Show when={error()}>
         {(shown) => (

@@ -1,4 +1,4 @@
-import { baseStrings, mcpStrings } from './base-strings';
+import { baseStrings, localModelStrings, mcpStrings } from './base-strings';
 import { errorStrings } from './error-strings';
 import { questionStrings } from './question-strings';
 import { requestStrings } from './request-strings';
@@ -6,7 +6,7 @@ import type { Locale } from './translations';
 
 export type { Locale };
 
-const en = { ...baseStrings.en, ...mcpStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en };
+const en = { ...baseStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en };
 
 /** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
 export type MessageKey = keyof typeof en;
@@ -17,5 +17,5 @@ export type MessageKey = keyof typeof en;
  */
 export const dictionary: Record<Locale, Record<MessageKey, string>> = {
   en,
-  'zh-CN': { ...baseStrings['zh-CN'], ...mcpStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'] },
+  'zh-CN': { ...baseStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'] },
 };

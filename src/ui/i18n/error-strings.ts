@@ -67,6 +67,7 @@ const en = {
   'test.connectedOneModelMissing': 'Connected. 1 model available. The model “{model}” is not among them: check its name.',
   'test.connectedManyModelMissing': 'Connected. {count} models available. The model “{model}” is not among them: check its name.',
   'test.scripted': 'The scripted model runs in this app and needs no connection.',
+  'test.in_browser': 'The in-browser model runs on this device and needs no connection once it is downloaded.',
   'test.missing_settings': 'Fill in the missing settings first (the base URL, and for Anthropic the API key).',
   'test.timeout': 'The server did not answer within {seconds} s.',
   'test.models_not_found':
@@ -131,6 +132,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'test.connectedOneModelMissing': '连接成功。有 1 个可用模型。模型“{model}”不在其中：请检查它的名称。',
   'test.connectedManyModelMissing': '连接成功。有 {count} 个可用模型。模型“{model}”不在其中：请检查它的名称。',
   'test.scripted': '脚本模型在本应用内运行，无需连接。',
+  'test.in_browser': '浏览器内模型在本设备上运行，下载后无需连接。',
   'test.missing_settings': '请先填写缺少的设置（基础 URL；Anthropic 还需要 API 密钥）。',
   'test.timeout': '服务器在 {seconds} 秒内没有响应。',
   'test.models_not_found': '未找到模型列表（HTTP 404）。请检查基础 URL：OpenAI 兼容的服务器通常以 /v1 结尾，Anthropic 的是 https://api.anthropic.com/v1。',

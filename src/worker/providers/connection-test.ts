@@ -13,6 +13,7 @@ const TEST_TIMEOUT_MS = 15_000;
  */
 export async function testConnection(profile: Profile, options: { fetch?: typeof fetch } = {}): Promise<ConnectionTestResult> {
   if (profile.kind === 'scripted') return { ok: true, reason: 'scripted', message: 'The scripted model runs in this app and needs no connection.' };
+  if (profile.kind === 'in-browser') return { ok: true, reason: 'in_browser', message: 'The in-browser model runs on this device and needs no connection once it is downloaded.' };
   const missing = missingSettings(profile).filter((item) => item !== 'a model name');
   if (missing.length > 0) return { ok: false, reason: 'missing_settings', message: `Fill in ${missing.join(' and ')} first.` };
 

@@ -14,6 +14,11 @@ export async function createModelForProfile(profile: Profile, scriptText: string
     if (!parsed.ok) throw new ModelError('config', `The scripted model cannot run (fix it in Settings → Script): ${parsed.error}`);
     return createScriptedModel(parsed.script);
   }
+  if (profile.kind === 'in-browser') {
+    if (profile.model.trim() === '') throw new ModelError('config', `The profile "${profile.name}" has no model yet. Open Settings, choose a model and press Download.`);
+    const { createInBrowserModel } = await import('./in-browser/in-browser-model');
+    return createInBrowserModel(profile, options.system !== undefined ? { system: options.system } : {});
+  }
   const missing = missingSettings(profile);
   if (missing.length > 0) {
     throw new ModelError('config', `The profile "${profile.name}" needs ${missing.join(' and ')} before it can be used. Open Settings to fill ${missing.length > 1 ? 'them' : 'it'} in.`);

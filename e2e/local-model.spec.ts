@@ -1,0 +1,213 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startModelServer, type ModelServer } from '../tests/fixtures/model-server';
+import { assistantMessages, newConversation, send } from './fixtures';
+import { questionForm, submitButton } from './question-helpers';
+
+/**
+ * The in-browser model with the real engine (wllama) in real Chromium, on a tiny random-weight GGUF that the test
+ * writes and serves itself (tests/fixtures). Nothing here is mocked: download, OPFS, the engine's worker, generation.
+ */
+
+let server: ModelServer;
+test.beforeAll(async () => {
+  server = await startModelServer();
+});
+test.afterAll(async () => {
+  await server.close();
+});
+// The engine is heavy for a 2-core machine: one test at a time, with room for a model load and a reply.
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
+
+const READY = 'Ready (stored on this device).';
+
+async function openSettings(page: Page) {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await expect(page).toHaveURL(/#\/settings$/);
+}
+
+/** Creates an in-browser profile for `url` through Settings, as a user would, and makes it the default. */
+async function createInBrowserProfile(page: Page, name: string, url: string) {
+  await openSettings(page);
+  await page.getByRole('button', { name: 'Add profile', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Provider', exact: true }).selectOption({ label: 'In-browser' });
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue('custom');
+  await page.getByRole('textbox', { name: 'Model URL', exact: true }).fill(url);
+  await page.getByRole('textbox', { name: 'Model URL', exact: true }).blur();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: `Use ${name}`, exact: true }).click();
+  await expect(page.getByRole('button', { name: `Use ${name}`, exact: true })).toHaveCount(0);
+}
+
+function modelStatus(page: Page) {
+  return page.locator('.local-model').getByRole('status');
+}
+
+async function storageUsage(page: Page): Promise<number> {
+  return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+}
+
+test('download with progress survives a reload, then the model runs offline, streams, stops, and is deleted', async ({ page, context }) => {
+  await page.goto('/');
+  expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+  const url = `${server.url}/slow/tiny.gguf`;
+  await createInBrowserProfile(page, 'Tiny', url);
+  await expect(modelStatus(page)).toContainText('Nothing is downloaded until you press Download');
+  expect(server.requests.filter((request) => request.path === '/slow/tiny.gguf')).toHaveLength(0);
+
+  const usageBefore = await storageUsage(page);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  const progress = page.getByRole('progressbar', { name: 'Model download', exact: true });
+  await expect(progress).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cancel download', exact: true })).toBeVisible();
+  // Some bytes, not all: then reload in the middle of the download.
+  await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(100_000);
+  await expect(page.locator('.local-model-progress-text')).toContainText(new RegExp(`of ${Math.round(server.model.length / 1000)} KB · [\\d.]+ KB/s`));
+  await page.reload();
+
+  await openSettings(page);
+  await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+  // It went on from where it was, with a Range request, rather than starting over.
+  expect(server.requests.some((request) => request.path === '/slow/tiny.gguf' && /^bytes=[1-9]\d*-$/.test(request.range ?? ''))).toBe(true);
+  expect(await storageUsage(page)).toBeGreaterThan(usageBefore + server.model.length * 0.9);
+
+  // Still stored after another reload, and usable with no network at all.
+  await page.reload();
+  await context.setOffline(true);
+  await openSettings(page);
+  await expect(modelStatus(page)).toContainText(READY);
+  await newConversation(page);
+  await send(page, 'hello');
+  const reply = assistantMessages(page).last();
+  // The first token takes a while on a loaded 2-core machine (the engine loads, then reads a long prompt).
+  await expect.poll(async () => ((await reply.textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toHaveCount(0);
+  await expect(reply).toHaveAttribute('data-status', 'stopped');
+  const stoppedText = await reply.textContent();
+  await expect(reply).toHaveText(stoppedText ?? '');
+
+  // The engine says how it ran: cross-origin isolated, so multi-threaded WebAssembly when there are cores to spare (one
+  // compute thread per two cores); no GPU in this browser.
+  await openSettings(page);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await expect(modelStatus(page)).toContainText(cores >= 4 ? 'Runs on the CPU with multi-threaded WebAssembly' : 'Runs on the CPU with single-threaded WebAssembly');
+  await context.setOffline(false);
+
+  const usageStored = await storageUsage(page);
+  await page.getByRole('button', { name: 'Delete model', exact: true }).click();
+  await expect(modelStatus(page)).toContainText('Not on this device');
+  expect(await storageUsage(page)).toBeLessThan(usageStored - server.model.length * 0.9);
+});
+
+test('a model split into three gguf-split files downloads every part and runs', async ({ page }) => {
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Split', `${server.url}/split/tiny-00001-of-00003.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+  for (const part of [1, 2, 3]) expect(server.requests.some((request) => request.path === `/split/tiny-0000${part}-of-00003.gguf`)).toBe(true);
+  await newConversation(page);
+  await send(page, 'hello');
+  await expect.poll(async () => ((await assistantMessages(page).last().textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
+});
+
+test('a cancelled download leaves nothing behind', async ({ page }) => {
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Cancelled', `${server.url}/slow/tiny.gguf?cancel`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  const progress = page.getByRole('progressbar', { name: 'Model download', exact: true });
+  await expect.poll(async () => Number(await progress.getAttribute('value'))).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Cancel download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText('Not on this device');
+  await expect(progress).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Download', exact: true })).toBeVisible();
+});
+
+test('a web page instead of a model, and a truncated model, each give a clear error', async ({ page }) => {
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Page', `${server.url}/page.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(page.locator('.local-model').getByRole('alert')).toContainText('This is not a GGUF model file');
+
+  await createInBrowserProfile(page, 'Cut', `${server.url}/truncated.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(page.locator('.local-model').getByRole('alert')).toContainText('The download is incomplete');
+  await expect(modelStatus(page)).not.toContainText(READY);
+
+  // A conversation with the broken model says what to do instead of crashing.
+  await newConversation(page);
+  await send(page, 'hello');
+  await expect(page.getByRole('main')).toContainText('press Download');
+});
+
+test('with constrained sampling even the random model asks a valid question, and the answer reaches the next step', async ({ page }) => {
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Asker', `${server.url}/tiny.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText(READY);
+  await page.getByRole('checkbox', { name: 'Ask first (constrained question call)', exact: true }).check();
+  await expect(page.getByRole('checkbox', { name: 'Ask first (constrained question call)', exact: true })).toBeChecked();
+
+  await newConversation(page);
+  await send(page, 'Plan my trip');
+  await expect(questionForm(page)).toBeVisible({ timeout: 120_000 });
+  // The grammar allows one question with one or two options: pick the first option of each question, then submit.
+  const form = questionForm(page);
+  for (let question = 0; question < 2 && (await form.getByRole('radio').count()) > 0; question++) {
+    const first = form.getByRole('radio').first();
+    if (await first.isChecked()) break;
+    await first.check();
+  }
+  await submitButton(page).click();
+  await expect(form).toHaveCount(0);
+  // The next step runs with the answer in its prompt: the run goes on and new text streams.
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
+  const after = assistantMessages(page).last();
+  const answeredLength = ((await after.textContent()) ?? '').length;
+  await expect.poll(async () => ((await after.textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(answeredLength + 20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toHaveCount(0);
+
+  // The question step finished normally, so its speed was measured and is shown with the model.
+  await openSettings(page);
+  await expect(modelStatus(page)).toContainText(/Last reply: [\d.]+ tokens\/s/);
+});
+
+test('on a static host that sends no isolation headers, the service worker makes the app cross-origin isolated', async ({ browser }) => {
+  const { createServer } = await import('node:http');
+  const { readFile } = await import('node:fs/promises');
+  const { extname, join, normalize } = await import('node:path');
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png', '.wasm': 'application/wasm' };
+  const root = join(process.cwd(), 'dist');
+  const staticHost = createServer((request, response) => {
+    const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
+    readFile(join(root, path)).then(
+      (body) => response.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body),
+      () => response.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => staticHost.listen(0, '127.0.0.1', resolve));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const { port } = staticHost.address() as { port: number };
+    await page.goto(`http://127.0.0.1:${port}/`);
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(false);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 }).toBe('activated');
+    await page.reload();
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    // The worker that runs the agent (and the engine) is isolated too.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('button', { name: 'Add profile', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Provider', exact: true }).selectOption({ label: 'In-browser' });
+    await page.getByRole('textbox', { name: 'Model URL', exact: true }).fill(`${server.url}/tiny.gguf`);
+    await page.getByRole('textbox', { name: 'Model URL', exact: true }).blur();
+    await expect(modelStatus(page)).toContainText('This page is cross-origin isolated');
+  } finally {
+    await context.close();
+    await new Promise<void>((resolve) => staticHost.close(() => resolve()));
+  }
+});

@@ -1,0 +1,240 @@
+import { createEffect, createSignal, createUniqueId, For, on, onCleanup, Show } from 'solid-js';
+import type { LocalModelStatus } from '../../schema/protocol';
+import { useApp } from '../app-context';
+import { describeError } from '../error-words';
+import { t } from '../i18n/i18n';
+
+export interface LocalModelSettingsProps {
+  /** The model's source: a URL, or `file:<name>` for a file picked on this device. */
+  source: string;
+  onSourceChange: (source: string) => void;
+}
+
+interface CatalogEntry {
+  label: string;
+  url: string;
+  /** Download size in bytes, as listed on Hugging Face (approximate where marked in the README). */
+  bytes: number;
+  /** Memory the model needs while it runs, roughly: weights plus a 4K context. */
+  memoryGb: number;
+}
+
+/** Small models that call tools in the Qwen/Hermes format, in Q4_K_M. Sizes: see README "In-browser model". */
+export const MODEL_CATALOG: readonly CatalogEntry[] = [
+  { label: 'Qwen3 0.6B', url: 'https://huggingface.co/unsloth/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q4_K_M.gguf', bytes: 396_705_472, memoryGb: 0.8 },
+  { label: 'Qwen3.5 0.8B', url: 'https://huggingface.co/unsloth/Qwen3.5-0.8B-GGUF/resolve/main/Qwen3.5-0.8B-Q4_K_M.gguf', bytes: 528_000_000, memoryGb: 1 },
+  { label: 'Qwen3 1.7B', url: 'https://huggingface.co/unsloth/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q4_K_M.gguf', bytes: 1_107_409_472, memoryGb: 1.6 },
+];
+
+const CUSTOM = 'custom';
+const POLL_MS = 500;
+
+/**
+ * The in-browser model part of a profile: which GGUF model (a listed one, any URL, or a file on the device), its
+ * download (bytes, speed, time left; cancel; resumes after a reload), deletion, and how the engine runs it. Nothing is
+ * downloaded until the user presses Download.
+ */
+export function LocalModelSettings(props: LocalModelSettingsProps) {
+  const app = useApp();
+  const idPrefix = `local-model-${createUniqueId()}`;
+  const [status, setStatus] = createSignal<LocalModelStatus>();
+  const [error, setError] = createSignal('');
+  const [busy, setBusy] = createSignal(false);
+  const catalogEntry = () => MODEL_CATALOG.find((entry) => entry.url === props.source);
+  const isUrl = () => /^https?:\/\//i.test(props.source);
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let generation = 0;
+  let downloadAskedAt: number | undefined;
+  async function refresh() {
+    clearTimeout(timer);
+    const source = props.source.trim();
+    const asked = ++generation;
+    if (source === '') {
+      setStatus(undefined);
+      return;
+    }
+    try {
+      const next = await app.client.send({ type: 'localModel.status', source });
+      if (asked !== generation) return;
+      setStatus(next);
+      // Right after Download the worker may not have written anything yet: keep looking for a moment.
+      const justAsked = downloadAskedAt !== undefined && Date.now() - downloadAskedAt < 5000;
+      if (next.state === 'downloading' || next.state === 'paused' || (justAsked && next.state === 'absent')) timer = setTimeout(() => void refresh(), POLL_MS);
+    } catch (statusError) {
+      if (asked === generation) setError(describeError(statusError).text);
+    }
+  }
+  createEffect(on(() => props.source, () => {
+    setError('');
+    void refresh();
+  }));
+  onCleanup(() => clearTimeout(timer));
+
+  async function act(command: () => Promise<LocalModelStatus>) {
+    setError('');
+    setBusy(true);
+    try {
+      setStatus(await command());
+    } catch (actionError) {
+      setError(describeError(actionError).text);
+    } finally {
+      setBusy(false);
+      void refresh();
+    }
+  }
+
+  function download() {
+    // Ask the browser to keep the model under storage pressure; it may say no, and that is fine.
+    void navigator.storage?.persist?.().catch(() => false);
+    downloadAskedAt = Date.now();
+    void act(() => app.client.send({ type: 'localModel.download', source: props.source.trim() }));
+  }
+
+  async function pickFiles(input: HTMLInputElement) {
+    const files = [...(input.files ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+    input.value = '';
+    if (files.length === 0) return;
+    const name = files[0]!.name;
+    await act(() => app.client.send({ type: 'localModel.import', name, files }));
+    if (!error()) props.onSourceChange(`file:${name}`);
+  }
+
+  const stored = () => status()?.storedBytes ?? 0;
+  const state = () => status()?.state ?? 'absent';
+  const memoryWarning = () => {
+    const entry = catalogEntry();
+    const memory = status()?.deviceMemoryGb;
+    return entry && memory !== undefined && entry.memoryGb > memory / 2 ? t('localModel.memoryWarning', { memory, need: entry.memoryGb }) : '';
+  };
+
+  return (
+    <div class="local-model">
+      <div class="field">
+        <label for={`${idPrefix}-model`}>{t('settings.model')}</label>
+        <select
+          id={`${idPrefix}-model`}
+          class="select"
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            if (value !== CUSTOM) props.onSourceChange(value);
+          }}
+        >
+          <For each={MODEL_CATALOG}>
+            {(entry) => (
+              <option value={entry.url} selected={entry.url === props.source}>
+                {t('localModel.catalogEntry', { name: entry.label, size: formatBytes(entry.bytes), memory: entry.memoryGb })}
+              </option>
+            )}
+          </For>
+          <option value={CUSTOM} selected={!catalogEntry()}>
+            {t('localModel.custom')}
+          </option>
+        </select>
+      </div>
+      <div class="field">
+        <label for={`${idPrefix}-url`}>{t('localModel.url')}</label>
+        <input
+          id={`${idPrefix}-url`}
+          class="input"
+          type="url"
+          placeholder="https://huggingface.co/…/resolve/main/model-Q4_K_M.gguf"
+          value={isUrl() ? props.source : ''}
+          onChange={(event) => props.onSourceChange(event.currentTarget.value.trim())}
+        />
+      </div>
+      <div class="field">
+        <label for={`${idPrefix}-file`}>{t('localModel.file')}</label>
+        <input id={`${idPrefix}-file`} type="file" accept=".gguf" multiple disabled={busy()} onChange={(event) => void pickFiles(event.currentTarget)} />
+        <small class="field-hint">{t('localModel.fileHint')}</small>
+      </div>
+
+      <Show when={memoryWarning()}>
+        <p class="local-model-warning">{memoryWarning()}</p>
+      </Show>
+
+      <Show when={state() === 'downloading' || state() === 'paused' || (state() === 'error' && stored() > 0)}>
+        <div class="local-model-progress">
+          <progress aria-label={t('localModel.progress')} value={stored()} max={status()?.totalBytes ?? undefined} />
+          <span class="local-model-progress-text">{progressText(status())}</span>
+        </div>
+      </Show>
+
+      <div class="form-row local-model-actions">
+        <Show when={isUrl() && state() !== 'downloading' && state() !== 'ready'}>
+          <button type="button" class="button" disabled={busy()} onClick={download}>
+            {t('localModel.download')}
+          </button>
+        </Show>
+        <Show when={state() === 'downloading'}>
+          <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.cancel', source: props.source.trim() }))}>
+            {t('localModel.cancel')}
+          </button>
+        </Show>
+        <Show when={state() === 'ready' || (state() !== 'downloading' && stored() > 0)}>
+          <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.delete', source: props.source.trim() }))}>
+            {t('localModel.delete')}
+          </button>
+        </Show>
+      </div>
+
+      <p class="local-model-status" role="status">
+        {statusText(status())}
+      </p>
+      <Show when={state() === 'ready'}>
+        <label class="checkbox-field">
+          <input
+            type="checkbox"
+            checked={status()?.constrainToolCalls ?? false}
+            onChange={(event) => {
+              const constrainToolCalls = event.currentTarget.checked;
+              void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), constrainToolCalls }));
+            }}
+          />
+          {t('localModel.constrain')}
+        </label>
+        <small class="field-hint">{t('localModel.constrainHint')}</small>
+      </Show>
+      <Show when={error() || status()?.error?.message}>
+        <p class="form-error" role="alert">
+          {error() || status()?.error?.message}
+        </p>
+      </Show>
+    </div>
+  );
+}
+
+function statusText(status: LocalModelStatus | undefined): string {
+  if (!status) return '';
+  const parts: string[] = [];
+  if (status.state === 'ready') parts.push(t('localModel.ready'), t('localModel.stored', { size: formatBytes(status.storedBytes) }));
+  else if (status.state === 'downloading') parts.push(t('localModel.downloading'));
+  else if (status.state === 'paused') parts.push(t('localModel.paused'));
+  else if (status.state === 'absent') parts.push(t('localModel.absent'));
+  const engine = status.backend
+    ? t(`localModel.backend.${status.backend}`, { threads: status.threads ?? 1 })
+    : t(status.crossOriginIsolated ? 'localModel.willRunMulti' : 'localModel.willRunSingle');
+  parts.push(engine);
+  if (status.lastTokensPerSecond !== undefined) parts.push(t('localModel.speed', { rate: status.lastTokensPerSecond }));
+  return parts.join(' ');
+}
+
+function progressText(status: LocalModelStatus | undefined): string {
+  if (!status) return '';
+  const parts = [status.totalBytes ? t('localModel.bytesOf', { done: formatBytes(status.storedBytes), total: formatBytes(status.totalBytes) }) : formatBytes(status.storedBytes)];
+  if (status.bytesPerSecond !== undefined) parts.push(t('localModel.rate', { rate: formatBytes(status.bytesPerSecond) }));
+  if (status.secondsLeft !== undefined) parts.push(t('localModel.left', { time: formatDuration(status.secondsLeft) }));
+  return parts.join(' · ');
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(bytes >= 1e8 ? 0 : 1)} MB`;
+  return `${Math.max(0, Math.round(bytes / 1e3))} KB`;
+}
+
+function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${Math.ceil(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+}

@@ -1,0 +1,100 @@
+import { Wllama } from '@wllama/wllama/esm/index.js';
+import type { LocalModelStatus } from '../../../schema/protocol';
+import { ENGINE_WASM_URL } from './engine-assets';
+import { engineFacts, LocalModelStoreError, openModel } from './model-store';
+
+/** Context length the engine is loaded with: room for the system prompt, the tools and a conversation. */
+export const CONTEXT_TOKENS = 4096;
+
+export interface LoadedEngine {
+  source: string;
+  wllama: Wllama;
+  constrainToolCalls: boolean;
+  backend: NonNullable<LocalModelStatus['backend']>;
+  threads: number;
+}
+
+let loaded: LoadedEngine | undefined;
+let loading: { source: string; promise: Promise<LoadedEngine> } | undefined;
+
+/**
+ * The engine with `source` loaded, loading it on first use (and unloading another model first). wllama runs llama.cpp
+ * in a worker of its own (with its own pthread workers when the page is cross-origin isolated), so the agent host only
+ * passes messages while a reply is computed.
+ */
+export async function loadEngine(source: string): Promise<LoadedEngine> {
+  const model = await openModel(source);
+  if (loaded?.source === source) {
+    loaded.constrainToolCalls = model.constrainToolCalls;
+    return loaded;
+  }
+  if (loading?.source === source) return loading.promise;
+  const promise = (async () => {
+    await unloadEngine();
+    assertEnoughMemory(model.totalBytes);
+    const adapter = await gpuAdapter();
+    // Half the cores, as wllama does: on a 2-core device a second compute thread only fights the page and the agent host
+    // (measured: slower than one thread). Multi-threading needs cross-origin isolation (SharedArrayBuffer).
+    const threads = self.crossOriginIsolated ? Math.max(1, Math.min(4, Math.floor((navigator.hardwareConcurrency || 2) / 2))) : 1;
+    const wllama = new Wllama({ default: ENGINE_WASM_URL }, { suppressNativeLog: true, logger: quietLogger });
+    try {
+      await wllama.loadModel(model.files, {
+        n_ctx: CONTEXT_TOKENS,
+        n_threads: threads,
+        n_gpu_layers: adapter ? 99_999 : 0,
+        jinja: true,
+        // We parse the model's own tool-call text (tool-call-parser.ts), with the leniency of the other providers.
+        skip_chat_parsing: true,
+      });
+    } catch (error) {
+      await wllama.exit().catch(() => undefined);
+      throw new LocalModelStoreError({ code: 'load', message: `The in-browser engine could not load this model: ${error instanceof Error ? error.message : String(error)}` }, { cause: error });
+    }
+    const backend: LoadedEngine['backend'] = adapter ? 'webgpu' : wllama.isMultithread() ? 'wasm-multi' : 'wasm-single';
+    const engine: LoadedEngine = { source, wllama, constrainToolCalls: model.constrainToolCalls, backend, threads: wllama.getNumThreads() };
+    Object.assign(engineFacts, { source, backend, threads: engine.threads });
+    loaded = engine;
+    return engine;
+  })();
+  loading = { source, promise };
+  try {
+    return await promise;
+  } finally {
+    if (loading?.promise === promise) loading = undefined;
+  }
+}
+
+/** Frees the engine's memory (a model deleted, another chosen, or the engine left broken by a failure). */
+export async function unloadEngine(): Promise<void> {
+  const current = loaded;
+  loaded = undefined;
+  delete engineFacts.source;
+  delete engineFacts.backend;
+  delete engineFacts.threads;
+  await current?.wllama.exit().catch(() => undefined);
+}
+
+/**
+ * Refuses a model the device plainly cannot hold: the weights plus about 300 MB (context, runtime) against the memory
+ * the browser reports (navigator.deviceMemory is coarse and capped at 8 GB; a tab gets about half of it).
+ */
+function assertEnoughMemory(modelBytes: number): void {
+  const deviceMemoryGb = (navigator as WorkerNavigator & { deviceMemory?: number }).deviceMemory;
+  if (deviceMemoryGb === undefined) return;
+  const needed = modelBytes + 300_000_000;
+  const available = deviceMemoryGb * 1e9 * 0.5;
+  if (needed > available) {
+    throw new LocalModelStoreError({
+      code: 'memory',
+      message: `This device reports ${deviceMemoryGb} GB of memory; the model needs about ${(needed / 1e9).toFixed(1)} GB free, more than a browser tab can get here. Choose a smaller model. The stored model was kept.`,
+    });
+  }
+}
+
+async function gpuAdapter(): Promise<unknown> {
+  const gpu = (navigator as WorkerNavigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+  if (!gpu) return undefined;
+  return gpu.requestAdapter().catch(() => undefined);
+}
+
+const quietLogger = { debug: () => {}, log: () => {}, warn: () => {}, error: (...data: unknown[]) => console.error('[in-browser model]', ...data) };
