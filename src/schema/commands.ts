@@ -58,6 +58,16 @@ export const Command = z.discriminatedUnion('type', [
   z.object({ type: z.literal('profiles.delete'), profileId: recordId }),
   /** Check a profile's key and list the server's models; the stored key is used when none is given. */
   z.object({ type: z.literal('profiles.test'), profile: ProfileInput }),
+  /** A page of a conversation's messages: the newest `limit` with `fromSeq <= seq < beforeSeq`, oldest first. */
+  z.object({
+    type: z.literal('conversation.messages'),
+    conversationId,
+    beforeSeq: z.number().int().min(0).optional(),
+    fromSeq: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(100_000),
+  }),
+  /** The `seq` of every stored message of a conversation whose text contains `query` (case-insensitive), oldest first. */
+  z.object({ type: z.literal('conversation.search'), conversationId, query: z.string().min(1).max(500) }),
 ]);
 export type Command = z.infer<typeof Command>;
 export type CommandType = Command['type'];

@@ -92,7 +92,8 @@ export interface CommandResults {
   'conversation.saveDraft': { saved: true };
   'conversation.rename': Conversation;
   'conversation.delete': { conversationId: string };
-  'conversation.open': { conversation: Conversation; messages: Message[] };
+  /** `messages` is the newest page (reaching back to any pending question); `earlier` counts the stored messages before it. */
+  'conversation.open': { conversation: Conversation; messages: Message[]; earlier?: number };
   'conversation.setProfile': Conversation;
   'conversation.export': ConversationExport;
   'conversation.import': { imported: number; skipped: number; repairs: ImportRepair[] };
@@ -110,6 +111,14 @@ export interface CommandResults {
   'profiles.save': ProfileView;
   'profiles.delete': { profileId: string };
   'profiles.test': ConnectionTestResult;
+  'conversation.messages': MessagePage;
+  'conversation.search': { seqs: number[]; truncated: boolean };
+}
+
+/** Some of a conversation's messages, oldest first, and how many stored messages come before the first of them. */
+export interface MessagePage {
+  messages: Message[];
+  earlier: number;
 }
 export type CommandResult<T extends CommandType> = CommandResults[T];
 export type { CommandOf };
