@@ -76,15 +76,15 @@ export class IncrementalMarkdown {
     const list = this.container.lastElementChild;
     const head = fragment.firstElementChild;
     if (continuesList && list && head && head.tagName === list.tagName && (head.tagName === 'UL' || head.tagName === 'OL')) {
-      const items = [...head.childNodes];
       // The chunk's own list starts with a line break the whole list has only once.
-      if (items[0]?.nodeType === Node.TEXT_NODE && list.lastChild?.nodeType === Node.TEXT_NODE) items.shift();
+      if (list.lastChild?.nodeType === Node.TEXT_NODE) dropLeadingLineBreak(head.firstChild);
+      const items = [...head.childNodes];
       for (const item of items) {
         list.appendChild(item);
         added.push(item);
       }
       // The list's line break after it is already in the container.
-      if (head.nextSibling?.nodeType === Node.TEXT_NODE && list.nextSibling?.nodeType === Node.TEXT_NODE) head.nextSibling.remove();
+      if (list.nextSibling?.nodeType === Node.TEXT_NODE) dropLeadingLineBreak(head.nextSibling);
       head.remove();
       // The whole list's closing line break stays last.
       if (list.lastChild?.nodeType !== Node.TEXT_NODE) list.appendChild(document.createTextNode('\n'));
@@ -93,6 +93,12 @@ export class IncrementalMarkdown {
     this.container.appendChild(fragment);
     return added;
   }
+}
+
+function dropLeadingLineBreak(node: ChildNode | null): void {
+  if (node?.nodeType !== Node.TEXT_NODE || !node.textContent?.startsWith('\n')) return;
+  if (node.textContent === '\n') node.remove();
+  else node.textContent = node.textContent.slice(1);
 }
 
 /** A text the parser cannot take (nested far too deep overflows its stack) is still shown, as plain text. */

@@ -73,6 +73,14 @@ describe('incremental Markdown', () => {
     );
   }, 120_000);
 
+  it('keeps what follows a list that was split between items (found by the property test)', () => {
+    const container = document.createElement('div');
+    const view = new IncrementalMarkdown(container);
+    view.update('1');
+    view.update('1. first\n2. second\n\n<!-- comment');
+    expect(container.innerHTML).toBe(atOnce('1. first\n2. second\n\n<!-- comment'));
+  });
+
   it('renders a long nested list streamed in small chunks exactly as at once', () => {
     const text = Array.from({ length: 400 }, (_, index) => `${'  '.repeat(index % 6)}- item ${index} with **bold**`).join('\n');
     const container = document.createElement('div');
