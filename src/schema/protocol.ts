@@ -6,20 +6,12 @@ import type { CommandOf, CommandType } from './commands';
 import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 
-/** Error codes a command reply can carry. The UI maps each to a sentence from its dictionary. */
-export const ErrorCode = z.enum([
-  'invalid_command',
-  'not_found',
-  'already_resolved',
-  'invalid_answer',
-  'invalid_state',
-  'busy',
-  'storage_full',
-  /** A newer Parley upgraded the database in another tab: this tab must reload. */
-  'app_outdated',
-  'provider_error',
-  'internal',
-]);
+import { ERROR_CODES, type ResolvedOutcome as ResolvedOutcomeType, type SerializedError as SerializedErrorType } from './wire-error';
+
+export { WireError, ERROR_CODES } from './wire-error';
+
+/** Error codes a command reply can carry (the list lives in the zod-free wire-error.ts). */
+export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** What an already-resolved question looked like when a second resolution arrived. */
@@ -28,7 +20,7 @@ export const ResolvedOutcome = z.object({
   answers: z.array(QuestionAnswer).optional(),
   resolvedAt: z.number().optional(),
 });
-export type ResolvedOutcome = z.infer<typeof ResolvedOutcome>;
+export type ResolvedOutcome = ResolvedOutcomeType;
 
 /** An error as it crosses postMessage: plain data, rebuilt into a WireError on the other side. */
 export const SerializedError = z.object({
@@ -38,29 +30,7 @@ export const SerializedError = z.object({
   field: z.string().optional(),
   outcome: ResolvedOutcome.optional(),
 });
-export type SerializedError = z.infer<typeof SerializedError>;
-
-/** A typed error with a code; thrown by the worker's handlers, rebuilt by the UI's client. */
-export class WireError extends Error {
-  override readonly name = 'WireError';
-  readonly code: ErrorCode;
-  readonly field?: string;
-  readonly outcome?: ResolvedOutcome;
-  constructor(serialized: SerializedError, options?: { cause?: unknown }) {
-    super(serialized.message, options);
-    this.code = serialized.code;
-    if (serialized.field !== undefined) this.field = serialized.field;
-    if (serialized.outcome !== undefined) this.outcome = serialized.outcome;
-  }
-  toJSON(): SerializedError {
-    return {
-      code: this.code,
-      message: this.message,
-      ...(this.field !== undefined ? { field: this.field } : {}),
-      ...(this.outcome !== undefined ? { outcome: this.outcome } : {}),
-    };
-  }
-}
+export type SerializedError = SerializedErrorType;
 
 export interface PendingQuestion {
   conversationId: string;

@@ -1,6 +1,7 @@
 import { createSignal } from 'solid-js';
 import type { CommandOf, CommandType } from '../schema/commands';
-import { WireError, type CommandResult } from '../schema/protocol';
+import type { CommandResult } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { WorkerClient } from './channel';
 import { t } from './i18n/i18n';
 

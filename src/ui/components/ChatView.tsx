@@ -1,7 +1,8 @@
 import { createEffect, createMemo, on, Show } from 'solid-js';
-import { SCRIPTED_PROFILE_ID, type Conversation, type ProfileView } from '../../schema/records';
+import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
+import type { Conversation, ProfileView } from '../../schema/records';
 import { isBeingCreated, whenCreated } from '../conversation-drafts';
-import { WireError } from '../../schema/protocol';
+import { WireError } from '../../schema/wire-error';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate } from '../hash-route';
