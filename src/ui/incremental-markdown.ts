@@ -18,13 +18,16 @@ export class IncrementalMarkdown {
   private continuesList = false;
   private tailNodes: Node[] = [];
   private whole = false;
+  private rendered = false;
 
   constructor(private readonly container: HTMLElement) {}
 
   update(text: string): void {
     if (!text.startsWith(this.committedText)) this.reset();
     this.removeTail();
-    if (this.whole) {
+    // The first render (a finished message being shown) is one parse; looking for cuts pays off only once it grows.
+    if (this.whole || this.committedText === '' && !this.rendered) {
+      this.rendered = true;
       this.tailNodes = this.insert(text, false);
       return;
     }
@@ -59,6 +62,7 @@ export class IncrementalMarkdown {
     this.continuesList = false;
     this.tailNodes = [];
     this.whole = false;
+    this.rendered = false;
   }
 
   private removeTail(): void {

@@ -36,5 +36,5 @@ describe('ConversationList', () => {
     expect(links[1]).toHaveAccessibleName('Conversation 9998');
     expect(links[1]!.closest('li')).toHaveAttribute('data-pending', 'true');
     expect(links[0]!.closest('li')).toHaveAttribute('data-pending', 'false');
-  });
+  }, 30_000);
 });

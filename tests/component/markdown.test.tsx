@@ -130,5 +130,5 @@ describe('Markdown cost cap', () => {
     expect(container.querySelector('.markdown')).not.toBeNull();
     expect(container).toHaveTextContent('Showing the first 100,000 of');
     expect(container.querySelector('button')).toHaveTextContent('Show all');
-  });
+  }, 30_000);
 });

@@ -125,7 +125,7 @@ describe('MessageList', () => {
     expect(articles.length).toBeLessThanOrEqual(MAX_RENDERED_ROWS);
     expect(articles.at(-1)).toHaveTextContent('Message 9999');
     expect(log.querySelectorAll('*').length).toBeLessThan(MAX_RENDERED_ROWS * 12);
-  });
+  }, 30_000);
 
   it('shows earlier stored messages on request, page by page, and counts what is left', async () => {
     const stored = Array.from({ length: 250 }, (_, index) => message(`m${index}`, index, index % 2 ? 'assistant' : 'user', [{ type: 'text', text: `Message ${index}` }]));
