@@ -21,7 +21,9 @@ export function Markdown(props: { text: string }) {
     // Rendered in steps, one task each: the incremental renderer makes each step cost only what it adds.
     const grow = () => {
       setLimit((current) => current + SHOW_ALL_STEP);
+      // Once caught up, text still streaming in is shown as it comes.
       if (cut()) setTimeout(grow, 0);
+      else setLimit(Number.POSITIVE_INFINITY);
     };
     grow();
   }
