@@ -33,11 +33,12 @@ function contentSecurityPolicy(): Plugin {
 /**
  * Cross-origin isolation, so the in-browser model can use multi-threaded WebAssembly (SharedArrayBuffer). `vite preview`
  * sends these headers; on static hosts public/coi-headers.js (imported by the service worker) adds them. COEP
- * require-corp still allows CORS fetches (providers, MCP servers); images from other origins are not loaded anyway (CSP).
+ * `credentialless` (not `require-corp`): CORS fetches to providers and MCP servers work under either, but the no-cors
+ * probe that tells "this server refuses our origin (CORS)" from "unreachable" only works under credentialless.
  */
 const ISOLATION_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Embedder-Policy': 'credentialless',
 };
 
 export default defineConfig({

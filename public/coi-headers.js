@@ -2,7 +2,7 @@
 // multi-threaded WebAssembly needs SharedArrayBuffer). Loaded by the generated service worker with importScripts,
 // before Workbox's routes: for pages and worker scripts it wraps whatever response Workbox gives (precache or
 // network) with COOP/COEP. Other requests, fetch() calls to model providers and MCP servers included, are untouched:
-// CORS requests keep working under COEP require-corp.
+// CORS requests keep working, and with COEP credentialless so does the no-cors probe that recognizes a CORS refusal.
 /* global self */
 (function () {
   var ISOLATING_DESTINATIONS = { document: true, iframe: true, worker: true, sharedworker: true };
@@ -11,7 +11,7 @@
     if (!response || response.status === 0 || response.type === 'opaqueredirect') return response;
     var headers = new Headers(response.headers);
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-    headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+    headers.set('Cross-Origin-Embedder-Policy', 'credentialless');
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers: headers });
   }
 

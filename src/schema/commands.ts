@@ -3,7 +3,7 @@ import { QuestionAnswer, QuestionDraft } from './question';
 import { ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
-import type { ConnectionTestResult, ImportRepair, LocalModelStatus, PendingRequest } from './protocol';
+import type { ConnectionTestResult, ImportRepair, LocalModelStatus, MessagePage, PendingRequest } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
 
 const conversationId = z.string().min(1).max(100);
@@ -39,7 +39,8 @@ export const COMMANDS = {
   'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().max(100_000) }),
   'conversation.rename': command<Conversation>()({ conversationId, title: z.string().trim().min(1).max(200) }),
   'conversation.delete': command<{ conversationId: string }>()({ conversationId }),
-  'conversation.open': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId }),
+  /** `messages` is the newest page (reaching back to any pending request); `earlier` counts the stored messages before it. */
+  'conversation.open': command<{ conversation: Conversation; messages: Message[]; earlier?: number }>()({ conversationId }),
   'conversation.setProfile': command<Conversation>()({ conversationId, profileId: recordId }),
   'conversation.export': command<ConversationExport>()({}),
   /** An export file's parsed JSON; the worker validates it whole before writing anything. */
@@ -98,6 +99,15 @@ export const COMMANDS = {
   'localModel.delete': command<LocalModelStatus>()({ source: localModelSource }),
   'localModel.import': command<LocalModelStatus>()({ name: z.string().min(1).max(190), files: z.array(z.instanceof(Blob)).min(1).max(64) }),
   'localModel.setOptions': command<LocalModelStatus>()({ source: localModelSource, constrainToolCalls: z.boolean() }),
+  /** A page of a conversation's messages: the newest `limit` with `fromSeq <= seq < beforeSeq`, oldest first. */
+  'conversation.messages': command<MessagePage>()({
+    conversationId,
+    beforeSeq: z.number().int().min(0).optional(),
+    fromSeq: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(100_000),
+  }),
+  /** The `seq` of every stored message of a conversation whose text contains `query` (case-insensitive), oldest first. */
+  'conversation.search': command<{ seqs: number[]; truncated: boolean }>()({ conversationId, query: z.string().min(1).max(500) }),
 };
 
 type Declarations = typeof COMMANDS;

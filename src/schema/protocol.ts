@@ -7,20 +7,12 @@ import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
 
-/** Error codes a command reply can carry. The UI maps each to a sentence from its dictionary. */
-export const ErrorCode = z.enum([
-  'invalid_command',
-  'not_found',
-  'already_resolved',
-  'invalid_answer',
-  'invalid_state',
-  'busy',
-  'storage_full',
-  /** A newer Parley upgraded the database in another tab: this tab must reload. */
-  'app_outdated',
-  'provider_error',
-  'internal',
-]);
+import { ERROR_CODES, ERROR_REASONS, type ResolvedOutcome as ResolvedOutcomeType, type SerializedError as SerializedErrorType } from './wire-error';
+
+export { WireError, ERROR_CODES, ERROR_REASONS } from './wire-error';
+
+/** Error codes a command reply can carry (the list lives in the zod-free wire-error.ts). */
+export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** What an already-resolved request looked like when a second resolution arrived. */
@@ -29,43 +21,10 @@ export const ResolvedOutcome = z.object({
   answers: z.array(QuestionAnswer).optional(),
   resolvedAt: z.number().optional(),
 });
-export type ResolvedOutcome = z.infer<typeof ResolvedOutcome>;
+export type ResolvedOutcome = ResolvedOutcomeType;
 
-/**
- * What exactly went wrong within a code, for the UI to word (with `params`). Each reason belongs to one code:
- * invalid_command (import_*, script, profile rules, malformed), not_found (*_gone), busy, invalid_state,
- * invalid_answer (answer_*), internal (save_failed).
- */
-export const ErrorReason = z.enum([
-  'import_not_export',
-  'import_inconsistent',
-  'duplicate_message_id',
-  'unsafe_arguments',
-  'script_invalid',
-  'scripted_profile_builtin',
-  'scripted_profile_undeletable',
-  'base_url_scheme',
-  'malformed_command',
-  'conversation_gone',
-  'message_gone',
-  'question_gone',
-  'profile_gone',
-  'run_in_other_tab',
-  'run_in_progress',
-  'nothing_to_continue',
-  'answer_count',
-  'answer_unknown_option',
-  'answer_no_free_text',
-  'answer_single_only',
-  'answer_nothing',
-  'save_failed',
-  'request_gone',
-  'arguments_invalid',
-  'form_invalid',
-  'elicitation_dead',
-  'elicitation_pending',
-  'draft_not_question',
-]);
+/** What exactly went wrong within a code (the list lives in the zod-free wire-error.ts). */
+export const ErrorReason = z.enum(ERROR_REASONS);
 export type ErrorReason = z.infer<typeof ErrorReason>;
 
 /** Values the UI puts into its sentence: names, counts, positions. Plain data, never a sentence. */
@@ -85,35 +44,7 @@ export const SerializedError = z.object({
   field: z.string().optional(),
   outcome: ResolvedOutcome.optional(),
 });
-export type SerializedError = z.infer<typeof SerializedError>;
-
-/** A typed error with a code; thrown by the worker's handlers, rebuilt by the UI's client. */
-export class WireError extends Error {
-  override readonly name = 'WireError';
-  readonly code: ErrorCode;
-  readonly reason?: ErrorReason;
-  readonly params?: ErrorParams;
-  readonly field?: string;
-  readonly outcome?: ResolvedOutcome;
-  constructor(serialized: SerializedError, options?: { cause?: unknown }) {
-    super(serialized.message, options);
-    this.code = serialized.code;
-    if (serialized.reason !== undefined) this.reason = serialized.reason;
-    if (serialized.params !== undefined) this.params = serialized.params;
-    if (serialized.field !== undefined) this.field = serialized.field;
-    if (serialized.outcome !== undefined) this.outcome = serialized.outcome;
-  }
-  toJSON(): SerializedError {
-    return {
-      code: this.code,
-      message: this.message,
-      ...(this.reason !== undefined ? { reason: this.reason } : {}),
-      ...(this.params !== undefined ? { params: this.params } : {}),
-      ...(this.field !== undefined ? { field: this.field } : {}),
-      ...(this.outcome !== undefined ? { outcome: this.outcome } : {}),
-    };
-  }
-}
+export type SerializedError = SerializedErrorType;
 
 /** A request waiting for the user, as the inbox lists it (one indexed query over every conversation). */
 export type PendingRequest = {
@@ -192,6 +123,12 @@ export interface LocalModelStatus {
   backend?: 'webgpu' | 'wasm-multi' | 'wasm-single';
   threads?: number;
   lastTokensPerSecond?: number;
+}
+
+/** Some of a conversation's messages, oldest first, and how many stored messages come before the first of them. */
+export interface MessagePage {
+  messages: Message[];
+  earlier: number;
 }
 
 /** UI → worker. `command` is unknown on the wire: the worker validates it. */

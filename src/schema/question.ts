@@ -1,15 +1,8 @@
 import { z } from 'zod';
+import { QUESTION_LIMITS } from './limits';
 
-/** Limits of the question tool; the form, the validator and the tool description all read these. */
-export const QUESTION_LIMITS = {
-  questions: 4,
-  options: 10,
-  header: 30,
-  question: 500,
-  label: 30,
-  description: 200,
-  otherText: 2000,
-} as const;
+/** Limits of the question tool; the form, the validator and the tool description all read these (zod-free, in limits.ts). */
+export { QUESTION_LIMITS };
 
 export const QuestionOption = z.object({
   label: z.string().min(1).max(QUESTION_LIMITS.label),

@@ -75,7 +75,7 @@ export type Profile = z.infer<typeof Profile>;
 export const ProfileView = Profile.omit({ apiKey: true }).extend({ apiKeyMasked: z.string() });
 export type ProfileView = z.infer<typeof ProfileView>;
 
-export const SCRIPTED_PROFILE_ID = 'scripted';
+export { SCRIPTED_PROFILE_ID } from './limits';
 
 export const Settings = z.object({
   /** The scripted model's script, as JSON text the user edits. */

@@ -1,7 +1,8 @@
 import { batch } from 'solid-js';
 import type { CommandOf, CommandResult, CommandType } from '../schema/commands';
 import type { AppEvent } from '../schema/events';
-import { WireError, type CommandEnvelope, type WorkerMessage } from '../schema/protocol';
+import type { CommandEnvelope, WorkerMessage } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import { WORKER_RESTARTED } from './worker-supervisor';
 
 /** Anything that carries messages both ways: a Worker, or one end of a MessageChannel. */

@@ -1,6 +1,6 @@
 import { createSignal } from 'solid-js';
 import type { CommandOf, CommandResult, CommandType } from '../schema/commands';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { WorkerClient } from './channel';
 import { describeError, type ErrorWords } from './error-words';
 

@@ -85,3 +85,8 @@ export function renderMarkdown(text: string): string {
     FORBID_ATTR: ['style', 'background', 'poster', 'ping', 'srcset', 'id', 'name'],
   });
 }
+
+/** The top-level blocks of `text` as this renderer's lexer sees them (for rendering only a growing tail again). */
+export function lexMarkdown(text: string): ReturnType<Marked['lexer']> {
+  return markdown.lexer(text);
+}

@@ -28,13 +28,17 @@ export interface UiState {
   workerGeneration: number;
   /** The worker died and was restarted; shown until dismissed. */
   workerRestarted: boolean;
+  /** Per opened conversation: how many stored messages come before the first one in `messages` (not read yet). */
+  earlierMessages: Record<string, number>;
 }
 
 /** Worker events plus the results of the UI's own reads, which land in the store the same way. */
 export type UiEvent =
   | AppEvent
   | { type: 'conversations-listed'; conversations: Conversation[] }
-  | { type: 'conversation-opened'; conversation: Conversation; messages: Message[] }
+  | { type: 'conversation-opened'; conversation: Conversation; messages: Message[]; earlier?: number }
+  /** An earlier page of an opened conversation; `earlier` counts the stored messages before its first one. */
+  | { type: 'message-page-loaded'; conversationId: string; messages: Message[]; earlier: number }
   | { type: 'storage-error-dismissed' }
   | { type: 'worker-restart-dismissed' };
 
@@ -55,6 +59,7 @@ export function createInitialState(): UiState {
     appOutdated: false,
     workerGeneration: 0,
     workerRestarted: false,
+    earlierMessages: {},
   };
 }
 
@@ -82,13 +87,23 @@ export function applyEvent(state: UiState, event: UiEvent): void {
     case 'conversation-opened':
       putConversation(state, event.conversation, { snapshot: true });
       state.messages[event.conversation.id] = mergeSnapshot(state.messages[event.conversation.id], event.messages);
+      state.earlierMessages[event.conversation.id] = earlierThanLoaded(state.messages[event.conversation.id]!, event.messages, event.earlier ?? 0);
       refreshDerived(state);
       return;
+    case 'message-page-loaded': {
+      const loaded = state.messages[event.conversationId];
+      if (!loaded) return;
+      state.messages[event.conversationId] = mergeSnapshot(loaded, event.messages);
+      state.earlierMessages[event.conversationId] = earlierThanLoaded(state.messages[event.conversationId]!, event.messages, event.earlier);
+      return;
+    }
     case 'conversation-deleted':
       forgetConversation(state, event.conversationId);
       refreshDerived(state);
       return;
     case 'message-upserted':
+      // An old message that was not read yet stays unread: the loaded messages are the stored ones from some seq on.
+      if (isBeforeLoaded(state, event.message)) return;
       upsertMessage(state, event.message);
       return;
     case 'run-notice':
@@ -147,6 +162,27 @@ function forgetConversation(state: UiState, conversationId: string): void {
   delete state.conversations[conversationId];
   delete state.messages[conversationId];
   delete state.runNotices[conversationId];
+  delete state.earlierMessages[conversationId];
+}
+
+/**
+ * How many stored messages are still unread before `loaded` once a page whose first message had `earlier` stored
+ * messages before it was merged in: those of them already loaded are not (loaded messages are contiguous).
+ */
+function earlierThanLoaded(loaded: readonly Message[], page: readonly Message[], earlier: number): number {
+  const first = page[0]?.seq;
+  if (first === undefined) return loaded.length > 0 ? 0 : earlier;
+  let older = 0;
+  for (const message of loaded) {
+    if (message.seq >= first) break;
+    older += 1;
+  }
+  return Math.max(0, earlier - older);
+}
+
+function isBeforeLoaded(state: UiState, message: Message): boolean {
+  const first = state.messages[message.conversationId]?.[0];
+  return (state.earlierMessages[message.conversationId] ?? 0) > 0 && first !== undefined && message.seq < first.seq;
 }
 
 /** Messages of conversations that were never opened are not kept: opening reads them whole. */

@@ -26,6 +26,11 @@ export interface CommandHandlerDeps {
   mcp: McpHub;
 }
 
+/** How many of a conversation's newest messages `conversation.open` returns. */
+export const OPEN_PAGE_SIZE = 50;
+/** Matches a search returns at most. */
+const SEARCH_LIMIT = 1_000;
+
 type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
 
 /** In-browser model storage (issue 11); its code loads on first use, so the worker's start does not wait for it. */
@@ -71,11 +76,12 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       const repair = await runs.tryRecover(command.conversationId);
       const conversation = await store.getConversation(command.conversationId);
       if (!conversation) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
-      const messages = await store.listMessages(command.conversationId);
+      // Only the newest page: a 10,000-message conversation opens as fast as a short one; the UI pages back by seq.
+      const { messages, earlier } = await store.listNewestMessages(command.conversationId, OPEN_PAGE_SIZE);
       if (repair === 'failed' && conversation.runState === 'running') {
-        return { conversation: asInterrupted(conversation), messages: messages.map((message) => (message.status === 'streaming' ? { ...message, status: 'interrupted' as const } : message)) };
+        return { conversation: asInterrupted(conversation), messages: messages.map((message) => (message.status === 'streaming' ? { ...message, status: 'interrupted' as const } : message)), earlier };
       }
-      return { conversation, messages };
+      return { conversation, messages, earlier };
     },
     'conversation.setProfile': async (command) => {
       if (!(await settings.getProfile(command.profileId))) throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile does not exist.', field: 'profileId' });
@@ -189,6 +195,11 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     'profiles.test': async (command) => deps.testConnection(await settings.resolveInput(command.profile)),
     ...createMcpHandlers(deps.mcp),
     ...localModelHandlers,
+    'conversation.messages': async (command) => {
+      if (!(await store.getConversation(command.conversationId))) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
+      return store.listMessagePage(command.conversationId, command);
+    },
+    'conversation.search': (command) => store.searchMessages(command.conversationId, command.query, SEARCH_LIMIT),
   };
 
   /**

@@ -8,6 +8,7 @@ import type { QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import { writeImport } from './conversation-import';
 import type { ImportRepair } from '../schema/protocol';
+import type { MessagePage } from '../schema/protocol';
 import type { ParleyDatabase } from './database';
 import { inTransaction, type Stores, type Transaction } from './transaction';
 
@@ -52,6 +53,48 @@ export class IndexedDbConversationStore implements ConversationStore {
   listMessages(conversationId: string): Promise<Message[]> {
     const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
     return this.database.getAllFromIndex('messages', 'by-conversation', range);
+  }
+
+  /**
+   * The newest `limit` messages with `fromSeq <= seq < beforeSeq`, oldest first, and how many stored messages come
+   * before them. One readonly transaction: a key cursor finds where the page starts, one getAll reads it.
+   */
+  async listMessagePage(conversationId: string, options: { beforeSeq?: number; fromSeq?: number; limit: number }): Promise<MessagePage> {
+    const index = this.database.transaction('messages', 'readonly').store.index('by-conversation');
+    const range = IDBKeyRange.bound([conversationId, options.fromSeq ?? 0], [conversationId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER], false, true);
+    let cursor = await index.openKeyCursor(range, 'prev');
+    if (cursor && options.limit > 1) cursor = await cursor.advance(options.limit - 1);
+    const firstSeq = cursor ? (cursor.key[1] as number) : (options.fromSeq ?? 0);
+    const upper = options.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+    const [messages, earlier] = await Promise.all([
+      index.getAll(IDBKeyRange.bound([conversationId, firstSeq], [conversationId, upper], false, true)),
+      firstSeq > 0 ? index.count(IDBKeyRange.bound([conversationId, 0], [conversationId, firstSeq], false, true)) : 0,
+    ]);
+    return { messages, earlier };
+  }
+
+  /** The newest page of a conversation, reaching back far enough to hold every message with a pending request. */
+  async listNewestMessages(conversationId: string, limit: number): Promise<MessagePage> {
+    const page = await this.listMessagePage(conversationId, { limit });
+    const pending = (await this.database.getAllFromIndex('messages', 'by-pending-request')).filter((message) => message.conversationId === conversationId);
+    const oldestPending = Math.min(...pending.map((message) => message.seq));
+    const firstSeq = page.messages[0]?.seq ?? 0;
+    if (oldestPending >= firstSeq) return page;
+    return this.listMessagePage(conversationId, { fromSeq: oldestPending, beforeSeq: Number.MAX_SAFE_INTEGER, limit: Number.MAX_SAFE_INTEGER });
+  }
+
+  /** The seqs of messages whose text blocks contain `query`, case-insensitively, oldest first; at most `limit`. */
+  async searchMessages(conversationId: string, query: string, limit: number): Promise<{ seqs: number[]; truncated: boolean }> {
+    const needle = query.toLocaleLowerCase();
+    const messages = await this.listMessages(conversationId);
+    const seqs: number[] = [];
+    for (const message of messages) {
+      const found = message.blocks.some((block) => (block.type === 'text' || block.type === 'reasoning') && block.text.toLocaleLowerCase().includes(needle));
+      if (!found) continue;
+      if (seqs.length === limit) return { seqs, truncated: true };
+      seqs.push(message.seq);
+    }
+    return { seqs, truncated: false };
   }
 
   async listConversations(): Promise<Conversation[]> {

@@ -130,5 +130,18 @@ describe('Markdown cost cap', () => {
     expect(container.querySelector('.markdown')).not.toBeNull();
     expect(container).toHaveTextContent('Showing the first 100,000 of');
     expect(container.querySelector('button')).toHaveTextContent('Show all');
-  });
+  }, 30_000);
+});
+
+describe('Show all', () => {
+  it('renders the whole reply in steps, and keeps showing text that arrives after it', async () => {
+    const [text, setText] = createSignal(Array.from({ length: 1_700 }, (_, index) => `- item ${index} ${'x'.repeat(60)}`).join('\n'));
+    const { container, findByText } = render(() => <Markdown text={text()} />);
+    expect(container).not.toHaveTextContent('item 1699 ');
+    container.querySelector('button')!.click();
+    await findByText(/item 1699 /, {}, { timeout: 20_000 });
+    expect(container.querySelector('.markdown-cut')).toBeNull();
+    setText(`${text()}${'\n- more'.repeat(200)}\n\n${'y'.repeat(60_000)}\n- the last item`);
+    expect(container).toHaveTextContent('the last item');
+  }, 30_000);
 });

@@ -1,9 +1,10 @@
-import { render, screen, within } from '@solidjs/testing-library';
+import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { Block } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 import type { WorkerClient } from '../../src/ui/channel';
-import { MESSAGE_WINDOW, MessageList } from '../../src/ui/components/MessageList';
+import { MessageList } from '../../src/ui/components/MessageList';
+import { MAX_RENDERED_ROWS } from '../../src/ui/components/virtual-window';
 import { createUiStore } from '../../src/ui/store';
 
 const fakeClient: WorkerClient = {
@@ -115,14 +116,72 @@ describe('MessageList', () => {
     expect(within(article).getByRole('radio', { name: 'Cozy' })).toBeInTheDocument();
   });
 
-  it('renders a bounded number of messages however long the conversation, and shows earlier ones on request', () => {
-    const many = Array.from({ length: 5000 }, (_, index) => message(`m${index}`, index, index % 2 ? 'assistant' : 'user', [{ type: 'text', text: `Message ${index}` }]));
+  it('opens a conversation of 10,000 messages with a bounded number of message elements, the newest last', () => {
+    const many = Array.from({ length: 10_000 }, (_, index) => message(`m${index}`, index, index % 2 ? 'assistant' : 'user', [{ type: 'text', text: `Message ${index}` }]));
     renderFromStore(many);
     const log = screen.getByRole('log', { name: 'Messages' });
-    expect(within(log).getAllByRole('article')).toHaveLength(MESSAGE_WINDOW);
-    expect(within(log).getAllByRole('article').at(-1)).toHaveTextContent('Message 4999');
-    within(log).getByRole('button', { name: `Show earlier messages (${5000 - MESSAGE_WINDOW})` }).click();
-    expect(within(log).getAllByRole('article')).toHaveLength(2 * MESSAGE_WINDOW);
+    const articles = within(log).getAllByRole('article');
+    expect(articles.length).toBeGreaterThan(0);
+    expect(articles.length).toBeLessThanOrEqual(MAX_RENDERED_ROWS);
+    expect(articles.at(-1)).toHaveTextContent('Message 9999');
+    expect(log.querySelectorAll('*').length).toBeLessThan(MAX_RENDERED_ROWS * 12);
+  }, 30_000);
+
+  it('shows earlier stored messages on request, page by page, and counts what is left', async () => {
+    const stored = Array.from({ length: 250 }, (_, index) => message(`m${index}`, index, index % 2 ? 'assistant' : 'user', [{ type: 'text', text: `Message ${index}` }]));
+    const { state, dispatch } = createUiStore();
+    dispatch({ type: 'conversation-opened', conversation: { id: 'c1', title: 'Chat', createdAt: 0, updatedAt: 0, runState: 'idle', completedSteps: 0 }, messages: stored.slice(200), earlier: 200 });
+    const loadEarlier = vi.fn(async () => {
+      const first = state.messages.c1![0]!.seq;
+      const page = stored.slice(Math.max(0, first - 100), first);
+      dispatch({ type: 'message-page-loaded', conversationId: 'c1', messages: page, earlier: page[0]!.seq });
+    });
+    render(() => <MessageList messages={state.messages.c1} earlier={state.earlierMessages.c1} loadEarlier={loadEarlier} client={fakeClient} />);
+    const log = screen.getByRole('log', { name: 'Messages' });
+    within(log).getByRole('button', { name: 'Show earlier messages (200)' }).click();
+    await within(log).findByRole('button', { name: 'Show earlier messages (100)' });
+    within(log).getByRole('button', { name: 'Show earlier messages (100)' }).click();
+    await waitFor(() => expect(within(log).queryByRole('button', { name: /Show earlier messages/ })).toBeNull());
+    expect(state.messages.c1!.map((item) => item.seq)).toEqual(stored.map((item) => item.seq));
+    expect(within(log).getAllByRole('article').length).toBeLessThanOrEqual(MAX_RENDERED_ROWS);
+  });
+
+  it('offers "Jump to latest" once the user scrolled up, and follows the bottom again after it', async () => {
+    const many = Array.from({ length: 500 }, (_, index) => message(`m${index}`, index, 'user', [{ type: 'text', text: `Message ${index}` }]));
+    renderFromStore(many);
+    const log = screen.getByRole('log', { name: 'Messages' });
+    let position = 0;
+    Object.defineProperty(log, 'scrollHeight', { configurable: true, get: () => 500 * 120 });
+    Object.defineProperty(log, 'clientHeight', { configurable: true, get: () => 800 });
+    Object.defineProperty(log, 'scrollTop', { configurable: true, get: () => position, set: (value: number) => (position = value) });
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    position = 0;
+    log.dispatchEvent(new Event('scroll'));
+    const jump = await screen.findByRole('button', { name: 'Jump to latest' });
+    expect(within(log).getAllByRole('article')[0]).toHaveTextContent('Message 0');
+    jump.click();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull());
+    expect(within(log).getAllByRole('article').at(-1)).toHaveTextContent('Message 499');
+    expect(position).toBe(500 * 120);
+  });
+
+  it('finds text in stored messages it does not show and brings each match into view', async () => {
+    const many = Array.from({ length: 3000 }, (_, index) => message(`m${index}`, index, 'assistant', [{ type: 'text', text: index % 1000 === 7 ? `Needle ${index}` : `Hay ${index}` }]));
+    renderFromStore(many);
+    const log = screen.getByRole('log', { name: 'Messages' });
+    expect(within(log).queryByText(/Needle/)).toBeNull();
+    screen.getByRole('button', { name: 'Find in conversation' }).click();
+    const box = await screen.findByRole('searchbox', { name: 'Find in conversation' });
+    expect(box).toHaveFocus();
+    fireEvent.input(box, { target: { value: 'needle' } });
+    await screen.findByText('3 of 3');
+    await waitFor(() => expect(within(log).getByText('Needle 2007')).toBeInTheDocument());
+    screen.getByRole('button', { name: 'Older match' }).click();
+    await screen.findByText('2 of 3');
+    await waitFor(() => expect(within(log).getByText('Needle 1007')).toBeInTheDocument());
+    expect(within(log).getByText('Needle 1007').closest('.virtual-row')).toHaveClass('search-current');
+    fireEvent.keyDown(box, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('searchbox')).toBeNull());
   });
 
   it('says "Opening…" until the messages were read, not "No messages yet"', () => {

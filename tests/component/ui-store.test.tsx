@@ -160,3 +160,34 @@ describe('replaceInPlace', () => {
     expect(target).toEqual({ blocks: [{ type: 'error', code: 'e', message: 'm' }] });
   });
 });
+
+describe('applyEvent with paged messages', () => {
+  const opened = (messages: Message[], earlier: number) => ({ type: 'conversation-opened' as const, conversation: conversation('c1', 1), messages, earlier });
+
+  it('counts the stored messages not read yet, and merges earlier pages in seq order', () => {
+    const state = createInitialState();
+    applyEvent(state, opened([message('m5', 5, 'five'), message('m6', 6, 'six')], 5));
+    expect(state.earlierMessages.c1).toBe(5);
+    applyEvent(state, { type: 'message-page-loaded', conversationId: 'c1', messages: [message('m3', 3, 'three'), message('m4', 4, 'four')], earlier: 3 });
+    expect(state.messages.c1!.map((item) => item.seq)).toEqual([3, 4, 5, 6]);
+    expect(state.earlierMessages.c1).toBe(3);
+  });
+
+  it('ignores an event about an old message that was not read, so the loaded messages stay contiguous', () => {
+    const state = createInitialState();
+    applyEvent(state, opened([message('m5', 5, 'five')], 5));
+    applyEvent(state, { type: 'message-upserted', message: message('m1', 1, 'changed elsewhere', { updatedAt: 99 }) });
+    expect(state.messages.c1!.map((item) => item.seq)).toEqual([5]);
+    applyEvent(state, { type: 'message-upserted', message: message('m7', 7, 'new') });
+    expect(state.messages.c1!.map((item) => item.seq)).toEqual([5, 7]);
+  });
+
+  it('keeps earlier pages already read when the conversation is opened again', () => {
+    const state = createInitialState();
+    applyEvent(state, opened([message('m5', 5, 'five'), message('m6', 6, 'six')], 5));
+    applyEvent(state, { type: 'message-page-loaded', conversationId: 'c1', messages: [message('m3', 3, 'three'), message('m4', 4, 'four')], earlier: 3 });
+    applyEvent(state, opened([message('m6', 6, 'six'), message('m7', 7, 'seven')], 6));
+    expect(state.messages.c1!.map((item) => item.seq)).toEqual([3, 4, 5, 6, 7]);
+    expect(state.earlierMessages.c1).toBe(3);
+  });
+});

@@ -1,7 +1,8 @@
 import { createEffect, createMemo, on, Show } from 'solid-js';
-import { SCRIPTED_PROFILE_ID, type Conversation, type ProfileView } from '../../schema/records';
+import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
+import type { Conversation, ProfileView } from '../../schema/records';
 import { isBeingCreated, whenCreated } from '../conversation-drafts';
-import { WireError } from '../../schema/protocol';
+import { WireError } from '../../schema/wire-error';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate } from '../hash-route';
@@ -10,6 +11,9 @@ import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { RunNoticeBar } from './RunNoticeBar';
+
+/** Messages read per step back through a long conversation. */
+const EARLIER_PAGE_SIZE = 100;
 
 function standIn(conversationId: string): Conversation {
   return { id: conversationId, title: t('conversations.new'), createdAt: 0, updatedAt: 0, runState: 'idle', completedSteps: 0 };
@@ -39,7 +43,7 @@ export function ChatView(props: { conversationId: string }) {
         void whenCreated(conversationId)
           .then(() => app.client.send({ type: 'conversation.open', conversationId }))
           .then(
-          (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages }),
+          (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages, earlier: opened.earlier ?? 0 }),
           (error: unknown) => {
             if (error instanceof WireError && error.code === 'not_found' && props.conversationId === conversationId) {
               navigate({ name: 'home' });
@@ -65,6 +69,15 @@ export function ChatView(props: { conversationId: string }) {
     return true;
   }
 
+  /** The page before the first loaded message, or every stored message back to `fromSeq` (a search match). */
+  async function loadEarlier(fromSeq?: number): Promise<void> {
+    const conversationId = props.conversationId;
+    const first = messages()?.[0];
+    if (!first) return;
+    const page = await settle(app.client.send({ type: 'conversation.messages', conversationId, beforeSeq: first.seq, limit: fromSeq === undefined ? EARLIER_PAGE_SIZE : 100_000, ...(fromSeq === undefined ? {} : { fromSeq }) }));
+    if (page) app.dispatch({ type: 'message-page-loaded', conversationId, messages: page.messages, earlier: page.earlier });
+  }
+
   const stop = () => void settle(app.client.send({ type: 'run.stop', conversationId: props.conversationId }));
   const resume = () => void settle(app.client.send({ type: 'run.continue', conversationId: props.conversationId }));
 
@@ -77,7 +90,13 @@ export function ChatView(props: { conversationId: string }) {
             profiles={profiles()}
             defaultProfileId={app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID}
           />
-          <MessageList messages={messages()} client={app.client} />
+          <MessageList
+            messages={messages()}
+            client={app.client}
+            earlier={app.state.earlierMessages[props.conversationId] ?? 0}
+            loadEarlier={loadEarlier}
+            search={(query) => app.client.send({ type: 'conversation.search', conversationId: props.conversationId, query }).then((found) => found.seqs)}
+          />
           <div class="run-bar">
             <Show when={app.state.runNotices[props.conversationId]}>{(notice) => <RunNoticeBar notice={notice()} />}</Show>
             <Show when={runState() === 'interrupted' || runState() === 'error'}>

@@ -1,10 +1,16 @@
-import { For, Show } from 'solid-js';
+import { createMemo, createSignal, For, onCleanup, onMount, Show } from 'solid-js';
 import { trackCreation } from '../conversation-drafts';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate, routeHash } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { PendingInbox } from './PendingInbox';
+import { rowOffsets, visibleRows } from './virtual-window';
+
+/** Height (px) assumed for a conversation not measured yet; rows beyond the view are never in the DOM. */
+const ESTIMATED_ITEM_HEIGHT = 40;
+const OVERSCAN = 400;
+const MAX_RENDERED_ITEMS = 80;
 
 export interface ConversationListProps {
   activeConversationId: string | undefined;
@@ -38,6 +44,60 @@ export function ConversationList(props: ConversationListProps) {
     });
   }
 
+  // Windowed: 10,000 conversations are 10,000 ids in the store but only the rows near the view are in the DOM.
+  let list: HTMLUListElement | undefined;
+  const heights = new Map<string, number>();
+  const [measured, setMeasured] = createSignal(0);
+  const [view, setView] = createSignal({ top: 0, height: 800 });
+  const offsets = createMemo(() => {
+    measured();
+    return rowOffsets(app.state.conversationOrder, heights, ESTIMATED_ITEM_HEIGHT);
+  });
+  const range = createMemo(() => visibleRows(offsets(), { ...view(), overscan: OVERSCAN, atBottom: false, max: MAX_RENDERED_ITEMS }));
+  const shownIds = createMemo(() => app.state.conversationOrder.slice(range().start, range().end));
+  const total = () => offsets()[offsets().length - 1] ?? 0;
+
+  /** The part of the list the scrolling ancestor shows, in the list's own coordinates. */
+  function readView() {
+    const scroller = list?.parentElement?.closest<HTMLElement>('.conversation-nav') ?? undefined;
+    if (!list || !scroller) return;
+    const listTop = list.getBoundingClientRect().top;
+    const scrollerTop = scroller.getBoundingClientRect().top;
+    const height = scroller.clientHeight || 800;
+    setView({ top: Math.max(0, scrollerTop - listTop), height });
+  }
+
+  const resizes =
+    typeof ResizeObserver === 'undefined'
+      ? undefined
+      : new ResizeObserver((entries) => {
+          const gap = list ? parseFloat(getComputedStyle(list).rowGap) || 0 : 0;
+          let changed = false;
+          for (const entry of entries) {
+            const element = entry.target as HTMLElement;
+            const id = element.dataset.conversationId;
+            if (!id || !element.isConnected) continue;
+            const height = element.offsetHeight + gap;
+            if (element.offsetHeight > 0 && heights.get(id) !== height) {
+              heights.set(id, height);
+              changed = true;
+            }
+          }
+          if (changed) setMeasured((count) => count + 1);
+        });
+
+  onMount(() => {
+    const onScroll = () => readView();
+    document.addEventListener('scroll', onScroll, { capture: true, passive: true });
+    window.addEventListener('resize', onScroll);
+    readView();
+    onCleanup(() => {
+      document.removeEventListener('scroll', onScroll, { capture: true });
+      window.removeEventListener('resize', onScroll);
+      resizes?.disconnect();
+    });
+  });
+
   return (
     <div class="conversation-list">
       <button type="button" class="button primary new-conversation" onClick={() => createConversation()}>
@@ -52,8 +112,12 @@ export function ConversationList(props: ConversationListProps) {
           </Show>
         }
       >
-        <ul class="conversation-items">
-          <For each={app.state.conversationOrder}>
+        <ul
+          ref={list}
+          class="conversation-items"
+          style={{ 'padding-top': `${offsets()[range().start] ?? 0}px`, 'padding-bottom': `${total() - (offsets()[range().end] ?? 0)}px` }}
+        >
+          <For each={shownIds()}>
             {(conversationId) => {
               const conversation = () => app.state.conversations[conversationId];
               const title = () => conversation()?.title || t('conversation.untitled');
@@ -61,7 +125,16 @@ export function ConversationList(props: ConversationListProps) {
               const running = () => conversation()?.runState === 'running';
               const active = () => props.activeConversationId === conversationId;
               return (
-                <li class="conversation-item" classList={{ active: active() }} data-pending={pending() ? 'true' : 'false'}>
+                <li
+                  class="conversation-item"
+                  classList={{ active: active() }}
+                  data-pending={pending() ? 'true' : 'false'}
+                  data-conversation-id={conversationId}
+                  ref={(element) => {
+                    resizes?.observe(element);
+                    onCleanup(() => resizes?.unobserve(element));
+                  }}
+                >
                   <a
                     href={routeHash({ name: 'conversation', conversationId })}
                     aria-label={title()}

@@ -1,6 +1,6 @@
-import { createMemo, createSignal, Show } from 'solid-js';
+import { createRenderEffect, createSignal, Show } from 'solid-js';
 import { t } from '../i18n/i18n';
-import { renderMarkdown } from '../markdown';
+import { IncrementalMarkdown } from '../incremental-markdown';
 
 /**
  * How much of one message is rendered as Markdown at first. Parsing is superlinear in nesting and a 10 MB reply
@@ -8,27 +8,39 @@ import { renderMarkdown } from '../markdown';
  */
 export const RENDER_LIMIT = 100_000;
 
-/** Model text as sanitized Markdown. Re-renders when `text` grows while streaming. */
+/** "Show all" renders this much more per task, so a huge reply never blocks the page in one long task. */
+const SHOW_ALL_STEP = 50_000;
+
+/** Model text as sanitized Markdown. While `text` grows (streaming) only its changed tail is rendered again. */
 export function Markdown(props: { text: string }) {
-  const [showAll, setShowAll] = createSignal(false);
-  const cut = () => !showAll() && props.text.length > RENDER_LIMIT;
-  const html = createMemo(() => {
-    try {
-      return renderMarkdown(cut() ? props.text.slice(0, RENDER_LIMIT) : props.text);
-    } catch {
-      // A text the parser cannot take (far too deep) is still shown, as plain text.
-      return undefined;
-    }
-  });
+  const [limit, setLimit] = createSignal(RENDER_LIMIT);
+  const cut = () => props.text.length > limit();
+  const shown = () => (cut() ? props.text.slice(0, limit()) : props.text);
+
+  function showAll() {
+    // Rendered in steps, one task each: the incremental renderer makes each step cost only what it adds.
+    const grow = () => {
+      setLimit((current) => current + SHOW_ALL_STEP);
+      // Once caught up, text still streaming in is shown as it comes.
+      if (cut()) setTimeout(grow, 0);
+      else setLimit(Number.POSITIVE_INFINITY);
+    };
+    grow();
+  }
+
   return (
     <>
-      <Show when={html() !== undefined} fallback={<pre class="markdown markdown-plain">{props.text}</pre>}>
-        <div class="markdown" innerHTML={html()} />
-      </Show>
-      <Show when={cut()}>
+      <div
+        class="markdown"
+        ref={(element) => {
+          const view = new IncrementalMarkdown(element);
+          createRenderEffect(() => view.update(shown()));
+        }}
+      />
+      <Show when={cut() && limit() === RENDER_LIMIT}>
         <p class="markdown-cut">
           {t('message.cut', { shown: RENDER_LIMIT.toLocaleString(), total: props.text.length.toLocaleString() })}{' '}
-          <button type="button" class="button small" onClick={() => setShowAll(true)}>
+          <button type="button" class="button small" onClick={showAll}>
             {t('message.showAll')}
           </button>
         </p>

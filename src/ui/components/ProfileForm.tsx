@@ -1,7 +1,7 @@
 import { createSignal, createUniqueId, For, lazy, Show } from 'solid-js';
-import { SCRIPTED_PROFILE_ID, type ProfileView, type ProviderKind } from '../../schema/records';
+import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
+import type { ProfileView, ProviderKind } from '../../schema/records';
 import type { ProfileInput } from '../../schema/commands';
-import { parseScript } from '../../schema/script';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { describeError, describeTestResult, type ErrorWords } from '../error-words';
@@ -79,6 +79,8 @@ export function ProfileForm(props: ProfileFormProps) {
 
   async function saveScript() {
     // Checked here with the worker's own schema, so a broken script is refused before anything is saved.
+    // The validator (and zod with it) is loaded with the first save, not with the app.
+    const { parseScript } = await import('../../schema/script');
     const parsed = parseScript(script());
     if (!parsed.ok) {
       setError({ text: t('settings.scriptInvalid'), detail: parsed.error });

@@ -1,5 +1,6 @@
 import { createSignal, createUniqueId, For, onMount, Show } from 'solid-js';
-import { SCRIPTED_PROFILE_ID, type ProfileView, type ProviderKind } from '../../schema/records';
+import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
+import type { ProfileView, ProviderKind } from '../../schema/records';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import type { Locale } from '../i18n/dictionary';

@@ -1,6 +1,6 @@
 import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
 import type { QuestionRequestBlock } from '../../../schema/blocks';
-import { WireError, type ResolvedOutcome } from '../../../schema/protocol';
+import { WireError, type ResolvedOutcome } from '../../../schema/wire-error';
 import type { Message } from '../../../schema/records';
 import type { WorkerClient } from '../../channel';
 import { describeError } from '../../error-words';

@@ -1,5 +1,6 @@
 import { For, Show, createUniqueId } from 'solid-js';
-import { QUESTION_LIMITS, type Question } from '../../../schema/question';
+import { QUESTION_LIMITS } from '../../../schema/limits';
+import type { Question } from '../../../schema/question';
 import { t } from '../../i18n/i18n';
 import { isFreeTextOnly } from './question-form-state';
 

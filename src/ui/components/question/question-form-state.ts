@@ -1,4 +1,5 @@
-import { QUESTION_LIMITS, type Question, type QuestionAnswer, type QuestionDraft } from '../../../schema/question';
+import { QUESTION_LIMITS } from '../../../schema/limits';
+import type { Question, QuestionAnswer, QuestionDraft } from '../../../schema/question';
 
 /**
  * Everything the pending question form holds, per question by index, plus the active tab

@@ -1,0 +1,112 @@
+import type { ElicitationResolution, QuestionResolution, ToolApproval } from './blocks';
+import type { QuestionAnswer } from './question';
+
+/**
+ * The error a command reply carries, without zod (types from the schemas are erased at build time): the UI imports
+ * it on its first load. `protocol.ts` holds the schemas and re-exports all of this.
+ */
+
+/** Error codes a command reply can carry. The UI maps each to a sentence from its dictionary. */
+export const ERROR_CODES = [
+  'invalid_command',
+  'not_found',
+  'already_resolved',
+  'invalid_answer',
+  'invalid_state',
+  'busy',
+  'storage_full',
+  /** A newer Parley upgraded the database in another tab: this tab must reload. */
+  'app_outdated',
+  'provider_error',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * What exactly went wrong within a code, for the UI to word (with `params`). Each reason belongs to one code:
+ * invalid_command (import_*, script, profile rules, malformed), not_found (*_gone), busy, invalid_state,
+ * invalid_answer (answer_*, arguments_invalid, form_invalid), internal (save_failed).
+ */
+export const ERROR_REASONS = [
+  'import_not_export',
+  'import_inconsistent',
+  'duplicate_message_id',
+  'unsafe_arguments',
+  'script_invalid',
+  'scripted_profile_builtin',
+  'scripted_profile_undeletable',
+  'base_url_scheme',
+  'malformed_command',
+  'conversation_gone',
+  'message_gone',
+  'question_gone',
+  'profile_gone',
+  'run_in_other_tab',
+  'run_in_progress',
+  'nothing_to_continue',
+  'answer_count',
+  'answer_unknown_option',
+  'answer_no_free_text',
+  'answer_single_only',
+  'answer_nothing',
+  'save_failed',
+  'request_gone',
+  'arguments_invalid',
+  'form_invalid',
+  'elicitation_dead',
+  'elicitation_pending',
+  'draft_not_question',
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
+/** Values the UI puts into its sentence: names, counts, positions. Plain data, never a sentence. */
+export type ErrorParams = Record<string, string | number>;
+
+/** What an already-resolved request looked like when a second resolution arrived. */
+export interface ResolvedOutcome {
+  resolution: QuestionResolution | NonNullable<ToolApproval['resolution']> | ElicitationResolution;
+  answers?: QuestionAnswer[] | undefined;
+  resolvedAt?: number | undefined;
+}
+
+/**
+ * An error as it crosses postMessage: plain data, rebuilt into a WireError on the other side. The UI words it
+ * from `code`, `reason` and `params`; `message` is English for developers and logs, never the user's sentence.
+ */
+export interface SerializedError {
+  code: ErrorCode;
+  message: string;
+  reason?: ErrorReason | undefined;
+  params?: ErrorParams | undefined;
+  /** Which field of the command was wrong, for invalid_command and invalid_answer. */
+  field?: string | undefined;
+  outcome?: ResolvedOutcome | undefined;
+}
+
+/** A typed error with a code; thrown by the worker's handlers, rebuilt by the UI's client. */
+export class WireError extends Error {
+  override readonly name = 'WireError';
+  readonly code: ErrorCode;
+  readonly reason?: ErrorReason;
+  readonly params?: ErrorParams;
+  readonly field?: string;
+  readonly outcome?: ResolvedOutcome;
+  constructor(serialized: SerializedError, options?: { cause?: unknown }) {
+    super(serialized.message, options);
+    this.code = serialized.code;
+    if (serialized.reason !== undefined) this.reason = serialized.reason;
+    if (serialized.params !== undefined) this.params = serialized.params;
+    if (serialized.field !== undefined) this.field = serialized.field;
+    if (serialized.outcome !== undefined) this.outcome = serialized.outcome;
+  }
+  toJSON(): SerializedError {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.reason !== undefined ? { reason: this.reason } : {}),
+      ...(this.params !== undefined ? { params: this.params } : {}),
+      ...(this.field !== undefined ? { field: this.field } : {}),
+      ...(this.outcome !== undefined ? { outcome: this.outcome } : {}),
+    };
+  }
+}

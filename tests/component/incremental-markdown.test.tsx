@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { render } from '@solidjs/testing-library';
+import { createSignal } from 'solid-js';
+import { describe, expect, it } from 'vitest';
+import { Markdown } from '../../src/ui/components/Markdown';
+import { IncrementalMarkdown } from '../../src/ui/incremental-markdown';
+import { renderMarkdown } from '../../src/ui/markdown';
+
+/** What rendering the whole text at once puts in the DOM (the sanitizer's output, parsed as the page would). */
+function atOnce(text: string): string {
+  const element = document.createElement('div');
+  element.innerHTML = renderMarkdown(text);
+  return element.innerHTML;
+}
+
+/** Lines a model writes, including the ones that reach back (lists, lazy lines, fences, definitions, HTML). */
+const line = fc.oneof(
+  fc.constantFrom(
+    '',
+    '',
+    'A paragraph with **bold** and `code`.',
+    'more words',
+    '# Heading',
+    'Setext',
+    '===',
+    '---',
+    '- item',
+    '- other item',
+    '* star item',
+    '  - nested item',
+    '    - deeper item',
+    '  continued item text',
+    '1. first',
+    '2. second',
+    '10) tenth',
+    '> quoted',
+    'lazy continuation',
+    '```',
+    '```js',
+    '~~~',
+    '    indented code',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+    '<div>raw html</div>',
+    '<!-- comment',
+    '-->',
+    '[ref]: https://example.com/ref',
+    'See [ref] and [link](https://example.com/x "t").',
+    '![image](https://example.com/i.png)',
+    '<script>alert(1)</script>',
+  ),
+  fc.string({ maxLength: 12 }),
+);
+const markdownText = fc.array(line, { maxLength: 30 }).map((lines) => lines.join('\n'));
+
+describe('incremental Markdown', () => {
+  it('renders a text streamed in any chunks exactly as rendering each prefix at once', () => {
+    fc.assert(
+      fc.property(markdownText, fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), (text, steps) => {
+        const container = document.createElement('div');
+        const view = new IncrementalMarkdown(container);
+        let length = 0;
+        for (const step of steps) {
+          length = Math.min(text.length, length + step);
+          view.update(text.slice(0, length));
+          expect(container.innerHTML).toBe(atOnce(text.slice(0, length)));
+        }
+        view.update(text);
+        expect(container.innerHTML).toBe(atOnce(text));
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+
+  it('keeps what follows a list that was split between items (found by the property test)', () => {
+    const container = document.createElement('div');
+    const view = new IncrementalMarkdown(container);
+    view.update('1');
+    view.update('1. first\n2. second\n\n<!-- comment');
+    expect(container.innerHTML).toBe(atOnce('1. first\n2. second\n\n<!-- comment'));
+  });
+
+  it('renders a long nested list streamed in small chunks exactly as at once', () => {
+    const text = Array.from({ length: 200 }, (_, index) => `${'  '.repeat(index % 6)}- item ${index} with **bold**`).join('\n');
+    const container = document.createElement('div');
+    const view = new IncrementalMarkdown(container);
+    for (let length = 0; length < text.length; length += 251) view.update(text.slice(0, length));
+    view.update(text);
+    expect(container.innerHTML).toBe(atOnce(text));
+    expect(container.querySelectorAll(':scope > ul')).toHaveLength(1);
+  }, 30_000);
+
+  it('starts again when the text is replaced rather than extended', () => {
+    const container = document.createElement('div');
+    const view = new IncrementalMarkdown(container);
+    view.update('first paragraph\n\nsecond\n\nthird');
+    view.update('other text\n\n- a');
+    expect(container.innerHTML).toBe(atOnce('other text\n\n- a'));
+  });
+
+  it('shows a text nested too deep for the parser as plain text instead of throwing', () => {
+    const deep = '>'.repeat(20_000) + ' deep';
+    const container = document.createElement('div');
+    expect(() => new IncrementalMarkdown(container).update(deep)).not.toThrow();
+    expect(container).toHaveTextContent('deep');
+  }, 30_000);
+
+  it('keeps every security property while streaming: raw HTML as text, no script, link hosts shown', () => {
+    const [text, setText] = createSignal('');
+    const { container } = render(() => <Markdown text={text()} />);
+    const full = 'Intro\n\n<img src=x onerror=alert(1)> and <b class="dialog" id="app">bold</b>\n\n- [Sign in](https://evil.example/login)\n- <script>alert(1)</script>\n\nEnd';
+    for (let length = 1; length <= full.length; length += 5) setText(full.slice(0, length));
+    setText(full);
+    expect(container.querySelector('img, script, [onerror], [id], .dialog')).toBeNull();
+    expect(container).toHaveTextContent('<img src=x onerror=alert(1)>');
+    expect(container.querySelector('a')).toHaveTextContent('Sign in (evil.example)');
+  });
+});
