@@ -87,6 +87,7 @@ function createFakeWorker() {
         const input = command.profile as ProfileView & { apiKey?: string };
         const saved: ProfileView = { id: input.id ?? 'p1', name: input.name, kind: input.kind, baseUrl: input.baseUrl, model: input.model, apiKeyMasked: input.apiKey ? 'sk-…abcd' : '' };
         profiles = [...profiles.filter((profile) => profile.id !== saved.id), saved];
+        emit({ type: 'profiles-changed', profiles }); // as the real worker does: the store learns from events only
         return reply(id, saved);
       }
       case 'profiles.test':

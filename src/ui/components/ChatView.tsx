@@ -64,9 +64,8 @@ export function ChatView(props: { conversationId: string }) {
   async function send(text: string): Promise<boolean> {
     await whenCreated(props.conversationId);
     const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text }));
-    if (!result) return false;
-    app.dispatch({ type: 'message-upserted', message: result.message });
-    return true;
+    // The message reaches the store as the worker's event (delivered before this reply), not from the reply.
+    return result !== undefined;
   }
 
   /** The page before the first loaded message, or every stored message back to `fromSeq` (a search match). */

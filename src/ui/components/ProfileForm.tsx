@@ -90,7 +90,6 @@ export function ProfileForm(props: ProfileFormProps) {
       app.client.send({ type: 'settings.update', script: script(), defaultProfileId: SCRIPTED_PROFILE_ID }),
     );
     if (!settings) return;
-    app.dispatch({ type: 'settings-changed', settings });
     setSaved(true);
   }
 
@@ -102,9 +101,7 @@ export function ProfileForm(props: ProfileFormProps) {
     setKeyServer({ kind: profile.kind, origin: originOf(profile.baseUrl) });
     setApiKey('');
     // Saving never makes a profile the default: which model (and which company) new conversations go to is the user's
-    // explicit choice ("Use" in the list).
-    const profiles = await settle(app.client.send({ type: 'profiles.list' }));
-    if (profiles) app.dispatch({ type: 'profiles-changed', profiles });
+    // explicit choice ("Use" in the list). The list reaches the store as the worker's event.
     setSaved(true);
   }
 

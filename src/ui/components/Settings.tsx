@@ -48,21 +48,18 @@ export function Settings() {
 
   async function changeLanguage(next: Locale) {
     setLocale(next);
-    const settings = await settle(app.client.send({ type: 'settings.update', locale: next }));
-    if (settings) app.dispatch({ type: 'settings-changed', settings });
+    // Stored settings reach the store as the worker's event, never from the reply (one writer).
+    await settle(app.client.send({ type: 'settings.update', locale: next }));
   }
 
   async function useProfile(profileId: string) {
-    const settings = await settle(app.client.send({ type: 'settings.update', defaultProfileId: profileId }));
-    if (settings) app.dispatch({ type: 'settings-changed', settings });
+    await settle(app.client.send({ type: 'settings.update', defaultProfileId: profileId }));
   }
 
   async function deleteProfile(profile: ProfileView) {
     setDeleting(undefined);
     const result = await settle(app.client.send({ type: 'profiles.delete', profileId: profile.id }));
     if (!result) return;
-    const profiles = await settle(app.client.send({ type: 'profiles.list' }));
-    if (profiles) app.dispatch({ type: 'profiles-changed', profiles });
     if (formTarget()?.profile?.id === profile.id) setFormTarget(targetFor(defaultProfileId()));
   }
 
