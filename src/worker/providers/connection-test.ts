@@ -1,7 +1,7 @@
 import type { ModelError } from '../../core/model';
 import type { ConnectionTestResult } from '../../schema/protocol';
 import type { Profile } from '../../schema/records';
-import { CORS_REQUEST_HEADERS, fetchFailureError, httpStatusError, isAbortError, scrubSecret, type ProviderErrorContext } from './errors';
+import { CORS_REQUEST_HEADERS, errorText, fetchFailureError, httpStatusError, isAbortError, scrubSecret, type ProviderErrorContext } from './errors';
 import { missingSettings } from './registry';
 
 const TEST_TIMEOUT_MS = 15_000;
@@ -75,15 +75,3 @@ function modelIds(body: unknown): string[] | undefined {
   return data.flatMap((entry) => (typeof (entry as { id?: unknown })?.id === 'string' ? [(entry as { id: string }).id] : []));
 }
 
-/** The provider's message from an OpenAI (`{error:{message}}`) or Anthropic (`{type:'error',error:{message}}`) body. */
-function errorText(text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof body.error === 'string') return body.error;
-    if (typeof body.error?.message === 'string') return body.error.message;
-    if (typeof body.message === 'string') return body.message;
-  } catch {
-    // Not JSON: the raw text, if short, is the best we have.
-  }
-  return text.slice(0, 200);
-}

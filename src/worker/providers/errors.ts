@@ -56,6 +56,22 @@ function echoesKey(token: string, secret: string): boolean {
 }
 
 /** An AbortError (or a timeout) must reach the loop unchanged: it means Stop, not failure. */
+/**
+ * The provider's own message from an error body: OpenAI's `{ error: { message } }`, Anthropic's
+ * `{ type: 'error', error: { message } }`, `{ error: "…" }` or `{ message }`; else the raw text, if short.
+ */
+export function errorText(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof body.error === 'string') return body.error;
+    if (typeof body.error?.message === 'string') return body.error.message;
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // Not JSON: the raw text, if short, is the best we have.
+  }
+  return text.slice(0, 200);
+}
+
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }

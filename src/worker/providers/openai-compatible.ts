@@ -5,7 +5,7 @@ import type { ProviderBuildOptions } from './ai-sdk-model';
 import { chatCompletionsBody } from './chat-completions-request';
 import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from './chat-completions-stream';
 import { abortReason, createRepeatFilter, prepareMessages } from './continuation';
-import { CORS_REQUEST_HEADERS, httpStatusError, isAbortError, malformedStreamError, scrubSecret, toModelError, type ProviderErrorContext } from './errors';
+import { CORS_REQUEST_HEADERS, errorText, httpStatusError, isAbortError, malformedStreamError, scrubSecret, toModelError, type ProviderErrorContext } from './errors';
 import { SseDecoder } from './sse-decoder';
 
 /**
@@ -167,15 +167,3 @@ async function classify(error: unknown, context: ProviderErrorContext): Promise<
   return toModelError(error, context);
 }
 
-/** The provider's own message from an error body (`{ error: { message } }`, `{ error: "…" }`, `{ message }`), or its text. */
-function errorText(text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof body.error === 'string') return body.error;
-    if (typeof body.error?.message === 'string') return body.error.message;
-    if (typeof body.message === 'string') return body.message;
-  } catch {
-    // Not JSON: the raw text, if short, is the best we have.
-  }
-  return text.slice(0, 200);
-}
