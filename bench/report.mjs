@@ -7,7 +7,7 @@ const format = (value, unit) => {
 };
 
 /** Prints one row per figure: value, baseline, ratio (lower is better), and a note (a target, PASS/FAIL). */
-export function printTable(rows, { firstLoad, mcp, elapsedSeconds }) {
+export function printTable(rows, { firstLoad, mcp, localModel, elapsedSeconds }) {
   const widths = [62, 12, 34, 12, 8];
   const line = (cells) => cells.map((cell, index) => (index === 0 || index === 2 ? String(cell).padEnd(widths[index]) : String(cell).padStart(widths[index]))).join(' ');
   console.log('\nParley benchmark: medians; ratios against baselines measured in this run (lower is better)\n');
@@ -23,5 +23,6 @@ export function printTable(rows, { firstLoad, mcp, elapsedSeconds }) {
   }
   console.log('\nfirst-load JS (gzip):', firstLoad.files.map((entry) => `${entry.file} ${entry.gzipKiB.toFixed(1)} KiB`).join(', '));
   if (mcp.skipped) console.log(`MCP approvals (issue 9): skipped: ${mcp.skipped}`);
+  if (localModel?.skipped) console.log(`in-browser model (issue 11): skipped: ${localModel.skipped}`);
   console.log(`finished in ${elapsedSeconds.toFixed(0)} s`);
 }

@@ -10,6 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { FIRST_LOAD_BUDGET_KIB, firstLoadJs } from './first-load.mjs';
 import { freshPage, launchBrowser, median, routeBlankPage, startPreview, startProviderServer } from './harness.mjs';
 import { measureMcpApproval } from './mcp.mjs';
+import { measureLocalModel } from './local-model.mjs';
 import { measureNextChat } from './nextchat.mjs';
 import {
   addServerProfile, measureAppLoad, measureBaselines, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
@@ -103,6 +104,8 @@ try {
   log('MCP approvals');
   const mcp = await measureMcpApproval(page, base, provider, PORT + 1, REPS.question);
   await context.close();
+  log('in-browser model');
+  const localModel = await measureLocalModel(browser, base, quick ? 1 : 3);
 
   const open100 = median(opens[100].map((run) => run.idle));
   const fetchPlusCommit = baselines.rawFetch + baselines.rawPut;
@@ -133,13 +136,19 @@ try {
   }
   add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms', 'raw fetch + one IndexedDB commit', fetchPlusCommit, 'target ≤ 3×');
   add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
+  if (!localModel.skipped) {
+    const mode = localModel.threads > 1 ? `multi-threaded (${localModel.threads} threads)` : 'single-threaded (1 thread per 2 cores)';
+    add('local model', `tiny model: tokens per second, ${mode}`, localModel.tokensPerSecond, 'tok/s', '', undefined, localModel.isolated ? 'cross-origin isolated' : 'not isolated');
+    add('local model', 'send → first token, model loaded', localModel.warmFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
+    add('local model', 'send → first token, first reply after load (engine + model load)', localModel.coldFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
+  }
   if (!mcp.skipped) {
     const approvalBaseline = baselines.postMessageRoundTrip + mcp.serverLatency;
     add('tools', 'Allow → tool request at the MCP server', mcp.clickToToolRequest, 'ms', 'postMessage + server latency', approvalBaseline);
     add('tools', 'Allow → next model request at the provider', mcp.clickToNextModelRequest, 'ms', 'postMessage + server latency', approvalBaseline);
     add('tools', 'IndexedDB transactions per approved call (all / readwrite)', mcp.transactions, '', '', undefined, `${mcp.writeTransactions} readwrite`);
   }
-  Object.assign(figures, { loads, baselines, firstLoad, opens, streams, longStreams, longStreamFailure, questions, mcp });
+  Object.assign(figures, { loads, baselines, firstLoad, opens, streams, longStreams, longStreamFailure, questions, mcp, localModel });
 
   if (nextChatUrl) {
     log(`NextChat at ${nextChatUrl}`);
@@ -165,7 +174,7 @@ try {
     } else add('NextChat', `stream skipped: ${nextChat.streamSkipped}`, Number.NaN, '');
   }
 
-  printTable(rows, { firstLoad, mcp, elapsedSeconds: (Date.now() - started) / 1000 });
+  printTable(rows, { firstLoad, mcp, localModel, elapsedSeconds: (Date.now() - started) / 1000 });
   figures.rows = rows;
   if (jsonFile) {
     writeFileSync(jsonFile, `${JSON.stringify(figures, null, 2)}\n`);

@@ -77,11 +77,14 @@ export function messageBox(page: Page): Locator {
   return page.getByRole('textbox', { name: 'Message', exact: true });
 }
 
-/** Types `text` into the composer and presses Send; resolves once the user's message is in the log. */
+/**
+ * Types `text` into the composer and presses Send; resolves once the worker took the message: the composer is emptied
+ * only then. (The log is windowed, so a long reply can push the user's message out of the DOM before a check sees it.)
+ */
 export async function send(page: Page, text: string): Promise<void> {
   await messageBox(page).fill(text);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(userMessages(page).filter({ hasText: text }).last()).toBeVisible();
+  await expect(messageBox(page)).toHaveValue('');
 }
 
 /** The messages log. */

@@ -64,8 +64,11 @@ export function ChatView(props: { conversationId: string }) {
   async function send(text: string): Promise<boolean> {
     await whenCreated(props.conversationId);
     const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text }));
-    // The message reaches the store as the worker's event (delivered before this reply), not from the reply.
-    return result !== undefined;
+    if (!result) return false;
+    // The one reply that writes to the store, on purpose: a new conversation's first message can arrive (as an event)
+    // before the conversation's opening read has made a list to keep it in; the reply fills that gap. Idempotent.
+    app.dispatch({ type: 'message-upserted', message: result.message });
+    return true;
   }
 
   /** The page before the first loaded message, or every stored message back to `fromSeq` (a search match). */

@@ -7,6 +7,9 @@
 /** Room left above the form's top edge, in px. */
 const TOP_GAP = 8;
 const USER_INPUTS = ['pointerdown', 'touchstart', 'wheel', 'keydown'] as const;
+/** How long, and how many times, the form is held at the top after it arrives (see holdQuestionAtTop). */
+const MAX_HOLD_MS = 2000;
+const MAX_ALIGNMENTS = 40;
 
 /** The nearest ancestor that scrolls vertically: the messages log. */
 export function scrollContainer(element: HTMLElement): HTMLElement | undefined {
@@ -54,8 +57,17 @@ export function revealQuestion(form: HTMLElement, questionText: HTMLElement | un
  */
 export function holdQuestionAtTop(form: HTMLElement): (followNewest: boolean) => void {
   let container: HTMLElement | undefined;
+  // Bounded: a windowed log re-renders its rows when scrolled, which would call this observer again without end (and
+  // keep the form from ever standing still under a finger). The hold is for the moments right after arrival.
+  let alignments = 0;
+  const startedAt = performance.now();
   // Created after the log's own observer, so it runs after the log has scrolled to its end.
-  const observer = new MutationObserver(() => container && alignTop(form, container));
+  const observer = new MutationObserver(() => {
+    if (!container) return;
+    alignments += 1;
+    if (alignments > MAX_ALIGNMENTS || performance.now() - startedAt > MAX_HOLD_MS) return release();
+    alignTop(form, container);
+  });
   const release = () => {
     observer.disconnect();
     for (const type of USER_INPUTS) container?.removeEventListener(type, release);
