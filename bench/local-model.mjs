@@ -16,7 +16,7 @@ async function startModelServer() {
   for (const name of ['tiny-gguf', 'model-server']) {
     const source = readFileSync(`tests/fixtures/${name}.ts`, 'utf8');
     const { code } = await transformWithOxc(source, `${name}.ts`, { lang: 'ts' });
-    writeFileSync(join(directory, `${name}.mjs`), code.replace(/from '\.\/tiny-gguf'/g, "from './tiny-gguf.mjs'"));
+    writeFileSync(join(directory, `${name}.mjs`), code.replace(/from ['"]\.\/tiny-gguf(\.js)?['"]/g, "from './tiny-gguf.mjs'"));
   }
   return (await import(pathToFileURL(join(directory, 'model-server.mjs')).href)).startModelServer();
 }

@@ -1,5 +1,6 @@
 import type { AppEvent } from '../schema/events';
-import { WireError, type ConnectionTestReason, type ConnectionTestResult, type ErrorCode, type ErrorReason } from '../schema/protocol';
+import type { ConnectionTestReason, ConnectionTestResult } from '../schema/protocol';
+import { WireError, type ErrorCode, type ErrorReason } from '../schema/wire-error';
 import { t, type MessageKey } from './i18n/i18n';
 
 /**

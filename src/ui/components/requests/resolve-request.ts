@@ -1,7 +1,7 @@
 import { createSignal } from 'solid-js';
 import type { WorkerClient } from '../../channel';
 import { describeError, type ErrorWords } from '../../error-words';
-import { WireError } from '../../../schema/protocol';
+import { WireError } from '../../../schema/wire-error';
 import { t } from '../../i18n/i18n';
 
 /** Where a request is, for `request.resolve`. */
