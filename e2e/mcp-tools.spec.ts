@@ -107,7 +107,11 @@ test('two tabs pressing Allow at once run the tool once', async ({ page, mcp }) 
   const there = approval(other, 'mcp__everything__echo');
   await expect(here).toBeVisible();
   await expect(there).toBeVisible();
-  await Promise.all([here.getByRole('button', { name: 'Allow', exact: true }).click(), there.getByRole('button', { name: 'Allow', exact: true }).click()]);
+  // Both press at once. The first decision to reach storage closes the card in the other tab too (its peer hint), so a
+  // click that comes a moment late may find no button any more: that is the behaviour, not a failure.
+  const press = (card: typeof here) => card.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 5_000 }).then(() => 'clicked', () => 'card already closed');
+  const pressed = await Promise.all([press(here), press(there)]);
+  expect(pressed).toContain('clicked');
   await expect(messageLog(page)).toContainText('Tool said: Echo: once');
   await expect(messageLog(other)).toContainText('Tool said: Echo: once');
   expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toHaveLength(1);
