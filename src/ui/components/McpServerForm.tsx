@@ -3,6 +3,7 @@ import type { McpServerInput, McpServerView } from '../../schema/mcp';
 import { useApp } from '../app-context';
 import { describeError } from '../error-words';
 import { t } from '../i18n/i18n';
+import { originOf } from '../origin';
 
 export interface McpServerFormProps {
   /** The server being edited; absent to add one. */
@@ -80,12 +81,4 @@ export function McpServerForm(props: McpServerFormProps) {
       </div>
     </form>
   );
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }

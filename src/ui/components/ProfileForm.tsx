@@ -7,6 +7,7 @@ import { settle } from '../error-report';
 import { describeError, describeTestResult, type ErrorWords } from '../error-words';
 import { t, type MessageKey } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
+import { originOf } from '../origin';
 
 export interface ProfileFormProps {
   /** The profile being edited; absent for a new one (or the scripted model). */
@@ -231,12 +232,4 @@ export function ProfileForm(props: ProfileFormProps) {
       </div>
     </form>
   );
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }
