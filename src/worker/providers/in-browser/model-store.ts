@@ -405,26 +405,37 @@ async function modelKey(source: string): Promise<string> {
   return [...new Uint8Array(digest).slice(0, 12)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The model's meta file; a read that meets a write in progress (an empty or half file) is tried again. */
+/**
+ * The model's meta file. Reads and writes take a Web Lock on it (shared to read, exclusive to write), across this
+ * worker's own calls and every other tab's: a status poll that met the download's own write used to read a file
+ * replaced under it (`NotReadableError`, or for a moment no file at all) and report a stored model as absent. The lock
+ * is the browser's, so a worker killed mid-write (a reload) releases it.
+ */
 async function readMeta(directory: FileSystemDirectoryHandle): Promise<StoredMeta | undefined> {
-  for (let attempt = 0; ; attempt++) {
-    let text: string;
-    try {
-      text = await (await (await directory.getFileHandle(META_FILE)).getFile()).text();
-    } catch {
-      return undefined; // no meta file: nothing stored
+  return navigator.locks.request(metaLockName(directory), { mode: 'shared' }, async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const text = await (await (await directory.getFileHandle(META_FILE)).getFile()).text();
+        return JSON.parse(text) as StoredMeta;
+      } catch (error) {
+        if (error instanceof DOMException && error.name === 'NotFoundError') return undefined; // nothing stored
+        // Another writer that does not take the lock (a tab still running an older build): try again shortly.
+        if (attempt >= 5) throw storageError(error);
+        await new Promise((resolve) => setTimeout(resolve, 20 * (attempt + 1)));
+      }
     }
-    try {
-      return JSON.parse(text) as StoredMeta;
-    } catch {
-      if (attempt >= 5) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  });
 }
 
 async function writeMeta(directory: FileSystemDirectoryHandle, meta: StoredMeta): Promise<void> {
-  const writable = await (await directory.getFileHandle(META_FILE, { create: true })).createWritable();
-  await writable.write(JSON.stringify(meta));
-  await writable.close();
+  const text = JSON.stringify(meta);
+  await navigator.locks.request(metaLockName(directory), { mode: 'exclusive' }, async () => {
+    const writable = await (await directory.getFileHandle(META_FILE, { create: true })).createWritable();
+    await writable.write(text);
+    await writable.close();
+  });
+}
+
+function metaLockName(directory: FileSystemDirectoryHandle): string {
+  return `parley-model-meta:${directory.name}`;
 }
