@@ -139,6 +139,7 @@ try {
   if (!localModel.skipped) {
     const mode = localModel.threads > 1 ? `multi-threaded (${localModel.threads} threads)` : 'single-threaded (1 thread per 2 cores)';
     add('local model', `tiny model: tokens per second, ${mode}`, localModel.tokensPerSecond, 'tok/s', '', undefined, localModel.isolated ? 'cross-origin isolated' : 'not isolated');
+    if (localModel.multi) add('local model', `tiny model: tokens per second, multi-threaded (${localModel.multi.threads} threads, chosen in Settings)`, localModel.multi.tokensPerSecond, 'tok/s', 'automatic threads', localModel.tokensPerSecond);
     add('local model', 'send → first token, model loaded', localModel.warmFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
     add('local model', 'send → first token, first reply after load (engine + model load)', localModel.coldFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
   }

@@ -93,6 +93,19 @@ test('download with progress survives a reload, then the model runs offline, str
   await openSettings(page);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   await expect(modelStatus(page)).toContainText(cores >= 4 ? 'Runs on the CPU with multi-threaded WebAssembly' : 'Runs on the CPU with single-threaded WebAssembly');
+  // The user's own thread count: the next reply loads the engine again with two compute threads.
+  const threads = page.getByRole('combobox', { name: 'CPU threads', exact: true });
+  await expect(threads).toHaveValue('0');
+  await threads.selectOption('2');
+  await expect(threads).toHaveValue('2');
+  await newConversation(page);
+  await send(page, 'hello again');
+  await expect.poll(async () => ((await assistantMessages(page).last().textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
+  await openSettings(page);
+  await expect(modelStatus(page)).toContainText('Runs on the CPU with multi-threaded WebAssembly (2 threads)');
+  await expect(page.getByRole('combobox', { name: 'CPU threads', exact: true })).toHaveValue('2');
   await context.setOffline(false);
 
   const usageStored = await storageUsage(page);

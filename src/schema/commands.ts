@@ -5,6 +5,7 @@ import type { Conversation, ConversationExport, Message, ProfileView, Settings }
 import type { McpServerView } from './mcp';
 import type { ConnectionTestResult, ImportRepair, LocalModelStatus, MessagePage, PendingRequest } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
+import { MAX_ENGINE_THREADS } from './limits';
 
 const conversationId = z.string().min(1).max(100);
 const recordId = z.string().min(1).max(100);
@@ -98,7 +99,12 @@ export const COMMANDS = {
   'localModel.cancel': command<LocalModelStatus>()({ source: localModelSource }),
   'localModel.delete': command<LocalModelStatus>()({ source: localModelSource }),
   'localModel.import': command<LocalModelStatus>()({ name: z.string().min(1).max(190), files: z.array(z.instanceof(Blob)).min(1).max(64) }),
-  'localModel.setOptions': command<LocalModelStatus>()({ source: localModelSource, constrainToolCalls: z.boolean() }),
+  'localModel.setOptions': command<LocalModelStatus>()({
+    source: localModelSource,
+    constrainToolCalls: z.boolean().optional(),
+    /** CPU threads for the engine; 0 = automatic. */
+    threads: z.number().int().min(0).max(MAX_ENGINE_THREADS).optional(),
+  }),
   /** A page of a conversation's messages: the newest `limit` with `fromSeq <= seq < beforeSeq`, oldest first. */
   'conversation.messages': command<MessagePage>()({
     conversationId,

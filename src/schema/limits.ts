@@ -16,3 +16,17 @@ export const QUESTION_LIMITS = {
 
 /** The built-in scripted model's profile id. */
 export const SCRIPTED_PROFILE_ID = 'scripted';
+
+/** The most CPU threads the in-browser engine is given, whatever the device has. */
+export const MAX_ENGINE_THREADS = 8;
+
+/**
+ * The engine's CPU threads: the user's choice (`setting` > 0, at most the cores), else half the cores as wllama does:
+ * on a 2-core device a second compute thread fights the page and the agent host (measured: slower than one). More than
+ * one needs cross-origin isolation (SharedArrayBuffer).
+ */
+export function engineThreads(setting: number, cores: number, isolated: boolean): number {
+  if (!isolated) return 1;
+  if (setting > 0) return Math.min(setting, Math.max(1, cores), MAX_ENGINE_THREADS);
+  return Math.max(1, Math.min(4, Math.floor(cores / 2)));
+}

@@ -117,6 +117,9 @@ export interface LocalModelStatus {
   secondsLeft?: number;
   error?: LocalModelError;
   constrainToolCalls: boolean;
+  /** The CPU threads the user chose for this model; 0 = automatic (`automaticThreads`). */
+  threadsSetting: number;
+  automaticThreads: number;
   crossOriginIsolated: boolean;
   deviceMemoryGb?: number;
   /** Set once the engine has loaded this model in this tab. */

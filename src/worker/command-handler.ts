@@ -42,7 +42,7 @@ const localModelHandlers: Pick<Handlers, Extract<CommandType, `localModel.${stri
     (await localModelCommands()).run(() => localModelStore().then(async (store) => (await store.removeModel(command.source), store.getStatus(command.source)))),
   'localModel.import': async (command) => (await localModelCommands()).run(() => localModelStore().then((store) => store.importFiles(command.name, command.files))),
   'localModel.setOptions': async (command) =>
-    (await localModelCommands()).run(() => localModelStore().then((store) => store.setOptions(command.source, { constrainToolCalls: command.constrainToolCalls }))),
+    (await localModelCommands()).run(() => localModelStore().then((store) => store.setOptions(command.source, command))),
 };
 const localModelStore = () => import('./providers/in-browser/model-store');
 const localModelCommands = () => import('./providers/in-browser/store-errors');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { engineThreads, MAX_ENGINE_THREADS } from '../../src/schema/limits';
 import { checkGguf, hasGgufMagic } from '../../src/worker/providers/in-browser/gguf-check';
 import { splitUrls } from '../../src/worker/providers/in-browser/model-store';
 import { toolCallGrammar } from '../../src/worker/providers/in-browser/tool-grammar';
@@ -53,5 +54,24 @@ describe('question-call grammar', () => {
     expect(grammar).not.toContain('multiple');
     expect(grammar).not.toContain('description');
     expect(grammar).toMatch(/\[a-zA-Z0-9\] \[a-zA-Z0-9 \]\{2,23\}/);
+  });
+});
+
+describe('engine threads', () => {
+  it('uses half the cores when the user chose nothing, one on a 2-core device, at most four', () => {
+    expect(engineThreads(0, 2, true)).toBe(1);
+    expect(engineThreads(0, 8, true)).toBe(4);
+    expect(engineThreads(0, 32, true)).toBe(4);
+  });
+
+  it('uses the user\'s count, at most the cores and the cap', () => {
+    expect(engineThreads(2, 2, true)).toBe(2);
+    expect(engineThreads(6, 4, true)).toBe(4);
+    expect(engineThreads(64, 64, true)).toBe(MAX_ENGINE_THREADS);
+  });
+
+  it('uses one thread on a page that is not cross-origin isolated, whatever was chosen', () => {
+    expect(engineThreads(4, 8, false)).toBe(1);
+    expect(engineThreads(0, 8, false)).toBe(1);
   });
 });

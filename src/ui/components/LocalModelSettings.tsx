@@ -1,5 +1,6 @@
 import { createEffect, createSignal, createUniqueId, For, on, onCleanup, Show } from 'solid-js';
 import type { LocalModelStatus } from '../../schema/protocol';
+import { MAX_ENGINE_THREADS } from '../../schema/limits';
 import { useApp } from '../app-context';
 import { describeError } from '../error-words';
 import { t } from '../i18n/i18n';
@@ -101,6 +102,7 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
   }
 
   const stored = () => status()?.storedBytes ?? 0;
+  const threadChoices = () => Array.from({ length: Math.min(navigator.hardwareConcurrency || 1, MAX_ENGINE_THREADS) }, (_, index) => index + 1);
   const state = () => status()?.state ?? 'absent';
   const memoryWarning = () => {
     const entry = catalogEntry();
@@ -194,6 +196,30 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
           {t('localModel.constrain')}
         </label>
         <small class="field-hint">{t('localModel.constrainHint')}</small>
+        <div class="field">
+          <label for={`${idPrefix}-threads`}>{t('localModel.threads')}</label>
+          <select
+            id={`${idPrefix}-threads`}
+            class="select"
+            disabled={busy() || !status()?.crossOriginIsolated}
+            onChange={(event) => {
+              const threads = Number(event.currentTarget.value);
+              void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), threads }));
+            }}
+          >
+            <option value="0" selected={(status()?.threadsSetting ?? 0) === 0}>
+              {t('localModel.threadsAuto', { threads: status()?.automaticThreads ?? 1 })}
+            </option>
+            <For each={threadChoices()}>
+              {(count) => (
+                <option value={count} selected={status()?.threadsSetting === count}>
+                  {count}
+                </option>
+              )}
+            </For>
+          </select>
+          <small class="field-hint">{status()?.crossOriginIsolated ? t('localModel.threadsHint') : t('localModel.threadsNeedIsolation')}</small>
+        </div>
       </Show>
       <Show when={error() || status()?.error?.message}>
         <p class="form-error" role="alert">

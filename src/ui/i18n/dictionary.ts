@@ -1,4 +1,6 @@
-import { baseStrings, localModelStrings, mcpStrings } from './base-strings';
+import { baseStrings } from './base-strings';
+import { localModelStrings } from './local-model-strings';
+import { mcpStrings } from './mcp-strings';
 import { errorStrings } from './error-strings';
 import { questionStrings } from './question-strings';
 import { requestStrings } from './request-strings';

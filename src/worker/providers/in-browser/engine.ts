@@ -1,4 +1,5 @@
 import { Wllama } from '@wllama/wllama/esm/index.js';
+import { engineThreads } from '../../../schema/limits';
 import type { LocalModelStatus } from '../../../schema/protocol';
 import { ENGINE_WASM_URL } from './engine-assets';
 import { engineFacts, LocalModelStoreError, openModel } from './model-store';
@@ -12,10 +13,12 @@ export interface LoadedEngine {
   constrainToolCalls: boolean;
   backend: NonNullable<LocalModelStatus['backend']>;
   threads: number;
+  /** The thread count it was loaded for: another choice in Settings loads it again. */
+  requestedThreads: number;
 }
 
 let loaded: LoadedEngine | undefined;
-let loading: { source: string; promise: Promise<LoadedEngine> } | undefined;
+let loading: { source: string; threads: number; promise: Promise<LoadedEngine> } | undefined;
 
 /**
  * The engine with `source` loaded, loading it on first use (and unloading another model first). wllama runs llama.cpp
@@ -24,23 +27,26 @@ let loading: { source: string; promise: Promise<LoadedEngine> } | undefined;
  */
 export async function loadEngine(source: string): Promise<LoadedEngine> {
   const model = await openModel(source);
-  if (loaded?.source === source) {
+  const requestedThreads = engineThreads(model.threads, navigator.hardwareConcurrency || 2, self.crossOriginIsolated === true);
+  if (loaded?.source === source && loaded.requestedThreads === requestedThreads) {
     loaded.constrainToolCalls = model.constrainToolCalls;
     return loaded;
   }
-  if (loading?.source === source) return loading.promise;
+  if (loading?.source === source && loading.threads === requestedThreads) return loading.promise;
+  if (loading) {
+    // Another model (or thread count) is loading: let it finish, then load this one in its place.
+    await loading.promise.catch(() => undefined);
+    return loadEngine(source);
+  }
   const promise = (async () => {
     await unloadEngine();
     assertEnoughMemory(model.totalBytes);
     const adapter = await gpuAdapter();
-    // Half the cores, as wllama does: on a 2-core device a second compute thread only fights the page and the agent host
-    // (measured: slower than one thread). Multi-threading needs cross-origin isolation (SharedArrayBuffer).
-    const threads = self.crossOriginIsolated ? Math.max(1, Math.min(4, Math.floor((navigator.hardwareConcurrency || 2) / 2))) : 1;
     const wllama = new Wllama({ default: ENGINE_WASM_URL }, { suppressNativeLog: true, logger: quietLogger });
     try {
       await wllama.loadModel(model.files, {
         n_ctx: CONTEXT_TOKENS,
-        n_threads: threads,
+        n_threads: requestedThreads,
         n_gpu_layers: adapter ? 99_999 : 0,
         jinja: true,
         // We parse the model's own tool-call text (tool-call-parser.ts), with the leniency of the other providers.
@@ -51,12 +57,12 @@ export async function loadEngine(source: string): Promise<LoadedEngine> {
       throw new LocalModelStoreError({ code: 'load', message: `The in-browser engine could not load this model: ${error instanceof Error ? error.message : String(error)}` }, { cause: error });
     }
     const backend: LoadedEngine['backend'] = adapter ? 'webgpu' : wllama.isMultithread() ? 'wasm-multi' : 'wasm-single';
-    const engine: LoadedEngine = { source, wllama, constrainToolCalls: model.constrainToolCalls, backend, threads: wllama.getNumThreads() };
+    const engine: LoadedEngine = { source, wllama, constrainToolCalls: model.constrainToolCalls, backend, threads: wllama.getNumThreads(), requestedThreads };
     Object.assign(engineFacts, { source, backend, threads: engine.threads });
     loaded = engine;
     return engine;
   })();
-  loading = { source, promise };
+  loading = { source, threads: requestedThreads, promise };
   try {
     return await promise;
   } finally {

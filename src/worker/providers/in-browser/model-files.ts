@@ -18,6 +18,8 @@ export interface StoredMeta {
   state: 'downloading' | 'ready' | 'error';
   error?: LocalModelError;
   constrainToolCalls?: boolean;
+  /** CPU threads chosen by the user; absent or 0 = automatic. */
+  threads?: number;
   lastTokensPerSecond?: number;
 }
 

@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import { engineThreads } from '../../../schema/limits';
 import type { LocalModelStatus } from '../../../schema/protocol';
 import { checkGguf, hasGgufMagic } from './gguf-check';
 import { bytesPerSecond, runDownload, type ActiveDownload } from './model-download';
@@ -41,7 +42,7 @@ export async function getStatus(source: string): Promise<LocalModelStatus> {
     if (await resumeIfFree(source)) state = 'downloading';
     else state = 'paused';
   }
-  const status: LocalModelStatus = { ...baseStatus(source, state, storedBytes), constrainToolCalls: meta.constrainToolCalls === true };
+  const status: LocalModelStatus = { ...baseStatus(source, state, storedBytes), constrainToolCalls: meta.constrainToolCalls === true, threadsSetting: meta.threads ?? 0 };
   if (totalBytes !== undefined) status.totalBytes = totalBytes;
   if (meta.error && state === 'error') status.error = meta.error;
   if (meta.lastTokensPerSecond !== undefined) status.lastTokensPerSecond = meta.lastTokensPerSecond;
@@ -54,7 +55,9 @@ export async function getStatus(source: string): Promise<LocalModelStatus> {
 }
 
 function baseStatus(source: string, state: LocalModelStatus['state'], storedBytes: number): LocalModelStatus {
-  const status: LocalModelStatus = { source, state, storedBytes, constrainToolCalls: false, crossOriginIsolated: self.crossOriginIsolated === true };
+  const isolated = self.crossOriginIsolated === true;
+  const automaticThreads = engineThreads(0, navigator.hardwareConcurrency || 2, isolated);
+  const status: LocalModelStatus = { source, state, storedBytes, constrainToolCalls: false, threadsSetting: 0, automaticThreads, crossOriginIsolated: isolated };
   const memory = (navigator as WorkerNavigator & { deviceMemory?: number }).deviceMemory;
   if (memory !== undefined) status.deviceMemoryGb = memory;
   if (engineFacts.source === source && engineFacts.backend) {
@@ -139,22 +142,26 @@ export async function importFiles(name: string, files: Blob[]): Promise<LocalMod
   return getStatus(source);
 }
 
-export async function setOptions(source: string, options: { constrainToolCalls: boolean }): Promise<LocalModelStatus> {
+export async function setOptions(source: string, options: { constrainToolCalls?: boolean | undefined; threads?: number | undefined }): Promise<LocalModelStatus> {
   const directory = await modelDirectory(source, false);
-  const updated = directory && (await updateMeta(directory, (meta) => ({ ...meta, constrainToolCalls: options.constrainToolCalls })));
+  const updated = directory && (await updateMeta(directory, (meta) => ({
+    ...meta,
+    ...(options.constrainToolCalls !== undefined && { constrainToolCalls: options.constrainToolCalls }),
+    ...(options.threads !== undefined && { threads: options.threads }),
+  })));
   if (!updated) throw new LocalModelStoreError({ code: 'not_stored', message: 'This model is not stored on this device.' });
   return getStatus(source);
 }
 
 /** The stored files of a ready model, and its options; a LocalModelStoreError when it is not (fully) stored. */
-export async function openModel(source: string): Promise<{ files: File[]; constrainToolCalls: boolean; totalBytes: number }> {
+export async function openModel(source: string): Promise<{ files: File[]; constrainToolCalls: boolean; threads: number; totalBytes: number }> {
   const directory = await modelDirectory(source, false);
   const meta = directory ? await readMeta(directory) : undefined;
   if (!directory || !meta || meta.state !== 'ready') {
     throw new LocalModelStoreError({ code: 'not_stored', message: 'This model is not on this device yet. Open Settings, choose the in-browser model and press Download.' });
   }
   const files = await Promise.all(meta.urls.map(async (_, index) => (await directory.getFileHandle(partName(index, meta.urls.length))).getFile()));
-  return { files, constrainToolCalls: meta.constrainToolCalls === true, totalBytes: files.reduce((sum, file) => sum + file.size, 0) };
+  return { files, constrainToolCalls: meta.constrainToolCalls === true, threads: meta.threads ?? 0, totalBytes: files.reduce((sum, file) => sum + file.size, 0) };
 }
 
 export async function recordSpeed(source: string, tokensPerSecond: number): Promise<void> {
