@@ -236,7 +236,7 @@ export function PendingQuestionForm(props: {
       onKeyDown={(event) => keyboard.onKeyDown(event)}
       onPointerDown={() => keyboard.onPointerDown()}
     >
-      <div role="status" aria-live="polite" class="question-form__visually-hidden">
+      <div role="status" aria-live="polite" class="visually-hidden">
         {announcement()}
       </div>
       <QuestionNavigation
