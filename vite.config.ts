@@ -102,6 +102,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/component/**/*.test.tsx'],
           setupFiles: ['tests/component/setup.ts'],
+          // Room for the 5 s waits of setup.ts when the machine is loaded.
+          testTimeout: 20_000,
         },
       },
     ],
