@@ -1,4 +1,4 @@
-import { createSignal, For, onMount, Show } from 'solid-js';
+import { createEffect, createSignal, For, on, Show } from 'solid-js';
 import type { ConversationSize, ConversationSizes } from '../../schema/protocol';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
@@ -27,7 +27,8 @@ export function StorageUsage() {
     const estimate = (await navigator.storage?.estimate?.().catch(() => undefined)) as { usageDetails?: { fileSystem?: number } } | undefined;
     setModelBytes(estimate?.usageDetails?.fileSystem || undefined);
   }
-  onMount(() => void refresh());
+  // Read again whenever conversations come or go (an import, a deletion here or in another tab).
+  createEffect(on(() => app.state.conversationOrder?.length, () => void refresh()));
 
   async function confirmDelete() {
     const target = deleting();
