@@ -3,12 +3,13 @@
 // figure next to a baseline measured in the same run, as medians of several repetitions: the machines are shared and
 // noisy, so the ratios are what compare across runs.
 //
-//   node bench/run.mjs [--json <file>] [--nextchat-url <url>] [--dist <build directory>] [--quick]
+//   node bench/run.mjs [--json <file>] [--nextchat-url <url>] [--dist <build directory>] [--quick] [--only hostile]
 //
 // Environment: CHROMIUM_PATH, BENCH_PORT (4196), BENCH_TOKENS (50000).
 import { existsSync, writeFileSync } from 'node:fs';
 import { FIRST_LOAD_BUDGET_KIB, firstLoadJs } from './first-load.mjs';
 import { freshPage, launchBrowser, median, routeBlankPage, startPreview, startProviderServer } from './harness.mjs';
+import { MANY_CONVERSATIONS, measureHostile } from './hostile.mjs';
 import { measureMcpApproval } from './mcp.mjs';
 import { measureLocalModel } from './local-model.mjs';
 import { measureNextChat } from './nextchat.mjs';
@@ -26,6 +27,8 @@ const quick = args.includes('--quick');
 const jsonFile = option('--json');
 const nextChatUrl = option('--nextchat-url');
 const distDirectory = option('--dist') ?? 'dist';
+/** `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps). */
+const only = option('--only');
 const PORT = Number(process.env.BENCH_PORT ?? 4196);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50_000);
 const SHORT_TOKENS = 10_000;
@@ -52,134 +55,151 @@ const { base, stop } = await startPreview(PORT, distDirectory);
 const provider = await startProviderServer();
 const browser = await launchBrowser();
 const figures = { date: new Date().toISOString(), tokens: TOKENS, quick };
+/** Issue 8.5: the longest task while hostile input is handled (target ≤ 200 ms). */
+async function hostileRows() {
+  log('hostile input: a 769 KB nested-list reply, and an import of 10,000 conversations');
+  const hostile = await measureHostile(browser, base, provider, quick ? 1 : 3);
+  figures.hostile = hostile;
+  const longest = (runs) => median(runs.map((run) => run.longTasks.longest));
+  add('hostile', '769 KB nested-list reply: longest task while it streams', longest(hostile.streams), 'ms', '', undefined, `target ≤ 200 ms; Enter → complete ${median(hostile.streams.map((run) => run.enterToComplete)).toFixed(0)} ms`);
+  add('hostile', `import ${MANY_CONVERSATIONS} conversations: longest task`, longest(hostile.imports), 'ms', '', undefined, `target ≤ 200 ms; file chosen → result ${median(hostile.imports.map((run) => run.chosenToResult)).toFixed(0)} ms`);
+}
+
 try {
-  log('page loads');
-  const loads = await measureAppLoad(browser, base, REPS.load);
-  const blankLoad = median(loads.blank);
+  if (only === 'hostile') {
+    await hostileRows();
+    printTable(rows, { firstLoad, mcp: {}, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
+    if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
+  } else {
+    log('page loads');
+    const loads = await measureAppLoad(browser, base, REPS.load);
+    const blankLoad = median(loads.blank);
 
-  const fresh = await freshPage(browser, base);
-  const { context } = fresh;
-  let { page } = fresh;
-  log('baselines');
-  const baselines = await measureBaselines(page, base, provider.url, REPS.baseline);
-  log(`seeding ${SIZES.join(', ')}-message conversations through Settings → Import`);
-  await seedThroughImport(page, base, SIZES);
+    const fresh = await freshPage(browser, base);
+    const { context } = fresh;
+    let { page } = fresh;
+    log('baselines');
+    const baselines = await measureBaselines(page, base, provider.url, REPS.baseline);
+    log(`seeding ${SIZES.join(', ')}-message conversations through Settings → Import`);
+    await seedThroughImport(page, base, SIZES);
 
-  const opens = {};
-  for (const count of SIZES) {
-    log(`opening the ${count}-message conversation ×${REPS.open(count)}`);
-    opens[count] = [];
-    for (let round = 0; round < REPS.open(count); round += 1) opens[count].push(await measureOpen(page, base, count));
-  }
+    const opens = {};
+    for (const count of SIZES) {
+      log(`opening the ${count}-message conversation ×${REPS.open(count)}`);
+      opens[count] = [];
+      for (let round = 0; round < REPS.open(count); round += 1) opens[count].push(await measureOpen(page, base, count));
+    }
 
-  log('profile for the provider server');
-  await addServerProfile(page, base, provider.url);
-  // The short reply always finishes and compares builds; the long one is issue 12's figure and may not finish
-  // (a worker busy past the supervisor's ping timeout is restarted mid-answer): then it is reported, not fatal.
-  const streams = [];
-  for (let round = 0; round < REPS.stream; round += 1) {
-    log(`streaming ${SHORT_TOKENS} tokens, round ${round + 1}`);
-    streams.push(await measureStream(page, base, provider, SHORT_TOKENS));
-  }
-  const longStreams = [];
-  let longStreamFailure;
-  for (let round = 0; round < REPS.longStream && longStreamFailure === undefined; round += 1) {
-    log(`streaming ${TOKENS} tokens, round ${round + 1}`);
-    try {
-      longStreams.push(await measureStream(page, base, provider, TOKENS, LONG_STREAM_TIMEOUT_MS));
-    } catch (error) {
-      longStreamFailure = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      log(`the ${TOKENS}-token reply did not finish: ${longStreamFailure}`);
-      if (page.isClosed()) {
-        page = await context.newPage();
-        await routeBlankPage(page, base);
+    log('profile for the provider server');
+    await addServerProfile(page, base, provider.url);
+    // The short reply always finishes and compares builds; the long one is issue 12's figure and may not finish
+    // (a worker busy past the supervisor's ping timeout is restarted mid-answer): then it is reported, not fatal.
+    const streams = [];
+    for (let round = 0; round < REPS.stream; round += 1) {
+      log(`streaming ${SHORT_TOKENS} tokens, round ${round + 1}`);
+      streams.push(await measureStream(page, base, provider, SHORT_TOKENS));
+    }
+    const longStreams = [];
+    let longStreamFailure;
+    for (let round = 0; round < REPS.longStream && longStreamFailure === undefined; round += 1) {
+      log(`streaming ${TOKENS} tokens, round ${round + 1}`);
+      try {
+        longStreams.push(await measureStream(page, base, provider, TOKENS, LONG_STREAM_TIMEOUT_MS));
+      } catch (error) {
+        longStreamFailure = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        log(`the ${TOKENS}-token reply did not finish: ${longStreamFailure}`);
+        if (page.isClosed()) {
+          page = await context.newPage();
+          await routeBlankPage(page, base);
+        }
       }
     }
-  }
-  const questions = [];
-  for (let round = 0; round < REPS.question; round += 1) {
-    log(`question round ${round + 1}`);
-    questions.push(await measureQuestionRound(page, base, provider));
-  }
-  log('MCP approvals');
-  const mcp = await measureMcpApproval(page, base, provider, PORT + 1, REPS.question);
-  await context.close();
-  log('in-browser model');
-  const localModel = await measureLocalModel(browser, base, quick ? 1 : 3);
-
-  const open100 = median(opens[100].map((run) => run.idle));
-  const fetchPlusCommit = baselines.rawFetch + baselines.rawPut;
-  add('baseline', 'empty page load (navigation → painted)', blankLoad, 'ms');
-  add('baseline', 'raw fetch from the page (provider server)', baselines.rawFetch, 'ms');
-  add('baseline', 'raw IndexedDB put (one transaction)', baselines.rawPut, 'ms');
-  add('baseline', 'raw postMessage round trip', baselines.postMessageRoundTrip, 'ms');
-  add('baseline', 'open a 100-message conversation (click → painted, idle)', open100, 'ms', 'empty page load', blankLoad);
-  add('load', 'app load → "New conversation" painted', median(loads.app), 'ms', 'empty page load', blankLoad);
-  add('load', `first-load JS gzip (${firstLoad.files.length} files)`, firstLoad.totalKiB, 'KiB', 'budget', FIRST_LOAD_BUDGET_KIB, firstLoad.totalKiB <= FIRST_LOAD_BUDGET_KIB ? 'PASS' : 'FAIL');
-  for (const count of [1000, 10_000]) {
-    const runs = opens[count];
-    add('open', `open ${count} messages: click → last message painted`, median(runs.map((run) => run.painted)), 'ms', 'open 100 messages', open100);
-    add('open', `open ${count} messages: click → painted and idle`, median(runs.map((run) => run.idle)), 'ms', 'open 100 messages', open100);
-    add('open', `open ${count} messages: longest task`, median(runs.map((run) => run.longTasks.longest)), 'ms', '', undefined, 'target ≤ 200 ms');
-    add('open', `open ${count} messages: JS heap after GC`, median(runs.map((run) => run.heapMb)), 'MB');
-    add('open', `open ${count} messages: DOM elements`, median(runs.map((run) => run.elements)), '');
-  }
-  for (const [tokens, runs] of [[SHORT_TOKENS, streams], [TOKENS, longStreams]]) {
-    if (runs.length === 0) {
-      add('stream', `${tokens} tokens: did not finish (${longStreamFailure})`, Number.NaN, '');
-      continue;
+    const questions = [];
+    for (let round = 0; round < REPS.question; round += 1) {
+      log(`question round ${round + 1}`);
+      questions.push(await measureQuestionRound(page, base, provider));
     }
-    const streamMedian = (pick) => median(runs.map(pick));
-    add('stream', `${tokens} tokens: Enter → last token painted`, streamMedian((run) => run.enterToPainted), 'ms', "server's own send time", streamMedian((run) => run.serverSend), 'target ≤ 1.5×');
-    add('stream', `${tokens} tokens: long tasks while streaming`, streamMedian((run) => run.longTasks.count), '', '', undefined, `longest ${streamMedian((run) => run.longTasks.longest).toFixed(0)} ms, total ${streamMedian((run) => run.longTasks.total).toFixed(0)} ms`);
-    add('stream', `${tokens} tokens: dropped frames while streaming`, streamMedian((run) => run.frames.dropped), '', '', undefined, `worst gap ${streamMedian((run) => run.frames.worstGap).toFixed(0)} ms`);
-  }
-  add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms', 'raw fetch + one IndexedDB commit', fetchPlusCommit, 'target ≤ 3×');
-  add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
-  if (!localModel.skipped) {
-    const mode = localModel.threads > 1 ? `multi-threaded (${localModel.threads} threads)` : 'single-threaded (1 thread per 2 cores)';
-    add('local model', `tiny model: tokens per second, ${mode}`, localModel.tokensPerSecond, 'tok/s', '', undefined, localModel.isolated ? 'cross-origin isolated' : 'not isolated');
-    if (localModel.multi) add('local model', `tiny model: tokens per second, multi-threaded (${localModel.multi.threads} threads, chosen in Settings)`, localModel.multi.tokensPerSecond, 'tok/s', 'automatic threads', localModel.tokensPerSecond);
-    add('local model', 'send → first token, model loaded', localModel.warmFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
-    add('local model', 'send → first token, first reply after load (engine + model load)', localModel.coldFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
-  }
-  if (!mcp.skipped) {
-    const approvalBaseline = baselines.postMessageRoundTrip + mcp.serverLatency;
-    add('tools', 'Allow → tool request at the MCP server', mcp.clickToToolRequest, 'ms', 'postMessage + server latency', approvalBaseline);
-    add('tools', 'Allow → next model request at the provider', mcp.clickToNextModelRequest, 'ms', 'postMessage + server latency', approvalBaseline);
-    add('tools', 'IndexedDB transactions per approved call (all / readwrite)', mcp.transactions, '', '', undefined, `${mcp.writeTransactions} readwrite`);
-  }
-  Object.assign(figures, { loads, baselines, firstLoad, opens, streams, longStreams, longStreamFailure, questions, mcp, localModel });
+    log('MCP approvals');
+    const mcp = await measureMcpApproval(page, base, provider, PORT + 1, REPS.question);
+    await context.close();
+    await hostileRows();
+    log('in-browser model');
+    const localModel = await measureLocalModel(browser, base, quick ? 1 : 3);
 
-  if (nextChatUrl) {
-    log(`NextChat at ${nextChatUrl}`);
-    const nextChat = await measureNextChat(browser, nextChatUrl, provider, { sizes: [1000, 10_000], tokens: TOKENS, repetitions: { load: REPS.load, open: REPS.open, stream: REPS.stream } });
-    figures.nextChat = nextChat;
-    const ncBlank = median(nextChat.blank);
-    if (nextChat.load.length > 0) add('NextChat', 'NextChat load → composer painted', median(nextChat.load), 'ms', 'its empty page load', ncBlank);
-    else add('NextChat', `load skipped: ${nextChat.loadSkipped}`, Number.NaN, '');
+    const open100 = median(opens[100].map((run) => run.idle));
+    const fetchPlusCommit = baselines.rawFetch + baselines.rawPut;
+    add('baseline', 'empty page load (navigation → painted)', blankLoad, 'ms');
+    add('baseline', 'raw fetch from the page (provider server)', baselines.rawFetch, 'ms');
+    add('baseline', 'raw IndexedDB put (one transaction)', baselines.rawPut, 'ms');
+    add('baseline', 'raw postMessage round trip', baselines.postMessageRoundTrip, 'ms');
+    add('baseline', 'open a 100-message conversation (click → painted, idle)', open100, 'ms', 'empty page load', blankLoad);
+    add('load', 'app load → "New conversation" painted', median(loads.app), 'ms', 'empty page load', blankLoad);
+    add('load', `first-load JS gzip (${firstLoad.files.length} files)`, firstLoad.totalKiB, 'KiB', 'budget', FIRST_LOAD_BUDGET_KIB, firstLoad.totalKiB <= FIRST_LOAD_BUDGET_KIB ? 'PASS' : 'FAIL');
     for (const count of [1000, 10_000]) {
-      const runs = nextChat.open[count];
-      if (!Array.isArray(runs)) {
-        add('NextChat', `open ${count} skipped: ${runs?.skipped}`, Number.NaN, '');
+      const runs = opens[count];
+      add('open', `open ${count} messages: click → last message painted`, median(runs.map((run) => run.painted)), 'ms', 'open 100 messages', open100);
+      add('open', `open ${count} messages: click → painted and idle`, median(runs.map((run) => run.idle)), 'ms', 'open 100 messages', open100);
+      add('open', `open ${count} messages: longest task`, median(runs.map((run) => run.longTasks.longest)), 'ms', '', undefined, 'target ≤ 200 ms');
+      add('open', `open ${count} messages: JS heap after GC`, median(runs.map((run) => run.heapMb)), 'MB');
+      add('open', `open ${count} messages: DOM elements`, median(runs.map((run) => run.elements)), '');
+    }
+    for (const [tokens, runs] of [[SHORT_TOKENS, streams], [TOKENS, longStreams]]) {
+      if (runs.length === 0) {
+        add('stream', `${tokens} tokens: did not finish (${longStreamFailure})`, Number.NaN, '');
         continue;
       }
-      add('NextChat', `NextChat open ${count}: click → painted and idle`, median(runs.map((run) => run.idle)), 'ms', 'Parley, same figure', median(opens[count].map((run) => run.idle)));
-      add('NextChat', `NextChat open ${count}: longest task`, median(runs.map((run) => run.longTasks.longest)), 'ms');
-      add('NextChat', `NextChat open ${count}: JS heap / DOM elements`, median(runs.map((run) => run.heapMb)), 'MB', '', undefined, `${median(runs.map((run) => run.elements))} elements`);
+      const streamMedian = (pick) => median(runs.map(pick));
+      add('stream', `${tokens} tokens: Enter → last token painted`, streamMedian((run) => run.enterToPainted), 'ms', "server's own send time", streamMedian((run) => run.serverSend), 'target ≤ 1.5×');
+      add('stream', `${tokens} tokens: long tasks while streaming`, streamMedian((run) => run.longTasks.count), '', '', undefined, `longest ${streamMedian((run) => run.longTasks.longest).toFixed(0)} ms, total ${streamMedian((run) => run.longTasks.total).toFixed(0)} ms`);
+      add('stream', `${tokens} tokens: dropped frames while streaming`, streamMedian((run) => run.frames.dropped), '', '', undefined, `worst gap ${streamMedian((run) => run.frames.worstGap).toFixed(0)} ms`);
     }
-    if (nextChat.stream.length > 0) {
-      const pick = (select) => median(nextChat.stream.map(select));
-      add('NextChat', `NextChat ${TOKENS} tokens: Enter → last token painted`, pick((run) => run.enterToPainted), 'ms', "server's own send time", pick((run) => run.serverSend));
-      add('NextChat', 'NextChat long tasks / dropped frames while streaming', pick((run) => run.longTasks.count), '', '', undefined, `${pick((run) => run.frames.dropped)} dropped frames`);
-    } else add('NextChat', `stream skipped: ${nextChat.streamSkipped}`, Number.NaN, '');
-  }
+    add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms', 'raw fetch + one IndexedDB commit', fetchPlusCommit, 'target ≤ 3×');
+    add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
+    if (!localModel.skipped) {
+      const mode = localModel.threads > 1 ? `multi-threaded (${localModel.threads} threads)` : 'single-threaded (1 thread per 2 cores)';
+      add('local model', `tiny model: tokens per second, ${mode}`, localModel.tokensPerSecond, 'tok/s', '', undefined, localModel.isolated ? 'cross-origin isolated' : 'not isolated');
+      if (localModel.multi) add('local model', `tiny model: tokens per second, multi-threaded (${localModel.multi.threads} threads, chosen in Settings)`, localModel.multi.tokensPerSecond, 'tok/s', 'automatic threads', localModel.tokensPerSecond);
+      add('local model', 'send → first token, model loaded', localModel.warmFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
+      add('local model', 'send → first token, first reply after load (engine + model load)', localModel.coldFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
+    }
+    if (!mcp.skipped) {
+      const approvalBaseline = baselines.postMessageRoundTrip + mcp.serverLatency;
+      add('tools', 'Allow → tool request at the MCP server', mcp.clickToToolRequest, 'ms', 'postMessage + server latency', approvalBaseline);
+      add('tools', 'Allow → next model request at the provider', mcp.clickToNextModelRequest, 'ms', 'postMessage + server latency', approvalBaseline);
+      add('tools', 'IndexedDB transactions per approved call (all / readwrite)', mcp.transactions, '', '', undefined, `${mcp.writeTransactions} readwrite`);
+    }
+    Object.assign(figures, { loads, baselines, firstLoad, opens, streams, longStreams, longStreamFailure, questions, mcp, localModel });
 
-  printTable(rows, { firstLoad, mcp, localModel, elapsedSeconds: (Date.now() - started) / 1000 });
-  figures.rows = rows;
-  if (jsonFile) {
-    writeFileSync(jsonFile, `${JSON.stringify(figures, null, 2)}\n`);
-    log(`figures written to ${jsonFile}`);
+    if (nextChatUrl) {
+      log(`NextChat at ${nextChatUrl}`);
+      const nextChat = await measureNextChat(browser, nextChatUrl, provider, { sizes: [1000, 10_000], tokens: TOKENS, repetitions: { load: REPS.load, open: REPS.open, stream: REPS.stream } });
+      figures.nextChat = nextChat;
+      const ncBlank = median(nextChat.blank);
+      if (nextChat.load.length > 0) add('NextChat', 'NextChat load → composer painted', median(nextChat.load), 'ms', 'its empty page load', ncBlank);
+      else add('NextChat', `load skipped: ${nextChat.loadSkipped}`, Number.NaN, '');
+      for (const count of [1000, 10_000]) {
+        const runs = nextChat.open[count];
+        if (!Array.isArray(runs)) {
+          add('NextChat', `open ${count} skipped: ${runs?.skipped}`, Number.NaN, '');
+          continue;
+        }
+        add('NextChat', `NextChat open ${count}: click → painted and idle`, median(runs.map((run) => run.idle)), 'ms', 'Parley, same figure', median(opens[count].map((run) => run.idle)));
+        add('NextChat', `NextChat open ${count}: longest task`, median(runs.map((run) => run.longTasks.longest)), 'ms');
+        add('NextChat', `NextChat open ${count}: JS heap / DOM elements`, median(runs.map((run) => run.heapMb)), 'MB', '', undefined, `${median(runs.map((run) => run.elements))} elements`);
+      }
+      if (nextChat.stream.length > 0) {
+        const pick = (select) => median(nextChat.stream.map(select));
+        add('NextChat', `NextChat ${TOKENS} tokens: Enter → last token painted`, pick((run) => run.enterToPainted), 'ms', "server's own send time", pick((run) => run.serverSend));
+        add('NextChat', 'NextChat long tasks / dropped frames while streaming', pick((run) => run.longTasks.count), '', '', undefined, `${pick((run) => run.frames.dropped)} dropped frames`);
+      } else add('NextChat', `stream skipped: ${nextChat.streamSkipped}`, Number.NaN, '');
+    }
+
+    printTable(rows, { firstLoad, mcp, localModel, elapsedSeconds: (Date.now() - started) / 1000 });
+    figures.rows = rows;
+    if (jsonFile) {
+      writeFileSync(jsonFile, `${JSON.stringify(figures, null, 2)}\n`);
+      log(`figures written to ${jsonFile}`);
+    }
   }
 } finally {
   await browser.close();

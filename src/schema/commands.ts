@@ -3,7 +3,7 @@ import { QuestionAnswer, QuestionDraft } from './question';
 import { ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
-import type { ConnectionTestResult, ImportRepair, LocalModelStatus, MessagePage, PendingRequest } from './protocol';
+import type { ConnectionTestResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
 import { MAX_ENGINE_THREADS } from './limits';
 
@@ -44,8 +44,11 @@ export const COMMANDS = {
   'conversation.open': command<{ conversation: Conversation; messages: Message[]; earlier?: number }>()({ conversationId }),
   'conversation.setProfile': command<Conversation>()({ conversationId, profileId: recordId }),
   'conversation.export': command<ConversationExport>()({}),
-  /** An export file's parsed JSON; the worker validates it whole before writing anything. */
-  'conversation.import': command<{ imported: number; skipped: number; repairs: ImportRepair[] }>()({ data: z.unknown() }),
+  /**
+   * An export file as chosen (`file`: read and parsed in the worker, so a big file never blocks the page), or its
+   * parsed JSON (`data`). The worker validates it whole before writing anything.
+   */
+  'conversation.import': command<{ imported: number; skipped: number; repairs: ImportRepair[] }>()({ data: z.unknown().optional(), file: z.instanceof(Blob).optional() }),
   'message.send': command<{ message: Message }>()({ conversationId, text: z.string().trim().min(1).max(100_000) }),
   'run.stop': command<{ conversationId: string }>()({ conversationId }),
   /** Continue an interrupted reply, or retry after an error or a network wait. */
@@ -112,6 +115,8 @@ export const COMMANDS = {
     fromSeq: z.number().int().min(0).optional(),
     limit: z.number().int().min(1).max(100_000),
   }),
+  /** The `limit` largest conversations by approximate stored size, and the total; read in batches, never all at once. */
+  'storage.conversationSizes': command<ConversationSizes>()({ limit: z.number().int().min(1).max(100) }),
   /** The `seq` of every stored message of a conversation whose text contains `query` (case-insensitive), oldest first. */
   'conversation.search': command<{ seqs: number[]; truncated: boolean }>()({ conversationId, query: z.string().min(1).max(500) }),
 };

@@ -134,6 +134,21 @@ export interface MessagePage {
   earlier: number;
 }
 
+/** A conversation's approximate stored size: its record and its messages, counted as JSON characters. */
+export interface ConversationSize {
+  conversationId: string;
+  title: string;
+  bytes: number;
+  messages: number;
+}
+
+/** What the conversations take: the largest ones first (for "what to delete"), and the total over all of them. */
+export interface ConversationSizes {
+  largest: ConversationSize[];
+  conversations: number;
+  totalBytes: number;
+}
+
 /** UI → worker. `command` is unknown on the wire: the worker validates it. */
 export interface CommandEnvelope {
   kind: 'command';

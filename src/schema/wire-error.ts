@@ -28,6 +28,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * invalid_answer (answer_*, arguments_invalid, form_invalid), internal (save_failed).
  */
 export const ERROR_REASONS = [
+  'import_not_json',
   'import_not_export',
   'import_inconsistent',
   'duplicate_message_id',

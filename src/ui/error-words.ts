@@ -26,6 +26,7 @@ const CODE_KEYS: Record<ErrorCode, MessageKey> = {
 };
 
 const REASON_KEYS: Record<ErrorReason, MessageKey> = {
+  import_not_json: 'data.importNotJson',
   import_not_export: 'error.reason.import_not_export',
   import_inconsistent: 'error.reason.import_inconsistent',
   duplicate_message_id: 'error.reason.duplicate_message_id',

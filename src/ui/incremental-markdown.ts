@@ -22,11 +22,12 @@ export class IncrementalMarkdown {
 
   constructor(private readonly container: HTMLElement) {}
 
-  update(text: string): void {
+  /** Shows `text`; `more` says more text follows at once (rendering in steps), so the first render looks for cuts too. */
+  update(text: string, more = false): void {
     if (!text.startsWith(this.committedText)) this.reset();
     this.removeTail();
     // The first render (a finished message being shown) is one parse; looking for cuts pays off only once it grows.
-    if (this.whole || this.committedText === '' && !this.rendered) {
+    if (this.whole || (this.committedText === '' && !this.rendered && !more)) {
       this.rendered = true;
       this.tailNodes = this.insert(text, false);
       return;
@@ -43,7 +44,7 @@ export class IncrementalMarkdown {
     if (this.continuesList && first?.type === 'list' && (first as Tokens.List).loose) {
       // The list the committed items belong to turned loose: every item renders differently now.
       this.reset();
-      this.update(text);
+      this.update(text, more);
       return;
     }
     const cut = tokens ? lastCut(tokens, tail) : undefined;
@@ -138,7 +139,9 @@ function lastCut(tokens: Token[], text: string): { at: number; insideList: boole
     }
     if (token.type === 'list' && !(token as Tokens.List).loose) {
       const items = (token as Tokens.List).items;
-      if (items.map((item) => item.raw).join('') === token.raw) {
+      // The last item's raw lacks the list's trailing white space (a text streamed up to a line end or an indent).
+      const joined = items.map((item) => item.raw).join('');
+      if (token.raw.startsWith(joined) && token.raw.slice(joined.length).trim() === '') {
         let itemStart = position;
         items.forEach((item, itemIndex) => {
           if (itemIndex > 0 && (itemIndex < items.length - 1 || !last)) found = { at: itemStart, insideList: true };

@@ -93,7 +93,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { format: 'parley-export', version: 1, exportedAt: deps.now(), conversations } satisfies ConversationExport;
     },
     'conversation.import': async (command) => {
-      const file = ConversationExport.safeParse(command.data);
+      const file = ConversationExport.safeParse(command.file ? await readJson(command.file) : command.data);
       if (!file.success) {
         const issue = file.error.issues[0];
         const field = issue?.path.join('.') ?? '';
@@ -200,6 +200,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return store.listMessagePage(command.conversationId, command);
     },
     'conversation.search': (command) => store.searchMessages(command.conversationId, command.query, SEARCH_LIMIT),
+    'storage.conversationSizes': (command) => store.conversationSizes(command.limit),
   };
 
   /**
@@ -239,6 +240,15 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     const handler = handlers[parsed.data.type] as (command: Command) => Promise<unknown>;
     return handler(parsed.data);
   };
+}
+
+/** A chosen file's JSON; a file that is not JSON is refused before anything is written. */
+async function readJson(file: Blob): Promise<unknown> {
+  try {
+    return JSON.parse(await file.text());
+  } catch (error) {
+    throw new WireError({ code: 'invalid_command', reason: 'import_not_json', message: 'This file is not JSON. Nothing was imported.', field: 'file' }, { cause: error });
+  }
 }
 
 /** How a dead run is shown when its repair could not be stored. */

@@ -1,6 +1,14 @@
 import { repairImportedStates, type ImportRepair } from '../core/import-checks';
+import { WireError } from '../schema/protocol';
 import type { Conversation, ConversationExport, Message } from '../schema/records';
-import type { Transaction } from './transaction';
+import type { ParleyDatabase } from './database';
+import { inTransaction, type Transaction } from './transaction';
+
+/**
+ * One import transaction holds whole conversations up to about this many messages: a big file is written in several
+ * transactions with a pause between them, so the worker keeps answering (the page's pings, other commands).
+ */
+export const IMPORT_CHUNK_MESSAGES = 2_000;
 
 export interface ImportWrite {
   imported: Array<{ conversation: Conversation; messages: Message[] }>;
@@ -41,4 +49,45 @@ function normalizeImported(conversation: Conversation, knownProfileIds: Readonly
   if (next.runState === 'running' || next.runState === 'waiting_network') next.runState = 'interrupted';
   if (next.profileId !== undefined && !knownProfileIds.has(next.profileId)) delete next.profileId;
   return next;
+}
+
+/**
+ * Writes an export in chunks of whole conversations, one transaction each (see writeImport), yielding between them.
+ * A conversation is never half-written. When a chunk fails, the chunks before it stay imported: the error says how
+ * many conversations (`params.imported` of `params.total`) were, and `onCommitted` has been told about them.
+ */
+export async function importInChunks(database: ParleyDatabase, file: ConversationExport, knownProfileIds: ReadonlySet<string>, now: number, onCommitted: (conversations: Conversation[]) => void): Promise<ImportWrite> {
+  const result: ImportWrite = { imported: [], skipped: 0, repairs: [] };
+  try {
+    for (const chunk of chunksOf(file.conversations)) {
+      const written = await inTransaction(database, ['conversations', 'messages'], (transaction) => writeImport(transaction, { ...file, conversations: chunk }, knownProfileIds, now));
+      result.imported.push(...written.imported);
+      result.skipped += written.skipped;
+      result.repairs.push(...written.repairs);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  } catch (error) {
+    if (result.imported.length === 0 || !(error instanceof WireError)) throw error;
+    const total = file.conversations.length;
+    throw new WireError({ ...error.toJSON(), params: { ...error.params, imported: result.imported.length, total }, message: `${result.imported.length} of ${total} conversations were imported before this failure; the others were not. ${error.message}` }, { cause: error });
+  } finally {
+    // One notice for everything written, also when a later chunk failed.
+    if (result.imported.length > 0) onCommitted(result.imported.map((entry) => entry.conversation));
+  }
+  return result;
+}
+
+function* chunksOf(entries: ConversationExport['conversations']): Generator<ConversationExport['conversations']> {
+  let chunk: ConversationExport['conversations'] = [];
+  let messages = 0;
+  for (const entry of entries) {
+    if (chunk.length > 0 && messages + entry.messages.length > IMPORT_CHUNK_MESSAGES) {
+      yield chunk;
+      chunk = [];
+      messages = 0;
+    }
+    chunk.push(entry);
+    messages += entry.messages.length;
+  }
+  if (chunk.length > 0) yield chunk;
 }

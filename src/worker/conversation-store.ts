@@ -6,9 +6,10 @@ import type { QuestionRequestBlock } from '../schema/blocks';
 import { WireError, type PendingRequest } from '../schema/protocol';
 import type { QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
-import { writeImport } from './conversation-import';
+import { importInChunks } from './conversation-import';
+import { conversationSizes } from './storage-usage';
 import type { ImportRepair } from '../schema/protocol';
-import type { MessagePage } from '../schema/protocol';
+import type { ConversationSizes, MessagePage } from '../schema/protocol';
 import type { ParleyDatabase } from './database';
 import { inTransaction, type Stores, type Transaction } from './transaction';
 
@@ -219,12 +220,15 @@ export class IndexedDbConversationStore implements ConversationStore {
     return conversation;
   }
 
-  /** Writes an export's conversations in one transaction (see writeImport), then tells the listener. */
+  /** Writes an export's conversations in chunks of whole conversations (see importInChunks); one notice at the end. */
   async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number; repairs: ImportRepair[] }> {
-    const now = this.now();
-    const result = await this.transact(['conversations', 'messages'], (transaction) => writeImport(transaction, file, knownProfileIds, now));
-    if (result.imported.length > 0) this.listener.imported(result.imported.map((entry) => entry.conversation));
+    const result = await importInChunks(this.database, file, knownProfileIds, this.now(), (conversations) => this.listener.imported(conversations));
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
+  }
+
+  /** The largest conversations by approximate stored size, and the total (see conversationSizes). */
+  conversationSizes(limit: number): Promise<ConversationSizes> {
+    return conversationSizes(this.database, limit);
   }
 
   async deleteConversation(conversationId: string): Promise<void> {

@@ -1,13 +1,21 @@
-import { fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
+import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppContext, type AppServices } from '../../src/ui/app-context';
 import { DataSettings } from '../../src/ui/components/DataSettings';
 import type { WorkerClient } from '../../src/ui/channel';
-import type { ConversationExport } from '../../src/schema/protocol';
+import { WireError, type ConversationExport, type ConversationSizes } from '../../src/schema/protocol';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function renderWith(send: WorkerClient['send']) {
+const noSizes: ConversationSizes = { largest: [], conversations: 0, totalBytes: 0 };
+
+/** A client whose storage.conversationSizes answers `sizes` (each call the next, the last one again); `other` answers the rest. */
+function clientWith(other: (command: { type: string }) => unknown, ...sizes: ConversationSizes[]) {
+  let call = 0;
+  return vi.fn(async (command: { type: string }) => (command.type === 'storage.conversationSizes' ? (sizes[Math.min(call++, sizes.length - 1)] ?? noSizes) : other(command)));
+}
+
+function renderWith(send: WorkerClient['send'] | ReturnType<typeof clientWith>) {
   const services = { client: { send, onEvent: () => () => undefined }, state: {}, dispatch: () => undefined } as unknown as AppServices;
   render(() => (
     <AppContext.Provider value={services}>
@@ -19,7 +27,7 @@ function renderWith(send: WorkerClient['send']) {
 describe('DataSettings', () => {
   it('exports the conversations as a dated JSON file', async () => {
     const exported: ConversationExport = { format: 'parley-export', version: 1, exportedAt: Date.UTC(2026, 10, 21), conversations: [] };
-    const send = vi.fn(async () => exported) as unknown as WorkerClient['send'];
+    const send = clientWith(() => exported);
     const files: Blob[] = [];
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (files.push(blob), 'blob:export'), revokeObjectURL: () => undefined }));
     const clicked: HTMLAnchorElement[] = [];
@@ -42,23 +50,66 @@ describe('DataSettings', () => {
   });
 
   it('imports a chosen export file and says how it went', async () => {
-    const send = vi.fn(async () => ({ imported: 2, skipped: 1, repairs: [{ conversationTitle: 'Trip', code: 'waiting_without_question' }] })) as unknown as WorkerClient['send'];
+    const send = clientWith(() => ({ imported: 2, skipped: 1, repairs: [{ conversationTitle: 'Trip', code: 'waiting_without_question' }] }));
     renderWith(send);
     const input = screen.getByLabelText('Import conversations') as HTMLInputElement;
     const data = { format: 'parley-export', version: 1, exportedAt: 0, conversations: [] };
-    fireEvent.change(input, { target: { files: [new File([JSON.stringify(data)], 'parley.json', { type: 'application/json' })] } });
+    const file = new File([JSON.stringify(data)], 'parley.json', { type: 'application/json' });
+    fireEvent.change(input, { target: { files: [file] } });
     const status = await screen.findByRole('status');
     expect(status).toHaveTextContent('Imported 2 conversations. 1 was already here and was left as it is.');
     // A repaired state is said, by conversation, not silently changed.
     expect(status).toHaveTextContent('“Trip” said it was waiting for an answer but held no question: it is now idle.');
-    expect(send).toHaveBeenCalledWith({ type: 'conversation.import', data });
+    // The file itself goes to the worker, which reads and parses it: a big file never blocks the page.
+    expect(send).toHaveBeenCalledWith({ type: 'conversation.import', file });
   });
 
-  it('refuses a file that is not JSON without asking the worker', async () => {
-    const send = vi.fn() as unknown as WorkerClient['send'];
-    renderWith(send);
+  it('says the worker refused a file that is not JSON', async () => {
+    renderWith(clientWith(() => Promise.reject(new WireError({ code: 'invalid_command', reason: 'import_not_json', message: 'not JSON' }))));
     fireEvent.change(screen.getByLabelText('Import conversations'), { target: { files: [new File(['not json'], 'x.json')] } });
     expect(await screen.findByRole('alert')).toHaveTextContent('That file is not JSON. Nothing was imported.');
-    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('says how many conversations were imported when a later part of the import failed', async () => {
+    renderWith(clientWith(() => Promise.reject(new WireError({ code: 'internal', reason: 'save_failed', params: { imported: 300, total: 1000 }, message: 'Saving failed: disk error' }))));
+    fireEvent.change(screen.getByLabelText('Import conversations'), { target: { files: [new File(['{}'], 'x.json')] } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('300 of 1000 conversations were imported; the others were not.');
+  });
+});
+
+describe('What to delete', () => {
+  const big = { conversationId: 'c-big', title: 'Big one', bytes: 2_500_000, messages: 40 };
+  const small = { conversationId: 'c-small', title: 'Small one', bytes: 12_000, messages: 2 };
+
+  it('lists the largest conversations with their size, and deletes one after asking', async () => {
+    const send = clientWith(() => ({ conversationId: 'c-big' }), { largest: [big, small], conversations: 2, totalBytes: 2_512_000 }, { largest: [small], conversations: 1, totalBytes: 12_000 });
+    renderWith(send);
+    expect(await screen.findByText('Conversations take about 2.5 MB (2 conversations).')).toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'Largest conversations' });
+    expect(list).toHaveTextContent('Big one about 2.5 MB, 40 messages');
+    expect(list).toHaveTextContent('Small one about 12 KB, 2 messages');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete “Big one” (2.5 MB)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete this conversation?' });
+    expect(send).not.toHaveBeenCalledWith({ type: 'conversation.delete', conversationId: 'c-big' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('“Big one” was deleted.');
+    expect(send).toHaveBeenCalledWith({ type: 'conversation.delete', conversationId: 'c-big' });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete “Big one” (2.5 MB)' })).toBeNull());
+    expect(screen.getByText('Conversations take about 12 KB (1 conversation).')).toBeInTheDocument();
+  });
+
+  it('deletes nothing when the question is cancelled', async () => {
+    const send = clientWith(() => undefined, { largest: [big], conversations: 1, totalBytes: 2_500_000 });
+    renderWith(send);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete “Big one” (2.5 MB)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send.mock.calls.some(([command]) => command.type === 'conversation.delete')).toBe(false);
+  });
+
+  it('says what the in-browser models take, when the browser tells', async () => {
+    vi.stubGlobal('navigator', { ...navigator, storage: { persisted: async () => true, estimate: async () => ({ usage: 450_000_000, quota: 1_000_000_000, usageDetails: { fileSystem: 400_000_000, indexedDB: 50_000_000 } }) } });
+    renderWith(clientWith(() => undefined, { largest: [small], conversations: 1, totalBytes: 12_000 }));
+    expect(await screen.findByText(/In-browser models take 400 MB\./)).toBeInTheDocument();
   });
 });

@@ -91,6 +91,19 @@ describe('incremental Markdown', () => {
     expect(container.querySelectorAll(':scope > ul')).toHaveLength(1);
   }, 30_000);
 
+  it('keeps finished list items in place when the text so far ends at a line end', () => {
+    const text = Array.from({ length: 120 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
+    const container = document.createElement('div');
+    const view = new IncrementalMarkdown(container);
+    view.update(text.slice(0, 10));
+    // Streamed up to a line end: the lexer trims the last item's raw text, yet the items before it are finished.
+    view.update(text.slice(0, text.indexOf('\n', text.indexOf('- item 82')) + 1));
+    const first = container.querySelector('li');
+    view.update(text);
+    expect(container.querySelector('li')).toBe(first);
+    expect(container.innerHTML).toBe(atOnce(text));
+  });
+
   it('starts again when the text is replaced rather than extended', () => {
     const container = document.createElement('div');
     const view = new IncrementalMarkdown(container);

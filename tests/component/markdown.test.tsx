@@ -1,7 +1,7 @@
 import { render } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it } from 'vitest';
-import { Markdown } from '../../src/ui/components/Markdown';
+import { Markdown, RENDER_STEP } from '../../src/ui/components/Markdown';
 import { renderMarkdown } from '../../src/ui/markdown';
 
 function mount(text: string): HTMLElement {
@@ -142,6 +142,21 @@ describe('Show all', () => {
     await findByText(/item 1699 /, {}, { timeout: 20_000 });
     expect(container.querySelector('.markdown-cut')).toBeNull();
     setText(`${text()}${'\n- more'.repeat(200)}\n\n${'y'.repeat(60_000)}\n- the last item`);
-    expect(container).toHaveTextContent('the last item');
+    await findByText(/the last item/, {}, { timeout: 20_000 });
+  }, 30_000);
+});
+
+describe('Rendering in steps', () => {
+  it('renders a reply that arrives in one big jump a step per task, never all in the first', async () => {
+    const nested = Array.from({ length: 1_500 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
+    expect(nested.length).toBeGreaterThan(RENDER_STEP * 5);
+    const { container, findByText } = render(() => <Markdown text={nested} />);
+    // The first task rendered about one step: the start is there, the end is not yet.
+    expect(container).toHaveTextContent('item 0');
+    expect(container.textContent!.length).toBeLessThan(RENDER_STEP);
+    await findByText(/^item 1499$/, {}, { timeout: 20_000 });
+    const atOnce = document.createElement('div');
+    atOnce.innerHTML = renderMarkdown(nested);
+    expect(container.querySelector('.markdown')!.innerHTML).toBe(atOnce.innerHTML);
   }, 30_000);
 });

@@ -4,7 +4,9 @@ import type { ImportRepair } from '../../schema/protocol';
 import { settle } from '../error-report';
 import { describeError } from '../error-words';
 import { t, type MessageKey } from '../i18n/i18n';
+import { WireError } from '../../schema/wire-error';
 import { ErrorDetail } from './ErrorDetail';
+import { StorageUsage } from './StorageUsage';
 
 const REPAIR_KEYS: Record<ImportRepair['code'], MessageKey> = {
   waiting_without_question: 'data.repair.waiting_without_question',
@@ -57,21 +59,20 @@ export function DataSettings() {
     input.value = ''; // the same file may be chosen again
     if (!file) return;
     setImportResult(undefined);
-    let data: unknown;
     try {
-      data = JSON.parse(await file.text());
-    } catch {
-      setImportResult({ ok: false, text: t('data.importNotJson') });
-      return;
-    }
-    try {
-      const { imported, skipped, repairs } = await app.client.send({ type: 'conversation.import', data });
+      // The worker reads and parses the file: a file of thousands of conversations never blocks the page.
+      const { imported, skipped, repairs } = await app.client.send({ type: 'conversation.import', file });
       const parts = [t(imported === 1 ? 'data.importedOne' : 'data.importedMany', { count: imported })];
       if (skipped > 0) parts.push(t(skipped === 1 ? 'data.skippedOne' : 'data.skippedMany', { count: skipped }));
       const repaired = repairs.map((repair) => t(REPAIR_KEYS[repair.code], { title: repair.conversationTitle }));
       setImportResult({ ok: true, text: parts.join(' '), ...(repaired.length > 0 ? { repairs: repaired } : {}) });
     } catch (error) {
-      setImportResult({ ok: false, ...describeError(error) });
+      const words = describeError(error);
+      // A failure after some chunks were written: say what is here now, not only what went wrong.
+      const imported = error instanceof WireError ? error.params?.imported : undefined;
+      const total = error instanceof WireError ? error.params?.total : undefined;
+      const text = typeof imported === 'number' ? `${t('data.importPartial', { count: imported, total: total ?? '?' })} ${words.text}` : words.text;
+      setImportResult({ ok: false, ...words, text });
     }
   }
 
@@ -90,6 +91,7 @@ export function DataSettings() {
           </p>
         )}
       </Show>
+      <StorageUsage />
       <div class="data-actions">
         <button type="button" class="button" disabled={exporting()} onClick={() => void exportConversations()}>
           {t('data.export')}

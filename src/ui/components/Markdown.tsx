@@ -1,4 +1,4 @@
-import { createRenderEffect, createSignal, Show } from 'solid-js';
+import { createRenderEffect, createSignal, onCleanup, Show, untrack } from 'solid-js';
 import { t } from '../i18n/i18n';
 import { IncrementalMarkdown } from '../incremental-markdown';
 
@@ -8,43 +8,63 @@ import { IncrementalMarkdown } from '../incremental-markdown';
  */
 export const RENDER_LIMIT = 100_000;
 
-/** "Show all" renders this much more per task, so a huge reply never blocks the page in one long task. */
-const SHOW_ALL_STEP = 50_000;
+/**
+ * At most this much new text is rendered per task; the rest follows in the next tasks. A reply that arrives in one big
+ * jump (a burst, a finished message opened, "Show all") so never blocks the page in one long task: the incremental
+ * renderer makes each step cost only what it adds. (Measured: 100,000 characters of lists nested 40 deep took about
+ * 400 ms to lex and render at once on a 2-core machine.)
+ */
+export const RENDER_STEP = 6_000;
 
 /** Model text as sanitized Markdown. While `text` grows (streaming) only its changed tail is rendered again. */
 export function Markdown(props: { text: string }) {
   const [limit, setLimit] = createSignal(RENDER_LIMIT);
   const cut = () => props.text.length > limit();
-  const shown = () => (cut() ? props.text.slice(0, limit()) : props.text);
-
-  function showAll() {
-    // Rendered in steps, one task each: the incremental renderer makes each step cost only what it adds.
-    const grow = () => {
-      setLimit((current) => current + SHOW_ALL_STEP);
-      // Once caught up, text still streaming in is shown as it comes.
-      if (cut()) setTimeout(grow, 0);
-      else setLimit(Number.POSITIVE_INFINITY);
-    };
-    grow();
-  }
 
   return (
     <>
-      <div
-        class="markdown"
-        ref={(element) => {
-          const view = new IncrementalMarkdown(element);
-          createRenderEffect(() => view.update(shown()));
-        }}
-      />
+      <div class="markdown" ref={(element) => renderInSteps(element, () => (cut() ? props.text.slice(0, limit()) : props.text))} />
       <Show when={cut() && limit() === RENDER_LIMIT}>
         <p class="markdown-cut">
           {t('message.cut', { shown: RENDER_LIMIT.toLocaleString(), total: props.text.length.toLocaleString() })}{' '}
-          <button type="button" class="button small" onClick={showAll}>
+          {/* Once caught up, text still streaming in is shown as it comes. */}
+          <button type="button" class="button small" onClick={() => setLimit(Number.POSITIVE_INFINITY)}>
             {t('message.showAll')}
           </button>
         </p>
       </Show>
     </>
   );
+}
+
+/** Keeps `element` rendering `wanted()`, adding at most about RENDER_STEP characters per task. */
+function renderInSteps(element: HTMLElement, wanted: () => string): void {
+  const view = new IncrementalMarkdown(element);
+  let rendered = '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function step() {
+    timer = undefined;
+    const text = wanted();
+    if (!text.startsWith(rendered)) rendered = '';
+    const upTo = stepEnd(text, rendered.length);
+    const more = upTo < text.length;
+    rendered = text.slice(0, upTo);
+    view.update(rendered, more);
+    if (more) timer = setTimeout(step, 0);
+  }
+
+  createRenderEffect(() => {
+    wanted();
+    // A step already queued reads the newest text when it runs.
+    if (timer === undefined) untrack(step);
+  });
+  onCleanup(() => clearTimeout(timer));
+}
+
+/** Where the next step ends: all of `text` when little is left, else at a line end about RENDER_STEP further. */
+function stepEnd(text: string, from: number): number {
+  if (text.length - from <= RENDER_STEP) return text.length;
+  const lineEnd = text.lastIndexOf('\n', from + RENDER_STEP);
+  return lineEnd > from ? lineEnd + 1 : from + RENDER_STEP;
 }

@@ -1,0 +1,90 @@
+// Issue 8.5's hostile inputs: nothing may freeze the page for more than 200 ms. Each figure is the longest main-thread
+// task while the input is handled, through the UI as a user would meet it.
+import { freshPage } from './harness.mjs';
+import { addServerProfile, conversationWithServer } from './parley.mjs';
+
+export const MANY_CONVERSATIONS = 10_000;
+
+/** Both measurements, `repetitions` times each; every import into a fresh context (an empty IndexedDB). */
+export async function measureHostile(browser, base, provider, repetitions) {
+  const streams = [];
+  await inFreshPage(browser, base, async (page) => {
+    await addServerProfile(page, base, provider.url);
+    for (let round = 0; round < repetitions; round += 1) streams.push(await measureNestedListStream(page, base, provider));
+  });
+  const imports = [];
+  for (let round = 0; round < repetitions; round += 1) await inFreshPage(browser, base, async (page) => imports.push(await measureManyImport(page, base, MANY_CONVERSATIONS)));
+  return { streams, imports };
+}
+
+async function inFreshPage(browser, base, body) {
+  const { context, page } = await freshPage(browser, base);
+  try {
+    await body(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** 15,000 lines of lists nested up to 40 deep: 768,889 characters (the "769 KB nested-list reply"). */
+export function nestedListText(lines = 15_000) {
+  return Array.from({ length: lines }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
+}
+
+/** An export file of `count` small conversations (a question and an answer each). */
+export function manyConversationsFile(count, now = 1_700_000_000_000) {
+  const conversations = [];
+  for (let index = 0; index < count; index += 1) {
+    const id = `bench-many-${index}`;
+    const message = (seq, role, text) => ({ id: `${id}-m${seq}`, conversationId: id, seq, role, blocks: [{ type: 'text', text }], status: 'complete', createdAt: now + seq, updatedAt: now + seq });
+    conversations.push({
+      conversation: { id, title: `Imported conversation ${index}`, createdAt: now, updatedAt: now + index, runState: 'idle', completedSteps: 1 },
+      messages: [message(0, 'user', `Question ${index}: what is the plan for today?`), message(1, 'assistant', `Here is **a plan** for number ${index}:\n\n- first\n- second\n- third`)],
+    });
+  }
+  return { format: 'parley-export', version: 1, exportedAt: now, conversations };
+}
+
+/** Streams the nested-list reply from the provider server at full speed: long tasks from Enter until it is complete and painted. */
+export async function measureNestedListStream(page, base, provider) {
+  await conversationWithServer(page, base);
+  provider.enqueue({ text: nestedListText(), burst: true });
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await box.fill('Write a deeply nested list.');
+  await page.evaluate(() => {
+    window.__benchEnterAt = undefined;
+    document.addEventListener('keydown', (event) => event.key === 'Enter' && (window.__benchEnterAt ??= event.timeStamp), { capture: true });
+  });
+  await box.press('Enter');
+  return page.evaluate(async () => {
+    const bench = window.__bench;
+    const painted = await bench.untilPainted(() => {
+      const articles = document.querySelectorAll('[role="log"] article');
+      const last = articles[articles.length - 1];
+      return last?.getAttribute('aria-label') === 'Parley' && last.getAttribute('data-status') === 'complete';
+    });
+    const idle = await bench.untilIdle();
+    const from = window.__benchEnterAt;
+    return { enterToComplete: painted - from, longTasks: bench.longTasksBetween(from, idle) };
+  });
+}
+
+/** Imports `count` conversations through Settings → Import conversations: long tasks from choosing the file until the result is painted. */
+export async function measureManyImport(page, base, count) {
+  await page.goto(`${base}/#/`);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const file = { name: 'bench-many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(manyConversationsFile(count))) };
+  await page.evaluate(() => {
+    window.__benchChosenAt = undefined;
+    document.addEventListener('change', (event) => (window.__benchChosenAt ??= event.timeStamp), { capture: true, once: true });
+  });
+  await page.getByLabel('Import conversations').setInputFiles(file);
+  return page.evaluate(async () => {
+    const bench = window.__bench;
+    const painted = await bench.untilPainted(() => document.querySelector('.import-result') !== null, 300_000);
+    const idle = await bench.untilIdle();
+    const from = window.__benchChosenAt;
+    const result = [...document.querySelectorAll('.import-result')].map((element) => element.textContent).join(' ');
+    return { chosenToResult: painted - from, longTasks: bench.longTasksBetween(from, idle), result };
+  });
+}

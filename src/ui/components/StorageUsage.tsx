@@ -1,0 +1,90 @@
+import { createEffect, createSignal, For, on, Show } from 'solid-js';
+import type { ConversationSize, ConversationSizes } from '../../schema/protocol';
+import { useApp } from '../app-context';
+import { settle } from '../error-report';
+import { t } from '../i18n/i18n';
+import { ConfirmDialog } from './ConfirmDialog';
+
+/** How many of the largest conversations are listed. */
+export const LARGEST_LISTED = 10;
+
+/**
+ * "What to delete": what the conversations take (counted by the worker, a batch of messages at a time), what the
+ * in-browser models take (the browser's own figure for files, where it gives one), and the largest conversations, each
+ * with a Delete button that asks first.
+ */
+export function StorageUsage() {
+  const app = useApp();
+  const [sizes, setSizes] = createSignal<ConversationSizes>();
+  const [modelBytes, setModelBytes] = createSignal<number>();
+  const [deleting, setDeleting] = createSignal<ConversationSize>();
+  const [deleted, setDeleted] = createSignal<string>();
+
+  async function refresh() {
+    const result = await settle(app.client.send({ type: 'storage.conversationSizes', limit: LARGEST_LISTED }));
+    if (result) setSizes(result);
+    // Chromium's estimate splits usage by kind; the models live in the origin's file system (OPFS).
+    const estimate = (await navigator.storage?.estimate?.().catch(() => undefined)) as { usageDetails?: { fileSystem?: number } } | undefined;
+    setModelBytes(estimate?.usageDetails?.fileSystem || undefined);
+  }
+  // Read again whenever conversations come or go (an import, a deletion here or in another tab).
+  createEffect(on(() => app.state.conversationOrder?.length, () => void refresh()));
+
+  async function confirmDelete() {
+    const target = deleting();
+    setDeleting(undefined);
+    if (!target) return;
+    const done = await settle(app.client.send({ type: 'conversation.delete', conversationId: target.conversationId }));
+    if (done) setDeleted(t('space.deleted', { title: target.title }));
+    await refresh();
+  }
+
+  return (
+    <div class="storage-usage">
+      <Show when={sizes()}>
+        {(known) => (
+          <p>
+            {t(known().conversations === 1 ? 'space.totalOne' : 'space.totalMany', { size: formatBytes(known().totalBytes), count: known().conversations })}
+            <Show when={modelBytes()}>{(bytes) => <> {t('space.models', { size: formatBytes(bytes()) })}</>}</Show>
+          </p>
+        )}
+      </Show>
+      <Show when={(sizes()?.largest.length ?? 0) > 0}>
+        <h3 id="largest-conversations">{t('space.largestHeading')}</h3>
+        <ul class="largest-conversations" aria-labelledby="largest-conversations">
+          <For each={sizes()!.largest}>
+            {(entry) => (
+              <li>
+                <span class="largest-title">{entry.title}</span>{' '}
+                <span class="largest-size">{t('space.entrySize', { size: formatBytes(entry.bytes), count: entry.messages })}</span>{' '}
+                <button type="button" class="button small" aria-label={t('space.delete', { title: entry.title, size: formatBytes(entry.bytes) })} onClick={() => setDeleting(entry)}>
+                  {t('dialog.delete')}
+                </button>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+      <Show when={deleted()}>
+        <p role="status">{deleted()}</p>
+      </Show>
+      <Show when={deleting()}>
+        {(target) => (
+          <ConfirmDialog
+            title={t('chat.deleteTitle')}
+            body={t('chat.deleteBody', { title: target().title })}
+            confirmLabel={t('dialog.delete')}
+            onConfirm={() => void confirmDelete()}
+            onCancel={() => setDeleting(undefined)}
+          />
+        )}
+      </Show>
+    </div>
+  );
+}
+
+/** "340 KB", "2.5 MB": decimal units, as the browser's own storage figures. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1_000_000) return `${Math.max(1, Math.round(bytes / 1000)).toLocaleString()} KB`;
+  return `${(bytes / 1_000_000).toLocaleString(undefined, { maximumFractionDigits: bytes < 10_000_000 ? 1 : 0 })} MB`;
+}

@@ -1,0 +1,38 @@
+import type { ConversationSize, ConversationSizes } from '../schema/protocol';
+import type { ParleyDatabase } from './database';
+
+/** Messages read per request: the sizes are summed batch by batch, so memory holds one batch, not every message. */
+const BATCH = 200;
+
+/**
+ * The `limit` largest conversations by approximate stored size (record and messages as JSON characters; the browser
+ * compresses what it stores, so this is an upper estimate), and the total. One readonly transaction that walks the
+ * messages in key order, a batch at a time.
+ */
+export async function conversationSizes(database: ParleyDatabase, limit: number): Promise<ConversationSizes> {
+  const transaction = database.transaction(['conversations', 'messages'], 'readonly');
+  const sizes = new Map<string, { bytes: number; messages: number }>();
+  const messages = transaction.objectStore('messages');
+  let after: string | undefined;
+  for (;;) {
+    const batch = await messages.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BATCH);
+    for (const message of batch) {
+      const size = sizes.get(message.conversationId) ?? { bytes: 0, messages: 0 };
+      size.bytes += JSON.stringify(message).length;
+      size.messages += 1;
+      sizes.set(message.conversationId, size);
+    }
+    if (batch.length < BATCH) break;
+    after = batch[batch.length - 1]!.id;
+  }
+  const all: ConversationSize[] = [];
+  let totalBytes = 0;
+  for (const conversation of await transaction.objectStore('conversations').getAll()) {
+    const size = sizes.get(conversation.id) ?? { bytes: 0, messages: 0 };
+    const bytes = size.bytes + JSON.stringify(conversation).length;
+    totalBytes += bytes;
+    all.push({ conversationId: conversation.id, title: conversation.title, bytes, messages: size.messages });
+  }
+  all.sort((a, b) => b.bytes - a.bytes);
+  return { largest: all.slice(0, limit), conversations: all.length, totalBytes };
+}
