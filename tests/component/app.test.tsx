@@ -96,6 +96,8 @@ function createFakeWorker() {
         return reply(id, []);
       case 'mcp.list':
         return reply(id, []);
+      case 'storage.conversationSizes':
+        return reply(id, { conversations: conversations.size, totalBytes: 0, largest: [] });
       case 'conversation.saveDraft':
         return reply(id, { saved: true });
       case 'conversation.setProfile': {

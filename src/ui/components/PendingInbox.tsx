@@ -13,11 +13,8 @@ import { t } from '../i18n/i18n';
 export function PendingInbox(props: { activeConversationId: string | undefined; onPicked?: () => void }) {
   const app = useApp();
   const [pending, setPending] = createSignal<PendingRequest[]>([]);
-  const pendingKey = () =>
-    app.state.conversationOrder
-      .filter((id) => app.state.conversations[id]?.runState === 'awaiting_input')
-      .map((id) => `${id}:${app.state.conversations[id]?.title ?? ''}`)
-      .join('|');
+  // Derived in the store from the raw records: walking 10,000 conversations here, through the store, took 0.15 s on an import.
+  const pendingKey = () => app.state.pendingKey;
 
   createEffect(
     on(pendingKey, async (key) => {
