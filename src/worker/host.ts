@@ -15,6 +15,7 @@ import { createProgressThrottle } from './progress-throttle';
 import { hintFor, type PeerHint } from './peer-channel';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
+import { StoredConfig } from './stored-config';
 import { McpHub } from './mcp/mcp-hub';
 import type { Timers } from '../core/coalesced-writer';
 
@@ -62,6 +63,8 @@ export function createHost(environment: HostEnvironment): Host {
     const hint = hintFor(event);
     if (hint) environment.broadcast(hint);
   };
+  // One copy of the stored settings, profiles and MCP servers for this worker: see StoredConfig for when it is dropped.
+  const config = new StoredConfig(environment.database);
   const store = new IndexedDbConversationStore(
     environment.database,
     {
@@ -83,8 +86,8 @@ export function createHost(environment: HostEnvironment): Host {
     environment.now,
     environment.newId,
   );
-  const settings = new SettingsStore(environment.database, environment.newId);
-  const mcp = new McpHub({ database: environment.database, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
+  const settings = new SettingsStore(config, environment.newId);
+  const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   const progress = createProgressThrottle((message) => emit({ type: 'message-upserted', message }), {
     intervalMs: environment.progressIntervalMs ?? 50,
     timers: environment.timers,
@@ -143,6 +146,8 @@ export function createHost(environment: HostEnvironment): Host {
   });
 
   const peerHint = async (hint: PeerHint): Promise<void> => {
+    // Dropped before anything is awaited, so no step that starts after the hint arrived uses the old copy.
+    if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'mcp') config.invalidate();
     if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
     if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
     if (hint.kind === 'mcp') return environment.post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
