@@ -4,7 +4,7 @@ import { ConversationExport, type Conversation, type Message, type Profile, type
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
 import { findImportProblem } from '../core/import-checks';
-import type { IndexedDbConversationStore, RequestTarget } from './conversation-store';
+import { elicitationDead, type IndexedDbConversationStore, type RequestTarget } from './conversation-store';
 import type { RequestResolution, ResolveContext } from '../core/requests';
 import type { RunManager } from './run-manager';
 import type { SettingsStore } from './settings-store';
@@ -118,8 +118,8 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       await runs.recover(command.conversationId);
       const release = await runs.claim(command.conversationId);
       try {
-        const { message } = await store.appendUserMessage(command.conversationId, command.text, (await settings.getSettings()).defaultProfileId);
-        void runs.start(command.conversationId, release);
+        const { message, run } = await store.appendUserMessage(command.conversationId, command.text, (await settings.getSettings()).defaultProfileId);
+        void runs.start(command.conversationId, release, run);
         return { message };
       } catch (error) {
         release();
@@ -208,20 +208,35 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
    * first outcome). An elicitation is answered to the live run that asked, which goes on by itself.
    */
   async function resolve(target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
+    const checks = await deps.requestChecks(target.conversationId);
+    // The usual case, nobody running the conversation (its lock is free): the compare-and-set is the only transaction
+    // before the run, which starts from what it read. An elicitation found there has lost its run: refused, repaired.
+    const free = await runs.tryClaim(target.conversationId);
+    if (free) {
+      try {
+        const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, { noLiveRun: true });
+        if (conversation.runState === 'running') void runs.start(target.conversationId, free, run);
+        else free();
+        return { message };
+      } catch (error) {
+        free();
+        if (error instanceof WireError && error.reason === 'elicitation_dead') await runs.recover(target.conversationId);
+        throw error;
+      }
+    }
     const request = await store.getRequest(target);
     if (request?.type === 'elicitation_request' && request.status === 'pending' && !(await runs.isRunningAnywhere(target.conversationId))) {
       await runs.recover(target.conversationId);
-      throw new WireError({ code: 'invalid_state', reason: 'elicitation_dead', message: 'The tool that asked this has stopped (the app was closed or reloaded while it waited), so it can no longer receive an answer. It is marked interrupted.' });
+      throw elicitationDead();
     }
-    const checks = await deps.requestChecks(target.conversationId);
     if (request?.type === 'elicitation_request') {
       const { message } = await store.resolveRequest(target, resolution, checks);
       return { message };
     }
     const release = await runs.claim(target.conversationId).catch(() => undefined);
     try {
-      const { message, conversation } = await store.resolveRequest(target, resolution, checks);
-      if (conversation.runState === 'running') void runs.start(target.conversationId, release);
+      const { message, conversation, run } = await store.resolveRequest(target, resolution, checks);
+      if (conversation.runState === 'running') void runs.start(target.conversationId, release, run);
       else release?.();
       return { message };
     } catch (error) {

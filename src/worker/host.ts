@@ -82,6 +82,7 @@ export function createHost(environment: HostEnvironment): Host {
       imported(conversations) {
         emit({ type: 'conversations-imported', conversations });
       },
+      sawConfigGeneration: (generation) => config.observe(generation),
     },
     environment.now,
     environment.newId,
