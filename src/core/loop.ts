@@ -86,8 +86,6 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
   const message: Message = continuing
     ? { ...last, status: 'streaming', blocks: last.blocks.filter((block) => block.type !== 'error') }
     : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
-  const started = store.applyRun(conversation.id, { runState: 'running' }, [message]);
-  if (!(await started)) return { kind: 'end', end: 'deleted' };
   // Stored as running already: by whoever started the run (in the transaction that did), or by the step before.
   const running = conversation;
   ports.onNotice?.(conversation.id, null); // a retry or network notice from before is over
@@ -99,6 +97,7 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
     onError: ports.onStorageError,
   });
   const calls: ReceivedToolCall[] = [];
+  let started: Promise<Conversation | undefined> | undefined;
   for (let attempt = 0; ; attempt += 1) {
     let produced = false;
     try {
@@ -107,6 +106,16 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
       const continuation = text ? { messageId: message.id, text } : undefined;
       const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
       const request = { conversation: running, history: requestHistory, tools: toolSpecs(await ports.getTools(running)), signal, ...(continuation ? { continuation } : {}) };
+      // The streaming message is stored by a transaction begun here and awaited only when the step is saved (see
+      // saveStep), so the request does not wait for it. IndexedDB runs readwrite transactions over the same stores in
+      // the order they began, so every later write of the message lands after this one; a crash before it commits
+      // leaves the conversation running with the previous messages, which a repair marks interrupted (Continue).
+      // The message itself, not a copy: IndexedDB clones it when it is put, and the event told after the commit carries
+      // what has streamed by then, never less than the UI already shows.
+      if (!started) {
+        started = store.applyRun(conversation.id, { runState: 'running' }, [message]);
+        started.catch(() => undefined); // awaited in saveStep; this only keeps an early failure from being unhandled
+      }
       for await (const part of model.streamStep(request)) {
         if (signal.aborted) break;
         if (part.type === 'text-delta' || part.type === 'reasoning-delta') {

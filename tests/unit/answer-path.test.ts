@@ -76,7 +76,7 @@ async function pausedConversation(tab: TestTab) {
 }
 
 describe('from an answer to the next model request', () => {
-  it('a question: no read before the model request, only the compare-and-set and the first write of the reply', async () => {
+  it('a question: the compare-and-set is the only transaction the model request waits for, and no read comes between', async () => {
     let log: Begun[] | undefined;
     const model = modelRecording(() => log);
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), createModel: model.createModel });
@@ -86,11 +86,12 @@ describe('from an answer to the next model request', () => {
     log = recordTransactions();
     await tab.send({ type: 'question.answer', conversationId: target.conversationId, messageId: target.messageId, toolCallId: target.requestId, answers: [{ selected: ['A'] }] });
     await model.called;
-    expect(model.seen).toEqual([['readwrite', 'readwrite']]);
+    // The reply's first write is begun before the request but not waited for.
+    expect(model.seen).toEqual([['readwrite', 'readwrite (open)']]);
     expect(log[0]?.stores).toBe('conversations,messages,settings'); // the compare-and-set also read the config generation
   });
 
-  it('an approved tool call: two writes before the tool runs (the answer, "running"), one after, and no read', async () => {
+  it('an approved tool call: two writes before the tool runs (the answer, "running"), one after it, and no read', async () => {
     let log: Begun[] | undefined;
     let atTool: string[] | undefined;
     const model = modelRecording(() => log);
@@ -115,7 +116,7 @@ describe('from an answer to the next model request', () => {
     await tab.send({ type: 'request.resolve', ...target, approved: true });
     await model.called;
     expect(atTool).toEqual(['readwrite', 'readwrite']);
-    expect(model.seen).toEqual([['readwrite', 'readwrite', 'readwrite', 'readwrite']]);
+    expect(model.seen).toEqual([['readwrite', 'readwrite', 'readwrite', 'readwrite (open)']]);
   });
 
   it('settings another tab saved are used by the next step even when its hint never arrives', async () => {
@@ -133,5 +134,26 @@ describe('from an answer to the next model request', () => {
     await waitForRunState(here, id, ['idle']);
     const { messages } = await here.send({ type: 'conversation.open', conversationId: id });
     expect(messages.at(-1)!.blocks).toEqual([{ type: 'text', text: 'new two' }]);
+  });
+
+  it('a tab that died after the answer, before the reply was first written: the run is repaired and Continue answers once', async () => {
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const dead = await openTab({ databaseName, locks });
+    await dead.send({ type: 'settings.update', script: script([ASK, { text: 'Got: {{lastToolResult}}' }]) });
+    const target = await pausedConversation(dead);
+    // What it left: the answer stored (the compare-and-set) and the request perhaps sent, nothing more, no lock held.
+    await dead.host.store.resolveRequest(target, { approved: true, params: { answers: [{ selected: ['B'] }] } }, { checkArgs: () => ({ ok: false, error: '' }), checkContent: () => ({ ok: false, error: '' }) });
+    dead.close();
+
+    const tab = await openTab({ databaseName, locks });
+    const opened = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
+    expect(opened.conversation.runState).toBe('interrupted');
+    expect(opened.messages).toHaveLength(2);
+    await tab.send({ type: 'run.continue', conversationId: target.conversationId });
+    await waitForRunState(tab, target.conversationId, ['idle']);
+    const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
+    expect(messages).toHaveLength(3);
+    expect(messages[2]!.blocks).toEqual([{ type: 'text', text: expect.stringContaining('"Which?"="B"') }]);
   });
 });
