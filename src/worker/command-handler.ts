@@ -24,6 +24,8 @@ export interface CommandHandlerDeps {
   requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'>>;
   now(): number;
   mcp: McpHub;
+  /** Loads, without waiting, what the conversation's next model request will need (its provider's code). */
+  prepareModel?(conversation: Conversation): void;
 }
 
 /** How many of a conversation's newest messages `conversation.open` returns. */
@@ -76,6 +78,8 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       const repair = await runs.tryRecover(command.conversationId);
       const conversation = await store.getConversation(command.conversationId);
       if (!conversation) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
+      // An answer or a message may follow: after a reload its first request would otherwise wait for the provider's code.
+      deps.prepareModel?.(conversation);
       // Only the newest page: a 10,000-message conversation opens as fast as a short one; the UI pages back by seq.
       const { messages, earlier } = await store.listNewestMessages(command.conversationId, OPEN_PAGE_SIZE);
       if (repair === 'failed' && conversation.runState === 'running') {

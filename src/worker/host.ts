@@ -31,6 +31,8 @@ export interface HostEnvironment {
   broadcast(hint: PeerHint): void;
   requestPeerStop(conversationId: string): void;
   createModel(profile: Profile, script: string): Promise<Model>;
+  /** Loads what `createModel` will need for this profile (its provider's code) ahead of time; never fails. */
+  prepareModel?(profile: Profile): void;
   testConnection(profile: Profile): Promise<ConnectionTestResult>;
   now(): number;
   newId(): string;
@@ -94,9 +96,11 @@ export function createHost(environment: HostEnvironment): Host {
     timers: environment.timers,
   });
 
+  const profileOf = async (conversation: Conversation): Promise<Profile | undefined> =>
+    settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId);
   const getModel = async (conversation: Conversation): Promise<Model> => {
     const current = await settings.getSettings();
-    const profile = await settings.getProfile(conversation.profileId ?? current.defaultProfileId);
+    const profile = await profileOf(conversation);
     // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
     if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
     return environment.createModel(profile, current.script);
@@ -144,6 +148,10 @@ export function createHost(environment: HostEnvironment): Host {
     },
     now: environment.now,
     mcp,
+    prepareModel: (conversation) => {
+      const prepare = environment.prepareModel;
+      if (prepare) void profileOf(conversation).then((profile) => profile && prepare(profile), () => undefined);
+    },
   });
 
   const peerHint = async (hint: PeerHint): Promise<void> => {

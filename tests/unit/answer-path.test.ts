@@ -156,4 +156,15 @@ describe('from an answer to the next model request', () => {
     expect(messages).toHaveLength(3);
     expect(messages[2]!.blocks).toEqual([{ type: 'text', text: expect.stringContaining('"Which?"="B"') }]);
   });
+
+  it("opening a conversation loads its provider's code ahead of the request an answer or a message will make", async () => {
+    const prepared: string[] = [];
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), prepareModel: (profile) => prepared.push(profile.name) });
+    const local = await tab.send({ type: 'profiles.save', profile: { name: 'Local', kind: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'm' } });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'conversation.setProfile', conversationId: id, profileId: local.id });
+    expect(prepared).toEqual([]);
+    await tab.send({ type: 'conversation.open', conversationId: id });
+    await expect.poll(() => prepared).toEqual(['Local']);
+  });
 });
