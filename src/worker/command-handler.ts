@@ -59,7 +59,10 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
   const handlers: Handlers = {
     'conversation.list': async () => {
       const unrepaired = await runs.recoverAll();
-      return (await store.listConversations()).map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
+      const conversations = await store.listConversations();
+      // A request waiting for the user is likely answered next: its provider's code loads meanwhile (see conversation.open).
+      for (const conversation of conversations) if (conversation.runState === 'awaiting_input') deps.prepareModel?.(conversation);
+      return conversations.map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
     'conversation.create': async (command) => store.createConversation(command.title, (await settings.getSettings()).defaultProfileId, command.conversationId),
     'conversation.saveDraft': async (command) => {

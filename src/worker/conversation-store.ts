@@ -177,8 +177,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       const next: Conversation = { ...stored, runState: change.runState, updatedAt: now, completedSteps: stored.completedSteps + (change.countStep ? 1 : 0) };
       if (change.runError) next.runError = change.runError;
       else delete next.runError;
-      for (const message of messages) await transaction.objectStore('messages').put(message);
-      await transaction.objectStore('conversations').put(next);
+      await Promise.all([...messages.map((message) => transaction.objectStore('messages').put(message)), transaction.objectStore('conversations').put(next)]);
       return next;
     });
     if (conversation) this.listener.changed({ conversation, messages });
@@ -326,8 +325,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       if (!result.ok) throw new WireError({ code: 'invalid_answer', reason: result.reason, params: result.params, message: result.message, field: result.field });
       const nextMessage = withRequest(message, result.block, now);
       const nextConversation: Conversation = { ...conversation, runState: result.runState, updatedAt: now };
-      await transaction.objectStore('messages').put(nextMessage);
-      await transaction.objectStore('conversations').put(nextConversation);
+      await Promise.all([transaction.objectStore('messages').put(nextMessage), transaction.objectStore('conversations').put(nextConversation)]);
       return { conversation: nextConversation, messages: [nextMessage], block: result.block, history: afterWrite(messages, [nextMessage]) };
     });
     this.listener.changed({ conversation: change.conversation, messages: change.messages });
@@ -411,9 +409,9 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   private async findPending(transaction: Transaction, target: RequestTarget) {
-    const conversation = await transaction.objectStore('conversations').get(target.conversationId);
+    // Both read at once: each awaited request is a round trip to the database, and this is on the answer's path.
+    const [conversation, message] = await Promise.all([transaction.objectStore('conversations').get(target.conversationId), transaction.objectStore('messages').get(target.messageId)]);
     if (!conversation) throw notFound('conversation', target.conversationId);
-    const message = await transaction.objectStore('messages').get(target.messageId);
     if (!message || message.conversationId !== target.conversationId) throw notFound('message', target.messageId);
     const block = findRequest(message, target.requestId);
     if (!block) throw notFound('request', target.requestId);

@@ -166,5 +166,11 @@ describe('from an answer to the next model request', () => {
     expect(prepared).toEqual([]);
     await tab.send({ type: 'conversation.open', conversationId: id });
     await expect.poll(() => prepared).toEqual(['Local']);
+
+    // At start-up, the list loads it for every conversation waiting for the user, before any is opened.
+    prepared.length = 0;
+    await tab.host.store.updateConversation(id, (conversation) => ({ ...conversation, runState: 'awaiting_input' }));
+    await tab.send({ type: 'conversation.list' });
+    await expect.poll(() => prepared).toEqual(['Local']);
   });
 });
