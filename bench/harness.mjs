@@ -201,3 +201,23 @@ export function droppedFrames(frames, from, to) {
   }
   return { dropped, worstGap };
 }
+
+/**
+ * Counts the agent worker's IndexedDB transactions (all, and readwrite) from now on; the agent worker is the page's only
+ * worker not made from a blob. Resolves with a function that reads the counts so far.
+ */
+export async function countWorkerTransactions(page) {
+  const worker = page.workers().find((candidate) => !candidate.url().startsWith('blob:'));
+  await worker?.evaluate(() => {
+    globalThis.__benchTransactions = { all: 0, write: 0 };
+    if (globalThis.__benchTransactionsWrapped) return;
+    const original = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (stores, mode, ...rest) {
+      globalThis.__benchTransactions.all += 1;
+      if (mode === 'readwrite') globalThis.__benchTransactions.write += 1;
+      return original.call(this, stores, mode, ...rest);
+    };
+    globalThis.__benchTransactionsWrapped = true;
+  });
+  return async () => (await worker?.evaluate(() => ({ ...globalThis.__benchTransactions }))) ?? { all: Number.NaN, write: Number.NaN };
+}

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import { sleep } from './harness.mjs';
+import { countWorkerTransactions, sleep } from './harness.mjs';
 import { chatRequests, clockOffset, conversationWithServer } from './parley.mjs';
 
 const MCP_BIN = 'node_modules/.bin/mcp-server-everything';
@@ -59,21 +59,8 @@ async function approvalRound(page, base, provider, proxy) {
   await page.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
   const card = page.getByRole('group', { name: `Tool call: ${TOOL}`, exact: true });
   await card.waitFor({ timeout: 60_000 });
-  // Count the worker's IndexedDB transactions from the click on (the agent worker is the page's only worker).
-  const worker = page.workers().find((candidate) => !candidate.url().startsWith('blob:'));
-  await worker?.evaluate(() => {
-    const counts = { all: 0, write: 0 };
-    globalThis.__benchTransactions = counts;
-    if (!globalThis.__benchTransactionsWrapped) {
-      const original = IDBDatabase.prototype.transaction;
-      IDBDatabase.prototype.transaction = function (stores, mode, ...rest) {
-        globalThis.__benchTransactions.all += 1;
-        if (mode === 'readwrite') globalThis.__benchTransactions.write += 1;
-        return original.call(this, stores, mode, ...rest);
-      };
-      globalThis.__benchTransactionsWrapped = true;
-    }
-  });
+  // Count the worker's IndexedDB transactions from the click on.
+  const readTransactions = await countWorkerTransactions(page);
   const before = chatRequests(provider).length;
   const toolCallsBefore = proxy.calls.length;
   await page.evaluate(() => {
@@ -82,7 +69,7 @@ async function approvalRound(page, base, provider, proxy) {
   });
   await card.getByRole('button', { name: 'Allow', exact: true }).click();
   await waitFor(() => chatRequests(provider).length > before && proxy.calls.length > toolCallsBefore && proxy.calls.at(-1).answeredAt !== undefined);
-  const transactions = await worker?.evaluate(() => ({ ...globalThis.__benchTransactions }));
+  const transactions = await readTransactions();
   const clickAt = await page.evaluate(() => window.__benchClickAt);
   const offset = await clockOffset(page, provider.url);
   const call = proxy.calls[toolCallsBefore];
@@ -91,8 +78,8 @@ async function approvalRound(page, base, provider, proxy) {
     clickToToolRequest: call.receivedAt - offset - clickAt,
     clickToNextModelRequest: chatRequests(provider)[before].receivedAt - offset - clickAt,
     serverLatency: call.answeredAt - call.receivedAt,
-    transactions: transactions?.all ?? Number.NaN,
-    writeTransactions: transactions?.write ?? Number.NaN,
+    transactions: transactions.all,
+    writeTransactions: transactions.write,
   };
 }
 

@@ -1,5 +1,5 @@
 // Parley's measurements, driven through its UI as a user would (Settings, the conversation list, the composer).
-import { droppedFrames, freshPage, heapAndDom, measureLoad, sleep } from './harness.mjs';
+import { countWorkerTransactions, droppedFrames, freshPage, heapAndDom, measureLoad, sleep } from './harness.mjs';
 import { conversationId, endMarker, exportFile } from './seed.mjs';
 
 const STREAM_END = ' bench-stream-end';
@@ -205,6 +205,7 @@ export async function measureQuestionRound(page, base, provider) {
   await page.evaluate(() => sessionStorage.removeItem('bench-watch'));
 
   await form.getByRole('radio', { name: 'Alpha' }).check();
+  const readTransactions = await countWorkerTransactions(page);
   const before = chatRequests(provider).length;
   await page.evaluate(() => {
     window.__benchClickAt = undefined;
@@ -212,11 +213,13 @@ export async function measureQuestionRound(page, base, provider) {
   });
   await form.getByRole('button', { name: 'Submit answers' }).click();
   await waitFor(() => chatRequests(provider).length > before);
+  // Begun from the click until the request arrived (the reply's first write is begun before the request, not waited for).
+  const transactions = await readTransactions();
   const clickAt = await page.evaluate(() => window.__benchClickAt);
   const offset = await clockOffset(page, provider.url);
   const submitToRequest = chatRequests(provider)[before].receivedAt - offset - clickAt;
   await page.waitForFunction((text) => document.querySelector('[role="log"]')?.textContent.includes(text), ANSWERED_END, { timeout: 60_000 });
-  return { reloadToForm, submitToRequest };
+  return { reloadToForm, submitToRequest, transactions: transactions.all, writeTransactions: transactions.write };
 }
 
 async function waitFor(check, timeoutMs = 60_000) {

@@ -154,6 +154,7 @@ try {
       add('stream', `${tokens} tokens: dropped frames while streaming`, streamMedian((run) => run.frames.dropped), '', '', undefined, `worst gap ${streamMedian((run) => run.frames.worstGap).toFixed(0)} ms`);
     }
     add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms', 'raw fetch + one IndexedDB commit', fetchPlusCommit, 'target ≤ 3×');
+    add('question', 'IndexedDB transactions, submit → next request (all / readwrite)', median(questions.map((run) => run.transactions)), '', '', undefined, `${median(questions.map((run) => run.writeTransactions))} readwrite`);
     add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
     if (!localModel.skipped) {
       const mode = localModel.threads > 1 ? `multi-threaded (${localModel.threads} threads)` : 'single-threaded (1 thread per 2 cores)';

@@ -4,7 +4,7 @@ import { createCoalescedWriter, type Timers } from './coalesced-writer';
 import { appendDelta, messageText } from './message-text';
 import { ModelError, type Model } from './model';
 import { STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
-import type { ConversationStore } from './store';
+import type { ConversationStore, RunSnapshot } from './store';
 import type { Block } from '../schema/blocks';
 import { hasQueuedCalls, processToolCalls, queuedCall, type CallsEnd, type ReceivedToolCall } from './tool-calls';
 import type { Tool } from './tool';
@@ -37,35 +37,44 @@ export interface LoopPorts {
 /** How a run ended: the conversation's new run state, `stopped` (now idle), or `deleted` under it. */
 export type RunEnd = Exclude<RunState, 'running'> | 'stopped' | 'deleted';
 
-type StepEnd = { kind: 'continue'; invalidQuestions: number } | { kind: 'end'; end: RunEnd };
+/** How a step ended: the run goes on from `run` (the step's own writes applied), or it is over. */
+type StepEnd = { kind: 'continue'; invalidQuestions: number; run: RunSnapshot } | { kind: 'end'; end: RunEnd };
 
 /**
  * Runs model steps for a conversation from what is stored, until the model stops calling tools, asks a question
  * (the durable pause), fails, or `signal` aborts (Stop). Safe to call again after a crash: it never replays a step;
  * an interrupted reply is continued, not redone.
+ *
+ * `start` is the conversation as the caller just read or wrote it in its own transaction (an answer's compare-and-set);
+ * without it, it is read here. After that the loop keeps its own copy instead of reading again before each step: it holds
+ * the conversation's run lock, every other writer refuses a running conversation (a chat reply, a draft, a repair) or
+ * reaches the run through it (an elicitation's answer wakes the waiting tool; Stop and delete abort `signal`), and each
+ * of its writes returns the stored conversation, so the copy is what a read would give.
  */
-export async function runConversation(conversationId: string, ports: LoopPorts, signal: AbortSignal): Promise<RunEnd> {
+export async function runConversation(conversationId: string, ports: LoopPorts, signal: AbortSignal, start?: RunSnapshot): Promise<RunEnd> {
   const maxSteps = ports.maxStepsPerRun ?? 25;
   const maxInvalidQuestions = ports.maxInvalidQuestions ?? 3;
   let invalidQuestions = 0;
+  const first = start ?? (await ports.store.readRun(conversationId));
+  if (!first) return 'deleted';
+  let run: RunSnapshot = first;
   for (let step = 0; ; step += 1) {
-    const conversation = await ports.store.getConversation(conversationId);
-    if (!conversation) return 'deleted';
+    const { conversation, history } = run;
     if (step >= maxSteps) {
       return endWithError(ports, conversation, 'step_limit', `Stopped after ${maxSteps} model steps in a row. Write a message to go on.`);
     }
-    const history = await ports.store.listMessages(conversationId);
     const last = history.at(-1);
     // Calls stored by an earlier step (approved since, or cut off before they ran) are finished before the model is
     // asked again: a resume never replays the model step that made them.
     const result = last?.role === 'assistant' && hasQueuedCalls(last)
-      ? await runCalls(conversation, { ...last, blocks: [...last.blocks] }, ports, signal)
+      ? await runCalls(conversation, { ...last, blocks: [...last.blocks] }, history, ports, signal)
       : await runStep(conversation, history, ports, signal);
     if (result.kind === 'end') return result.end;
+    run = result.run;
     // "In a row": a step without an invalid question resets the count.
     invalidQuestions = result.invalidQuestions > 0 ? invalidQuestions + result.invalidQuestions : 0;
     if (invalidQuestions >= maxInvalidQuestions) {
-      return endWithError(ports, conversation, 'invalid_questions', `The model sent ${invalidQuestions} invalid questions in a row, so the run was stopped. Write a message to go on.`);
+      return endWithError(ports, run.conversation, 'invalid_questions', `The model sent ${invalidQuestions} invalid questions in a row, so the run was stopped. Write a message to go on.`);
     }
   }
 }
@@ -77,9 +86,8 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
   const message: Message = continuing
     ? { ...last, status: 'streaming', blocks: last.blocks.filter((block) => block.type !== 'error') }
     : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
-  const started = await store.applyRun(conversation.id, { runState: 'running' }, [message]);
-  if (!started) return { kind: 'end', end: 'deleted' };
-  const running: Conversation = started;
+  // Stored as running already: by whoever started the run (in the transaction that did), or by the step before.
+  const running = conversation;
   ports.onNotice?.(conversation.id, null); // a retry or network notice from before is over
   ports.onProgress?.(message);
 
@@ -89,6 +97,7 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
     onError: ports.onStorageError,
   });
   const calls: ReceivedToolCall[] = [];
+  let started: Promise<Conversation | undefined> | undefined;
   for (let attempt = 0; ; attempt += 1) {
     let produced = false;
     try {
@@ -97,6 +106,16 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
       const continuation = text ? { messageId: message.id, text } : undefined;
       const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
       const request = { conversation: running, history: requestHistory, tools: toolSpecs(await ports.getTools(running)), signal, ...(continuation ? { continuation } : {}) };
+      // The streaming message is stored by a transaction begun here and awaited only when the step is saved (see
+      // saveStep), so the request does not wait for it. IndexedDB runs readwrite transactions over the same stores in
+      // the order they began, so every later write of the message lands after this one; a crash before it commits
+      // leaves the conversation running with the previous messages, which a repair marks interrupted (Continue).
+      // The message itself, not a copy: IndexedDB clones it when it is put, and the event told after the commit carries
+      // what has streamed by then, never less than the UI already shows.
+      if (!started) {
+        started = store.applyRun(conversation.id, { runState: 'running' }, [message]);
+        started.catch(() => undefined); // awaited in saveStep; this only keeps an early failure from being unhandled
+      }
       for await (const part of model.streamStep(request)) {
         if (signal.aborted) break;
         if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
@@ -117,7 +136,7 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
     } catch (error) {
       if (signal.aborted) {
         await writer.close();
-        return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: true }, 'stopped') };
+        return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: true }, started, 'stopped') };
       }
       const retry = retryDelay(error, attempt, ports.maxRetries ?? 4);
       if (retry !== undefined && !produced) {
@@ -127,7 +146,7 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
         } catch {
           await writer.close();
           ports.onNotice?.(conversation.id, null);
-          return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: false }, 'stopped') };
+          return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: false }, started, 'stopped') };
         }
         ports.onNotice?.(conversation.id, null);
         continue;
@@ -138,28 +157,30 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
       const runError = { code: modelError.code, message: modelError.message };
       if (modelError.code === 'network') {
         ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
-        return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }) };
+        return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started) };
       }
       message.blocks.push({ type: 'error', ...runError });
       // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
       const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
-      return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', runError, messageStatus, countStep: false }) };
+      return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', runError, messageStatus, countStep: false }, started) };
     }
   }
   await writer.close();
 
   if (calls.length === 0 || signal.aborted) {
     message.blocks.push(...calls.map((call) => ({ ...queuedCall(call), status: 'stopped' as const, result: STOPPED_BEFORE_TOOL_TEXT })));
-    return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, signal.aborted ? 'stopped' : undefined) };
+    return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, started, signal.aborted ? 'stopped' : undefined) };
   }
   // The step is stored with its calls queued before any of them runs: from here on a crash resumes them, never the step.
   message.blocks.push(...calls.map(queuedCall));
-  if ((await finish(ports, running, message, { runState: 'running', messageStatus: 'complete', countStep: true })) === 'deleted') return { kind: 'end', end: 'deleted' };
-  return runCalls(running, { ...message, status: 'complete' }, ports, signal);
+  const saved = await saveStep(ports, running, message, { runState: 'running', messageStatus: 'complete', countStep: true }, started);
+  if (!saved) return { kind: 'end', end: 'deleted' };
+  return runCalls(saved.conversation, { ...saved.message, blocks: [...saved.message.blocks] }, history, ports, signal);
 }
 
 /** Processes a message's queued tool calls (see processToolCalls) and says how the run goes on. */
-async function runCalls(conversation: Conversation, message: Message, ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+async function runCalls(conversation: Conversation, message: Message, history: Message[], ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+  let latest = { conversation, message };
   const end: CallsEnd = await processToolCalls(
     message,
     {
@@ -169,7 +190,10 @@ async function runCalls(conversation: Conversation, message: Message, ports: Loo
       save: async (current, runState) => {
         const saved = { ...current, updatedAt: ports.now() };
         const written = await ports.store.applyRun(conversation.id, { runState }, [saved]);
-        if (written) ports.onProgress?.(saved);
+        if (written) {
+          ports.onProgress?.(saved);
+          latest = { conversation: written, message: { ...saved, blocks: [...saved.blocks] } };
+        }
         return written !== undefined;
       },
       ...(ports.waitForRequest ? { waitForRequest: ports.waitForRequest } : {}),
@@ -178,7 +202,7 @@ async function runCalls(conversation: Conversation, message: Message, ports: Loo
   );
   switch (end.kind) {
     case 'done':
-      return { kind: 'continue', invalidQuestions: end.invalid };
+      return { kind: 'continue', invalidQuestions: end.invalid, run: { conversation: latest.conversation, history: withMessage(history, latest.message) } };
     case 'paused':
       return { kind: 'end', end: 'awaiting_input' };
     case 'stopped':
@@ -188,19 +212,43 @@ async function runCalls(conversation: Conversation, message: Message, ports: Loo
   }
 }
 
-/** Writes the step's last state: the message and the conversation's run fields in one transaction. */
+/**
+ * Writes the step's last state: the message and the conversation's run fields in one transaction. Waits first for the
+ * step's first write (`started`, see runStep), whose failure is the step's. Undefined when the conversation is gone.
+ */
+async function saveStep(
+  ports: LoopPorts,
+  conversation: Conversation,
+  message: Message,
+  state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
+  started: Promise<Conversation | undefined> | undefined,
+): Promise<{ conversation: Conversation; message: Message } | undefined> {
+  if (started && !(await started)) return undefined;
+  const finalMessage: Message = { ...message, status: state.messageStatus, updatedAt: ports.now() };
+  const change = { runState: state.runState, countStep: state.countStep, ...(state.runError ? { runError: state.runError } : {}) };
+  const stored = await ports.store.applyRun(conversation.id, change, [finalMessage]);
+  if (!stored) return undefined;
+  ports.onProgress?.(finalMessage);
+  return { conversation: stored, message: finalMessage };
+}
+
+/** saveStep for a step that ends the run: how it ended. */
 async function finish(
   ports: LoopPorts,
   conversation: Conversation,
   message: Message,
   state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
+  started: Promise<Conversation | undefined> | undefined,
   end?: RunEnd,
 ): Promise<RunEnd> {
-  const finalMessage: Message = { ...message, status: state.messageStatus, updatedAt: ports.now() };
-  const change = { runState: state.runState, countStep: state.countStep, ...(state.runError ? { runError: state.runError } : {}) };
-  if (!(await ports.store.applyRun(conversation.id, change, [finalMessage]))) return 'deleted';
-  ports.onProgress?.(finalMessage);
+  if (!(await saveStep(ports, conversation, message, state, started))) return 'deleted';
   return end ?? (state.runState === 'running' ? 'idle' : (state.runState as RunEnd));
+}
+
+/** The history with `message` in place of the stored one of the same id, or after the others. */
+function withMessage(history: readonly Message[], message: Message): Message[] {
+  const at = history.findIndex((stored) => stored.id === message.id);
+  return at >= 0 ? history.map((stored, index) => (index === at ? message : stored)) : [...history, message];
 }
 
 async function endWithError(ports: LoopPorts, conversation: Conversation, code: string, text: string): Promise<RunEnd> {

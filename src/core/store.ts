@@ -6,14 +6,19 @@ export interface RecordChange {
   messages?: Message[];
 }
 
+/** A conversation and its messages in order, as a run starts from them. */
+export interface RunSnapshot {
+  conversation: Conversation;
+  history: Message[];
+}
+
 /**
  * The loop's view of storage. The worker implements it over IndexedDB; every call is one
  * transaction, and nothing else is awaited inside it.
  */
 export interface ConversationStore {
-  getConversation(conversationId: string): Promise<Conversation | undefined>;
-  /** The conversation's messages in order. */
-  listMessages(conversationId: string): Promise<Message[]>;
+  /** The conversation and its messages, read together; undefined when it is gone. */
+  readRun(conversationId: string): Promise<RunSnapshot | undefined>;
   /**
    * Writes the change atomically. With `ifExists`, nothing is written (and false returned) when the conversation is gone,
    * so a run cannot bring back a conversation deleted under it.

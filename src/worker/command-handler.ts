@@ -4,7 +4,7 @@ import { ConversationExport, type Conversation, type Message, type Profile, type
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
 import { findImportProblem } from '../core/import-checks';
-import type { IndexedDbConversationStore, RequestTarget } from './conversation-store';
+import { elicitationDead, type IndexedDbConversationStore, type RequestTarget } from './conversation-store';
 import type { RequestResolution, ResolveContext } from '../core/requests';
 import type { RunManager } from './run-manager';
 import type { SettingsStore } from './settings-store';
@@ -24,6 +24,8 @@ export interface CommandHandlerDeps {
   requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'>>;
   now(): number;
   mcp: McpHub;
+  /** Loads, without waiting, what the conversation's next model request will need (its provider's code). */
+  prepareModel?(conversation: Conversation): void;
 }
 
 /** How many of a conversation's newest messages `conversation.open` returns. */
@@ -57,7 +59,10 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
   const handlers: Handlers = {
     'conversation.list': async () => {
       const unrepaired = await runs.recoverAll();
-      return (await store.listConversations()).map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
+      const conversations = await store.listConversations();
+      // A request waiting for the user is likely answered next: its provider's code loads meanwhile (see conversation.open).
+      for (const conversation of conversations) if (conversation.runState === 'awaiting_input') deps.prepareModel?.(conversation);
+      return conversations.map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
     'conversation.create': async (command) => store.createConversation(command.title, (await settings.getSettings()).defaultProfileId, command.conversationId),
     'conversation.saveDraft': async (command) => {
@@ -76,6 +81,8 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       const repair = await runs.tryRecover(command.conversationId);
       const conversation = await store.getConversation(command.conversationId);
       if (!conversation) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
+      // An answer or a message may follow: after a reload its first request would otherwise wait for the provider's code.
+      deps.prepareModel?.(conversation);
       // Only the newest page: a 10,000-message conversation opens as fast as a short one; the UI pages back by seq.
       const { messages, earlier } = await store.listNewestMessages(command.conversationId, OPEN_PAGE_SIZE);
       if (repair === 'failed' && conversation.runState === 'running') {
@@ -118,8 +125,8 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       await runs.recover(command.conversationId);
       const release = await runs.claim(command.conversationId);
       try {
-        const { message } = await store.appendUserMessage(command.conversationId, command.text, (await settings.getSettings()).defaultProfileId);
-        void runs.start(command.conversationId, release);
+        const { message, run } = await store.appendUserMessage(command.conversationId, command.text, (await settings.getSettings()).defaultProfileId);
+        void runs.start(command.conversationId, release, run);
         return { message };
       } catch (error) {
         release();
@@ -209,20 +216,35 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
    * first outcome). An elicitation is answered to the live run that asked, which goes on by itself.
    */
   async function resolve(target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
+    const checks = await deps.requestChecks(target.conversationId);
+    // The usual case, nobody running the conversation (its lock is free): the compare-and-set is the only transaction
+    // before the run, which starts from what it read. An elicitation found there has lost its run: refused, repaired.
+    const free = await runs.tryClaim(target.conversationId);
+    if (free) {
+      try {
+        const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, { noLiveRun: true });
+        if (conversation.runState === 'running') void runs.start(target.conversationId, free, run);
+        else free();
+        return { message };
+      } catch (error) {
+        free();
+        if (error instanceof WireError && error.reason === 'elicitation_dead') await runs.recover(target.conversationId);
+        throw error;
+      }
+    }
     const request = await store.getRequest(target);
     if (request?.type === 'elicitation_request' && request.status === 'pending' && !(await runs.isRunningAnywhere(target.conversationId))) {
       await runs.recover(target.conversationId);
-      throw new WireError({ code: 'invalid_state', reason: 'elicitation_dead', message: 'The tool that asked this has stopped (the app was closed or reloaded while it waited), so it can no longer receive an answer. It is marked interrupted.' });
+      throw elicitationDead();
     }
-    const checks = await deps.requestChecks(target.conversationId);
     if (request?.type === 'elicitation_request') {
       const { message } = await store.resolveRequest(target, resolution, checks);
       return { message };
     }
     const release = await runs.claim(target.conversationId).catch(() => undefined);
     try {
-      const { message, conversation } = await store.resolveRequest(target, resolution, checks);
-      if (conversation.runState === 'running') void runs.start(target.conversationId, release);
+      const { message, conversation, run } = await store.resolveRequest(target, resolution, checks);
+      if (conversation.runState === 'running') void runs.start(target.conversationId, release, run);
       else release?.();
       return { message };
     } catch (error) {

@@ -1,6 +1,6 @@
 import { findRequest, isPendingRequest, requestIdOf, resolveByChat, resolveByStop, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../core/requests';
 import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../core/run-repair';
-import type { ConversationStore, RecordChange, RunChange } from '../core/store';
+import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '../core/store';
 import { INTERRUPTED_TOOL_TEXT } from '../core/tool-outcomes';
 import type { QuestionRequestBlock } from '../schema/blocks';
 import { WireError, type PendingRequest } from '../schema/protocol';
@@ -11,7 +11,8 @@ import { conversationSizes } from './storage-usage';
 import type { ImportRepair } from '../schema/protocol';
 import type { ConversationSizes, MessagePage } from '../schema/protocol';
 import type { ParleyDatabase } from './database';
-import { inTransaction, type Stores, type Transaction } from './transaction';
+import { inTransaction, type ReadTransaction, type Stores, type Transaction } from './transaction';
+import { readConfigGeneration } from './stored-config';
 
 export const DEFAULT_TITLE = 'New conversation';
 
@@ -22,7 +23,15 @@ export interface StoreListener {
   deleted(conversationId: string): void;
   /** Many conversations arrived at once (an import): one notice for all, not one per conversation. */
   imported(conversations: Conversation[]): void;
+  /** A transaction a model step may follow read the stored config generation (see StoredConfig.observe). */
+  sawConfigGeneration?(generation: number): void;
 }
+
+/**
+ * The scope of every transaction a model step may follow (a run's start, an answer's compare-and-set, the loop's writes):
+ * it includes `settings` to read the config generation alongside, so the step's cached config is checked for free.
+ */
+const RUN_STORES: Stores = ['conversations', 'messages', 'settings'];
 
 /** Where a request is: its conversation, message and id. */
 export interface RequestTarget {
@@ -45,6 +54,17 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   getConversation(conversationId: string): Promise<Conversation | undefined> {
     return this.database.get('conversations', conversationId);
+  }
+
+  async readRun(conversationId: string): Promise<RunSnapshot | undefined> {
+    const transaction = this.database.transaction(RUN_STORES, 'readonly');
+    const [conversation, history, generation] = await Promise.all([
+      transaction.objectStore('conversations').get(conversationId),
+      this.messagesIn(transaction, conversationId),
+      readConfigGeneration(transaction),
+    ]);
+    this.listener.sawConfigGeneration?.(generation);
+    return conversation ? { conversation, history } : undefined;
   }
 
   getMessage(messageId: string): Promise<Message | undefined> {
@@ -152,14 +172,13 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   async applyRun(conversationId: string, change: RunChange, messages: Message[]): Promise<Conversation | undefined> {
     const now = this.now();
-    const conversation = await this.transact(['conversations', 'messages'], async (transaction) => {
+    const conversation = await this.transactRun(async (transaction) => {
       const stored = await transaction.objectStore('conversations').get(conversationId);
       if (!stored) return undefined;
       const next: Conversation = { ...stored, runState: change.runState, updatedAt: now, completedSteps: stored.completedSteps + (change.countStep ? 1 : 0) };
       if (change.runError) next.runError = change.runError;
       else delete next.runError;
-      for (const message of messages) await transaction.objectStore('messages').put(message);
-      await transaction.objectStore('conversations').put(next);
+      await Promise.all([...messages.map((message) => transaction.objectStore('messages').put(message)), transaction.objectStore('conversations').put(next)]);
       return next;
     });
     if (conversation) this.listener.changed({ conversation, messages });
@@ -246,10 +265,10 @@ export class IndexedDbConversationStore implements ConversationStore {
    * Appends a user message and marks the conversation running. A pending question is resolved as answered in chat,
    * in the same transaction. Refused while a run is going.
    */
-  async appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message }> {
+  async appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
     const now = this.now();
     const message: Message = { id: this.newId(), conversationId, seq: 0, role: 'user', blocks: [{ type: 'text', text }], status: 'complete', createdAt: now, updatedAt: now };
-    const change = await this.transact(['conversations', 'messages'], async (transaction) => {
+    const change = await this.transactRun(async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation) throw notFound('conversation', conversationId);
       if (conversation.runState === 'running') throw new WireError({ code: 'busy', reason: 'run_in_progress', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
@@ -282,31 +301,39 @@ export class IndexedDbConversationStore implements ConversationStore {
       written.push(message);
       for (const record of written) await transaction.objectStore('messages').put(record);
       await transaction.objectStore('conversations').put(next);
-      return { conversation: next, messages: written };
+      return { conversation: next, messages: written, history: afterWrite(messages, written) };
     });
-    this.listener.changed(change);
-    return { conversation: change.conversation, message };
+    this.listener.changed({ conversation: change.conversation, messages: change.messages });
+    return { conversation: change.conversation, message, run: { conversation: change.conversation, history: change.history } };
   }
 
   /**
    * Resolves a pending request exactly once (compare-and-set): a second resolution writes nothing and fails with
    * `already_resolved` carrying the first outcome. Params (answers, edited arguments, a form's content) are checked
-   * against what the request asked for before anything is written.
+   * against what the request asked for before anything is written. `run` is the conversation as it now stands, read in
+   * the same transaction, for the run that goes on (the caller holds its lock, so nobody else changes it meanwhile).
+   * With `noLiveRun`, an elicitation (which only a live run can receive) is refused with `elicitation_dead`, unwritten.
    */
-  async resolveRequest(target: RequestTarget, resolution: RequestResolution, checks: Omit<ResolveContext, 'now'>): Promise<{ conversation: Conversation; message: Message; block: RequestBlock }> {
+  async resolveRequest(
+    target: RequestTarget,
+    resolution: RequestResolution,
+    checks: Omit<ResolveContext, 'now'>,
+    options: { noLiveRun?: boolean } = {},
+  ): Promise<{ conversation: Conversation; message: Message; block: RequestBlock; run: RunSnapshot }> {
     const now = this.now();
-    const change = await this.transact(['conversations', 'messages'], async (transaction) => {
-      const { conversation, message, block } = await this.findPending(transaction, target);
+    const change = await this.transactRun(async (transaction) => {
+      const [pending, messages] = await Promise.all([this.findPending(transaction, target), this.messagesIn(transaction, target.conversationId)]);
+      const { conversation, message, block } = pending;
+      if (options.noLiveRun && block.type === 'elicitation_request') throw elicitationDead();
       const result = resolveRequest(block, resolution, { ...checks, now });
       if (!result.ok) throw new WireError({ code: 'invalid_answer', reason: result.reason, params: result.params, message: result.message, field: result.field });
       const nextMessage = withRequest(message, result.block, now);
       const nextConversation: Conversation = { ...conversation, runState: result.runState, updatedAt: now };
-      await transaction.objectStore('messages').put(nextMessage);
-      await transaction.objectStore('conversations').put(nextConversation);
-      return { conversation: nextConversation, messages: [nextMessage], block: result.block };
+      await Promise.all([transaction.objectStore('messages').put(nextMessage), transaction.objectStore('conversations').put(nextConversation)]);
+      return { conversation: nextConversation, messages: [nextMessage], block: result.block, history: afterWrite(messages, [nextMessage]) };
     });
-    this.listener.changed(change);
-    return { conversation: change.conversation, message: change.messages[0]!, block: change.block };
+    this.listener.changed({ conversation: change.conversation, messages: change.messages });
+    return { conversation: change.conversation, message: change.messages[0]!, block: change.block, run: { conversation: change.conversation, history: change.history } };
   }
 
   /** The request as stored, if any (a resolution command reads what kind of request it is first). */
@@ -386,9 +413,9 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   private async findPending(transaction: Transaction, target: RequestTarget) {
-    const conversation = await transaction.objectStore('conversations').get(target.conversationId);
+    // Both read at once: each awaited request is a round trip to the database, and this is on the answer's path.
+    const [conversation, message] = await Promise.all([transaction.objectStore('conversations').get(target.conversationId), transaction.objectStore('messages').get(target.messageId)]);
     if (!conversation) throw notFound('conversation', target.conversationId);
-    const message = await transaction.objectStore('messages').get(target.messageId);
     if (!message || message.conversationId !== target.conversationId) throw notFound('message', target.messageId);
     const block = findRequest(message, target.requestId);
     if (!block) throw notFound('request', target.requestId);
@@ -429,13 +456,25 @@ export class IndexedDbConversationStore implements ConversationStore {
     return change.conversation;
   }
 
-  private messagesIn(transaction: Transaction, conversationId: string): Promise<Message[]> {
+  private messagesIn(transaction: ReadTransaction, conversationId: string): Promise<Message[]> {
     const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
     return transaction.objectStore('messages').index('by-conversation').getAll(range);
   }
 
   private transact<T>(stores: Stores, body: (transaction: Transaction) => Promise<T>): Promise<T> {
     return inTransaction(this.database, stores, body);
+  }
+
+  /** A transaction a model step may follow: it also reads the config generation and reports it once committed. */
+  private async transactRun<T>(body: (transaction: Transaction) => Promise<T>): Promise<T> {
+    let generation: number | undefined;
+    const result = await this.transact(RUN_STORES, async (transaction) => {
+      const [value, read] = await Promise.all([body(transaction), readConfigGeneration(transaction)]);
+      generation = read;
+      return value;
+    });
+    if (generation !== undefined) this.listener.sawConfigGeneration?.(generation);
+    return result;
   }
 }
 
@@ -444,6 +483,19 @@ async function putChange(transaction: Transaction, conversation: Conversation, m
   for (const message of messages) await transaction.objectStore('messages').put(message);
   await transaction.objectStore('conversations').put(conversation);
   return { conversation, messages };
+}
+
+/** The messages in order once `written` (new or replaced, by id) are stored. */
+function afterWrite(messages: readonly Message[], written: readonly Message[]): Message[] {
+  const byId = new Map(written.map((message) => [message.id, message]));
+  const history = messages.map((message) => byId.get(message.id) ?? message);
+  for (const message of written) if (!messages.some((stored) => stored.id === message.id)) history.push(message);
+  return history.sort((a, b) => a.seq - b.seq);
+}
+
+/** An elicitation whose run is gone: its server can no longer receive an answer. */
+export function elicitationDead(): WireError {
+  return new WireError({ code: 'invalid_state', reason: 'elicitation_dead', message: 'The tool that asked this has stopped (the app was closed or reloaded while it waited), so it can no longer receive an answer. It is marked interrupted.' });
 }
 
 function titleFrom(text: string): string {

@@ -15,6 +15,7 @@ import { createProgressThrottle } from './progress-throttle';
 import { hintFor, type PeerHint } from './peer-channel';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
+import { StoredConfig } from './stored-config';
 import { McpHub } from './mcp/mcp-hub';
 import type { Timers } from '../core/coalesced-writer';
 
@@ -30,6 +31,8 @@ export interface HostEnvironment {
   broadcast(hint: PeerHint): void;
   requestPeerStop(conversationId: string): void;
   createModel(profile: Profile, script: string): Promise<Model>;
+  /** Loads what `createModel` will need for this profile (its provider's code) ahead of time; never fails. */
+  prepareModel?(profile: Profile): void;
   testConnection(profile: Profile): Promise<ConnectionTestResult>;
   now(): number;
   newId(): string;
@@ -62,6 +65,8 @@ export function createHost(environment: HostEnvironment): Host {
     const hint = hintFor(event);
     if (hint) environment.broadcast(hint);
   };
+  // One copy of the stored settings, profiles and MCP servers for this worker: see StoredConfig for when it is dropped.
+  const config = new StoredConfig(environment.database);
   const store = new IndexedDbConversationStore(
     environment.database,
     {
@@ -79,20 +84,23 @@ export function createHost(environment: HostEnvironment): Host {
       imported(conversations) {
         emit({ type: 'conversations-imported', conversations });
       },
+      sawConfigGeneration: (generation) => config.observe(generation),
     },
     environment.now,
     environment.newId,
   );
-  const settings = new SettingsStore(environment.database, environment.newId);
-  const mcp = new McpHub({ database: environment.database, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
+  const settings = new SettingsStore(config, environment.newId);
+  const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   const progress = createProgressThrottle((message) => emit({ type: 'message-upserted', message }), {
     intervalMs: environment.progressIntervalMs ?? 50,
     timers: environment.timers,
   });
 
+  const profileOf = async (conversation: Conversation): Promise<Profile | undefined> =>
+    settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId);
   const getModel = async (conversation: Conversation): Promise<Model> => {
     const current = await settings.getSettings();
-    const profile = await settings.getProfile(conversation.profileId ?? current.defaultProfileId);
+    const profile = await profileOf(conversation);
     // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
     if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
     return environment.createModel(profile, current.script);
@@ -140,9 +148,15 @@ export function createHost(environment: HostEnvironment): Host {
     },
     now: environment.now,
     mcp,
+    prepareModel: (conversation) => {
+      const prepare = environment.prepareModel;
+      if (prepare) void profileOf(conversation).then((profile) => profile && prepare(profile), () => undefined);
+    },
   });
 
   const peerHint = async (hint: PeerHint): Promise<void> => {
+    // Dropped before anything is awaited, so no step that starts after the hint arrived uses the old copy.
+    if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'mcp') config.invalidate();
     if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
     if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
     if (hint.kind === 'mcp') return environment.post({ type: 'mcp-servers-changed', servers: await mcp.reload() });

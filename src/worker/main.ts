@@ -36,6 +36,7 @@ const host: Promise<Host> = openParleyDatabase(undefined, undefined, { onOutdate
     broadcast: (hint) => peers.hint(hint),
     requestPeerStop: (conversationId) => peers.requestStop(conversationId),
     createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
+    prepareModel: (profile) => void import('./providers/registry').then((registry) => registry.prepareProvider(profile)).catch(() => undefined),
     testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),

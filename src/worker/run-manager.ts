@@ -3,6 +3,7 @@ import type { IndexedDbConversationStore } from './conversation-store';
 import { runLockName, type Locks } from './locks';
 import { WireError } from '../schema/protocol';
 import { hasPendingElicitation } from '../core/run-repair';
+import type { RunSnapshot } from '../core/store';
 
 /**
  * Runs conversations' loops in this worker, one at a time per conversation across all tabs (a Web Lock each),
@@ -49,12 +50,18 @@ export class RunManager {
     return this.locks.acquire(runLockName(conversationId));
   }
 
+  /** Takes the conversation's run lock if nobody holds it (no IndexedDB read); null when someone does. */
+  tryClaim(conversationId: string): Promise<(() => void) | null> {
+    return this.locks.tryAcquire(runLockName(conversationId));
+  }
+
   /**
    * Runs a conversation whose stored state is `running`, under its lock: `release` when the caller claimed it,
    * otherwise it is waited for and the state checked again (another tab may have run or repaired it meanwhile).
-   * Resolves when the run ends.
+   * `begin`: what the claiming caller just stored as running, in its transaction, so the run starts without reading it
+   * again. Resolves when the run ends.
    */
-  start(conversationId: string, release?: () => void): Promise<RunEnd | undefined> {
+  start(conversationId: string, release?: () => void, begin?: RunSnapshot): Promise<RunEnd | undefined> {
     const existing = this.active.get(conversationId);
     if (existing) {
       release?.();
@@ -64,14 +71,14 @@ export class RunManager {
     const done = (async () => {
       const held = release ?? (await this.locks.acquire(runLockName(conversationId)));
       try {
-        const conversation = await this.store.getConversation(conversationId);
-        if (conversation?.runState !== 'running') return undefined;
+        const run = release && begin ? begin : await this.store.readRun(conversationId);
+        if (run?.conversation.runState !== 'running') return undefined;
         if (controller.signal.aborted) {
           // Stopped before the first step: leave it idle, not "running" with nothing running.
           await this.store.transition(conversationId, ['running'], 'idle', 'stopped');
           return 'stopped' as const;
         }
-        const end = await runConversation(conversationId, { ...this.ports, store: this.store }, controller.signal);
+        const end = await runConversation(conversationId, { ...this.ports, store: this.store }, controller.signal, run);
         if (end === 'waiting_network') this.scheduleNetworkRetry();
         else if (this.networkRetry?.timer === undefined) this.networkRetry = undefined; // reached the model: back off from scratch next time
         return end;

@@ -1,31 +1,31 @@
 import { WireError } from '../schema/protocol';
 import type { ProfileInput } from '../schema/commands';
 import { SCRIPTED_PROFILE_ID, type Profile, type ProfileView, type Settings } from '../schema/records';
-import type { ParleyDatabase } from './database';
-import { inTransaction } from './transaction';
 import { DEMO_SCRIPT } from './providers/demo-script';
-
-const SETTINGS_KEY = 'settings';
+import { SETTINGS_KEY, type StoredConfig } from './stored-config';
 
 /** The built-in profile: the scripted model, always there, needing no key. */
 export const SCRIPTED_PROFILE: Profile = { id: SCRIPTED_PROFILE_ID, name: 'Built-in demo', kind: 'scripted', baseUrl: '', apiKey: '', model: '' };
 
 export const DEFAULT_SETTINGS: Settings = { script: DEMO_SCRIPT, defaultProfileId: SCRIPTED_PROFILE_ID };
 
-/** Settings and model profiles. API keys live here and leave only through `getProfile`, to the provider. */
+/**
+ * Settings and model profiles. API keys live here and leave only through `getProfile`, to the provider. Reads come from
+ * the worker's StoredConfig (no IndexedDB read per model step); every write bumps its generation and drops the copy.
+ */
 export class SettingsStore {
   constructor(
-    private readonly database: ParleyDatabase,
+    private readonly config: StoredConfig,
     private readonly newId: () => string,
   ) {}
 
   async getSettings(): Promise<Settings> {
-    const stored = (await this.database.get('settings', SETTINGS_KEY)) as Partial<Settings> | undefined;
+    const stored = (await this.config.read()).settings as Partial<Settings> | undefined;
     return { ...DEFAULT_SETTINGS, ...stored };
   }
 
   async updateSettings(update: Partial<Settings>): Promise<Settings> {
-    return inTransaction(this.database, ['settings', 'profiles'], async (transaction) => {
+    return this.config.write(['settings', 'profiles'], async (transaction) => {
       const stored = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
       if (update.defaultProfileId && update.defaultProfileId !== SCRIPTED_PROFILE_ID && !(await transaction.objectStore('profiles').get(update.defaultProfileId))) {
         throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile does not exist.', field: 'defaultProfileId' });
@@ -39,11 +39,11 @@ export class SettingsStore {
   /** A profile with its key, for the provider only. */
   async getProfile(profileId: string): Promise<Profile | undefined> {
     if (profileId === SCRIPTED_PROFILE_ID) return SCRIPTED_PROFILE;
-    return this.database.get('profiles', profileId);
+    return (await this.config.read()).profiles.get(profileId);
   }
 
   async listProfiles(): Promise<ProfileView[]> {
-    const stored = await this.database.getAll('profiles');
+    const stored = [...(await this.config.read()).profiles.values()]; // in key order, as getAll read them
     return [SCRIPTED_PROFILE, ...stored].map(toProfileView);
   }
 
@@ -73,13 +73,13 @@ export class SettingsStore {
       throw new WireError({ code: 'invalid_command', reason: 'base_url_scheme', message: 'The base URL must start with http:// or https://', field: 'profile.baseUrl' });
     }
     const profile = await this.resolveInput(input);
-    await this.database.put('profiles', profile);
+    await this.config.write(['profiles', 'settings'], (transaction) => transaction.objectStore('profiles').put(profile));
     return toProfileView(profile);
   }
 
   async deleteProfile(profileId: string): Promise<void> {
     if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_undeletable', message: 'The scripted profile is built in and cannot be deleted.' });
-    await inTransaction(this.database, ['profiles', 'settings'], async (transaction) => {
+    await this.config.write(['profiles', 'settings'], async (transaction) => {
       await transaction.objectStore('profiles').delete(profileId);
       const settings = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
       if (settings?.defaultProfileId === profileId) {

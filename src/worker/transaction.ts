@@ -4,6 +4,8 @@ import type { ParleyDatabase, ParleyDatabaseSchema } from './database';
 
 export type Stores = StoreNames<ParleyDatabaseSchema>[];
 export type Transaction = IDBPTransaction<ParleyDatabaseSchema, Stores, 'readwrite'>;
+/** A transaction that is only read from: readonly or readwrite. */
+export type ReadTransaction = IDBPTransaction<ParleyDatabaseSchema, Stores, IDBTransactionMode>;
 
 /**
  * Runs `body` in one readwrite transaction; any throw aborts it, so a failed command writes nothing. `body` must

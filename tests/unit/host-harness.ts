@@ -34,6 +34,7 @@ export interface TabOptions {
   persistIntervalMs?: number;
   /** Tools beyond the built-ins, as connected MCP servers would offer them. */
   tools?: readonly Tool[];
+  prepareModel?: (profile: Profile) => void;
 }
 
 /**
@@ -60,6 +61,7 @@ export async function openTab(options: TabOptions): Promise<TestTab> {
     sleep: abortableSleep,
     persistIntervalMs: options.persistIntervalMs ?? 5,
     ...(options.tools ? { extraTools: async () => options.tools! } : {}),
+    ...(options.prepareModel ? { prepareModel: options.prepareModel } : {}),
   });
   const tab: TestTab = {
     host,

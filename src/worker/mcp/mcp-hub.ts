@@ -7,12 +7,15 @@ import { maskKey } from '../settings-store';
 import type { McpConnection, openMcpConnection } from './mcp-connection';
 import { describeConnectFailure, McpCallError } from './mcp-errors';
 import { McpServerStore, type StoredMcpServer } from './mcp-server-store';
+import { StoredConfig } from '../stored-config';
 import { checkTools, type ServerTool } from './listed-tools';
 import { unknownMcpToolText } from './tool-names';
 import { toToolOutput } from './tool-result';
 
 export interface McpHubOptions {
   database: ParleyDatabase;
+  /** The worker's copy of the stored config (shared with SettingsStore); one of its own over `database` without it. */
+  config?: StoredConfig;
   newId(): string;
   /** Every change of what `listServers` returns: a server saved or removed, a status, a permission. */
   onChange(servers: McpServerView[]): void;
@@ -52,11 +55,13 @@ const CLIENT_VERSION = '0.1.0';
  */
 export class McpHub {
   private readonly store: McpServerStore;
+  private readonly config: StoredConfig;
   private readonly states = new Map<string, ServerState>();
   private readonly fetch: typeof fetch;
 
   constructor(private readonly options: McpHubOptions) {
-    this.store = new McpServerStore(options.database, options.newId);
+    this.config = options.config ?? new StoredConfig(options.database);
+    this.store = new McpServerStore(this.config, options.newId);
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
@@ -129,6 +134,7 @@ export class McpHub {
 
   /** Another tab changed the stored servers: drop connections to removed or edited ones, and show what is stored. */
   async reload(): Promise<McpServerView[]> {
+    this.config.invalidate();
     const servers = await this.store.list();
     for (const serverId of [...this.states.keys()]) {
       const server = servers.find((candidate) => candidate.id === serverId);

@@ -1,11 +1,9 @@
 import { WireError } from '../../schema/protocol';
 import type { McpServerInput, ToolPermission } from '../../schema/mcp';
-import type { ParleyDatabase } from '../database';
-import { inTransaction } from '../transaction';
+import { MCP_SERVERS_KEY, type StoredConfig } from '../stored-config';
 import { normalizeServerName } from './tool-names';
 
-/** Key of the MCP server list in the `settings` store. Do not change without a migration. */
-export const MCP_SERVERS_KEY = 'mcpServers';
+export { MCP_SERVERS_KEY };
 
 /** A server as stored. The token is a secret: it leaves this store only towards the server's own origin. */
 export interface StoredMcpServer {
@@ -17,15 +15,18 @@ export interface StoredMcpServer {
   permissions: Record<string, ToolPermission>;
 }
 
-/** The MCP server list in IndexedDB: one record in the `settings` store, changed in one transaction per edit. */
+/**
+ * The MCP server list in IndexedDB: one record in the `settings` store, changed in one transaction per edit. Read from
+ * the worker's StoredConfig, which every edit here (and in other tabs) invalidates.
+ */
 export class McpServerStore {
   constructor(
-    private readonly database: ParleyDatabase,
+    private readonly config: StoredConfig,
     private readonly newId: () => string,
   ) {}
 
   async list(): Promise<StoredMcpServer[]> {
-    return readList(await this.database.get('settings', MCP_SERVERS_KEY));
+    return readList((await this.config.read()).mcpServers);
   }
 
   /**
@@ -71,7 +72,7 @@ export class McpServerStore {
   }
 
   private update<T>(change: (servers: StoredMcpServer[]) => { servers: StoredMcpServer[]; result: T }): Promise<T> {
-    return inTransaction(this.database, ['settings'], async (transaction) => {
+    return this.config.write(['settings'], async (transaction) => {
       const store = transaction.objectStore('settings');
       const { servers, result } = change(readList(await store.get(MCP_SERVERS_KEY)));
       await store.put(servers, MCP_SERVERS_KEY);

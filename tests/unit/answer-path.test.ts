@@ -1,0 +1,176 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { zodTool } from '../../src/core/tools';
+import type { Model } from '../../src/core/model';
+import type { Tool } from '../../src/core/tool';
+import type { Message, Profile } from '../../src/schema/records';
+import { createModelForProfile } from '../../src/worker/providers/registry';
+
+// Issue 12: what the worker does between the user's answer (or Allow) and the next model request, counted in
+// IndexedDB transactions: each begun transaction, its mode, and whether it had committed when the model was called.
+
+interface Begun {
+  mode: IDBTransactionMode;
+  stores: string;
+  done: boolean;
+}
+
+const original = IDBDatabase.prototype.transaction;
+afterEach(() => {
+  IDBDatabase.prototype.transaction = original;
+});
+
+/** From now on, every transaction of every database is recorded in `log`. */
+function recordTransactions(): Begun[] {
+  const log: Begun[] = [];
+  IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
+    const transaction = original.apply(this, args);
+    const entry: Begun = { mode: args[1] ?? 'readonly', stores: [args[0]].flat().join(','), done: false };
+    log.push(entry);
+    transaction.addEventListener('complete', () => (entry.done = true));
+    return transaction;
+  };
+  return log;
+}
+
+/** `readwrite` for a committed transaction, `readwrite (open)` for one still running. */
+const described = (log: Begun[]) => log.map((entry) => `${entry.mode}${entry.done ? '' : ' (open)'}`);
+
+/**
+ * Models that note the log as it stands when each is called, and resolve `called` then (the test waits for that before
+ * reading anything itself, so the log holds the worker's transactions only).
+ */
+function modelRecording(log: () => Begun[] | undefined) {
+  const seen: string[][] = [];
+  let resolveCalled: () => void = () => undefined;
+  const called = new Promise<void>((resolve) => (resolveCalled = resolve));
+  const createModel = async (profile: Profile, scriptText: string): Promise<Model> => {
+    const model = await createModelForProfile(profile, scriptText);
+    return {
+      streamStep(request) {
+        const now = log();
+        if (now) {
+          seen.push(described(now));
+          resolveCalled();
+        }
+        return model.streamStep(request);
+      },
+    };
+  };
+  return { createModel, seen, called };
+}
+
+const ASK = { text: 'First:', toolCalls: [{ name: 'question', args: { questions: [{ header: 'Pick', question: 'Which?', options: [{ label: 'A' }, { label: 'B' }] }] } }] };
+const CALL = { text: 'Writing.', toolCalls: [{ name: 'mcp__files__write_file', args: { path: 'a.txt' } }] };
+const DONE = { text: 'Done: {{lastToolResult}}' };
+
+async function pausedConversation(tab: TestTab) {
+  const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+  await tab.send({ type: 'message.send', conversationId, text: 'go' });
+  await waitForRunState(tab, conversationId, ['awaiting_input']);
+  const message: Message = (await tab.send({ type: 'conversation.open', conversationId })).messages.at(-1)!;
+  const block = message.blocks.find((candidate) => candidate.type === 'question_request' || candidate.type === 'tool_call');
+  if (!block || (block.type !== 'question_request' && block.type !== 'tool_call')) throw new Error('no request');
+  return { conversationId, messageId: message.id, requestId: block.toolCallId };
+}
+
+describe('from an answer to the next model request', () => {
+  it('a question: the compare-and-set is the only transaction the model request waits for, and no read comes between', async () => {
+    let log: Begun[] | undefined;
+    const model = modelRecording(() => log);
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), createModel: model.createModel });
+    await tab.send({ type: 'settings.update', script: script([ASK, DONE]) });
+    const target = await pausedConversation(tab);
+
+    log = recordTransactions();
+    await tab.send({ type: 'question.answer', conversationId: target.conversationId, messageId: target.messageId, toolCallId: target.requestId, answers: [{ selected: ['A'] }] });
+    await model.called;
+    // The reply's first write is begun before the request but not waited for.
+    expect(model.seen).toEqual([['readwrite', 'readwrite (open)']]);
+    expect(log[0]?.stores).toBe('conversations,messages,settings'); // the compare-and-set also read the config generation
+  });
+
+  it('an approved tool call: two writes before the tool runs (the answer, "running"), one after it, and no read', async () => {
+    let log: Begun[] | undefined;
+    let atTool: string[] | undefined;
+    const model = modelRecording(() => log);
+    const tool: Tool = {
+      ...zodTool({
+        name: 'mcp__files__write_file',
+        description: 'Writes a file.',
+        input: z.object({ path: z.string() }).strict(),
+        async execute() {
+          if (log) atTool = described(log);
+          return { text: 'written' };
+        },
+      }),
+      permission: 'ask',
+      source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file' },
+    };
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [tool], createModel: model.createModel });
+    await tab.send({ type: 'settings.update', script: script([CALL, DONE]) });
+    const target = await pausedConversation(tab);
+
+    log = recordTransactions();
+    await tab.send({ type: 'request.resolve', ...target, approved: true });
+    await model.called;
+    expect(atTool).toEqual(['readwrite', 'readwrite']);
+    expect(model.seen).toEqual([['readwrite', 'readwrite', 'readwrite', 'readwrite (open)']]);
+  });
+
+  it('settings another tab saved are used by the next step even when its hint never arrives', async () => {
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const here = await openTab({ databaseName, locks });
+    const there = await openTab({ databaseName, locks }); // its broadcasts reach nobody
+    await here.send({ type: 'settings.update', script: script([{ text: 'old one' }, { text: 'old two' }]) });
+    const { id } = await here.send({ type: 'conversation.create' });
+    await here.send({ type: 'message.send', conversationId: id, text: 'hello' });
+    await waitForRunState(here, id, ['idle']);
+
+    await there.send({ type: 'settings.update', script: script([{ text: 'new one' }, { text: 'new two' }]) });
+    await here.send({ type: 'message.send', conversationId: id, text: 'again' });
+    await waitForRunState(here, id, ['idle']);
+    const { messages } = await here.send({ type: 'conversation.open', conversationId: id });
+    expect(messages.at(-1)!.blocks).toEqual([{ type: 'text', text: 'new two' }]);
+  });
+
+  it('a tab that died after the answer, before the reply was first written: the run is repaired and Continue answers once', async () => {
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const dead = await openTab({ databaseName, locks });
+    await dead.send({ type: 'settings.update', script: script([ASK, { text: 'Got: {{lastToolResult}}' }]) });
+    const target = await pausedConversation(dead);
+    // What it left: the answer stored (the compare-and-set) and the request perhaps sent, nothing more, no lock held.
+    await dead.host.store.resolveRequest(target, { approved: true, params: { answers: [{ selected: ['B'] }] } }, { checkArgs: () => ({ ok: false, error: '' }), checkContent: () => ({ ok: false, error: '' }) });
+    dead.close();
+
+    const tab = await openTab({ databaseName, locks });
+    const opened = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
+    expect(opened.conversation.runState).toBe('interrupted');
+    expect(opened.messages).toHaveLength(2);
+    await tab.send({ type: 'run.continue', conversationId: target.conversationId });
+    await waitForRunState(tab, target.conversationId, ['idle']);
+    const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
+    expect(messages).toHaveLength(3);
+    expect(messages[2]!.blocks).toEqual([{ type: 'text', text: expect.stringContaining('"Which?"="B"') }]);
+  });
+
+  it("opening a conversation loads its provider's code ahead of the request an answer or a message will make", async () => {
+    const prepared: string[] = [];
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), prepareModel: (profile) => prepared.push(profile.name) });
+    const local = await tab.send({ type: 'profiles.save', profile: { name: 'Local', kind: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'm' } });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'conversation.setProfile', conversationId: id, profileId: local.id });
+    expect(prepared).toEqual([]);
+    await tab.send({ type: 'conversation.open', conversationId: id });
+    await expect.poll(() => prepared).toEqual(['Local']);
+
+    // At start-up, the list loads it for every conversation waiting for the user, before any is opened.
+    prepared.length = 0;
+    await tab.host.store.updateConversation(id, (conversation) => ({ ...conversation, runState: 'awaiting_input' }));
+    await tab.send({ type: 'conversation.list' });
+    await expect.poll(() => prepared).toEqual(['Local']);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import type { Model } from '../../src/core/model';
+import type { Message, Profile } from '../../src/schema/records';
+import { createModelForProfile } from '../../src/worker/providers/registry';
+import { openParleyDatabase } from '../../src/worker/database';
+import { StoredConfig } from '../../src/worker/stored-config';
+import { SettingsStore } from '../../src/worker/settings-store';
+
+const lastText = (messages: Message[]) => messages.at(-1)!.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
+
+async function reply(tab: TestTab, conversationId: string, text: string): Promise<string> {
+  await tab.send({ type: 'message.send', conversationId, text });
+  await waitForRunState(tab, conversationId, ['idle', 'error']);
+  return lastText((await tab.send({ type: 'conversation.open', conversationId })).messages);
+}
+
+/** Two tabs of one browser; `there`'s broadcasts reach `here` only when `wired`. */
+async function twoTabs(options: { wired: boolean; createModel?: (profile: Profile, script: string) => Promise<Model> }) {
+  const databaseName = uniqueDatabaseName();
+  const locks = memoryLocks();
+  const here = await openTab({ databaseName, locks, ...(options.createModel ? { createModel: options.createModel } : {}) });
+  const there = await openTab({ databaseName, locks, peers: options.wired ? [here] : [] });
+  return { here, there };
+}
+
+describe("each worker's copy of settings, profiles and MCP servers", () => {
+  it('a run step uses the script another tab saved (its hint drops the copy)', async () => {
+    const { here, there } = await twoTabs({ wired: true });
+    await here.send({ type: 'settings.update', script: script([{ text: 'old one' }, { text: 'old two' }]) });
+    const { id } = await here.send({ type: 'conversation.create' });
+    expect(await reply(here, id, 'hello')).toBe('old one'); // the copy is loaded now
+
+    await there.send({ type: 'settings.update', script: script([{ text: 'new one' }, { text: 'new two' }]) });
+    expect(await reply(here, id, 'again')).toBe('new two');
+    expect((await here.send({ type: 'settings.get' })).script).toContain('new two');
+  });
+
+  it('a run step uses the profile as another tab edited it, and stops when another tab deleted it', async () => {
+    const models: string[] = [];
+    const createModel = async (profile: Profile, scriptText: string): Promise<Model> => {
+      models.push(profile.model);
+      return createModelForProfile({ ...profile, kind: 'scripted' }, scriptText);
+    };
+    const { here, there } = await twoTabs({ wired: true, createModel });
+    await here.send({ type: 'settings.update', script: script([{ text: 'one' }, { text: 'two' }, { text: 'three' }]) });
+    const profile = { name: 'Local', kind: 'openai-compatible' as const, baseUrl: 'http://localhost:11434/v1', model: 'model-a' };
+    const saved = await here.send({ type: 'profiles.save', profile });
+    const { id } = await here.send({ type: 'conversation.create' });
+    await here.send({ type: 'conversation.setProfile', conversationId: id, profileId: saved.id });
+    expect(await reply(here, id, 'hello')).toBe('one');
+
+    await there.send({ type: 'profiles.save', profile: { ...profile, id: saved.id, model: 'model-b' } });
+    expect(await reply(here, id, 'again')).toBe('two');
+    expect(models).toEqual(['model-a', 'model-b']);
+
+    await there.send({ type: 'profiles.delete', profileId: saved.id });
+    await reply(here, id, 'once more');
+    expect((await here.host.store.getConversation(id))?.runError?.code).toBe('profile_gone');
+    expect(models).toEqual(['model-a', 'model-b']);
+  });
+
+  it('reads from IndexedDB once, then only after a write of its own', async () => {
+    const database = await openParleyDatabase(uniqueDatabaseName());
+    const config = new StoredConfig(database);
+    const settings = new SettingsStore(config, () => 'id');
+    const first = await config.read();
+    expect(await config.read()).toBe(first);
+    await settings.updateSettings({ script: script([{ text: 'changed' }]) });
+    const second = await config.read();
+    expect(second).not.toBe(first);
+    expect(second.generation).toBe(first.generation + 1);
+    expect((await settings.getSettings()).script).toContain('changed');
+    database.close();
+  });
+
+  it('does not keep a load that began before an invalidation, nor a copy older than a generation seen since', async () => {
+    const database = await openParleyDatabase(uniqueDatabaseName());
+    const config = new StoredConfig(database);
+    const elsewhere = new SettingsStore(new StoredConfig(database), () => 'id');
+    const loading = config.read();
+    config.invalidate();
+    const loaded = await loading;
+    expect(await config.read()).not.toBe(loaded);
+
+    const before = await config.read();
+    await elsewhere.updateSettings({ script: script([{ text: 'from another tab' }]) });
+    expect(await config.read()).toBe(before); // nothing told this copy yet
+    config.observe(before.generation); // a generation it already has: kept
+    expect(await config.read()).toBe(before);
+    config.observe(before.generation + 1);
+    const after = await config.read();
+    expect(after.generation).toBe(before.generation + 1);
+    expect(JSON.stringify(after.settings)).toContain('from another tab');
+    database.close();
+  });
+});
