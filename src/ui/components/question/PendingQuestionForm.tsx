@@ -169,11 +169,13 @@ export function PendingQuestionForm(props: {
   }
 
   async function resolve(send: () => Promise<{ message: Message }>, expected: ResolvedOutcome): Promise<void> {
+    const hadUnsavedDraft = saver.cancel();
+    // The command leaves first; the form's own re-render (busy, errors cleared) happens while the worker works.
+    const sent = send();
     setBusy(true);
     setError(undefined);
-    const hadUnsavedDraft = saver.cancel();
     try {
-      const result = await send();
+      const result = await sent;
       settled = true;
       props.onSettled(outcomeFromMessage(result.message, props.block.toolCallId) ?? expected, false);
       // The form is gone: the next thing to do is writing, so focus goes to the composer, not to <body>.

@@ -36,9 +36,11 @@ export function createResolver(client: Pick<WorkerClient, 'send'>, target: () =>
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal<ErrorWords>();
   const send = async (resolution: { approved: boolean; params?: unknown; reason?: string; cancel?: boolean }) => {
+    // The command leaves first; the card's own re-render (busy, errors cleared) happens while the worker works.
+    const resolving = resolveRequest(client, target(), resolution);
     setBusy(true);
     setError(undefined);
-    const failure = await resolveRequest(client, target(), resolution);
+    const failure = await resolving;
     setBusy(false);
     if (failure) setError(failure);
   };
