@@ -4,7 +4,8 @@ import { ConversationExport, type Conversation, type Message, type Profile, type
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
 import { findImportProblem } from '../core/import-checks';
-import { elicitationDead, type IndexedDbConversationStore, type RequestTarget } from './conversation-store';
+import type { IndexedDbConversationStore } from './conversation-store';
+import { elicitationDead, type RequestTarget } from './request-records';
 import type { RequestResolution, ResolveContext } from '../core/requests';
 import type { RunManager } from './run-manager';
 import type { SettingsStore } from './settings-store';

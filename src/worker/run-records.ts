@@ -1,0 +1,186 @@
+import { isPendingRequest, resolveByChat, resolveByStop, withRequest, type RequestBlock } from '../core/requests';
+import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../core/run-repair';
+import type { RunChange, RunSnapshot } from '../core/store';
+import { INTERRUPTED_TOOL_TEXT } from '../core/tool-outcomes';
+import { WireError } from '../schema/protocol';
+import type { Conversation, Message, RunState } from '../schema/records';
+import { afterWrite, DEFAULT_TITLE, messagesIn, notFound, RUN_STORES, transactRun, type StoreContext } from './store-context';
+import { inTransaction, type Transaction } from './transaction';
+import { readConfigGeneration } from './stored-config';
+
+/**
+ * A conversation's run state over IndexedDB: read for a run, started by a user message, changed by the loop's steps,
+ * moved, stopped and repaired. Every method is one transaction that awaits nothing but IndexedDB requests.
+ */
+export class RunRecords {
+  constructor(private readonly context: StoreContext) {}
+
+  async readRun(conversationId: string): Promise<RunSnapshot | undefined> {
+    const transaction = this.context.database.transaction(RUN_STORES, 'readonly');
+    const [conversation, history, generation] = await Promise.all([
+      transaction.objectStore('conversations').get(conversationId),
+      messagesIn(transaction, conversationId),
+      readConfigGeneration(transaction),
+    ]);
+    this.context.listener.sawConfigGeneration?.(generation);
+    return conversation ? { conversation, history } : undefined;
+  }
+
+  async applyRun(conversationId: string, change: RunChange, messages: Message[]): Promise<Conversation | undefined> {
+    const now = this.context.now();
+    const conversation = await transactRun(this.context, async (transaction) => {
+      const stored = await transaction.objectStore('conversations').get(conversationId);
+      if (!stored) return undefined;
+      const next: Conversation = { ...stored, runState: change.runState, updatedAt: now, completedSteps: stored.completedSteps + (change.countStep ? 1 : 0) };
+      if (change.runError) next.runError = change.runError;
+      else delete next.runError;
+      await Promise.all([...messages.map((message) => transaction.objectStore('messages').put(message)), transaction.objectStore('conversations').put(next)]);
+      return next;
+    });
+    if (conversation) this.context.listener.changed({ conversation, messages });
+    return conversation;
+  }
+
+  /**
+   * Appends a user message and marks the conversation running. A pending question is resolved as answered in chat,
+   * in the same transaction. Refused while a run is going.
+   */
+  async appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+    const now = this.context.now();
+    const message: Message = { id: this.context.newId(), conversationId, seq: 0, role: 'user', blocks: [{ type: 'text', text }], status: 'complete', createdAt: now, updatedAt: now };
+    const change = await transactRun(this.context, async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation) throw notFound('conversation', conversationId);
+      if (conversation.runState === 'running') throw new WireError({ code: 'busy', reason: 'run_in_progress', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
+      const messages = await messagesIn(transaction, conversationId);
+      if (hasPendingElicitation(messages)) {
+        throw new WireError({ code: 'busy', reason: 'elicitation_pending', message: 'A tool is waiting for your answer in the form above. Submit, decline or cancel it first, or press Stop.' });
+      }
+      message.seq = (messages.at(-1)?.seq ?? -1) + 1;
+      const written: Message[] = [];
+      for (const stored of messages) {
+        // A reply in chat answers whatever was asked: questions, approvals (the call does not run), Run again / Skip.
+        let next = stored;
+        for (const block of stored.blocks) {
+          if (isPendingRequest(block)) next = withRequest(next, resolveByChat(block as RequestBlock, now, message.id), now);
+        }
+        next = closeQueuedCalls(next, now) ?? next;
+        if (next !== stored) written.push(next);
+      }
+      const isFirst = !messages.some((stored) => stored.role === 'user');
+      const next: Conversation = {
+        ...conversation,
+        runState: 'running',
+        updatedAt: now,
+        title: isFirst && conversation.title === DEFAULT_TITLE ? titleFrom(text) : conversation.title,
+        // Stored before profiles were pinned: pin it now, to the profile it has been using.
+        profileId: conversation.profileId ?? defaultProfileId,
+      };
+      delete next.draft; // sent
+      delete next.runError;
+      written.push(message);
+      for (const record of written) await transaction.objectStore('messages').put(record);
+      await transaction.objectStore('conversations').put(next);
+      return { conversation: next, messages: written, history: afterWrite(messages, written) };
+    });
+    this.context.listener.changed({ conversation: change.conversation, messages: change.messages });
+    return { conversation: change.conversation, message, run: { conversation: change.conversation, history: change.history } };
+  }
+
+  /**
+   * Moves a conversation from one of `from` to `to`, in one transaction; a streaming message becomes `messageStatus`.
+   * Returns undefined (and writes nothing) when the conversation is not in one of `from`.
+   */
+  async transition(conversationId: string, from: RunState[], to: RunState, messageStatus: Message['status'] = 'interrupted'): Promise<Conversation | undefined> {
+    const now = this.context.now();
+    const change = await inTransaction(this.context.database, ['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation || !from.includes(conversation.runState)) return undefined;
+      const next: Conversation = { ...conversation, runState: to, updatedAt: now };
+      if (to === 'idle' || to === 'running') delete next.runError;
+      const messages: Message[] = [];
+      for (const message of await messagesIn(transaction, conversationId)) {
+        if (message.status !== 'streaming') continue;
+        messages.push({ ...message, status: messageStatus, updatedAt: now });
+      }
+      return putChange(transaction, next, messages);
+    });
+    if (!change) return undefined;
+    this.context.listener.changed(change);
+    return change.conversation;
+  }
+
+  /**
+   * Stop for a conversation that no run of this worker holds, as ONE compare-and-set transaction: pending questions
+   * are resolved as stopped, a reply left interrupted (or streaming) becomes stopped, and the conversation idle. Writes
+   * nothing (undefined) when it is idle or running already.
+   */
+  async stopRun(conversationId: string): Promise<Conversation | undefined> {
+    const now = this.context.now();
+    const change = await inTransaction(this.context.database, ['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation) throw notFound('conversation', conversationId);
+      if (!(['awaiting_input', 'interrupted', 'waiting_network', 'error'] as RunState[]).includes(conversation.runState)) return undefined;
+      const messages: Message[] = [];
+      for (const message of await messagesIn(transaction, conversationId)) {
+        let next = message;
+        for (const block of message.blocks) {
+          if (isPendingRequest(block)) next = withRequest(next, resolveByStop(block as RequestBlock, now), now);
+        }
+        next = closeQueuedCalls(next, now) ?? next;
+        // Nobody runs this conversation, so a call still marked running died with its tab: say so, never re-run it.
+        if (next.blocks.some((block) => block.type === 'tool_call' && block.status === 'running')) {
+          next = { ...next, updatedAt: now, blocks: next.blocks.map((block) => (block.type === 'tool_call' && block.status === 'running' ? { ...block, status: 'interrupted' as const, result: `${INTERRUPTED_TOOL_TEXT} The user then stopped the run.` } : block)) };
+        }
+        if (next.status === 'streaming' || next.status === 'interrupted') next = { ...next, status: 'stopped', updatedAt: now };
+        if (next !== message) messages.push(next);
+      }
+      const next: Conversation = { ...conversation, runState: 'idle', updatedAt: now };
+      delete next.runError;
+      return putChange(transaction, next, messages);
+    });
+    if (!change) return undefined;
+    this.context.listener.changed(change);
+    return change.conversation;
+  }
+
+  /**
+   * Repairs a conversation whose run died (its lock is free, the caller holds it): a `running` conversation becomes
+   * interrupted, and see repairDeadRun for its tool calls and elicitations. A call cut off while running makes it wait
+   * for the user's "Run again or Skip". Writes nothing (undefined) when there is nothing to repair.
+   */
+  async repairDeadRun(conversationId: string): Promise<Conversation | undefined> {
+    const now = this.context.now();
+    const change = await inTransaction(this.context.database, ['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation || (conversation.runState !== 'running' && conversation.runState !== 'awaiting_input')) return undefined;
+      const messages = await messagesIn(transaction, conversationId);
+      const repaired = repairDeadRun(messages, now);
+      const streaming = messages.filter((message) => message.status === 'streaming');
+      if (conversation.runState === 'awaiting_input' && repaired.changed.length === 0) return undefined;
+      const byId = new Map(repaired.changed.map((message) => [message.id, message]));
+      for (const message of streaming) byId.set(message.id, { ...(byId.get(message.id) ?? message), status: 'interrupted', updatedAt: now });
+      const pendingLeft = [...messages.map((message) => byId.get(message.id) ?? message)].some((message) => message.pendingRequestId !== undefined);
+      const runState: RunState = repaired.asks || pendingLeft ? 'awaiting_input' : 'interrupted';
+      const next: Conversation = { ...conversation, runState, updatedAt: now };
+      delete next.runError;
+      return putChange(transaction, next, [...byId.values()]);
+    });
+    if (!change) return undefined;
+    this.context.listener.changed(change);
+    return change.conversation;
+  }
+}
+
+/** Writes a conversation and its changed messages inside `transaction`; the change, for the listener. */
+async function putChange(transaction: Transaction, conversation: Conversation, messages: Message[]): Promise<{ conversation: Conversation; messages: Message[] }> {
+  for (const message of messages) await transaction.objectStore('messages').put(message);
+  await transaction.objectStore('conversations').put(conversation);
+  return { conversation, messages };
+}
+
+function titleFrom(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim()) ?? text;
+  const trimmed = line.trim();
+  return trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed;
+}
