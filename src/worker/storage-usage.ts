@@ -6,16 +6,16 @@ const BATCH = 200;
 
 /**
  * The `limit` largest conversations by approximate stored size (record and messages as JSON characters; the browser
- * compresses what it stores, so this is an upper estimate), and the total. One readonly transaction that walks the
- * messages in key order, a batch at a time.
+ * compresses what it stores, so this is an upper estimate), and the total. The messages are walked in key order, a
+ * batch per readonly transaction: one transaction over every message would hold back every conversation write in every
+ * tab (an answer, a streaming reply) until the whole walk was done. The figure is approximate anyway, so a write landing
+ * between two batches changes nothing that matters.
  */
 export async function conversationSizes(database: ParleyDatabase, limit: number): Promise<ConversationSizes> {
-  const transaction = database.transaction(['conversations', 'messages'], 'readonly');
   const sizes = new Map<string, { bytes: number; messages: number }>();
-  const messages = transaction.objectStore('messages');
   let after: string | undefined;
   for (;;) {
-    const batch = await messages.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BATCH);
+    const batch = await database.getAll('messages', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BATCH);
     for (const message of batch) {
       const size = sizes.get(message.conversationId) ?? { bytes: 0, messages: 0 };
       size.bytes += JSON.stringify(message).length;
@@ -27,7 +27,7 @@ export async function conversationSizes(database: ParleyDatabase, limit: number)
   }
   const all: ConversationSize[] = [];
   let totalBytes = 0;
-  for (const conversation of await transaction.objectStore('conversations').getAll()) {
+  for (const conversation of await database.getAll('conversations')) {
     const size = sizes.get(conversation.id) ?? { bytes: 0, messages: 0 };
     const bytes = size.bytes + JSON.stringify(conversation).length;
     totalBytes += bytes;

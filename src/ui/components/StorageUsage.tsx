@@ -20,7 +20,25 @@ export function StorageUsage() {
   const [deleting, setDeleting] = createSignal<ConversationSize>();
   const [deleted, setDeleted] = createSignal<string>();
 
-  async function refresh() {
+  // One measurement at a time: a change while one runs asks for one more after it, not for a second walk beside it.
+  let running: Promise<void> | undefined;
+  let again = false;
+  function refresh(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = measure().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        void refresh();
+      }
+    });
+    return running;
+  }
+
+  async function measure() {
     const result = await settle(app.client.send({ type: 'storage.conversationSizes', limit: LARGEST_LISTED }));
     if (result) setSizes(result);
     // Chromium's estimate splits usage by kind; the models live in the origin's file system (OPFS).

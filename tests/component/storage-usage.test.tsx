@@ -1,0 +1,34 @@
+import { render, screen } from '@solidjs/testing-library';
+import { createStore } from 'solid-js/store';
+import { describe, expect, it, vi } from 'vitest';
+import type { ConversationSizes } from '../../src/schema/protocol';
+import { AppContext, type AppServices } from '../../src/ui/app-context';
+import { StorageUsage } from '../../src/ui/components/StorageUsage';
+
+describe('StorageUsage', () => {
+  it('measures once at a time: changes while a measurement runs ask for one more, not one each', async () => {
+    const [state, setState] = createStore({ conversationOrder: ['a'] });
+    const releases: Array<(sizes: ConversationSizes) => void> = [];
+    const send = vi.fn((command: { type: string }) =>
+      command.type === 'storage.conversationSizes' ? new Promise<ConversationSizes>((resolve) => releases.push(resolve)) : Promise.resolve(undefined),
+    );
+    const services = { client: { send, onEvent: () => () => undefined }, state, dispatch: () => undefined } as unknown as AppServices;
+    render(() => (
+      <AppContext.Provider value={services}>
+        <StorageUsage />
+      </AppContext.Provider>
+    ));
+    const measurements = () => send.mock.calls.filter(([command]) => command.type === 'storage.conversationSizes').length;
+    expect(measurements()).toBe(1);
+    // An import lands conversation after conversation while the first walk is still running.
+    setState('conversationOrder', ['a', 'b']);
+    setState('conversationOrder', ['a', 'b', 'c']);
+    setState('conversationOrder', ['a', 'b', 'c', 'd']);
+    expect(measurements()).toBe(1);
+    releases[0]!({ largest: [], conversations: 1, totalBytes: 10 });
+    await vi.waitFor(() => expect(measurements()).toBe(2));
+    releases[1]!({ largest: [{ conversationId: 'd', title: 'Dee', bytes: 2048, messages: 3 }], conversations: 4, totalBytes: 4096 });
+    expect(await screen.findByText('Dee')).toBeInTheDocument();
+    expect(measurements()).toBe(2);
+  });
+});
