@@ -18,6 +18,8 @@ export interface LoadedEngine {
 }
 
 let loaded: LoadedEngine | undefined;
+/** Replies generating on the loaded engine: another thread count waits until there are none (a swap would kill them). */
+let generating = 0;
 let loading: { source: string; threads: number; promise: Promise<LoadedEngine> } | undefined;
 
 /**
@@ -28,7 +30,7 @@ let loading: { source: string; threads: number; promise: Promise<LoadedEngine> }
 export async function loadEngine(source: string): Promise<LoadedEngine> {
   const model = await openModel(source);
   const requestedThreads = engineThreads(model.threads, navigator.hardwareConcurrency || 2, self.crossOriginIsolated === true);
-  if (loaded?.source === source && loaded.requestedThreads === requestedThreads) {
+  if (loaded?.source === source && (loaded.requestedThreads === requestedThreads || generating > 0)) {
     loaded.constrainToolCalls = model.constrainToolCalls;
     return loaded;
   }
@@ -68,6 +70,22 @@ export async function loadEngine(source: string): Promise<LoadedEngine> {
   } finally {
     if (loading?.promise === promise) loading = undefined;
   }
+}
+
+/** Marks a reply generating on the loaded engine until the returned function is called (once). */
+export function holdEngine(): () => void {
+  generating += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    generating -= 1;
+  };
+}
+
+/** Unloads the engine unless another reply is generating on it (then the next load after it may swap it). */
+export async function unloadEngineIfIdle(): Promise<void> {
+  if (generating === 0) await unloadEngine();
 }
 
 /** Frees the engine's memory (a model deleted, another chosen, or the engine left broken by a failure). */

@@ -4,7 +4,7 @@ import { ModelError, type Model, type ModelPart, type ModelRequest, type ToolSpe
 import type { Profile, Usage } from '../../../schema/records';
 import { QUESTION_TOOL_NAME } from '../../../core/question-tool';
 import { toModelMessages } from '../history-mapping';
-import { CONTEXT_TOKENS, loadEngine, unloadEngine } from './engine';
+import { CONTEXT_TOKENS, holdEngine, loadEngine, unloadEngineIfIdle } from './engine';
 import { LocalModelStoreError, recordSpeed } from './model-store';
 import { createToolCallParser } from './tool-call-parser';
 import { toolCallGrammar } from './tool-grammar';
@@ -38,6 +38,7 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       const messages = toEngineMessages(request, options.system, constrained ? request.tools : []);
       const parser = createToolCallParser({ newId: () => `local_${Date.now().toString(36)}_${callCount++}` });
       let usage: Usage | undefined;
+      const release = holdEngine();
       try {
         const stream = await engine.wllama.createChatCompletion({
           messages,
@@ -61,14 +62,18 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
           }
         }
       } catch (error) {
+        release();
         if (request.signal.aborted) throw request.signal.reason;
-        // A failure inside the engine can leave its worker unusable: the next step loads it afresh.
-        await unloadEngine();
+        // A failure inside the engine can leave its worker unusable: the next step loads it afresh (once no other reply
+        // is generating on it).
+        await unloadEngineIfIdle();
         const detail = error instanceof Error ? error.message : String(error);
         if (/context|kv_cache_full/i.test(detail) || (error as { type?: unknown } | null)?.type === 'kv_cache_full') {
           throw new ModelError('bad_request', `This conversation no longer fits in the in-browser model's memory (${CONTEXT_TOKENS} tokens of context). Start a new conversation to go on with this model.`, { cause: error });
         }
         throw new ModelError('server', `The in-browser model failed: ${detail}`, { cause: error });
+      } finally {
+        release();
       }
       request.signal.throwIfAborted();
       yield* parser.end();
