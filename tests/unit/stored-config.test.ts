@@ -94,4 +94,24 @@ describe("each worker's copy of settings, profiles and MCP servers", () => {
     expect(JSON.stringify(after.settings)).toContain('from another tab');
     database.close();
   });
+
+  it('saving a profile edit reads the stored profile in its own write, not the copy another tab made stale', async () => {
+    const database = await openParleyDatabase(uniqueDatabaseName());
+    const here = new SettingsStore(new StoredConfig(database), () => 'p1');
+    const there = new SettingsStore(new StoredConfig(database), () => 'unused'); // its changes send no hint here
+    const input = { name: 'Remote', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.test/v1', model: 'model-a' };
+    const saved = await here.saveProfile({ ...input, apiKey: 'sk-old-key-0001' });
+    expect((await here.listProfiles()).map((profile) => profile.id)).toEqual(['scripted', saved.id]); // the copy holds it
+
+    // The other tab changes the key; an edit here with the key left empty keeps the key stored now, not the copy's.
+    await there.saveProfile({ ...input, id: saved.id, apiKey: 'sk-new-key-0002' });
+    await here.saveProfile({ ...input, id: saved.id, model: 'model-b' });
+    expect(await there.getProfile(saved.id)).toMatchObject({ apiKey: 'sk-new-key-0002', model: 'model-b' });
+
+    // The other tab deletes it; an edit here does not bring it back, with or without its old key.
+    await there.deleteProfile(saved.id);
+    await expect(here.saveProfile({ ...input, id: saved.id, model: 'model-c' })).rejects.toMatchObject({ code: 'not_found', reason: 'profile_gone' });
+    expect(await new SettingsStore(new StoredConfig(database), () => 'unused').getProfile(saved.id)).toBeUndefined();
+    database.close();
+  });
 });
