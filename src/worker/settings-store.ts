@@ -20,8 +20,7 @@ export class SettingsStore {
   ) {}
 
   async getSettings(): Promise<Settings> {
-    const stored = (await this.config.read()).settings as Partial<Settings> | undefined;
-    return { ...DEFAULT_SETTINGS, ...stored };
+    return settingsFrom((await this.config.read()).settings);
   }
 
   async updateSettings(update: Partial<Settings>): Promise<Settings> {
@@ -104,6 +103,11 @@ export class SettingsStore {
       }
     });
   }
+}
+
+/** The settings a stored record (raw, possibly partial or absent) means: the defaults for whatever it lacks. */
+export function settingsFrom(stored: unknown): Settings {
+  return { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings> | undefined) };
 }
 
 /** What the UI may see of a profile: everything but the key, which is masked. */

@@ -114,4 +114,16 @@ describe("each worker's copy of settings, profiles and MCP servers", () => {
     expect(await new SettingsStore(new StoredConfig(database), () => 'unused').getProfile(saved.id)).toBeUndefined();
     database.close();
   });
+
+  it('a new conversation is pinned to the default profile stored now, whatever the copy says', async () => {
+    const { here, there } = await twoTabs({ wired: false });
+    const profile = { name: 'Remote', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.test/v1', model: 'm' };
+    const first = await here.send({ type: 'profiles.save', profile });
+    const second = await here.send({ type: 'profiles.save', profile: { ...profile, name: 'Other' } });
+    await here.send({ type: 'settings.update', defaultProfileId: first.id });
+    expect((await here.send({ type: 'conversation.create' })).profileId).toBe(first.id); // the copy is loaded now
+
+    await there.send({ type: 'settings.update', defaultProfileId: second.id }); // the user chose another company
+    expect((await here.send({ type: 'conversation.create', title: 'Next' })).profileId).toBe(second.id);
+  });
 });
