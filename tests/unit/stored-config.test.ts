@@ -4,7 +4,7 @@ import type { Model } from '../../src/core/model';
 import type { Message, Profile } from '../../src/schema/records';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import { openParleyDatabase } from '../../src/worker/database';
-import { StoredConfig } from '../../src/worker/stored-config';
+import { SETTINGS_KEY, StoredConfig } from '../../src/worker/stored-config';
 import { SettingsStore } from '../../src/worker/settings-store';
 
 const lastText = (messages: Message[]) => messages.at(-1)!.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
@@ -34,6 +34,24 @@ describe("each worker's copy of settings, profiles and MCP servers", () => {
     await there.send({ type: 'settings.update', script: script([{ text: 'new one' }, { text: 'new two' }]) });
     expect(await reply(here, id, 'again')).toBe('new two');
     expect((await here.send({ type: 'settings.get' })).script).toContain('new two');
+  });
+
+  it("a tab running older code, which bumps no generation: only its hint drops the copy, and the next step uses what it saved", async () => {
+    const databaseName = uniqueDatabaseName();
+    const here = await openTab({ databaseName, locks: memoryLocks() });
+    await here.send({ type: 'settings.update', script: script([{ text: 'old one' }, { text: 'old two' }, { text: 'old three' }]) });
+    const { id } = await here.send({ type: 'conversation.create' });
+    expect(await reply(here, id, 'hello')).toBe('old one'); // the copy is loaded now
+
+    // The older build's write: the settings record alone, straight into IndexedDB.
+    const older = await openParleyDatabase(databaseName);
+    const stored = (await older.get('settings', SETTINGS_KEY)) as object;
+    await older.put('settings', { ...stored, script: script([{ text: 'new one' }, { text: 'new two' }, { text: 'new three' }]) }, SETTINGS_KEY);
+    older.close();
+    expect(await reply(here, id, 'again')).toBe('old two'); // no generation to notice it by
+
+    await here.host.peerHint({ kind: 'settings' });
+    expect(await reply(here, id, 'once more')).toBe('new three');
   });
 
   it('a run step uses the profile as another tab edited it, and stops when another tab deleted it', async () => {
