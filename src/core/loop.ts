@@ -91,79 +91,98 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
   ports.onNotice?.(conversation.id, null); // a retry or network notice from before is over
   ports.onProgress?.(message);
 
-  const writer = createCoalescedWriter((value: Message) => store.write({ messages: [value] }, { ifExists: true }).then(() => undefined), {
-    intervalMs: ports.persistIntervalMs ?? 250,
-    timers: ports.timers,
-    onError: ports.onStorageError,
-  });
-  const calls: ReceivedToolCall[] = [];
   let started: Promise<Conversation | undefined> | undefined;
-  for (let attempt = 0; ; attempt += 1) {
-    let produced = false;
-    try {
-      const model = await ports.getModel(running);
-      const text = messageText(message);
-      const continuation = text ? { messageId: message.id, text } : undefined;
-      const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
-      const request = { conversation: running, history: requestHistory, tools: toolSpecs(await ports.getTools(running)), signal, ...(continuation ? { continuation } : {}) };
-      // The streaming message is stored by a transaction begun here and awaited only when the step is saved (see
-      // saveStep), so the request does not wait for it. IndexedDB runs readwrite transactions over the same stores in
-      // the order they began, so every later write of the message lands after this one; a crash before it commits
-      // leaves the conversation running with the previous messages, which a repair marks interrupted (Continue).
-      // The message itself, not a copy: IndexedDB clones it when it is put, and the event told after the commit carries
-      // what has streamed by then, never less than the UI already shows.
-      if (!started) {
-        started = store.applyRun(conversation.id, { runState: 'running' }, [message]);
-        started.catch(() => undefined); // awaited in saveStep; this only keeps an early failure from being unhandled
-      }
-      for await (const part of model.streamStep(request)) {
-        if (signal.aborted) break;
-        if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
-          appendDelta(message, part.type === 'text-delta' ? 'text' : 'reasoning', part.text);
-          produced = true;
-        } else if (part.type === 'tool-call') {
-          calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
-          produced = true;
-        } else if (part.usage) {
-          message.usage = part.usage;
+  // Each write waits for the reply's first (`started`): none stores a reply whose first write failed.
+  const writer = createCoalescedWriter(
+    async (value: Message) => {
+      if (await started?.catch(() => undefined)) await store.write({ messages: [value] }, { ifExists: true });
+    },
+    { intervalMs: ports.persistIntervalMs ?? 250, timers: ports.timers, onError: ports.onStorageError },
+  );
+  const calls: ReceivedToolCall[] = [];
+  // The step's request is cancelled by Stop (the run's `signal`) or at once when the reply's first write fails (then
+  // `step` alone is aborted, with that failure as its reason).
+  const step = new AbortController();
+  const stop = () => step.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      let produced = false;
+      try {
+        const model = await ports.getModel(running);
+        const text = messageText(message);
+        const continuation = text ? { messageId: message.id, text } : undefined;
+        const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
+        const request = { conversation: running, history: requestHistory, tools: toolSpecs(await ports.getTools(running)), signal: step.signal, ...(continuation ? { continuation } : {}) };
+        // The streaming message is stored by a transaction begun here and awaited only when the step is saved (see
+        // saveStep), so the request does not wait for it. IndexedDB runs readwrite transactions over the same stores in
+        // the order they began, so every later write of the message lands after this one; a crash before it commits
+        // leaves the conversation running with the previous messages, which a repair marks interrupted (Continue).
+        // The message itself, not a copy: IndexedDB clones it when it is put, and the event told after the commit carries
+        // what has streamed by then, never less than the UI already shows.
+        // Its failure (a full disk) cancels the request: a reply that cannot be stored is not streamed and shown first.
+        if (!started) {
+          started = store.applyRun(conversation.id, { runState: 'running' }, [message]);
+          started.catch((error: unknown) => step.abort(error));
         }
-        message.updatedAt = ports.now();
-        ports.onProgress?.(message);
-        writer.schedule(message);
-      }
-      if (signal.aborted) throw signal.reason;
-      break;
-    } catch (error) {
-      if (signal.aborted) {
-        await writer.close();
-        return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: true }, started, 'stopped') };
-      }
-      const retry = retryDelay(error, attempt, ports.maxRetries ?? 4);
-      if (retry !== undefined && !produced) {
-        ports.onNotice?.(conversation.id, { kind: 'retrying', message: (error as Error).message, retryAt: ports.now() + retry, attempt: attempt + 1 });
-        try {
-          await ports.sleep(retry, signal);
-        } catch {
+        for await (const part of model.streamStep(request)) {
+          if (step.signal.aborted) break;
+          if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+            appendDelta(message, part.type === 'text-delta' ? 'text' : 'reasoning', part.text);
+            produced = true;
+          } else if (part.type === 'tool-call') {
+            calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+            produced = true;
+          } else if (part.usage) {
+            message.usage = part.usage;
+          }
+          message.updatedAt = ports.now();
+          ports.onProgress?.(message);
+          writer.schedule(message);
+        }
+        if (step.signal.aborted) throw step.signal.reason;
+        break;
+      } catch (error) {
+        if (step.signal.aborted && !signal.aborted) {
+          // As when the write was awaited before the request: the run's storage failure (see RunManager.start).
           await writer.close();
-          ports.onNotice?.(conversation.id, null);
-          return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: false }, started, 'stopped') };
+          throw step.signal.reason;
         }
+        if (signal.aborted) {
+          await writer.close();
+          return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: true }, started, 'stopped') };
+        }
+        const retry = retryDelay(error, attempt, ports.maxRetries ?? 4);
+        if (retry !== undefined && !produced) {
+          ports.onNotice?.(conversation.id, { kind: 'retrying', message: (error as Error).message, retryAt: ports.now() + retry, attempt: attempt + 1 });
+          try {
+            await ports.sleep(retry, step.signal);
+          } catch {
+            await writer.close();
+            if (!signal.aborted) throw step.signal.reason; // the first write failed
+            ports.onNotice?.(conversation.id, null);
+            return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: false }, started, 'stopped') };
+          }
+          ports.onNotice?.(conversation.id, null);
+          continue;
+        }
+        await writer.close();
         ports.onNotice?.(conversation.id, null);
-        continue;
+        const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        const runError = { code: modelError.code, message: modelError.message };
+        if (modelError.code === 'network') {
+          ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
+          return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started) };
+        }
+        message.blocks.push({ type: 'error', ...runError });
+        // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
+        const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
+        return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', runError, messageStatus, countStep: false }, started) };
       }
-      await writer.close();
-      ports.onNotice?.(conversation.id, null);
-      const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      const runError = { code: modelError.code, message: modelError.message };
-      if (modelError.code === 'network') {
-        ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
-        return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started) };
-      }
-      message.blocks.push({ type: 'error', ...runError });
-      // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
-      const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
-      return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', runError, messageStatus, countStep: false }, started) };
     }
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
   await writer.close();
 

@@ -8,7 +8,7 @@ import type { IndexedDbConversationStore } from './conversation-store';
 import { elicitationDead, type RequestTarget } from './request-records';
 import type { RequestResolution, ResolveContext } from '../core/requests';
 import type { RunManager } from './run-manager';
-import type { SettingsStore } from './settings-store';
+import { settingsFrom, type SettingsStore } from './settings-store';
 import type { AppEvent } from '../schema/events';
 import { createMcpHandlers } from './mcp/mcp-commands';
 import type { McpHub } from './mcp/mcp-hub';
@@ -65,7 +65,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       for (const conversation of conversations) if (conversation.runState === 'awaiting_input') deps.prepareModel?.(conversation);
       return conversations.map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
-    'conversation.create': async (command) => store.createConversation(command.title, (await settings.getSettings()).defaultProfileId, command.conversationId),
+    'conversation.create': async (command) => store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId),
     'conversation.saveDraft': async (command) => {
       await store.saveComposerDraft(command.conversationId, command.text);
       return { saved: true as const };

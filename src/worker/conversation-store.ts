@@ -11,6 +11,7 @@ import { RequestRecords, type RequestTarget } from './request-records';
 import { RunRecords } from './run-records';
 import { conversationSizes } from './storage-usage';
 import { DEFAULT_TITLE, notFound, type StoreContext, type StoreListener } from './store-context';
+import { readStoredSettings } from './stored-config';
 import { inTransaction } from './transaction';
 
 /**
@@ -58,16 +59,19 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   /**
-   * A new conversation, pinned to `profileId`: a later change of the default never moves it to another provider. An
-   * existing id is returned as it is. Other conversations that were never used (no message, no draft, untitled, idle)
-   * are removed in the same transaction, so clicking "New conversation" does not pile up empty ones.
+   * A new conversation, pinned to the default profile: a later change of the default never moves it to another provider.
+   * `profileOf` finds the default in the settings record read in this transaction, not in this worker's copy, which
+   * another tab's change may not have reached yet. An existing id is returned as it is. Other conversations that were
+   * never used (no message, no draft, untitled, idle) are removed in the same transaction, so clicking "New
+   * conversation" does not pile up empty ones.
    */
-  async createConversation(title: string | undefined, profileId: string, conversationId?: string): Promise<Conversation> {
+  async createConversation(title: string | undefined, profileOf: (storedSettings: unknown) => string, conversationId?: string): Promise<Conversation> {
     const now = this.now();
-    const fresh: Conversation = { id: conversationId ?? this.newId(), title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId };
-    const result = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
-      const existing = await transaction.objectStore('conversations').get(fresh.id);
+    const freshId = conversationId ?? this.newId();
+    const result = await inTransaction(this.database, ['conversations', 'messages', 'settings'], async (transaction) => {
+      const existing = await transaction.objectStore('conversations').get(freshId);
       if (existing) return { conversation: existing, created: false, removed: [] as string[] };
+      const fresh: Conversation = { id: freshId, title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId: profileOf(await readStoredSettings(transaction)) };
       const removed: string[] = [];
       for (const candidate of await transaction.objectStore('conversations').getAll()) {
         if (candidate.runState !== 'idle' || candidate.title !== DEFAULT_TITLE || candidate.draft) continue;

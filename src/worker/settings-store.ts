@@ -20,8 +20,7 @@ export class SettingsStore {
   ) {}
 
   async getSettings(): Promise<Settings> {
-    const stored = (await this.config.read()).settings as Partial<Settings> | undefined;
-    return { ...DEFAULT_SETTINGS, ...stored };
+    return settingsFrom((await this.config.read()).settings);
   }
 
   async updateSettings(update: Partial<Settings>): Promise<Settings> {
@@ -48,11 +47,40 @@ export class SettingsStore {
   }
 
   /**
-   * The full profile (with key) that an edit describes. An absent key keeps the stored one only while the provider kind
-   * and the base URL's origin stay the same: a key must never follow an edited URL to another server.
+   * The full profile (with key) that an edit describes, as things stand in this worker's copy: for a connection test,
+   * which stores nothing. Saving resolves it against the stored profile instead (see saveProfile).
    */
   async resolveInput(input: ProfileInput): Promise<Profile> {
-    const existing = input.id ? await this.getProfile(input.id) : undefined;
+    return this.profileFrom(input, input.id ? await this.getProfile(input.id) : undefined);
+  }
+
+  /**
+   * Saves a new profile or an edit. The edited profile is read in the write's own transaction, not from the copy, which
+   * another tab may have made stale: an edit of a profile deleted meanwhile is refused (`profile_gone`), never brought
+   * back with its old key, and a key left empty keeps the key stored now.
+   */
+  async saveProfile(input: ProfileInput): Promise<ProfileView> {
+    if (input.id === SCRIPTED_PROFILE_ID || input.kind === 'scripted') {
+      throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_builtin', message: 'The scripted profile is built in; edit its script instead.', field: 'profile.kind' });
+    }
+    if (input.baseUrl && !/^https?:\/\//i.test(input.baseUrl)) {
+      throw new WireError({ code: 'invalid_command', reason: 'base_url_scheme', message: 'The base URL must start with http:// or https://', field: 'profile.baseUrl' });
+    }
+    const profile = await this.config.write(['profiles', 'settings'], async (transaction) => {
+      const existing = input.id ? await transaction.objectStore('profiles').get(input.id) : undefined;
+      if (input.id && !existing) throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile no longer exists.', field: 'profile.id' });
+      const resolved = this.profileFrom(input, existing);
+      await transaction.objectStore('profiles').put(resolved);
+      return resolved;
+    });
+    return toProfileView(profile);
+  }
+
+  /**
+   * The profile an edit of `existing` (none for a new one) describes. An absent key keeps the existing one only while the
+   * provider kind and the base URL's origin stay the same: a key must never follow an edited URL to another server.
+   */
+  private profileFrom(input: ProfileInput, existing: Profile | undefined): Profile {
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
     const sameServer = existing !== undefined && existing.kind === input.kind && originOf(existing.baseUrl) === originOf(baseUrl);
     return {
@@ -65,18 +93,6 @@ export class SettingsStore {
     };
   }
 
-  async saveProfile(input: ProfileInput): Promise<ProfileView> {
-    if (input.id === SCRIPTED_PROFILE_ID || input.kind === 'scripted') {
-      throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_builtin', message: 'The scripted profile is built in; edit its script instead.', field: 'profile.kind' });
-    }
-    if (input.baseUrl && !/^https?:\/\//i.test(input.baseUrl)) {
-      throw new WireError({ code: 'invalid_command', reason: 'base_url_scheme', message: 'The base URL must start with http:// or https://', field: 'profile.baseUrl' });
-    }
-    const profile = await this.resolveInput(input);
-    await this.config.write(['profiles', 'settings'], (transaction) => transaction.objectStore('profiles').put(profile));
-    return toProfileView(profile);
-  }
-
   async deleteProfile(profileId: string): Promise<void> {
     if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_undeletable', message: 'The scripted profile is built in and cannot be deleted.' });
     await this.config.write(['profiles', 'settings'], async (transaction) => {
@@ -87,6 +103,11 @@ export class SettingsStore {
       }
     });
   }
+}
+
+/** The settings a stored record (raw, possibly partial or absent) means: the defaults for whatever it lacks. */
+export function settingsFrom(stored: unknown): Settings {
+  return { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings> | undefined) };
 }
 
 /** What the UI may see of a profile: everything but the key, which is masked. */

@@ -101,6 +101,11 @@ export class StoredConfig {
   }
 }
 
+/** Reads the raw settings record inside a transaction whose scope includes `settings` (see settingsFrom). */
+export function readStoredSettings(transaction: ReadTransaction): Promise<unknown> {
+  return transaction.objectStore('settings').get(SETTINGS_KEY);
+}
+
 /** Reads the config generation inside a transaction whose scope includes `settings`. */
 export async function readConfigGeneration(transaction: ReadTransaction): Promise<number> {
   return asGeneration(await transaction.objectStore('settings').get(CONFIG_GENERATION_KEY));

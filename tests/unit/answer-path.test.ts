@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { failWrites, memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { zodTool } from '../../src/core/tools';
 import type { Model } from '../../src/core/model';
 import type { Tool } from '../../src/core/tool';
@@ -17,8 +17,10 @@ interface Begun {
 }
 
 const original = IDBDatabase.prototype.transaction;
+let restoreWrites: () => void = () => undefined;
 afterEach(() => {
   IDBDatabase.prototype.transaction = original;
+  restoreWrites();
 });
 
 /** From now on, every transaction of every database is recorded in `log`. */
@@ -172,5 +174,50 @@ describe('from an answer to the next model request', () => {
     await tab.host.store.updateConversation(id, (conversation) => ({ ...conversation, runState: 'awaiting_input' }));
     await tab.send({ type: 'conversation.list' });
     await expect.poll(() => prepared).toEqual(['Local']);
+  });
+
+  it("the reply's first write fails (a full disk): its request is cancelled at once, and the run ends as when nothing was sent", async () => {
+    // A model that streams 40 parts slowly and notes how far it was read and the signal it was given.
+    let slow = false;
+    let partsRead = 0;
+    let requestSignal: AbortSignal | undefined;
+    const createModel = async (profile: Profile, scriptText: string): Promise<Model> => {
+      if (!slow) return createModelForProfile(profile, scriptText);
+      return {
+        async *streamStep(request) {
+          requestSignal = request.signal;
+          for (let index = 0; index < 40; index += 1) {
+            partsRead += 1;
+            yield { type: 'text-delta', text: 'x' };
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+        },
+      };
+    };
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), createModel });
+    await tab.send({ type: 'settings.update', script: script([{ text: 'First reply.' }]) });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'message.send', conversationId: id, text: 'hello' });
+    await waitForRunState(tab, id, ['idle']);
+    const before = (await tab.send({ type: 'conversation.open', conversationId: id })).messages;
+
+    slow = true;
+    let failed = false;
+    restoreWrites = failWrites((value) => {
+      const message = value as Partial<Message>;
+      if (failed || message.role !== 'assistant' || message.status !== 'streaming') return false;
+      return (failed = true); // the reply's first write only; everything after it has room
+    });
+    await tab.send({ type: 'message.send', conversationId: id, text: 'again' });
+    await waitForRunState(tab, id, ['interrupted']);
+
+    expect(failed).toBe(true);
+    expect(requestSignal?.aborted).toBe(true); // the provider's fetch is cancelled…
+    expect(partsRead).toBeLessThan(40); // …and its stream not read to the end
+    expect(tab.events).toContainEqual(expect.objectContaining({ type: 'storage-error', reason: 'storage_full' }));
+    const after = await tab.send({ type: 'conversation.open', conversationId: id });
+    expect(after.conversation.runState).toBe('interrupted'); // Continue answers it once there is room
+    expect(after.messages.slice(0, 2)).toEqual(before);
+    expect(after.messages.map((message) => `${message.role}:${message.status}`)).toEqual(['user:complete', 'assistant:complete', 'user:complete']);
   });
 });

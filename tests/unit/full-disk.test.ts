@@ -1,20 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryLocks, openTab, script, uniqueDatabaseName } from './host-harness';
+import { failWrites, memoryLocks, openTab, script, uniqueDatabaseName } from './host-harness';
 
-type Put = (...args: unknown[]) => unknown;
-const storePrototype = (globalThis as unknown as { IDBObjectStore: { prototype: { put: Put } } }).IDBObjectStore.prototype;
-const realPut = storePrototype.put;
-
+let freeTheDisk: () => void = () => undefined;
 /** From now on every write fails as it does when the quota is used up. */
 function fillTheDisk(): void {
-  storePrototype.put = function () {
-    throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-  };
+  freeTheDisk = failWrites(() => true);
 }
-function freeTheDisk(): void {
-  storePrototype.put = realPut;
-}
-afterEach(freeTheDisk);
+afterEach(() => freeTheDisk());
 
 describe('a full disk at the end of a run', () => {
   it('leaves a conversation that opens, lists, says why, and clears with Stop once there is room', async () => {

@@ -88,4 +88,22 @@ export function script(steps: unknown[], pace: { chunkDelayMs?: number; chunkSiz
   return JSON.stringify({ steps, chunkDelayMs: pace.chunkDelayMs ?? 0, chunkSize: pace.chunkSize ?? 50 });
 }
 
+type Put = (this: unknown, ...args: unknown[]) => unknown;
+const storePrototype = (globalThis as unknown as { IDBObjectStore: { prototype: { put: Put } } }).IDBObjectStore.prototype;
+const realPut = storePrototype.put;
+
+/**
+ * From now on, every IndexedDB put of a value `fails` picks throws as it does when the quota is used up (the
+ * transaction aborts); the others are written. Call the result to stop.
+ */
+export function failWrites(fails: (value: unknown) => boolean): () => void {
+  storePrototype.put = function (this: unknown, ...args: unknown[]) {
+    if (fails(args[0])) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    return realPut.apply(this, args);
+  };
+  return () => {
+    storePrototype.put = realPut;
+  };
+}
+
 export { memoryLocks };

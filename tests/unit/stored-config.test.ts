@@ -4,7 +4,7 @@ import type { Model } from '../../src/core/model';
 import type { Message, Profile } from '../../src/schema/records';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import { openParleyDatabase } from '../../src/worker/database';
-import { StoredConfig } from '../../src/worker/stored-config';
+import { SETTINGS_KEY, StoredConfig } from '../../src/worker/stored-config';
 import { SettingsStore } from '../../src/worker/settings-store';
 
 const lastText = (messages: Message[]) => messages.at(-1)!.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
@@ -34,6 +34,24 @@ describe("each worker's copy of settings, profiles and MCP servers", () => {
     await there.send({ type: 'settings.update', script: script([{ text: 'new one' }, { text: 'new two' }]) });
     expect(await reply(here, id, 'again')).toBe('new two');
     expect((await here.send({ type: 'settings.get' })).script).toContain('new two');
+  });
+
+  it("a tab running older code, which bumps no generation: only its hint drops the copy, and the next step uses what it saved", async () => {
+    const databaseName = uniqueDatabaseName();
+    const here = await openTab({ databaseName, locks: memoryLocks() });
+    await here.send({ type: 'settings.update', script: script([{ text: 'old one' }, { text: 'old two' }, { text: 'old three' }]) });
+    const { id } = await here.send({ type: 'conversation.create' });
+    expect(await reply(here, id, 'hello')).toBe('old one'); // the copy is loaded now
+
+    // The older build's write: the settings record alone, straight into IndexedDB.
+    const older = await openParleyDatabase(databaseName);
+    const stored = (await older.get('settings', SETTINGS_KEY)) as object;
+    await older.put('settings', { ...stored, script: script([{ text: 'new one' }, { text: 'new two' }, { text: 'new three' }]) }, SETTINGS_KEY);
+    older.close();
+    expect(await reply(here, id, 'again')).toBe('old two'); // no generation to notice it by
+
+    await here.host.peerHint({ kind: 'settings' });
+    expect(await reply(here, id, 'once more')).toBe('new three');
   });
 
   it('a run step uses the profile as another tab edited it, and stops when another tab deleted it', async () => {
@@ -93,5 +111,37 @@ describe("each worker's copy of settings, profiles and MCP servers", () => {
     expect(after.generation).toBe(before.generation + 1);
     expect(JSON.stringify(after.settings)).toContain('from another tab');
     database.close();
+  });
+
+  it('saving a profile edit reads the stored profile in its own write, not the copy another tab made stale', async () => {
+    const database = await openParleyDatabase(uniqueDatabaseName());
+    const here = new SettingsStore(new StoredConfig(database), () => 'p1');
+    const there = new SettingsStore(new StoredConfig(database), () => 'unused'); // its changes send no hint here
+    const input = { name: 'Remote', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.test/v1', model: 'model-a' };
+    const saved = await here.saveProfile({ ...input, apiKey: 'sk-old-key-0001' });
+    expect((await here.listProfiles()).map((profile) => profile.id)).toEqual(['scripted', saved.id]); // the copy holds it
+
+    // The other tab changes the key; an edit here with the key left empty keeps the key stored now, not the copy's.
+    await there.saveProfile({ ...input, id: saved.id, apiKey: 'sk-new-key-0002' });
+    await here.saveProfile({ ...input, id: saved.id, model: 'model-b' });
+    expect(await there.getProfile(saved.id)).toMatchObject({ apiKey: 'sk-new-key-0002', model: 'model-b' });
+
+    // The other tab deletes it; an edit here does not bring it back, with or without its old key.
+    await there.deleteProfile(saved.id);
+    await expect(here.saveProfile({ ...input, id: saved.id, model: 'model-c' })).rejects.toMatchObject({ code: 'not_found', reason: 'profile_gone' });
+    expect(await new SettingsStore(new StoredConfig(database), () => 'unused').getProfile(saved.id)).toBeUndefined();
+    database.close();
+  });
+
+  it('a new conversation is pinned to the default profile stored now, whatever the copy says', async () => {
+    const { here, there } = await twoTabs({ wired: false });
+    const profile = { name: 'Remote', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.test/v1', model: 'm' };
+    const first = await here.send({ type: 'profiles.save', profile });
+    const second = await here.send({ type: 'profiles.save', profile: { ...profile, name: 'Other' } });
+    await here.send({ type: 'settings.update', defaultProfileId: first.id });
+    expect((await here.send({ type: 'conversation.create' })).profileId).toBe(first.id); // the copy is loaded now
+
+    await there.send({ type: 'settings.update', defaultProfileId: second.id }); // the user chose another company
+    expect((await here.send({ type: 'conversation.create', title: 'Next' })).profileId).toBe(second.id);
   });
 });
