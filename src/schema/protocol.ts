@@ -61,6 +61,9 @@ export type PendingRequest = {
 
 export type { ConversationExport };
 
+/** The free-form fields of an import file's blocks (any JSON), as a refusal names them for the UI to word. */
+export type ImportPart = 'arguments' | 'original_arguments' | 'input_schema' | 'requested_schema' | 'form_content';
+
 /** A state in an import file that cannot happen, changed into one that can; the UI words the code. */
 export interface ImportRepair {
   conversationTitle: string;

@@ -32,7 +32,8 @@ export const ERROR_REASONS = [
   'import_not_export',
   'import_inconsistent',
   'duplicate_message_id',
-  'unsafe_arguments',
+  /** A free-form field of an import (arguments, a schema, a form's answer) is not plain JSON within the limits. */
+  'unsafe_data',
   'script_invalid',
   'scripted_profile_builtin',
   'scripted_profile_undeletable',

@@ -115,8 +115,9 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       }
       const problem = findImportProblem(file.data);
       if (problem) {
-        const where = `conversation ${problem.conversation + 1}${problem.message !== undefined ? `, message ${problem.message + 1}` : ''}`;
-        throw new WireError({ code: 'invalid_command', reason: problem.code, params: { conversation: problem.conversation + 1, ...(problem.message !== undefined ? { message: problem.message + 1 } : {}) }, message: `The export file cannot be imported (${where}: ${problem.detail}). Nothing was imported.`, field: `data.conversations.${problem.conversation}` });
+        const where = `conversation ${problem.conversation + 1}, message ${problem.message + 1}`;
+        const params = { conversation: problem.conversation + 1, message: problem.message + 1, ...(problem.code === 'unsafe_data' ? { part: problem.part } : {}) };
+        throw new WireError({ code: 'invalid_command', reason: problem.code, params, message: `The export file cannot be imported (${where}: ${problem.detail}). Nothing was imported.`, field: `data.conversations.${problem.conversation}` });
       }
       const profiles = new Set((await settings.listProfiles()).map((profile) => profile.id));
       const { imported, skipped, repairs } = await store.importConversations(file.data, profiles);
