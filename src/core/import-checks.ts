@@ -2,41 +2,63 @@ import type { Block } from '../schema/blocks';
 import { isPendingRequest, resolveByStop, syncPendingIndex, type RequestBlock } from './requests';
 import { repairDeadRun } from './run-repair';
 import type { Conversation, ConversationExport, Message } from '../schema/records';
-import type { ImportRepair } from '../schema/protocol';
+import type { ImportPart, ImportRepair } from '../schema/protocol';
 
-export type { ImportRepair };
+export type { ImportPart, ImportRepair };
 
-/** Bounds of what an import may hold in a tool call's arguments: plain JSON, not too deep, not too large. */
-export const IMPORT_LIMITS = { argsDepth: 32, argsChars: 256_000 } as const;
+/**
+ * Bounds of what an import may hold in a free-form field (a tool call's arguments, a schema, a form's answer): plain
+ * JSON, not too deep, not too large. Checked before anything is written: a value nested thousands of levels deep
+ * would be stored, and one nested deep enough cannot be cloned into IndexedDB at all.
+ */
+export const IMPORT_LIMITS = { depth: 32, chars: 256_000 } as const;
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Why a file is refused as a whole: which conversation and message, and a code the UI words. */
-export interface ImportProblem {
-  conversation: number;
-  message?: number;
-  code: 'duplicate_message_id' | 'unsafe_arguments';
-  detail: string;
-}
-
+/** Why a file is refused as a whole: which conversation, message and field, and a code the UI words. */
+export type ImportProblem =
+  | { conversation: number; message: number; code: 'duplicate_message_id'; detail: string }
+  | { conversation: number; message: number; code: 'unsafe_data'; part: ImportPart; detail: string };
 
 /** Checks a validated export file for what the schema cannot see. Undefined when nothing is wrong. */
 export function findImportProblem(file: ConversationExport): ImportProblem | undefined {
   const seenIds = new Set<string>();
   for (const [conversationIndex, entry] of file.conversations.entries()) {
     for (const [messageIndex, message] of entry.messages.entries()) {
-      if (seenIds.has(message.id)) {
-        return { conversation: conversationIndex, message: messageIndex, code: 'duplicate_message_id', detail: `the message id "${message.id}" appears twice` };
-      }
+      const at = { conversation: conversationIndex, message: messageIndex };
+      if (seenIds.has(message.id)) return { ...at, code: 'duplicate_message_id', detail: `the message id "${message.id}" appears twice` };
       seenIds.add(message.id);
       for (const block of message.blocks) {
-        if (block.type !== 'tool_call') continue;
-        const problem = jsonProblem(block.args);
-        if (problem) return { conversation: conversationIndex, message: messageIndex, code: 'unsafe_arguments', detail: `the arguments of tool call "${block.toolCallId}" ${problem}` };
+        for (const [part, label, value] of freeFormFields(block)) {
+          const problem = jsonProblem(value);
+          if (problem) return { ...at, code: 'unsafe_data', part, detail: `${label}: ${problem}` };
+        }
       }
     }
   }
   return undefined;
+}
+
+/** Every field of a block that the schema accepts as any JSON, with its part and an English label. */
+function freeFormFields(block: Block): Array<[ImportPart, string, unknown]> {
+  switch (block.type) {
+    case 'tool_call':
+      return [
+        ['arguments', `the arguments of tool call "${block.toolCallId}"`, block.args],
+        ['original_arguments', `the original arguments of tool call "${block.toolCallId}"`, block.approval?.originalArgs],
+        ['input_schema', `the input schema of tool call "${block.toolCallId}"`, block.source?.inputSchema],
+      ];
+    case 'elicitation_request':
+      return [
+        ['requested_schema', `the form of elicitation "${block.requestId}"`, block.requestedSchema],
+        ['form_content', `the answer to elicitation "${block.requestId}"`, block.content],
+      ];
+    case 'text':
+    case 'reasoning':
+    case 'question_request':
+    case 'error':
+      return [];
+  }
 }
 
 /**
@@ -46,12 +68,12 @@ export function findImportProblem(file: ConversationExport): ImportProblem | und
 export function jsonProblem(value: unknown): string | undefined {
   let size = 0;
   const visit = (current: unknown, depth: number): string | undefined => {
-    if (depth > IMPORT_LIMITS.argsDepth) return `nest deeper than ${IMPORT_LIMITS.argsDepth} levels`;
+    if (depth > IMPORT_LIMITS.depth) return `nested deeper than ${IMPORT_LIMITS.depth} levels`;
     if (current === null || typeof current === 'boolean') return undefined;
-    if (typeof current === 'number') return Number.isFinite(current) ? undefined : 'hold a number that is not finite';
+    if (typeof current === 'number') return Number.isFinite(current) ? undefined : 'holds a number that is not finite';
     if (typeof current === 'string') {
       size += current.length;
-      return size > IMPORT_LIMITS.argsChars ? `are larger than ${IMPORT_LIMITS.argsChars} characters` : undefined;
+      return size > IMPORT_LIMITS.chars ? `larger than ${IMPORT_LIMITS.chars} characters` : undefined;
     }
     if (Array.isArray(current)) {
       for (const item of current) {
@@ -62,14 +84,14 @@ export function jsonProblem(value: unknown): string | undefined {
     }
     if (typeof current === 'object' && Object.getPrototypeOf(current) === Object.prototype) {
       for (const [key, item] of Object.entries(current)) {
-        if (UNSAFE_KEYS.has(key)) return `hold the key "${key}"`;
+        if (UNSAFE_KEYS.has(key)) return `holds the key "${key}"`;
         size += key.length;
         const problem = visit(item, depth + 1);
         if (problem) return problem;
       }
       return undefined;
     }
-    return 'hold something that is not JSON';
+    return 'holds something that is not JSON';
   };
   return value === undefined ? undefined : visit(value, 0);
 }

@@ -7,7 +7,7 @@ import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
 
-import { ERROR_CODES, ERROR_REASONS, type ResolvedOutcome as ResolvedOutcomeType, type SerializedError as SerializedErrorType } from './wire-error';
+import { ERROR_CODES, ERROR_REASONS, type ImportRepair, type ResolvedOutcome as ResolvedOutcomeType, type SerializedError as SerializedErrorType } from './wire-error';
 
 export { WireError, ERROR_CODES, ERROR_REASONS } from './wire-error';
 
@@ -43,6 +43,7 @@ export const SerializedError = z.object({
   /** Which field of the command was wrong, for invalid_command and invalid_answer. */
   field: z.string().optional(),
   outcome: ResolvedOutcome.optional(),
+  repairs: z.array(z.object({ conversationTitle: z.string(), code: z.enum(['waiting_without_question', 'question_not_waiting', 'extra_pending_question']) })).optional(),
 });
 export type SerializedError = SerializedErrorType;
 
@@ -61,11 +62,10 @@ export type PendingRequest = {
 
 export type { ConversationExport };
 
-/** A state in an import file that cannot happen, changed into one that can; the UI words the code. */
-export interface ImportRepair {
-  conversationTitle: string;
-  code: 'waiting_without_question' | 'question_not_waiting' | 'extra_pending_question';
-}
+/** The free-form fields of an import file's blocks (any JSON), as a refusal names them for the UI to word. */
+export type ImportPart = 'arguments' | 'original_arguments' | 'input_schema' | 'requested_schema' | 'form_content';
+
+export type { ImportRepair };
 
 /**
  * What a connection test found, for the UI to word: a provider failure's code (auth, cors, network…), or one of

@@ -32,7 +32,8 @@ export const ERROR_REASONS = [
   'import_not_export',
   'import_inconsistent',
   'duplicate_message_id',
-  'unsafe_arguments',
+  /** A free-form field of an import (arguments, a schema, a form's answer) is not plain JSON within the limits. */
+  'unsafe_data',
   'script_invalid',
   'scripted_profile_builtin',
   'scripted_profile_undeletable',
@@ -70,6 +71,12 @@ export interface ResolvedOutcome {
   resolvedAt?: number | undefined;
 }
 
+/** A state in an import file that cannot happen, changed into one that can; the UI words the code. */
+export interface ImportRepair {
+  conversationTitle: string;
+  code: 'waiting_without_question' | 'question_not_waiting' | 'extra_pending_question';
+}
+
 /**
  * An error as it crosses postMessage: plain data, rebuilt into a WireError on the other side. The UI words it
  * from `code`, `reason` and `params`; `message` is English for developers and logs, never the user's sentence.
@@ -82,6 +89,8 @@ export interface SerializedError {
   /** Which field of the command was wrong, for invalid_command and invalid_answer. */
   field?: string | undefined;
   outcome?: ResolvedOutcome | undefined;
+  /** An import that failed part-way: what it repaired in the conversations it did write (as on success). */
+  repairs?: ImportRepair[] | undefined;
 }
 
 /** A typed error with a code; thrown by the worker's handlers, rebuilt by the UI's client. */
@@ -92,6 +101,7 @@ export class WireError extends Error {
   readonly params?: ErrorParams;
   readonly field?: string;
   readonly outcome?: ResolvedOutcome;
+  readonly repairs?: ImportRepair[];
   constructor(serialized: SerializedError, options?: { cause?: unknown }) {
     super(serialized.message, options);
     this.code = serialized.code;
@@ -99,6 +109,7 @@ export class WireError extends Error {
     if (serialized.params !== undefined) this.params = serialized.params;
     if (serialized.field !== undefined) this.field = serialized.field;
     if (serialized.outcome !== undefined) this.outcome = serialized.outcome;
+    if (serialized.repairs !== undefined) this.repairs = serialized.repairs;
   }
   toJSON(): SerializedError {
     return {
@@ -108,6 +119,7 @@ export class WireError extends Error {
       ...(this.params !== undefined ? { params: this.params } : {}),
       ...(this.field !== undefined ? { field: this.field } : {}),
       ...(this.outcome !== undefined ? { outcome: this.outcome } : {}),
+      ...(this.repairs !== undefined ? { repairs: this.repairs } : {}),
     };
   }
 }

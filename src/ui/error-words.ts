@@ -1,5 +1,5 @@
 import type { AppEvent } from '../schema/events';
-import type { ConnectionTestReason, ConnectionTestResult } from '../schema/protocol';
+import type { ConnectionTestReason, ConnectionTestResult, ImportPart } from '../schema/protocol';
 import { WireError, type ErrorCode, type ErrorReason } from '../schema/wire-error';
 import { t, type MessageKey } from './i18n/i18n';
 
@@ -30,7 +30,7 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   import_not_export: 'error.reason.import_not_export',
   import_inconsistent: 'error.reason.import_inconsistent',
   duplicate_message_id: 'error.reason.duplicate_message_id',
-  unsafe_arguments: 'error.reason.unsafe_arguments',
+  unsafe_data: 'error.reason.unsafe_data',
   script_invalid: 'settings.scriptInvalid',
   scripted_profile_builtin: 'error.reason.scripted_profile_builtin',
   scripted_profile_undeletable: 'error.reason.scripted_profile_undeletable',
@@ -85,6 +85,15 @@ const TEST_KEYS: Record<Exclude<ConnectionTestReason, 'connected' | 'connected_m
   not_a_model_list: 'test.not_a_model_list',
 };
 
+/** The free-form fields of an import the worker names in `params.part` (see ImportPart). */
+const IMPORT_PART_KEYS = {
+  arguments: 'error.importPart.arguments',
+  original_arguments: 'error.importPart.original_arguments',
+  input_schema: 'error.importPart.input_schema',
+  requested_schema: 'error.importPart.requested_schema',
+  form_content: 'error.importPart.form_content',
+} as const satisfies Record<ImportPart, MessageKey>;
+
 type StorageErrorEvent = Extract<AppEvent, { type: 'storage-error' }>;
 const STORAGE_KEYS: Record<NonNullable<StorageErrorEvent['reason']>, MessageKey> = {
   storage_full: 'error.storage_full',
@@ -105,7 +114,7 @@ export function describeError(error: unknown): ErrorWords {
     if (error.reason === 'import_not_export' && params.field === undefined) return { text: t('error.importNotExportFile') };
     const reasonKey = keyFor(REASON_KEYS, error.reason);
     if (error.reason !== undefined && reasonKey) {
-      const text = t(reasonKey, params);
+      const text = t(reasonKey, error.reason === 'unsafe_data' ? { ...params, part: t(keyFor(IMPORT_PART_KEYS, String(params.part)) ?? 'error.importPart.unknown') } : params);
       return REASONS_WITH_DETAIL.has(error.reason) ? withDetail(text, error.message) : { text };
     }
     const text = t(keyFor(CODE_KEYS, error.code) ?? 'error.internal', params);

@@ -1,9 +1,9 @@
 import { parseCommand, type Command, type CommandOf, type CommandResult, type CommandType } from '../schema/commands';
 import { WireError } from '../schema/protocol';
-import { ConversationExport, type Conversation, type Message, type Profile, type Settings } from '../schema/records';
+import type { ConversationExport, Conversation, Message, Profile, Settings } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
-import { findImportProblem } from '../core/import-checks';
+import { parseImportText, validateImport } from '../core/import-validation';
 import type { IndexedDbConversationStore } from './conversation-store';
 import { elicitationDead, type RequestTarget } from './request-records';
 import type { RequestResolution, ResolveContext } from '../core/requests';
@@ -27,6 +27,8 @@ export interface CommandHandlerDeps {
   mcp: McpHub;
   /** Loads, without waiting, what the conversation's next model request will need (its provider's code). */
   prepareModel?(conversation: Conversation): void;
+  /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */
+  readImport?(file: Blob): Promise<ConversationExport>;
 }
 
 /** How many of a conversation's newest messages `conversation.open` returns. */
@@ -101,25 +103,10 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { format: 'parley-export', version: 1, exportedAt: deps.now(), conversations } satisfies ConversationExport;
     },
     'conversation.import': async (command) => {
-      const file = ConversationExport.safeParse(command.file ? await readJson(command.file) : command.data);
-      if (!file.success) {
-        const issue = file.error.issues[0];
-        const field = issue?.path.join('.') ?? '';
-        throw new WireError({ code: 'invalid_command', reason: 'import_not_export', ...(field ? { params: { field } } : {}), message: `This is not a Parley export file${field ? ` (${field}: ${issue?.message})` : ''}. Nothing was imported.`, field: `data${field ? `.${field}` : ''}` });
-      }
-      for (const [index, entry] of file.data.conversations.entries()) {
-        const seqs = new Set(entry.messages.map((message) => message.seq));
-        if (seqs.size !== entry.messages.length || entry.messages.some((message) => message.conversationId !== entry.conversation.id)) {
-          throw new WireError({ code: 'invalid_command', reason: 'import_inconsistent', params: { conversation: index + 1 }, message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it or repeat a position). Nothing was imported.`, field: `data.conversations.${index}` });
-        }
-      }
-      const problem = findImportProblem(file.data);
-      if (problem) {
-        const where = `conversation ${problem.conversation + 1}${problem.message !== undefined ? `, message ${problem.message + 1}` : ''}`;
-        throw new WireError({ code: 'invalid_command', reason: problem.code, params: { conversation: problem.conversation + 1, ...(problem.message !== undefined ? { message: problem.message + 1 } : {}) }, message: `The export file cannot be imported (${where}: ${problem.detail}). Nothing was imported.`, field: `data.conversations.${problem.conversation}` });
-      }
+      // A chosen file is parsed and validated away from this worker's thread (see HostEnvironment.readImport).
+      const file = command.file ? await (deps.readImport ?? readImportInPlace)(command.file) : validateImport(command.data);
       const profiles = new Set((await settings.listProfiles()).map((profile) => profile.id));
-      const { imported, skipped, repairs } = await store.importConversations(file.data, profiles);
+      const { imported, skipped, repairs } = await store.importConversations(file, profiles);
       return { imported: imported.length, skipped, repairs };
     },
     'message.send': async (command) => {
@@ -265,13 +252,9 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
   };
 }
 
-/** A chosen file's JSON; a file that is not JSON is refused before anything is written. */
-async function readJson(file: Blob): Promise<unknown> {
-  try {
-    return JSON.parse(await file.text());
-  } catch (error) {
-    throw new WireError({ code: 'invalid_command', reason: 'import_not_json', message: 'This file is not JSON. Nothing was imported.', field: 'file' }, { cause: error });
-  }
+/** A chosen file parsed on this thread: for node tests, which have no Worker. */
+async function readImportInPlace(file: Blob): Promise<ConversationExport> {
+  return parseImportText(await file.text());
 }
 
 /** How a dead run is shown when its repair could not be stored. */

@@ -54,7 +54,8 @@ function normalizeImported(conversation: Conversation, knownProfileIds: Readonly
 /**
  * Writes an export in chunks of whole conversations, one transaction each (see writeImport), yielding between them.
  * A conversation is never half-written. When a chunk fails, the chunks before it stay imported: the error says how
- * many conversations (`params.imported` of `params.total`) were, and `onCommitted` has been told about them.
+ * many conversations (`params.imported` of `params.total`) were, how many of those chunks' were already here
+ * (`params.skipped`) and what was repaired in them (`repairs`); `onCommitted` has been told about them.
  */
 export async function importInChunks(database: ParleyDatabase, file: ConversationExport, knownProfileIds: ReadonlySet<string>, now: number, onCommitted: (conversations: Conversation[]) => void): Promise<ImportWrite> {
   const result: ImportWrite = { imported: [], skipped: 0, repairs: [] };
@@ -69,7 +70,9 @@ export async function importInChunks(database: ParleyDatabase, file: Conversatio
   } catch (error) {
     if (result.imported.length === 0 || !(error instanceof WireError)) throw error;
     const total = file.conversations.length;
-    throw new WireError({ ...error.toJSON(), params: { ...error.params, imported: result.imported.length, total }, message: `${result.imported.length} of ${total} conversations were imported before this failure; the others were not. ${error.message}` }, { cause: error });
+    const { imported, skipped, repairs } = { ...result, imported: result.imported.length };
+    const message = `${imported} of ${total} conversations were imported before this failure (${skipped} were already here); the rest were not. ${error.message}`;
+    throw new WireError({ ...error.toJSON(), params: { ...error.params, imported, total, skipped }, repairs, message }, { cause: error });
   } finally {
     // One notice for everything written, also when a later chunk failed.
     if (result.imported.length > 0) onCommitted(result.imported.map((entry) => entry.conversation));

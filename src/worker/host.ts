@@ -4,7 +4,7 @@ import type { Tool } from '../core/tool';
 import { checkElicitationContent } from '../core/json-schema-form';
 import { RequestWaiters } from './request-waiters';
 import type { AppEvent } from '../schema/events';
-import type { Conversation, Profile } from '../schema/records';
+import type { Conversation, ConversationExport, Profile } from '../schema/records';
 import { WireError, type ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler } from './command-handler';
 import { IndexedDbConversationStore } from './conversation-store';
@@ -43,6 +43,11 @@ export interface HostEnvironment {
   extraTools?(): Promise<readonly Tool[]>;
   /** At most one streaming update per message per interval to the UI and other tabs (default 50 ms). */
   progressIntervalMs?: number;
+  /**
+   * Reads, parses and validates a chosen export file, off this thread in the browser (seconds for a big file would
+   * stop the worker answering the page's pings); absent in node tests, where it runs in place.
+   */
+  readImport?(file: Blob): Promise<ConversationExport>;
 }
 
 export interface Host {
@@ -148,6 +153,7 @@ export function createHost(environment: HostEnvironment): Host {
     },
     now: environment.now,
     mcp,
+    ...(environment.readImport ? { readImport: environment.readImport } : {}),
     prepareModel: (conversation) => {
       const prepare = environment.prepareModel;
       if (prepare) void profileOf(conversation).then((profile) => profile && prepare(profile), () => undefined);

@@ -7,6 +7,7 @@ import { serveCommands } from './channel-server';
 import { isNewerDatabaseError, openParleyDatabase } from './database';
 import { WireError } from '../schema/protocol';
 import { abortableSleep, createHost, type Host } from './host';
+import { readImportInWorker } from './import-reader';
 import { webLocks } from './locks';
 import { openPeerChannel } from './peer-channel';
 
@@ -42,6 +43,7 @@ const host: Promise<Host> = openParleyDatabase(undefined, undefined, { onOutdate
     newId: () => crypto.randomUUID(),
     timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
     sleep: abortableSleep,
+    readImport: readImportInWorker,
   });
 });
 

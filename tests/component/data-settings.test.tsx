@@ -70,10 +70,24 @@ describe('DataSettings', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('That file is not JSON. Nothing was imported.');
   });
 
-  it('says how many conversations were imported when a later part of the import failed', async () => {
-    renderWith(clientWith(() => Promise.reject(new WireError({ code: 'internal', reason: 'save_failed', params: { imported: 300, total: 1000 }, message: 'Saving failed: disk error' }))));
+  it('says how many conversations were imported when a later part of the import failed, and nothing false', async () => {
+    const repairs = [{ conversationTitle: 'Trip', code: 'waiting_without_question' as const }];
+    const failure = new WireError({ code: 'internal', reason: 'save_failed', params: { imported: 300, total: 1000, skipped: 100 }, repairs, message: '300 of 1000 conversations were imported before this failure (100 were already here); the rest were not. Saving failed: disk error' });
+    renderWith(clientWith(() => Promise.reject(failure)));
     fireEvent.change(screen.getByLabelText('Import conversations'), { target: { files: [new File(['{}'], 'x.json')] } });
-    expect(await screen.findByRole('alert')).toHaveTextContent('300 of 1000 conversations were imported; the others were not.');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('300 of 1000 conversations were imported (100 were already here); the rest were not, because saving failed. Importing the same file again adds the rest.');
+    expect(alert).not.toHaveTextContent('nothing was changed');
+    // What was repaired in the conversations that were written is said, as after a whole import.
+    expect(alert).toHaveTextContent('“Trip” said it was waiting for an answer but held no question: it is now idle.');
+  });
+
+  it('says a partly failed import stopped because the storage is full, without "nothing was lost" wording', async () => {
+    renderWith(clientWith(() => Promise.reject(new WireError({ code: 'storage_full', params: { imported: 20, total: 30, skipped: 0 }, message: '20 of 30 conversations were imported before this failure (0 were already here); the rest were not. The browser has no storage space left.' }))));
+    fireEvent.change(screen.getByLabelText('Import conversations'), { target: { files: [new File(['{}'], 'x.json')] } });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('20 of 30 conversations were imported; the rest were not, because the browser storage is full (delete conversations you no longer need first). Importing the same file again adds the rest.');
+    expect(alert).not.toHaveTextContent('Nothing was lost');
   });
 });
 

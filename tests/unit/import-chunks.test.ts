@@ -64,6 +64,25 @@ describe('a big import', () => {
     const imports = tab.events.filter((event) => event.type === 'conversations-imported');
     expect(imports).toHaveLength(1);
   });
+
+  it('says, when a later chunk failed, how many were already here and what was repaired in what was written', async () => {
+    const file = exportOf(30, 100);
+    // Conversation 7 says it waits for an answer but holds no question: imported, it is repaired to idle.
+    file.conversations[7]!.conversation.runState = 'awaiting_input';
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await tab.send({ type: 'conversation.import', data: { ...file, conversations: file.conversations.slice(0, 5) } });
+    let puts = 0;
+    storePrototype.put = function (this: unknown, ...args: unknown[]) {
+      // The first chunk (conversations 0–19) writes 15 of them (0–4 are here); the second fails in its first conversation.
+      if ((puts += 1) > 15 * 101 + 50) throw new DOMException('Disk error', 'UnknownError');
+      return realPut.apply(this, args);
+    };
+    const failure = await tab.send({ type: 'conversation.import', data: file }).then(() => undefined, (error: unknown) => error as { reason: string; params?: Record<string, number>; repairs?: unknown });
+    storePrototype.put = realPut;
+    expect(failure).toMatchObject({ reason: 'save_failed', params: { imported: 15, total: 30, skipped: 5 }, repairs: [{ conversationTitle: 'Conversation 7', code: 'waiting_without_question' }] });
+    const stored = await tab.send({ type: 'conversation.open', conversationId: 'c7' });
+    expect(stored.conversation.runState).toBe('idle');
+  });
 });
 
 describe('conversation sizes', () => {

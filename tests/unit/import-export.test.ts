@@ -97,7 +97,7 @@ describe('import of hostile or impossible files', () => {
     expect(refused?.code).toBe('invalid_command');
     expect(refused?.message).toContain('conversation 1, message 2');
     expect(refused?.message).toContain('__proto__');
-    expect(refused).toMatchObject({ reason: 'unsafe_arguments', params: { conversation: 1, message: 2 } });
+    expect(refused).toMatchObject({ reason: 'unsafe_data', params: { conversation: 1, message: 2, part: 'arguments' } });
     expect(await elsewhere.send({ type: 'conversation.list' })).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -111,6 +111,41 @@ describe('import of hostile or impossible files', () => {
       const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
       await expect(elsewhere.send({ type: 'conversation.import', data: file })).rejects.toMatchObject({ code: 'invalid_command' });
     }
+  });
+
+  it('bounds every free-form field, not only tool-call arguments, naming the conversation and the field', async () => {
+    const nested = (levels: number): unknown => {
+      let value: unknown = 'end';
+      for (let index = 0; index < levels; index += 1) value = { next: value };
+      return value;
+    };
+    const toolCall = { type: 'tool_call' as const, toolCallId: 't1', toolName: 'x', args: {}, status: 'success' as const, result: 'ok' };
+    const elicitation = { type: 'elicitation_request' as const, requestId: 'e1', toolCallId: 't1', serverName: 's', message: 'Which?', requestedSchema: { type: 'object' }, status: 'success' as const, resolution: 'accepted' as const, content: {} };
+    const source = { kind: 'mcp' as const, serverId: 's', serverName: 's', toolName: 'x' };
+    const cases = [
+      { part: 'form_content', block: { ...elicitation, content: { answer: nested(3_000) } } },
+      { part: 'requested_schema', block: { ...elicitation, requestedSchema: { properties: nested(40) } } },
+      { part: 'input_schema', block: { ...toolCall, source: { ...source, inputSchema: { properties: nested(40) } } } },
+      { part: 'original_arguments', block: { ...toolCall, approval: { kind: 'permission' as const, status: 'success' as const, resolution: 'edited' as const, originalArgs: { text: 'x'.repeat(300_000) } } } },
+    ];
+    for (const { part, block } of cases) {
+      const file = await base();
+      file.conversations[0]!.messages[1]!.blocks.unshift(block);
+      const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+      await expect(elsewhere.send({ type: 'conversation.import', data: file })).rejects.toMatchObject({ code: 'invalid_command', reason: 'unsafe_data', params: { conversation: 1, message: 2, part } });
+      expect(await elsewhere.send({ type: 'conversation.list' })).toEqual([]);
+    }
+  });
+
+  it('refuses a field nested too deep to be stored at all cleanly, before anything is written', async () => {
+    const file = await base();
+    const levels = 100_000;
+    const marker = '"MARKER"';
+    file.conversations[0]!.messages[1]!.blocks.unshift({ type: 'elicitation_request', requestId: 'e1', toolCallId: 't1', serverName: 's', message: 'Which?', requestedSchema: {}, status: 'success', resolution: 'accepted', content: { answer: 'MARKER' } });
+    const text = JSON.stringify(file).replace(marker, `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+    const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await expect(elsewhere.send({ type: 'conversation.import', file: new Blob([text]) })).rejects.toMatchObject({ code: 'invalid_command', reason: 'unsafe_data', params: { conversation: 1, part: 'form_content' }, message: expect.stringContaining('Nothing was imported') });
+    expect(await elsewhere.send({ type: 'conversation.list' })).toEqual([]);
   });
 
   it('refuses two messages with one id instead of keeping one of them', async () => {

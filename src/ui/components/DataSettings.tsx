@@ -64,15 +64,9 @@ export function DataSettings() {
       const { imported, skipped, repairs } = await app.client.send({ type: 'conversation.import', file });
       const parts = [t(imported === 1 ? 'data.importedOne' : 'data.importedMany', { count: imported })];
       if (skipped > 0) parts.push(t(skipped === 1 ? 'data.skippedOne' : 'data.skippedMany', { count: skipped }));
-      const repaired = repairs.map((repair) => t(REPAIR_KEYS[repair.code], { title: repair.conversationTitle }));
-      setImportResult({ ok: true, text: parts.join(' '), ...(repaired.length > 0 ? { repairs: repaired } : {}) });
+      setImportResult({ ok: true, text: parts.join(' '), ...repairWords(repairs) });
     } catch (error) {
-      const words = describeError(error);
-      // A failure after some chunks were written: say what is here now, not only what went wrong.
-      const imported = error instanceof WireError ? error.params?.imported : undefined;
-      const total = error instanceof WireError ? error.params?.total : undefined;
-      const text = typeof imported === 'number' ? `${t('data.importPartial', { count: imported, total: total ?? '?' })} ${words.text}` : words.text;
-      setImportResult({ ok: false, ...words, text });
+      setImportResult({ ok: false, ...(partialImportWords(error) ?? describeError(error)) });
     }
   }
 
@@ -121,6 +115,28 @@ export function DataSettings() {
       </Show>
     </div>
   );
+}
+
+function repairWords(repairs: readonly ImportRepair[]): { repairs?: string[] } {
+  const repaired = repairs.map((repair) => t(REPAIR_KEYS[repair.code], { title: repair.conversationTitle }));
+  return repaired.length > 0 ? { repairs: repaired } : {};
+}
+
+const STOPPED_KEYS: Record<string, MessageKey> = { save_failed: 'data.importStopped.save_failed', storage_full: 'data.importStopped.storage_full' };
+
+/**
+ * A failure after some chunks were written: what is here now (imported, already here, repaired) and why the rest is
+ * not. Not the failure's own sentence, whose "nothing was changed" would contradict the first. Undefined otherwise.
+ */
+function partialImportWords(error: unknown): { text: string; detail?: string; repairs?: string[] } | undefined {
+  if (!(error instanceof WireError) || typeof error.params?.imported !== 'number') return undefined;
+  const { imported, total = '?', skipped = 0 } = error.params;
+  const stoppedKey = Object.hasOwn(STOPPED_KEYS, error.reason ?? error.code) ? STOPPED_KEYS[error.reason ?? error.code]! : 'data.importStopped.other';
+  const params = { count: imported, total, skipped, reason: t(stoppedKey) };
+  const text = t(typeof skipped === 'number' && skipped > 0 ? 'data.importPartialSkipped' : 'data.importPartial', params);
+  // Only an unexplained failure's own words add something (a storage error's text, for instance).
+  const detail = error.code === 'storage_full' ? undefined : error.message;
+  return { text, ...(detail ? { detail } : {}), ...repairWords(error.repairs ?? []) };
 }
 
 function megabytes(bytes: number): string {

@@ -1,0 +1,41 @@
+import { WireError } from '../schema/wire-error';
+import { ConversationExport } from '../schema/records';
+import { findImportProblem } from './import-checks';
+
+/**
+ * An export file's text, parsed and validated: the whole of an import that needs no storage. Pure and synchronous,
+ * so it runs where it is cheap to block: a dedicated worker for a chosen file (seconds for a big one), in place in
+ * node tests. Throws a WireError the UI words; nothing has been written when it does.
+ */
+export function parseImportText(text: string): ConversationExport {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new WireError({ code: 'invalid_command', reason: 'import_not_json', message: 'This file is not JSON. Nothing was imported.', field: 'file' }, { cause: error });
+  }
+  return validateImport(raw);
+}
+
+/** An export file's JSON checked against the schema, its messages' order and ownership, and findImportProblem. */
+export function validateImport(raw: unknown): ConversationExport {
+  const file = ConversationExport.safeParse(raw);
+  if (!file.success) {
+    const issue = file.error.issues[0];
+    const field = issue?.path.join('.') ?? '';
+    throw new WireError({ code: 'invalid_command', reason: 'import_not_export', ...(field ? { params: { field } } : {}), message: `This is not a Parley export file${field ? ` (${field}: ${issue?.message})` : ''}. Nothing was imported.`, field: `data${field ? `.${field}` : ''}` });
+  }
+  for (const [index, entry] of file.data.conversations.entries()) {
+    const seqs = new Set(entry.messages.map((message) => message.seq));
+    if (seqs.size !== entry.messages.length || entry.messages.some((message) => message.conversationId !== entry.conversation.id)) {
+      throw new WireError({ code: 'invalid_command', reason: 'import_inconsistent', params: { conversation: index + 1 }, message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it or repeat a position). Nothing was imported.`, field: `data.conversations.${index}` });
+    }
+  }
+  const problem = findImportProblem(file.data);
+  if (problem) {
+    const where = `conversation ${problem.conversation + 1}, message ${problem.message + 1}`;
+    const params = { conversation: problem.conversation + 1, message: problem.message + 1, ...(problem.code === 'unsafe_data' ? { part: problem.part } : {}) };
+    throw new WireError({ code: 'invalid_command', reason: problem.code, params, message: `The export file cannot be imported (${where}: ${problem.detail}). Nothing was imported.`, field: `data.conversations.${problem.conversation}` });
+  }
+  return file.data;
+}
