@@ -17,7 +17,65 @@ export async function measureHostile(browser, base, provider, repetitions) {
   });
   const imports = [];
   for (let round = 0; round < repetitions; round += 1) await inFreshPage(browser, base, async (page) => imports.push(await measureManyImport(page, base, MANY_CONVERSATIONS)));
-  return { streams, imports };
+  const bigMessages = {};
+  await inFreshPage(browser, base, async (page) => {
+    await importFile(page, base, 'bench-big-messages.json', bigMessagesFile(BIG_MESSAGE_LINES));
+    for (const [label, lines] of Object.entries(BIG_MESSAGE_LINES)) {
+      bigMessages[label] = [];
+      for (let round = 0; round < repetitions; round += 1) bigMessages[label].push(await measureBigMessageOpen(page, base, bigMessageConversation(label)));
+    }
+  });
+  return { streams, imports, bigMessages };
+}
+
+/** The issue's finished replies of nested lists: about 1 MB, 5 MB and 10 MB (51 characters a line on average). */
+export const BIG_MESSAGE_LINES = { '1 MB': 20_000, '5 MB': 100_000, '10 MB': 200_000 };
+
+const bigMessageConversation = (label) => `bench-big-${label.replace(/\s/g, '')}`;
+
+/** One conversation per size, each a question and one finished reply of nested lists. */
+function bigMessagesFile(sizes, now = 1_700_000_000_000) {
+  const conversations = Object.entries(sizes).map(([label, lines], index) => {
+    const id = bigMessageConversation(label);
+    const message = (seq, role, text) => ({ id: `${id}-m${seq}`, conversationId: id, seq, role, blocks: [{ type: 'text', text }], status: 'complete', createdAt: now + seq, updatedAt: now + seq });
+    return {
+      conversation: { id, title: `Big reply ${label}`, createdAt: now, updatedAt: now + index, runState: 'idle', completedSteps: 1 },
+      messages: [message(0, 'user', 'A very long nested list, please.'), message(1, 'assistant', nestedListText(lines))],
+    };
+  });
+  return { format: 'parley-export', version: 1, exportedAt: now, conversations };
+}
+
+async function importFile(page, base, name, content) {
+  await page.goto(`${base}/#/`);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const file = join(tmpdir(), name);
+  writeFileSync(file, JSON.stringify(content));
+  await page.getByLabel('Import conversations').setInputFiles(file);
+  await page.locator('.import-result').waitFor({ timeout: 300_000 });
+}
+
+/** Opens a conversation whose reply is one huge finished message: the longest task from the click until idle. */
+async function measureBigMessageOpen(page, base, conversationId) {
+  await page.goto(`${base}/#/`);
+  const link = page.locator(`a[href="#/c/${conversationId}"]`);
+  await link.waitFor();
+  await page.evaluate(() => {
+    window.__benchClickAt = undefined;
+    document.addEventListener('click', (event) => (window.__benchClickAt ??= event.timeStamp), { capture: true, once: true });
+  });
+  await link.click();
+  return page.evaluate(async () => {
+    const bench = window.__bench;
+    const painted = await bench.untilPainted(() => {
+      const articles = document.querySelectorAll('[role="log"] article');
+      const last = articles[articles.length - 1];
+      return last?.getAttribute('aria-label') === 'Parley' && (last.querySelector('.markdown')?.textContent ?? '').includes('item 0');
+    }, 120_000);
+    const idle = await bench.untilIdle();
+    const from = window.__benchClickAt;
+    return { clickToPainted: painted - from, longTasks: bench.longTasksBetween(from, idle) };
+  });
 }
 
 async function inFreshPage(browser, base, body) {
