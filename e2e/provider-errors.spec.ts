@@ -135,8 +135,9 @@ for (const label of ['OpenAI-compatible', 'Anthropic'] as const) {
   test(`${label}: a stream cut mid-way keeps the partial text, says so, and Continue sends it back`, async ({ page, provider }) => {
     await afterOneGoodExchange(page, provider, label);
     // 8 text pieces of 4 characters are sent before the cut. Paced, as a model streams: pieces still queued in the
-    // browser when the connection errors are dropped by the fetch stream.
-    const cut: ScriptedReply = { text: numberedWords(30), cutAfterChunks: EVENTS_BEFORE_TEXT[label] + 8, delayMsPerChunk: 30 };
+    // browser when the connection errors are dropped by the fetch stream, so the cut waits a second for a busy machine
+    // to read them (a full CI run once lost all eight: the reply was kept as "error", with no text).
+    const cut: ScriptedReply = { text: numberedWords(30), cutAfterChunks: EVENTS_BEFORE_TEXT[label] + 8, delayMsPerChunk: 30, pauseBeforeCutMs: 1000 };
     await failSecondReply(page, provider, cut, /stopped in the middle/, 'interrupted');
     const partial = assistantMessages(page).nth(1);
     // Which of the last pieces get through before the socket closes is up to the network: at least the first ones.

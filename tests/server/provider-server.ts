@@ -30,6 +30,12 @@ export interface ScriptedReply {
   retryAfterMs?: number;
   /** Destroy the socket after this many SSE events. */
   cutAfterChunks?: number;
+  /**
+   * With `cutAfterChunks`: wait this long before destroying the socket. Bytes the browser has received but the page has
+   * not read yet are dropped when the connection errors, so a test that needs the text before a cut gives a busy
+   * machine time to read it.
+   */
+  pauseBeforeCutMs?: number;
   /** End the response cleanly after this many SSE events, with no finish, [DONE] or message_stop (a proxy timing out). */
   endAfterChunks?: number;
   /** After the text, send the provider's in-stream error event with this message (Anthropic overloaded_error; OpenAI-style code 502). */
@@ -272,6 +278,7 @@ async function streamEvents(response: ServerResponse, events: SseEvent[], reply:
   if (reply.burst && reply.cutAfterChunks === undefined && reply.endAfterChunks === undefined && !reply.delayMsPerChunk) return burst(response, wire);
   for (const [count, event] of wire.entries()) {
     if (reply.cutAfterChunks !== undefined && count >= reply.cutAfterChunks) {
+      if (reply.pauseBeforeCutMs) await new Promise((resolve) => setTimeout(resolve, reply.pauseBeforeCutMs));
       response.socket?.destroy();
       return;
     }
