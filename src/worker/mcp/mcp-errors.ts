@@ -50,3 +50,22 @@ function limit(text: string): string {
 export class McpCallError extends Error {
   override readonly name = 'McpCallError';
 }
+
+/** Why opening a connection failed, in words: the transport's own failure, or what the server answered. */
+export async function describeOpenFailure(error: unknown, url: string, fetchImplementation: typeof fetch): Promise<McpServerError> {
+  // By name, not instanceof: importing the class would pull the SDK into the worker's first chunk.
+  if (error instanceof Error && error.name === 'McpConnectError') {
+    return describeConnectFailure((error as Error & { failure: ConnectFailure }).failure, url, fetchImplementation);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'protocol', message: `Connecting to ${url} failed: ${message}` };
+}
+
+/** The SDK's own codes for a closed connection (-32000) and a timeout (-32001): not an answer from the server. */
+const LOCAL_ERROR_CODES = new Set([-32000, -32001]);
+
+/** A JSON-RPC error answer from the server (an McpError the SDK rebuilt), as opposed to a lost connection. */
+export function isJsonRpcError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && error.name === 'McpError' && typeof code === 'number' && !LOCAL_ERROR_CODES.has(code);
+}

@@ -1,11 +1,11 @@
 import { checkArguments, isPlainObject } from '../../core/json-schema-form';
 import type { ElicitationRequest, ElicitationResponse, Tool, ToolContext, ToolOutput } from '../../core/tool';
-import type { McpServerError, McpServerInput, McpServerView, McpToolView, ToolPermission } from '../../schema/mcp';
+import type { McpServerInput, McpServerView, ToolPermission } from '../../schema/mcp';
 import { WireError } from '../../schema/protocol';
 import type { ParleyDatabase } from '../database';
-import { maskKey } from '../settings-store';
 import type { McpConnection, openMcpConnection } from './mcp-connection';
-import { describeConnectFailure, McpCallError } from './mcp-errors';
+import { describeOpenFailure, isJsonRpcError, McpCallError } from './mcp-errors';
+import { serverView, type InFlightCall, type ServerState } from './server-state';
 import { McpServerStore, type StoredMcpServer } from './mcp-server-store';
 import { StoredConfig } from '../stored-config';
 import { checkTools, type ServerTool } from './listed-tools';
@@ -28,25 +28,6 @@ export interface McpHubOptions {
   loadConnector?(): Promise<typeof openMcpConnection>;
 }
 
-/** A tool call in flight: where an elicitation request that arrives meanwhile is routed. */
-interface InFlightCall {
-  elicit?: ToolContext['elicit'];
-}
-
-interface ServerState {
-  status: McpServerView['status'];
-  error?: McpServerError;
-  connection?: McpConnection;
-  connecting?: Promise<void>;
-  tools: ServerTool[];
-  failedAt?: number;
-  /** Bumped by each connect and disconnect: a late result of an older attempt is dropped. */
-  generation: number;
-  inFlight: InFlightCall[];
-  /** URL and token the connection was made with: an edit of either reconnects. */
-  connectedWith?: string;
-}
-
 const CLIENT_VERSION = '0.1.0';
 
 /**
@@ -67,7 +48,7 @@ export class McpHub {
 
   /** Every server with this tab's status and tools; tokens masked. */
   async listServers(): Promise<McpServerView[]> {
-    return (await this.store.list()).map((server) => this.view(server));
+    return (await this.store.list()).map((server) => serverView(server, this.states.get(server.id)));
   }
 
   /** Adds or edits a server, then connects to it. Resolves once saved; the connection's outcome arrives as a change. */
@@ -76,7 +57,7 @@ export class McpHub {
     this.disconnect(saved.id);
     await this.changed();
     void this.connect(saved.id);
-    return this.view(saved);
+    return serverView(saved, this.states.get(saved.id));
   }
 
   async removeServer(serverId: string): Promise<void> {
@@ -91,13 +72,13 @@ export class McpHub {
     const server = await this.find(serverId);
     this.disconnect(serverId);
     await this.open(server);
-    return this.view(server);
+    return serverView(server, this.states.get(server.id));
   }
 
   async setPermission(serverId: string, toolName: string, permission: ToolPermission): Promise<McpServerView> {
     const saved = await this.store.setPermission(serverId, toolName, permission);
     await this.changed();
-    return this.view(saved);
+    return serverView(saved, this.states.get(saved.id));
   }
 
   /**
@@ -146,7 +127,7 @@ export class McpHub {
         this.disconnect(serverId);
       }
     }
-    return servers.map((server) => this.view(server));
+    return servers.map((server) => serverView(server, this.states.get(server.id)));
   }
 
   /** Closes every connection (the worker is going away, or a test ends). */
@@ -249,7 +230,7 @@ export class McpHub {
         state.status = 'error';
         state.failedAt = this.now();
         state.tools = [];
-        state.error = await this.describeFailure(error, server.url);
+        state.error = await describeOpenFailure(error, server.url, this.fetch);
       } finally {
         if (state.generation === generation) delete state.connecting;
         void this.changed();
@@ -257,15 +238,6 @@ export class McpHub {
     })();
     state.connecting = attempt;
     return attempt;
-  }
-
-  private async describeFailure(error: unknown, url: string): Promise<McpServerError> {
-    // By name, not instanceof: importing the class would pull the SDK into the worker's first chunk.
-    if (error instanceof Error && error.name === 'McpConnectError') {
-      return describeConnectFailure((error as Error & { failure: Parameters<typeof describeConnectFailure>[0] }).failure, url, this.fetch);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return { code: 'protocol', message: `Connecting to ${url} failed: ${message}` };
   }
 
   /** Forgets this tab's connection to a server (its calls in flight fail with a clear message). */
@@ -298,28 +270,6 @@ export class McpHub {
     return server;
   }
 
-  private view(server: StoredMcpServer): McpServerView {
-    const state = this.states.get(server.id);
-    const tools: McpToolView[] = (state?.tools ?? []).map((tool) => ({
-      name: tool.name,
-      serverToolName: tool.serverToolName,
-      ...(tool.title ? { title: tool.title } : {}),
-      description: tool.description,
-      ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      permission: server.permissions[tool.name] ?? 'ask',
-      inputSchema: tool.inputSchema,
-    }));
-    return {
-      id: server.id,
-      name: server.name,
-      url: server.url,
-      tokenMasked: maskKey(server.token ?? ''),
-      status: state?.status ?? 'disconnected',
-      ...(state?.error ? { error: state.error } : {}),
-      tools,
-    };
-  }
-
   private async changed(): Promise<void> {
     try {
       this.options.onChange(await this.listServers());
@@ -336,13 +286,4 @@ export class McpHub {
 /** What a connection depends on: an edit of the URL or the token needs a new one. */
 function fingerprint(server: StoredMcpServer): string {
   return `${server.url}\u0000${server.token ?? ''}`;
-}
-
-/** The SDK's own codes for a closed connection (-32000) and a timeout (-32001): not an answer from the server. */
-const LOCAL_ERROR_CODES = new Set([-32000, -32001]);
-
-/** A JSON-RPC error answer from the server (an McpError the SDK rebuilt), as opposed to a lost connection. */
-function isJsonRpcError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof Error && error.name === 'McpError' && typeof code === 'number' && !LOCAL_ERROR_CODES.has(code);
 }

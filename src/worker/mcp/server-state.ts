@@ -1,0 +1,52 @@
+import type { ToolContext } from '../../core/tool';
+import type { McpServerView, McpToolView } from '../../schema/mcp';
+import { maskKey } from '../settings-store';
+import type { ServerTool } from './listed-tools';
+import type { McpConnection } from './mcp-connection';
+import type { StoredMcpServer } from './mcp-server-store';
+
+/** What this tab knows of a server's connection: its status, the last failure, the tools it listed. */
+export interface ConnectionFacts {
+  status: McpServerView['status'];
+  error?: McpServerView['error'];
+  tools: ServerTool[];
+}
+
+/** A tool call in flight: where an elicitation request that arrives meanwhile is routed. */
+export interface InFlightCall {
+  elicit?: ToolContext['elicit'];
+}
+
+/** This tab's connection to one server, as the hub keeps it. */
+export interface ServerState extends ConnectionFacts {
+  connection?: McpConnection;
+  connecting?: Promise<void>;
+  failedAt?: number;
+  /** Bumped by each connect and disconnect: a late result of an older attempt is dropped. */
+  generation: number;
+  inFlight: InFlightCall[];
+  /** URL and token the connection was made with: an edit of either reconnects. */
+  connectedWith?: string;
+}
+
+/** A server as Settings shows it: its stored configuration (the token masked) and this tab's connection to it. */
+export function serverView(server: StoredMcpServer, state: ConnectionFacts | undefined): McpServerView {
+  const tools: McpToolView[] = (state?.tools ?? []).map((tool) => ({
+    name: tool.name,
+    serverToolName: tool.serverToolName,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    permission: server.permissions[tool.name] ?? 'ask',
+    inputSchema: tool.inputSchema,
+  }));
+  return {
+    id: server.id,
+    name: server.name,
+    url: server.url,
+    tokenMasked: maskKey(server.token ?? ''),
+    status: state?.status ?? 'disconnected',
+    ...(state?.error ? { error: state.error } : {}),
+    tools,
+  };
+}
