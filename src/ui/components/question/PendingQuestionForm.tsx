@@ -3,7 +3,6 @@ import type { QuestionRequestBlock } from '../../../schema/blocks';
 import { WireError, type ResolvedOutcome } from '../../../schema/wire-error';
 import type { Message } from '../../../schema/records';
 import type { WorkerClient } from '../../channel';
-import { describeError } from '../../error-words';
 import { t, type MessageKey } from '../../i18n/i18n';
 import { createDraftSaver, flushWhenPageHides } from './draft-saver';
 import { QuestionActions } from './QuestionActions';
@@ -19,18 +18,12 @@ import {
   reduceQuestionForm,
   type QuestionFormAction,
 } from './question-form-state';
-import { outcomeFromMessage } from './question-outcome';
+import { announce, outcomeFromMessage, sendFailure, type ErrorText } from './question-outcome';
 import { QuestionReview } from './QuestionReview';
 import { createFormView } from './reveal-question';
 
 /** Quiet period before a draft is saved: long enough to coalesce typing, short enough to survive a reload. */
 export const DRAFT_DELAY_MS = 400;
-
-interface ErrorText {
-  key: MessageKey;
-  params?: Record<string, string>;
-  detail?: string;
-}
 
 /**
  * The pending question form: a tab per question plus Review (a stepper on a narrow screen), the inputs,
@@ -75,11 +68,7 @@ export function PendingQuestionForm(props: {
   const otherTextElements: HTMLTextAreaElement[] = [];
   let skipNotice: HTMLElement | undefined;
 
-  const target = () => ({
-    conversationId: props.conversationId,
-    messageId: props.messageId,
-    toolCallId: props.block.toolCallId,
-  });
+  const target = () => ({ conversationId: props.conversationId, messageId: props.messageId, toolCallId: props.block.toolCallId });
   const saver = createDraftSaver((draft) => {
     props.client.send<'question.saveDraft'>({ type: 'question.saveDraft', ...target(), draft }).catch(() => {
       // A draft is a convenience: a refused save (the question was just resolved elsewhere) must not disturb answering.
@@ -191,13 +180,7 @@ export function PendingQuestionForm(props: {
         return;
       }
       if (hadUnsavedDraft) saver.schedule(draftFromState(state()));
-      // The sentence comes from the error's code and reason, in the UI's language; never the worker's English.
-      const { text, detail } = describeError(caught);
-      setError({
-        key: caught instanceof WireError && caught.code === 'invalid_answer' ? 'question.invalidAnswer' : 'question.sendFailed',
-        params: { message: text },
-        ...(detail ? { detail } : {}),
-      });
+      setError(sendFailure(caught));
     } finally {
       setBusy(false);
     }
@@ -216,13 +199,7 @@ export function PendingQuestionForm(props: {
     else saver.flush();
   });
 
-  const announcement = () => {
-    if (!announced()) return '';
-    const first = questions()[0]?.question ?? '';
-    return questions().length > 1
-      ? t('question.announceMany', { count: questions().length, question: first })
-      : t('question.announceOne', { question: first });
-  };
+  const announcement = () => (announced() ? announce(questions()) : '');
 
   return (
     <form
