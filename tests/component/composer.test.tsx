@@ -103,6 +103,44 @@ describe('Composer', () => {
     }
   });
 
+  it('does not save the draft of a text being sent, however slow the send (its echo filled the emptied box again)', async () => {
+    vi.useFakeTimers();
+    try {
+      const saved: string[] = [];
+      let finishSend: (sent: boolean) => void = () => undefined;
+      const onSend = vi.fn(() => new Promise<boolean>((resolve) => (finishSend = resolve)));
+      render(() => <Composer conversationId="slow" runState="idle" onSend={onSend} onStop={() => undefined} onDraft={(text) => saved.push(text)} />);
+      const textbox = screen.getByRole('textbox', { name: 'Message' });
+      fireEvent.input(textbox, { target: { value: 'Plan my project' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+      await vi.advanceTimersByTimeAsync(2000); // the worker is slow to answer: longer than the draft's quiet period
+      expect(saved).toEqual([]);
+      finishSend(true);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(textbox).toHaveValue('');
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(saved).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('saves the draft after all when the send failed', async () => {
+    vi.useFakeTimers();
+    try {
+      const saved: string[] = [];
+      render(() => <Composer conversationId="failing" runState="idle" onSend={async () => false} onStop={() => undefined} onDraft={(text) => saved.push(text)} />);
+      const textbox = screen.getByRole('textbox', { name: 'Message' });
+      fireEvent.input(textbox, { target: { value: 'Keep me' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(textbox).toHaveValue('Keep me');
+      expect(saved).toEqual(['Keep me']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('shows the draft stored with the conversation (after a reload)', () => {
     render(() => <Composer conversationId="stored" storedDraft="From before the reload" runState="idle" onSend={async () => true} onStop={() => undefined} />);
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('From before the reload');

@@ -61,12 +61,17 @@ export function Composer(props: ComposerProps) {
   async function submit() {
     if (!canSend()) return;
     setSending(true);
+    // The send supersedes a draft save still waiting for its quiet period: fired while a slow send is on its way, it
+    // stored the sent text again after the worker had cleared it, and the echo put it back into the emptied box.
+    const draftWasWaiting = draftTimer !== undefined;
+    clearTimeout(draftTimer);
+    draftTimer = undefined;
     try {
       if (await props.onSend(text().trim())) {
         setTextSignal('');
-        setComposerText(props.conversationId, '');
-        if (draftTimer !== undefined) clearTimeout(draftTimer);
-        draftTimer = undefined; // the worker cleared the stored draft with the message
+        setComposerText(props.conversationId, ''); // the worker cleared the stored draft with the message
+      } else if (draftWasWaiting) {
+        setText(text()); // not sent: the draft is saved after all
       }
     } finally {
       setSending(false);
