@@ -161,23 +161,30 @@ export async function measureStream(page, base, provider, tokens, timeoutMs = 18
   const timing = await page.evaluate(async ({ marker, timeoutMs }) => {
     const bench = window.__bench;
     // The reply is whole once it is marked complete (the UI renders only the first 100,000 characters of a long
-    // reply, so the last token itself may never be in the page).
+    // reply, so the last token itself may never be in the page). The check runs every frame on the main thread the
+    // app renders on, so it reads only the last rendered block's text, never the whole reply's.
     const painted = await bench.untilPainted(() => {
       const articles = document.querySelectorAll('[role="log"] article');
       const last = articles[articles.length - 1];
       if (last === undefined || last.getAttribute('aria-label') !== 'Parley') return false;
-      return last.getAttribute('data-status') === 'complete' || last.textContent.includes(marker);
+      if (last.getAttribute('data-status') === 'complete') return true;
+      const blocks = last.querySelectorAll('.markdown');
+      return blocks.length > 0 && (blocks[blocks.length - 1].lastElementChild?.textContent ?? '').includes(marker);
     }, timeoutMs);
     const frames = bench.stopFrames();
     const from = window.__benchEnterAt;
     return { from, painted, frames, longTasks: bench.longTasksBetween(from, painted), timeOrigin: performance.timeOrigin };
   }, { marker: STREAM_END.trim(), timeoutMs });
+  await waitFor(() => chatRequests(provider)[before]?.answeredAt !== undefined);
   const request = chatRequests(provider)[before];
-  await waitFor(() => request?.answeredAt !== undefined);
+  const offset = await clockOffset(page, provider.url);
+  const enterAt = timing.timeOrigin + timing.from + offset;
   return {
     enterToPainted: timing.painted - timing.from,
     serverSend: request.answeredAt - request.receivedAt,
-    serverDoneAfterEnter: request.answeredAt - timing.timeOrigin - timing.from,
+    // Where the rest goes: Enter → the request at the server, and the server's last byte → the last token painted.
+    enterToRequest: request.receivedAt - enterAt,
+    serverDoneToPainted: timing.timeOrigin + timing.painted + offset - request.answeredAt,
     longTasks: timing.longTasks,
     frames: droppedFrames(timing.frames, timing.from, timing.painted),
   };

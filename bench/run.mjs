@@ -27,7 +27,10 @@ const quick = args.includes('--quick');
 const jsonFile = option('--json');
 const nextChatUrl = option('--nextchat-url');
 const distDirectory = option('--dist') ?? 'dist';
-/** `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps). */
+/**
+ * `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps); `--only stream`
+ * runs the long stream alone, `--rounds n` times (5), with where its time goes.
+ */
 const only = option('--only');
 const PORT = Number(process.env.BENCH_PORT ?? 4196);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50_000);
@@ -66,9 +69,34 @@ async function hostileRows() {
   for (const [label, runs] of Object.entries(hostile.bigMessages)) add('hostile', `open a finished ${label} nested-list reply: longest task`, longest(runs), 'ms', '', undefined, `target ≤ 200 ms; click → painted ${median(runs.map((run) => run.clickToPainted)).toFixed(0)} ms`);
 }
 
+/** Issue 12's long stream alone: Enter → last token painted against the server's send time, and its parts. */
+async function streamRows() {
+  const rounds = Number(option('--rounds') ?? 5);
+  const { context, page } = await freshPage(browser, base);
+  try {
+    await addServerProfile(page, base, provider.url);
+    const runs = [];
+    for (let round = 0; round < rounds; round += 1) {
+      log(`streaming ${TOKENS} tokens, round ${round + 1} of ${rounds}`);
+      const run = await measureStream(page, base, provider, TOKENS, LONG_STREAM_TIMEOUT_MS);
+      log(`  ${(run.enterToPainted / run.serverSend).toFixed(2)}× (Enter → request ${run.enterToRequest.toFixed(0)} ms, server ${run.serverSend.toFixed(0)} ms, server done → painted ${run.serverDoneToPainted.toFixed(0)} ms)`);
+      runs.push(run);
+    }
+    figures.longStreams = runs;
+    const pick = (select) => median(runs.map(select));
+    add('stream', `${TOKENS} tokens: Enter → last token painted`, pick((run) => run.enterToPainted), 'ms', "server's own send time", pick((run) => run.serverSend), `target ≤ 1.5×; median of ${rounds} ratios ${pick((run) => run.enterToPainted / run.serverSend).toFixed(2)}×`);
+    add('stream', `${TOKENS} tokens: Enter → request at the server`, pick((run) => run.enterToRequest), 'ms');
+    add('stream', `${TOKENS} tokens: server's last byte → last token painted`, pick((run) => run.serverDoneToPainted), 'ms');
+    add('stream', `${TOKENS} tokens: long tasks while streaming`, pick((run) => run.longTasks.count), '', '', undefined, `longest ${pick((run) => run.longTasks.longest).toFixed(0)} ms`);
+    add('stream', `${TOKENS} tokens: dropped frames while streaming`, pick((run) => run.frames.dropped), '', '', undefined, `worst gap ${pick((run) => run.frames.worstGap).toFixed(0)} ms`);
+  } finally {
+    await context.close();
+  }
+}
+
 try {
-  if (only === 'hostile') {
-    await hostileRows();
+  if (only === 'hostile' || only === 'stream') {
+    await (only === 'hostile' ? hostileRows() : streamRows());
     printTable(rows, { firstLoad, mcp: {}, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
   } else {

@@ -55,7 +55,10 @@ export interface ScriptedReply {
    */
   tokens?: number;
   tokensEnd?: string;
-  /** Write events back to back in large writes, as a fast local server does, instead of two writes per event. */
+  /**
+   * Write events back to back in large writes, as a fast local server does, instead of two writes per event. Events
+   * are made as they are written, so the first bytes leave at once, as a server's that streams while it generates.
+   */
   burst?: boolean;
 }
 
@@ -68,6 +71,8 @@ export interface RecordedRequest {
   /** When the request arrived and when its answer was fully written: epoch ms with sub-ms precision. */
   receivedAt: number;
   answeredAt?: number;
+  /** When the answer began to be written. */
+  firstByteAt?: number;
 }
 
 export interface ProviderServer {
@@ -150,6 +155,7 @@ export async function startProviderServer(options: { port?: number } = {}): Prom
     if (isModels) return sendModels(response, kind, reply.models ?? DEFAULT_MODELS, headers);
     counter += 1;
     const events = (reply.kind ?? kind) === 'anthropic' ? anthropicEvents(reply, counter) : openAiEvents(reply, counter, body);
+    record.firstByteAt = preciseNow();
     await streamEvents(response, events, reply, headers);
   }
 
@@ -195,36 +201,40 @@ export async function startProviderServer(options: { port?: number } = {}): Prom
 /** An SSE event as written: `event:` line (Anthropic) or none (OpenAI), or a comment line. */
 type SseEvent = { event?: string; data: string } | { comment: string };
 
-function openAiEvents(reply: ScriptedReply, counter: number, requestBody: unknown): SseEvent[] {
+/** The events of one OpenAI-compatible answer, made one at a time (a 50,000-token answer is not built before it is sent). */
+function* openAiEvents(reply: ScriptedReply, counter: number, requestBody: unknown): Generator<SseEvent> {
   const id = `chatcmpl-${counter}`;
   const model = (requestBody as { model?: string } | undefined)?.model ?? 'test-model';
   const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}): SseEvent => ({
     data: JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: choice ? [{ index: 0, ...choice }] : [], ...extra }),
   });
-  const events: SseEvent[] = [chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null }), { comment: ' keep-alive' }];
-  for (const piece of pieces(reply.reasoning ?? '', 5)) events.push(chunk({ delta: { reasoning_content: piece }, finish_reason: null }));
+  yield chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null });
+  yield { comment: ' keep-alive' };
+  for (const piece of pieces(reply.reasoning ?? '', 5)) yield chunk({ delta: { reasoning_content: piece }, finish_reason: null });
   const textPieces = reply.tokens !== undefined ? tokenPieces(reply.tokens, reply.tokensEnd) : pieces(reply.text ?? '', 4);
-  for (const piece of textPieces) events.push(chunk({ delta: { content: piece }, finish_reason: null }));
-  if (reply.midStreamError !== undefined) return [...events, { data: JSON.stringify({ error: { message: reply.midStreamError, code: 502 } }) }];
-  (reply.toolCalls ?? []).forEach((call, index) => {
+  for (const piece of textPieces) yield chunk({ delta: { content: piece }, finish_reason: null });
+  if (reply.midStreamError !== undefined) {
+    yield { data: JSON.stringify({ error: { message: reply.midStreamError, code: 502 } }) };
+    return;
+  }
+  for (const [index, call] of (reply.toolCalls ?? []).entries()) {
     const callId = call.id ?? `call_${counter}_${index}`;
     const head = { index, id: callId, type: 'function', function: { name: call.name, arguments: '' } };
-    events.push(chunk({ delta: { tool_calls: [head] }, finish_reason: null }));
+    yield chunk({ delta: { tool_calls: [head] }, finish_reason: null });
     // OpenAI escapes non-ASCII (\uXXXX) in arguments; the split lands mid-key and mid-escape.
     for (const piece of awkwardSplit(call.rawArguments ?? asciiJson(call.args ?? {}))) {
-      events.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }));
+      yield chunk({ delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null });
     }
-    if (index === 0) events.push({ comment: ' keep-alive' });
-  });
-  events.push(chunk({ delta: {}, finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' }));
+    if (index === 0) yield { comment: ' keep-alive' };
+  }
+  yield chunk({ delta: {}, finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' });
   const options = (requestBody as { stream_options?: { include_usage?: boolean } } | undefined)?.stream_options;
   if (options?.include_usage) {
     const usage = reply.usage ?? DEFAULT_USAGE;
     const total = usage.inputTokens + usage.outputTokens;
-    events.push(chunk(null, { usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: total } }));
+    yield chunk(null, { usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: total } });
   }
-  events.push({ data: '[DONE]' });
-  return events;
+  yield { data: '[DONE]' };
 }
 
 function anthropicEvents(reply: ScriptedReply, counter: number): SseEvent[] {
@@ -272,10 +282,11 @@ function anthropicEvents(reply: ScriptedReply, counter: number): SseEvent[] {
   return events;
 }
 
-async function streamEvents(response: ServerResponse, events: SseEvent[], reply: ScriptedReply, headers: Record<string, string>) {
+async function streamEvents(response: ServerResponse, events: Iterable<SseEvent>, reply: ScriptedReply, headers: Record<string, string>) {
   response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
-  const wire = reply.garbage ? [...events.slice(0, 2), { data: '{"id":"broken", "choices": [ {"delta": {"content": "half' }, { data: 'not json at all }' }] : events;
-  if (reply.burst && reply.cutAfterChunks === undefined && reply.endAfterChunks === undefined && !reply.delayMsPerChunk) return burst(response, wire);
+  if (reply.burst && !reply.garbage && reply.cutAfterChunks === undefined && reply.endAfterChunks === undefined && !reply.delayMsPerChunk) return burst(response, events);
+  const all = [...events];
+  const wire = reply.garbage ? [...all.slice(0, 2), { data: '{"id":"broken", "choices": [ {"delta": {"content": "half' }, { data: 'not json at all }' }] : all;
   for (const [count, event] of wire.entries()) {
     if (reply.cutAfterChunks !== undefined && count >= reply.cutAfterChunks) {
       if (reply.pauseBeforeCutMs) await new Promise((resolve) => setTimeout(resolve, reply.pauseBeforeCutMs));
@@ -301,7 +312,7 @@ function sseText(event: SseEvent): string {
 }
 
 /** Every event as fast as the socket takes them: 64 KiB writes, waiting only when the socket asks to. */
-async function burst(response: ServerResponse, events: SseEvent[]): Promise<void> {
+async function burst(response: ServerResponse, events: Iterable<SseEvent>): Promise<void> {
   let buffer = '';
   for (const event of events) {
     buffer += sseText(event);
@@ -356,11 +367,9 @@ function pieces(text: string, size: number): string[] {
 }
 
 /** `count` one-token pieces: ` w1`, ` w2`…, a paragraph break before every 50th, then `end` as the last piece. */
-function tokenPieces(count: number, end?: string): string[] {
-  const result: string[] = [];
-  for (let index = 1; index <= count; index += 1) result.push(index % 50 === 0 ? `\n\nw${index}` : ` w${index}`);
-  if (end !== undefined) result.push(end);
-  return result;
+function* tokenPieces(count: number, end?: string): Generator<string> {
+  for (let index = 1; index <= count; index += 1) yield index % 50 === 0 ? `\n\nw${index}` : ` w${index}`;
+  if (end !== undefined) yield end;
 }
 
 /** Wall-clock time with sub-millisecond precision, comparable with a page's `performance.timeOrigin + now()`. */
