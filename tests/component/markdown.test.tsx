@@ -133,6 +133,27 @@ describe('Markdown cost cap', () => {
   }, 30_000);
 });
 
+describe('A reply streaming past the limit', () => {
+  it('leaves the rendered part alone while text beyond the limit arrives', async () => {
+    const paragraphs = (from: number, count: number) => Array.from({ length: count }, (_, index) => `Paragraph ${from + index} ${'x'.repeat(90)}`).join('\n\n');
+    const [text, setText] = createSignal(paragraphs(0, 1_200));
+    const { container, findByText } = render(() => <Markdown text={text()} />);
+    await findByText(/Showing the first 100,000 of/, {}, { timeout: 20_000 });
+    // Rendered in steps: wait for the last paragraph that starts within the limit.
+    const lastShown = [...text().slice(0, 100_000).matchAll(/Paragraph \d+/g)].at(-1)![0];
+    await findByText(new RegExp(`^${lastShown} `), {}, { timeout: 20_000 });
+    const markdown = container.querySelector('.markdown')!;
+    const last = markdown.lastElementChild;
+    const count = markdown.childNodes.length;
+    setText(`${text()}\n\n${paragraphs(1_200, 50)}`);
+    await findByText(new RegExp(`of ${(text().length).toLocaleString('en-US')}`), {}, { timeout: 20_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The same nodes: the tail was not taken out and rendered again.
+    expect(markdown.lastElementChild).toBe(last);
+    expect(markdown.childNodes.length).toBe(count);
+  }, 30_000);
+});
+
 describe('Show all', () => {
   it('renders the whole reply in steps, and keeps showing text that arrives after it', async () => {
     const [text, setText] = createSignal(Array.from({ length: 1_700 }, (_, index) => `- item ${index} ${'x'.repeat(60)}`).join('\n'));

@@ -43,6 +43,8 @@ function renderInSteps(element: HTMLElement, wanted: () => string): void {
   let rendered = '';
   let timer: ReturnType<typeof setTimeout> | undefined;
 
+  let shown: string | undefined;
+
   function step() {
     timer = undefined;
     const text = wanted();
@@ -50,7 +52,9 @@ function renderInSteps(element: HTMLElement, wanted: () => string): void {
     const upTo = stepEnd(text, rendered.length);
     const more = upTo < text.length;
     rendered = text.slice(0, upTo);
-    view.update(rendered, more);
+    // A reply past RENDER_LIMIT keeps streaming while the rendered part stays the same: nothing to do then.
+    if (rendered !== shown) view.update(rendered, more);
+    shown = rendered;
     if (more) timer = setTimeout(step, 0);
   }
 
