@@ -1,5 +1,6 @@
 import type { ModelPart } from '../../core/model';
 import type { Usage } from '../../schema/records';
+import { ContentChunkShape } from './content-chunk-shape';
 
 /** What ended a Chat Completions stream badly: the caller words it for the user (errors.ts). */
 export type ChatCompletionsStreamFailure =
@@ -39,6 +40,9 @@ export class ChatCompletionsStreamParser {
   private finishReason: string | undefined;
   private done = false;
   private sawChunk = false;
+  /** The shape of this stream's text-only chunks, read without JSON.parse (content-chunk-shape.ts). */
+  private shape: ContentChunkShape | undefined;
+  private shapesLearned = 0;
 
   /** True once `[DONE]` was read: nothing after it counts. */
   get isDone(): boolean {
@@ -64,6 +68,15 @@ export class ChatCompletionsStreamParser {
       if (data === '[DONE]') {
         this.done = true;
         break;
+      }
+      const content = this.shape?.read(data);
+      if (content !== undefined) {
+        this.sawChunk = true;
+        if (content !== '') {
+          if (reasoning !== '') flush();
+          text += content;
+        }
+        continue;
       }
       if (data.trim() === '') continue;
       let chunk: Json;
@@ -92,6 +105,11 @@ export class ChatCompletionsStreamParser {
         if (typeof delta.content === 'string' && delta.content !== '') {
           if (reasoning !== '') flush();
           text += delta.content;
+          // A server whose chunks differ in more than their text (a per-chunk nonce) would make us learn each time.
+          if (this.shapesLearned < MAX_SHAPES) {
+            this.shapesLearned += 1;
+            this.shape = ContentChunkShape.learn(data) ?? this.shape;
+          }
         }
         if (Array.isArray(delta.tool_calls)) this.addToolCallFragments(delta.tool_calls);
       }
@@ -143,6 +161,9 @@ export class ChatCompletionsStreamParser {
     }
   }
 }
+
+/** How many times one stream's text-chunk shape is learned: a stream whose chunks never repeat their shape stops paying. */
+const MAX_SHAPES = 4;
 
 function parseChunk(data: string): Json {
   let value: unknown;

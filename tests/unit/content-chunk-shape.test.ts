@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ModelPart } from '../../src/core/model';
+import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions-stream';
+import { ContentChunkShape } from '../../src/worker/providers/content-chunk-shape';
+
+/** A text chunk as OpenAI-compatible servers write it; `extra` goes after `choices`, as OpenAI's `obfuscation`. */
+const textChunk = (content: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id: 'chatcmpl-7', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }], ...extra });
+const PREFIX = textChunk('').slice(0, textChunk('').indexOf('"content":"') + '"content":"'.length);
+const SUFFIX = textChunk('').slice(PREFIX.length);
+
+/** What the parser must give for `events`, by JSON.parse of every one: the text, the finish reason, or the failure. */
+function reference(events: readonly string[]): { text: string; finishReason?: string; fails: boolean } {
+  let text = '';
+  let finishReason: string | undefined;
+  for (const data of events) {
+    let chunk: { error?: unknown; choices?: Array<{ delta?: { content?: unknown }; finish_reason?: unknown }> };
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return { text, fails: true };
+    }
+    if (!chunk || typeof chunk !== 'object' || Array.isArray(chunk) || (chunk.error !== undefined && chunk.error !== null)) return { text, fails: true };
+    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    if (!choice || typeof choice !== 'object') continue;
+    const content = choice.delta && typeof choice.delta === 'object' ? choice.delta.content : undefined;
+    if (typeof content === 'string') text += content;
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') finishReason = choice.finish_reason;
+  }
+  return { text, ...(finishReason === undefined ? {} : { finishReason }), fails: false };
+}
+
+/** The parser's text over `batches` of events, and whether it failed. */
+function parse(batches: readonly (readonly string[])[]): { text: string; fails: boolean; parser: ChatCompletionsStreamParser } {
+  const parser = new ChatCompletionsStreamParser();
+  let text = '';
+  const take = (parts: ModelPart[]) => {
+    for (const part of parts) if (part.type === 'text-delta') text += part.text;
+  };
+  try {
+    for (const batch of batches) take(parser.push(batch));
+  } catch (error) {
+    if (!(error instanceof ChatCompletionsStreamError)) throw error;
+    return { text, fails: true, parser };
+  }
+  return { text, fails: false, parser };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('ContentChunkShape', () => {
+  it('reads a text chunk of the learned shape without parsing it, whatever its text', () => {
+    const shape = ContentChunkShape.learn(textChunk('first'))!;
+    expect(shape).toBeDefined();
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (content) => {
+        expect(shape.read(textChunk(content))).toBe(content);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses whatever would change the chunk around the text: a bare quote, a bad escape, another shape', () => {
+    const shape = ContentChunkShape.learn(textChunk('first'))!;
+    // The text ends early and the rest is more JSON: a finish reason the fast path would have taken as text.
+    expect(shape.read(`${PREFIX}a"},"finish_reason":"stop","x":{"y":"${SUFFIX}`)).toBeUndefined();
+    expect(shape.read(`${PREFIX}a","x":"b${SUFFIX}`)).toBeUndefined();
+    expect(shape.read(`${PREFIX}bad \\x escape${SUFFIX}`)).toBeUndefined();
+    expect(shape.read(`${PREFIX}raw \u0001 control${SUFFIX}`)).toBeUndefined();
+    expect(shape.read(`${PREFIX}ends in a backslash\\${SUFFIX}`)).toBeUndefined();
+    expect(shape.read(textChunk('nonce', { obfuscation: 'abc' }))).toBeUndefined();
+    expect(shape.read(JSON.stringify({ choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] }))).toBeUndefined();
+  });
+
+  it('learns no shape from a chunk that carries more than text, or whose text key is ambiguous', () => {
+    const withFinish = JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] });
+    const withReasoning = JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content: 'x', reasoning_content: 'y' } }] });
+    const withUsage = JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content: 'x' } }], usage: { prompt_tokens: 1 } });
+    const withTools = JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content: 'x', tool_calls: [] } }] });
+    // A later duplicate key wins in JSON.parse, so the first "content" is not the text.
+    const duplicate = '{"choices":[{"index":0,"delta":{"content":"x","content":"y"}}]}';
+    for (const data of [withFinish, withReasoning, withUsage, withTools, duplicate]) expect(ContentChunkShape.learn(data)).toBeUndefined();
+  });
+});
+
+describe('ChatCompletionsStreamParser with learned shapes', () => {
+  const hostile = fc.oneof(
+    fc.string({ unit: 'binary' }).map((content) => textChunk(content)),
+    // Anything at all between the learned prefix and suffix: valid or not, text or structure.
+    fc.string({ unit: 'binary' }).map((middle) => `${PREFIX}${middle}${SUFFIX}`),
+    fc.constantFrom(`${PREFIX}a"},"finish_reason":"stop","x":{"y":"${SUFFIX}`, `${PREFIX}a\\"b${SUFFIX}`, `${PREFIX}\\u00e9\\n${SUFFIX}`, `${PREFIX}\\ud83c\\udf0d${SUFFIX}`),
+    fc.string().map((content) => textChunk(content, { obfuscation: content.length.toString(36) })),
+    fc.constant(JSON.stringify({ id: 'chatcmpl-7', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })),
+  );
+
+  it('gives exactly what parsing every chunk gives, for any mix of chunks and batches', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(hostile, { maxLength: 8 }), { maxLength: 8 }), (batches) => {
+        const expected = reference(batches.flat());
+        const got = parse(batches);
+        expect(got.fails).toBe(expected.fails);
+        if (!expected.fails) expect(got.text).toBe(expected.text);
+        else expect(expected.text.startsWith(got.text)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('parses a stream of same-shape text chunks once per shape, not once per chunk', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    const events = Array.from({ length: 1_000 }, (_, index) => textChunk(index % 50 === 0 ? `\n\nw${index}` : ` w${index}`));
+    const got = parseBatches([events.slice(0, 400), events.slice(400)]);
+    expect(got).toBe(events.map((data) => (JSON.parse(data) as { choices: [{ delta: { content: string } }] }).choices[0].delta.content).join(''));
+    // One full parse and one probe to learn the shape; a \n escape is decoded as a string, 20 of them.
+    const calls = parse.mock.calls.length - events.length;
+    expect(calls).toBeLessThanOrEqual(2 + 20);
+  });
+
+  it('stops learning for a server whose chunks never repeat (a per-chunk nonce), and still reads them all', () => {
+    const events = Array.from({ length: 200 }, (_, index) => textChunk(`t${index} `, { obfuscation: `n${index}` }));
+    const parse = vi.spyOn(JSON, 'parse');
+    expect(parseBatches([events])).toBe(events.map((_, index) => `t${index} `).join(''));
+    // Every chunk parsed once, plus a probe for each of the few shapes learned before giving up.
+    expect(parse.mock.calls.length).toBeLessThanOrEqual(200 + 4);
+  });
+});
+
+function parseBatches(batches: readonly (readonly string[])[]): string {
+  const got = parse(batches);
+  expect(got.fails).toBe(false);
+  return got.text;
+}
