@@ -1,5 +1,5 @@
 import type { Token, Tokens } from 'marked';
-import { lexMarkdown, renderMarkdown } from './markdown';
+import { lexMarkdown, renderMarkdownFragment } from './markdown';
 
 /**
  * Renders Markdown that grows at its end (a streamed reply) into `container`, so a reply costs time linear in its
@@ -74,9 +74,7 @@ export class IncrementalMarkdown {
   /** Renders `text` and appends it; a chunk that continues a list puts its items into the list above. Returns the nodes added. */
   private insert(text: string, continuesList: boolean): Node[] {
     if (text === '') return [];
-    const template = document.createElement('template');
-    template.innerHTML = renderChunk(text);
-    const fragment = template.content;
+    const fragment = renderChunk(text);
     const added: Node[] = [];
     const list = this.container.lastElementChild;
     const head = fragment.firstElementChild;
@@ -107,14 +105,16 @@ function dropLeadingLineBreak(node: ChildNode | null): void {
 }
 
 /** A text the parser cannot take (nested far too deep overflows its stack) is still shown, as plain text. */
-function renderChunk(text: string): string {
+function renderChunk(text: string): DocumentFragment {
   try {
-    return renderMarkdown(text);
+    return renderMarkdownFragment(text);
   } catch {
     const pre = document.createElement('pre');
     pre.className = 'markdown-plain';
     pre.textContent = text;
-    return pre.outerHTML;
+    const fragment = document.createDocumentFragment();
+    fragment.append(pre);
+    return fragment;
   }
 }
 
