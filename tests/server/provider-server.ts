@@ -71,8 +71,6 @@ export interface RecordedRequest {
   /** When the request arrived and when its answer was fully written: epoch ms with sub-ms precision. */
   receivedAt: number;
   answeredAt?: number;
-  /** When the answer began to be written. */
-  firstByteAt?: number;
 }
 
 export interface ProviderServer {
@@ -155,7 +153,6 @@ export async function startProviderServer(options: { port?: number } = {}): Prom
     if (isModels) return sendModels(response, kind, reply.models ?? DEFAULT_MODELS, headers);
     counter += 1;
     const events = (reply.kind ?? kind) === 'anthropic' ? anthropicEvents(reply, counter) : openAiEvents(reply, counter, body);
-    record.firstByteAt = preciseNow();
     await streamEvents(response, events, reply, headers);
   }
 
@@ -285,9 +282,9 @@ function anthropicEvents(reply: ScriptedReply, counter: number): SseEvent[] {
 async function streamEvents(response: ServerResponse, events: Iterable<SseEvent>, reply: ScriptedReply, headers: Record<string, string>) {
   response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
   if (reply.burst && !reply.garbage && reply.cutAfterChunks === undefined && reply.endAfterChunks === undefined && !reply.delayMsPerChunk) return burst(response, events);
-  const all = [...events];
-  const wire = reply.garbage ? [...all.slice(0, 2), { data: '{"id":"broken", "choices": [ {"delta": {"content": "half' }, { data: 'not json at all }' }] : all;
-  for (const [count, event] of wire.entries()) {
+  let count = -1;
+  for (const event of reply.garbage ? garbled(events) : events) {
+    count += 1;
     if (reply.cutAfterChunks !== undefined && count >= reply.cutAfterChunks) {
       if (reply.pauseBeforeCutMs) await new Promise((resolve) => setTimeout(resolve, reply.pauseBeforeCutMs));
       response.socket?.destroy();
@@ -305,6 +302,18 @@ async function streamEvents(response: ServerResponse, events: Iterable<SseEvent>
     response.write(bytes.subarray(cut));
   }
   response.end();
+}
+
+/** The first two events, then a chunk cut mid-string and a line that is not JSON at all. */
+function* garbled(events: Iterable<SseEvent>): Generator<SseEvent> {
+  let count = 0;
+  for (const event of events) {
+    if (count === 2) break;
+    yield event;
+    count += 1;
+  }
+  yield { data: '{"id":"broken", "choices": [ {"delta": {"content": "half' };
+  yield { data: 'not json at all }' };
 }
 
 function sseText(event: SseEvent): string {
