@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ModelPart } from '../../src/core/model';
+import { ChatCompletionsReader } from '../../src/worker/providers/chat-completions-reader';
 import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions-stream';
 import { ContentChunkShape } from '../../src/worker/providers/content-chunk-shape';
+import { SseDecoder } from '../../src/worker/providers/sse-decoder';
 
 /** A text chunk as OpenAI-compatible servers write it; `extra` goes after `choices`, as OpenAI's `obfuscation`. */
 const textChunk = (content: string, extra: Record<string, unknown> = {}) =>
@@ -125,6 +127,120 @@ describe('ChatCompletionsStreamParser with learned shapes', () => {
     expect(parseBatches([events])).toBe(events.map((_, index) => `t${index} `).join(''));
     // Every chunk parsed once, plus a probe for each of the few shapes learned before giving up.
     expect(parse.mock.calls.length).toBeLessThanOrEqual(200 + 4);
+  });
+});
+
+/** Every part, consecutive deltas merged, and how it failed (or `end`'s failure). */
+type Outcome = { parts: ModelPart[]; failure?: string };
+
+function merge(parts: readonly ModelPart[]): ModelPart[] {
+  const result: ModelPart[] = [];
+  for (const part of parts) {
+    const last = result.at(-1);
+    if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && last?.type === part.type) result[result.length - 1] = { type: part.type, text: last.text + part.text };
+    else result.push(part);
+  }
+  return result;
+}
+
+function outcome(run: (parts: ModelPart[]) => void): Outcome {
+  const parts: ModelPart[] = [];
+  try {
+    run(parts);
+    return { parts: merge(parts) };
+  } catch (error) {
+    if (!(error instanceof ChatCompletionsStreamError)) throw error;
+    return { parts: merge(parts), failure: error.failure.kind };
+  }
+}
+
+/** The decoder and the parser alone, each piece of text in turn, as the provider read streams before the reader. */
+function byEvents(pieces: readonly string[]): Outcome {
+  return outcome((parts) => {
+    const sse = new SseDecoder();
+    const parser = new ChatCompletionsStreamParser();
+    for (const piece of pieces) {
+      parts.push(...parser.push(sse.push(piece)));
+      if (parser.isDone) break;
+    }
+    if (!parser.isDone) parts.push(...parser.push(sse.end(), { tail: true }));
+    parts.push(...parser.end());
+  });
+}
+
+function byReader(pieces: readonly string[]): Outcome {
+  return outcome((parts) => {
+    const reader = new ChatCompletionsReader();
+    for (const piece of pieces) {
+      parts.push(...reader.push(piece));
+      if (reader.isDone) break;
+    }
+    parts.push(...reader.close(), ...reader.end());
+  });
+}
+
+describe('ChatCompletionsReader', () => {
+  const event = fc.oneof(
+    { weight: 6, arbitrary: fc.string({ unit: 'binary' }).map((content) => `data: ${textChunk(content)}\n\n`) },
+    { weight: 2, arbitrary: fc.string({ unit: 'binary' }).map((middle) => `data: ${PREFIX}${middle}${SUFFIX}\n\n`) },
+    fc.constantFrom(
+      `data: ${PREFIX}a"},"finish_reason":"stop","x":{"y":"${SUFFIX}\n\n`,
+      `data: ${textChunk('crlf')}\r\n\r\n`,
+      `data:${textChunk('no space')}\n\n`,
+      ': keep-alive\n\n',
+      `data: ${JSON.stringify({ id: 'chatcmpl-7', choices: [{ index: 0, delta: { reasoning_content: 'thinking' } }] })}\n\n`,
+      `data: ${JSON.stringify({ id: 'chatcmpl-7', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', function: { name: 'f', arguments: '{}' } }] } }] })}\n\n`,
+      `data: ${JSON.stringify({ id: 'chatcmpl-7', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+      'data: [DONE]\n\n',
+      'data: not json\n\n',
+      `event: other\ndata: ${textChunk('with an event line')}\n\n`,
+      `data: ${PREFIX}bad \\x escape${SUFFIX}\n\n`,
+      // Two data lines make one event: their JSON texts joined by a line feed, which is not one chunk.
+      `data: ${textChunk('first line')}\ndata: ${textChunk('second line')}\n\n`,
+      `data: {"choices":[{"index":0,"delta":\ndata: {"content":"split over two data lines"}}]}\n\n`,
+    ),
+  );
+  /** The stream's text cut at the given fractions, as reads off the network would cut it. */
+  const pieces = fc.tuple(fc.array(event, { maxLength: 14 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 })).map(([events, cuts]) => {
+    const text = events.join('');
+    const at = [...new Set(cuts.map((cut) => Math.floor(cut * text.length)))].sort((a, b) => a - b);
+    return [0, ...at].map((start, index) => text.slice(start, at[index] ?? text.length));
+  });
+
+  it('gives exactly the parts the decoder and the parser give, however the text is cut', () => {
+    fc.assert(
+      fc.property(pieces, (cut) => {
+        expect(byReader(cut)).toEqual(byEvents(cut));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('gives the same parts for tricky events cut at every position', () => {
+    const tricky = [
+      `data: ${textChunk('learn the shape')}\n\n`,
+      `data: ${textChunk('one')}\ndata: ${textChunk('event')}\n\n`,
+      `data: ${textChunk('after')}\n\n`,
+      `data: ${PREFIX}bad \\x escape${SUFFIX}\n\n`,
+      `data: ${textChunk('never read')}\n\n`,
+    ];
+    for (const events of [tricky, [tricky[0]!, tricky[2]!, tricky[3]!, tricky[4]!], [tricky[0]!, tricky[2]!, tricky[1]!]]) {
+      const text = events.join('');
+      for (let cut = 0; cut <= text.length; cut += 1) {
+        const cutText = [text.slice(0, cut), text.slice(cut)];
+        expect(byReader(cutText)).toEqual(byEvents(cutText));
+      }
+    }
+  });
+
+  it('reads a run of text events without cutting the text into lines', () => {
+    const text = Array.from({ length: 500 }, (_, index) => `data: ${textChunk(` w${index}`)}\n\n`).join('');
+    const reader = new ChatCompletionsReader();
+    const lines = vi.spyOn(SseDecoder.prototype, 'push');
+    const parts = [...reader.push(text.slice(0, 1_000)), ...reader.push(text.slice(1_000))];
+    expect(merge(parts)).toEqual([{ type: 'text-delta', text: Array.from({ length: 500 }, (_, index) => ` w${index}`).join('') }]);
+    // The first event (to learn the shape), and the event cut between the two pieces.
+    expect(lines.mock.calls.length).toBeLessThanOrEqual(3);
   });
 });
 

@@ -44,6 +44,17 @@ export class ChatCompletionsStreamParser {
   private shape: ContentChunkShape | undefined;
   private shapesLearned = 0;
 
+  /** A whole `data: …` event of this stream's text-chunk shape, once one was learned (see ChatCompletionsReader). */
+  get textEventPattern(): RegExp | undefined {
+    return this.shape?.eventPattern;
+  }
+
+  /** Text read from text chunks by the reader's fast path: what push gives for those chunks. */
+  pushText(text: string): ModelPart[] {
+    this.sawChunk = true;
+    return text === '' ? [] : [{ type: 'text-delta', text }];
+  }
+
   /** True once `[DONE]` was read: nothing after it counts. */
   get isDone(): boolean {
     return this.done;

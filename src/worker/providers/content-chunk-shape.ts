@@ -13,6 +13,11 @@
 export class ContentChunkShape {
   /** The prefix, a JSON string body (captured) and the suffix, anchored at both ends. */
   private readonly pattern: RegExp;
+  /**
+   * A whole server-sent event of this shape, `data: …\n\n`, matched where `lastIndex` says (sticky): a run of them is
+   * read straight from the decoded network text, without splitting it into lines first.
+   */
+  readonly eventPattern: RegExp;
 
   private constructor(
     private readonly prefix: string,
@@ -20,6 +25,7 @@ export class ContentChunkShape {
   ) {
     // One compiled expression: V8's startsWith of a 100-character prefix cost as much as the JSON.parse it replaces.
     this.pattern = new RegExp(`^${escapeRegExp(prefix)}(${STRING_BODY})${escapeRegExp(suffix)}$`);
+    this.eventPattern = new RegExp(`data: ${escapeRegExp(prefix)}(${STRING_BODY})${escapeRegExp(suffix)}\n\n`, 'y');
   }
 
   /** The shape of `data`, a chunk that carried only text; undefined when it has none the fast path can trust. */
@@ -36,13 +42,7 @@ export class ContentChunkShape {
   /** The content of `data` when it has this shape; undefined when it does not (then it is parsed in full). */
   read(data: string): string | undefined {
     const body = this.pattern.exec(data)?.[1];
-    if (body === undefined) return undefined;
-    if (!body.includes('\\')) return body;
-    try {
-      return JSON.parse(`"${body}"`) as string;
-    } catch {
-      return undefined;
-    }
+    return body === undefined ? undefined : decodeBody(body);
   }
 
   /** True when a probe content in this shape parses back as a chunk that carries that text and nothing else. */
@@ -73,6 +73,16 @@ const PROBE = 'probe \u2063 content';
  * then checks the escapes). A bare quote cannot match, so the body never ends the string early.
  */
 const STRING_BODY = '[^"\\\\\\u0000-\\u001f]*(?:\\\\.[^"\\\\\\u0000-\\u001f]*)*';
+
+/** The text a JSON string body stands for; undefined for a bad escape. */
+export function decodeBody(body: string): string | undefined {
+  if (!body.includes('\\')) return body;
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -3,10 +3,10 @@ import { ModelError } from '../../core/model';
 import type { Profile } from '../../schema/records';
 import type { ProviderBuildOptions } from './ai-sdk-model';
 import { chatCompletionsBody } from './chat-completions-request';
-import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from './chat-completions-stream';
+import { ChatCompletionsReader } from './chat-completions-reader';
+import { ChatCompletionsStreamError } from './chat-completions-stream';
 import { abortReason, createRepeatFilter, prepareMessages } from './continuation';
 import { CORS_REQUEST_HEADERS, errorText, httpStatusError, isAbortError, malformedStreamError, scrubSecret, toModelError, type ProviderErrorContext } from './errors';
-import { SseDecoder } from './sse-decoder';
 
 /**
  * A Model for any OpenAI-compatible chat-completions server (OpenAI, OpenRouter, Groq, Ollama, LM Studio,
@@ -57,8 +57,7 @@ export function createOpenAiCompatibleModel(profile: Profile, options: ProviderB
       const reader = response.body?.getReader();
       if (reader === undefined) return await fail(new ChatCompletionsStreamError({ kind: 'cut' }));
       const decoder = new TextDecoder();
-      const events = new SseDecoder();
-      const parser = new ChatCompletionsStreamParser();
+      const chunks = new ChatCompletionsReader();
       // A model asked to continue may start over: an exact repeat of what is stored is dropped, nothing else.
       const repeat = createRepeatFilter(request.continuation?.text ?? '');
       // Deltas are held for at most one frame and given to the loop merged: the first at once, then at most one
@@ -109,16 +108,14 @@ export function createOpenAiCompatibleModel(profile: Profile, options: ProviderB
             continue;
           }
           pendingRead = undefined;
-          const parts = chunk.done
-            ? [...parser.push(events.push(decoder.decode())), ...(parser.isDone ? [] : parser.push(events.end(), { tail: true }))]
-            : parser.push(events.push(decoder.decode(chunk.value, { stream: true })));
+          const parts = chunk.done ? [...chunks.push(decoder.decode()), ...chunks.close()] : chunks.push(decoder.decode(chunk.value, { stream: true }));
           for (const part of parts) mergeInto(held, part);
-          reading = !chunk.done && !parser.isDone;
+          reading = !chunk.done && !chunks.isDone;
           // The first text goes at once: the user sees the answer start without waiting a frame.
           const firstText = !textGiven && held.some((part) => part.type === 'text-delta');
           if (!reading || firstText || performance.now() - lastGiven >= FRAME_MS) yield* give();
         }
-        const ending = parser.end();
+        const ending = chunks.end();
         const rest = repeat.release();
         if (rest !== '') yield { type: 'text-delta', text: rest };
         yield* ending;

@@ -10,6 +10,11 @@ export class SseDecoder {
   /** The last push ended in CR: a LF that starts the next one belongs to the same line end. */
   private pendingCarriageReturn = false;
 
+  /** Between events: no part of a line or of an event is held. */
+  get idle(): boolean {
+    return this.buffer === '' && this.data.length === 0 && !this.pendingCarriageReturn;
+  }
+
   /** The data of every event completed by `text`, in order. */
   push(text: string): string[] {
     if (this.pendingCarriageReturn && text.startsWith('\n')) text = text.slice(1);
