@@ -76,7 +76,7 @@ export function instrumentPage() {
     frames: [],
     recordingFrames: false,
     watchedAt: undefined,
-    /** Resolves with the time just after the frame in which `check()` first held was painted. */
+    /** Resolves with the time just after the first frame in which `check()` held was painted. */
     untilPainted(check, timeoutMs = 180_000) {
       return new Promise((resolve, reject) => {
         const started = performance.now();
@@ -118,13 +118,13 @@ export function instrumentPage() {
       return { count: inside.length, longest: inside.reduce((max, [, duration]) => Math.max(max, duration), 0), total: inside.reduce((sum, [, duration]) => sum + duration, 0) };
     },
   };
-  // A message posted from inside a frame callback is delivered after that frame was painted.
+  // Called from a frame callback that saw the change: a message posted there is delivered once that frame was
+  // painted. (It used to wait for one more frame first, which added up to a frame to every figure.) The change may have
+  // been painted a frame earlier still, so a figure can be late by up to a frame, never early.
   function afterPaint(resolve) {
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve(performance.now());
-      channel.port2.postMessage(0);
-    });
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve(performance.now());
+    channel.port2.postMessage(0);
   }
   window.__bench = bench;
   try {

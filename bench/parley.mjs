@@ -2,9 +2,9 @@
 import { countWorkerTransactions, droppedFrames, freshPage, heapAndDom, measureLoad, sleep } from './harness.mjs';
 import { conversationId, endMarker, exportFile } from './seed.mjs';
 
-const STREAM_END = ' bench-stream-end';
+export const STREAM_END = ' bench-stream-end';
 const ANSWERED_END = 'Thanks, noted. bench-answer-end';
-const PROFILE_NAME = 'Bench server';
+export const PROFILE_NAME = 'Bench server';
 
 const newConversationButton = (page) => page.getByRole('button', { name: 'New conversation', exact: true }).first();
 

@@ -10,6 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { FIRST_LOAD_BUDGET_KIB, firstLoadJs } from './first-load.mjs';
 import { freshPage, launchBrowser, median, routeBlankPage, startPreview, startProviderServer } from './harness.mjs';
 import { MANY_CONVERSATIONS, measureHostile } from './hostile.mjs';
+import { measureStreamWithoutDevTools } from './bare-cdp.mjs';
 import { measureMcpApproval } from './mcp.mjs';
 import { measureLocalModel } from './local-model.mjs';
 import { measureNextChat } from './nextchat.mjs';
@@ -42,6 +43,7 @@ const REPS = {
   open: (count) => (quick ? 1 : count >= 10_000 ? 2 : count >= 1000 ? 3 : 5),
   stream: quick ? 1 : 3,
   longStream: 1,
+  bareStream: quick ? 3 : 9,
   question: quick ? 2 : 5,
   baseline: 30,
 };
@@ -91,6 +93,19 @@ async function streamRows() {
     add('stream', `${TOKENS} tokens: dropped frames while streaming`, pick((run) => run.frames.dropped), '', '', undefined, `worst gap ${pick((run) => run.frames.worstGap).toFixed(0)} ms`);
   } finally {
     await context.close();
+  }
+  await bareStreamRows(rounds);
+}
+
+/** Issue 12's target figure: the long reply with no DevTools domain on the agent worker (bare-cdp.mjs). */
+async function bareStreamRows(rounds) {
+  log(`streaming ${TOKENS} tokens ×${rounds} with DevTools attached to the page only`);
+  try {
+    const runs = await measureStreamWithoutDevTools(base, provider, { tokens: TOKENS, rounds });
+    figures.bareStreams = runs;
+    add('stream', `${TOKENS} tokens, no DevTools on the worker: Enter → last token painted`, median(runs.map((run) => run.enterToPainted)), 'ms', "server's own send time", median(runs.map((run) => run.serverSend)), `target ≤ 1.5×; median of ${runs.length} ratios ${median(runs.map((run) => run.enterToPainted / run.serverSend)).toFixed(2)}×`);
+  } catch (error) {
+    add('stream', `${TOKENS} tokens, no DevTools on the worker: skipped (${error instanceof Error ? error.message.split('\n')[0] : error})`, Number.NaN, '');
   }
 }
 
@@ -182,6 +197,7 @@ try {
       add('stream', `${tokens} tokens: long tasks while streaming`, streamMedian((run) => run.longTasks.count), '', '', undefined, `longest ${streamMedian((run) => run.longTasks.longest).toFixed(0)} ms, total ${streamMedian((run) => run.longTasks.total).toFixed(0)} ms`);
       add('stream', `${tokens} tokens: dropped frames while streaming`, streamMedian((run) => run.frames.dropped), '', '', undefined, `worst gap ${streamMedian((run) => run.frames.worstGap).toFixed(0)} ms`);
     }
+    await bareStreamRows(REPS.bareStream);
     add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms', 'raw fetch + one IndexedDB commit', fetchPlusCommit, 'target ≤ 3×');
     add('question', 'IndexedDB transactions, submit → next request (all / readwrite)', median(questions.map((run) => run.transactions)), '', '', undefined, `${median(questions.map((run) => run.writeTransactions))} readwrite`);
     add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
