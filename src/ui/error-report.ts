@@ -27,6 +27,10 @@ export function createToasts() {
 /** Commands whose callers show their failure in place (beside the control), so a toast would say it twice. */
 const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set(['conversation.import', 'profiles.test', 'request.resolve', 'mcp.save']);
 
+/** A broken script is shown beside the script (Settings); the command's other failures are toasts as usual. */
+const shownByCaller = (command: { type: CommandType; script?: unknown }, error: unknown): boolean =>
+  SHOWN_BY_CALLER.has(command.type) || (command.type === 'settings.update' && command.script !== undefined && error instanceof WireError && error.reason === 'script_invalid');
+
 /**
  * Wraps a client so that every failed command is reported once, globally, and still rejects for its
  * caller. `already_resolved` is not reported: it is an answer (the first outcome), not a failure.
@@ -35,8 +39,7 @@ export function createReportingClient(client: WorkerClient, report: (error: unkn
   return {
     send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>> {
       return client.send(command).catch((error: unknown) => {
-        const shownByCaller = SHOWN_BY_CALLER.has(command.type);
-        if (!shownByCaller && !(error instanceof WireError && error.code === 'already_resolved')) report(error);
+        if (!shownByCaller(command, error) && !(error instanceof WireError && error.code === 'already_resolved')) report(error);
         throw error;
       });
     },

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../src/schema/events';
 import type { CommandEnvelope, WorkerMessage } from '../../src/schema/protocol';
 import type { Conversation, Message, ProfileView, Settings } from '../../src/schema/records';
-import { createWorkerClient } from '../../src/ui/channel';
+import { parseScript } from '../../src/schema/script';
+import { createWorkerClient, type WorkerClient } from '../../src/ui/channel';
 import { App } from '../../src/ui/components/App';
 
 /** A tiny in-memory worker on the far side of a MessageChannel. */
@@ -77,6 +78,11 @@ function createFakeWorker() {
       case 'settings.get':
         return reply(id, settings);
       case 'settings.update':
+        // As the worker does: a broken script is refused before anything is saved.
+        if (typeof command.script === 'string' && !parseScript(command.script).ok) {
+          const parsed = parseScript(command.script);
+          return post({ kind: 'reply', id, ok: false, error: { code: 'invalid_command', reason: 'script_invalid', message: parsed.ok ? '' : parsed.error, field: 'script' } });
+        }
         settings = { ...settings, ...(command as Partial<Settings>) };
         delete (settings as { type?: string }).type;
         emit({ type: 'settings-changed', settings });
@@ -110,7 +116,7 @@ function createFakeWorker() {
     }
   };
   emit({ type: 'worker-ready' });
-  return { port: channel.port1, commands, emit, conversations, firstId: () => [...conversations.keys()][0]! };
+  return { port: channel.port1, commands, emit, conversations, settings: () => settings, firstId: () => [...conversations.keys()][0]! };
 }
 
 beforeEach(() => {
@@ -183,6 +189,22 @@ describe('App (smoke, fake worker)', () => {
     await waitFor(() => expect(screen.getAllByRole('alert').some((alert) => alert.textContent?.includes('Quota exceeded'))).toBe(true));
   });
 
+  it('settings: Save sends the script at once, so a conversation started right after already uses it', () => {
+    window.location.hash = '#/settings';
+    const worker = createFakeWorker();
+    const client = createWorkerClient(worker.port);
+    const sent: string[] = [];
+    const watched: WorkerClient = { send: (command) => (sent.push(command.type), client.send(command)), onEvent: (listener) => client.onEvent(listener) };
+    render(() => <App client={watched} />);
+    return screen.findByRole('textbox', { name: 'Script' }).then((script) => {
+      fireEvent.input(script, { target: { value: '[{"text":"hi"}]' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      fireEvent.click(screen.getAllByRole('button', { name: 'New conversation' })[0]!);
+      // In the order clicked, before anything else ran: the worker handles commands in the order they come.
+      expect(sent.filter((type) => type === 'settings.update' || type === 'conversation.create')).toEqual(['settings.update', 'conversation.create']);
+    });
+  });
+
   it('settings: invalid script shows an alert and saves nothing; a remote profile saves and tests', async () => {
     window.location.hash = '#/settings';
     const worker = createFakeWorker();
@@ -193,11 +215,13 @@ describe('App (smoke, fake worker)', () => {
     fireEvent.input(script, { target: { value: '{ not json' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/not valid JSON/);
-    expect(worker.commands.some((command) => command.type === 'settings.update')).toBe(false);
+    // Shown beside the script, once: no toast says it again.
+    expect(screen.getAllByText(/not valid JSON/)).toHaveLength(1);
+    expect(worker.settings().script).toBe('[]');
 
     fireEvent.input(script, { target: { value: '[{"text":"hi"}]' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(worker.commands.find((command) => command.type === 'settings.update')).toMatchObject({ script: '[{"text":"hi"}]', defaultProfileId: 'scripted' }));
+    await waitFor(() => expect(worker.settings()).toMatchObject({ script: '[{"text":"hi"}]', defaultProfileId: 'scripted' }));
 
     fireEvent.change(provider, { target: { value: 'openai-compatible' } });
     fireEvent.input(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'Local' } });

@@ -8,6 +8,7 @@ import { describeError, describeTestResult, type ErrorWords } from '../error-wor
 import { t, type MessageKey } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
 import { originOf } from '../origin';
+import { WireError } from '../../schema/wire-error';
 
 export interface ProfileFormProps {
   /** The profile being edited; absent for a new one (or the scripted model). */
@@ -79,19 +80,16 @@ export function ProfileForm(props: ProfileFormProps) {
   }
 
   async function saveScript() {
-    // Checked here with the worker's own schema, so a broken script is refused before anything is saved.
-    // The validator (and zod with it) is loaded with the first save, not with the app.
-    const { parseScript } = await import('../../schema/script');
-    const parsed = parseScript(script());
-    if (!parsed.ok) {
-      setError({ text: t('settings.scriptInvalid'), detail: parsed.error });
-      return;
+    // The command goes at once: a conversation started right after Save must already use this script. (The script used
+    // to be checked here first, with a validator loaded on demand; under load, "New conversation" got to the worker
+    // before the save.) The worker checks it with the same schema and refuses a broken one before anything is saved.
+    try {
+      await app.client.send({ type: 'settings.update', script: script(), defaultProfileId: SCRIPTED_PROFILE_ID });
+      setSaved(true);
+    } catch (failure) {
+      // Beside the script; any other failure was already reported as a toast.
+      if (failure instanceof WireError && failure.reason === 'script_invalid') setError(describeError(failure));
     }
-    const settings = await settle(
-      app.client.send({ type: 'settings.update', script: script(), defaultProfileId: SCRIPTED_PROFILE_ID }),
-    );
-    if (!settings) return;
-    setSaved(true);
   }
 
   async function saveProfile() {
