@@ -26,7 +26,7 @@ export async function measureStreamWithoutDevTools(base, provider, { tokens, rou
     await setup.close();
 
     child = spawn(executablePath, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-pipe', `--user-data-dir=${userDataDir}`, '--window-size=1280,800', 'about:blank'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-    const browser = pipeClient(child.stdio[3], child.stdio[4]);
+    const browser = pipeClient(child);
     const { targetInfos } = await browser.send('Target.getTargets');
     const target = targetInfos.find((info) => info.type === 'page');
     const { sessionId } = await browser.send('Target.attachToTarget', { targetId: target.targetId, flatten: true });
@@ -48,10 +48,12 @@ export async function measureStreamWithoutDevTools(base, provider, { tokens, rou
 
     const runs = [];
     for (let round = 0; round <= rounds; round += 1) {
+      // After the first round this changes only the hash, as the Playwright rounds do: the app and its worker stay warm.
       await page('Page.navigate', { url: `${base}/#/` });
-      await until(`!!document.querySelector('button.new-conversation')`, '"New conversation"');
+      await until(`location.hash === '#/' && !!document.querySelector('button.new-conversation')`, '"New conversation"');
       await evaluate(`document.querySelector('button.new-conversation').click()`);
-      await until(`[...document.querySelectorAll('.profile-picker select option')].some((option) => option.textContent === ${JSON.stringify(PROFILE_NAME)})`, 'the profile picker');
+      // The new conversation's own picker: the one of the round before is gone once the hash names a conversation.
+      await until(`/^#\\/c\\/[^/]+$/.test(location.hash) && [...document.querySelectorAll('.profile-picker select option')].some((option) => option.textContent === ${JSON.stringify(PROFILE_NAME)})`, 'the profile picker');
       await evaluate(`(() => {
         const select = document.querySelector('.profile-picker select');
         select.value = [...select.options].find((option) => option.textContent === ${JSON.stringify(PROFILE_NAME)}).value;
@@ -91,12 +93,19 @@ export async function measureStreamWithoutDevTools(base, provider, { tokens, rou
 }
 
 /** A minimal DevTools protocol client over `--remote-debugging-pipe` (NUL-separated JSON messages). */
-function pipeClient(input, output) {
+function pipeClient(child) {
+  const [input, output] = [child.stdio[3], child.stdio[4]];
   let lastId = 0;
   const waiting = new Map();
   let buffer = '';
+  // A browser that exits fails what waits for it, so the run reports the row as skipped instead of hanging.
+  child.once('exit', (code, signal) => {
+    for (const entry of waiting.values()) entry.reject(new Error(`Chromium exited (${signal ?? code}) during ${entry.method}`));
+    waiting.clear();
+  });
+  output.setEncoding('utf8');
   output.on('data', (data) => {
-    buffer += data.toString('utf8');
+    buffer += data;
     for (let end = buffer.indexOf('\0'); end >= 0; end = buffer.indexOf('\0')) {
       const message = JSON.parse(buffer.slice(0, end));
       buffer = buffer.slice(end + 1);

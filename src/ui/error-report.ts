@@ -27,9 +27,10 @@ export function createToasts() {
 /** Commands whose callers show their failure in place (beside the control), so a toast would say it twice. */
 const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set(['conversation.import', 'profiles.test', 'request.resolve', 'mcp.save']);
 
-/** A broken script is shown beside the script (Settings); the command's other failures are toasts as usual. */
-const shownByCaller = (command: { type: CommandType; script?: unknown }, error: unknown): boolean =>
-  SHOWN_BY_CALLER.has(command.type) || (command.type === 'settings.update' && command.script !== undefined && error instanceof WireError && error.reason === 'script_invalid');
+/** True when the caller shows this failure in place. A broken script is shown beside the script (Settings). */
+function shownByCaller(command: { type: CommandType }, error: unknown): boolean {
+  return SHOWN_BY_CALLER.has(command.type) || (error instanceof WireError && error.reason === 'script_invalid');
+}
 
 /**
  * Wraps a client so that every failed command is reported once, globally, and still rejects for its

@@ -78,7 +78,8 @@ const FORBID_ATTR = ['style', 'background', 'poster', 'ping', 'srcset', 'id', 'n
 /**
  * Renders untrusted Markdown to HTML that is safe to insert: marked's output (raw HTML included) goes
  * through DOMPurify, which drops scripts, event handlers, `javascript:` URLs, forms, styles and anything that
- * would fetch by itself (images become links).
+ * would fetch by itself (images become links). The app appends renderMarkdownFragment's nodes; this string form is
+ * what the tests hold the incremental renderer to.
  */
 export function renderMarkdown(text: string): string {
   return getPurifier().sanitize(markdown.parse(text) as string, { FORBID_TAGS, FORBID_ATTR });
@@ -89,7 +90,12 @@ export function renderMarkdown(text: string): string {
  * (that was a third of a streamed reply's rendering), and nothing is parsed after it was sanitized.
  */
 export function renderMarkdownFragment(text: string): DocumentFragment {
-  return getPurifier().sanitize(markdown.parse(text) as string, { FORBID_TAGS, FORBID_ATTR, RETURN_DOM_FRAGMENT: true });
+  return sanitizedFragment(markdown.parse(text) as string);
+}
+
+/** The sanitizer alone, the second wall behind the renderer's escaping of raw HTML: `html` as safe nodes. */
+export function sanitizedFragment(html: string): DocumentFragment {
+  return getPurifier().sanitize(html, { FORBID_TAGS, FORBID_ATTR, RETURN_DOM_FRAGMENT: true });
 }
 
 /** The top-level blocks of `text` as this renderer's lexer sees them (for rendering only a growing tail again). */

@@ -79,9 +79,9 @@ function createFakeWorker() {
         return reply(id, settings);
       case 'settings.update':
         // As the worker does: a broken script is refused before anything is saved.
-        if (typeof command.script === 'string' && !parseScript(command.script).ok) {
+        if (typeof command.script === 'string') {
           const parsed = parseScript(command.script);
-          return post({ kind: 'reply', id, ok: false, error: { code: 'invalid_command', reason: 'script_invalid', message: parsed.ok ? '' : parsed.error, field: 'script' } });
+          if (!parsed.ok) return post({ kind: 'reply', id, ok: false, error: { code: 'invalid_command', reason: 'script_invalid', message: parsed.error, field: 'script' } });
         }
         settings = { ...settings, ...(command as Partial<Settings>) };
         delete (settings as { type?: string }).type;
@@ -189,20 +189,21 @@ describe('App (smoke, fake worker)', () => {
     await waitFor(() => expect(screen.getAllByRole('alert').some((alert) => alert.textContent?.includes('Quota exceeded'))).toBe(true));
   });
 
-  it('settings: Save sends the script at once, so a conversation started right after already uses it', () => {
+  it('settings: Save sends the script at once, so a conversation started right after already uses it', async () => {
     window.location.hash = '#/settings';
     const worker = createFakeWorker();
     const client = createWorkerClient(worker.port);
     const sent: string[] = [];
     const watched: WorkerClient = { send: (command) => (sent.push(command.type), client.send(command)), onEvent: (listener) => client.onEvent(listener) };
     render(() => <App client={watched} />);
-    return screen.findByRole('textbox', { name: 'Script' }).then((script) => {
-      fireEvent.input(script, { target: { value: '[{"text":"hi"}]' } });
-      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-      fireEvent.click(screen.getAllByRole('button', { name: 'New conversation' })[0]!);
-      // In the order clicked, before anything else ran: the worker handles commands in the order they come.
-      expect(sent.filter((type) => type === 'settings.update' || type === 'conversation.create')).toEqual(['settings.update', 'conversation.create']);
-    });
+    const script = await screen.findByRole('textbox', { name: 'Script' });
+    fireEvent.input(script, { target: { value: '[{"text":"hi"}]' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getAllByRole('button', { name: 'New conversation' })[0]!);
+    // In the order clicked, before anything else ran: the worker handles commands in the order they come.
+    expect(sent.filter((type) => type === 'settings.update' || type === 'conversation.create')).toEqual(['settings.update', 'conversation.create']);
+    await waitFor(() => expect(worker.settings().script).toBe('[{"text":"hi"}]'));
+    await waitFor(() => expect(worker.conversations.size).toBe(1));
   });
 
   it('settings: invalid script shows an alert and saves nothing; a remote profile saves and tests', async () => {

@@ -2,7 +2,7 @@ import { render } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it } from 'vitest';
 import { Markdown, RENDER_STEP } from '../../src/ui/components/Markdown';
-import { renderMarkdown } from '../../src/ui/markdown';
+import { renderMarkdown, sanitizedFragment } from '../../src/ui/markdown';
 
 function mount(text: string): HTMLElement {
   const { container } = render(() => <Markdown text={text} />);
@@ -29,8 +29,21 @@ describe('Markdown', () => {
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('b')).toBeNull(); // raw HTML is shown as text
     expect(container.querySelectorAll('[onclick], [onerror]')).toHaveLength(0);
-    // The sanitizer, the second wall, drops them from HTML that did get through as markup.
-    expect(renderMarkdown('**x**')).not.toMatch(/onclick/);
+    expect((window as { __pwned?: boolean }).__pwned).toBeUndefined();
+  });
+
+  it('sanitizes by itself whatever markup would get past the renderer: the second wall', () => {
+    const host = document.createElement('div');
+    host.append(sanitizedFragment(
+      '<b onclick="window.__pwned = true">bold</b><img src="x.png" onerror="window.__pwned = true"><script>window.__pwned = true</script>'
+        + '<div class="dialog" id="root" name="n" style="position:fixed">fake</div><a href="javascript:alert(1)" ping="https://evil.example">link</a>'
+        + '<form action="https://evil.example"><input name="password"></form><svg><a href="https://evil.example">s</a></svg><table background="https://evil.example/t"><tr><td>t</td></tr></table>',
+    ));
+    expect(host.querySelector('b')).toHaveTextContent('bold');
+    expect(host.querySelectorAll('[onclick], [onerror], script, img, form, input, svg, [style], [id], [name], [ping], [background]')).toHaveLength(0);
+    expect(host.querySelector('.dialog')).toBeNull();
+    expect(host.querySelector('a')).not.toHaveAttribute('href');
+    expect(host.querySelector('a')).toHaveAttribute('rel', 'noopener noreferrer');
     expect((window as { __pwned?: boolean }).__pwned).toBeUndefined();
   });
 
@@ -101,9 +114,11 @@ describe('Markdown from a hostile or careless model', () => {
     expect(container.querySelector('.dialog-backdrop, .dialog, .toasts, .button, #root, [style]')).toBeNull();
     expect(container.querySelector('.markdown a')).toBeNull(); // raw HTML is text, so not even a link
     expect(container.textContent).toContain('Session expired');
-    // Defence in depth: the sanitizer alone drops them too.
-    const sanitizedOnly = renderMarkdown('[x](https://a.example)');
-    expect(sanitizedOnly).toContain('link-destination');
+    // Defence in depth: markup that reached the sanitizer loses them too, and keeps the renderer's own classes.
+    const host = document.createElement('div');
+    host.append(sanitizedFragment(`${reply.replaceAll('\n\n', '')}<span class="link-destination">(a.example)</span>`));
+    expect(host.querySelector('.dialog-backdrop, .dialog, .toasts, .button, #root, [style]')).toBeNull();
+    expect(host.querySelector('span')).toHaveAttribute('class', 'link-destination');
   });
 
   it('keeps only the classes its own renderer writes', () => {

@@ -82,9 +82,15 @@ describe('ContentChunkShape', () => {
     const withReasoning = JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content: 'x', reasoning_content: 'y' } }] });
     const withUsage = JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content: 'x' } }], usage: { prompt_tokens: 1 } });
     const withTools = JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content: 'x', tool_calls: [] } }] });
-    // A later duplicate key wins in JSON.parse, so the first "content" is not the text.
+    const withUsageList = JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content: 'x' } }], usage: [] });
+    // The key twice: which one JSON.parse keeps is not for the shape to guess.
     const duplicate = '{"choices":[{"index":0,"delta":{"content":"x","content":"y"}}]}';
-    for (const data of [withFinish, withReasoning, withUsage, withTools, duplicate]) expect(ContentChunkShape.learn(data)).toBeUndefined();
+    // The text's key spelled with an escape, after a plain "content" elsewhere: the plain one is not the text.
+    const escapedKey = '{"choices":[{"index":0,"delta":{"cont\\u0065nt":"y"}}],"x":{"content":"x"}}';
+    const joinedLines = '{"choices":[{"index":0,"delta":\n{"content":"a"}}]}';
+    for (const data of [withFinish, withReasoning, withUsage, withUsageList, withTools, duplicate, escapedKey, joinedLines]) {
+      expect(ContentChunkShape.learn(data)).toBeUndefined();
+    }
   });
 });
 
@@ -116,17 +122,17 @@ describe('ChatCompletionsStreamParser with learned shapes', () => {
     const events = Array.from({ length: 1_000 }, (_, index) => textChunk(index % 50 === 0 ? `\n\nw${index}` : ` w${index}`));
     const got = parseBatches([events.slice(0, 400), events.slice(400)]);
     expect(got).toBe(events.map((data) => (JSON.parse(data) as { choices: [{ delta: { content: string } }] }).choices[0].delta.content).join(''));
-    // One full parse and one probe to learn the shape; a \n escape is decoded as a string, 20 of them.
+    // One full parse and two probes to learn the shape; a \n escape is decoded as a string, 20 of them.
     const calls = parse.mock.calls.length - events.length;
-    expect(calls).toBeLessThanOrEqual(2 + 20);
+    expect(calls).toBeLessThanOrEqual(3 + 20);
   });
 
   it('stops learning for a server whose chunks never repeat (a per-chunk nonce), and still reads them all', () => {
     const events = Array.from({ length: 200 }, (_, index) => textChunk(`t${index} `, { obfuscation: `n${index}` }));
     const parse = vi.spyOn(JSON, 'parse');
     expect(parseBatches([events])).toBe(events.map((_, index) => `t${index} `).join(''));
-    // Every chunk parsed once, plus a probe for each of the few shapes learned before giving up.
-    expect(parse.mock.calls.length).toBeLessThanOrEqual(200 + 4);
+    // Every chunk parsed once, plus two probes for each of the few shapes learned before giving up.
+    expect(parse.mock.calls.length).toBeLessThanOrEqual(200 + 2 * 4);
   });
 });
 
@@ -198,6 +204,8 @@ describe('ChatCompletionsReader', () => {
       // Two data lines make one event: their JSON texts joined by a line feed, which is not one chunk.
       `data: ${textChunk('first line')}\ndata: ${textChunk('second line')}\n\n`,
       `data: {"choices":[{"index":0,"delta":\ndata: {"content":"split over two data lines"}}]}\n\n`,
+      // The same text on one line is a line that ends inside the JSON, then a line with no data field.
+      `data: {"choices":[{"index":0,"delta":\n{"content":"one line"}}]}\n\n`,
     ),
   );
   /** The stream's text cut at the given fractions, as reads off the network would cut it. */

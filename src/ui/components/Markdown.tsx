@@ -42,7 +42,6 @@ function renderInSteps(element: HTMLElement, wanted: () => string): void {
   const view = new IncrementalMarkdown(element);
   let rendered = '';
   let timer: ReturnType<typeof setTimeout> | undefined;
-
   let shown: string | undefined;
 
   function step() {

@@ -35,7 +35,7 @@ export class ChatCompletionsReader {
           content += decoded;
           position = pattern.lastIndex;
         }
-        if (content !== '') parts.push(...this.parser.pushText(content));
+        parts.push(...this.parser.pushText(content));
         if (position >= text.length) break;
       }
       // Up to the end of the next event (a blank line), through the decoder and the parser.

@@ -7,8 +7,8 @@
  * Why that holds: the prefix ends with the opening quote of the content string and the suffix starts with its closing
  * quote. A body with no quote, backslash or control character is a string literal of itself; any other body is decoded
  * by JSON.parse as a string literal. A bare quote (one that would end the string and change the structure) never
- * matches. The rest of the text is byte for byte the learned chunk's. A shape is kept only when a probe content
- * put between them parses back as exactly the delta's content, and as nothing else that the stream parser reads.
+ * matches. The rest of the text is byte for byte the learned chunk's. A shape is kept only when two probe contents
+ * put between them parse back as exactly the delta's content, and as nothing else that the stream parser reads.
  */
 export class ContentChunkShape {
   /** The prefix, a JSON string body (captured) and the suffix, anchored at both ends. */
@@ -30,6 +30,8 @@ export class ContentChunkShape {
 
   /** The shape of `data`, a chunk that carried only text; undefined when it has none the fast path can trust. */
   static learn(data: string): ContentChunkShape | undefined {
+    // Data joined from two `data:` lines: its line feed could not stand inside one event's single line.
+    if (/[\r\n]/.test(data)) return undefined;
     const key = data.indexOf(CONTENT_KEY);
     if (key < 0 || data.indexOf(CONTENT_KEY, key + 1) >= 0) return undefined;
     const start = key + CONTENT_KEY.length;
@@ -45,29 +47,40 @@ export class ContentChunkShape {
     return body === undefined ? undefined : decodeBody(body);
   }
 
-  /** True when a probe content in this shape parses back as a chunk that carries that text and nothing else. */
+  /** True when two different probe contents in this shape parse back as chunks that carry that text and nothing else. */
   private probe(): boolean {
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(`${this.prefix}${PROBE}${this.suffix}`);
-    } catch {
-      return false;
-    }
-    if (!isObject(chunk) || (chunk.error !== undefined && chunk.error !== null) || isObject(chunk.usage)) return false;
-    const { choices } = chunk;
-    if (!Array.isArray(choices) || choices.length === 0 || !isObject(choices[0])) return false;
-    const choice = choices[0];
-    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') return false;
-    const { delta } = choice;
-    if (!isObject(delta) || delta.content !== PROBE || Array.isArray(delta.tool_calls)) return false;
-    const thought = [delta.reasoning_content, delta.reasoning].some((value) => typeof value === 'string' && value !== '');
-    return !thought;
+    return PROBES.every((probe) => carriesOnly(this.prefix + probe + this.suffix, probe));
   }
 }
 
+/**
+ * True when `json` is a chunk that ChatCompletionsStreamParser reads as the text `text` alone: no error, no usage, no
+ * finish reason, no reasoning, no tool calls. The same tests as the parser's, so the shape never skips what it reads.
+ */
+function carriesOnly(json: string, text: string): boolean {
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(json);
+  } catch {
+    return false;
+  }
+  if (!isObject(chunk) || (chunk.error !== undefined && chunk.error !== null)) return false;
+  if (chunk.usage && typeof chunk.usage === 'object') return false;
+  const { choices } = chunk;
+  if (!Array.isArray(choices) || choices.length === 0 || !isObject(choices[0])) return false;
+  const choice = choices[0];
+  if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') return false;
+  const { delta } = choice;
+  if (!isObject(delta) || delta.content !== text || Array.isArray(delta.tool_calls)) return false;
+  return ![delta.reasoning_content, delta.reasoning].some((value) => typeof value === 'string' && value !== '');
+}
+
 const CONTENT_KEY = '"content":"';
-/** Not valid JSON outside a string, so a shape whose prefix does not end inside one fails to parse. */
-const PROBE = 'probe \u2063 content';
+/**
+ * Not valid JSON outside a string, so a shape whose prefix does not end inside one fails to parse; two of them, so the
+ * text that comes back is the one put in (not another key's that happens to hold the same words).
+ */
+const PROBES = ['probe \u2063 one', 'probe \u2063 two'];
 /**
  * A JSON string body: characters other than a quote, a backslash or a control character, and backslash pairs (JSON.parse
  * then checks the escapes). A bare quote cannot match, so the body never ends the string early.

@@ -57,7 +57,7 @@ export function createOpenAiCompatibleModel(profile: Profile, options: ProviderB
       const reader = response.body?.getReader();
       if (reader === undefined) return await fail(new ChatCompletionsStreamError({ kind: 'cut' }));
       const decoder = new TextDecoder();
-      const chunks = new ChatCompletionsReader();
+      const completions = new ChatCompletionsReader();
       // A model asked to continue may start over: an exact repeat of what is stored is dropped, nothing else.
       const repeat = createRepeatFilter(request.continuation?.text ?? '');
       // Deltas are held for at most one frame and given to the loop merged: the first at once, then at most one
@@ -108,14 +108,14 @@ export function createOpenAiCompatibleModel(profile: Profile, options: ProviderB
             continue;
           }
           pendingRead = undefined;
-          const parts = chunk.done ? [...chunks.push(decoder.decode()), ...chunks.close()] : chunks.push(decoder.decode(chunk.value, { stream: true }));
+          const parts = chunk.done ? [...completions.push(decoder.decode()), ...completions.close()] : completions.push(decoder.decode(chunk.value, { stream: true }));
           for (const part of parts) mergeInto(held, part);
-          reading = !chunk.done && !chunks.isDone;
+          reading = !chunk.done && !completions.isDone;
           // The first text goes at once: the user sees the answer start without waiting a frame.
           const firstText = !textGiven && held.some((part) => part.type === 'text-delta');
           if (!reading || firstText || performance.now() - lastGiven >= FRAME_MS) yield* give();
         }
-        const ending = chunks.end();
+        const ending = completions.end();
         const rest = repeat.release();
         if (rest !== '') yield { type: 'text-delta', text: rest };
         yield* ending;
