@@ -72,7 +72,7 @@ export async function measureStreamWithoutDevTools(base, provider, { tokens, rou
         const articles = document.querySelectorAll('[role="log"] article');
         const last = articles[articles.length - 1];
         return last?.getAttribute('aria-label') === 'Parley' && last.getAttribute('data-status') === 'complete';
-      }, 120000).then((at) => at - window.__benchEnterAt)`);
+      }, 120000, { onMutation: true }).then((at) => at - window.__benchEnterAt)`);
       await page('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' });
       await page('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
       const enterToPainted = await painted;

@@ -76,19 +76,46 @@ export function instrumentPage() {
     frames: [],
     recordingFrames: false,
     watchedAt: undefined,
-    /** Resolves with the time just after the first frame in which `check()` held was painted. */
-    untilPainted(check, timeoutMs = 180_000) {
+    /**
+     * Resolves with the time just after the first frame in which `check()` held was painted. `check` runs in every
+     * frame, before the page's own frame callbacks, so it sees a change a frame late. With `onMutation`, it also runs
+     * after each DOM change: a change made in a frame's callbacks (the app applies the worker's events there) resolves
+     * once that very frame was painted; a change made between frames, once the next one was.
+     */
+    untilPainted(check, timeoutMs = 180_000, { onMutation = false } = {}) {
       return new Promise((resolve, reject) => {
         const started = performance.now();
-        const tick = () => {
-          let held = false;
+        let settled = false;
+        let inFrame = false;
+        const holds = () => {
           try {
-            held = check();
+            return check();
           } catch {
-            held = false;
+            return false;
           }
-          if (held) return afterPaint(resolve);
-          if (performance.now() - started > timeoutMs) return reject(new Error(`not painted within ${timeoutMs} ms`));
+        };
+        const finish = (painted) => {
+          settled = true;
+          observer?.disconnect();
+          painted(resolve);
+        };
+        const observer = onMutation
+          ? new MutationObserver(() => {
+              if (!settled && holds()) finish(inFrame ? afterPaint : afterNextPaint);
+            })
+          : undefined;
+        observer?.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+        const tick = () => {
+          if (settled) return;
+          // This frame's callbacks and rendering run as one task: a message posted now is handled once it is over.
+          inFrame = true;
+          afterPaint(() => (inFrame = false));
+          if (holds()) return finish(afterPaint);
+          if (performance.now() - started > timeoutMs) {
+            settled = true;
+            observer?.disconnect();
+            return reject(new Error(`not painted within ${timeoutMs} ms`));
+          }
           requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
@@ -125,6 +152,10 @@ export function instrumentPage() {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => resolve(performance.now());
     channel.port2.postMessage(0);
+  }
+  // Called between frames: once the next frame was painted.
+  function afterNextPaint(resolve) {
+    requestAnimationFrame(() => afterPaint(resolve));
   }
   window.__bench = bench;
   try {

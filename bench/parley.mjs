@@ -170,7 +170,7 @@ export async function measureStream(page, base, provider, tokens, timeoutMs = 18
       if (last.getAttribute('data-status') === 'complete') return true;
       const blocks = last.querySelectorAll('.markdown');
       return blocks.length > 0 && (blocks[blocks.length - 1].lastElementChild?.textContent ?? '').includes(marker);
-    }, timeoutMs);
+    }, timeoutMs, { onMutation: true });
     const frames = bench.stopFrames();
     const from = window.__benchEnterAt;
     return { from, painted, frames, longTasks: bench.longTasksBetween(from, painted), timeOrigin: performance.timeOrigin };
