@@ -241,6 +241,15 @@ describe('ChatCompletionsReader', () => {
     }
   });
 
+  it('reads a server whose chunks never repeat (a per-chunk nonce) in batches, once it stopped learning shapes', () => {
+    const text = Array.from({ length: 200 }, (_, index) => `data: ${textChunk(`t${index} `, { obfuscation: `n${index}` })}\n\n`).join('');
+    const reader = new ChatCompletionsReader();
+    const pushes = vi.spyOn(SseDecoder.prototype, 'push');
+    const parts = [...reader.push(text.slice(0, 5_000)), ...reader.push(text.slice(5_000))];
+    expect(merge(parts)).toEqual([{ type: 'text-delta', text: Array.from({ length: 200 }, (_, index) => `t${index} `).join('') }]);
+    expect(pushes.mock.calls.length).toBeLessThanOrEqual(4);
+  });
+
   it('reads a run of text events without cutting the text into lines', () => {
     const text = Array.from({ length: 500 }, (_, index) => `data: ${textChunk(` w${index}`)}\n\n`).join('');
     const reader = new ChatCompletionsReader();

@@ -9,7 +9,8 @@ import { SseDecoder } from './sse-decoder';
  * straight from the text by one sticky regular expression, without cutting it into lines and events first: that was
  * most of what was left of the worker's time for a fast server's 50,000 one-token events. Anything else (another
  * kind of chunk, a comment, CR line ends, an event cut between two reads) goes through the decoder and the parser,
- * one event at a time, after which the fast path resumes. The parts are those the decoder and parser alone give.
+ * one event at a time, after which the fast path resumes; without a shape, the whole text does. The parts are those the
+ * decoder and parser alone give.
  */
 export class ChatCompletionsReader {
   private readonly events = new SseDecoder();
@@ -26,7 +27,12 @@ export class ChatCompletionsReader {
     let position = 0;
     while (position < text.length && !this.parser.isDone) {
       const pattern = this.parser.textEventPattern;
-      if (pattern !== undefined && this.events.idle) {
+      if (pattern === undefined) {
+        // No shape (yet, or any more): the rest as one batch, as the decoder and parser read it anyway.
+        parts.push(...this.parser.push(this.events.push(text.slice(position))));
+        break;
+      }
+      if (this.events.idle) {
         let content = '';
         pattern.lastIndex = position;
         for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {

@@ -116,11 +116,12 @@ export class ChatCompletionsStreamParser {
         if (typeof delta.content === 'string' && delta.content !== '') {
           if (reasoning !== '') flush();
           text += delta.content;
-          // A server whose chunks differ in more than their text (a per-chunk nonce) would make us learn each time.
+          // Here the shape (if any) did not fit this text chunk. A server whose chunks differ in more than their text (a
+          // per-chunk nonce) would make us learn each time: after a few tries there is no shape, and no fast path to try.
           if (this.shapesLearned < MAX_SHAPES) {
             this.shapesLearned += 1;
             this.shape = ContentChunkShape.learn(data) ?? this.shape;
-          }
+          } else this.shape = undefined;
         }
         if (Array.isArray(delta.tool_calls)) this.addToolCallFragments(delta.tool_calls);
       }
