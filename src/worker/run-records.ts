@@ -93,7 +93,7 @@ export class RunRecords {
    */
   async transition(conversationId: string, from: RunState[], to: RunState, messageStatus: Message['status'] = 'interrupted'): Promise<Conversation | undefined> {
     const now = this.context.now();
-    const change = await inTransaction(this.context.database, ['conversations', 'messages'], async (transaction) => {
+    return this.writeChange(async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation || !from.includes(conversation.runState)) return undefined;
       const next: Conversation = { ...conversation, runState: to, updatedAt: now };
@@ -105,9 +105,6 @@ export class RunRecords {
       }
       return putChange(transaction, next, messages);
     });
-    if (!change) return undefined;
-    this.context.listener.changed(change);
-    return change.conversation;
   }
 
   /**
@@ -117,7 +114,7 @@ export class RunRecords {
    */
   async stopRun(conversationId: string): Promise<Conversation | undefined> {
     const now = this.context.now();
-    const change = await inTransaction(this.context.database, ['conversations', 'messages'], async (transaction) => {
+    return this.writeChange(async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation) throw notFound('conversation', conversationId);
       if (!(['awaiting_input', 'interrupted', 'waiting_network', 'error'] as RunState[]).includes(conversation.runState)) return undefined;
@@ -139,9 +136,6 @@ export class RunRecords {
       delete next.runError;
       return putChange(transaction, next, messages);
     });
-    if (!change) return undefined;
-    this.context.listener.changed(change);
-    return change.conversation;
   }
 
   /**
@@ -151,7 +145,7 @@ export class RunRecords {
    */
   async repairDeadRun(conversationId: string): Promise<Conversation | undefined> {
     const now = this.context.now();
-    const change = await inTransaction(this.context.database, ['conversations', 'messages'], async (transaction) => {
+    return this.writeChange(async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation || (conversation.runState !== 'running' && conversation.runState !== 'awaiting_input')) return undefined;
       const messages = await messagesIn(transaction, conversationId);
@@ -166,6 +160,14 @@ export class RunRecords {
       delete next.runError;
       return putChange(transaction, next, [...byId.values()]);
     });
+  }
+
+  /**
+   * One transaction over a conversation and its messages; `body` writes a change (putChange) or nothing (undefined).
+   * The listener hears of what was written; the conversation as written, or undefined.
+   */
+  private async writeChange(body: (transaction: Transaction) => Promise<{ conversation: Conversation; messages: Message[] } | undefined>): Promise<Conversation | undefined> {
+    const change = await inTransaction(this.context.database, ['conversations', 'messages'], body);
     if (!change) return undefined;
     this.context.listener.changed(change);
     return change.conversation;

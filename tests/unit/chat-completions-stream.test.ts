@@ -5,6 +5,7 @@ import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../s
 import { createOpenAiCompatibleModel } from '../../src/worker/providers/openai-compatible';
 import { SseDecoder } from '../../src/worker/providers/sse-decoder';
 import type { Conversation, Profile } from '../../src/schema/records';
+import { mergeDeltas } from './model-parts';
 
 const encoder = new TextEncoder();
 
@@ -46,21 +47,11 @@ function parse(bytes: Uint8Array, cuts: readonly number[] = []): { parts: ModelP
     if (!parser.isDone) parts.push(...parser.push(sse.push(text.decode())));
     if (!parser.isDone) parts.push(...parser.push(sse.end(), { tail: true }));
     parts.push(...parser.end());
-    return { parts: merged(parts) };
+    return { parts: mergeDeltas(parts) };
   } catch (error) {
     if (!(error instanceof ChatCompletionsStreamError)) throw error;
-    return { parts: merged(parts), failure: error.failure };
+    return { parts: mergeDeltas(parts), failure: error.failure };
   }
-}
-
-function merged(parts: readonly ModelPart[]): ModelPart[] {
-  const result: ModelPart[] = [];
-  for (const part of parts) {
-    const last = result.at(-1);
-    if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && last?.type === part.type) result[result.length - 1] = { type: part.type, text: last.text + part.text };
-    else result.push(part);
-  }
-  return result;
 }
 
 const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -246,7 +237,7 @@ describe('the OpenAI-compatible model over a byte stream', () => {
       const calls: Array<{ url: string; init: RequestInit | undefined }> = [];
       const { parts, error } = await run(streamingFetch(FULL_STREAM, cuts, calls));
       expect(error).toBeUndefined();
-      expect(merged(parts)).toEqual(FULL_PARTS);
+      expect(mergeDeltas(parts)).toEqual(FULL_PARTS);
       expect(calls.map((call) => call.url)).toEqual(['http://127.0.0.1:9/v1/chat/completions']);
       expect(new Headers(calls[0]?.init?.headers).get('authorization')).toBe(`Bearer ${profile.apiKey}`);
     }
@@ -268,7 +259,7 @@ describe('the OpenAI-compatible model over a byte stream', () => {
   it('turns a read error after the answer started into a cut (Continue), keeping the text before it', async () => {
     const bytes = sse([chunk({ content: 'Partial ' }), chunk({ content: 'answer' })]);
     const { parts, error } = await run(streamingFetch(bytes, [10], [], new TypeError('network error')));
-    expect(merged(parts)).toEqual([{ type: 'text-delta', text: 'Partial answer' }]);
+    expect(mergeDeltas(parts)).toEqual([{ type: 'text-delta', text: 'Partial answer' }]);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).code).toBe('bad_stream');
     expect((error as ModelError).message).toMatch(/stopped in the middle.*Continue/);

@@ -5,6 +5,7 @@ import { ChatCompletionsReader } from '../../src/worker/providers/chat-completio
 import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions-stream';
 import { ContentChunkShape } from '../../src/worker/providers/content-chunk-shape';
 import { SseDecoder } from '../../src/worker/providers/sse-decoder';
+import { mergeDeltas } from './model-parts';
 
 /** A text chunk as OpenAI-compatible servers write it; `extra` goes after `choices`, as OpenAI's `obfuscation`. */
 const textChunk = (content: string, extra: Record<string, unknown> = {}) =>
@@ -139,24 +140,14 @@ describe('ChatCompletionsStreamParser with learned shapes', () => {
 /** Every part, consecutive deltas merged, and how it failed (or `end`'s failure). */
 type Outcome = { parts: ModelPart[]; failure?: string };
 
-function merge(parts: readonly ModelPart[]): ModelPart[] {
-  const result: ModelPart[] = [];
-  for (const part of parts) {
-    const last = result.at(-1);
-    if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && last?.type === part.type) result[result.length - 1] = { type: part.type, text: last.text + part.text };
-    else result.push(part);
-  }
-  return result;
-}
-
 function outcome(run: (parts: ModelPart[]) => void): Outcome {
   const parts: ModelPart[] = [];
   try {
     run(parts);
-    return { parts: merge(parts) };
+    return { parts: mergeDeltas(parts) };
   } catch (error) {
     if (!(error instanceof ChatCompletionsStreamError)) throw error;
-    return { parts: merge(parts), failure: error.failure.kind };
+    return { parts: mergeDeltas(parts), failure: error.failure.kind };
   }
 }
 
@@ -246,7 +237,7 @@ describe('ChatCompletionsReader', () => {
     const reader = new ChatCompletionsReader();
     const pushes = vi.spyOn(SseDecoder.prototype, 'push');
     const parts = [...reader.push(text.slice(0, 5_000)), ...reader.push(text.slice(5_000))];
-    expect(merge(parts)).toEqual([{ type: 'text-delta', text: Array.from({ length: 200 }, (_, index) => `t${index} `).join('') }]);
+    expect(mergeDeltas(parts)).toEqual([{ type: 'text-delta', text: Array.from({ length: 200 }, (_, index) => `t${index} `).join('') }]);
     expect(pushes.mock.calls.length).toBeLessThanOrEqual(4);
   });
 
@@ -255,7 +246,7 @@ describe('ChatCompletionsReader', () => {
     const reader = new ChatCompletionsReader();
     const lines = vi.spyOn(SseDecoder.prototype, 'push');
     const parts = [...reader.push(text.slice(0, 1_000)), ...reader.push(text.slice(1_000))];
-    expect(merge(parts)).toEqual([{ type: 'text-delta', text: Array.from({ length: 500 }, (_, index) => ` w${index}`).join('') }]);
+    expect(mergeDeltas(parts)).toEqual([{ type: 'text-delta', text: Array.from({ length: 500 }, (_, index) => ` w${index}`).join('') }]);
     // The first event (to learn the shape), and the event cut between the two pieces.
     expect(lines.mock.calls.length).toBeLessThanOrEqual(3);
   });
