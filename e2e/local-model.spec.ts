@@ -44,8 +44,12 @@ function modelStatus(page: Page) {
   return page.locator('.local-model').getByRole('status');
 }
 
+/**
+ * What the origin's file system (where models are stored) takes, as Settings shows it: Chromium's
+ * `usageDetails.fileSystem`. Not the whole usage, which IndexedDB's own log and compaction move by megabytes meanwhile.
+ */
 async function storageUsage(page: Page): Promise<number> {
-  return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+  return page.evaluate(async () => ((await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { fileSystem?: number } }).usageDetails?.fileSystem ?? 0);
 }
 
 test('download with progress survives a reload, then the model runs offline, streams, stops, and is deleted', async ({ page, context }) => {
