@@ -1,6 +1,7 @@
 import type { Block } from '../schema/blocks';
 import { isPendingRequest, resolveByStop, syncPendingIndex, type RequestBlock } from './requests';
 import { repairDeadRun } from './run-repair';
+import { IMPORTED_NOT_RUN_TEXT, INTERRUPTED_TOOL_TEXT } from './tool-outcomes';
 import type { Conversation, ConversationExport, Message } from '../schema/records';
 import type { ImportPart, ImportRepair } from '../schema/protocol';
 
@@ -97,8 +98,45 @@ export function jsonProblem(value: unknown): string | undefined {
 }
 
 /**
- * Makes a conversation's run state agree with its requests for the user: "awaiting input" needs exactly one pending
- * request, and a pending request only waits in the conversation's last message. A tool call that was running when
+ * An imported file can show the past; it cannot act. Every tool call in it that has not run (queued, approved, running,
+ * or waiting to be run again) is closed unrun and loses any approval it carries: approvals are only ever given in this
+ * browser. A pending question keeps waiting for an answer given here, without the answers or draft the file carried.
+ * Returns the message (unchanged when there was nothing to close) and how many calls were closed.
+ */
+export function disarmImported(message: Message, now: number): { message: Message; calls: number } {
+  let calls = 0;
+  let changed = false;
+  const blocks = message.blocks.map((block): Block => {
+    if (block.type === 'question_request' && block.status === 'pending' && (block.draft !== undefined || block.answers !== undefined)) {
+      changed = true;
+      const { draft: _draft, answers: _answers, ...rest } = block;
+      return rest;
+    }
+    if (block.type === 'elicitation_request' && block.status === 'pending' && block.content !== undefined) {
+      changed = true;
+      const { content: _content, ...rest } = block;
+      return rest;
+    }
+    if (block.type !== 'tool_call') return block;
+    const unrun = block.status === 'pending' || block.status === 'running' || (block.status === 'interrupted' && block.approval !== undefined && block.approval.status !== 'denied');
+    if (!unrun) return block;
+    calls += 1;
+    changed = true;
+    const mayHaveRun = block.status !== 'pending';
+    const { approval, result: _result, ...rest } = block;
+    return {
+      ...rest,
+      status: mayHaveRun ? 'interrupted' : 'stopped',
+      result: mayHaveRun ? `${INTERRUPTED_TOOL_TEXT} ${IMPORTED_NOT_RUN_TEXT}` : IMPORTED_NOT_RUN_TEXT,
+      approval: { kind: approval?.kind ?? (mayHaveRun ? 'rerun' : 'permission'), status: 'denied', resolution: 'imported', resolvedAt: now },
+    };
+  });
+  return { message: changed ? { ...message, blocks } : message, calls };
+}
+
+/**
+ * Makes a conversation's run state agree with its requests for the user: first disarms it (`disarmImported`), then
+ * "awaiting input" needs exactly one pending request, and a pending request only waits in the conversation's last message. A tool call that was running when
  * exported asks "Run again or Skip" (it may or may not have run); an elicitation cannot reach its server any more and is
  * closed as interrupted. Files from before version 2 name the pending question `pendingQuestionId`: read as the request.
  * Returns the repaired records and what changed.
@@ -106,10 +144,15 @@ export function jsonProblem(value: unknown): string | undefined {
 export function repairImportedStates(conversation: Conversation, messages: Message[], now: number): { conversation: Conversation; messages: Message[]; repairs: ImportRepair[] } {
   const repairs: ImportRepair[] = [];
   const say = (code: ImportRepair['code']) => repairs.push({ conversationTitle: conversation.title, code });
-  const dead = new Map(repairDeadRun(messages, now).changed.map((message) => [message.id, message]));
+  const disarmed = messages.map((message) => {
+    const closed = disarmImported(message, now);
+    if (closed.calls > 0) repairs.push({ conversationTitle: conversation.title, code: 'tool_call_not_run', count: closed.calls });
+    return closed.message;
+  });
+  const dead = new Map(repairDeadRun(disarmed, now).changed.map((message) => [message.id, message]));
   const lastIndex = messages.length - 1;
   let waiting: Block | undefined;
-  const repaired = messages.map((original, index) => {
+  const repaired = disarmed.map((original, index) => {
     const message = dead.get(original.id) ?? original;
     let changed = false;
     const blocks = message.blocks.map((block): Block => {

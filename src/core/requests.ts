@@ -2,6 +2,7 @@ import type { Block, ElicitationRequestBlock, QuestionRequestBlock, ToolCallBloc
 import type { Message, RunState } from '../schema/records';
 import type { ErrorReason, ResolvedOutcome } from '../schema/protocol';
 import { QuestionAnswer } from '../schema/question';
+import { bindingFor } from './approval-binding';
 import { checkAnswers, resolveQuestionBlock } from './question-outcomes';
 import type { ArgumentsCheck } from './tool';
 import { CHAT_INSTEAD_OF_APPROVAL_TEXT, deniedText, skippedAfterInterruptionText, STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
@@ -124,7 +125,9 @@ export function resolveRequest(block: RequestBlock, resolution: RequestResolutio
         args = check.value;
         edited = true;
       }
-      const approved = { ...approval, status: 'success' as const, resolution: edited ? ('edited' as const) : ('approved' as const), resolvedAt: now, ...(edited ? { originalArgs: block.args } : {}) };
+      // Bound to what the user saw and approved here: the loop runs nothing that no longer matches it.
+      const binding = bindingFor({ toolName: block.toolName, args, source: block.source });
+      const approved = { ...approval, status: 'success' as const, resolution: edited ? ('edited' as const) : ('approved' as const), resolvedAt: now, binding, ...(edited ? { originalArgs: block.args } : {}) };
       // Queued again: the loop runs it next, from storage. The schema kept for editing is no longer needed.
       const next: ToolCallBlock = { ...block, args, status: 'pending', approval: approved };
       delete next.result;

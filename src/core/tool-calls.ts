@@ -1,5 +1,6 @@
 import type { Block, ElicitationRequestBlock, ToolCallBlock } from '../schema/blocks';
 import type { Message, RunState } from '../schema/records';
+import { approvalHolds } from './approval-binding';
 import { syncPendingIndex } from './requests';
 import type { ElicitationResponse, Tool, ToolContext } from './tool';
 import { AFTER_QUESTION_TEXT, ranText, STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT, unknownToolText } from './tool-outcomes';
@@ -81,9 +82,13 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
       refuseLaterCalls(message, index + 1);
       return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
     }
-    if (tool.permission === 'ask' && block.approval?.status !== 'success') {
+    // An approval runs a call only when it was given here for exactly this call (see approval-binding.ts); one that
+    // does not hold (forged, or the record changed since) asks afresh, whatever the tool's permission.
+    const approved = block.approval?.status === 'success';
+    if (approved ? !approvalHolds(block, tool) : tool.permission === 'ask') {
       const asking = tool.source ? { source: { ...tool.source, inputSchema: tool.inputSchema } } : {};
-      message.blocks[index] = { ...block, ...asking, approval: { kind: 'permission', status: 'pending' } };
+      const { result: _result, ...unrun } = block;
+      message.blocks[index] = { ...unrun, ...asking, approval: { kind: 'permission', status: 'pending' } };
       return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
     }
     const running: ToolCallBlock = { ...block, ...source, status: 'running' };

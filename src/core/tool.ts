@@ -19,6 +19,8 @@ export interface ToolSource {
   serverName: string;
   /** The server's own name for the tool. */
   toolName: string;
+  /** The server URL's origin, which an approval is bound to. */
+  origin: string;
   annotations?: ToolAnnotations;
 }
 

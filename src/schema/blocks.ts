@@ -23,11 +23,21 @@ export const ToolSourceRecord = z.object({
   serverId: z.string().max(100),
   serverName: z.string().max(200),
   toolName: z.string().max(200),
+  /** The server URL's origin when the call was made: part of what an approval is bound to. */
+  origin: z.string().max(2000).optional(),
   annotations: ToolAnnotations.optional(),
   /** The tool's input schema, kept while the user may edit the arguments (a form is generated from it where simple). */
   inputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 export type ToolSourceRecord = z.infer<typeof ToolSourceRecord>;
+
+/** What an approval was given for (core/approval-binding.ts): execution runs only the call that matches it. */
+export const ToolApprovalBinding = z.object({
+  toolName: z.string().max(300),
+  origin: z.string().max(2000),
+  argsHash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ToolApprovalBinding = z.infer<typeof ToolApprovalBinding>;
 
 /**
  * The user's decision on a tool call, seed 003's `{ approved, params }`: `permission` asks before a call runs,
@@ -36,12 +46,15 @@ export type ToolSourceRecord = z.infer<typeof ToolSourceRecord>;
 export const ToolApproval = z.object({
   kind: z.enum(['permission', 'rerun']),
   status: z.enum(['pending', 'success', 'denied']),
-  resolution: z.enum(['approved', 'edited', 'denied', 'chat', 'stopped']).optional(),
+  /** `imported`: the call came from an imported file and was closed unrun; approvals are only ever given here. */
+  resolution: z.enum(['approved', 'edited', 'denied', 'chat', 'stopped', 'imported']).optional(),
   /** What the user wrote when denying; the model reads it. */
   reason: z.string().max(2000).optional(),
   /** The model's arguments, kept when the user edited them (`args` then holds what ran). */
   originalArgs: z.unknown().optional(),
   resolvedAt: z.number().optional(),
+  /** Set when the user approves, in this browser; an approval without a matching binding never runs anything. */
+  binding: ToolApprovalBinding.optional(),
 });
 export type ToolApproval = z.infer<typeof ToolApproval>;
 

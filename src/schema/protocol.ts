@@ -43,7 +43,9 @@ export const SerializedError = z.object({
   /** Which field of the command was wrong, for invalid_command and invalid_answer. */
   field: z.string().optional(),
   outcome: ResolvedOutcome.optional(),
-  repairs: z.array(z.object({ conversationTitle: z.string(), code: z.enum(['waiting_without_question', 'question_not_waiting', 'extra_pending_question']) })).optional(),
+  repairs: z
+    .array(z.object({ conversationTitle: z.string(), code: z.enum(['waiting_without_question', 'question_not_waiting', 'extra_pending_question', 'tool_call_not_run']), count: z.number().optional() }))
+    .optional(),
 });
 export type SerializedError = SerializedErrorType;
 

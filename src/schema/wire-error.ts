@@ -58,6 +58,8 @@ export const ERROR_REASONS = [
   'elicitation_dead',
   'elicitation_pending',
   'draft_not_question',
+  /** An MCP server's name normalises to another's, so their tools' model-facing names would collide. */
+  'server_name_taken',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
@@ -74,7 +76,9 @@ export interface ResolvedOutcome {
 /** A state in an import file that cannot happen, changed into one that can; the UI words the code. */
 export interface ImportRepair {
   conversationTitle: string;
-  code: 'waiting_without_question' | 'question_not_waiting' | 'extra_pending_question';
+  code: 'waiting_without_question' | 'question_not_waiting' | 'extra_pending_question' | 'tool_call_not_run';
+  /** With `tool_call_not_run`: how many calls were closed unrun. */
+  count?: number | undefined;
 }
 
 /**

@@ -108,7 +108,7 @@ describe('from an answer to the next model request', () => {
         },
       }),
       permission: 'ask',
-      source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file' },
+      source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
     };
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [tool], createModel: model.createModel });
     await tab.send({ type: 'settings.update', script: script([CALL, DONE]) });

@@ -21,7 +21,7 @@ function askTool(behaviour: (args: { path: string }, context: ToolContext) => Pr
       },
     }),
     permission: 'ask',
-    source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', annotations: { destructiveHint: true } },
+    source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: 'http://files.test', annotations: { destructiveHint: true } },
   };
   return { tool, runs };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AFTER_QUESTION_TEXT, processToolCalls, queuedCall, type CallPorts, type ReceivedToolCall } from '../../src/core/tool-calls';
+import { bindingFor } from '../../src/core/approval-binding';
 import { BUILT_IN_TOOLS, QUESTION_TOOL, zodTool } from '../../src/core/tools';
 import type { Tool, ToolOutput, ToolPermission } from '../../src/core/tool';
 import { STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT } from '../../src/core/tool-outcomes';
@@ -162,7 +163,8 @@ describe('processToolCalls: permissions and Stop', () => {
   it('runs an approved call with the arguments the user left, and says when they were edited', async () => {
     const asked = spyTool('asked', async (input) => `ran ${input.value}`, 'ask');
     const { message, run } = harness([call('asked', { value: 'model' })], [asked.tool]);
-    message.blocks[0] = { ...toolBlock(message.blocks[0]), args: { value: 'user' }, approval: { kind: 'permission', status: 'success', resolution: 'edited', originalArgs: { value: 'model' } } };
+    const edited = { ...toolBlock(message.blocks[0]), args: { value: 'user' } };
+    message.blocks[0] = { ...edited, approval: { kind: 'permission', status: 'success', resolution: 'edited', originalArgs: { value: 'model' }, binding: bindingFor(edited) } };
     expect(await run()).toEqual({ kind: 'done', invalid: 0 });
     expect(asked.executions).toEqual([{ value: 'user' }]);
     expect(toolBlock(message.blocks[0]).result).toBe('The user edited the arguments before this call ran. It ran with: {"value":"user"}.\n\nran user');

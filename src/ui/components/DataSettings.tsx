@@ -12,6 +12,7 @@ const REPAIR_KEYS: Record<ImportRepair['code'], MessageKey> = {
   waiting_without_question: 'data.repair.waiting_without_question',
   question_not_waiting: 'data.repair.question_not_waiting',
   extra_pending_question: 'data.repair.extra_pending_question',
+  tool_call_not_run: 'data.repair.tool_call_not_run',
 };
 
 interface StorageFacts {
@@ -118,7 +119,7 @@ export function DataSettings() {
 }
 
 function repairWords(repairs: readonly ImportRepair[]): { repairs?: string[] } {
-  const repaired = repairs.map((repair) => t(REPAIR_KEYS[repair.code], { title: repair.conversationTitle }));
+  const repaired = repairs.map((repair) => t(REPAIR_KEYS[repair.code], { title: repair.conversationTitle, count: repair.count ?? 1 }));
   return repaired.length > 0 ? { repairs: repaired } : {};
 }
 

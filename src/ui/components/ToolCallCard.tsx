@@ -24,6 +24,7 @@ const OUTCOME_KEYS: Record<NonNullable<NonNullable<ToolCallBlock['approval']>['r
   denied: 'tool.outcome.denied',
   chat: 'tool.outcome.chat',
   stopped: 'tool.outcome.stopped',
+  imported: 'tool.outcome.imported',
 };
 
 /**
@@ -68,7 +69,7 @@ export function ToolCallCard(props: { block: ToolCallBlock; conversationId: stri
         <ApprovalControls block={props.block} target={{ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.toolCallId }} client={props.client} />
       </Show>
       <Show when={!waiting() && outcomeText(props.block)}>{(text) => <p class="tool-call-outcome">{text()}</p>}</Show>
-      <Show when={props.block.result !== undefined && props.block.status !== 'success'}>
+      <Show when={props.block.result !== undefined && props.block.status !== 'success' && props.block.approval?.resolution !== 'imported'}>
         <pre class="tool-call-result error">{props.block.result}</pre>
       </Show>
       <Show when={props.block.result !== undefined && props.block.status === 'success'}>

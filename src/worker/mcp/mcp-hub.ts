@@ -147,6 +147,7 @@ export class McpHub {
         serverId: server.id,
         serverName: server.name,
         toolName: tool.serverToolName,
+        origin: new URL(server.url).origin,
         ...(tool.annotations ? { annotations: tool.annotations } : {}),
       },
       check: (args) => checkArguments(tool.inputSchema, args),

@@ -1,7 +1,7 @@
 import { WireError } from '../../schema/protocol';
 import type { McpServerInput, ToolPermission } from '../../schema/mcp';
 import { MCP_SERVERS_KEY, type StoredConfig } from '../stored-config';
-import { normalizeServerName } from './tool-names';
+import { MCP_PREFIX, normalizeServerName } from './tool-names';
 
 export { MCP_SERVERS_KEY };
 
@@ -39,7 +39,16 @@ export class McpServerStore {
       const existing = input.id ? servers.find((server) => server.id === input.id) : undefined;
       if (input.id && !existing) throw new WireError({ code: 'not_found', message: 'That MCP server no longer exists.', field: 'server.id' });
       const clash = servers.find((server) => server.id !== existing?.id && normalizeServerName(server.name) === normalizeServerName(input.name));
-      if (clash) throw new WireError({ code: 'invalid_command', message: `An MCP server named "${clash.name}" already exists; give this one another name.`, field: 'server.name' });
+      if (clash) {
+        const prefix = `${MCP_PREFIX}${normalizeServerName(input.name)}__`;
+        throw new WireError({
+          code: 'invalid_command',
+          reason: 'server_name_taken',
+          params: { name: clash.name, prefix },
+          message: `A server named "${clash.name}" already uses the tool names ${prefix}…; give this one another name.`,
+          field: 'server.name',
+        });
+      }
       const sameOrigin = existing !== undefined && new URL(existing.url).origin === new URL(url).origin;
       const token = input.clearToken ? undefined : input.token || (sameOrigin ? existing.token : undefined);
       // Permissions are keyed by model-facing names, which contain the server's name: a rename starts them afresh.

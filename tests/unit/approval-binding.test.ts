@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { z } from 'zod';
+import { argumentsDigest, bindingFor, canonicalJson, sha256Hex } from '../../src/core/approval-binding';
+import { resolveRequest } from '../../src/core/requests';
+import { processToolCalls, type CallPorts } from '../../src/core/tool-calls';
+import { zodTool } from '../../src/core/tools';
+import type { Tool, ToolPermission } from '../../src/core/tool';
+import type { ToolCallBlock } from '../../src/schema/blocks';
+import type { Message } from '../../src/schema/records';
+
+describe('sha256Hex', () => {
+  it('agrees with node on the standard vectors and on random bytes', () => {
+    expect(sha256Hex(new Uint8Array())).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex(new TextEncoder().encode('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(sha256Hex(bytes)).toBe(createHash('sha256').update(bytes).digest('hex'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('argumentsDigest', () => {
+  it('does not depend on key order, and tells different arguments apart', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: null, c: 'x' }] })).toBe('{"a":[{"c":"x","d":null}],"b":1}');
+    expect(argumentsDigest({ a: 1, b: 2 })).toBe(argumentsDigest({ b: 2, a: 1 }));
+    expect(argumentsDigest({ path: 'a.txt' })).not.toBe(argumentsDigest({ path: 'b.txt' }));
+    expect(argumentsDigest({ n: 1 })).not.toBe(argumentsDigest({ n: '1' }));
+  });
+});
+
+const ORIGIN = 'http://files.test';
+
+function spy(permission: ToolPermission, origin = ORIGIN) {
+  const runs: unknown[] = [];
+  const tool: Tool = {
+    ...zodTool({
+      name: 'mcp__files__write_file',
+      description: 'Writes a file.',
+      input: z.object({ path: z.string() }).strict(),
+      async execute(args) {
+        runs.push(args);
+        return { text: 'wrote' };
+      },
+    }),
+    permission,
+    source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin },
+  };
+  return { tool, runs };
+}
+
+const asked: ToolCallBlock = {
+  type: 'tool_call',
+  toolCallId: 'call-1',
+  toolName: 'mcp__files__write_file',
+  args: { path: 'a.txt' },
+  status: 'pending',
+  source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: ORIGIN },
+  approval: { kind: 'permission', status: 'pending' },
+};
+
+const checks = { now: 5, checkArgs: (_block: ToolCallBlock, params: unknown) => ({ ok: true as const, value: params }), checkContent: () => ({ ok: true as const, value: {} }) };
+
+function approve(params?: unknown): ToolCallBlock {
+  const result = resolveRequest(asked, { approved: true, ...(params ? { params } : {}) }, checks);
+  if (!result.ok || result.block.type !== 'tool_call') throw new Error('not approved');
+  return result.block;
+}
+
+async function process(block: ToolCallBlock, tool: Tool) {
+  const message: Message = { id: 'm1', conversationId: 'c1', seq: 1, role: 'assistant', blocks: [block], status: 'complete', createdAt: 0, updatedAt: 0 };
+  const ports: CallPorts = { tools: [tool], now: () => 1, newId: () => 'id', save: async () => true };
+  const end = await processToolCalls(message, ports, new AbortController().signal);
+  return { end, block: message.blocks[0] as ToolCallBlock };
+}
+
+describe('an approval is bound to the call the user saw', () => {
+  it('Allow binds the tool, the server and the exact (edited) arguments', () => {
+    expect(approve().approval?.binding).toEqual({ toolName: 'mcp__files__write_file', origin: ORIGIN, argsHash: argumentsDigest({ path: 'a.txt' }) });
+    expect(approve({ path: 'b.txt' }).approval?.binding).toEqual(bindingFor({ ...asked, args: { path: 'b.txt' } }));
+  });
+
+  it('runs the approved call as it was approved', async () => {
+    const { tool, runs } = spy('ask');
+    expect((await process(approve(), tool)).end).toEqual({ kind: 'done', invalid: 0 });
+    expect(runs).toEqual([{ path: 'a.txt' }]);
+  });
+
+  const edits: Record<string, (block: ToolCallBlock) => ToolCallBlock> = {
+    'arguments changed after Allow': (block) => ({ ...block, args: { path: '/etc/passwd' } }),
+    'another tool name': (block) => ({ ...block, toolName: 'mcp__files__delete_file' }),
+    'no binding (an approval from an older version, or forged)': (block) => {
+      const { binding: _binding, ...approval } = block.approval!;
+      return { ...block, approval };
+    },
+    'a binding for other arguments': (block) => ({ ...block, args: { path: 'x' }, approval: { ...block.approval!, binding: bindingFor({ ...block, args: { path: 'y' } }) } }),
+  };
+  for (const [name, edit] of Object.entries(edits)) {
+    for (const permission of ['ask', 'allow'] as const) {
+      it(`asks again, running nothing, when the record was edited in place: ${name} (${permission})`, async () => {
+        const edited = edit(approve());
+        const { tool, runs } = spy(permission);
+        const named = edited.toolName === tool.name ? tool : { ...tool, name: edited.toolName };
+        const { end, block } = await process(edited, named);
+        expect(runs).toEqual([]);
+        expect(end).toEqual({ kind: 'paused' });
+        expect(block.approval).toEqual({ kind: 'permission', status: 'pending' });
+        expect(block.status).toBe('pending');
+      });
+    }
+  }
+
+  it('asks again when the server with that name now lives at another origin', async () => {
+    const { tool, runs } = spy('ask', 'http://elsewhere.test');
+    const { end } = await process(approve(), tool);
+    expect(end).toEqual({ kind: 'paused' });
+    expect(runs).toEqual([]);
+  });
+});
