@@ -1,4 +1,5 @@
 import type { Block } from '../schema/blocks';
+import { pathOf } from './branches';
 import { isPendingRequest, resolveByStop, syncPendingIndex, type RequestBlock } from './requests';
 import { repairDeadRun } from './run-repair';
 import { IMPORTED_NOT_RUN_TEXT, INTERRUPTED_TOOL_TEXT } from './tool-outcomes';
@@ -150,15 +151,16 @@ export function repairImportedStates(conversation: Conversation, messages: Messa
     return closed.message;
   });
   const dead = new Map(repairDeadRun(disarmed, now).changed.map((message) => [message.id, message]));
-  const lastIndex = messages.length - 1;
+  // Only the last message of the path on screen can hold a request that still waits.
+  const lastId = pathOf(disarmed, conversation.forks).at(-1)?.id;
   let waiting: Block | undefined;
-  const repaired = disarmed.map((original, index) => {
+  const repaired = disarmed.map((original) => {
     const message = dead.get(original.id) ?? original;
     let changed = false;
     const blocks = message.blocks.map((block): Block => {
       if (!isPendingRequest(block)) return block;
       // Only the last message's first pending request can still be answered; older ones are closed.
-      if (index === lastIndex && waiting === undefined) {
+      if (original.id === lastId && waiting === undefined) {
         waiting = block;
         return block;
       }

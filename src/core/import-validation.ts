@@ -1,5 +1,6 @@
 import { WireError } from '../schema/wire-error';
-import { ConversationExport } from '../schema/records';
+import { ConversationExport, type Fork } from '../schema/records';
+import { forksProblem, ROOT_PARENT } from './branches';
 import { findImportProblem } from './import-checks';
 
 /**
@@ -25,17 +26,30 @@ export function validateImport(raw: unknown): ConversationExport {
     const field = issue?.path.join('.') ?? '';
     throw new WireError({ code: 'invalid_command', reason: 'import_not_export', ...(field ? { params: { field } } : {}), message: `This is not a Parley export file${field ? ` (${field}: ${issue?.message})` : ''}. Nothing was imported.`, field: `data${field ? `.${field}` : ''}` });
   }
-  for (const [index, entry] of file.data.conversations.entries()) {
-    const seqs = new Set(entry.messages.map((message) => message.seq));
-    if (seqs.size !== entry.messages.length || entry.messages.some((message) => message.conversationId !== entry.conversation.id)) {
-      throw new WireError({ code: 'invalid_command', reason: 'import_inconsistent', params: { conversation: index + 1 }, message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it or repeat a position). Nothing was imported.`, field: `data.conversations.${index}` });
-    }
-  }
   const problem = findImportProblem(file.data);
   if (problem) {
     const where = `conversation ${problem.conversation + 1}, message ${problem.message + 1}`;
     const params = { conversation: problem.conversation + 1, message: problem.message + 1, ...(problem.code === 'unsafe_data' ? { part: problem.part } : {}) };
     throw new WireError({ code: 'invalid_command', reason: problem.code, params, message: `The export file cannot be imported (${where}: ${problem.detail}). Nothing was imported.`, field: `data.conversations.${problem.conversation}` });
   }
+  for (const [index, entry] of file.data.conversations.entries()) {
+    if (entry.messages.some((message) => message.conversationId !== entry.conversation.id) || !branchesFit(entry.messages, entry.conversation.forks)) {
+      throw new WireError({ code: 'invalid_command', reason: 'import_inconsistent', params: { conversation: index + 1 }, message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it, repeat a position, or do not fit its versions). Nothing was imported.`, field: `data.conversations.${index}` });
+    }
+  }
   return file.data;
+}
+
+/**
+ * Whether a conversation's messages form the tree its forks describe: a message's parent is one position before it in
+ * the same conversation, a position holds several messages only as versions, and every fork names real versions.
+ */
+function branchesFit(messages: ConversationExport['conversations'][number]['messages'], forks: Fork[] | undefined): boolean {
+  const byId = new Map(messages.map((message) => [message.id, message]));
+  for (const message of messages) {
+    if (message.parentId === undefined) continue;
+    if (message.parentId === ROOT_PARENT ? message.seq !== 0 : byId.get(message.parentId)?.seq !== message.seq - 1) return false;
+  }
+  if (!forks?.length) return new Set(messages.map((message) => message.seq)).size === messages.length;
+  return forksProblem(messages, forks) === undefined;
 }

@@ -1,6 +1,7 @@
 import type { Conversation, Message, RunError, RunState } from '../schema/records';
 import type { RunNotice } from '../schema/events';
 import { createCoalescedWriter, type Timers } from './coalesced-writer';
+import { parentForNext } from './branches';
 import { appendDelta, messageText } from './message-text';
 import { ModelError, type Model } from './model';
 import { STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
@@ -82,10 +83,11 @@ export async function runConversation(conversationId: string, ports: LoopPorts, 
 async function runStep(conversation: Conversation, history: Message[], ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
   const { store } = ports;
   const last = history.at(-1);
-  const continuing = last?.role === 'assistant' && last.status === 'interrupted';
+  // An interrupted reply is continued; so is a new version a regeneration stored empty and streaming (see forkReply).
+  const continuing = last?.role === 'assistant' && (last.status === 'interrupted' || (last.status === 'streaming' && last.blocks.length === 0));
   const message: Message = continuing
     ? { ...last, status: 'streaming', blocks: last.blocks.filter((block) => block.type !== 'error') }
-    : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
+    : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, parentId: parentForNext(history), role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
   // Stored as running already: by whoever started the run (in the transaction that did), or by the step before.
   const running = conversation;
   ports.onNotice?.(conversation.id, null); // a retry or network notice from before is over

@@ -50,6 +50,12 @@ export const COMMANDS = {
    */
   'conversation.import': command<{ imported: number; skipped: number; repairs: ImportRepair[] }>()({ data: z.unknown().optional(), file: z.instanceof(Blob).optional() }),
   'message.send': command<{ message: Message }>()({ conversationId, text: z.string().trim().min(1).max(100_000) }),
+  /** Another reply from the same history, kept beside the earlier ones as a new version (DESIGN 7b). */
+  'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
+  /** The user's message, edited, as a new version: a new branch from that point; the old one stays reachable. */
+  'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().trim().min(1).max(100_000), discardPending: z.boolean().optional() }),
+  /** Puts another version of a message on screen (Previous version / Next version). */
+  'message.selectVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
   'run.stop': command<{ conversationId: string }>()({ conversationId }),
   /** Continue an interrupted reply, or retry after an error or a network wait. */
   'run.continue': command<{ conversationId: string }>()({ conversationId }),

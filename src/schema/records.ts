@@ -8,6 +8,18 @@ export type RunState = z.infer<typeof RunState>;
 export const RunError = z.object({ code: z.string(), message: z.string() });
 export type RunError = z.infer<typeof RunError>;
 
+/**
+ * A message with more than one version: the children of one parent (a regenerated reply, an edited message), oldest
+ * first, and the one on screen. The conversation's path takes `selectedId` here, and the only child elsewhere.
+ */
+export const Fork = z.object({
+  /** The parent message's id; '' for the conversation's first message. */
+  parentId: z.string().max(200),
+  childIds: z.array(z.string().max(200)).min(2).max(1000),
+  selectedId: z.string().max(200),
+});
+export type Fork = z.infer<typeof Fork>;
+
 export const Conversation = z.object({
   id: z.string(),
   title: z.string(),
@@ -21,6 +33,8 @@ export const Conversation = z.object({
   completedSteps: z.number().int().min(0),
   /** The composer's unsent text, so a reload or a view switch never loses what the user typed. */
   draft: z.string().max(100_000).optional(),
+  /** Where the conversation branches (core/branches.ts); absent while it is one line of messages. */
+  forks: z.array(Fork).max(10_000).optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -38,8 +52,13 @@ export type Usage = z.infer<typeof Usage>;
 export const Message = z.object({
   id: z.string(),
   conversationId: z.string(),
-  /** Order within the conversation. */
+  /** Position on its path (0 for a first message): the versions of one message share it. */
   seq: z.number().int().min(0),
+  /**
+   * The message before it on its path; '' for a first message. Absent on messages stored before branches existed: their
+   * parent is the message one position earlier that has no `parentId` either (they form one line).
+   */
+  parentId: z.string().max(200).optional(),
   role: z.enum(['user', 'assistant']),
   blocks: z.array(Block),
   status: MessageStatus,

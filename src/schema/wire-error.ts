@@ -60,6 +60,8 @@ export const ERROR_REASONS = [
   'draft_not_question',
   /** An MCP server's name normalises to another's, so their tools' model-facing names would collide. */
   'server_name_taken',
+  /** A new version or another version would leave a branch in which a request for the user waits: ask first. */
+  'request_pending_in_branch',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

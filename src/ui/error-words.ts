@@ -55,6 +55,7 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   elicitation_dead: 'error.reason.elicitation_dead',
   elicitation_pending: 'error.reason.elicitation_pending',
   draft_not_question: 'error.reason.draft_not_question',
+  request_pending_in_branch: 'error.reason.request_pending_in_branch',
   server_name_taken: 'error.reason.server_name_taken',
 };
 

@@ -1,3 +1,4 @@
+import type { NewVersion } from './branch-records';
 import { parseCommand, type Command, type CommandOf, type CommandResult, type CommandType } from '../schema/commands';
 import { WireError } from '../schema/protocol';
 import type { ConversationExport, Conversation, Message, Profile, Settings } from '../schema/records';
@@ -121,6 +122,17 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
         throw error;
       }
     },
+    'message.regenerate': (command) => startVersion(command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
+    'message.edit': (command) => startVersion(command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
+    'message.selectVersion': async (command) => {
+      await runs.recover(command.conversationId);
+      const release = await runs.claim(command.conversationId);
+      try {
+        return await store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true });
+      } finally {
+        release();
+      }
+    },
     'run.stop': async (command) => {
       const { conversationId } = command;
       if (runs.stop(conversationId)) return { conversationId };
@@ -197,6 +209,20 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     'conversation.search': (command) => store.searchMessages(command.conversationId, command.query, SEARCH_LIMIT),
     'storage.conversationSizes': (command) => store.conversationSizes(command.limit),
   };
+
+  /** Stores a new version of a message (regenerated or edited) under the run lock, then runs from it. */
+  async function startVersion(conversationId: string, version: NewVersion, discardPending: boolean | undefined): Promise<{ message: Message }> {
+    await runs.recover(conversationId);
+    const release = await runs.claim(conversationId);
+    try {
+      const { message, run } = await store.addVersion(conversationId, version, { discardPending: discardPending === true });
+      void runs.start(conversationId, release, run);
+      return { message };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
 
   /**
    * Resolves a request by compare-and-set, then lets the run go on. A question or an approval starts a run here (the

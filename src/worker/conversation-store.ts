@@ -3,6 +3,7 @@ import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '..
 import type { ConversationSizes, ImportRepair, MessagePage, PendingRequest } from '../schema/protocol';
 import type { QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
+import { BranchRecords, type NewVersion } from './branch-records';
 import { exportAll } from './conversation-export';
 import { importInChunks } from './conversation-import';
 import type { ParleyDatabase } from './database';
@@ -22,6 +23,7 @@ import { inTransaction } from './transaction';
 export class IndexedDbConversationStore implements ConversationStore {
   private readonly runs: RunRecords;
   private readonly requests: RequestRecords;
+  private readonly branches: BranchRecords;
 
   constructor(
     private readonly database: ParleyDatabase,
@@ -32,6 +34,7 @@ export class IndexedDbConversationStore implements ConversationStore {
     const context: StoreContext = { database, listener, now, newId };
     this.runs = new RunRecords(context);
     this.requests = new RequestRecords(context);
+    this.branches = new BranchRecords(context);
   }
 
   getConversation(conversationId: string): Promise<Conversation | undefined> {
@@ -169,6 +172,15 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
     return this.runs.appendUserMessage(conversationId, text, defaultProfileId);
+  }
+
+  // Versions and branches: see BranchRecords.
+  addVersion(conversationId: string, version: NewVersion, options?: { discardPending?: boolean }): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+    return this.branches.addVersion(conversationId, version, options);
+  }
+
+  selectVersion(conversationId: string, messageId: string, options?: { discardPending?: boolean }): Promise<{ conversation: Conversation; messages: Message[] }> {
+    return this.branches.selectVersion(conversationId, messageId, options);
   }
 
   transition(conversationId: string, from: RunState[], to: RunState, messageStatus?: Message['status']): Promise<Conversation | undefined> {

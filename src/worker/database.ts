@@ -3,7 +3,7 @@ import type { Conversation, Message, Profile } from '../schema/records';
 
 // ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
 export const DATABASE_NAME = 'parley';
-export const DATABASE_VERSION = 2;
+export const DATABASE_VERSION = 3;
 
 /** The one typed schema of Parley's IndexedDB database. */
 export interface ParleyDatabaseSchema extends DBSchema {
@@ -59,6 +59,15 @@ export const MIGRATIONS: Record<number, Migration> = {
       await messages.put(pendingQuestionId ? { ...rest, pendingRequestId: pendingQuestionId } : rest);
     }
     (messages as unknown as { deleteIndex(name: string): void }).deleteIndex('by-pending-question');
+  },
+  /**
+   * Branches: a message's `seq` is its position on its path, and the versions of one message share it, so
+   * `by-conversation` is no longer unique. Rebuilt from the stored messages in the upgrade transaction; none changes.
+   */
+  3(_database, transaction) {
+    const messages = transaction.objectStore('messages');
+    messages.deleteIndex('by-conversation');
+    messages.createIndex('by-conversation', ['conversationId', 'seq'], { unique: false });
   },
 };
 

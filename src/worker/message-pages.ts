@@ -1,20 +1,31 @@
 import type { Message } from '../schema/records';
 import type { MessagePage } from '../schema/protocol';
 import type { ParleyDatabase } from './database';
+import { messagesIn } from './store-context';
 
 // A conversation's messages as the UI reads them: all, a page, the newest page, the matches of a search.
 
+/** The messages on the conversation's path, in order. */
 export function listMessages(database: ParleyDatabase, conversationId: string): Promise<Message[]> {
-  const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
-  return database.getAllFromIndex('messages', 'by-conversation', range);
+  return messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
 }
 
 /**
- * The newest `limit` messages with `fromSeq <= seq < beforeSeq`, oldest first, and how many stored messages come
- * before them. One readonly transaction: a key cursor finds where the page starts, one getAll reads it.
+ * The newest `limit` messages of the path with `fromSeq <= seq < beforeSeq`, oldest first, and how many come before
+ * them. A conversation without forks is one line: a key cursor finds where the page starts, one getAll reads it. One
+ * with forks reads all its messages to find its path (a fork is rare; a page of a line stays cheap).
  */
 export async function listMessagePage(database: ParleyDatabase, conversationId: string, options: { beforeSeq?: number; fromSeq?: number; limit: number }): Promise<MessagePage> {
-  const index = database.transaction('messages', 'readonly').store.index('by-conversation');
+  const transaction = database.transaction(['conversations', 'messages'], 'readonly');
+  const conversation = await transaction.objectStore('conversations').get(conversationId);
+  if (conversation?.forks?.length) {
+    const path = await messagesIn(transaction, conversationId);
+    const inRange = path.filter((message) => message.seq >= (options.fromSeq ?? 0) && message.seq < (options.beforeSeq ?? Number.MAX_SAFE_INTEGER));
+    const messages = inRange.slice(Math.max(0, inRange.length - options.limit));
+    // On a path, positions run 0, 1, 2…: the first message's seq counts those before it.
+    return { messages, earlier: messages[0]?.seq ?? 0 };
+  }
+  const index = transaction.objectStore('messages').index('by-conversation');
   const range = IDBKeyRange.bound([conversationId, options.fromSeq ?? 0], [conversationId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER], false, true);
   let cursor = await index.openKeyCursor(range, 'prev');
   if (cursor && options.limit > 1) cursor = await cursor.advance(options.limit - 1);

@@ -1,4 +1,5 @@
 import { isPendingRequest, resolveByChat, resolveByStop, withRequest, type RequestBlock } from '../core/requests';
+import { parentForNext } from '../core/branches';
 import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../core/run-repair';
 import type { RunChange, RunSnapshot } from '../core/store';
 import { INTERRUPTED_TOOL_TEXT } from '../core/tool-outcomes';
@@ -57,6 +58,7 @@ export class RunRecords {
         throw new WireError({ code: 'busy', reason: 'elicitation_pending', message: 'A tool is waiting for your answer in the form above. Submit, decline or cancel it first, or press Stop.' });
       }
       message.seq = (messages.at(-1)?.seq ?? -1) + 1;
+      message.parentId = parentForNext(messages);
       const written: Message[] = [];
       for (const stored of messages) {
         // A reply in chat answers whatever was asked: questions, approvals (the call does not run), Run again / Skip.

@@ -1,3 +1,4 @@
+import { pathOf } from '../core/branches';
 import type { RecordChange } from '../core/store';
 import { WireError } from '../schema/protocol';
 import type { Conversation, Message } from '../schema/records';
@@ -46,7 +47,15 @@ export async function transactRun<T>(context: StoreContext, body: (transaction: 
   return result;
 }
 
-export function messagesIn(transaction: ReadTransaction, conversationId: string): Promise<Message[]> {
+/** The messages on the conversation's path (core/branches.ts), in order: what the model reads and the screen shows. */
+export async function messagesIn(transaction: ReadTransaction, conversationId: string): Promise<Message[]> {
+  const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+  const [conversation, messages] = await Promise.all([transaction.objectStore('conversations').get(conversationId), transaction.objectStore('messages').index('by-conversation').getAll(range)]);
+  return pathOf(messages, conversation?.forks);
+}
+
+/** Every message of the conversation, on its path or not (versions, other branches), by position. */
+export function allMessagesIn(transaction: ReadTransaction, conversationId: string): Promise<Message[]> {
   const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
   return transaction.objectStore('messages').index('by-conversation').getAll(range);
 }

@@ -37,3 +37,25 @@ describe('a newer version in another tab', () => {
     expect(isNewerDatabaseError(new Error('other'))).toBe(false);
   });
 });
+
+describe('version 3: versions of a message share its position', () => {
+  it('keeps every message of a version-2 database, and then stores two versions at one position', async () => {
+    const name = uniqueDatabaseName();
+    const old = await openParleyDatabase(name, 2);
+    const base = { conversationId: 'c', role: 'user' as const, status: 'complete' as const, createdAt: 0, updatedAt: 0 };
+    await old.put('conversations', { id: 'c', title: 'Old', createdAt: 0, updatedAt: 0, runState: 'idle', completedSteps: 0 });
+    await old.put('messages', { ...base, id: 'm0', seq: 0, blocks: [{ type: 'text', text: 'hello' }] });
+    await old.put('messages', { ...base, id: 'm1', seq: 1, role: 'assistant', blocks: [{ type: 'text', text: 'hi' }] });
+    // Version 2 refuses a second message at a position: that is what version 3 changes.
+    await expect(old.put('messages', { ...base, id: 'm1b', seq: 1, parentId: 'm0', blocks: [] })).rejects.toThrow();
+    old.close();
+
+    const upgraded = await openParleyDatabase(name);
+    expect(upgraded.version).toBe(DATABASE_VERSION);
+    const range = IDBKeyRange.bound(['c', 0], ['c', Infinity]);
+    expect((await upgraded.getAllFromIndex('messages', 'by-conversation', range)).map((message) => message.id)).toEqual(['m0', 'm1']);
+    await upgraded.put('messages', { ...base, id: 'm1b', seq: 1, parentId: 'm0', role: 'assistant', blocks: [] });
+    expect((await upgraded.getAllFromIndex('messages', 'by-conversation', range)).map((message) => message.id)).toEqual(['m0', 'm1', 'm1b']);
+    upgraded.close();
+  });
+});
