@@ -1,4 +1,4 @@
-import type { Conversation, Fork, Message } from '../schema/records';
+import type { Fork, Message } from '../schema/records';
 
 /**
  * A conversation is a tree of messages and what is on screen is one path through it (DESIGN 7b). A message's `seq` is its
@@ -71,13 +71,6 @@ export function withSelected(forks: readonly Fork[] | undefined, childId: string
   const at = forks?.findIndex((fork) => fork.childIds.includes(childId)) ?? -1;
   if (!forks || at < 0) return undefined;
   return forks.map((fork, index) => (index === at ? { ...fork, selectedId: childId } : fork));
-}
-
-/** The versions of a message (itself among them, oldest first), and which one it is; one version when it has no siblings. */
-export function versionsOf(conversation: Pick<Conversation, 'forks'>, messageId: string): { ids: string[]; index: number } {
-  const fork = conversation.forks?.find((candidate) => candidate.childIds.includes(messageId));
-  if (!fork) return { ids: [messageId], index: 0 };
-  return { ids: fork.childIds, index: fork.childIds.indexOf(messageId) };
 }
 
 /** Whether `forks` only names messages that exist, each fork's children are children of its parent, and a selection is one of them. */

@@ -27,9 +27,12 @@ export function createToasts() {
 /** Commands whose callers show their failure in place (beside the control), so a toast would say it twice. */
 const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set(['conversation.import', 'profiles.test', 'request.resolve', 'mcp.save']);
 
-/** True when the caller shows this failure in place. A broken script is shown beside the script (Settings). */
+/**
+ * True when the caller shows this failure in place. A broken script is shown beside the script (Settings); leaving a
+ * branch with a waiting request is asked about in a dialog.
+ */
 function shownByCaller(command: { type: CommandType }, error: unknown): boolean {
-  return SHOWN_BY_CALLER.has(command.type) || (error instanceof WireError && error.reason === 'script_invalid');
+  return SHOWN_BY_CALLER.has(command.type) || (error instanceof WireError && (error.reason === 'script_invalid' || error.reason === 'request_pending_in_branch'));
 }
 
 /**

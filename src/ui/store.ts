@@ -222,6 +222,10 @@ function upsertMessage(state: UiState, message: Message, options?: { snapshot?: 
     }
     list.splice(index, 1);
   }
+  // Another message where one is loaded: the path on screen changed from there (a new or another version), so what
+  // was loaded after it belongs to the path left behind.
+  const replaced = list.findIndex((candidate) => candidate.seq === message.seq && candidate.id !== message.id);
+  if (replaced >= 0) list.splice(replaced);
   const insertAt = list.findIndex((candidate) => candidate.seq > message.seq);
   if (insertAt < 0) list.push(message);
   else list.splice(insertAt, 0, message);
@@ -239,9 +243,23 @@ function mergeSnapshot(existing: readonly Message[] | undefined, snapshot: reado
     newer.delete(message.id);
     return current && current.updatedAt > message.updatedAt ? current : message;
   });
-  // Messages only events know of (written after the snapshot was read) stay too.
-  merged.push(...newer.values());
+  merged.sort((left, right) => left.seq - right.seq);
+  // Messages only events know of (written after the snapshot was read) stay too, where they continue its path; one
+  // at a position the snapshot holds, or not following on from it, belongs to a path no longer on screen.
+  const covered = new Set(merged.map((message) => message.seq));
+  for (const message of [...newer.values()].sort((left, right) => left.seq - right.seq)) {
+    if (covered.has(message.seq) || !continuesPath(merged, message)) continue;
+    merged.push(message);
+    covered.add(message.seq);
+  }
   return merged.sort((left, right) => left.seq - right.seq);
+}
+
+/** Whether `message` follows on from the messages around it: its parent is the one just before it, when both say. */
+function continuesPath(sorted: readonly Message[], message: Message): boolean {
+  if (message.parentId === undefined) return true;
+  const previous = sorted.findLast((candidate) => candidate.seq === message.seq - 1);
+  return previous === undefined || previous.id === message.parentId;
 }
 
 /** Read from the raw records: walking 10,000 of them through the store's proxies is what made a big list slow. */

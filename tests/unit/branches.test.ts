@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { forksProblem, pathOf, versionsOf } from '../../src/core/branches';
+import { forksProblem, pathOf } from '../../src/core/branches';
+import { versionsOf } from '../../src/schema/records';
 import type { Model } from '../../src/core/model';
 import type { Block } from '../../src/schema/blocks';
 import type { Message, Profile } from '../../src/schema/records';
@@ -27,8 +28,8 @@ describe('pathOf', () => {
     expect(pathOf(all, forks).map((item) => item.id)).toEqual(['a', 'b', 'c2', 'd']);
     expect(pathOf(all, [{ ...forks[0]!, selectedId: 'c' }, forks[1]!]).map((item) => item.id)).toEqual(['a', 'b', 'c']);
     expect(pathOf(all, [forks[0]!, { ...forks[1]!, selectedId: 'a2' }]).map((item) => item.id)).toEqual(['a2', 'e']);
-    expect(versionsOf({ forks }, 'c2')).toEqual({ ids: ['c', 'c2'], index: 1 });
-    expect(versionsOf({ forks }, 'd')).toEqual({ ids: ['d'], index: 0 });
+    expect(versionsOf(forks, 'c2')).toEqual({ ids: ['c', 'c2'], index: 1 });
+    expect(versionsOf(forks, 'd')).toEqual({ ids: ['d'], index: 0 });
     expect(forksProblem(all, forks)).toBeUndefined();
     expect(forksProblem(all, [{ parentId: 'b', childIds: ['c', 'e'], selectedId: 'c' }])).toMatch(/not one of its children/);
     expect(forksProblem(all, [{ parentId: 'b', childIds: ['c', 'c2'], selectedId: 'x' }])).toMatch(/not one of its versions/);
@@ -74,7 +75,7 @@ describe('versions and branches in the worker', () => {
       opened = await idle(tab, id);
     }
     expect(opened.messages.map(textOf)).toEqual(['Tell me.', 'Version three.']);
-    const versions = versionsOf(opened.conversation, opened.messages.at(-1)!.id);
+    const versions = versionsOf(opened.conversation.forks, opened.messages.at(-1)!.id);
     expect(versions.ids).toHaveLength(3);
     expect(versions.index).toBe(2);
     // Each regeneration asked from the same history: the user's message alone.
@@ -112,7 +113,7 @@ describe('versions and branches in the worker', () => {
     opened = await idle(tab, id);
     expect(opened.messages.map(textOf)).toEqual(['first, edited', 'Got: first, edited']);
     expect(model.histories.at(-1)).toEqual(['user: first, edited']);
-    const versions = versionsOf(opened.conversation, opened.messages[0]!.id);
+    const versions = versionsOf(opened.conversation.forks, opened.messages[0]!.id);
     expect(versions).toEqual({ ids: [first.id, opened.messages[0]!.id], index: 1 });
     await tab.send({ type: 'message.selectVersion', conversationId: id, messageId: first.id });
     opened = await tab.send({ type: 'conversation.open', conversationId: id });

@@ -1,4 +1,4 @@
-import { For, Show } from 'solid-js';
+import { createSignal, For, Show } from 'solid-js';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../channel';
@@ -6,6 +6,7 @@ import { describeRunError } from '../error-words';
 import { t } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
 import { Markdown } from './Markdown';
+import { MessageBranching, MessageEditor } from './MessageBranching';
 import { ToolCallCard } from './ToolCallCard';
 import { QuestionForm } from './question/QuestionForm';
 import { ElicitationForm } from './requests/ElicitationForm';
@@ -19,6 +20,7 @@ export interface MessageViewProps {
 export function MessageView(props: MessageViewProps) {
   const isAssistant = () => props.message.role === 'assistant';
   const hasErrorBlock = () => props.message.blocks.some((block) => block.type === 'error');
+  const [editing, setEditing] = createSignal(false);
   const statusLabel = () => {
     switch (props.message.status) {
       case 'interrupted':
@@ -40,9 +42,11 @@ export function MessageView(props: MessageViewProps) {
       data-status={props.message.status}
       dir="auto"
     >
-      <For each={props.message.blocks}>
-        {(block) => <BlockView block={block} message={props.message} client={props.client} />}
-      </For>
+      <Show when={!editing()} fallback={<MessageEditor message={props.message} onDone={() => setEditing(false)} />}>
+        <For each={props.message.blocks}>
+          {(block) => <BlockView block={block} message={props.message} client={props.client} />}
+        </For>
+      </Show>
       <Show when={props.message.status === 'streaming'}>
         <span class="message-cursor" aria-hidden="true" />
       </Show>
@@ -53,6 +57,11 @@ export function MessageView(props: MessageViewProps) {
       </Show>
       <Show when={isAssistant() && formatUsage(props.message.usage)}>
         {(usage) => <p class="message-usage">{usage()}</p>}
+      </Show>
+      <Show when={!editing()}>
+        <div class="message-actions">
+          <MessageBranching message={props.message} onEdit={() => setEditing(true)} />
+        </div>
       </Show>
     </article>
   );

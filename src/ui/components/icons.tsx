@@ -56,3 +56,17 @@ export const NextIcon = () => (
     <path d="M9 18l6-6-6-6" />
   </Icon>
 );
+
+export const RegenerateIcon = () => (
+  <Icon>
+    <path d="M21 12a9 9 0 1 1-2.6-6.4" />
+    <path d="M21 4v5h-5" />
+  </Icon>
+);
+
+export const EditIcon = () => (
+  <Icon>
+    <path d="M12 20h9" />
+    <path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z" />
+  </Icon>
+);

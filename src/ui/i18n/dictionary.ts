@@ -1,4 +1,5 @@
 import { baseStrings } from './base-strings';
+import { branchStrings } from './branch-strings';
 import { dataStrings } from './data-strings';
 import { localModelStrings } from './local-model-strings';
 import { mcpStrings } from './mcp-strings';
@@ -10,7 +11,7 @@ import type { Locale } from './translations';
 
 export type { Locale };
 
-const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en };
+const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en, ...branchStrings.en };
 
 /** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
 export type MessageKey = keyof typeof en;
@@ -21,5 +22,5 @@ export type MessageKey = keyof typeof en;
  */
 export const dictionary: Record<Locale, Record<MessageKey, string>> = {
   en,
-  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'] },
+  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'], ...branchStrings['zh-CN'] },
 };

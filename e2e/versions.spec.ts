@@ -1,0 +1,87 @@
+import { expect, test } from '@playwright/test';
+import { assistantMessages, newConversation, send, useScript, userMessages } from './fixtures';
+
+// Versions and branches (issue 18): Regenerate keeps the earlier replies as versions, Edit makes a new branch from a
+// message and keeps the old one reachable; the version on screen survives a reload and is what the model reads next.
+
+test('regenerate twice, step through the three versions, reload: the version on screen is what the next step reads', async ({ page }) => {
+  await page.goto('/');
+  await useScript(page, [{ text: 'Reply one.' }, { text: 'Reply two.' }, { text: 'Reply three.' }, { text: 'You said {{lastUserMessage}} after the first reply.' }]);
+  await newConversation(page);
+  await send(page, 'Hello');
+  const reply = assistantMessages(page).last();
+  await expect(reply).toContainText('Reply one.');
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await reply.getByRole('button', { name: 'Regenerate', exact: true }).click();
+  await expect(reply).toContainText('Reply two.');
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await reply.getByRole('button', { name: 'Regenerate', exact: true }).click();
+  await expect(reply).toContainText('Reply three.');
+  await expect(reply.getByRole('status')).toHaveText('3 of 3');
+  await expect(assistantMessages(page)).toHaveCount(1);
+
+  await reply.getByRole('button', { name: 'Previous version', exact: true }).click();
+  await expect(reply).toContainText('Reply two.');
+  await expect(reply.getByRole('status')).toHaveText('2 of 3');
+  await reply.getByRole('button', { name: 'Previous version', exact: true }).click();
+  await expect(reply).toContainText('Reply one.');
+  await expect(reply.getByRole('button', { name: 'Previous version', exact: true })).toBeDisabled();
+  await reply.getByRole('button', { name: 'Next version', exact: true }).click();
+  await reply.getByRole('button', { name: 'Previous version', exact: true }).click();
+  await expect(reply.getByRole('status')).toHaveText('1 of 3');
+
+  await page.reload();
+  await expect(assistantMessages(page).last()).toContainText('Reply one.');
+  await expect(assistantMessages(page).last().getByRole('status')).toHaveText('1 of 3');
+  await send(page, 'Go on');
+  await expect(assistantMessages(page).last()).toContainText('You said Go on after the first reply.');
+  await expect(assistantMessages(page)).toHaveText([/Reply one\./, /You said Go on/]);
+});
+
+test('edit the first message of a three-turn conversation: the model gets the edited text, and the old branch is reachable', async ({ page }) => {
+  await page.goto('/');
+  await useScript(page, [{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }, { text: 'Got: {{lastUserMessage}}' }]);
+  await newConversation(page);
+  for (const [index, text] of ['first', 'second', 'third'].entries()) {
+    await send(page, text);
+    await expect(assistantMessages(page).nth(index)).toHaveAttribute('data-status', 'complete');
+  }
+  const first = userMessages(page).first();
+  await first.getByRole('button', { name: 'Edit', exact: true }).click();
+  const box = first.getByRole('textbox', { name: 'Edit message', exact: true });
+  await expect(box).toHaveValue('first');
+  await box.fill('first, edited');
+  await first.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(assistantMessages(page)).toHaveText([/^Got: first, edited/]);
+  await expect(userMessages(page)).toHaveText([/first, edited/]);
+  await expect(userMessages(page).first().getByRole('status')).toHaveText('2 of 2');
+
+  await userMessages(page).first().getByRole('button', { name: 'Previous version', exact: true }).click();
+  await expect(userMessages(page)).toHaveText([/^first/, /^second/, /^third/]);
+  await expect(assistantMessages(page)).toHaveText([/One\./, /Two\./, /Three\./]);
+  await page.reload();
+  await expect(assistantMessages(page)).toHaveText([/One\./, /Two\./, /Three\./]);
+  await userMessages(page).first().getByRole('button', { name: 'Next version', exact: true }).click();
+  await expect(assistantMessages(page)).toHaveText([/^Got: first, edited/]);
+});
+
+test('editing while a question waits later in the branch asks first; Cancel keeps the question', async ({ page }) => {
+  await page.goto('/');
+  const question = { text: 'A question first.', toolCalls: [{ name: 'question', args: { questions: [{ header: 'Pick', question: 'Which one?', options: ['A', 'B'] }] } }] };
+  await useScript(page, [question, { text: 'Fresh start.' }]);
+  await newConversation(page);
+  await send(page, 'ask me');
+  await expect(page.getByRole('button', { name: 'Submit answers' })).toBeVisible();
+  const first = userMessages(page).first();
+  await first.getByRole('button', { name: 'Edit', exact: true }).click();
+  await first.getByRole('textbox', { name: 'Edit message', exact: true }).fill('never mind');
+  await first.getByRole('button', { name: 'Send', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Leave the waiting request?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Submit answers' })).toBeVisible();
+  await first.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Leave the waiting request?' }).getByRole('button', { name: 'Leave it', exact: true }).click();
+  await expect(assistantMessages(page)).toHaveText([/^Fresh start\./]);
+  await expect(page.getByRole('button', { name: 'Submit answers' })).toHaveCount(0);
+});

@@ -1,0 +1,31 @@
+import { defineTranslations } from './translations';
+
+/** Versions and branches of messages: regenerate, edit and resend, and the version switch. */
+export const branchStrings = defineTranslations({
+  en: {
+    'branch.versions': 'Versions',
+    'branch.previous': 'Previous version',
+    'branch.next': 'Next version',
+    'branch.position': '{index} of {count}',
+    'branch.regenerate': 'Regenerate',
+    'branch.edit': 'Edit',
+    'branch.editBox': 'Edit message',
+    'branch.send': 'Send',
+    'branch.cancel': 'Cancel',
+    'branch.leaveTitle': 'Leave the waiting request?',
+    'branch.leaveConfirm': 'Leave it',
+  },
+  'zh-CN': {
+    'branch.versions': '版本',
+    'branch.previous': '上一个版本',
+    'branch.next': '下一个版本',
+    'branch.position': '第 {index} 个，共 {count} 个',
+    'branch.regenerate': '重新生成',
+    'branch.edit': '编辑',
+    'branch.editBox': '编辑消息',
+    'branch.send': '发送',
+    'branch.cancel': '取消',
+    'branch.leaveTitle': '要离开等待中的请求吗？',
+    'branch.leaveConfirm': '离开',
+  },
+});
