@@ -1,5 +1,6 @@
 import { createEffect, createSignal, Match, on, onCleanup, Switch } from 'solid-js';
 import { AppContext, type AppServices } from '../app-context';
+import { listenForNotificationClicks, trackAttention } from '../attention';
 import type { WorkerClient } from '../channel';
 import type { AppEvent } from '../../schema/events';
 import { createReportingClient, createToasts, settle } from '../error-report';
@@ -30,6 +31,8 @@ export function App(props: { client: WorkerClient }) {
   const [navOpen, setNavOpen] = createSignal(false);
   const serviceWorker = createServiceWorkerPrompt();
   onCleanup(trackVisualViewport());
+  trackAttention(services);
+  onCleanup(listenForNotificationClicks((conversationId) => navigate({ name: 'conversation', conversationId })));
 
   // The store keeps the storage error's text; its reason and numbers, which the banner is worded from, are kept here.
   const [storageEvent, setStorageEvent] = createSignal<Extract<AppEvent, { type: 'storage-error' }>>();

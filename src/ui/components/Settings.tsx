@@ -8,6 +8,7 @@ import { locale, setLocale, t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DataSettings } from './DataSettings';
 import { McpSettings } from './McpSettings';
+import { NotificationSettings } from './NotificationSettings';
 import { ProfileForm } from './ProfileForm';
 
 /** What the profile form edits; a new object remounts the form with fresh fields. */
@@ -136,6 +137,7 @@ export function Settings() {
         )}
       </Show>
       <McpSettings />
+      <NotificationSettings />
       <DataSettings />
     </section>
   );

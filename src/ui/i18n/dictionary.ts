@@ -1,3 +1,4 @@
+import { attentionStrings } from './attention-strings';
 import { baseStrings } from './base-strings';
 import { branchStrings } from './branch-strings';
 import { dataStrings } from './data-strings';
@@ -11,7 +12,7 @@ import type { Locale } from './translations';
 
 export type { Locale };
 
-const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en, ...branchStrings.en };
+const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en };
 
 /** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
 export type MessageKey = keyof typeof en;
@@ -22,5 +23,5 @@ export type MessageKey = keyof typeof en;
  */
 export const dictionary: Record<Locale, Record<MessageKey, string>> = {
   en,
-  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'], ...branchStrings['zh-CN'] },
+  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'], ...branchStrings['zh-CN'], ...attentionStrings['zh-CN'] },
 };

@@ -1,0 +1,96 @@
+import { expect, test, type Page } from '@playwright/test';
+import { newConversation, send, useScript, waitForServiceWorker } from './fixtures';
+
+// Being called back (issue 18): with notifications on, a request that arrives while no tab of Parley is visible is
+// announced by a system notification; clicking it opens that conversation; the app badge counts what waits; an
+// answered request's notification goes away.
+
+const QUESTION = { text: 'One question.', toolCalls: [{ name: 'question', args: { questions: [{ header: 'Trip', question: 'Where to?', options: ['Beach', 'City'] }] } }] };
+
+/** Records the app badge as the page sets it (Chromium has the Badging API only for installed apps on some systems). */
+async function recordBadge(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const calls: Array<number> = [];
+    (window as unknown as { badgeCalls: number[] }).badgeCalls = calls;
+    Object.defineProperty(navigator, 'setAppBadge', { configurable: true, value: async (count?: number) => void calls.push(count ?? 0) });
+    Object.defineProperty(navigator, 'clearAppBadge', { configurable: true, value: async () => void calls.push(0) });
+  });
+}
+
+/** This tab now reports itself hidden, as a tab in the background does (headless Chromium never hides a page). */
+async function hide(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+async function shownNotifications(page: Page): Promise<Array<{ title: string; body: string }>> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((notification) => ({ title: notification.title, body: notification.body }));
+  });
+}
+
+test('a question that arrives while no tab is visible is announced; clicking it opens the conversation; answering clears it', async ({ page, context }) => {
+  await context.grantPermissions(['notifications']);
+  await recordBadge(page);
+  await page.goto('/');
+  await waitForServiceWorker(page);
+  await useScript(page, { steps: [QUESTION, { text: 'Thanks.' }], chunkDelayMs: 300, chunkSize: 4 });
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('button', { name: 'Notify me when Parley is waiting for me', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('status')).toHaveText('Notifications are on for this browser.');
+
+  const conversationId = await newConversation(page);
+  await send(page, 'Plan a trip');
+  await hide(page);
+  await expect.poll(() => shownNotifications(page)).toEqual([{ title: 'Parley asks: Trip', body: 'Plan a trip' }]);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1))).toBe(1);
+
+  // Away from the conversation, then the notification is clicked: the service worker asks this tab to open it.
+  await page.evaluate(() => (location.hash = '#/settings'));
+  const worker = context.serviceWorkers()[0]!;
+  await worker.evaluate(async () => {
+    // The service worker's own scope: its registration, and the event a click on the notification fires.
+    const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(event: Event): boolean; NotificationEvent: new (type: string, init: { notification: Notification }) => Event };
+    const [notification] = await scope.registration.getNotifications();
+    scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: notification! }));
+  });
+  await expect(page).toHaveURL(new RegExp(`#/c/${conversationId}$`));
+
+  await page.getByRole('group', { name: 'Where to?' }).getByRole('radio', { name: 'Beach' }).check();
+  await page.getByRole('button', { name: 'Submit answers' }).click();
+  await expect.poll(() => shownNotifications(page)).toEqual([]);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1))).toBe(0);
+});
+
+test('no notification while a tab is visible, nor without the user turning them on, nor for what waited at load', async ({ page, context }) => {
+  await context.grantPermissions(['notifications']);
+  await recordBadge(page);
+  await page.goto('/');
+  await waitForServiceWorker(page);
+  await useScript(page, [QUESTION]);
+  await newConversation(page);
+  // Not turned on: nothing, even hidden.
+  await hide(page);
+  await send(page, 'Plan a trip');
+  await expect(page.getByRole('button', { name: 'Submit answers' })).toBeVisible();
+  await page.reload();
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('button', { name: 'Notify me when Parley is waiting for me', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('status')).toHaveText('Notifications are on for this browser.');
+  // Another tab that is visible: a new question is not announced.
+  const other = await context.newPage();
+  await other.goto('/');
+  await useScript(other, [QUESTION]);
+  await hide(page);
+  await newConversation(other);
+  await send(other, 'Another trip');
+  await expect(other.getByRole('button', { name: 'Submit answers' })).toBeVisible();
+  // The hidden tab has seen both questions (its badge says 2), and announced neither: one waited at load, and the
+  // other arrived while a tab was visible.
+  await expect.poll(() => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1))).toBe(2);
+  expect(await shownNotifications(page)).toEqual([]);
+});

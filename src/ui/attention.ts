@@ -1,0 +1,129 @@
+import { createEffect, on, onCleanup } from 'solid-js';
+import type { PendingRequest } from '../schema/protocol';
+import type { AppServices } from './app-context';
+import { settle } from './error-report';
+import { t } from './i18n/i18n';
+
+/** The device's choice (never synced): notify when Parley waits and no tab of it is visible. */
+const PREFERENCE_KEY = 'parley-notify';
+const PRESENCE_CHANNEL = 'parley-presence';
+
+export type NotificationState = 'unsupported' | 'off' | 'on' | 'blocked';
+
+/** Whether notifications are on here: the user asked for them, and the browser allows them. */
+export function notificationState(): NotificationState {
+  if (typeof Notification === 'undefined' || !('serviceWorker' in navigator)) return 'unsupported';
+  if (Notification.permission === 'denied') return 'blocked';
+  return Notification.permission === 'granted' && localStorage.getItem(PREFERENCE_KEY) === 'on' ? 'on' : 'off';
+}
+
+/** Asks the browser's permission (only ever from the user's click) and turns notifications on if it is given. */
+export async function turnNotificationsOn(): Promise<NotificationState> {
+  if (notificationState() === 'unsupported') return 'unsupported';
+  const permission = await Notification.requestPermission();
+  if (permission === 'granted') localStorage.setItem(PREFERENCE_KEY, 'on');
+  return notificationState();
+}
+
+export function turnNotificationsOff(): void {
+  localStorage.removeItem(PREFERENCE_KEY);
+}
+
+/**
+ * Being called back (issue 18): the app icon's badge counts the requests waiting for the user, in every tab; and when
+ * a request arrives while no tab of Parley is visible, a system notification says what waits. Tabs tell each other
+ * whether they are visible over a BroadcastChannel. A notification is tagged with its request, so tabs that both
+ * notice it show one, and it is closed once the request is answered anywhere. Requests waiting at start are not
+ * announced: a notification is news, never a reminder on load.
+ */
+export function trackAttention(app: AppServices): void {
+  const tabId = crypto.randomUUID();
+  const visibleElsewhere = new Map<string, boolean>();
+  const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(PRESENCE_CHANNEL);
+  const visibleHere = () => document.visibilityState === 'visible';
+  const say = (kind: 'state' | 'hello' | 'bye') => channel?.postMessage({ kind, tabId, visible: visibleHere() });
+  if (channel) {
+    channel.onmessage = (event: MessageEvent<{ kind: string; tabId: string; visible: boolean }>) => {
+      const { kind, tabId: other, visible } = event.data ?? {};
+      if (typeof other !== 'string') return;
+      if (kind === 'bye') visibleElsewhere.delete(other);
+      else visibleElsewhere.set(other, visible === true);
+      if (kind === 'hello') say('state');
+    };
+  }
+  const onVisibility = () => say('state');
+  const onHide = () => say('bye');
+  document.addEventListener('visibilitychange', onVisibility);
+  window.addEventListener('pagehide', onHide);
+  say('hello');
+  onCleanup(() => {
+    say('bye');
+    document.removeEventListener('visibilitychange', onVisibility);
+    window.removeEventListener('pagehide', onHide);
+    channel?.close();
+  });
+  const noTabVisible = () => !visibleHere() && ![...visibleElsewhere.values()].some(Boolean);
+
+  let known: Set<string> | undefined;
+  createEffect(
+    on(
+      () => (app.state.conversationsLoaded ? app.state.pendingKey : undefined),
+      async (key) => {
+        // Until the conversations are listed, what waits is not known yet: the first list is the baseline.
+        if (key === undefined) return;
+        const pending = key === '' ? [] : await settle(app.client.send({ type: 'requests.listPending' }));
+        if (!pending || key !== app.state.pendingKey) return;
+        setBadge(pending.length);
+        const ids = new Set(pending.map((request) => request.requestId));
+        const arrived = known ? pending.filter((request) => !known!.has(request.requestId)) : [];
+        const gone = known ? [...known].filter((id) => !ids.has(id)) : [];
+        known = ids;
+        if (gone.length > 0) void closeNotifications(gone);
+        if (arrived.length > 0 && notificationState() === 'on' && noTabVisible()) for (const request of arrived) void notify(request);
+      },
+    ),
+  );
+}
+
+function setBadge(count: number): void {
+  const badging = navigator as Navigator & { setAppBadge?(count?: number): Promise<void>; clearAppBadge?(): Promise<void> };
+  if (count > 0) void badging.setAppBadge?.(count)?.catch(() => undefined);
+  else void badging.clearAppBadge?.()?.catch(() => undefined);
+}
+
+/** What a notification says: what waits, and in which conversation. */
+export function notificationText(request: PendingRequest): { title: string; body: string } {
+  switch (request.kind) {
+    case 'question':
+      return { title: t('notify.question', { header: request.questions[0]?.header ?? '' }), body: request.conversationTitle };
+    case 'approval':
+      return { title: t('notify.approval', { tool: request.toolName }), body: request.conversationTitle };
+    case 'elicitation':
+      return { title: t('notify.elicitation', { server: request.serverName }), body: `${request.conversationTitle}: ${request.message.slice(0, 200)}` };
+  }
+}
+
+async function notify(request: PendingRequest): Promise<void> {
+  const registration = await navigator.serviceWorker.ready.catch(() => undefined);
+  if (!registration) return;
+  const { title, body } = notificationText(request);
+  await registration
+    .showNotification(title, { body, tag: request.requestId, icon: '/icons/icon-192.png', data: { conversationId: request.conversationId } })
+    .catch(() => undefined);
+}
+
+async function closeNotifications(requestIds: readonly string[]): Promise<void> {
+  const registration = await navigator.serviceWorker?.ready.catch(() => undefined);
+  if (!registration) return;
+  for (const tag of requestIds) for (const notification of await registration.getNotifications({ tag })) notification.close();
+}
+
+/** Opens the conversation a clicked notification names (the service worker asks the tab it focused). */
+export function listenForNotificationClicks(open: (conversationId: string) => void): () => void {
+  if (!('serviceWorker' in navigator)) return () => undefined;
+  const onMessage = (event: MessageEvent<{ type?: string; conversationId?: unknown }>) => {
+    if (event.data?.type === 'parley-open-conversation' && typeof event.data.conversationId === 'string') open(event.data.conversationId);
+  };
+  navigator.serviceWorker.addEventListener('message', onMessage);
+  return () => navigator.serviceWorker.removeEventListener('message', onMessage);
+}

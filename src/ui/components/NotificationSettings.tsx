@@ -1,0 +1,43 @@
+import { createSignal, Match, Switch } from 'solid-js';
+import { notificationState, turnNotificationsOff, turnNotificationsOn, type NotificationState } from '../attention';
+import { t } from '../i18n/i18n';
+
+/**
+ * Settings → "Notifications": the browser's permission is asked only from this button, never on load. Once on, a
+ * request for the user that arrives while no tab of Parley is visible is announced (see attention.ts).
+ */
+export function NotificationSettings() {
+  const [state, setState] = createSignal<NotificationState>(notificationState());
+  return (
+    <section class="settings-section" aria-labelledby="notifications-title">
+      <h2 id="notifications-title">{t('notify.heading')}</h2>
+      <p>{t('notify.explain')}</p>
+      <Switch>
+        <Match when={state() === 'off'}>
+          <button type="button" class="button" onClick={() => void turnNotificationsOn().then(setState)}>
+            {t('notify.turnOn')}
+          </button>
+        </Match>
+        <Match when={state() === 'on'}>
+          <p role="status">{t('notify.on')}</p>
+          <button
+            type="button"
+            class="button"
+            onClick={() => {
+              turnNotificationsOff();
+              setState(notificationState());
+            }}
+          >
+            {t('notify.turnOff')}
+          </button>
+        </Match>
+        <Match when={state() === 'blocked'}>
+          <p role="status">{t('notify.blocked')}</p>
+        </Match>
+        <Match when={state() === 'unsupported'}>
+          <p role="status">{t('notify.unsupported')}</p>
+        </Match>
+      </Switch>
+    </section>
+  );
+}
