@@ -12,6 +12,7 @@ import { createUiStore } from '../store';
 import { ChatView } from './ChatView';
 import { ConversationList } from './ConversationList';
 import { EmptyState } from './EmptyState';
+import { KeyboardShortcuts } from './KeyboardShortcuts';
 import { Settings } from './Settings';
 import { ErrorToasts, OutdatedBanner, StorageErrorBanner, WorkerRestartedBanner } from './StatusBanners';
 import { MenuIcon, SettingsIcon } from './icons';
@@ -131,6 +132,18 @@ export function App(props: { client: WorkerClient }) {
           </Switch>
         </main>
         <ErrorToasts toasts={toasts()} onDismiss={dismiss} />
+        <KeyboardShortcuts
+          actions={{
+            newConversation: () => document.querySelector<HTMLButtonElement>('button.new-conversation')?.click(),
+            focusComposer: () => document.querySelector<HTMLTextAreaElement>('textarea.composer-input')?.focus(),
+            stopReply: () => {
+              const conversationId = activeConversationId();
+              if (!conversationId || state.conversations[conversationId]?.runState !== 'running') return false;
+              void settle(client.send({ type: 'run.stop', conversationId }));
+              return true;
+            },
+          }}
+        />
       </div>
     </AppContext.Provider>
   );

@@ -1,6 +1,6 @@
 import { defineTranslations } from './translations';
 
-/** Being called back: notifications and what they say. */
+/** Being called back (notifications and what they say) and the keyboard shortcuts. */
 export const attentionStrings = defineTranslations({
   en: {
     'notify.heading': 'Notifications',
@@ -13,6 +13,12 @@ export const attentionStrings = defineTranslations({
     'notify.question': 'Parley asks: {header}',
     'notify.approval': 'Allow {tool}?',
     'notify.elicitation': '{server} asks you to fill in a form',
+    'keys.title': 'Keyboard shortcuts',
+    'keys.newConversation': 'New conversation',
+    'keys.focusComposer': 'Write a message (focus the composer)',
+    'keys.stop': 'Stop the reply being written',
+    'keys.help': 'Show these shortcuts',
+    'keys.close': 'Close',
   },
   'zh-CN': {
     'notify.heading': '通知',
@@ -25,5 +31,11 @@ export const attentionStrings = defineTranslations({
     'notify.question': 'Parley 问：{header}',
     'notify.approval': '允许 {tool} 吗？',
     'notify.elicitation': '{server} 请你填写一个表单',
+    'keys.title': '键盘快捷键',
+    'keys.newConversation': '新建对话',
+    'keys.focusComposer': '写消息（聚焦输入框）',
+    'keys.stop': '停止正在写的回复',
+    'keys.help': '显示这些快捷键',
+    'keys.close': '关闭',
   },
 });

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { assistantMessages, messageBox, newConversation, send, useScript } from './fixtures';
+
+// The keyboard shortcuts a ChatGPT user knows (issue 18).
+
+test('Ctrl+Shift+O starts a conversation, Shift+Esc focuses the composer, Esc stops a reply, ? lists them', async ({ page }) => {
+  await page.goto('/');
+  await useScript(page, { steps: [{ text: 'A long reply that takes its time to arrive, word by word, so that it can be stopped.' }], chunkDelayMs: 200, chunkSize: 3 });
+  const first = await newConversation(page);
+  await page.keyboard.press('Control+Shift+O');
+  await expect(page).not.toHaveURL(new RegExp(`#/c/${first}$`));
+  await expect(page).toHaveURL(/#\/c\/[0-9a-f-]+$/);
+  await expect(messageBox(page)).toBeFocused();
+
+  await send(page, 'Go');
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'streaming');
+  await page.getByRole('button', { name: 'Settings', exact: true }).focus();
+  await page.keyboard.press('Escape');
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
+
+  await page.keyboard.press('Shift+Escape');
+  await expect(messageBox(page)).toBeFocused();
+  // "?" typed into the composer is a character.
+  await page.keyboard.type('?');
+  await expect(messageBox(page)).toHaveValue('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0);
+  await messageBox(page).fill('');
+  await page.getByRole('button', { name: 'Settings', exact: true }).focus();
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Ctrl/⌘ + Shift + O');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});
