@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { assistantMessages, newConversation, send, useScript, userMessages } from './fixtures';
 
@@ -84,4 +85,23 @@ test('editing while a question waits later in the branch asks first; Cancel keep
   await page.getByRole('dialog', { name: 'Leave the waiting request?' }).getByRole('button', { name: 'Leave it', exact: true }).click();
   await expect(assistantMessages(page)).toHaveText([/^Fresh start\./]);
   await expect(page.getByRole('button', { name: 'Submit answers' })).toHaveCount(0);
+});
+
+test('Export as Markdown writes the conversation as it is on screen: the version shown, not the others', async ({ page }) => {
+  await page.goto('/');
+  await useScript(page, [{ text: 'First **answer**.' }, { text: 'Second answer.' }]);
+  await newConversation(page);
+  await send(page, 'Tell me');
+  const reply = assistantMessages(page).last();
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await reply.getByRole('button', { name: 'Regenerate', exact: true }).click();
+  await expect(reply).toContainText('Second answer.');
+  await reply.getByRole('button', { name: 'Previous version', exact: true }).click();
+  await expect(reply).toContainText('First answer.');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export as Markdown', exact: true }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('Tell me.md');
+  const text = await readFile((await file.path())!, 'utf8');
+  expect(text).toBe('# Tell me\n\n## You\n\nTell me\n\n## Parley\n\nFirst **answer**.\n');
 });

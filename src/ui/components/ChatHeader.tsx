@@ -6,6 +6,7 @@ import { describeRunError } from '../error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
+import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
 import { MoreIcon } from './icons';
 
 export interface ChatHeaderProps {
@@ -116,6 +117,18 @@ export function ChatHeader(props: ChatHeaderProps) {
     await settle(app.client.send({ type: 'conversation.setProfile', conversationId: props.conversation.id, profileId }));
   }
 
+  /** The conversation as it is on screen (the versions shown), as a Markdown file. */
+  async function exportMarkdown() {
+    const messages = await settle(readWholePath(app.client, props.conversation.id));
+    if (!messages) return;
+    const url = URL.createObjectURL(new Blob([conversationMarkdown(props.conversation, messages)], { type: 'text/markdown' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = markdownFileName(props.conversation.title);
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
   return (
     <header class="chat-header" data-actions-open={actionsOpen() ? 'true' : 'false'}>
       <div class="chat-heading">
@@ -199,6 +212,9 @@ export function ChatHeader(props: ChatHeaderProps) {
             {t('chat.renameShort')}
           </button>
         </Show>
+        <button type="button" class="button" onClick={() => void exportMarkdown()}>
+          {t('chat.exportMarkdown')}
+        </button>
         <button
           type="button"
           class="button"

@@ -19,6 +19,7 @@ export const attentionStrings = defineTranslations({
     'keys.stop': 'Stop the reply being written',
     'keys.help': 'Show these shortcuts',
     'keys.close': 'Close',
+    'chat.exportMarkdown': 'Export as Markdown',
   },
   'zh-CN': {
     'notify.heading': '通知',
@@ -37,5 +38,6 @@ export const attentionStrings = defineTranslations({
     'keys.stop': '停止正在写的回复',
     'keys.help': '显示这些快捷键',
     'keys.close': '关闭',
+    'chat.exportMarkdown': '导出为 Markdown',
   },
 });

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../src/schema/records';
+import { conversationMarkdown, markdownFileName } from '../../src/ui/conversation-markdown';
+
+function message(role: Message['role'], blocks: Message['blocks']): Message {
+  return { id: `${role}-${blocks.length}`, conversationId: 'c', seq: 0, role, blocks, status: 'complete', createdAt: 0, updatedAt: 0 };
+}
+
+describe('Export as Markdown', () => {
+  it('keeps a reply as written, puts tool calls in fences no backticks inside can close, and the answers under their questions', () => {
+    const text = conversationMarkdown({ title: 'Trip' }, [
+      message('user', [{ type: 'text', text: 'Plan it' }]),
+      message('assistant', [
+        { type: 'text', text: 'Sure: `code` and **bold**.' },
+        { type: 'tool_call', toolCallId: 't', toolName: 'mcp__x__echo', args: { message: '```' }, status: 'success', result: 'Echo: ```' },
+        { type: 'question_request', toolCallId: 'q', questions: [{ header: 'Where', question: 'Where to?', options: [{ label: 'Beach' }, { label: 'City' }], multiple: false, custom: true }], status: 'success', answers: [{ selected: ['Beach'], other: 'with a pool' }] },
+      ]),
+    ]);
+    expect(text).toBe(
+      '# Trip\n\n## You\n\nPlan it\n\n## Parley\n\nSure: `code` and **bold**.\n\n**mcp__x__echo**\n\n````json\n{\n  "message": "```"\n}\n````\n\n````\nEcho: ```\n````\n\n> **Where**: Where to?\n>\n> → Beach, with a pool\n',
+    );
+  });
+
+  it('names the file after the title, without characters a file system refuses', () => {
+    expect(markdownFileName('a/b: c?')).toBe('a b c.md');
+    expect(markdownFileName('  ')).toBe('conversation.md');
+  });
+});
