@@ -3,6 +3,9 @@ import { createWorkerClient } from './ui/channel';
 import { superviseWorker } from './ui/worker-supervisor';
 import { App } from './ui/components/App';
 import './ui/styles.css';
+import { applyTheme } from './ui/theme';
+
+applyTheme();
 
 // A worker that dies is restarted with its listeners (see the supervisor); a fresh one is the same code.
 const worker = superviseWorker(() => {

@@ -9,6 +9,9 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { DataSettings } from './DataSettings';
 import { McpSettings } from './McpSettings';
 import { NotificationSettings } from './NotificationSettings';
+import { chooseTheme, storedTheme, type Theme } from '../theme';
+
+const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 import { ProfileForm } from './ProfileForm';
 
 /** What the profile form edits; a new object remounts the form with fresh fields. */
@@ -64,6 +67,9 @@ export function Settings() {
     if (formTarget()?.profile?.id === profile.id) setFormTarget(targetFor(defaultProfileId()));
   }
 
+  const themeId = createUniqueId();
+  const [theme, setTheme] = createSignal<Theme>(storedTheme());
+
   return (
     <section class="settings" aria-labelledby="settings-title">
       <h1 id="settings-title">{t('settings.title')}</h1>
@@ -76,6 +82,25 @@ export function Settings() {
               {(language) => (
                 <option value={language.locale} selected={language.locale === locale()}>
                   {language.label}
+                </option>
+              )}
+            </For>
+          </select>
+        </div>
+        <div class="field">
+          <label for={themeId}>{t('settings.theme')}</label>
+          <select
+            id={themeId}
+            class="select"
+            onChange={(event) => {
+              chooseTheme(event.currentTarget.value as Theme);
+              setTheme(event.currentTarget.value as Theme);
+            }}
+          >
+            <For each={THEMES}>
+              {(choice) => (
+                <option value={choice} selected={choice === theme()}>
+                  {t(`settings.theme.${choice}`)}
                 </option>
               )}
             </For>

@@ -20,6 +20,10 @@ export const attentionStrings = defineTranslations({
     'keys.help': 'Show these shortcuts',
     'keys.close': 'Close',
     'chat.exportMarkdown': 'Export as Markdown',
+    'settings.theme': 'Theme',
+    'settings.theme.system': 'System',
+    'settings.theme.light': 'Light',
+    'settings.theme.dark': 'Dark',
   },
   'zh-CN': {
     'notify.heading': '通知',
@@ -39,5 +43,9 @@ export const attentionStrings = defineTranslations({
     'keys.help': '显示这些快捷键',
     'keys.close': '关闭',
     'chat.exportMarkdown': '导出为 Markdown',
+    'settings.theme': '主题',
+    'settings.theme.system': '跟随系统',
+    'settings.theme.light': '浅色',
+    'settings.theme.dark': '深色',
   },
 });
