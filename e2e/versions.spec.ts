@@ -34,6 +34,16 @@ test('regenerate twice, step through the three versions, reload: the version on 
   await page.reload();
   await expect(assistantMessages(page).last()).toContainText('Reply one.');
   await expect(assistantMessages(page).last().getByRole('status')).toHaveText('1 of 3');
+  // Deleting a version asks first; the others stay.
+  await assistantMessages(page).last().getByRole('button', { name: 'Next version', exact: true }).click();
+  await expect(assistantMessages(page).last()).toContainText('Reply two.');
+  await assistantMessages(page).last().getByRole('button', { name: 'Delete this version', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this version?' });
+  await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(assistantMessages(page).last()).toContainText('Reply three.');
+  await expect(assistantMessages(page).last().getByRole('status')).toHaveText('2 of 2');
+  await assistantMessages(page).last().getByRole('button', { name: 'Previous version', exact: true }).click();
+  await expect(assistantMessages(page).last()).toContainText('Reply one.');
   await send(page, 'Go on');
   await expect(assistantMessages(page).last()).toContainText('You said Go on after the first reply.');
   await expect(assistantMessages(page)).toHaveText([/Reply one\./, /You said Go on/]);

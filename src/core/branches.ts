@@ -89,3 +89,28 @@ export function forksProblem(messages: readonly Message[], forks: readonly Fork[
   }
   return undefined;
 }
+
+/**
+ * Deleting the version `messageId`: it and every message below it (its subtree), and the forks after. The version is
+ * removed from its fork (dropped when one version is left); when it was on screen, the version beside it takes its
+ * place. Undefined when `messageId` is not a version (a message without siblings is not deleted this way).
+ */
+export function withoutVersion(messages: readonly Message[], forks: readonly Fork[] | undefined, messageId: string): { deleted: string[]; forks: Fork[] } | undefined {
+  const fork = forks?.find((candidate) => candidate.childIds.includes(messageId));
+  if (!forks || !fork) return undefined;
+  const children = childrenByParent([...messages].sort((a, b) => a.seq - b.seq));
+  const deleted: string[] = [];
+  const stack = [messageId];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    deleted.push(id);
+    for (const child of children.get(id) ?? []) stack.push(child.id);
+  }
+  const gone = new Set(deleted);
+  const at = fork.childIds.indexOf(messageId);
+  const left = fork.childIds.filter((id) => id !== messageId);
+  const selectedId = fork.selectedId === messageId ? left[Math.min(at, left.length - 1)]! : fork.selectedId;
+  const next = forks.filter((candidate) => candidate !== fork && !gone.has(candidate.parentId));
+  if (left.length > 1) next.push({ parentId: fork.parentId, childIds: left, selectedId });
+  return { deleted, forks: next };
+}

@@ -56,6 +56,8 @@ export const COMMANDS = {
   'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().trim().min(1).max(100_000), discardPending: z.boolean().optional() }),
   /** Puts another version of a message on screen (Previous version / Next version). */
   'message.selectVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
+  /** Deletes a version of a message and everything after it in its branch; the other versions stay. */
+  'message.deleteVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId }),
   'run.stop': command<{ conversationId: string }>()({ conversationId }),
   /** Continue an interrupted reply, or retry after an error or a network wait. */
   'run.continue': command<{ conversationId: string }>()({ conversationId }),

@@ -1,4 +1,4 @@
-import { pathOf, ROOT_PARENT, withNewVersion, withSelected } from '../core/branches';
+import { pathOf, ROOT_PARENT, withNewVersion, withoutVersion, withSelected } from '../core/branches';
 import { isPendingRequest, resolveByStop, withRequest, type RequestBlock } from '../core/requests';
 import { closeQueuedCalls } from '../core/run-repair';
 import type { RunSnapshot } from '../core/store';
@@ -73,6 +73,36 @@ export class BranchRecords {
       for (const record of closed) await transaction.objectStore('messages').put(record);
       await transaction.objectStore('conversations').put(next);
       return { conversation: next, messages: nextPath.slice(at) };
+    });
+    this.context.listener.changed(change);
+    return change;
+  }
+
+  /**
+   * Deletes the version `messageId` and everything after it in its branch, in one transaction; the other versions stay.
+   * When it was on screen, the version beside it takes its place (and the run state follows that path's end).
+   */
+  async deleteVersion(conversationId: string, messageId: string): Promise<{ conversation: Conversation; messages: Message[] }> {
+    const now = this.context.now();
+    const change = await transactRun(this.context, async (transaction) => {
+      const { conversation, all, path } = await this.readPath(transaction, conversationId);
+      const removal = withoutVersion(all, conversation.forks, messageId);
+      if (!removal) throw notFound('message', messageId);
+      const gone = new Set(removal.deleted);
+      const onScreen = path.findIndex((message) => gone.has(message.id));
+      const kept = all.filter((message) => !gone.has(message.id));
+      const nextPath = pathOf(kept, removal.forks);
+      const next: Conversation = { ...conversation, updatedAt: now };
+      if (removal.forks.length > 0) next.forks = removal.forks;
+      else delete next.forks;
+      if (onScreen >= 0) {
+        // What waited in the deleted branch is gone with it; the path shown now decides the state.
+        next.runState = nextPath.at(-1)?.status === 'interrupted' ? 'interrupted' : 'idle';
+        delete next.runError;
+      }
+      for (const id of removal.deleted) await transaction.objectStore('messages').delete(id);
+      await transaction.objectStore('conversations').put(next);
+      return { conversation: next, messages: onScreen >= 0 ? nextPath.slice(onScreen) : [] };
     });
     this.context.listener.changed(change);
     return change;

@@ -124,15 +124,8 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     },
     'message.regenerate': (command) => startVersion(command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
     'message.edit': (command) => startVersion(command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
-    'message.selectVersion': async (command) => {
-      await runs.recover(command.conversationId);
-      const release = await runs.claim(command.conversationId);
-      try {
-        return await store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true });
-      } finally {
-        release();
-      }
-    },
+    'message.selectVersion': (command) => underLock(command.conversationId, () => store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true })),
+    'message.deleteVersion': (command) => underLock(command.conversationId, () => store.deleteVersion(command.conversationId, command.messageId)),
     'run.stop': async (command) => {
       const { conversationId } = command;
       if (runs.stop(conversationId)) return { conversationId };
@@ -209,6 +202,17 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     'conversation.search': (command) => store.searchMessages(command.conversationId, command.query, SEARCH_LIMIT),
     'storage.conversationSizes': (command) => store.conversationSizes(command.limit),
   };
+
+  /** Changes a conversation's branches while holding its run lock, so no run starts meanwhile in this tab or another. */
+  async function underLock<T>(conversationId: string, change: () => Promise<T>): Promise<T> {
+    await runs.recover(conversationId);
+    const release = await runs.claim(conversationId);
+    try {
+      return await change();
+    } finally {
+      release();
+    }
+  }
 
   /** Stores a new version of a message (regenerated or edited) under the run lock, then runs from it. */
   async function startVersion(conversationId: string, version: NewVersion, discardPending: boolean | undefined): Promise<{ message: Message }> {

@@ -183,6 +183,10 @@ export class IndexedDbConversationStore implements ConversationStore {
     return this.branches.selectVersion(conversationId, messageId, options);
   }
 
+  deleteVersion(conversationId: string, messageId: string): Promise<{ conversation: Conversation; messages: Message[] }> {
+    return this.branches.deleteVersion(conversationId, messageId);
+  }
+
   transition(conversationId: string, from: RunState[], to: RunState, messageStatus?: Message['status']): Promise<Conversation | undefined> {
     return this.runs.transition(conversationId, from, to, messageStatus);
   }

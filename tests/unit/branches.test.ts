@@ -186,3 +186,42 @@ describe('versions through export and import', () => {
     elsewhere.close();
   });
 });
+
+describe('deleting a version', () => {
+  it('removes it and its branch, keeps the others, and shows the version beside it', async () => {
+    const databaseName = uniqueDatabaseName();
+    const tab = await openTab({ databaseName, locks: memoryLocks() });
+    await tab.send({ type: 'settings.update', script: script([{ text: 'A.' }, { text: 'B.' }, { text: 'After B.' }, { text: 'C.' }]) });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'message.send', conversationId: id, text: 'q' });
+    let opened = await idle(tab, id);
+    const a = opened.messages[1]!;
+    await tab.send({ type: 'message.regenerate', conversationId: id, messageId: a.id });
+    opened = await idle(tab, id);
+    const b = opened.messages[1]!;
+    await tab.send({ type: 'message.send', conversationId: id, text: 'more' });
+    await idle(tab, id);
+    await tab.send({ type: 'message.regenerate', conversationId: id, messageId: b.id });
+    opened = await idle(tab, id);
+    expect(opened.messages.map(textOf)).toEqual(['q', 'C.']);
+    expect(versionsOf(opened.conversation.forks, opened.messages[1]!.id)).toEqual({ ids: [a.id, b.id, opened.messages[1]!.id], index: 2 });
+
+    // B, with what followed it ("more", "After B."), goes; A and C stay.
+    await tab.send({ type: 'message.deleteVersion', conversationId: id, messageId: b.id });
+    opened = await tab.send({ type: 'conversation.open', conversationId: id });
+    expect(opened.messages.map(textOf)).toEqual(['q', 'C.']);
+    expect(versionsOf(opened.conversation.forks, opened.messages[1]!.id).ids).toEqual([a.id, opened.messages[1]!.id]);
+    const database = await openParleyDatabase(databaseName);
+    const stored = await database.getAllFromIndex('messages', 'by-conversation', IDBKeyRange.bound([id, 0], [id, Infinity]));
+    expect(stored.map(textOf).sort()).toEqual(['A.', 'C.', 'q']);
+    database.close();
+
+    // Deleting the version on screen shows the one beside it; with one left, the message has no versions any more.
+    await tab.send({ type: 'message.deleteVersion', conversationId: id, messageId: opened.messages[1]!.id });
+    opened = await tab.send({ type: 'conversation.open', conversationId: id });
+    expect(opened.messages.map(textOf)).toEqual(['q', 'A.']);
+    expect(opened.conversation.forks).toBeUndefined();
+    await expect(tab.send({ type: 'message.deleteVersion', conversationId: id, messageId: a.id })).rejects.toMatchObject({ code: 'not_found' });
+    tab.close();
+  });
+});

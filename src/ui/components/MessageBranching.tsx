@@ -6,7 +6,7 @@ import { settle } from '../error-report';
 import { describeError } from '../error-words';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
-import { EditIcon, NextIcon, PreviousIcon, RegenerateIcon } from './icons';
+import { DeleteIcon, EditIcon, NextIcon, PreviousIcon, RegenerateIcon } from './icons';
 import './message-branching.css';
 
 /** A command that leaves the branch on screen; sent again with `discardPending` once the user agreed. */
@@ -31,6 +31,7 @@ function BranchControls(props: { message: Message; onEdit(): void; app: AppServi
   const versions = () => versionsOf(conversation()?.forks, props.message.id);
   const busy = () => conversation()?.runState === 'running';
   const [confirming, setConfirming] = createSignal<BranchCommand>();
+  const [deleting, setDeleting] = createSignal(false);
 
   async function send(command: BranchCommand) {
     try {
@@ -57,6 +58,9 @@ function BranchControls(props: { message: Message; onEdit(): void; app: AppServi
           <button type="button" class="icon-button small" aria-label={t('branch.next')} title={t('branch.next')} disabled={busy() || versions().index === versions().ids.length - 1} onClick={() => select(1)}>
             <NextIcon />
           </button>
+          <button type="button" class="icon-button small" aria-label={t('branch.delete')} title={t('branch.delete')} disabled={busy()} onClick={() => setDeleting(true)}>
+            <DeleteIcon />
+          </button>
         </div>
       </Show>
       <Show when={props.message.role === 'assistant' && props.message.status !== 'streaming'}>
@@ -75,6 +79,18 @@ function BranchControls(props: { message: Message; onEdit(): void; app: AppServi
         <button type="button" class="icon-button small" aria-label={t('branch.edit')} title={t('branch.edit')} disabled={busy()} onClick={() => props.onEdit()}>
           <EditIcon />
         </button>
+      </Show>
+      <Show when={deleting()}>
+        <ConfirmDialog
+          title={t('branch.deleteTitle')}
+          body={t('branch.deleteBody')}
+          confirmLabel={t('dialog.delete')}
+          onCancel={() => setDeleting(false)}
+          onConfirm={() => {
+            setDeleting(false);
+            void settle(app.client.send({ type: 'message.deleteVersion', conversationId: props.message.conversationId, messageId: props.message.id }));
+          }}
+        />
       </Show>
       <Show when={confirming()}>
         {(command) => (

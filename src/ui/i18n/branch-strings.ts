@@ -14,6 +14,9 @@ export const branchStrings = defineTranslations({
     'branch.cancel': 'Cancel',
     'branch.leaveTitle': 'Leave the waiting request?',
     'branch.leaveConfirm': 'Leave it',
+    'branch.delete': 'Delete this version',
+    'branch.deleteTitle': 'Delete this version?',
+    'branch.deleteBody': 'This version and everything after it in its branch are deleted. The other versions stay.',
   },
   'zh-CN': {
     'branch.versions': '版本',
@@ -27,5 +30,8 @@ export const branchStrings = defineTranslations({
     'branch.cancel': '取消',
     'branch.leaveTitle': '要离开等待中的请求吗？',
     'branch.leaveConfirm': '离开',
+    'branch.delete': '删除此版本',
+    'branch.deleteTitle': '删除此版本？',
+    'branch.deleteBody': '此版本及其分支中之后的所有内容都会被删除。其他版本保留。',
   },
 });
