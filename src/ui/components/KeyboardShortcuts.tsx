@@ -1,6 +1,7 @@
 import { createSignal, For, onCleanup, onMount, Show } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import { t, type MessageKey } from '../i18n/i18n';
+import './keyboard-shortcuts.css';
 
 /** What the app does for a shortcut; the shell supplies each (it knows the route and the conversation). */
 export interface ShortcutActions {

@@ -7,7 +7,6 @@ import { describeError } from '../error-words';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DeleteIcon, EditIcon, NextIcon, PreviousIcon, RegenerateIcon } from './icons';
-import './message-branching.css';
 
 /** A command that leaves the branch on screen; sent again with `discardPending` once the user agreed. */
 type BranchCommand =
@@ -49,24 +48,25 @@ function BranchControls(props: { message: Message; onEdit(): void; app: AppServi
     <>
       <Show when={versions().ids.length > 1}>
         <div class="message-versions" role="group" aria-label={t('branch.versions')}>
-          <button type="button" class="icon-button small" aria-label={t('branch.previous')} title={t('branch.previous')} disabled={busy() || versions().index === 0} onClick={() => select(-1)}>
+          <button type="button" class="button icon-button small" aria-label={t('branch.previous')} title={t('branch.previous')} disabled={busy() || versions().index === 0} onClick={() => select(-1)}>
             <PreviousIcon />
           </button>
           <span role="status" class="message-versions__count">
             {t('branch.position', { index: versions().index + 1, count: versions().ids.length })}
           </span>
-          <button type="button" class="icon-button small" aria-label={t('branch.next')} title={t('branch.next')} disabled={busy() || versions().index === versions().ids.length - 1} onClick={() => select(1)}>
+          <button type="button" class="button icon-button small" aria-label={t('branch.next')} title={t('branch.next')} disabled={busy() || versions().index === versions().ids.length - 1} onClick={() => select(1)}>
             <NextIcon />
           </button>
-          <button type="button" class="icon-button small" aria-label={t('branch.delete')} title={t('branch.delete')} disabled={busy()} onClick={() => setDeleting(true)}>
+          <button type="button" class="button icon-button small" aria-label={t('branch.delete')} title={t('branch.delete')} disabled={busy()} onClick={() => setDeleting(true)}>
             <DeleteIcon />
           </button>
         </div>
       </Show>
-      <Show when={props.message.role === 'assistant' && props.message.status !== 'streaming'}>
+      {/* While the reply holds a request for you, the request is what to answer: no Regenerate beside it. */}
+      <Show when={props.message.role === 'assistant' && props.message.status !== 'streaming' && props.message.pendingRequestId === undefined}>
         <button
           type="button"
-          class="icon-button small"
+          class="button icon-button small"
           aria-label={t('branch.regenerate')}
           title={t('branch.regenerate')}
           disabled={busy()}
@@ -76,7 +76,7 @@ function BranchControls(props: { message: Message; onEdit(): void; app: AppServi
         </button>
       </Show>
       <Show when={props.message.role === 'user'}>
-        <button type="button" class="icon-button small" aria-label={t('branch.edit')} title={t('branch.edit')} disabled={busy()} onClick={() => props.onEdit()}>
+        <button type="button" class="button icon-button small" aria-label={t('branch.edit')} title={t('branch.edit')} disabled={busy()} onClick={() => props.onEdit()}>
           <EditIcon />
         </button>
       </Show>

@@ -1,4 +1,4 @@
-import { createSignal, For, Show } from 'solid-js';
+import { createSignal, createUniqueId, For, Show } from 'solid-js';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../channel';
@@ -8,6 +8,8 @@ import { ErrorDetail } from './ErrorDetail';
 import { Markdown } from './Markdown';
 import { MessageBranching, MessageEditor } from './MessageBranching';
 import { ToolCallCard } from './ToolCallCard';
+import { MoreIcon } from './icons';
+import './message-actions.css';
 import { QuestionForm } from './question/QuestionForm';
 import { ElicitationForm } from './requests/ElicitationForm';
 
@@ -21,6 +23,9 @@ export function MessageView(props: MessageViewProps) {
   const isAssistant = () => props.message.role === 'assistant';
   const hasErrorBlock = () => props.message.blocks.some((block) => block.type === 'error');
   const [editing, setEditing] = createSignal(false);
+  // On a touch screen your own message's actions wait behind "Message actions"; with a pointer they show on hover/focus.
+  const [actionsOpen, setActionsOpen] = createSignal(false);
+  const actionsId = `message-actions-${createUniqueId()}`;
   const statusLabel = () => {
     switch (props.message.status) {
       case 'interrupted':
@@ -59,9 +64,21 @@ export function MessageView(props: MessageViewProps) {
         {(usage) => <p class="message-usage">{usage()}</p>}
       </Show>
       <Show when={!editing()}>
-        <div class="message-actions">
+        <div class="message-actions" id={actionsId} data-open={actionsOpen() ? 'true' : 'false'}>
           <MessageBranching message={props.message} onEdit={() => setEditing(true)} />
         </div>
+        <Show when={!isAssistant()}>
+          <button
+            type="button"
+            class="button icon-button small message-actions-toggle"
+            aria-label={t('message.actions')}
+            aria-expanded={actionsOpen()}
+            aria-controls={actionsId}
+            onClick={() => setActionsOpen(!actionsOpen())}
+          >
+            <MoreIcon />
+          </button>
+        </Show>
       </Show>
     </article>
   );

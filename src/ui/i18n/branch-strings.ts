@@ -3,6 +3,7 @@ import { defineTranslations } from './translations';
 /** Versions and branches of messages: regenerate, edit and resend, and the version switch. */
 export const branchStrings = defineTranslations({
   en: {
+    'message.actions': 'Message actions',
     'branch.versions': 'Versions',
     'branch.previous': 'Previous version',
     'branch.next': 'Next version',
@@ -19,6 +20,7 @@ export const branchStrings = defineTranslations({
     'branch.deleteBody': 'This version and everything after it in its branch are deleted. The other versions stay.',
   },
   'zh-CN': {
+    'message.actions': '消息操作',
     'branch.versions': '版本',
     'branch.previous': '上一个版本',
     'branch.next': '下一个版本',
