@@ -32,10 +32,10 @@ export function NotificationSettings() {
           </button>
         </Match>
         <Match when={state() === 'blocked'}>
-          <p role="status">{t('notify.blocked')}</p>
+          <p>{t('notify.blocked')}</p>
         </Match>
         <Match when={state() === 'unsupported'}>
-          <p role="status">{t('notify.unsupported')}</p>
+          <p>{t('notify.unsupported')}</p>
         </Match>
       </Switch>
     </section>
