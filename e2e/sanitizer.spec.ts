@@ -79,7 +79,9 @@ test('a reply cannot draw a fake dialog or notice over the app', async ({ page }
   // No dialog, no alert, nothing of the app's own look came from the reply.
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('alert').filter({ hasText: 'revoked' })).toHaveCount(0);
-  await expect(reply.locator('[class*="dialog"], [class*="toast"], [class*="button"], [style]')).toHaveCount(0);
+  // (In the reply's body: the message's own actions, Regenerate and the like, are the app's.)
+  await expect(reply.locator('.markdown').first()).toBeVisible();
+  await expect(reply.locator('.markdown').locator('[class*="dialog"], [class*="toast"], [class*="button"], [style]')).toHaveCount(0);
   // Every control stays reachable: the point at the centre of Settings is Settings itself.
   const settings = page.getByRole('button', { name: 'Settings', exact: true });
   const box = (await settings.boundingBox())!;

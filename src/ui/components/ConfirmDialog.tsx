@@ -1,6 +1,7 @@
-import { createUniqueId, onCleanup, onMount } from 'solid-js';
+import { createUniqueId } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import { t } from '../i18n/i18n';
+import { useModalFocus } from './modal-focus';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -19,18 +20,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const bodyId = `dialog-body-${createUniqueId()}`;
   let cancelButton!: HTMLButtonElement;
 
-  onMount(() => {
-    const background = document.querySelector<HTMLElement>('.app');
-    const previousFocus = document.activeElement as HTMLElement | null;
-    background?.setAttribute('inert', '');
-    background?.setAttribute('aria-hidden', 'true');
-    cancelButton.focus();
-    onCleanup(() => {
-      background?.removeAttribute('inert');
-      background?.removeAttribute('aria-hidden');
-      previousFocus?.focus?.();
-    });
-  });
+  useModalFocus(() => cancelButton.focus());
 
   return (
     <Portal>

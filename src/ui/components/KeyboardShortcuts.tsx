@@ -2,6 +2,7 @@ import { createSignal, For, onCleanup, onMount, Show } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import { t, type MessageKey } from '../i18n/i18n';
 import './keyboard-shortcuts.css';
+import { useModalFocus } from './modal-focus';
 
 /** What the app does for a shortcut; the shell supplies each (it knows the route and the conversation). */
 export interface ShortcutActions {
@@ -58,18 +59,7 @@ export function KeyboardShortcuts(props: { actions: ShortcutActions }) {
 
 function ShortcutsDialog(props: { onClose(): void }) {
   let closeButton!: HTMLButtonElement;
-  onMount(() => {
-    const background = document.querySelector<HTMLElement>('.app');
-    const previousFocus = document.activeElement as HTMLElement | null;
-    background?.setAttribute('inert', '');
-    background?.setAttribute('aria-hidden', 'true');
-    closeButton.focus();
-    onCleanup(() => {
-      background?.removeAttribute('inert');
-      background?.removeAttribute('aria-hidden');
-      previousFocus?.focus?.();
-    });
-  });
+  useModalFocus(() => closeButton.focus());
   return (
     <Portal>
       <div class="dialog-backdrop" onClick={(event) => event.target === event.currentTarget && props.onClose()}>

@@ -94,12 +94,9 @@ function BranchControls(props: { message: Message; onEdit(): void; app: AppServi
       </Show>
       <Show when={confirming()}>
         {(command) => (
-          <ConfirmDialog
-            title={t('branch.leaveTitle')}
-            body={describeError(new WireError({ code: 'invalid_state', reason: 'request_pending_in_branch', message: '' })).text}
-            confirmLabel={t('branch.leaveConfirm')}
+          <LeaveBranchDialog
             onCancel={() => setConfirming(undefined)}
-            onConfirm={() => {
+            onLeave={() => {
               setConfirming(undefined);
               void settle(app.client.send({ ...command(), discardPending: true }));
             }}
@@ -165,17 +162,27 @@ export function MessageEditor(props: { message: Message; onDone(): void }) {
         </button>
       </div>
       <Show when={confirming()}>
-        <ConfirmDialog
-          title={t('branch.leaveTitle')}
-          body={describeError(new WireError({ code: 'invalid_state', reason: 'request_pending_in_branch', message: '' })).text}
-          confirmLabel={t('branch.leaveConfirm')}
+        <LeaveBranchDialog
           onCancel={() => setConfirming(false)}
-          onConfirm={() => {
+          onLeave={() => {
             setConfirming(false);
             void submit(true);
           }}
         />
       </Show>
     </form>
+  );
+}
+
+/** "Leave the waiting request?": a new or another version would leave a branch in which a request for the user waits. */
+function LeaveBranchDialog(props: { onCancel(): void; onLeave(): void }) {
+  return (
+    <ConfirmDialog
+      title={t('branch.leaveTitle')}
+      body={describeError(new WireError({ code: 'invalid_state', reason: 'request_pending_in_branch', message: '' })).text}
+      confirmLabel={t('branch.leaveConfirm')}
+      onCancel={() => props.onCancel()}
+      onConfirm={() => props.onLeave()}
+    />
   );
 }
