@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QuestionAnswer, QuestionDraft } from './question';
-import { ProviderKind } from './records';
+import { INSTRUCTIONS_LIMIT, ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
 import type { ConnectionTestResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest } from './protocol';
@@ -20,6 +20,10 @@ export const ProfileInput = z.object({
   baseUrl: z.string().trim().max(2000).default(''),
   apiKey: z.string().trim().max(500).optional(),
   model: z.string().trim().max(200).default(''),
+  instructions: z.string().trim().max(INSTRUCTIONS_LIMIT).optional(),
+  /** Null (or absent) leaves it to the provider. */
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  maxOutputTokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
 });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
@@ -43,6 +47,8 @@ export const COMMANDS = {
   /** `messages` is the newest page (reaching back to any pending request); `earlier` counts the stored messages before it. */
   'conversation.open': command<{ conversation: Conversation; messages: Message[]; earlier?: number }>()({ conversationId }),
   'conversation.setProfile': command<Conversation>()({ conversationId, profileId: recordId }),
+  /** "Instructions for this conversation" (empty clears them: the profile's apply again). */
+  'conversation.setInstructions': command<Conversation>()({ conversationId, instructions: z.string().trim().max(INSTRUCTIONS_LIMIT) }),
   'conversation.export': command<ConversationExport>()({}),
   /**
    * An export file as chosen (`file`: read and parsed in the worker, so a big file never blocks the page), or its

@@ -12,6 +12,9 @@ export type RunError = z.infer<typeof RunError>;
  * A message with more than one version: the children of one parent (a regenerated reply, an edited message), oldest
  * first, and the one on screen. The conversation's path takes `selectedId` here, and the only child elsewhere.
  */
+/** The longest instructions a profile or a conversation holds. */
+export const INSTRUCTIONS_LIMIT = 20_000;
+
 export const Fork = z.object({
   /** The parent message's id; '' for the conversation's first message. */
   parentId: z.string().max(200),
@@ -40,6 +43,8 @@ export const Conversation = z.object({
   completedSteps: z.number().int().min(0),
   /** The composer's unsent text, so a reload or a view switch never loses what the user typed. */
   draft: z.string().max(100_000).optional(),
+  /** "Instructions for this conversation": they take the place of its profile's instructions. */
+  instructions: z.string().max(INSTRUCTIONS_LIMIT).optional(),
   /** Where the conversation branches (core/branches.ts); absent while it is one line of messages. */
   forks: z.array(Fork).max(10_000).optional(),
 });
@@ -94,6 +99,12 @@ export const Profile = z.object({
   baseUrl: z.string().max(2000).default(''),
   apiKey: z.string().max(500).default(''),
   model: z.string().max(200).default(''),
+  /** The profile's instructions (the system prompt's own part); a conversation's own instructions override them. */
+  instructions: z.string().max(INSTRUCTIONS_LIMIT).optional(),
+  /** Sampling temperature; absent means the provider's default. */
+  temperature: z.number().min(0).max(2).optional(),
+  /** The most tokens one reply may have; absent means the provider's default. */
+  maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 

@@ -62,6 +62,8 @@ export const ERROR_REASONS = [
   'server_name_taken',
   /** A new version or another version would leave a branch in which a request for the user waits: ask first. */
   'request_pending_in_branch',
+  /** A profile of a remote provider saved without a model. */
+  'profile_no_model',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

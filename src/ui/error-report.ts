@@ -32,7 +32,7 @@ const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set(['conversation.import'
  * branch with a waiting request is asked about in a dialog.
  */
 function shownByCaller(command: { type: CommandType }, error: unknown): boolean {
-  return SHOWN_BY_CALLER.has(command.type) || (error instanceof WireError && (error.reason === 'script_invalid' || error.reason === 'request_pending_in_branch'));
+  return SHOWN_BY_CALLER.has(command.type) || (error instanceof WireError && (error.reason === 'script_invalid' || error.reason === 'request_pending_in_branch' || error.reason === 'profile_no_model'));
 }
 
 /**

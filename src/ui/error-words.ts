@@ -56,6 +56,7 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   elicitation_pending: 'error.reason.elicitation_pending',
   draft_not_question: 'error.reason.draft_not_question',
   request_pending_in_branch: 'error.reason.request_pending_in_branch',
+  profile_no_model: 'error.reason.profile_no_model',
   server_name_taken: 'error.reason.server_name_taken',
 };
 

@@ -98,6 +98,13 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       if (!(await settings.getProfile(command.profileId))) throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile does not exist.', field: 'profileId' });
       return store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, profileId: command.profileId }));
     },
+    'conversation.setInstructions': (command) =>
+      store.updateConversation(command.conversationId, (conversation) => {
+        const next = { ...conversation };
+        if (command.instructions) next.instructions = command.instructions;
+        else delete next.instructions;
+        return next;
+      }),
     'conversation.export': async () => {
       const conversations = (await store.exportAll()).map(withoutProviderDetails);
       // Profiles, and so keys, are never part of an export; nor are the texts providers sent back with errors.

@@ -63,6 +63,9 @@ export class SettingsStore {
     if (input.id === SCRIPTED_PROFILE_ID || input.kind === 'scripted') {
       throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_builtin', message: 'The scripted profile is built in; edit its script instead.', field: 'profile.kind' });
     }
+    if ((input.kind === 'openai-compatible' || input.kind === 'anthropic') && input.model === '') {
+      throw new WireError({ code: 'invalid_command', reason: 'profile_no_model', message: 'Choose the model this profile talks to (Test connection lists the server’s models).', field: 'profile.model' });
+    }
     if (input.baseUrl && !/^https?:\/\//i.test(input.baseUrl)) {
       throw new WireError({ code: 'invalid_command', reason: 'base_url_scheme', message: 'The base URL must start with http:// or https://', field: 'profile.baseUrl' });
     }
@@ -90,6 +93,9 @@ export class SettingsStore {
       baseUrl,
       apiKey: input.apiKey ?? (sameServer ? existing.apiKey : ''),
       model: input.model,
+      ...(input.instructions ? { instructions: input.instructions } : {}),
+      ...(input.temperature != null ? { temperature: input.temperature } : {}),
+      ...(input.maxOutputTokens != null ? { maxOutputTokens: input.maxOutputTokens } : {}),
     };
   }
 

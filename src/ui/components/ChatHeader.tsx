@@ -6,6 +6,7 @@ import { describeRunError } from '../error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ConversationInstructions } from './ConversationInstructions';
 import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
 import { MoreIcon } from './icons';
 
@@ -49,6 +50,7 @@ export function statusText(conversation: Conversation): string {
 export function ChatHeader(props: ChatHeaderProps) {
   const app = useApp();
   const [renaming, setRenaming] = createSignal(false);
+  const [editingInstructions, setEditingInstructions] = createSignal(false);
   const [draftTitle, setDraftTitle] = createSignal('');
   const [confirmingDelete, setConfirmingDelete] = createSignal(false);
   const profileSelectId = `profile-select-${createUniqueId()}`;
@@ -212,6 +214,9 @@ export function ChatHeader(props: ChatHeaderProps) {
             {t('chat.renameShort')}
           </button>
         </Show>
+        <button type="button" class="button" aria-expanded={editingInstructions()} onClick={() => setEditingInstructions(!editingInstructions())}>
+          {t('chat.instructionsButton')}
+        </button>
         <button type="button" class="button" onClick={() => void exportMarkdown()}>
           {t('chat.exportMarkdown')}
         </button>
@@ -232,6 +237,9 @@ export function ChatHeader(props: ChatHeaderProps) {
           onConfirm={() => void deleteConversation()}
           onCancel={() => setConfirmingDelete(false)}
         />
+      </Show>
+      <Show when={editingInstructions()}>
+        <ConversationInstructions conversation={props.conversation} onDone={() => setEditingInstructions(false)} />
       </Show>
     </header>
   );

@@ -8,6 +8,7 @@ import { describeError, describeTestResult, type ErrorWords } from '../error-wor
 import { t, type MessageKey } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
 import { originOf } from '../origin';
+import './instructions.css';
 import { WireError } from '../../schema/wire-error';
 
 export interface ProfileFormProps {
@@ -46,6 +47,9 @@ export function ProfileForm(props: ProfileFormProps) {
   const [keyServer, setKeyServer] = createSignal({ kind: props.profile?.kind, origin: originOf(props.profile?.baseUrl ?? '') });
   const storedKeyApplies = () => keyServer().kind === kind() && keyServer().origin === originOf(baseUrl().trim());
   const [model, setModel] = createSignal(props.profile?.model ?? '');
+  const [instructions, setInstructions] = createSignal(props.profile?.instructions ?? '');
+  const [temperature, setTemperature] = createSignal(props.profile?.temperature?.toString() ?? '');
+  const [maxOutputTokens, setMaxOutputTokens] = createSignal(props.profile?.maxOutputTokens?.toString() ?? '');
   const [script, setScript] = createSignal(props.script);
   const [models, setModels] = createSignal<string[]>([]);
   const [testResult, setTestResult] = createSignal<ErrorWords>({ text: '' });
@@ -76,6 +80,10 @@ export function ProfileForm(props: ProfileFormProps) {
     const id = profileId();
     if (id) input.id = id;
     if (apiKey().trim()) input.apiKey = apiKey().trim();
+    if (instructions().trim()) input.instructions = instructions().trim();
+    // Empty means the provider's default; a number the browser's field accepted is in range (min, max, step).
+    input.temperature = temperature().trim() === '' ? null : Number(temperature());
+    input.maxOutputTokens = maxOutputTokens().trim() === '' ? null : Math.round(Number(maxOutputTokens()));
     return input;
   }
 
@@ -93,7 +101,11 @@ export function ProfileForm(props: ProfileFormProps) {
   }
 
   async function saveProfile() {
-    const profile = await settle(app.client.send({ type: 'profiles.save', profile: profileInput() }));
+    const profile = await app.client.send({ type: 'profiles.save', profile: profileInput() }).catch((failure: unknown) => {
+      // A profile without a model is said beside the form; any other failure was already reported as a toast.
+      if (failure instanceof WireError && failure.reason === 'profile_no_model') setError(describeError(failure));
+      return undefined;
+    });
     if (!profile) return;
     setProfileId(profile.id);
     setMaskedKey(profile.apiKeyMasked);
@@ -122,6 +134,8 @@ export function ProfileForm(props: ProfileFormProps) {
     try {
       const result = await app.client.send({ type: 'profiles.test', profile: profileInput() });
       setModels(result.models ?? []);
+      // No one should have to type a model id: an empty Model takes the server's first.
+      if (model().trim() === '' && result.models?.[0]) setModel(result.models[0]);
       setTestResult(describeTestResult(result));
     } catch (testError) {
       setTestResult(describeError(testError));
@@ -201,6 +215,20 @@ export function ProfileForm(props: ProfileFormProps) {
             <For each={models()}>{(modelName) => <option value={modelName} />}</For>
           </datalist>
         </div>
+        <Show when={models().length > 0}>
+          <div class="field">
+            <label for={`${idPrefix}-model-list`}>{t('settings.modelList')}</label>
+            <select id={`${idPrefix}-model-list`} class="select" onChange={(event) => setModel(event.currentTarget.value)}>
+              <For each={models()}>
+                {(modelName) => (
+                  <option value={modelName} selected={modelName === model()}>
+                    {modelName}
+                  </option>
+                )}
+              </For>
+            </select>
+          </div>
+        </Show>
         <div class="form-row">
           <button type="button" class="button" onClick={() => void testConnection()}>
             {t('settings.test')}
@@ -211,6 +239,51 @@ export function ProfileForm(props: ProfileFormProps) {
           </div>
         </div>
         </Show>
+        <div class="field">
+          <label for={`${idPrefix}-instructions`}>{t('settings.instructions')}</label>
+          <textarea
+            id={`${idPrefix}-instructions`}
+            class="input"
+            rows={4}
+            maxLength={20_000}
+            aria-describedby={`${idPrefix}-instructions-hint`}
+            value={instructions()}
+            onInput={(event) => setInstructions(event.currentTarget.value)}
+          />
+          <small class="field-hint" id={`${idPrefix}-instructions-hint`}>
+            {t('settings.instructionsHint')}
+          </small>
+        </div>
+        <div class="form-row sampling-row">
+          <div class="field">
+            <label for={`${idPrefix}-temperature`}>{t('settings.temperature')}</label>
+            <input
+              id={`${idPrefix}-temperature`}
+              class="input"
+              type="number"
+              min="0"
+              max="2"
+              step="0.1"
+              placeholder={t('settings.providerDefault')}
+              value={temperature()}
+              onInput={(event) => setTemperature(event.currentTarget.value)}
+            />
+          </div>
+          <div class="field">
+            <label for={`${idPrefix}-max-tokens`}>{t('settings.maxOutputTokens')}</label>
+            <input
+              id={`${idPrefix}-max-tokens`}
+              class="input"
+              type="number"
+              min="1"
+              max="1000000"
+              step="1"
+              placeholder={t('settings.providerDefault')}
+              value={maxOutputTokens()}
+              onInput={(event) => setMaxOutputTokens(event.currentTarget.value)}
+            />
+          </div>
+        </div>
       </Show>
       <Show when={error()}>
         {(shown) => (

@@ -1,6 +1,6 @@
 import { defineTranslations } from './translations';
 
-/** Being called back (notifications and what they say) and the keyboard shortcuts. */
+/** Being called back (notifications), keyboard shortcuts, theme, and the model's instructions and parameters. */
 export const attentionStrings = defineTranslations({
   en: {
     'notify.heading': 'Notifications',
@@ -24,6 +24,17 @@ export const attentionStrings = defineTranslations({
     'settings.theme.system': 'System',
     'settings.theme.light': 'Light',
     'settings.theme.dark': 'Dark',
+    'settings.instructions': 'Instructions',
+    'settings.instructionsHint': 'Told to the model before every conversation of this profile (its system prompt). A conversation can have its own instead.',
+    'settings.temperature': 'Temperature',
+    'settings.maxOutputTokens': 'Max output tokens',
+    'settings.providerDefault': 'Provider’s default',
+    'settings.modelList': 'Models on the server',
+    'chat.instructionsButton': 'Conversation instructions',
+    'chat.instructions': 'Instructions for this conversation',
+    'chat.instructionsHint': 'They take the place of the profile’s instructions in this conversation only. Empty: the profile’s apply.',
+    'chat.instructionsSave': 'Save instructions',
+    'chat.instructionsSaved': 'Instructions saved.',
   },
   'zh-CN': {
     'notify.heading': '通知',
@@ -47,5 +58,16 @@ export const attentionStrings = defineTranslations({
     'settings.theme.system': '跟随系统',
     'settings.theme.light': '浅色',
     'settings.theme.dark': '深色',
+    'settings.instructions': '指令',
+    'settings.instructionsHint': '在此配置的每个对话开始前告诉模型（即系统提示）。单个对话可以有自己的指令来代替它。',
+    'settings.temperature': '温度',
+    'settings.maxOutputTokens': '最大输出 token 数',
+    'settings.providerDefault': '服务商默认值',
+    'settings.modelList': '服务器上的模型',
+    'chat.instructionsButton': '对话指令',
+    'chat.instructions': '此对话的指令',
+    'chat.instructionsHint': '仅在此对话中代替配置的指令。留空则使用配置的指令。',
+    'chat.instructionsSave': '保存指令',
+    'chat.instructionsSaved': '指令已保存。',
   },
 });

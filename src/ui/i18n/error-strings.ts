@@ -45,6 +45,7 @@ const en = {
   'error.reason.elicitation_pending': 'A tool is waiting for your answer in the form above. Submit, decline or cancel it first, or press Stop.',
   'error.reason.draft_not_question': 'Only a question keeps a draft.',
   'error.reason.request_pending_in_branch': 'A request for you waits later in this branch. Leaving it closes the request.',
+  'error.reason.profile_no_model': 'Choose the model this profile talks to: press Test connection to list the server’s models.',
   'error.reason.server_name_taken': 'A server named “{name}” already uses the tool names {prefix}…; give this one another name.',
   'error.storageFullUsage':
     'The browser storage is full: Parley uses {used} MB of the {quota} MB this browser allows it. Delete conversations you no longer need (export them first in Settings → Your data to keep a copy).',
@@ -121,6 +122,7 @@ const zhCN: Record<keyof typeof en, string> = {
   'error.reason.elicitation_pending': '上方有一个工具正在等待你的回答。请先提交、拒绝或取消它，或者点击“停止”。',
   'error.reason.draft_not_question': '只有问题才会保存草稿。',
   'error.reason.request_pending_in_branch': '此分支后面有一个等待你处理的请求。离开此分支会关闭该请求。',
+  'error.reason.profile_no_model': '请选择此配置使用的模型：点击“测试连接”可列出服务器上的模型。',
   'error.reason.server_name_taken': '名为“{name}”的服务器已在使用工具名 {prefix}…；请给这个服务器另起一个名字。',
   'error.storageFullUsage': '浏览器存储空间已满：本浏览器允许 Parley 使用 {quota} MB，已用 {used} MB。请删除不再需要的对话（如需保留，请先在“设置 → 你的数据”中导出）。',
 

@@ -1,6 +1,7 @@
 import { jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type ToolSet } from 'ai';
 import type { Model, ModelPart, ModelRequest, ToolSpec } from '../../core/model';
-import type { Usage } from '../../schema/records';
+import type { Profile, Usage } from '../../schema/records';
+import { samplingOf, systemFor } from './instructions';
 import { abortReason, createRepeatFilter, prepareMessages } from './continuation';
 import { cutStreamError, isAbortError, toModelError, type ProviderErrorContext } from './errors';
 
@@ -30,6 +31,8 @@ export interface AiSdkModelOptions {
   /** Where errors are worded from (the base URL, the model) and what they must never contain (the key). */
   errorContext: ProviderErrorContext;
   system?: string;
+  /** The profile: its instructions (unless the conversation has its own) and its sampling settings. */
+  profile?: Pick<Profile, 'instructions' | 'temperature' | 'maxOutputTokens'>;
   /**
    * How a cut reply is continued. `prefill`: the partial reply is sent last and the model carries on from it
    * (Anthropic). `instruct`: a trailing assistant message is not continued by Chat Completions servers, so a
@@ -56,7 +59,8 @@ export function createAiSdkModel(languageModel: LanguageModel, options: AiSdkMod
       try {
         const result = streamText({
           model: languageModel,
-          ...(options.system ? { instructions: options.system } : {}),
+          ...withSystem(systemFor(options.system, options.profile ?? {}, request.conversation)),
+          ...samplingOf(options.profile ?? {}),
           messages: prepareMessages(request, options.continuation ?? 'prefill'),
           tools: toToolSet(request.tools),
           maxRetries: 0,
@@ -130,4 +134,8 @@ function toUsage(usage: { inputTokens: number | undefined; outputTokens: number 
   if (usage?.inputTokens !== undefined) result.inputTokens = usage.inputTokens;
   if (usage?.outputTokens !== undefined) result.outputTokens = usage.outputTokens;
   return result;
+}
+
+function withSystem(system: string | undefined): { instructions?: string } {
+  return system ? { instructions: system } : {};
 }

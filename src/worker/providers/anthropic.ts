@@ -27,5 +27,6 @@ export function createAnthropicModel(profile: Profile, options: ProviderBuildOpt
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
     ...(options.system ? { system: options.system } : {}),
+    profile,
   });
 }

@@ -11,7 +11,13 @@ export type ChatMessage =
  * The request body of one streamed Chat Completions step: the history (as history-mapping.ts gives it) in the wire's
  * shape, the tools as functions, usage asked for in the last chunk. The same body the AI SDK's provider sends.
  */
-export function chatCompletionsBody(model: string, messages: readonly ModelMessage[], tools: readonly ToolSpec[], system?: string): Record<string, unknown> {
+export function chatCompletionsBody(
+  model: string,
+  messages: readonly ModelMessage[],
+  tools: readonly ToolSpec[],
+  system?: string,
+  sampling: { temperature?: number; maxOutputTokens?: number } = {},
+): Record<string, unknown> {
   const wire: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   for (const message of messages) wire.push(...toChatMessages(message));
   return {
@@ -20,6 +26,8 @@ export function chatCompletionsBody(model: string, messages: readonly ModelMessa
     ...(tools.length > 0
       ? { tools: tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })) }
       : {}),
+    ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
+    ...(sampling.maxOutputTokens !== undefined ? { max_tokens: sampling.maxOutputTokens } : {}),
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -1,6 +1,7 @@
 import type { Model, ModelPart, ModelRequest } from '../../core/model';
 import { ModelError } from '../../core/model';
 import type { Profile } from '../../schema/records';
+import { samplingOf, systemFor } from './instructions';
 import type { ProviderBuildOptions } from './ai-sdk-model';
 import { chatCompletionsBody } from './chat-completions-request';
 import { ChatCompletionsReader } from './chat-completions-reader';
@@ -36,7 +37,7 @@ export function createOpenAiCompatibleModel(profile: Profile, options: ProviderB
         throw isAbortError(error) || request.signal.aborted ? abortReason(request.signal, error) : await classify(error, context);
       };
       request.signal.throwIfAborted();
-      const body = chatCompletionsBody(profile.model, prepareMessages(request, 'instruct'), request.tools, options.system);
+      const body = chatCompletionsBody(profile.model, prepareMessages(request, 'instruct'), request.tools, systemFor(options.system, profile, request.conversation), samplingOf(profile));
       let response: Response;
       try {
         response = await (options.fetch ?? globalThis.fetch)(`${baseUrl}/chat/completions`, {

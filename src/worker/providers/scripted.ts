@@ -1,6 +1,7 @@
 import type { Model, ModelPart, ModelRequest } from '../../core/model';
 import type { Message } from '../../schema/records';
 import type { ParsedScript, ScriptStep } from '../../schema/script';
+import { systemFor } from './instructions';
 
 export { parseScript } from '../../schema/script';
 
@@ -13,6 +14,8 @@ export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 export interface ScriptedModelOptions {
   /** Waits between chunks; it must reject with `signal.reason` once the signal aborts. Tests inject an instant one. */
   sleep?: Sleep;
+  /** Parley's own system prompt, which `{{systemPrompt}}` shows with the conversation's instructions after it. */
+  system?: string;
 }
 
 /**
@@ -28,7 +31,7 @@ export function createScriptedModel(script: ParsedScript, options: ScriptedModel
       signal.throwIfAborted();
       const stepIndex = request.conversation.completedSteps;
       const step: ScriptStep = script.steps[stepIndex] ?? { text: SCRIPT_ENDED_TEXT };
-      const values = templateValues(request.history);
+      const values = { ...templateValues(request.history), systemPrompt: systemFor(options.system, {}, request.conversation) ?? '' };
 
       const text = step.text === undefined ? '' : renderTemplate(step.text, values);
       const continued = request.continuation?.text ?? '';
@@ -71,9 +74,11 @@ async function* paced(
 interface TemplateValues {
   lastUserMessage: string;
   lastToolResult: string;
+  /** The system message the model received: Parley's prompt, then the conversation's instructions. */
+  systemPrompt: string;
 }
 
-const PLACEHOLDER = /\{\{\s*(lastUserMessage|lastToolResult)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*(lastUserMessage|lastToolResult|systemPrompt)\s*\}\}/g;
 
 /** Replaces the known placeholders; anything else in braces is left as written. */
 function renderTemplate(template: string, values: TemplateValues): string {
@@ -82,7 +87,7 @@ function renderTemplate(template: string, values: TemplateValues): string {
 }
 
 /** What the model "received": the last user message's text and the last tool result, whichever block held it. */
-function templateValues(history: readonly Message[]): TemplateValues {
+function templateValues(history: readonly Message[]): Omit<TemplateValues, 'systemPrompt'> {
   let lastUserMessage = '';
   let lastToolResult = '';
   for (const message of history) {

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessage, ChatCompletionTool } from '@wllama/wllama/esm/index.js';
 import type { ModelMessage } from 'ai';
 import { ModelError, type Model, type ModelPart, type ModelRequest, type ToolSpec } from '../../../core/model';
+import { systemFor } from '../instructions';
 import type { Profile, Usage } from '../../../schema/records';
 import { QUESTION_TOOL_NAME } from '../../../core/question-tool';
 import { toModelMessages } from '../history-mapping';
@@ -35,7 +36,7 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       request.signal.throwIfAborted();
       const questionTool = request.tools.filter((tool) => tool.name === QUESTION_TOOL_NAME);
       const constrained = engine.constrainToolCalls && questionTool.length > 0 && request.history.at(-1)?.role === 'user' && !request.continuation;
-      const messages = toEngineMessages(request, options.system, constrained ? request.tools : []);
+      const messages = toEngineMessages(request, systemFor(options.system, profile, request.conversation), constrained ? request.tools : []);
       const parser = createToolCallParser({ newId: () => `local_${Date.now().toString(36)}_${callCount++}` });
       let usage: Usage | undefined;
       const release = holdEngine();
@@ -44,8 +45,8 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
           messages,
           stream: true,
           abortSignal: request.signal,
-          max_tokens: MAX_REPLY_TOKENS,
-          temperature: 0.7,
+          max_tokens: Math.min(profile.maxOutputTokens ?? MAX_REPLY_TOKENS, MAX_REPLY_TOKENS),
+          temperature: profile.temperature ?? 0.7,
           top_p: 0.8,
           top_k: 20,
           ...(constrained ? { grammar: toolCallGrammar(questionTool) } : request.tools.length > 0 ? { tools: request.tools.map(toEngineTool), tool_choice: 'auto' as const } : {}),
