@@ -46,3 +46,37 @@ test('a conversation exported from one browser and imported into another keeps i
     await other.close();
   }
 });
+
+test('settings travel in the backup without secrets, and an import asks before adding them', async ({ page, browser }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Provider', exact: true }).selectOption({ label: 'OpenAI-compatible' });
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Work model');
+  await page.getByRole('textbox', { name: 'Base URL', exact: true }).fill('http://127.0.0.1:9/v1');
+  await page.getByLabel('API key', { exact: true }).fill('sk-BACKUP-SECRET-9z');
+  await page.getByRole('combobox', { name: 'Model', exact: true }).or(page.getByRole('textbox', { name: 'Model', exact: true })).fill('some-model');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export conversations' }).click();
+  const file = (await (await download).path())!;
+  const text = await readFile(file, 'utf8');
+  expect(text).toContain('Work model');
+  expect(text).not.toContain('BACKUP-SECRET');
+
+  const other = await browser.newContext();
+  try {
+    const elsewhere = await other.newPage();
+    await elsewhere.goto('/');
+    await elsewhere.getByRole('button', { name: 'Settings', exact: true }).click();
+    await elsewhere.getByLabel('Import conversations').setInputFiles(file);
+    const offer = elsewhere.getByRole('group', { name: 'Settings in this file' });
+    await expect(offer).toContainText('1 model profile(s), without their API keys');
+    await expect(elsewhere.getByText('Work model')).toHaveCount(0);
+    await offer.getByRole('button', { name: 'Add them too', exact: true }).click();
+    await expect(elsewhere.getByRole('status').filter({ hasText: 'Added: 1 model profile(s)' })).toBeVisible();
+    await expect(elsewhere.locator('.profile-list')).toContainText('Work model');
+  } finally {
+    await other.close();
+  }
+});

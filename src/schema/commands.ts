@@ -3,7 +3,7 @@ import { QuestionAnswer, QuestionDraft } from './question';
 import { INSTRUCTIONS_LIMIT, ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
-import type { ConnectionTestResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest } from './protocol';
+import type { ConnectionTestResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest, SettingsOffer } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
 import { MAX_ENGINE_THREADS } from './limits';
 
@@ -54,7 +54,16 @@ export const COMMANDS = {
    * An export file as chosen (`file`: read and parsed in the worker, so a big file never blocks the page), or its
    * parsed JSON (`data`). The worker validates it whole before writing anything.
    */
-  'conversation.import': command<{ imported: number; skipped: number; repairs: ImportRepair[] }>()({ data: z.unknown().optional(), file: z.instanceof(Blob).optional() }),
+  'conversation.import': command<{ imported: number; skipped: number; repairs: ImportRepair[]; settingsOffered?: SettingsOffer; settingsAdded?: SettingsOffer }>()({
+    data: z.unknown().optional(),
+    file: z.instanceof(Blob).optional(),
+    /**
+     * The file's settings (profiles without keys, MCP servers without tokens, the script): `ask` imports nothing when it
+     * holds any that are not here yet and says what (`settingsOffered`); the caller asks the user, then sends `add` or
+     * `skip`. Absent: `skip`.
+     */
+    settings: z.enum(['ask', 'add', 'skip']).optional(),
+  }),
   'message.send': command<{ message: Message }>()({ conversationId, text: z.string().trim().min(1).max(100_000) }),
   /** Another reply from the same history, kept beside the earlier ones as a new version (DESIGN 7b). */
   'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),

@@ -69,6 +69,13 @@ export type ImportPart = 'arguments' | 'original_arguments' | 'input_schema' | '
 
 export type { ImportRepair };
 
+/** What a backup's settings add to this browser: how many profiles and MCP servers, and whether its script. */
+export interface SettingsOffer {
+  profiles: number;
+  mcpServers: number;
+  script: boolean;
+}
+
 /**
  * What a connection test found, for the UI to word: a provider failure's code (auth, cors, network…), or one of
  * the test's own outcomes.

@@ -123,10 +123,23 @@ export const Settings = z.object({
 export type Settings = z.infer<typeof Settings>;
 
 /** An export file: every conversation with its messages. Profiles, and so API keys, are never part of it. */
+/**
+ * Settings as a backup carries them: the model profiles without their keys, the MCP servers without their tokens or
+ * tool permissions ("Always allow" is a setting of one browser), and the scripted model's script.
+ */
+export const ExportedSettings = z.object({
+  script: z.string().max(1_000_000).optional(),
+  profiles: z.array(Profile.omit({ apiKey: true })).max(200).optional(),
+  mcpServers: z.array(z.object({ name: z.string().min(1).max(200), url: z.string().max(2000) })).max(200).optional(),
+});
+export type ExportedSettings = z.infer<typeof ExportedSettings>;
+
 export const ConversationExport = z.object({
   format: z.literal('parley-export'),
   version: z.literal(1),
   exportedAt: z.number(),
   conversations: z.array(z.object({ conversation: Conversation, messages: z.array(Message) })).max(100_000),
+  /** Absent in files from before settings were part of the backup. */
+  settings: ExportedSettings.optional(),
 });
 export type ConversationExport = z.infer<typeof ConversationExport>;

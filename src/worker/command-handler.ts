@@ -12,6 +12,7 @@ import type { RunManager } from './run-manager';
 import { settingsFrom, type SettingsStore } from './settings-store';
 import type { AppEvent } from '../schema/events';
 import { createMcpHandlers } from './mcp/mcp-commands';
+import { addSettings, exportSettings, offerOf, offersAnything } from './settings-backup';
 import type { McpHub } from './mcp/mcp-hub';
 
 export interface CommandHandlerDeps {
@@ -107,15 +108,24 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       }),
     'conversation.export': async () => {
       const conversations = (await store.exportAll()).map(withoutProviderDetails);
-      // Profiles, and so keys, are never part of an export; nor are the texts providers sent back with errors.
-      return { format: 'parley-export', version: 1, exportedAt: deps.now(), conversations } satisfies ConversationExport;
+      // Keys and tokens are never part of an export, nor tool permissions; nor the texts providers sent back with errors.
+      return { format: 'parley-export', version: 1, exportedAt: deps.now(), conversations, settings: await exportSettings(settings, deps.mcp) } satisfies ConversationExport;
     },
     'conversation.import': async (command) => {
       // A chosen file is parsed and validated away from this worker's thread (see HostEnvironment.readImport).
       const file = command.file ? await (deps.readImport ?? readImportInPlace)(command.file) : validateImport(command.data);
+      const choice = command.settings ?? 'skip';
+      if (choice === 'ask') {
+        const offered = await offerOf(file.settings, settings, deps.mcp);
+        if (offersAnything(offered)) return { imported: 0, skipped: 0, repairs: [], settingsOffered: offered };
+      }
+      // Settings first: imported conversations keep the profiles they name.
+      const settingsAdded = choice === 'add' && file.settings ? await addSettings(file.settings, settings, deps.mcp) : undefined;
+      if (settingsAdded?.profiles) deps.emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+      if (settingsAdded?.script) deps.emit({ type: 'settings-changed', settings: await settings.getSettings() });
       const profiles = new Set((await settings.listProfiles()).map((profile) => profile.id));
       const { imported, skipped, repairs } = await store.importConversations(file, profiles);
-      return { imported: imported.length, skipped, repairs };
+      return { imported: imported.length, skipped, repairs, ...(settingsAdded ? { settingsAdded } : {}) };
     },
     'message.send': async (command) => {
       await runs.recover(command.conversationId);

@@ -99,6 +99,22 @@ export class SettingsStore {
     };
   }
 
+  /**
+   * Adds the profiles of a backup that are not here (by id, so imported conversations keep theirs), without keys: the
+   * user gives each its key again. Profiles already here are left as they are. Returns how many were added.
+   */
+  async restoreProfiles(profiles: ReadonlyArray<Omit<Profile, 'apiKey'>>): Promise<number> {
+    return this.config.write(['profiles', 'settings'], async (transaction) => {
+      let added = 0;
+      for (const profile of profiles) {
+        if (profile.id === SCRIPTED_PROFILE_ID || profile.kind === 'scripted' || (await transaction.objectStore('profiles').get(profile.id))) continue;
+        await transaction.objectStore('profiles').put({ ...profile, apiKey: '' });
+        added += 1;
+      }
+      return added;
+    });
+  }
+
   async deleteProfile(profileId: string): Promise<void> {
     if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_undeletable', message: 'The scripted profile is built in and cannot be deleted.' });
     await this.config.write(['profiles', 'settings'], async (transaction) => {

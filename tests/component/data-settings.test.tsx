@@ -61,7 +61,22 @@ describe('DataSettings', () => {
     // A repaired state is said, by conversation, not silently changed.
     expect(status).toHaveTextContent('“Trip” said it was waiting for an answer but held no question: it is now idle.');
     // The file itself goes to the worker, which reads and parses it: a big file never blocks the page.
-    expect(send).toHaveBeenCalledWith({ type: 'conversation.import', file });
+    expect(send).toHaveBeenCalledWith({ type: 'conversation.import', file, settings: 'ask' });
+  });
+
+  it('asks before adding a file’s settings, and says what was added', async () => {
+    const send = clientWith((command) =>
+      (command as { settings?: string }).settings === 'ask' ? { imported: 0, skipped: 0, repairs: [], settingsOffered: { profiles: 2, mcpServers: 1, script: false } } : { imported: 1, skipped: 0, repairs: [], settingsAdded: { profiles: 2, mcpServers: 1, script: false } },
+    );
+    renderWith(send);
+    const file = new File(['{}'], 'parley.json', { type: 'application/json' });
+    fireEvent.change(screen.getByLabelText('Import conversations'), { target: { files: [file] } });
+    const offer = await screen.findByRole('group', { name: 'Settings in this file' });
+    expect(offer).toHaveTextContent('2 model profile(s), without their API keys (give each its key again); 1 MCP server(s), without their tokens (every tool asks first)');
+    expect(screen.queryByRole('status')).toBeNull();
+    fireEvent.click(within(offer).getByRole('button', { name: 'Add them too' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Imported 1 conversation. Added: 2 model profile(s)');
+    expect(send).toHaveBeenLastCalledWith({ type: 'conversation.import', file, settings: 'add' });
   });
 
   it('says the worker refused a file that is not JSON', async () => {

@@ -1,6 +1,6 @@
 import { createSignal, For, onMount, Show } from 'solid-js';
 import { useApp } from '../app-context';
-import type { ImportRepair } from '../../schema/protocol';
+import type { ImportRepair, SettingsOffer } from '../../schema/protocol';
 import { settle } from '../error-report';
 import { describeError } from '../error-words';
 import { t, type MessageKey } from '../i18n/i18n';
@@ -30,6 +30,7 @@ export function DataSettings() {
   const [facts, setFacts] = createSignal<StorageFacts>();
   const [exporting, setExporting] = createSignal(false);
   const [importResult, setImportResult] = createSignal<{ ok: boolean; text: string; detail?: string; repairs?: string[] }>();
+  const [offer, setOffer] = createSignal<{ file: Blob; offered: SettingsOffer }>();
 
   onMount(async () => {
     const storage = navigator.storage;
@@ -60,11 +61,23 @@ export function DataSettings() {
     input.value = ''; // the same file may be chosen again
     if (!file) return;
     setImportResult(undefined);
+    await importFile(file, 'ask');
+  }
+
+  /** Imports `file`; with `ask`, a file that also holds settings not here yet is only described, and the user chooses. */
+  async function importFile(file: Blob, settings: 'ask' | 'add' | 'skip') {
+    setOffer(undefined);
     try {
       // The worker reads and parses the file: a file of thousands of conversations never blocks the page.
-      const { imported, skipped, repairs } = await app.client.send({ type: 'conversation.import', file });
+      const result = await app.client.send({ type: 'conversation.import', file, settings });
+      if (result.settingsOffered) {
+        setOffer({ file, offered: result.settingsOffered });
+        return;
+      }
+      const { imported, skipped, repairs } = result;
       const parts = [t(imported === 1 ? 'data.importedOne' : 'data.importedMany', { count: imported })];
       if (skipped > 0) parts.push(t(skipped === 1 ? 'data.skippedOne' : 'data.skippedMany', { count: skipped }));
+      if (result.settingsAdded) parts.push(settingsWords(result.settingsAdded, 'data.settingsAdded'));
       setImportResult({ ok: true, text: parts.join(' '), ...repairWords(repairs) });
     } catch (error) {
       setImportResult({ ok: false, ...(partialImportWords(error) ?? describeError(error)) });
@@ -96,6 +109,21 @@ export function DataSettings() {
           <input type="file" accept="application/json,.json" class="visually-hidden" onChange={(event) => void importConversations(event.currentTarget)} />
         </label>
       </div>
+      <Show when={offer()}>
+        {(pending) => (
+          <div class="import-offer" role="group" aria-label={t('data.settingsOfferTitle')}>
+            <p>{settingsWords(pending().offered, 'data.settingsOffer')}</p>
+            <div class="form-row">
+              <button type="button" class="button primary" onClick={() => void importFile(pending().file, 'add')}>
+                {t('data.settingsAdd')}
+              </button>
+              <button type="button" class="button" onClick={() => void importFile(pending().file, 'skip')}>
+                {t('data.settingsSkip')}
+              </button>
+            </div>
+          </div>
+        )}
+      </Show>
       <Show when={importResult()}>
         {(result) => (
           <div role={result().ok ? 'status' : 'alert'} class={result().ok ? 'import-result' : 'import-result error-text'}>
@@ -116,6 +144,15 @@ export function DataSettings() {
       </Show>
     </div>
   );
+}
+
+/** "2 model profiles (without their keys), 1 MCP server (…) and the script", after `intro`. */
+function settingsWords(offer: SettingsOffer, intro: MessageKey): string {
+  const parts: string[] = [];
+  if (offer.profiles > 0) parts.push(t('data.settingsProfiles', { count: offer.profiles }));
+  if (offer.mcpServers > 0) parts.push(t('data.settingsServers', { count: offer.mcpServers }));
+  if (offer.script) parts.push(t('data.settingsScript'));
+  return t(intro, { what: parts.join('; ') });
 }
 
 function repairWords(repairs: readonly ImportRepair[]): { repairs?: string[] } {
