@@ -27,6 +27,8 @@ export interface CommandHandlerDeps {
   mcp: McpHub;
   /** Loads, without waiting, what the conversation's next model request will need (its provider's code). */
   prepareModel?(conversation: Conversation): void;
+  /** The conversations some tab has on screen (their view locks, see VIEW_LOCK_PREFIX): never discarded as unused. */
+  viewedConversations?(): Promise<ReadonlySet<string>>;
   /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */
   readImport?(file: Blob): Promise<ConversationExport>;
 }
@@ -58,6 +60,7 @@ const localModelCommands = () => import('./providers/in-browser/store-errors');
  */
 export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) => Promise<unknown> {
   const { store, settings, runs } = deps;
+  const viewed = async (): Promise<ReadonlySet<string>> => (await deps.viewedConversations?.()) ?? new Set();
 
   const handlers: Handlers = {
     'conversation.list': async () => {
@@ -67,7 +70,13 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       for (const conversation of conversations) if (conversation.runState === 'awaiting_input') deps.prepareModel?.(conversation);
       return conversations.map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
-    'conversation.create': async (command) => store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId),
+    'conversation.create': async (command) =>
+      store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, await viewed()),
+    'conversation.discardUnused': async (command) => {
+      const keep = new Set(await viewed());
+      if (command.keep) keep.add(command.keep);
+      return { removed: await store.discardUnused(keep) };
+    },
     'conversation.saveDraft': async (command) => {
       await store.saveComposerDraft(command.conversationId, command.text);
       return { saved: true as const };

@@ -27,6 +27,10 @@ export function App(props: { client: WorkerClient }) {
   const { state, dispatch } = createUiStore();
   const services: AppServices = { client, state, dispatch };
   const route = createHashRoute();
+  const activeConversationId = () => {
+    const current = route();
+    return current.name === 'conversation' ? current.conversationId : undefined;
+  };
   const [navOpen, setNavOpen] = createSignal(false);
   const serviceWorker = createServiceWorkerPrompt();
   onCleanup(trackVisualViewport());
@@ -50,7 +54,12 @@ export function App(props: { client: WorkerClient }) {
     on(
       () => state.workerGeneration,
       () => {
-        void settle(client.send({ type: 'conversation.list' })).then((conversations) => {
+        // A conversation left unused when the page last closed (or went to Settings, then was reloaded) is not kept.
+        const onScreen = activeConversationId();
+        // Listed after the clean-up, so a conversation it removes is not listed again after its deletion event.
+        void settle(client.send({ type: 'conversation.discardUnused', ...(onScreen ? { keep: onScreen } : {}) }))
+          .then(() => settle(client.send({ type: 'conversation.list' })))
+          .then((conversations) => {
           if (conversations) dispatch({ type: 'conversations-listed', conversations });
         });
         void settle(client.send({ type: 'settings.get' })).then((settings) => {
@@ -72,11 +81,6 @@ export function App(props: { client: WorkerClient }) {
     document.documentElement.lang = locale();
   });
   trackPendingQuestionsInTitle(() => state.pendingQuestionCount);
-
-  const activeConversationId = () => {
-    const current = route();
-    return current.name === 'conversation' ? current.conversationId : undefined;
-  };
 
   return (
     <AppContext.Provider value={services}>
