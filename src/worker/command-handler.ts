@@ -281,11 +281,11 @@ function providerErrorText(code: string): string {
 /** An exported conversation with provider error texts replaced by their code. */
 function withoutProviderDetails(entry: { conversation: Conversation; messages: Message[] }): { conversation: Conversation; messages: Message[] } {
   const conversation = entry.conversation.runError && PROVIDER_ERROR_CODES.has(entry.conversation.runError.code)
-    ? { ...entry.conversation, runError: { code: entry.conversation.runError.code, message: providerErrorText(entry.conversation.runError.code) } }
+    ? { ...entry.conversation, runError: { code: entry.conversation.runError.code, message: providerErrorText(entry.conversation.runError.code) } } // no detail: it holds the server's words
     : entry.conversation;
   const messages = entry.messages.map((message) =>
     message.blocks.some((block) => block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code))
-      ? { ...message, blocks: message.blocks.map((block) => (block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code) ? { ...block, message: providerErrorText(block.code) } : block)) }
+      ? { ...message, blocks: message.blocks.map((block) => (block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code) ? { type: 'error' as const, code: block.code, message: providerErrorText(block.code) } : block)) }
       : message,
   );
   return { conversation, messages };
