@@ -6,6 +6,7 @@ import { describeRunError } from '../error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
+import { profileName } from '../profile-name';
 import { MoreIcon } from './icons';
 
 export interface ChatHeaderProps {
@@ -188,7 +189,7 @@ export function ChatHeader(props: ChatHeaderProps) {
             <For each={props.profiles}>
               {(profile) => (
                 <option value={profile.id} selected={profile.id === selectedProfileId()}>
-                  {profile.name}
+                  {profileName(profile)}
                 </option>
               )}
             </For>
