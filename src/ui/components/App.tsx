@@ -84,7 +84,12 @@ export function App(props: { client: WorkerClient }) {
 
   return (
     <AppContext.Provider value={services}>
-      <div class="app" data-route={route().name} data-nav-open={navOpen() ? 'true' : 'false'}>
+      <div
+        class="app"
+        data-route={route().name}
+        data-nav-open={navOpen() ? 'true' : 'false'}
+        data-first-run={state.conversationsLoaded && state.conversationOrder.length === 0 ? 'true' : undefined}
+      >
         <UpdatePrompt prompt={serviceWorker} />
         <OutdatedBanner shown={state.appOutdated} />
         <WorkerRestartedBanner shown={state.workerRestarted} onDismiss={() => dispatch({ type: 'worker-restart-dismissed' })} />
@@ -95,7 +100,6 @@ export function App(props: { client: WorkerClient }) {
             class="button nav-toggle"
             aria-expanded={navOpen() || route().name === 'home'}
             aria-controls="conversation-nav"
-            aria-label={t('nav.toggle')}
             onClick={() => setNavOpen(!navOpen())}
           >
             <MenuIcon />
