@@ -19,11 +19,12 @@ export interface MessageViewProps {
 export function MessageView(props: MessageViewProps) {
   const isAssistant = () => props.message.role === 'assistant';
   const hasErrorBlock = () => props.message.blocks.some((block) => block.type === 'error');
+  // Nothing was written yet (the run waits for the network or the server): not an interrupted reply, and no error.
+  const notStarted = () => props.message.status === 'interrupted' && props.message.blocks.length === 0;
   const statusLabel = () => {
     switch (props.message.status) {
       case 'interrupted':
-        // Nothing was written yet (the run waits for the network or the server): not an interrupted reply.
-        return props.message.blocks.length === 0 ? t('message.notStarted') : t('message.interrupted');
+        return notStarted() ? t('message.notStarted') : t('message.interrupted');
       case 'stopped':
         return t('message.stopped');
       case 'error':
@@ -47,7 +48,7 @@ export function MessageView(props: MessageViewProps) {
         <span class="message-cursor" aria-hidden="true" />
       </Show>
       <Show when={statusLabel()}>
-        <p class="message-status" data-status={props.message.status}>
+        <p class="message-status" classList={{ 'message-status--waiting': notStarted() }} data-status={props.message.status}>
           {statusLabel()}
         </p>
       </Show>
