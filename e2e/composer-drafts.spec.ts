@@ -31,3 +31,32 @@ test('an unused new conversation does not pile up', async ({ page }) => {
   }
   await expect(nav.getByRole('link')).toHaveCount(1);
 });
+
+test('a new conversation left unused is not kept: not after opening another, nor after Settings and a reload (issue 21.16)', async ({ page }) => {
+  await page.goto('/');
+  await useScript(page, [{ text: 'Hi.' }]);
+  const nav = page.getByRole('navigation', { name: 'Conversations', exact: true });
+  const used = await newConversation(page);
+  await send(page, 'Keep this one');
+  await expect(page.getByText('Hi.', { exact: true })).toBeVisible();
+
+  // New conversation, then back to the used one: the empty one goes, and stays gone after a reload.
+  await newConversation(page);
+  await expect(nav.getByRole('link')).toHaveCount(2);
+  await conversationLink(page, used).click();
+  await expect(nav.getByRole('link')).toHaveCount(1);
+  await page.reload();
+  await expect(messageBox(page)).toBeVisible();
+  await expect(nav.getByRole('link')).toHaveCount(1);
+
+  // New conversation, then Settings (Back would return to it), then a reload: not kept, and never among the largest.
+  await newConversation(page);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const largest = page.getByRole('list', { name: 'Largest conversations' });
+  await expect(largest.getByRole('listitem')).toHaveCount(1);
+  await page.reload();
+  await expect(largest.getByRole('listitem')).toHaveCount(1);
+  await expect(largest).not.toContainText('New conversation');
+  await expect(nav.getByRole('link')).toHaveCount(1);
+  await expect(conversationLink(page, used)).toBeVisible();
+});

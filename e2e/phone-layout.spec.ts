@@ -112,7 +112,8 @@ test.describe('at 360 px with touch', () => {
     await page.goto('/');
     const newButton = page.getByRole('button', { name: 'New conversation', exact: true });
     const settings = page.getByRole('button', { name: 'Settings', exact: true });
-    const menu = page.getByRole('button', { name: 'Show conversations', exact: true });
+    // Its name is its visible word (WCAG 2.5.3: label in name).
+    const menu = page.getByRole('button', { name: 'Conversations', exact: true });
     await expect(newButton).toBeVisible();
     const before = [await newButton.boundingBox(), await settings.boundingBox(), await menu.boundingBox()];
     await expect(page.getByRole('status').filter({ hasText: 'Ready to work offline' })).toBeVisible();

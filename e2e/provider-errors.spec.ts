@@ -263,6 +263,15 @@ test('a server that cannot be reached while online: the status says so, no empty
   await expect(runNotice(page)).toBeVisible();
 
   await expect(assistantMessages(page).first()).toContainText('No reply yet.');
+  // Waiting is not failing: "No reply yet." is not in the error colour (issue 21.19).
+  const notYet = assistantMessages(page).first().getByText('No reply yet.', { exact: true });
+  const danger = await page.evaluate(() => {
+    const probe = document.body.appendChild(Object.assign(document.createElement('span'), { style: 'color: var(--color-danger)' }));
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
+  await expect(notYet).not.toHaveCSS('color', danger);
   const back = await startProviderServer({ port: Number(port) });
   try {
     back.enqueue({ text: RECOVERED_REPLY });

@@ -172,7 +172,7 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
         await writer.close();
         ports.onNotice?.(conversation.id, null);
         const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        const runError = { code: modelError.code, message: modelError.message };
+        const runError = { code: modelError.code, message: modelError.message, ...(modelError.detail ? { detail: modelError.detail } : {}) };
         if (modelError.code === 'network') {
           ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
           return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started) };

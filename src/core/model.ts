@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '../schema/blocks';
 import type { Conversation, Message, Usage } from '../schema/records';
 
 /** One piece of a model step's stream. A step ends when its stream ends. */
@@ -50,9 +51,12 @@ export class ModelError extends Error {
   readonly code: ModelErrorCode;
   readonly status?: number;
   readonly retryAfterMs?: number;
-  constructor(code: ModelErrorCode, message: string, options?: { cause?: unknown; status?: number; retryAfterMs?: number }) {
+  /** The message as a code and parameters, for the UI to word (see ErrorDetail). */
+  readonly detail?: ErrorDetail;
+  constructor(code: ModelErrorCode, message: string, options?: { cause?: unknown; status?: number; retryAfterMs?: number; detail?: ErrorDetail }) {
     super(message, { cause: options?.cause });
     this.code = code;
+    if (options?.detail !== undefined) this.detail = options.detail;
     if (options?.status !== undefined) this.status = options.status;
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }

@@ -118,10 +118,21 @@ export const ElicitationRequestBlock = z.object({
 });
 export type ElicitationRequestBlock = z.infer<typeof ElicitationRequestBlock>;
 
+/**
+ * What an error's English `message` says, as a code and parameters the UI words in the user's language (issue 21.18).
+ * `params.said` is the server's or the engine's own words, shown as they came. Absent in records written before it.
+ */
+export const ErrorDetail = z.object({
+  key: z.string().max(100),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
 export const ErrorBlock = z.object({
   type: z.literal('error'),
   code: z.string(),
   message: z.string(),
+  detail: ErrorDetail.optional(),
 });
 export type ErrorBlock = z.infer<typeof ErrorBlock>;
 

@@ -40,6 +40,8 @@ export const COMMANDS = {
   'conversation.list': command<Conversation[]>()({}),
   /** `conversationId` lets the UI open the new view at once, before the reply; creating the same id twice is a no-op. */
   'conversation.create': command<Conversation>()({ title: z.string().trim().max(200).optional(), conversationId: conversationId.optional() }),
+  /** Removes conversations never used, except `keep` (the one on screen) and any another tab has on screen. */
+  'conversation.discardUnused': command<{ removed: string[] }>()({ keep: conversationId.optional() }),
   /** The composer's unsent text (empty clears it). */
   'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().max(100_000) }),
   'conversation.rename': command<Conversation>()({ conversationId, title: z.string().trim().min(1).max(200) }),

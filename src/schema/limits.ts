@@ -14,6 +14,12 @@ export const QUESTION_LIMITS = {
   otherText: 2000,
 } as const;
 
+/**
+ * A tab showing a conversation holds a shared Web Lock of this name plus the conversation's id, so another tab's
+ * clean-up of unused conversations leaves the one on screen alone.
+ */
+export const VIEW_LOCK_PREFIX = 'parley-view:';
+
 /** The built-in scripted model's profile id. */
 export const SCRIPTED_PROFILE_ID = 'scripted';
 

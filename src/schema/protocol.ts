@@ -106,6 +106,8 @@ export interface ConnectionTestResult {
   message: string;
   reason?: ConnectionTestReason;
   params?: ErrorParams;
+  /** The failure's detail as a code and parameters for the UI to word (as a run error's, see ErrorDetail). */
+  detail?: { key: string; params?: ErrorParams };
   models?: string[];
 }
 

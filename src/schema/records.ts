@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { Block } from './blocks';
+import { Block, ErrorDetail } from './blocks';
 
 /** Where a conversation's agent loop stands. Persisted: a reload reads it back as it was. */
 export const RunState = z.enum(['idle', 'running', 'awaiting_input', 'interrupted', 'waiting_network', 'error']);
 export type RunState = z.infer<typeof RunState>;
 
-export const RunError = z.object({ code: z.string(), message: z.string() });
+export const RunError = z.object({ code: z.string(), message: z.string(), detail: ErrorDetail.optional() });
 export type RunError = z.infer<typeof RunError>;
 
 /**

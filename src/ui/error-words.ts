@@ -2,6 +2,7 @@ import type { AppEvent } from '../schema/events';
 import type { ConnectionTestReason, ConnectionTestResult, ImportPart } from '../schema/protocol';
 import { WireError, type ErrorCode, type ErrorReason } from '../schema/wire-error';
 import { t, type MessageKey } from './i18n/i18n';
+import { dictionary } from './i18n/dictionary';
 
 /**
  * An error as the user reads it: `text` in the UI's language, written from codes and parameters; `detail` is what
@@ -127,11 +128,35 @@ export function describeError(error: unknown): ErrorWords {
   return withDetail(t('error.unexpected'), error instanceof Error ? error.message : String(error));
 }
 
-/** A run's error or an error block, from its code; the provider's own text (status, URL, advice) is detail. */
-export function describeRunError(failure: { code: string; message: string }): ErrorWords {
-  const key = keyFor(RUN_ERROR_KEYS, failure.code) ?? 'status.error';
-  return withDetail(t(key), failure.message);
+/** Run errors whose sentence says all their English message did: no "Details" in another language's page. */
+const SELF_WORDED_RUN_ERRORS: ReadonlySet<string> = new Set(['profile_gone', 'step_limit', 'invalid_questions']);
+
+/**
+ * A run's error or an error block, from its code. Its detail (status, URL, what to change) is worded from the worker's
+ * detail code and parameters; only the server's own words (`said`) stay as they came. A record without a detail code
+ * (written by an older version) shows its stored text.
+ */
+export function describeRunError(failure: { code: string; message: string; detail?: { key: string; params?: Record<string, string | number> } | undefined }): ErrorWords {
+  const text = t(keyFor(RUN_ERROR_KEYS, failure.code) ?? 'status.error');
+  const worded = wordedDetail(failure.detail);
+  if (worded !== undefined) return withDetail(text, worded);
+  if (SELF_WORDED_RUN_ERRORS.has(failure.code)) return { text };
+  return withDetail(text, failure.message);
 }
+
+/** A detail code and its parameters in the UI's language, the server's own words (`said`) added as they came. */
+function wordedDetail(detail: { key: string; params?: Record<string, string | number> } | undefined): string | undefined {
+  const key = detail ? keyFor(DETAIL_KEYS, detail.key) : undefined;
+  if (!detail || !key) return undefined;
+  const params = detail.params ?? {};
+  const said = params.said !== undefined && !dictionary.en[key].includes('{said}') ? ` ${t('errorDetail.said', { said: params.said })}` : '';
+  return t(key, params) + said;
+}
+
+/** Every `errorDetail.*` key by its detail code (the part after the prefix). */
+const DETAIL_KEYS: Readonly<Record<string, MessageKey>> = Object.fromEntries(
+  (Object.keys(dictionary.en) as MessageKey[]).filter((key) => key.startsWith('errorDetail.') && key !== 'errorDetail.said').map((key) => [key.slice('errorDetail.'.length), key]),
+);
 
 /** A connection test's outcome. Without a reason (an older worker), the test's own text is all there is. */
 export function describeTestResult(result: ConnectionTestResult): ErrorWords {
@@ -147,8 +172,12 @@ export function describeTestResult(result: ConnectionTestResult): ErrorWords {
       return { text: t(count === 1 ? 'test.connectedOneModelMissing' : 'test.connectedManyModelMissing', values) };
     }
     default: {
-      const key = keyFor(RUN_ERROR_KEYS, result.reason) ?? keyFor(TEST_KEYS, result.reason) ?? 'settings.testFailed';
-      return result.ok ? { text: t(key, params) } : withDetail(t(key, params), result.message);
+      const testKey = keyFor(TEST_KEYS, result.reason);
+      const key = keyFor(RUN_ERROR_KEYS, result.reason) ?? testKey ?? 'settings.testFailed';
+      const worded = wordedDetail(result.detail);
+      if (worded !== undefined) return withDetail(t(key, params), worded);
+      // The test's own reasons are worded whole by their sentence; its English text would only repeat it.
+      return result.ok || testKey ? { text: t(key, params) } : withDetail(t(key, params), result.message);
     }
   }
 }

@@ -29,6 +29,8 @@ export interface CommandHandlerDeps {
   mcp: McpHub;
   /** Loads, without waiting, what the conversation's next model request will need (its provider's code). */
   prepareModel?(conversation: Conversation): void;
+  /** The conversations some tab has on screen (their view locks, see VIEW_LOCK_PREFIX): never discarded as unused. */
+  viewedConversations?(): Promise<ReadonlySet<string>>;
   /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */
   readImport?(file: Blob): Promise<ConversationExport>;
 }
@@ -60,6 +62,7 @@ const localModelCommands = () => import('./providers/in-browser/store-errors');
  */
 export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) => Promise<unknown> {
   const { store, settings, runs } = deps;
+  const viewed = async (): Promise<ReadonlySet<string>> => (await deps.viewedConversations?.()) ?? new Set();
 
   const handlers: Handlers = {
     'conversation.list': async () => {
@@ -69,7 +72,13 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       for (const conversation of conversations) if (conversation.runState === 'awaiting_input') deps.prepareModel?.(conversation);
       return conversations.map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
-    'conversation.create': async (command) => store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId),
+    'conversation.create': async (command) =>
+      store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, await viewed()),
+    'conversation.discardUnused': async (command) => {
+      const keep = new Set(await viewed());
+      if (command.keep) keep.add(command.keep);
+      return { removed: await store.discardUnused(keep) };
+    },
     'conversation.saveDraft': async (command) => {
       await store.saveComposerDraft(command.conversationId, command.text);
       return { saved: true as const };
@@ -319,11 +328,11 @@ function providerErrorText(code: string): string {
 /** An exported conversation with provider error texts replaced by their code. */
 function withoutProviderDetails(entry: { conversation: Conversation; messages: Message[] }): { conversation: Conversation; messages: Message[] } {
   const conversation = entry.conversation.runError && PROVIDER_ERROR_CODES.has(entry.conversation.runError.code)
-    ? { ...entry.conversation, runError: { code: entry.conversation.runError.code, message: providerErrorText(entry.conversation.runError.code) } }
+    ? { ...entry.conversation, runError: { code: entry.conversation.runError.code, message: providerErrorText(entry.conversation.runError.code) } } // no detail: it holds the server's words
     : entry.conversation;
   const messages = entry.messages.map((message) =>
     message.blocks.some((block) => block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code))
-      ? { ...message, blocks: message.blocks.map((block) => (block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code) ? { ...block, message: providerErrorText(block.code) } : block)) }
+      ? { ...message, blocks: message.blocks.map((block) => (block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code) ? { type: 'error' as const, code: block.code, message: providerErrorText(block.code) } : block)) }
       : message,
   );
   return { conversation, messages };

@@ -13,7 +13,20 @@ import { RunRecords } from './run-records';
 import { conversationSizes } from './storage-usage';
 import { DEFAULT_TITLE, notFound, type StoreContext, type StoreListener } from './store-context';
 import { readStoredSettings } from './stored-config';
-import { inTransaction } from './transaction';
+import { inTransaction, type Transaction } from './transaction';
+
+/** Deletes, in the caller's transaction, every conversation never used (no message, no draft, untitled, idle) not in `keep`. */
+async function removeUnused(transaction: Transaction, keep: ReadonlySet<string>): Promise<string[]> {
+  const removed: string[] = [];
+  for (const candidate of await transaction.objectStore('conversations').getAll()) {
+    if (keep.has(candidate.id) || candidate.runState !== 'idle' || candidate.title !== DEFAULT_TITLE || candidate.draft) continue;
+    const range = IDBKeyRange.bound([candidate.id, 0], [candidate.id, Number.MAX_SAFE_INTEGER]);
+    if ((await transaction.objectStore('messages').index('by-conversation').count(range)) > 0) continue;
+    await transaction.objectStore('conversations').delete(candidate.id);
+    removed.push(candidate.id);
+  }
+  return removed;
+}
 
 /**
  * Conversations and messages over IndexedDB. Every method is one transaction that awaits nothing but IndexedDB
@@ -66,29 +79,37 @@ export class IndexedDbConversationStore implements ConversationStore {
    * `profileOf` finds the default in the settings record read in this transaction, not in this worker's copy, which
    * another tab's change may not have reached yet. An existing id is returned as it is. Other conversations that were
    * never used (no message, no draft, untitled, idle) are removed in the same transaction, so clicking "New
-   * conversation" does not pile up empty ones.
+   * conversation" does not pile up empty ones; `keep` names those another tab has on screen.
    */
-  async createConversation(title: string | undefined, profileOf: (storedSettings: unknown) => string, conversationId?: string): Promise<Conversation> {
+  async createConversation(
+    title: string | undefined,
+    profileOf: (storedSettings: unknown) => string,
+    conversationId?: string,
+    keep: ReadonlySet<string> = new Set(),
+  ): Promise<Conversation> {
     const now = this.now();
     const freshId = conversationId ?? this.newId();
     const result = await inTransaction(this.database, ['conversations', 'messages', 'settings'], async (transaction) => {
       const existing = await transaction.objectStore('conversations').get(freshId);
       if (existing) return { conversation: existing, created: false, removed: [] as string[] };
       const fresh: Conversation = { id: freshId, title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId: profileOf(await readStoredSettings(transaction)) };
-      const removed: string[] = [];
-      for (const candidate of await transaction.objectStore('conversations').getAll()) {
-        if (candidate.runState !== 'idle' || candidate.title !== DEFAULT_TITLE || candidate.draft) continue;
-        const range = IDBKeyRange.bound([candidate.id, 0], [candidate.id, Number.MAX_SAFE_INTEGER]);
-        if ((await transaction.objectStore('messages').index('by-conversation').count(range)) > 0) continue;
-        await transaction.objectStore('conversations').delete(candidate.id);
-        removed.push(candidate.id);
-      }
+      const removed = await removeUnused(transaction, keep);
       await transaction.objectStore('conversations').put(fresh);
       return { conversation: fresh, created: true, removed };
     });
     for (const id of result.removed) this.listener.deleted(id);
     if (result.created) this.listener.changed({ conversation: result.conversation });
     return result.conversation;
+  }
+
+  /**
+   * Removes the conversations that were never used (see createConversation), except those in `keep` (on screen in some
+   * tab), so one left for another conversation, for Settings or by a closed tab is not kept.
+   */
+  async discardUnused(keep: ReadonlySet<string>): Promise<string[]> {
+    const removed = await inTransaction(this.database, ['conversations', 'messages'], (transaction) => removeUnused(transaction, keep));
+    for (const id of removed) this.listener.deleted(id);
+    return removed;
   }
 
   /** Stores the composer's unsent text on the conversation (without touching its place in the list). */

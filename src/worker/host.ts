@@ -7,6 +7,7 @@ import type { AppEvent } from '../schema/events';
 import type { Conversation, ConversationExport, Profile } from '../schema/records';
 import { WireError, type ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler } from './command-handler';
+import { VIEW_LOCK_PREFIX } from '../schema/limits';
 import { IndexedDbConversationStore } from './conversation-store';
 import type { ParleyDatabase } from './database';
 import type { Locks } from './locks';
@@ -138,6 +139,8 @@ export function createHost(environment: HostEnvironment): Host {
     settings,
     runs,
     requestPeerStop: environment.requestPeerStop,
+    viewedConversations: async () =>
+      new Set([...(await environment.locks.heldNames())].flatMap((name) => (name.startsWith(VIEW_LOCK_PREFIX) ? [name.slice(VIEW_LOCK_PREFIX.length)] : []))),
     emit,
     testConnection: environment.testConnection,
     requestChecks: async () => {

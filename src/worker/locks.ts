@@ -4,6 +4,8 @@ export interface Locks {
   tryAcquire(name: string): Promise<(() => void) | null>;
   /** Waits for the lock. */
   acquire(name: string): Promise<() => void>;
+  /** The names of the locks held now, by anyone (this origin's tabs and workers). */
+  heldNames(): Promise<ReadonlySet<string>>;
 }
 
 /** Web Locks: shared by every tab and worker of this origin, released by the browser when a holder dies. */
@@ -23,6 +25,7 @@ export function webLocks(locks: LockManager): Locks {
   return {
     tryAcquire: (name) => request(name, true),
     acquire: async (name) => (await request(name, false))!,
+    heldNames: async () => new Set(((await locks.query()).held ?? []).flatMap((lock) => (lock.name === undefined ? [] : [lock.name]))),
   };
 }
 
@@ -46,6 +49,7 @@ export function memoryLocks(): Locks {
       held.add(name);
       return releaser(name);
     },
+    heldNames: async () => new Set(held),
     acquire(name) {
       if (!held.has(name)) {
         held.add(name);

@@ -1,7 +1,7 @@
 import { WireError } from '../schema/protocol';
 import type { ProfileInput } from '../schema/commands';
 import { SCRIPTED_PROFILE_ID, type Profile, type ProfileView, type Settings } from '../schema/records';
-import { DEMO_SCRIPT } from './providers/demo-script';
+import { DEMO_SCRIPT, demoLanguage, scriptIn } from './providers/demo-script';
 import { SETTINGS_KEY, type StoredConfig } from './stored-config';
 
 /** The built-in profile: the scripted model, always there, needing no key. */
@@ -31,7 +31,7 @@ export class SettingsStore {
       }
       const next: Settings = { ...DEFAULT_SETTINGS, ...stored, ...definedOnly(update) };
       await transaction.objectStore('settings').put(next, SETTINGS_KEY);
-      return next;
+      return settingsFrom(next);
     });
   }
 
@@ -127,9 +127,13 @@ export class SettingsStore {
   }
 }
 
-/** The settings a stored record (raw, possibly partial or absent) means: the defaults for whatever it lacks. */
+/**
+ * The settings a stored record (raw, possibly partial or absent) means: the defaults for whatever it lacks, and the
+ * built-in demo script in the user's language (see scriptIn).
+ */
 export function settingsFrom(stored: unknown): Settings {
-  return { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings> | undefined) };
+  const settings: Settings = { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings> | undefined) };
+  return { ...settings, script: scriptIn(settings.script, demoLanguage(settings.locale)) };
 }
 
 /** What the UI may see of a profile: everything but the key, which is masked. */

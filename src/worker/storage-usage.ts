@@ -27,12 +27,15 @@ export async function conversationSizes(database: ParleyDatabase, limit: number)
   }
   const all: ConversationSize[] = [];
   let totalBytes = 0;
+  let conversationCount = 0;
   for (const conversation of await database.getAll('conversations')) {
     const size = sizes.get(conversation.id) ?? { bytes: 0, messages: 0 };
+    conversationCount += 1;
     const bytes = size.bytes + JSON.stringify(conversation).length;
     totalBytes += bytes;
-    all.push({ conversationId: conversation.id, title: conversation.title, bytes, messages: size.messages });
+    // Nothing to gain by deleting a conversation with no messages (one just opened, not used yet): not listed.
+    if (size.messages > 0) all.push({ conversationId: conversation.id, title: conversation.title, bytes, messages: size.messages });
   }
   all.sort((a, b) => b.bytes - a.bytes);
-  return { largest: all.slice(0, limit), conversations: all.length, totalBytes };
+  return { largest: all.slice(0, limit), conversations: conversationCount, totalBytes };
 }

@@ -123,4 +123,28 @@ describe('worker errors in a Chinese UI', () => {
       expect(describeRunError({ code, message: 'the provider said so' })).toEqual({ text: '出了点问题', detail: 'the provider said so' });
     }
   });
+
+  it('words every Details line Parley writes in Chinese, keeping only the server’s own words (issue 21.18)', () => {
+    // As the worker's httpStatusError builds them (tests/unit/error-details.test.ts checks that side).
+    const rejected = { code: 'auth', message: 'The API key was rejected (HTTP 401). …', detail: { key: 'http_auth_model', params: { status: 401, model: 'gpt-x' } } };
+    const limited = { code: 'rate_limited', message: 'The provider is rate-limiting requests (HTTP 429). …', detail: { key: 'http_rate_limited_wait', params: { status: 429, seconds: 7, said: 'Slow down, please' } } };
+    const refused = { code: 'bad_request', message: 'The provider rejected the request (HTTP 400). It gave no reason.', detail: { key: 'http_rejected_silent', params: { status: 400 } } };
+    for (const error of [rejected, limited, refused]) {
+      const words = describeRunError(error);
+      expect(words.detail).toBeDefined();
+      // No sentence of Parley's in English: what is left in Latin letters is a status, a URL, a model name or the server's words.
+      expect(words.detail!).not.toMatch(/The |Check |provider|rejected|Try again/);
+    }
+    expect(describeRunError(rejected).detail).toBe('服务器返回 HTTP 401。请在此配置的设置中检查密钥，并确认它有权使用模型“gpt-x”。');
+    expect(describeRunError(limited).detail).toBe('提供方正在限制请求频率（HTTP 429），要求等待 7 秒。 提供方的原话：Slow down, please');
+    const cors = { code: 'cors', message: 'The server at … (CORS).', detail: { key: 'cors', params: { baseUrl: 'http://localhost:11434/v1', origin: 'https://parley.example' } } };
+    expect(describeRunError(cors).detail).toBe('http://localhost:11434/v1 上的服务器有响应，但不允许来自本应用的请求（CORS）。服务器必须允许来源 https://parley.example。');
+    const engine = { code: 'server', message: 'The in-browser model failed: abort(oom)', detail: { key: 'in_browser_failed', params: { said: 'abort(oom)' } } };
+    expect(describeRunError(engine)).toEqual({ text: '提供方的服务器出错了。请稍后再试。', detail: '浏览器内模型出错：abort(oom)' });
+    // The loop's own stops say everything in their sentence: no English left under Details.
+    expect(describeRunError({ code: 'step_limit', message: 'Stopped after 25 model steps in a row. Write a message to go on.' })).toEqual({ text: '模型连续执行的步骤过多，已停止。发送一条消息即可继续。' });
+    // A connection test's 401 too.
+    const tested = describeTestResult({ ok: false, reason: 'auth', params: { status: 401 }, detail: rejected.detail, message: `The key was rejected. ${rejected.message}` });
+    expect(tested.detail).toBe('服务器返回 HTTP 401。请在此配置的设置中检查密钥，并确认它有权使用模型“gpt-x”。');
+  });
 });

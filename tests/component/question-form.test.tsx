@@ -289,7 +289,7 @@ describe('QuestionForm answers', () => {
     expect(screen.getByText('Features: Sync, "Offline mode"')).toBeInTheDocument();
   });
 
-  it('lists every answer or "Skipped" on the Review tab and goes back to change one', () => {
+  it('lists every answer or "Not answered yet" (not "Skipped": the user has not chosen to skip) on the Review tab and goes back to change one', () => {
     const { client } = createFakeClient();
     renderForm(pendingBlock(), client);
     fireEvent.click(screen.getByRole('radio', { name: 'High' }));
@@ -297,7 +297,8 @@ describe('QuestionForm answers', () => {
 
     const review = screen.getByRole('tabpanel', { name: 'Review' });
     expect(within(review).getByText('Budget: High')).toBeInTheDocument();
-    expect(within(review).getByText('Features: Skipped')).toBeInTheDocument();
+    expect(within(review).getByText('Features: Not answered yet')).toBeInTheDocument();
+    expect(within(review).queryByText(/Skipped/)).not.toBeInTheDocument();
 
     fireEvent.click(within(review).getByRole('button', { name: 'Change Features' }));
     expect(screen.getByRole('tab', { name: 'Features' })).toHaveAttribute('aria-selected', 'true');
@@ -492,6 +493,13 @@ describe('QuestionForm once resolved', () => {
     );
     const items = screen.getAllByRole('listitem').map((item) => item.textContent);
     expect(items).toEqual(['Budget: Skipped', 'Features: Search, Export, "Offline"']);
+  });
+
+  it('quotes typed text that holds quotes itself with the other kind of quotes (issue 21.19)', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock({ status: 'success', resolution: 'answered', resolvedAt, answers: [{ selected: ['High'] }, { selected: [], other: 'My dog "Rex"' }] }), client);
+    const items = screen.getAllByRole('listitem').map((item) => item.textContent);
+    expect(items).toEqual(['Budget: High', 'Features: “My dog "Rex"”']);
   });
 
   it('replaces the form with the summary when another tab resolves the block', () => {

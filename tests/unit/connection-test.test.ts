@@ -101,7 +101,12 @@ describe('testConnection', () => {
     const { port } = probe.address() as { port: number };
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const result = await testConnection(profile('openai-compatible', { baseUrl: `http://127.0.0.1:${port}/v1/` }));
-    expect(result).toEqual({ ok: false, reason: 'network', message: expect.stringContaining(`Cannot reach http://127.0.0.1:${port}/v1`) });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'network',
+      message: expect.stringContaining(`Cannot reach http://127.0.0.1:${port}/v1`),
+      detail: { key: 'unreachable', params: { baseUrl: `http://127.0.0.1:${port}/v1` } },
+    });
   });
 
   it('rejects an answer that is not a model list', async () => {

@@ -20,7 +20,7 @@ describe('runs and the other writers of a conversation', () => {
     const databaseName = uniqueDatabaseName();
     const shared = memoryLocks();
     // Waiting for a lock takes a while in a busy browser; trying for it does not.
-    const slowToWait: Locks = { tryAcquire: (name) => shared.tryAcquire(name), acquire: async (name) => (await pause(30), shared.acquire(name)) };
+    const slowToWait: Locks = { tryAcquire: (name) => shared.tryAcquire(name), acquire: async (name) => (await pause(30), shared.acquire(name)), heldNames: () => shared.heldNames() };
     const first = await openTab({ databaseName, locks: slowToWait });
     await first.send({ type: 'settings.update', script: script([{ text: 'answered' }]) });
     const { id: conversationId } = await first.send({ type: 'conversation.create' });

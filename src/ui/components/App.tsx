@@ -29,6 +29,10 @@ export function App(props: { client: WorkerClient }) {
   const { state, dispatch } = createUiStore();
   const services: AppServices = { client, state, dispatch };
   const route = createHashRoute();
+  const activeConversationId = () => {
+    const current = route();
+    return current.name === 'conversation' ? current.conversationId : undefined;
+  };
   const [navOpen, setNavOpen] = createSignal(false);
   const serviceWorker = createServiceWorkerPrompt();
   onCleanup(trackVisualViewport());
@@ -54,7 +58,12 @@ export function App(props: { client: WorkerClient }) {
     on(
       () => state.workerGeneration,
       () => {
-        void settle(client.send({ type: 'conversation.list' })).then((conversations) => {
+        // A conversation left unused when the page last closed (or went to Settings, then was reloaded) is not kept.
+        const onScreen = activeConversationId();
+        // Listed after the clean-up, so a conversation it removes is not listed again after its deletion event.
+        void settle(client.send({ type: 'conversation.discardUnused', ...(onScreen ? { keep: onScreen } : {}) }))
+          .then(() => settle(client.send({ type: 'conversation.list' })))
+          .then((conversations) => {
           if (conversations) dispatch({ type: 'conversations-listed', conversations });
         });
         void settle(client.send({ type: 'settings.get' })).then((settings) => {
@@ -77,14 +86,14 @@ export function App(props: { client: WorkerClient }) {
   });
   trackPendingQuestionsInTitle(() => state.pendingQuestionCount);
 
-  const activeConversationId = () => {
-    const current = route();
-    return current.name === 'conversation' ? current.conversationId : undefined;
-  };
-
   return (
     <AppContext.Provider value={services}>
-      <div class="app" data-route={route().name} data-nav-open={navOpen() ? 'true' : 'false'}>
+      <div
+        class="app"
+        data-route={route().name}
+        data-nav-open={navOpen() ? 'true' : 'false'}
+        data-first-run={state.conversationsLoaded && state.conversationOrder.length === 0 ? 'true' : undefined}
+      >
         <UpdatePrompt prompt={serviceWorker} />
         <OutdatedBanner shown={state.appOutdated} />
         <WorkerRestartedBanner shown={state.workerRestarted} onDismiss={() => dispatch({ type: 'worker-restart-dismissed' })} />
@@ -95,7 +104,6 @@ export function App(props: { client: WorkerClient }) {
             class="button nav-toggle"
             aria-expanded={navOpen() || route().name === 'home'}
             aria-controls="conversation-nav"
-            aria-label={t('nav.toggle')}
             onClick={() => setNavOpen(!navOpen())}
           >
             <MenuIcon />

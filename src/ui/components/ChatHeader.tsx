@@ -8,6 +8,7 @@ import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ConversationInstructions } from './ConversationInstructions';
 import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
+import { profileName } from '../profile-name';
 import { MoreIcon } from './icons';
 
 export interface ChatHeaderProps {
@@ -203,7 +204,7 @@ export function ChatHeader(props: ChatHeaderProps) {
             <For each={props.profiles}>
               {(profile) => (
                 <option value={profile.id} selected={profile.id === selectedProfileId()}>
-                  {profile.name}
+                  {profileName(profile)}
                 </option>
               )}
             </For>

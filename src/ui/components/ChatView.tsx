@@ -1,11 +1,12 @@
-import { createEffect, createMemo, on, Show } from 'solid-js';
+import { createEffect, createMemo, on, onCleanup, Show } from 'solid-js';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
-import { isBeingCreated, whenCreated } from '../conversation-drafts';
+import { composerText, isBeingCreated, whenCreated } from '../conversation-drafts';
 import { WireError } from '../../schema/wire-error';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
-import { navigate } from '../hash-route';
+import { navigate, parseRoute } from '../hash-route';
+import { holdViewLock } from '../view-lock';
 import { t } from '../i18n/i18n';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
@@ -53,6 +54,18 @@ export function ChatView(props: { conversationId: string }) {
       },
     ),
   );
+
+  // Left for another conversation or home, a conversation never used is not kept (the worker decides what is unused).
+  // Not when Settings opens: Back (or a model picked there) returns to it. A reload or the next start drops it then.
+  const releaseViewLock = holdViewLock(props.conversationId);
+  onCleanup(() => {
+    const leftId = props.conversationId;
+    void Promise.all([releaseViewLock(), whenCreated(leftId)]).then(() => {
+      const now = parseRoute(window.location.hash);
+      if (now.name === 'settings' || composerText(leftId) !== undefined) return;
+      void settle(app.client.send({ type: 'conversation.discardUnused', ...(now.name === 'conversation' ? { keep: now.conversationId } : {}) }));
+    });
+  });
 
   // Deleted here or in another tab: leave rather than show a conversation that no longer exists.
   let wasShown = false;

@@ -26,11 +26,12 @@ export function MessageView(props: MessageViewProps) {
   // On a touch screen your own message's actions wait behind "Message actions"; with a pointer they show on hover/focus.
   const [actionsOpen, setActionsOpen] = createSignal(false);
   const actionsId = `message-actions-${createUniqueId()}`;
+  // Nothing was written yet (the run waits for the network or the server): not an interrupted reply, and no error.
+  const notStarted = () => props.message.status === 'interrupted' && props.message.blocks.length === 0;
   const statusLabel = () => {
     switch (props.message.status) {
       case 'interrupted':
-        // Nothing was written yet (the run waits for the network or the server): not an interrupted reply.
-        return props.message.blocks.length === 0 ? t('message.notStarted') : t('message.interrupted');
+        return notStarted() ? t('message.notStarted') : t('message.interrupted');
       case 'stopped':
         return t('message.stopped');
       case 'error':
@@ -56,7 +57,7 @@ export function MessageView(props: MessageViewProps) {
         <span class="message-cursor" aria-hidden="true" />
       </Show>
       <Show when={statusLabel()}>
-        <p class="message-status" data-status={props.message.status}>
+        <p class="message-status" classList={{ 'message-status--waiting': notStarted() }} data-status={props.message.status}>
           {statusLabel()}
         </p>
       </Show>

@@ -9,6 +9,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { DataSettings } from './DataSettings';
 import { McpSettings } from './McpSettings';
 import { NotificationSettings } from './NotificationSettings';
+import { profileName } from '../profile-name';
 import { chooseTheme, storedTheme, type Theme } from '../theme';
 
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
@@ -114,18 +115,18 @@ export function Settings() {
           <For each={app.state.profiles}>
             {(profile) => (
               <li class="profile-item" classList={{ default: profile.id === defaultProfileId() }}>
-                <span class="profile-name">{profile.name}</span>
+                <span class="profile-name">{profileName(profile)}</span>
                 <span class="profile-kind">{t(`provider.${profile.kind === 'openai-compatible' ? 'openai' : profile.kind}`)}</span>
                 <Show when={profile.id === defaultProfileId()}>
                   <span class="badge">{t('settings.default')}</span>
                 </Show>
                 <span class="profile-actions">
                   <Show when={profile.id !== defaultProfileId()}>
-                    <button type="button" class="button small" aria-label={t('settings.useProfile', { name: profile.name })} onClick={() => void useProfile(profile.id)}>
+                    <button type="button" class="button small" aria-label={t('settings.useProfile', { name: profileName(profile) })} onClick={() => void useProfile(profile.id)}>
                       {t('settings.use')}
                     </button>
                   </Show>
-                  <button type="button" class="button small" aria-label={t('settings.editProfile', { name: profile.name })} onClick={() => setFormTarget(targetFor(profile.id))}>
+                  <button type="button" class="button small" aria-label={t('settings.editProfile', { name: profileName(profile) })} onClick={() => setFormTarget(targetFor(profile.id))}>
                     {t('settings.edit')}
                   </button>
                   <Show when={profile.id !== SCRIPTED_PROFILE_ID}>

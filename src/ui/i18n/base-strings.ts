@@ -9,7 +9,6 @@ const en = {
   'title.pending': '({count}) Question waiting · Parley',
 
   'nav.conversations': 'Conversations',
-  'nav.toggle': 'Show conversations',
   'nav.settings': 'Settings',
 
   'conversations.new': 'New conversation',
@@ -150,7 +149,6 @@ const zhCN: Record<keyof typeof en, string> = {
   'title.pending': '（{count}）有问题待回答 · Parley',
 
   'nav.conversations': '对话',
-  'nav.toggle': '显示对话',
   'nav.settings': '设置',
 
   'conversations.new': '新建对话',

@@ -65,7 +65,13 @@ function authHeaders(profile: Profile): Record<string, string> {
 }
 
 function failure(error: ModelError): ConnectionTestResult {
-  return { ok: false, reason: error.code, ...(error.status !== undefined ? { params: { status: error.status } } : {}), message: error.code === 'auth' ? `The key was rejected. ${error.message}` : error.message };
+  return {
+    ok: false,
+    reason: error.code,
+    ...(error.status !== undefined ? { params: { status: error.status } } : {}),
+    ...(error.detail ? { detail: error.detail } : {}),
+    message: error.code === 'auth' ? `The key was rejected. ${error.message}` : error.message,
+  };
 }
 
 /** The ids of an OpenAI-shaped or Anthropic-shaped list (`{ data: [{ id }] }`); undefined for anything else. */

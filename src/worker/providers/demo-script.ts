@@ -1,4 +1,5 @@
 import type { Script } from '../../schema/script';
+import { demoScriptZh } from './demo-script-zh';
 
 /*
  * The script a first-time user meets before connecting any model. It shows the whole loop: streaming
@@ -100,3 +101,24 @@ const demoScript: Script = {
 
 /** The default script (pretty-printed JSON text), as shown in Settings → Script. */
 export const DEMO_SCRIPT: string = JSON.stringify(demoScript, null, 2);
+
+/** The demo in each language the UI speaks. */
+export const DEMO_SCRIPTS = { en: DEMO_SCRIPT, 'zh-CN': JSON.stringify(demoScriptZh, null, 2) } as const;
+export type DemoLanguage = keyof typeof DEMO_SCRIPTS;
+
+/**
+ * The script settings hold, in `language`: a stored script that is one of the built-in demos, word for word (or none),
+ * is the demo, and follows the language; any other text is the user's and is kept as it is. So a zh-CN user meets the
+ * zh-CN demo without a migration, and an edited script is never rewritten.
+ */
+export function scriptIn(stored: string | undefined, language: DemoLanguage): string {
+  if (stored === undefined || Object.values(DEMO_SCRIPTS).includes(stored as never)) return DEMO_SCRIPTS[language];
+  return stored;
+}
+
+/** The stored language, else the browser's (the same rule as the UI's first pick). */
+export function demoLanguage(stored: string | undefined): DemoLanguage {
+  if (stored === 'en' || stored === 'zh-CN') return stored;
+  const preferred = globalThis.navigator?.language ?? 'en';
+  return preferred.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}

@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '../../schema/blocks';
 import {
   APICallError,
   EmptyResponseBodyError,
@@ -72,6 +73,16 @@ export function errorText(text: string): string {
   return text.slice(0, 200);
 }
 
+/** An ErrorDetail with every text parameter scrubbed of the key (a server may echo it); empty texts are left out. */
+function detailOf(key: string, params: Record<string, string | number | undefined>, apiKey: string): { detail: ErrorDetail } {
+  const kept: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'number') kept[name] = value;
+    else if (value) kept[name] = scrubSecret(value, apiKey);
+  }
+  return { detail: { key, params: kept } };
+}
+
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
@@ -85,7 +96,7 @@ export async function toModelError(error: unknown, context: ProviderErrorContext
   if (error instanceof ModelError) return error;
   // Offline, any failure (a refused request, a connection dropped mid-answer) is the network's: wait, do not fail.
   if (globalThis.navigator?.onLine === false) {
-    return new ModelError('network', 'You are offline. The reply continues when the connection is back.', { cause: error });
+    return new ModelError('network', 'You are offline. The reply continues when the connection is back.', { cause: error, detail: { key: 'offline_waiting' } });
   }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
@@ -100,13 +111,19 @@ export async function toModelError(error: unknown, context: ProviderErrorContext
     // An error event inside a 200 stream (Anthropic `overloaded_error`, OpenRouter `{error:{code:502}}`).
     const status = error.statusCode;
     if (status !== undefined && status >= 400) return httpStatusError(status, {}, error.message, context, error);
-    return new ModelError('bad_stream', scrubSecret(`The provider reported an error mid-answer: ${truncate(error.message)}`, context.apiKey), { cause: error });
+    return new ModelError('bad_stream', scrubSecret(`The provider reported an error mid-answer: ${truncate(error.message)}`, context.apiKey), {
+      cause: error,
+      ...detailOf('stream_error', { said: truncate(error.message) }, context.apiKey),
+    });
   }
   // Once the answer has started, any other failure (Chromium's "network error", undici's "terminated") is a cut.
   if (context.midStream) return cutStreamError(error, context);
   if (error instanceof TypeError && FETCH_FAILED.includes(error.message.toLowerCase())) return fetchFailureError(error, context);
   const message = error instanceof Error ? error.message : String(error);
-  return new ModelError('bad_request', scrubSecret(`The request to the provider failed: ${truncate(message)}`, context.apiKey), { cause: error });
+  return new ModelError('bad_request', scrubSecret(`The request to the provider failed: ${truncate(message)}`, context.apiKey), {
+    cause: error,
+    ...detailOf('request_failed', { said: truncate(message) }, context.apiKey),
+  });
 }
 
 /** A non-2xx HTTP answer as a ModelError. `providerText` is the provider's own error message, if any. */
@@ -119,12 +136,22 @@ export function httpStatusError(
 ): ModelError {
   const scrub = (text: string) => scrubSecret(text, context.apiKey);
   const detail = providerText ? ` The provider said: ${truncate(providerText)}` : '';
+  const said = providerText ? truncate(providerText) : undefined;
+  const words = (key: string, params: Record<string, string | number | undefined>) => detailOf(key, { status, ...params }, context.apiKey);
   if (status === 401 || status === 403) {
     // The provider's own words are left out: some echo part of the key.
-    return new ModelError('auth', `The API key was rejected (HTTP ${status}). Check the key in this profile's settings, and that it is allowed to use ${context.model ? `the model "${scrub(context.model)}"` : 'this model'}.`, { cause, status });
+    return new ModelError('auth', `The API key was rejected (HTTP ${status}). Check the key in this profile's settings, and that it is allowed to use ${context.model ? `the model "${scrub(context.model)}"` : 'this model'}.`, {
+      cause,
+      status,
+      ...words(context.model ? 'http_auth_model' : 'http_auth', { model: context.model }),
+    });
   }
   if (status === 404) {
-    return new ModelError('not_found', scrub(`The server at ${context.baseUrl} answered 404 Not Found: the model "${context.model ?? ''}" may not exist there, or the base URL is wrong (OpenAI-compatible servers usually end in /v1).${detail}`), { cause, status });
+    return new ModelError('not_found', scrub(`The server at ${context.baseUrl} answered 404 Not Found: the model "${context.model ?? ''}" may not exist there, or the base URL is wrong (OpenAI-compatible servers usually end in /v1).${detail}`), {
+      cause,
+      status,
+      ...words('http_not_found', { baseUrl: context.baseUrl, model: context.model ?? '', said }),
+    });
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(headers);
@@ -133,12 +160,17 @@ export function httpStatusError(
       cause,
       status,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...words(retryAfterMs === undefined ? 'http_rate_limited' : 'http_rate_limited_wait', { seconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000), said }),
     });
   }
   if (status >= 500) {
-    return new ModelError('server', scrub(`The provider had a server error (HTTP ${status}). Try again in a moment.${detail}`), { cause, status });
+    return new ModelError('server', scrub(`The provider had a server error (HTTP ${status}). Try again in a moment.${detail}`), { cause, status, ...words('http_server', { said }) });
   }
-  return new ModelError('bad_request', scrub(`The provider rejected the request (HTTP ${status}).${detail || ' It gave no reason.'}`), { cause, status });
+  return new ModelError('bad_request', scrub(`The provider rejected the request (HTTP ${status}).${detail || ' It gave no reason.'}`), {
+    cause,
+    status,
+    ...words(said ? 'http_rejected' : 'http_rejected_silent', { said }),
+  });
 }
 
 /**
@@ -169,19 +201,24 @@ export function parseRetryAfter(headers: Headers | Record<string, string>, now: 
 export async function fetchFailureError(error: unknown, context: ProviderErrorContext): Promise<ModelError> {
   const scrub = (text: string) => scrubSecret(text, context.apiKey);
   if (globalThis.navigator?.onLine === false) {
-    return new ModelError('network', 'You are offline, so the model provider cannot be reached. Reconnect and try again.', { cause: error });
+    return new ModelError('network', 'You are offline, so the model provider cannot be reached. Reconnect and try again.', { cause: error, detail: { key: 'offline' } });
   }
   const origin = appOrigin();
   if (await isReachable(context)) {
     const message = looksLikeOllama(context.baseUrl)
       ? `Ollama at ${context.baseUrl} is running but does not allow requests from this app. Set OLLAMA_ORIGINS=${origin} in Ollama's environment (for example \`OLLAMA_ORIGINS=${origin} ollama serve\`) and restart Ollama.`
       : `The server at ${context.baseUrl} answered, but it does not allow requests from this app (CORS). The server must allow the origin ${origin}${context.requestHeaders?.length ? ` and the request headers ${context.requestHeaders.join(', ')}` : ''}.`;
-    return new ModelError('cors', scrub(message), { cause: error });
+    const headers = context.requestHeaders?.length ? context.requestHeaders.join(', ') : undefined;
+    const key = looksLikeOllama(context.baseUrl) ? 'cors_ollama' : headers ? 'cors_headers' : 'cors';
+    return new ModelError('cors', scrub(message), { cause: error, ...detailOf(key, { baseUrl: context.baseUrl, origin, headers }, context.apiKey) });
   }
   const mixedContent = globalThis.location?.protocol === 'https:' && context.baseUrl.startsWith('http:') && !isLoopback(context.baseUrl)
     ? ' This page is served over https, and browsers block requests to plain http servers other than localhost.'
     : '';
-  return new ModelError('network', scrub(`Cannot reach ${context.baseUrl}. Check the base URL, that the server is running, and your connection.${mixedContent}`), { cause: error });
+  return new ModelError('network', scrub(`Cannot reach ${context.baseUrl}. Check the base URL, that the server is running, and your connection.${mixedContent}`), {
+    cause: error,
+    ...detailOf(mixedContent ? 'unreachable_mixed_content' : 'unreachable', { baseUrl: context.baseUrl }, context.apiKey),
+  });
 }
 
 function isMalformed(error: unknown): boolean {
@@ -197,12 +234,18 @@ export function malformedStreamError(error: unknown, context: ProviderErrorConte
   // The OpenAI-compatible provider reports a stream that simply ended as invalid data.
   if (InvalidResponseDataError.isInstance(error) && /ended without/i.test(error.message)) return cutStreamError(error, context);
   const detail = InvalidResponseDataError.isInstance(error) ? error.message : 'a chunk was not valid JSON of the expected shape';
-  return new ModelError('bad_stream', scrubSecret(`The provider's answer stream was malformed (${detail}). Try Continue, or check that the base URL points to an OpenAI-compatible or Anthropic API.`, context.apiKey), { cause: error });
+  return new ModelError('bad_stream', scrubSecret(`The provider's answer stream was malformed (${detail}). Try Continue, or check that the base URL points to an OpenAI-compatible or Anthropic API.`, context.apiKey), {
+    cause: error,
+    ...detailOf('stream_malformed', { said: InvalidResponseDataError.isInstance(error) ? truncate(error.message) : undefined }, context.apiKey),
+  });
 }
 
 /** The answer started, then the connection dropped or the stream ended before its finish. */
 export function cutStreamError(error: unknown, context: ProviderErrorContext): ModelError {
-  return new ModelError('bad_stream', scrubSecret(`The answer from ${context.baseUrl} stopped in the middle (the connection dropped or the stream ended early). Use Continue to pick up where it stopped.`, context.apiKey), { cause: error });
+  return new ModelError('bad_stream', scrubSecret(`The answer from ${context.baseUrl} stopped in the middle (the connection dropped or the stream ended early). Use Continue to pick up where it stopped.`, context.apiKey), {
+    cause: error,
+    ...detailOf('stream_cut', { baseUrl: context.baseUrl }, context.apiKey),
+  });
 }
 
 async function isReachable(context: ProviderErrorContext): Promise<boolean> {

@@ -159,7 +159,8 @@ async function classify(error: unknown, context: ProviderErrorContext): Promise<
   if (failure.kind === 'malformed') return malformedStreamError(error, context);
   if (failure.kind === 'provider') {
     if (failure.status !== undefined) return httpStatusError(failure.status, {}, failure.message, context, error);
-    return new ModelError('bad_stream', scrubSecret(`The provider reported an error mid-answer: ${failure.message.slice(0, 400)}`, context.apiKey), { cause: error });
+    const said = scrubSecret(failure.message.slice(0, 400), context.apiKey);
+    return new ModelError('bad_stream', `The provider reported an error mid-answer: ${said}`, { cause: error, detail: { key: 'stream_error', params: { said } } });
   }
   // A cut: offline it is the network's (wait), otherwise "use Continue".
   return toModelError(error, context);

@@ -11,17 +11,19 @@ import type { ProviderBuildOptions } from './ai-sdk-model';
 export async function createModelForProfile(profile: Profile, scriptText: string, options: ProviderBuildOptions = {}): Promise<Model> {
   if (profile.kind === 'scripted') {
     const parsed = parseScript(scriptText);
-    if (!parsed.ok) throw new ModelError('config', `The scripted model cannot run (fix it in Settings → Script): ${parsed.error}`);
+    if (!parsed.ok) throw new ModelError('config', `The scripted model cannot run (fix it in Settings → Script): ${parsed.error}`, { detail: { key: 'script_invalid', params: { said: parsed.error } } });
     return createScriptedModel(parsed.script, options.system !== undefined ? { system: options.system } : {});
   }
   if (profile.kind === 'in-browser') {
-    if (profile.model.trim() === '') throw new ModelError('config', `The profile "${profile.name}" has no model yet. Open Settings, choose a model and press Download.`);
+    if (profile.model.trim() === '') throw new ModelError('config', `The profile "${profile.name}" has no model yet. Open Settings, choose a model and press Download.`, { detail: { key: 'in_browser_no_model', params: { name: profile.name } } });
     const { createInBrowserModel } = await import('./in-browser/in-browser-model');
     return createInBrowserModel(profile, options.system !== undefined ? { system: options.system } : {});
   }
   const missing = missingSettings(profile);
   if (missing.length > 0) {
-    throw new ModelError('config', `The profile "${profile.name}" needs ${missing.join(' and ')} before it can be used. Open Settings to fill ${missing.length > 1 ? 'them' : 'it'} in.`);
+    throw new ModelError('config', `The profile "${profile.name}" needs ${missing.join(' and ')} before it can be used. Open Settings to fill ${missing.length > 1 ? 'them' : 'it'} in.`, {
+      detail: { key: 'profile_incomplete', params: { name: profile.name } },
+    });
   }
   if (profile.kind === 'anthropic') {
     const { createAnthropicModel } = await import('./anthropic');

@@ -5,7 +5,7 @@ import { describeAnswer } from './answer-text';
 import { isAnswered } from './question-form-state';
 
 /**
- * The Review tab's content: every question's answer (or "Skipped"), each with a way back to change it.
+ * The Review tab's content: every question's answer (or "Not answered yet"), each with a way back to change it.
  * After Submit with questions unanswered, it first says which ones, and offers "Submit anyway".
  */
 export function QuestionReview(props: {
@@ -32,7 +32,7 @@ export function QuestionReview(props: {
             {(question, index) => (
               <li class="question-review__item" data-skipped={isAnswered(props.answers[index()]) ? undefined : 'true'}>
                 <span class="question-review__answer" dir="auto">
-                  {t('question.summaryItem', { header: question.header, answer: describeAnswer(props.answers[index()]) })}
+                  {t('question.summaryItem', { header: question.header, answer: describeAnswer(props.answers[index()], true) })}
                 </span>
                 <button
                   type="button"

@@ -35,15 +35,17 @@ export function isInView(element: HTMLElement, container: HTMLElement): boolean 
 }
 
 /**
- * After a step to another question: if its text is not in view, bring the form's top to the log's top. Done
- * again after the log's own observer, which follows the changed content to the end when the user was near it
- * (tapping the last option of a long question is exactly that).
+ * After a step to another question: if its text or the row of tabs (the stepper on a phone) above it is not wholly in
+ * view, bring the form's top to the log's top. Done again after the log's own observer, which follows the changed
+ * content to the end when the user was near it (tapping the last option of a long question is exactly that).
  */
 export function revealQuestion(form: HTMLElement, questionText: HTMLElement | undefined): void {
   const container = scrollContainer(form);
   if (!container) return;
+  const steps = form.querySelector<HTMLElement>('[role="tablist"], .question-stepper') ?? undefined;
   const reveal = () => {
-    if (!questionText || !isInView(questionText, container)) alignTop(form, container);
+    const shown = (element: HTMLElement | undefined) => element !== undefined && isInView(element, container);
+    if (!shown(questionText) || (steps !== undefined && steps.offsetHeight > 0 && !shown(steps))) alignTop(form, container);
   };
   reveal();
   queueMicrotask(reveal);
@@ -68,8 +70,16 @@ export function holdQuestionAtTop(form: HTMLElement): (followNewest: boolean) =>
     if (alignments > MAX_ALIGNMENTS || performance.now() - startedAt > MAX_HOLD_MS) return release();
     alignTop(form, container);
   });
+  // The log also scrolls to its end without changing the DOM (its rows measured after a reload): held there too.
+  const onScroll = () => {
+    if (!container) return;
+    alignments += 1;
+    if (alignments > MAX_ALIGNMENTS || performance.now() - startedAt > MAX_HOLD_MS) return release();
+    alignTop(form, container);
+  };
   const release = () => {
     observer.disconnect();
+    container?.removeEventListener('scroll', onScroll);
     for (const type of USER_INPUTS) container?.removeEventListener(type, release);
   };
   // After layout: the form and the log's own scroll to the end have both happened by the next frame.
@@ -78,6 +88,7 @@ export function holdQuestionAtTop(form: HTMLElement): (followNewest: boolean) =>
     if (!container) return;
     alignTop(form, container);
     observer.observe(container, { childList: true, subtree: true, characterData: true });
+    container.addEventListener('scroll', onScroll, { passive: true });
     for (const type of USER_INPUTS) container.addEventListener(type, release, { passive: true });
   });
   return (followNewest) => {

@@ -30,7 +30,7 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       try {
         engine = await loadEngine(source);
       } catch (error) {
-        if (error instanceof LocalModelStoreError) throw new ModelError('config', error.message, { cause: error });
+        if (error instanceof LocalModelStoreError) throw new ModelError('config', error.message, { cause: error, detail: { key: `in_browser_${error.detail.code}` } });
         throw error;
       }
       request.signal.throwIfAborted();
@@ -70,9 +70,12 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
         await unloadEngineIfIdle();
         const detail = error instanceof Error ? error.message : String(error);
         if (/context|kv_cache_full/i.test(detail) || (error as { type?: unknown } | null)?.type === 'kv_cache_full') {
-          throw new ModelError('bad_request', `This conversation no longer fits in the in-browser model's memory (${CONTEXT_TOKENS} tokens of context). Start a new conversation to go on with this model.`, { cause: error });
+          throw new ModelError('bad_request', `This conversation no longer fits in the in-browser model's memory (${CONTEXT_TOKENS} tokens of context). Start a new conversation to go on with this model.`, {
+            cause: error,
+            detail: { key: 'in_browser_context_full', params: { tokens: CONTEXT_TOKENS } },
+          });
         }
-        throw new ModelError('server', `The in-browser model failed: ${detail}`, { cause: error });
+        throw new ModelError('server', `The in-browser model failed: ${detail}`, { cause: error, detail: { key: 'in_browser_failed', params: { said: detail } } });
       } finally {
         release();
       }

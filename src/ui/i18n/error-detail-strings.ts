@@ -1,0 +1,86 @@
+import type { Translations } from './translations';
+
+/**
+ * The "Details" line of a run's error, worded from the worker's detail code and parameters (`errorDetail.<key>`), so
+ * nothing Parley itself writes stays English. `{said}` is the server's, the engine's or the script parser's own words.
+ */
+const en = {
+  'errorDetail.said': 'The provider said: {said}',
+  'errorDetail.http_auth': 'The server answered HTTP {status}. Check the key in this profile’s settings, and that it is allowed to use this model.',
+  'errorDetail.http_auth_model': 'The server answered HTTP {status}. Check the key in this profile’s settings, and that it is allowed to use the model "{model}".',
+  'errorDetail.http_not_found': 'The server at {baseUrl} answered 404 Not Found: the model "{model}" may not exist there, or the base URL is wrong (OpenAI-compatible servers usually end in /v1).',
+  'errorDetail.http_rate_limited': 'The provider is limiting requests (HTTP 429).',
+  'errorDetail.http_rate_limited_wait': 'The provider is limiting requests (HTTP 429) and asked to wait {seconds} s.',
+  'errorDetail.http_server': 'The provider had a server error (HTTP {status}).',
+  'errorDetail.http_rejected': 'The provider rejected the request (HTTP {status}).',
+  'errorDetail.http_rejected_silent': 'The provider rejected the request (HTTP {status}) and gave no reason.',
+  'errorDetail.cors': 'The server at {baseUrl} answered, but it does not allow requests from this app (CORS). The server must allow the origin {origin}.',
+  'errorDetail.cors_headers':
+    'The server at {baseUrl} answered, but it does not allow requests from this app (CORS). The server must allow the origin {origin} and the request headers {headers}.',
+  'errorDetail.cors_ollama':
+    'Ollama at {baseUrl} is running but does not allow requests from this app. Set OLLAMA_ORIGINS={origin} in Ollama’s environment (for example `OLLAMA_ORIGINS={origin} ollama serve`) and restart Ollama.',
+  'errorDetail.unreachable': 'Cannot reach {baseUrl}. Check the base URL, that the server is running, and your connection.',
+  'errorDetail.unreachable_mixed_content':
+    'Cannot reach {baseUrl}. This page is served over https, and browsers block requests to plain http servers other than localhost.',
+  'errorDetail.offline': 'You are offline, so the model provider cannot be reached. Reconnect and try again.',
+  'errorDetail.offline_waiting': 'You are offline. The reply continues when the connection is back.',
+  'errorDetail.stream_error': 'The provider reported an error in the middle of its answer: {said}',
+  'errorDetail.stream_malformed': 'The provider’s answer stream was malformed. Try Continue, or check that the base URL points to an OpenAI-compatible or Anthropic API.',
+  'errorDetail.stream_cut': 'The answer from {baseUrl} stopped in the middle (the connection dropped or the stream ended early).',
+  'errorDetail.request_failed': 'The request to the provider failed: {said}',
+  'errorDetail.script_invalid': 'The scripted model cannot run; fix its script in Settings → Script: {said}',
+  'errorDetail.profile_incomplete': 'The profile “{name}” is missing a setting it needs (a base URL, a model name, or for Anthropic an API key). Open Settings to fill it in.',
+  'errorDetail.in_browser_no_model': 'The profile “{name}” has no model yet. Open Settings, choose a model and press Download.',
+  'errorDetail.in_browser_context_full': 'This conversation no longer fits in the in-browser model’s memory ({tokens} tokens of context). Start a new conversation to go on with this model.',
+  'errorDetail.in_browser_failed': 'The in-browser model failed: {said}',
+  'errorDetail.in_browser_not_stored': 'The model’s file is not stored on this device. Open Settings and press Download.',
+  'errorDetail.in_browser_memory': 'This device does not have enough memory for this model. Choose a smaller one in Settings.',
+  'errorDetail.in_browser_load': 'The in-browser engine could not load this model file.',
+  'errorDetail.in_browser_quota': 'The browser has no room left to store this model.',
+  'errorDetail.in_browser_storage': 'The model file could not be read from or written to this device’s storage.',
+  'errorDetail.in_browser_truncated': 'The stored model file is incomplete. Delete it in Settings and download it again.',
+  'errorDetail.in_browser_not_gguf': 'The stored file is not a GGUF model file.',
+  'errorDetail.in_browser_bad_source': 'The model’s address cannot be used. Choose another model in Settings.',
+  'errorDetail.in_browser_network': 'The model file could not be downloaded. Check your connection.',
+  'errorDetail.in_browser_http': 'The server holding the model file refused to send it.',
+};
+
+const zhCN: Record<keyof typeof en, string> = {
+  'errorDetail.said': '提供方的原话：{said}',
+  'errorDetail.http_auth': '服务器返回 HTTP {status}。请在此配置的设置中检查密钥，并确认它有权使用该模型。',
+  'errorDetail.http_auth_model': '服务器返回 HTTP {status}。请在此配置的设置中检查密钥，并确认它有权使用模型“{model}”。',
+  'errorDetail.http_not_found': '{baseUrl} 上的服务器返回 404 Not Found：模型“{model}”在那里可能不存在，或者基础 URL 有误（OpenAI 兼容的服务器通常以 /v1 结尾）。',
+  'errorDetail.http_rate_limited': '提供方正在限制请求频率（HTTP 429）。',
+  'errorDetail.http_rate_limited_wait': '提供方正在限制请求频率（HTTP 429），要求等待 {seconds} 秒。',
+  'errorDetail.http_server': '提供方的服务器出错（HTTP {status}）。',
+  'errorDetail.http_rejected': '提供方拒绝了该请求（HTTP {status}）。',
+  'errorDetail.http_rejected_silent': '提供方拒绝了该请求（HTTP {status}），没有说明原因。',
+  'errorDetail.cors': '{baseUrl} 上的服务器有响应，但不允许来自本应用的请求（CORS）。服务器必须允许来源 {origin}。',
+  'errorDetail.cors_headers': '{baseUrl} 上的服务器有响应，但不允许来自本应用的请求（CORS）。服务器必须允许来源 {origin} 以及请求头 {headers}。',
+  'errorDetail.cors_ollama': '{baseUrl} 上的 Ollama 正在运行，但不允许来自本应用的请求。请在 Ollama 的环境中设置 OLLAMA_ORIGINS={origin}（例如 `OLLAMA_ORIGINS={origin} ollama serve`），然后重启 Ollama。',
+  'errorDetail.unreachable': '无法连接 {baseUrl}。请检查基础 URL、服务器是否在运行，以及你的网络连接。',
+  'errorDetail.unreachable_mixed_content': '无法连接 {baseUrl}。本页面通过 https 提供，浏览器会拦截对 localhost 以外的普通 http 服务器的请求。',
+  'errorDetail.offline': '你处于离线状态，无法连接模型提供方。请恢复连接后再试。',
+  'errorDetail.offline_waiting': '你处于离线状态。连接恢复后回复会继续。',
+  'errorDetail.stream_error': '提供方在回答过程中报告了错误：{said}',
+  'errorDetail.stream_malformed': '提供方返回的数据流格式有误。请点击“继续”，或检查基础 URL 是否指向 OpenAI 兼容或 Anthropic 的 API。',
+  'errorDetail.stream_cut': '来自 {baseUrl} 的回答中途停止了（连接断开或数据流提前结束）。',
+  'errorDetail.request_failed': '向提供方发送请求失败：{said}',
+  'errorDetail.script_invalid': '脚本模型无法运行；请在“设置 → 脚本”中修正脚本：{said}',
+  'errorDetail.profile_incomplete': '配置“{name}”缺少必需的设置（基础 URL、模型名称，Anthropic 还需要 API 密钥）。请打开设置补全。',
+  'errorDetail.in_browser_no_model': '配置“{name}”还没有模型。请打开设置，选择一个模型并点击“下载”。',
+  'errorDetail.in_browser_context_full': '这个对话已超出浏览器内模型的内存（{tokens} 个词元的上下文）。请新建一个对话，继续使用这个模型。',
+  'errorDetail.in_browser_failed': '浏览器内模型出错：{said}',
+  'errorDetail.in_browser_not_stored': '该模型文件没有存储在本设备上。请打开设置并点击“下载”。',
+  'errorDetail.in_browser_memory': '本设备的内存不足以运行该模型。请在设置中选择一个更小的模型。',
+  'errorDetail.in_browser_load': '浏览器内引擎无法加载这个模型文件。',
+  'errorDetail.in_browser_quota': '浏览器已没有空间存储这个模型。',
+  'errorDetail.in_browser_storage': '无法在本设备的存储中读写该模型文件。',
+  'errorDetail.in_browser_truncated': '已存储的模型文件不完整。请在设置中删除后重新下载。',
+  'errorDetail.in_browser_not_gguf': '已存储的文件不是 GGUF 模型文件。',
+  'errorDetail.in_browser_bad_source': '该模型的地址无法使用。请在设置中选择其他模型。',
+  'errorDetail.in_browser_network': '无法下载模型文件。请检查网络连接。',
+  'errorDetail.in_browser_http': '存放模型文件的服务器拒绝发送该文件。',
+};
+
+export const errorDetailStrings = { en, 'zh-CN': zhCN } satisfies Translations<keyof typeof en>;
