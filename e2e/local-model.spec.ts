@@ -119,6 +119,53 @@ test('download with progress survives a reload, then the model runs offline, str
   await expect.poll(() => storageUsage(page), { timeout: 20_000 }).toBeLessThan(usageStored - server.model.length * 0.9);
 });
 
+test('Settings says what the stored model files take, and nothing once the model is deleted', async ({ page }) => {
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Sized', `${server.url}/tiny.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+  // Measured when Settings opens: leave and come back.
+  await page.evaluate(() => (location.hash = '#/'));
+  await openSettings(page);
+  await expect(page.getByText(/In-browser models take/)).toContainText(`In-browser models take ${Math.round(server.model.length / 1000)} KB.`);
+
+  await page.getByRole('button', { name: 'Delete model', exact: true }).click();
+  await expect(modelStatus(page)).toContainText('Not on this device');
+  await page.evaluate(() => (location.hash = '#/'));
+  await openSettings(page);
+  await expect(page.getByRole('heading', { name: 'Your data', exact: true })).toBeVisible();
+  await expect(page.getByText(/Conversations take about/)).toBeVisible();
+  await expect(page.getByText(/In-browser models take/)).toHaveCount(0);
+});
+
+test('stopping a reply of the in-browser model logs no error, and the engine answers the next message', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('worker', (worker) => worker.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`worker: ${message.text()}`);
+  }));
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Stopper', `${server.url}/tiny.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+  await newConversation(page);
+  await send(page, 'hello');
+  await expect.poll(async () => ((await assistantMessages(page).last().textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
+  // The next reply streams only once the engine has finished cancelling the stopped one, which is when the abort used
+  // to surface as an uncaught "Operation aborted".
+  await send(page, 'and again');
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await expect.poll(async () => ((await assistantMessages(page).last().textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
+  expect(errors).toEqual([]);
+});
+
 test('a status read that meets a write of the model\'s record waits for it instead of reporting the model absent', async ({ page }) => {
   // The defect: a status poll that read the record while the download replaced it (a moment with no file, or a file
   // changed under the read) said "Not on this device" and stopped looking. Here the page holds the record's lock and

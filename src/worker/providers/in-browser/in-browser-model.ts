@@ -50,7 +50,7 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
           top_k: 20,
           ...(constrained ? { grammar: toolCallGrammar(questionTool) } : request.tools.length > 0 ? { tools: request.tools.map(toEngineTool), tool_choice: 'auto' as const } : {}),
         });
-        for await (const chunk of stream) {
+        for await (const chunk of drainedOnExit(stream)) {
           request.signal.throwIfAborted();
           const text = chunk.choices[0]?.delta?.content;
           if (text) yield* parser.push(text);
@@ -81,6 +81,35 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       yield usage ? { type: 'finish', usage } : { type: 'finish' };
     },
   };
+}
+
+/**
+ * Iterates the engine's stream; left early (a Stop), it keeps reading the rest in the background and swallows its end.
+ * wllama queues each next chunk as a promise that its abort rejects; a loop that stopped reading left that rejection
+ * unobserved, an uncaught "Operation aborted" in the page's console.
+ */
+async function* drainedOnExit<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = stream[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } catch (error) {
+    finished = true;
+    throw error;
+  } finally {
+    if (!finished) {
+      void (async () => {
+        while (!(await iterator.next()).done);
+      })().catch(() => undefined);
+    }
+  }
 }
 
 /** Our history → the engine's OpenAI-style messages (tool calls with JSON-text arguments, results as `tool` messages). */
