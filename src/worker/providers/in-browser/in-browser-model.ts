@@ -4,7 +4,8 @@ import { ModelError, type Model, type ModelPart, type ModelRequest, type ToolSpe
 import type { Profile, Usage } from '../../../schema/records';
 import { QUESTION_TOOL_NAME } from '../../../core/question-tool';
 import { toModelMessages } from '../history-mapping';
-import { CONTEXT_TOKENS, holdEngine, loadEngine, unloadEngineIfIdle } from './engine';
+import { contextError, contextOverflow, toolsLeftOutNote } from './context-fit';
+import { holdEngine, loadEngine, unloadEngineIfIdle } from './engine';
 import { LocalModelStoreError, recordSpeed } from './model-store';
 import { createToolCallParser } from './tool-call-parser';
 import { toolCallGrammar } from './tool-grammar';
@@ -35,43 +36,60 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       request.signal.throwIfAborted();
       const questionTool = request.tools.filter((tool) => tool.name === QUESTION_TOOL_NAME);
       const constrained = engine.constrainToolCalls && questionTool.length > 0 && request.history.at(-1)?.role === 'user' && !request.continuation;
-      const messages = toEngineMessages(request, options.system, constrained ? request.tools : []);
       const parser = createToolCallParser({ newId: () => `local_${Date.now().toString(36)}_${callCount++}` });
       let usage: Usage | undefined;
+      // Tried with the tools first; refused as too long for the context (before any text), tried again without them.
+      let withTools = request.tools.length > 0;
       const release = holdEngine();
       try {
-        const stream = await engine.wllama.createChatCompletion({
-          messages,
-          stream: true,
-          abortSignal: request.signal,
-          max_tokens: MAX_REPLY_TOKENS,
-          temperature: 0.7,
-          top_p: 0.8,
-          top_k: 20,
-          ...(constrained ? { grammar: toolCallGrammar(questionTool) } : request.tools.length > 0 ? { tools: request.tools.map(toEngineTool), tool_choice: 'auto' as const } : {}),
-        });
-        for await (const chunk of drainedOnExit(stream)) {
-          request.signal.throwIfAborted();
-          const text = chunk.choices[0]?.delta?.content;
-          if (text) yield* parser.push(text);
-          // The stream carries no `usage`; its last chunk has llama.cpp's timings, which say the same and the speed.
-          const timings = chunk.timings;
-          if (timings) {
-            usage = { inputTokens: timings.prompt_n + timings.cache_n, outputTokens: timings.predicted_n };
-            if (timings.predicted_per_second > 0) usage.tokensPerSecond = Math.round(timings.predicted_per_second * 10) / 10;
+        for (;;) {
+          const grammar = withTools && constrained;
+          const system = withTools ? options.system : [options.system, request.tools.length > 0 ? toolsLeftOutNote(engine.contextTokens) : undefined].filter(Boolean).join('\n\n');
+          const messages = toEngineMessages(request, system || undefined, grammar ? request.tools : []);
+          let streamed = false;
+          try {
+            const stream = await engine.wllama.createChatCompletion({
+              messages,
+              stream: true,
+              abortSignal: request.signal,
+              max_tokens: MAX_REPLY_TOKENS,
+              temperature: 0.7,
+              top_p: 0.8,
+              top_k: 20,
+              ...(grammar ? { grammar: toolCallGrammar(questionTool) } : withTools ? { tools: request.tools.map(toEngineTool), tool_choice: 'auto' as const } : {}),
+            });
+            for await (const chunk of drainedOnExit(stream)) {
+              request.signal.throwIfAborted();
+              const text = chunk.choices[0]?.delta?.content;
+              if (text) {
+                streamed = true;
+                yield* parser.push(text);
+              }
+              // The stream carries no `usage`; its last chunk has llama.cpp's timings, which say the same and the speed.
+              const timings = chunk.timings;
+              if (timings) {
+                usage = { inputTokens: timings.prompt_n + timings.cache_n, outputTokens: timings.predicted_n };
+                if (timings.predicted_per_second > 0) usage.tokensPerSecond = Math.round(timings.predicted_per_second * 10) / 10;
+              }
+            }
+            break;
+          } catch (error) {
+            if (!request.signal.aborted && withTools && !streamed && contextOverflow(error)) {
+              withTools = false;
+              continue;
+            }
+            throw error;
           }
         }
       } catch (error) {
         release();
         if (request.signal.aborted) throw request.signal.reason;
+        const overflow = contextOverflow(error);
+        if (overflow) throw contextError(overflow, engine.contextTokens, request.history.length, error);
         // A failure inside the engine can leave its worker unusable: the next step loads it afresh (once no other reply
         // is generating on it).
         await unloadEngineIfIdle();
-        const detail = error instanceof Error ? error.message : String(error);
-        if (/context|kv_cache_full/i.test(detail) || (error as { type?: unknown } | null)?.type === 'kv_cache_full') {
-          throw new ModelError('bad_request', `This conversation no longer fits in the in-browser model's memory (${CONTEXT_TOKENS} tokens of context). Start a new conversation to go on with this model.`, { cause: error });
-        }
-        throw new ModelError('server', `The in-browser model failed: ${detail}`, { cause: error });
+        throw new ModelError('server', `The in-browser model failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       } finally {
         release();
       }
