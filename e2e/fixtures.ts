@@ -129,6 +129,21 @@ export function isCountingPrefix(numbers: readonly number[]): boolean {
  * Waits until the page's service worker is activated and controls the page. `navigator.serviceWorker.ready`
  * can resolve while the worker is still activating, so its state is awaited too.
  */
+/**
+ * Takes the context offline and refuses, and records, every request that still tries to leave the browser (the page's,
+ * its workers' and the service worker's). The list it returns is what reached for the network: a test asserts it
+ * stays empty rather than reading `navigator.onLine`, which some Chromium builds keep `true` under emulation.
+ */
+export async function cutNetwork(context: BrowserContext): Promise<string[]> {
+  const reached: string[] = [];
+  await context.route('**/*', (route) => {
+    reached.push(route.request().url());
+    return route.abort('internetdisconnected');
+  });
+  await context.setOffline(true);
+  return reached;
+}
+
 export async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.ready;

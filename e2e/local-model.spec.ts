@@ -119,6 +119,75 @@ test('download with progress survives a reload, then the model runs offline, str
   await expect.poll(() => storageUsage(page), { timeout: 20_000 }).toBeLessThan(usageStored - server.model.length * 0.9);
 });
 
+test('Settings says what the stored model files take, and nothing once the model is deleted', async ({ page }) => {
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Sized', `${server.url}/tiny.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+  // Measured when Settings opens: leave and come back.
+  await page.evaluate(() => (location.hash = '#/'));
+  await openSettings(page);
+  await expect(page.getByText(/In-browser models take/)).toContainText(`In-browser models take ${Math.round(server.model.length / 1000)} KB.`);
+
+  await page.getByRole('button', { name: 'Delete model', exact: true }).click();
+  await expect(modelStatus(page)).toContainText('Not on this device');
+  await page.evaluate(() => (location.hash = '#/'));
+  await openSettings(page);
+  await expect(page.getByRole('heading', { name: 'Your data', exact: true })).toBeVisible();
+  await expect(page.getByText(/Conversations take about/)).toBeVisible();
+  await expect(page.getByText(/In-browser models take/)).toHaveCount(0);
+});
+
+test('stopping a reply of the in-browser model logs no error, and the engine answers the next message', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('worker', (worker) => worker.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`worker: ${message.text()}`);
+  }));
+  await page.goto('/');
+  await createInBrowserProfile(page, 'Stopper', `${server.url}/tiny.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+  await newConversation(page);
+  await send(page, 'hello');
+  await expect.poll(async () => ((await assistantMessages(page).last().textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
+  // The next reply streams only once the engine has finished cancelling the stopped one, which is when the abort used
+  // to surface as an uncaught "Operation aborted".
+  await send(page, 'and again');
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await expect.poll(async () => ((await assistantMessages(page).last().textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
+  expect(errors).toEqual([]);
+});
+
+test("a model with a small context answers a first message without its tools, and says plainly when a message cannot fit", async ({ page }) => {
+  await page.goto('/');
+  // Its GGUF says 1,024 tokens: the system prompt and a short message fit, the tool definitions do not.
+  await createInBrowserProfile(page, 'Small', `${server.url}/small-context.gguf`);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+  await newConversation(page);
+  await send(page, 'hello');
+  const reply = assistantMessages(page).last();
+  await expect.poll(async () => ((await reply.textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
+  // The text is the model's reply, not the refusal this first message used to get.
+  await expect(page.getByText('The provider rejected the request.')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(reply).toHaveAttribute('data-status', 'stopped');
+
+  // A first message longer than the whole context: no new conversation can help, a larger model can.
+  await newConversation(page);
+  await send(page, 'Please read all of this carefully. '.repeat(45));
+  await expect(page.getByRole('main')).toContainText("This model's context is too small for even one message. Choose a model with a larger context in Settings.", { timeout: 120_000 });
+  await expect(page.getByText('The provider rejected the request.')).toHaveCount(0);
+});
+
 test('a status read that meets a write of the model\'s record waits for it instead of reporting the model absent', async ({ page }) => {
   // The defect: a status poll that read the record while the download replaced it (a moment with no file, or a file
   // changed under the read) said "Not on this device" and stopped looking. Here the page holds the record's lock and

@@ -42,6 +42,7 @@ export type ModelErrorCode =
   | 'cors' // the server did not allow this origin
   | 'bad_stream' // cut or malformed stream
   | 'bad_request' // 400 and other 4xx
+  | 'context_too_small' // even one message does not fit in the model's context: choose a larger-context model
   | 'config' // the profile is incomplete
   | 'profile_gone'; // the conversation's profile was deleted: the user picks another
 

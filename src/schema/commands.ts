@@ -133,6 +133,8 @@ export const COMMANDS = {
     /** CPU threads for the engine; 0 = automatic. */
     threads: z.number().int().min(0).max(MAX_ENGINE_THREADS).optional(),
   }),
+  /** What the stored in-browser models take, in bytes: the sum of their files' sizes. */
+  'localModel.storedBytes': command<{ bytes: number }>()({}),
   /** A page of a conversation's messages: the newest `limit` with `fromSeq <= seq < beforeSeq`, oldest first. */
   'conversation.messages': command<MessagePage>()({
     conversationId,

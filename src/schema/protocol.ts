@@ -97,6 +97,7 @@ export type ConnectionTestReason =
   | 'cors'
   | 'bad_stream'
   | 'bad_request'
+  | 'context_too_small'
   | 'config'
   | 'profile_gone';
 

@@ -74,6 +74,7 @@ const RUN_ERROR_KEYS = {
   cors: 'runError.cors',
   bad_stream: 'runError.bad_stream',
   bad_request: 'runError.bad_request',
+  context_too_small: 'runError.context_too_small',
   config: 'runError.config',
   profile_gone: 'runError.profile_gone',
   step_limit: 'runError.step_limit',

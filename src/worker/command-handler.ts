@@ -52,6 +52,7 @@ const localModelHandlers: Pick<Handlers, Extract<CommandType, `localModel.${stri
   'localModel.import': async (command) => (await localModelCommands()).run(() => localModelStore().then((store) => store.importFiles(command.name, command.files))),
   'localModel.setOptions': async (command) =>
     (await localModelCommands()).run(() => localModelStore().then((store) => store.setOptions(command.source, command))),
+  'localModel.storedBytes': async () => (await localModelCommands()).run(() => localModelStore().then(async (store) => ({ bytes: await store.allModelsBytes() }))),
 };
 const localModelStore = () => import('./providers/in-browser/model-store');
 const localModelCommands = () => import('./providers/in-browser/store-errors');

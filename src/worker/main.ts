@@ -67,7 +67,8 @@ host.then(
   async (ready) => {
     post({ type: 'worker-ready' });
     await ready.runs.recoverAll();
-    if (navigator.onLine) await ready.runs.resumeWaiting();
+    // Tried whatever navigator.onLine says (it can read false while online): a failed fetch puts a run back to waiting.
+    await ready.runs.resumeWaiting();
     self.addEventListener('online', () => void ready.runs.resumeWaiting());
   },
   (error: unknown) => {

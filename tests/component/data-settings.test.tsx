@@ -136,9 +136,9 @@ describe('What to delete', () => {
     expect(send.mock.calls.some(([command]) => command.type === 'conversation.delete')).toBe(false);
   });
 
-  it('says what the in-browser models take, when the browser tells', async () => {
+  it("says what the in-browser models take: their files' sizes as the worker sums them", async () => {
     vi.stubGlobal('navigator', { ...navigator, storage: { persisted: async () => true, estimate: async () => ({ usage: 450_000_000, quota: 1_000_000_000, usageDetails: { fileSystem: 400_000_000, indexedDB: 50_000_000 } }) } });
-    renderWith(clientWith(() => undefined, { largest: [small], conversations: 1, totalBytes: 12_000 }));
-    expect(await screen.findByText(/In-browser models take 400 MB\./)).toBeInTheDocument();
+    renderWith(clientWith((command) => (command.type === 'localModel.storedBytes' ? { bytes: 396_000_000 } : undefined), { largest: [small], conversations: 1, totalBytes: 12_000 }));
+    expect(await screen.findByText(/In-browser models take 396 MB\./)).toBeInTheDocument();
   });
 });

@@ -31,4 +31,23 @@ describe('StorageUsage', () => {
     expect(await screen.findByText('Dee')).toBeInTheDocument();
     expect(measurements()).toBe(2);
   });
+
+  it("says what the in-browser models' files take, as the worker sums them", async () => {
+    const [state] = createStore({ conversationOrder: ['a'] });
+    const send = vi.fn(async (command: { type: string }) => {
+      if (command.type === 'storage.conversationSizes') return { largest: [], conversations: 1, totalBytes: 2000 } satisfies ConversationSizes;
+      if (command.type === 'localModel.storedBytes') return { bytes: 528_416 };
+      return undefined;
+    });
+    // The browser's own figure for its file system is not the models' size (about a kilobyte of its own bookkeeping).
+    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { storage: { estimate: async () => ({ usage: 3000, quota: 1e9, usageDetails: { fileSystem: 1024 } }) } }));
+    const services = { client: { send, onEvent: () => () => undefined }, state, dispatch: () => undefined } as unknown as AppServices;
+    render(() => (
+      <AppContext.Provider value={services}>
+        <StorageUsage />
+      </AppContext.Provider>
+    ));
+    expect(await screen.findByText(/In-browser models take 528 KB\./)).toBeInTheDocument();
+    vi.unstubAllGlobals();
+  });
 });

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 /** The engine module with wllama and the model store replaced: what is checked is when an engine is swapped. */
 const engines: Array<{ threads: number; exited: boolean }> = [];
+const trainedContext = { tokens: 8192 };
 vi.mock('@wllama/wllama/esm/index.js', () => ({
   Wllama: class {
     private record = { threads: 0, exited: false };
@@ -14,6 +15,9 @@ vi.mock('@wllama/wllama/esm/index.js', () => ({
     }
     getNumThreads() {
       return this.record.threads;
+    }
+    getLoadedContextInfo() {
+      return { n_ctx_train: trainedContext.tokens };
     }
     async exit() {
       this.record.exited = true;
@@ -34,6 +38,7 @@ beforeEach(async () => {
   await unloadEngine();
   engines.length = 0;
   stored.threads = 0;
+  trainedContext.tokens = 8192;
   vi.stubGlobal('self', { crossOriginIsolated: true });
   vi.stubGlobal('navigator', { hardwareConcurrency: 4 });
 });
@@ -62,5 +67,13 @@ describe('the in-browser engine', () => {
     const next = await loadEngine('https://models.test/tiny.gguf');
     expect(next.threads).toBe(4);
     expect(engines[0]!.exited).toBe(true);
+  });
+
+  it("gives a request the model's own context length when its GGUF says it was trained for less than the engine's", async () => {
+    trainedContext.tokens = 2048;
+    expect((await loadEngine('https://models.test/small.gguf')).contextTokens).toBe(2048);
+    await unloadEngine();
+    trainedContext.tokens = 32768;
+    expect((await loadEngine('https://models.test/large.gguf')).contextTokens).toBe(4096);
   });
 });

@@ -10,7 +10,7 @@ export const LARGEST_LISTED = 10;
 
 /**
  * "What to delete": what the conversations take (counted by the worker, a batch of messages at a time), what the
- * in-browser models take (the browser's own figure for files, where it gives one), and the largest conversations, each
+ * in-browser models take (the sizes of their files), and the largest conversations, each
  * with a Delete button that asks first.
  */
 export function StorageUsage() {
@@ -41,9 +41,10 @@ export function StorageUsage() {
   async function measure() {
     const result = await settle(app.client.send({ type: 'storage.conversationSizes', limit: LARGEST_LISTED }));
     if (result) setSizes(result);
-    // Chromium's estimate splits usage by kind; the models live in the origin's file system (OPFS).
-    const estimate = (await navigator.storage?.estimate?.().catch(() => undefined)) as { usageDetails?: { fileSystem?: number } } | undefined;
-    setModelBytes(estimate?.usageDetails?.fileSystem || undefined);
+    // The models' own files, summed by the worker: the browser's estimate for the file system counts its own overhead
+    // too (about a kilobyte with no model at all) and lags behind a deletion.
+    const models = await settle(app.client.send({ type: 'localModel.storedBytes' }));
+    setModelBytes(models?.bytes || undefined);
   }
   // Read again whenever conversations come or go (an import, a deletion here or in another tab).
   createEffect(on(() => app.state.conversationOrder?.length, () => void refresh()));

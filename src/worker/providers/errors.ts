@@ -94,13 +94,16 @@ export function isAbortError(error: unknown): boolean {
 export async function toModelError(error: unknown, context: ProviderErrorContext): Promise<Error> {
   if (isAbortError(error)) return error as Error;
   if (error instanceof ModelError) return error;
-  // Offline, any failure (a refused request, a connection dropped mid-answer) is the network's: wait, do not fail.
+  // An HTTP error status came from the server, so the network works whatever `navigator.onLine` says (it can lie).
+  if (APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode >= 400) {
+    return httpStatusError(error.statusCode, error.responseHeaders ?? {}, providerMessage(error), context, error);
+  }
+  // Offline, any other failure (a refused request, a connection dropped mid-answer) is the network's: wait, do not fail.
   if (globalThis.navigator?.onLine === false) {
     return new ModelError('network', 'You are offline. The reply continues when the connection is back.', { cause: error, detail: { key: 'offline_waiting' } });
   }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
-    if (status !== undefined && status >= 400) return httpStatusError(status, error.responseHeaders ?? {}, providerMessage(error), context, error);
     // A 2xx whose body then failed: the SDK wraps the read error ("terminated", "network error", bad JSON…).
     if (status !== undefined) return isMalformed(error.cause) ? malformedStreamError(error.cause, context) : cutStreamError(error, context);
     // The SDK wraps node's "fetch failed" like this: no response ever arrived.

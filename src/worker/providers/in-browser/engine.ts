@@ -4,7 +4,7 @@ import type { LocalModelStatus } from '../../../schema/protocol';
 import { ENGINE_WASM_URL } from './engine-assets';
 import { engineFacts, LocalModelStoreError, openModel } from './model-store';
 
-/** Context length the engine is loaded with: room for the system prompt, the tools and a conversation. */
+/** Context length the engine is loaded with, unless the model was trained for less (then the model's own length). */
 export const CONTEXT_TOKENS = 4096;
 
 export interface LoadedEngine {
@@ -13,6 +13,8 @@ export interface LoadedEngine {
   constrainToolCalls: boolean;
   backend: NonNullable<LocalModelStatus['backend']>;
   threads: number;
+  /** The context a request gets: the engine's, or less when the model's GGUF says it was trained for less. */
+  contextTokens: number;
   /** The thread count it was loaded for: another choice in Settings loads it again. */
   requestedThreads: number;
 }
@@ -59,7 +61,10 @@ export async function loadEngine(source: string): Promise<LoadedEngine> {
       throw new LocalModelStoreError({ code: 'load', message: `The in-browser engine could not load this model: ${error instanceof Error ? error.message : String(error)}` }, { cause: error });
     }
     const backend: LoadedEngine['backend'] = adapter ? 'webgpu' : wllama.isMultithread() ? 'wasm-multi' : 'wasm-single';
-    const engine: LoadedEngine = { source, wllama, constrainToolCalls: model.constrainToolCalls, backend, threads: wllama.getNumThreads(), requestedThreads };
+    // llama.cpp caps a request's context at the length the model was trained for, which its GGUF states.
+    const trained = wllama.getLoadedContextInfo().n_ctx_train;
+    const contextTokens = trained > 0 ? Math.min(CONTEXT_TOKENS, trained) : CONTEXT_TOKENS;
+    const engine: LoadedEngine = { source, wllama, constrainToolCalls: model.constrainToolCalls, backend, threads: wllama.getNumThreads(), requestedThreads, contextTokens };
     Object.assign(engineFacts, { source, backend, threads: engine.threads });
     loaded = engine;
     return engine;

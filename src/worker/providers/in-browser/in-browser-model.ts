@@ -1,11 +1,12 @@
 import type { ChatCompletionMessage, ChatCompletionTool } from '@wllama/wllama/esm/index.js';
 import type { ModelMessage } from 'ai';
 import { ModelError, type Model, type ModelPart, type ModelRequest, type ToolSpec } from '../../../core/model';
-import { systemFor } from '../instructions';
 import type { Profile, Usage } from '../../../schema/records';
 import { QUESTION_TOOL_NAME } from '../../../core/question-tool';
+import { systemFor } from '../instructions';
 import { toModelMessages } from '../history-mapping';
-import { CONTEXT_TOKENS, holdEngine, loadEngine, unloadEngineIfIdle } from './engine';
+import { contextError, contextOverflow, toolsLeftOutNote } from './context-fit';
+import { holdEngine, loadEngine, unloadEngineIfIdle } from './engine';
 import { LocalModelStoreError, recordSpeed } from './model-store';
 import { createToolCallParser } from './tool-call-parser';
 import { toolCallGrammar } from './tool-grammar';
@@ -30,51 +31,67 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       try {
         engine = await loadEngine(source);
       } catch (error) {
-        if (error instanceof LocalModelStoreError) throw new ModelError('config', error.message, { cause: error, detail: { key: `in_browser_${error.detail.code}` } });
+        if (error instanceof LocalModelStoreError) throw new ModelError('config', error.message, { cause: error });
         throw error;
       }
       request.signal.throwIfAborted();
       const questionTool = request.tools.filter((tool) => tool.name === QUESTION_TOOL_NAME);
       const constrained = engine.constrainToolCalls && questionTool.length > 0 && request.history.at(-1)?.role === 'user' && !request.continuation;
-      const messages = toEngineMessages(request, systemFor(options.system, profile, request.conversation), constrained ? request.tools : []);
       const parser = createToolCallParser({ newId: () => `local_${Date.now().toString(36)}_${callCount++}` });
       let usage: Usage | undefined;
+      // Tried with the tools first; refused as too long for the context (before any text), tried again without them.
+      let withTools = request.tools.length > 0;
       const release = holdEngine();
       try {
-        const stream = await engine.wllama.createChatCompletion({
-          messages,
-          stream: true,
-          abortSignal: request.signal,
-          max_tokens: Math.min(profile.maxOutputTokens ?? MAX_REPLY_TOKENS, MAX_REPLY_TOKENS),
-          temperature: profile.temperature ?? 0.7,
-          top_p: 0.8,
-          top_k: 20,
-          ...(constrained ? { grammar: toolCallGrammar(questionTool) } : request.tools.length > 0 ? { tools: request.tools.map(toEngineTool), tool_choice: 'auto' as const } : {}),
-        });
-        for await (const chunk of stream) {
-          request.signal.throwIfAborted();
-          const text = chunk.choices[0]?.delta?.content;
-          if (text) yield* parser.push(text);
-          // The stream carries no `usage`; its last chunk has llama.cpp's timings, which say the same and the speed.
-          const timings = chunk.timings;
-          if (timings) {
-            usage = { inputTokens: timings.prompt_n + timings.cache_n, outputTokens: timings.predicted_n };
-            if (timings.predicted_per_second > 0) usage.tokensPerSecond = Math.round(timings.predicted_per_second * 10) / 10;
+        for (;;) {
+          const grammar = withTools && constrained;
+          const instructions = systemFor(options.system, profile, request.conversation);
+          const system = withTools ? instructions : [instructions, request.tools.length > 0 ? toolsLeftOutNote(engine.contextTokens) : undefined].filter(Boolean).join('\n\n');
+          const messages = toEngineMessages(request, system || undefined, grammar ? request.tools : []);
+          let streamed = false;
+          try {
+            const stream = await engine.wllama.createChatCompletion({
+              messages,
+              stream: true,
+              abortSignal: request.signal,
+              max_tokens: Math.min(profile.maxOutputTokens ?? MAX_REPLY_TOKENS, MAX_REPLY_TOKENS),
+              temperature: profile.temperature ?? 0.7,
+              top_p: 0.8,
+              top_k: 20,
+              ...(grammar ? { grammar: toolCallGrammar(questionTool) } : withTools ? { tools: request.tools.map(toEngineTool), tool_choice: 'auto' as const } : {}),
+            });
+            for await (const chunk of drainedOnExit(stream)) {
+              request.signal.throwIfAborted();
+              const text = chunk.choices[0]?.delta?.content;
+              if (text) {
+                streamed = true;
+                yield* parser.push(text);
+              }
+              // The stream carries no `usage`; its last chunk has llama.cpp's timings, which say the same and the speed.
+              const timings = chunk.timings;
+              if (timings) {
+                usage = { inputTokens: timings.prompt_n + timings.cache_n, outputTokens: timings.predicted_n };
+                if (timings.predicted_per_second > 0) usage.tokensPerSecond = Math.round(timings.predicted_per_second * 10) / 10;
+              }
+            }
+            break;
+          } catch (error) {
+            if (!request.signal.aborted && withTools && !streamed && contextOverflow(error)) {
+              withTools = false;
+              continue;
+            }
+            throw error;
           }
         }
       } catch (error) {
         release();
         if (request.signal.aborted) throw request.signal.reason;
+        const overflow = contextOverflow(error);
+        if (overflow) throw contextError(overflow, engine.contextTokens, request.history.length, error);
         // A failure inside the engine can leave its worker unusable: the next step loads it afresh (once no other reply
         // is generating on it).
         await unloadEngineIfIdle();
         const detail = error instanceof Error ? error.message : String(error);
-        if (/context|kv_cache_full/i.test(detail) || (error as { type?: unknown } | null)?.type === 'kv_cache_full') {
-          throw new ModelError('bad_request', `This conversation no longer fits in the in-browser model's memory (${CONTEXT_TOKENS} tokens of context). Start a new conversation to go on with this model.`, {
-            cause: error,
-            detail: { key: 'in_browser_context_full', params: { tokens: CONTEXT_TOKENS } },
-          });
-        }
         throw new ModelError('server', `The in-browser model failed: ${detail}`, { cause: error, detail: { key: 'in_browser_failed', params: { said: detail } } });
       } finally {
         release();
@@ -85,6 +102,35 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       yield usage ? { type: 'finish', usage } : { type: 'finish' };
     },
   };
+}
+
+/**
+ * Iterates the engine's stream; left early (a Stop), it keeps reading the rest in the background and swallows its end.
+ * wllama queues each next chunk as a promise that its abort rejects; a loop that stopped reading left that rejection
+ * unobserved, an uncaught "Operation aborted" in the page's console.
+ */
+async function* drainedOnExit<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = stream[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } catch (error) {
+    finished = true;
+    throw error;
+  } finally {
+    if (!finished) {
+      void (async () => {
+        while (!(await iterator.next()).done);
+      })().catch(() => undefined);
+    }
+  }
 }
 
 /** Our history → the engine's OpenAI-style messages (tool calls with JSON-text arguments, results as `tool` messages). */

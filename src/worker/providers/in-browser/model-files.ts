@@ -143,3 +143,18 @@ async function writeMetaFile(directory: FileSystemDirectoryHandle, meta: StoredM
 function metaLockName(directory: FileSystemDirectoryHandle): string {
   return `parley-model-meta:${directory.name}`;
 }
+
+/** What every stored model takes: the sizes of their GGUF files, whole or partly downloaded (not the small records). */
+export async function allModelsBytes(): Promise<number> {
+  return directoryBytes(await modelsRoot());
+}
+
+async function directoryBytes(directory: FileSystemDirectoryHandle): Promise<number> {
+  let total = 0;
+  // The worker's lib types lack the directory's async iterator, which every browser with OPFS has.
+  for await (const entry of (directory as unknown as { values(): AsyncIterable<FileSystemHandle> }).values()) {
+    if (entry.kind === 'directory') total += await directoryBytes(entry as FileSystemDirectoryHandle);
+    else if (entry.name !== META_FILE) total += (await (entry as FileSystemFileHandle).getFile()).size;
+  }
+  return total;
+}

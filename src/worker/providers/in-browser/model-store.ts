@@ -7,7 +7,7 @@ import {
   assertRoomFor, LocalModelStoreError, modelDirectory, modelKey, modelsRoot, partName, readMeta, storageError, storedSize, updateMeta, writeMeta, type StoredMeta,
 } from './model-files';
 
-export { LocalModelStoreError } from './model-files';
+export { allModelsBytes, LocalModelStoreError } from './model-files';
 
 /**
  * Downloaded models (files: `model-files.ts`; one download: `model-download.ts`). A download the user started goes on
