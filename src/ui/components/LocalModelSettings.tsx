@@ -1,14 +1,21 @@
 import { createEffect, createSignal, createUniqueId, For, on, onCleanup, Show } from 'solid-js';
+import { Portal } from 'solid-js/web';
 import type { LocalModelStatus } from '../../schema/protocol';
 import { MAX_ENGINE_THREADS } from '../../schema/limits';
 import { useApp } from '../app-context';
 import { describeError } from '../error-words';
 import { t } from '../i18n/i18n';
+import { checkModelUrl, isUsableModelSource } from './model-url';
 
 export interface LocalModelSettingsProps {
   /** The model's source: a URL, or `file:<name>` for a file picked on this device. */
   source: string;
   onSourceChange: (source: string) => void;
+  /**
+   * Where the download part (status, Download, progress) goes: below the form's Save, so what appears when the URL
+   * field loses focus never moves the button the user is clicking (issue 21.1). Nothing is shown until it is given.
+   */
+  actionsMount?: HTMLElement | undefined;
 }
 
 interface CatalogEntry {
@@ -42,7 +49,10 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
   const [error, setError] = createSignal('');
   const [busy, setBusy] = createSignal(false);
   const catalogEntry = () => MODEL_CATALOG.find((entry) => entry.url === props.source);
-  const isUrl = () => /^https?:\/\//i.test(props.source);
+  const isUrl = () => checkModelUrl(props.source).ok;
+  // What the URL check said on the last change: the address was refused, or a Hugging Face page address was rewritten.
+  const [urlNote, setUrlNote] = createSignal<'refused' | 'rewritten' | ''>('');
+  const [remoteSize, setRemoteSize] = createSignal<number | null>();
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let generation = 0;
@@ -51,7 +61,7 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
     clearTimeout(timer);
     const source = props.source.trim();
     const asked = ++generation;
-    if (source === '') {
+    if (source === '' || !isUsableModelSource(source)) {
       setStatus(undefined);
       return;
     }
@@ -69,7 +79,31 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
   createEffect(on(() => props.source, () => {
     setError('');
     void refresh();
+    void measure();
   }));
+
+  // A custom model's size before Download, as the listed ones show theirs: the server's Content-Length for a HEAD.
+  let sizeRequest: AbortController | undefined;
+  async function measure() {
+    sizeRequest?.abort();
+    setRemoteSize(undefined);
+    if (!isUrl() || catalogEntry()) return;
+    const request = (sizeRequest = new AbortController());
+    try {
+      const response = await fetch(props.source.trim(), { method: 'HEAD', signal: request.signal });
+      const length = Number(response.headers.get('content-length'));
+      if (!request.signal.aborted) setRemoteSize(response.ok && length > 0 ? length : null);
+    } catch {
+      if (!request.signal.aborted) setRemoteSize(null);
+    }
+  }
+  onCleanup(() => sizeRequest?.abort());
+
+  function changeUrl(text: string) {
+    const checked = checkModelUrl(text);
+    setUrlNote(text.trim() === '' || (checked.ok && !checked.rewritten) ? '' : checked.ok ? 'rewritten' : 'refused');
+    props.onSourceChange(checked.ok ? checked.url : text.trim());
+  }
   onCleanup(() => clearTimeout(timer));
 
   async function act(command: () => Promise<LocalModelStatus>) {
@@ -141,8 +175,8 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
           class="input"
           type="url"
           placeholder="https://huggingface.co/…/resolve/main/model-Q4_K_M.gguf"
-          value={isUrl() ? props.source : ''}
-          onChange={(event) => props.onSourceChange(event.currentTarget.value.trim())}
+          value={props.source.startsWith('file:') ? '' : props.source}
+          onChange={(event) => changeUrl(event.currentTarget.value)}
         />
       </div>
       <div class="field">
@@ -151,6 +185,21 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
         <small class="field-hint">{t('localModel.fileHint')}</small>
       </div>
 
+      <Show when={props.actionsMount}>
+        {(mount) => (
+          <Portal mount={mount()}>
+            <div class="local-model local-model-download">
+      <Show when={urlNote() === 'refused'}>
+        <p class="form-error" role="alert">
+          {t('settings.urlNotFetchable')}
+        </p>
+      </Show>
+      <Show when={urlNote() === 'rewritten'}>
+        <p class="field-hint">{t('settings.urlRewritten')}</p>
+      </Show>
+      <Show when={isUrl() && !catalogEntry() && state() === 'absent' && remoteSize() !== undefined}>
+        <p class="field-hint local-model-size">{remoteSize() ? t('settings.urlSize', { size: formatBytes(remoteSize()!) }) : t('settings.urlSizeUnknown')}</p>
+      </Show>
       <Show when={memoryWarning()}>
         <p class="local-model-warning">{memoryWarning()}</p>
       </Show>
@@ -225,6 +274,10 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
         <p class="form-error" role="alert">
           {error() || status()?.error?.message}
         </p>
+      </Show>
+            </div>
+          </Portal>
+        )}
       </Show>
     </div>
   );

@@ -4,7 +4,6 @@ import type { Translations } from './translations';
 const settingsEn = {
   'test.rateLimitedWait': 'The server is limiting requests (HTTP 429). Try again in {seconds} s.',
   'test.rateLimited': 'The server is limiting requests (HTTP 429). Try again in a minute.',
-  'settings.editingTarget': 'Editing {name}',
   'settings.newProfile': 'New profile',
   'settings.restoreScript': 'Restore the demo script',
   'settings.newConversationsUse': 'New conversations will use {name}.',
@@ -17,7 +16,6 @@ const settingsEn = {
 const settingsZhCN: Record<keyof typeof settingsEn, string> = {
   'test.rateLimitedWait': '服务器正在限制请求频率（HTTP 429）。请在 {seconds} 秒后重试。',
   'test.rateLimited': '服务器正在限制请求频率（HTTP 429）。请一分钟后重试。',
-  'settings.editingTarget': '正在编辑 {name}',
   'settings.newProfile': '新配置',
   'settings.restoreScript': '恢复演示脚本',
   'settings.newConversationsUse': '新对话将使用 {name}。',
