@@ -189,92 +189,92 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
         {(mount) => (
           <Portal mount={mount()}>
             <div class="local-model local-model-download">
-      <Show when={urlNote() === 'refused'}>
-        <p class="form-error" role="alert">
-          {t('settings.urlNotFetchable')}
-        </p>
-      </Show>
-      <Show when={urlNote() === 'rewritten'}>
-        <p class="field-hint">{t('settings.urlRewritten')}</p>
-      </Show>
-      <Show when={isUrl() && !catalogEntry() && state() === 'absent' && remoteSize() !== undefined}>
-        <p class="field-hint local-model-size">{remoteSize() ? t('settings.urlSize', { size: formatBytes(remoteSize()!) }) : t('settings.urlSizeUnknown')}</p>
-      </Show>
-      <Show when={memoryWarning()}>
-        <p class="local-model-warning">{memoryWarning()}</p>
-      </Show>
+            <Show when={urlNote() === 'refused'}>
+              <p class="form-error" role="alert">
+                {t('settings.urlNotFetchable')}
+              </p>
+            </Show>
+            <Show when={urlNote() === 'rewritten'}>
+              <p class="field-hint">{t('settings.urlRewritten')}</p>
+            </Show>
+            <Show when={isUrl() && !catalogEntry() && state() === 'absent' && remoteSize() !== undefined}>
+              <p class="field-hint local-model-size">{remoteSize() ? t('settings.urlSize', { size: formatBytes(remoteSize()!) }) : t('settings.urlSizeUnknown')}</p>
+            </Show>
+            <Show when={memoryWarning()}>
+              <p class="local-model-warning">{memoryWarning()}</p>
+            </Show>
 
-      <Show when={state() === 'downloading' || state() === 'paused' || (state() === 'error' && stored() > 0)}>
-        <div class="local-model-progress">
-          <progress aria-label={t('localModel.progress')} value={stored()} max={status()?.totalBytes ?? undefined} />
-          <span class="local-model-progress-text">{progressText(status())}</span>
-        </div>
-      </Show>
+            <Show when={state() === 'downloading' || state() === 'paused' || (state() === 'error' && stored() > 0)}>
+              <div class="local-model-progress">
+                <progress aria-label={t('localModel.progress')} value={stored()} max={status()?.totalBytes ?? undefined} />
+                <span class="local-model-progress-text">{progressText(status())}</span>
+              </div>
+            </Show>
 
-      <div class="form-row local-model-actions">
-        <Show when={isUrl() && state() !== 'downloading' && state() !== 'ready'}>
-          <button type="button" class="button" disabled={busy()} onClick={download}>
-            {t('localModel.download')}
-          </button>
-        </Show>
-        <Show when={state() === 'downloading'}>
-          <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.cancel', source: props.source.trim() }))}>
-            {t('localModel.cancel')}
-          </button>
-        </Show>
-        <Show when={state() === 'ready' || (state() !== 'downloading' && stored() > 0)}>
-          <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.delete', source: props.source.trim() }))}>
-            {t('localModel.delete')}
-          </button>
-        </Show>
-      </div>
+            <div class="form-row local-model-actions">
+              <Show when={isUrl() && state() !== 'downloading' && state() !== 'ready'}>
+                <button type="button" class="button" disabled={busy()} onClick={download}>
+                  {t('localModel.download')}
+                </button>
+              </Show>
+              <Show when={state() === 'downloading'}>
+                <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.cancel', source: props.source.trim() }))}>
+                  {t('localModel.cancel')}
+                </button>
+              </Show>
+              <Show when={state() === 'ready' || (state() !== 'downloading' && stored() > 0)}>
+                <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.delete', source: props.source.trim() }))}>
+                  {t('localModel.delete')}
+                </button>
+              </Show>
+            </div>
 
-      <p class="local-model-status" role="status">
-        {statusText(status())}
-      </p>
-      <Show when={state() === 'ready'}>
-        <label class="checkbox-field">
-          <input
-            type="checkbox"
-            checked={status()?.constrainToolCalls ?? false}
-            onChange={(event) => {
-              const constrainToolCalls = event.currentTarget.checked;
-              void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), constrainToolCalls }));
-            }}
-          />
-          {t('localModel.constrain')}
-        </label>
-        <small class="field-hint">{t('localModel.constrainHint')}</small>
-        <div class="field">
-          <label for={`${idPrefix}-threads`}>{t('localModel.threads')}</label>
-          <select
-            id={`${idPrefix}-threads`}
-            class="select"
-            disabled={busy() || !status()?.crossOriginIsolated}
-            onChange={(event) => {
-              const threads = Number(event.currentTarget.value);
-              void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), threads }));
-            }}
-          >
-            <option value="0" selected={(status()?.threadsSetting ?? 0) === 0}>
-              {t('localModel.threadsAuto', { threads: status()?.automaticThreads ?? 1 })}
-            </option>
-            <For each={threadChoices()}>
-              {(count) => (
-                <option value={count} selected={status()?.threadsSetting === count}>
-                  {count}
-                </option>
-              )}
-            </For>
-          </select>
-          <small class="field-hint">{status()?.crossOriginIsolated ? t('localModel.threadsHint') : t('localModel.threadsNeedIsolation')}</small>
-        </div>
-      </Show>
-      <Show when={error() || status()?.error?.message}>
-        <p class="form-error" role="alert">
-          {error() || status()?.error?.message}
-        </p>
-      </Show>
+            <p class="local-model-status" role="status">
+              {statusText(status())}
+            </p>
+            <Show when={state() === 'ready'}>
+              <label class="checkbox-field">
+                <input
+                  type="checkbox"
+                  checked={status()?.constrainToolCalls ?? false}
+                  onChange={(event) => {
+                    const constrainToolCalls = event.currentTarget.checked;
+                    void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), constrainToolCalls }));
+                  }}
+                />
+                {t('localModel.constrain')}
+              </label>
+              <small class="field-hint">{t('localModel.constrainHint')}</small>
+              <div class="field">
+                <label for={`${idPrefix}-threads`}>{t('localModel.threads')}</label>
+                <select
+                  id={`${idPrefix}-threads`}
+                  class="select"
+                  disabled={busy() || !status()?.crossOriginIsolated}
+                  onChange={(event) => {
+                    const threads = Number(event.currentTarget.value);
+                    void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), threads }));
+                  }}
+                >
+                  <option value="0" selected={(status()?.threadsSetting ?? 0) === 0}>
+                    {t('localModel.threadsAuto', { threads: status()?.automaticThreads ?? 1 })}
+                  </option>
+                  <For each={threadChoices()}>
+                    {(count) => (
+                      <option value={count} selected={status()?.threadsSetting === count}>
+                        {count}
+                      </option>
+                    )}
+                  </For>
+                </select>
+                <small class="field-hint">{status()?.crossOriginIsolated ? t('localModel.threadsHint') : t('localModel.threadsNeedIsolation')}</small>
+              </div>
+            </Show>
+            <Show when={error() || status()?.error?.message}>
+              <p class="form-error" role="alert">
+                {error() || status()?.error?.message}
+              </p>
+            </Show>
             </div>
           </Portal>
         )}
