@@ -36,7 +36,8 @@ async function createInBrowserProfile(page: Page, name: string, url: string) {
   await page.getByRole('textbox', { name: 'Model URL', exact: true }).blur();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
-  await page.getByRole('button', { name: `Use ${name}`, exact: true }).click();
+  // A profile just added is the default for new conversations (issue 21.2).
+  await expect(page.getByText(`New conversations will use ${name}.`, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: `Use ${name}`, exact: true })).toHaveCount(0);
 }
 
@@ -58,7 +59,8 @@ test('download with progress survives a reload, then the model runs offline, str
   const url = `${server.url}/slow/tiny.gguf`;
   await createInBrowserProfile(page, 'Tiny', url);
   await expect(modelStatus(page)).toContainText('Nothing is downloaded until you press Download');
-  expect(server.requests.filter((request) => request.path === '/slow/tiny.gguf')).toHaveLength(0);
+  // Only Settings' HEAD for the size: nothing is downloaded before Download.
+  expect(server.requests.filter((request) => request.path === '/slow/tiny.gguf' && request.method !== 'HEAD')).toHaveLength(0);
 
   const usageBefore = await storageUsage(page);
   await page.getByRole('button', { name: 'Download', exact: true }).click();

@@ -84,7 +84,8 @@ export async function openSettings(page: Page): Promise<void> {
 }
 
 /**
- * Fills the profile form for a new remote profile and saves it (saving never makes it the default). Stays in Settings.
+ * Fills the profile form for a new remote profile and saves it (a profile just added becomes the default for new
+ * conversations; those made before keep theirs). Stays in Settings.
  * With `testConnection`, presses "Test connection" first and waits for its result, returned as text.
  */
 export async function addProfile(page: Page, fields: ProfileFields, options: { testConnection?: boolean } = {}): Promise<string | undefined> {

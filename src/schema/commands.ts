@@ -107,6 +107,8 @@ export const COMMANDS = {
     defaultProfileId: recordId.optional(),
     locale: z.enum(['en', 'zh-CN']).optional(),
   }),
+  /** Puts the Built-in demo's own script back (the text lives in the worker). */
+  'settings.restoreScript': command<Settings>()({}),
   'profiles.list': command<ProfileView[]>()({}),
   'profiles.save': command<ProfileView>()({ profile: ProfileInput }),
   'profiles.delete': command<{ profileId: string }>()({ profileId: recordId }),

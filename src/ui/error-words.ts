@@ -172,6 +172,11 @@ export function describeTestResult(result: ConnectionTestResult): ErrorWords {
       if (result.reason === 'connected') return { text: t(count === 1 ? 'test.connectedOne' : 'test.connectedMany', values) };
       return { text: t(count === 1 ? 'test.connectedOneModelMissing' : 'test.connectedManyModelMissing', values) };
     }
+    case 'rate_limited': {
+      // A test has no Continue: say when to try again, from the server's Retry-After when it sent one.
+      const seconds = Number(params.retryAfterSeconds);
+      return withDetail(Number.isFinite(seconds) && seconds > 0 ? t('test.rateLimitedWait', { seconds }) : t('test.rateLimited'), result.message);
+    }
     default: {
       const testKey = keyFor(TEST_KEYS, result.reason);
       const key = keyFor(RUN_ERROR_KEYS, result.reason) ?? testKey ?? 'settings.testFailed';

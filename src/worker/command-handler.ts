@@ -10,6 +10,7 @@ import { elicitationDead, type RequestTarget } from './request-records';
 import type { RequestResolution, ResolveContext } from '../core/requests';
 import type { RunManager } from './run-manager';
 import { settingsFrom, type SettingsStore } from './settings-store';
+import { DEMO_SCRIPT } from './providers/demo-script';
 import type { AppEvent } from '../schema/events';
 import { createMcpHandlers } from './mcp/mcp-commands';
 import { addSettings, exportSettings, offerOf, offersAnything } from './settings-backup';
@@ -197,6 +198,11 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     },
     'requests.listPending': () => store.listPendingRequests(),
     'settings.get': () => settings.getSettings(),
+    'settings.restoreScript': async () => {
+      const next: Settings = await settings.updateSettings({ script: DEMO_SCRIPT });
+      deps.emit({ type: 'settings-changed', settings: next });
+      return next;
+    },
     'settings.update': async (command) => {
       const { type: _type, ...update } = command;
       if (update.script !== undefined) {

@@ -1,14 +1,21 @@
 import { createEffect, createSignal, createUniqueId, For, on, onCleanup, Show } from 'solid-js';
+import { Portal } from 'solid-js/web';
 import type { LocalModelStatus } from '../../schema/protocol';
 import { MAX_ENGINE_THREADS } from '../../schema/limits';
 import { useApp } from '../app-context';
 import { describeError } from '../error-words';
 import { t } from '../i18n/i18n';
+import { checkModelUrl, isUsableModelSource } from './model-url';
 
 export interface LocalModelSettingsProps {
   /** The model's source: a URL, or `file:<name>` for a file picked on this device. */
   source: string;
   onSourceChange: (source: string) => void;
+  /**
+   * Where the download part (status, Download, progress) goes: below the form's Save, so what appears when the URL
+   * field loses focus never moves the button the user is clicking (issue 21.1). Nothing is shown until it is given.
+   */
+  actionsMount?: HTMLElement | undefined;
 }
 
 interface CatalogEntry {
@@ -42,7 +49,10 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
   const [error, setError] = createSignal('');
   const [busy, setBusy] = createSignal(false);
   const catalogEntry = () => MODEL_CATALOG.find((entry) => entry.url === props.source);
-  const isUrl = () => /^https?:\/\//i.test(props.source);
+  const isUrl = () => checkModelUrl(props.source).ok;
+  // What the URL check said on the last change: the address was refused, or a Hugging Face page address was rewritten.
+  const [urlNote, setUrlNote] = createSignal<'refused' | 'rewritten' | ''>('');
+  const [remoteSize, setRemoteSize] = createSignal<number | null>();
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let generation = 0;
@@ -51,7 +61,7 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
     clearTimeout(timer);
     const source = props.source.trim();
     const asked = ++generation;
-    if (source === '') {
+    if (source === '' || !isUsableModelSource(source)) {
       setStatus(undefined);
       return;
     }
@@ -69,7 +79,31 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
   createEffect(on(() => props.source, () => {
     setError('');
     void refresh();
+    void measure();
   }));
+
+  // A custom model's size before Download, as the listed ones show theirs: the server's Content-Length for a HEAD.
+  let sizeRequest: AbortController | undefined;
+  async function measure() {
+    sizeRequest?.abort();
+    setRemoteSize(undefined);
+    if (!isUrl() || catalogEntry()) return;
+    const request = (sizeRequest = new AbortController());
+    try {
+      const response = await fetch(props.source.trim(), { method: 'HEAD', signal: request.signal });
+      const length = Number(response.headers.get('content-length'));
+      if (!request.signal.aborted) setRemoteSize(response.ok && length > 0 ? length : null);
+    } catch {
+      if (!request.signal.aborted) setRemoteSize(null);
+    }
+  }
+  onCleanup(() => sizeRequest?.abort());
+
+  function changeUrl(text: string) {
+    const checked = checkModelUrl(text);
+    setUrlNote(text.trim() === '' || (checked.ok && !checked.rewritten) ? '' : checked.ok ? 'rewritten' : 'refused');
+    props.onSourceChange(checked.ok ? checked.url : text.trim());
+  }
   onCleanup(() => clearTimeout(timer));
 
   async function act(command: () => Promise<LocalModelStatus>) {
@@ -141,8 +175,8 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
           class="input"
           type="url"
           placeholder="https://huggingface.co/…/resolve/main/model-Q4_K_M.gguf"
-          value={isUrl() ? props.source : ''}
-          onChange={(event) => props.onSourceChange(event.currentTarget.value.trim())}
+          value={props.source.startsWith('file:') ? '' : props.source}
+          onChange={(event) => changeUrl(event.currentTarget.value)}
         />
       </div>
       <div class="field">
@@ -151,80 +185,99 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
         <small class="field-hint">{t('localModel.fileHint')}</small>
       </div>
 
-      <Show when={memoryWarning()}>
-        <p class="local-model-warning">{memoryWarning()}</p>
-      </Show>
+      <Show when={props.actionsMount}>
+        {(mount) => (
+          <Portal mount={mount()}>
+            <div class="local-model local-model-download">
+            <Show when={urlNote() === 'refused'}>
+              <p class="form-error" role="alert">
+                {t('settings.urlNotFetchable')}
+              </p>
+            </Show>
+            <Show when={urlNote() === 'rewritten'}>
+              <p class="field-hint">{t('settings.urlRewritten')}</p>
+            </Show>
+            <Show when={isUrl() && !catalogEntry() && state() === 'absent' && remoteSize() !== undefined}>
+              <p class="field-hint local-model-size">{remoteSize() ? t('settings.urlSize', { size: formatBytes(remoteSize()!) }) : t('settings.urlSizeUnknown')}</p>
+            </Show>
+            <Show when={memoryWarning()}>
+              <p class="local-model-warning">{memoryWarning()}</p>
+            </Show>
 
-      <Show when={state() === 'downloading' || state() === 'paused' || (state() === 'error' && stored() > 0)}>
-        <div class="local-model-progress">
-          <progress aria-label={t('localModel.progress')} value={stored()} max={status()?.totalBytes ?? undefined} />
-          <span class="local-model-progress-text">{progressText(status())}</span>
-        </div>
-      </Show>
+            <Show when={state() === 'downloading' || state() === 'paused' || (state() === 'error' && stored() > 0)}>
+              <div class="local-model-progress">
+                <progress aria-label={t('localModel.progress')} value={stored()} max={status()?.totalBytes ?? undefined} />
+                <span class="local-model-progress-text">{progressText(status())}</span>
+              </div>
+            </Show>
 
-      <div class="form-row local-model-actions">
-        <Show when={isUrl() && state() !== 'downloading' && state() !== 'ready'}>
-          <button type="button" class="button" disabled={busy()} onClick={download}>
-            {t('localModel.download')}
-          </button>
-        </Show>
-        <Show when={state() === 'downloading'}>
-          <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.cancel', source: props.source.trim() }))}>
-            {t('localModel.cancel')}
-          </button>
-        </Show>
-        <Show when={state() === 'ready' || (state() !== 'downloading' && stored() > 0)}>
-          <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.delete', source: props.source.trim() }))}>
-            {t('localModel.delete')}
-          </button>
-        </Show>
-      </div>
+            <div class="form-row local-model-actions">
+              <Show when={isUrl() && state() !== 'downloading' && state() !== 'ready'}>
+                <button type="button" class="button" disabled={busy()} onClick={download}>
+                  {t('localModel.download')}
+                </button>
+              </Show>
+              <Show when={state() === 'downloading'}>
+                <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.cancel', source: props.source.trim() }))}>
+                  {t('localModel.cancel')}
+                </button>
+              </Show>
+              <Show when={state() === 'ready' || (state() !== 'downloading' && stored() > 0)}>
+                <button type="button" class="button" disabled={busy()} onClick={() => void act(() => app.client.send({ type: 'localModel.delete', source: props.source.trim() }))}>
+                  {t('localModel.delete')}
+                </button>
+              </Show>
+            </div>
 
-      <p class="local-model-status" role="status">
-        {statusText(status())}
-      </p>
-      <Show when={state() === 'ready'}>
-        <label class="checkbox-field">
-          <input
-            type="checkbox"
-            checked={status()?.constrainToolCalls ?? false}
-            onChange={(event) => {
-              const constrainToolCalls = event.currentTarget.checked;
-              void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), constrainToolCalls }));
-            }}
-          />
-          {t('localModel.constrain')}
-        </label>
-        <small class="field-hint">{t('localModel.constrainHint')}</small>
-        <div class="field">
-          <label for={`${idPrefix}-threads`}>{t('localModel.threads')}</label>
-          <select
-            id={`${idPrefix}-threads`}
-            class="select"
-            disabled={busy() || !status()?.crossOriginIsolated}
-            onChange={(event) => {
-              const threads = Number(event.currentTarget.value);
-              void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), threads }));
-            }}
-          >
-            <option value="0" selected={(status()?.threadsSetting ?? 0) === 0}>
-              {t('localModel.threadsAuto', { threads: status()?.automaticThreads ?? 1 })}
-            </option>
-            <For each={threadChoices()}>
-              {(count) => (
-                <option value={count} selected={status()?.threadsSetting === count}>
-                  {count}
-                </option>
-              )}
-            </For>
-          </select>
-          <small class="field-hint">{status()?.crossOriginIsolated ? t('localModel.threadsHint') : t('localModel.threadsNeedIsolation')}</small>
-        </div>
-      </Show>
-      <Show when={error() || status()?.error?.message}>
-        <p class="form-error" role="alert">
-          {error() || status()?.error?.message}
-        </p>
+            <p class="local-model-status" role="status">
+              {statusText(status())}
+            </p>
+            <Show when={state() === 'ready'}>
+              <label class="checkbox-field">
+                <input
+                  type="checkbox"
+                  checked={status()?.constrainToolCalls ?? false}
+                  onChange={(event) => {
+                    const constrainToolCalls = event.currentTarget.checked;
+                    void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), constrainToolCalls }));
+                  }}
+                />
+                {t('localModel.constrain')}
+              </label>
+              <small class="field-hint">{t('localModel.constrainHint')}</small>
+              <div class="field">
+                <label for={`${idPrefix}-threads`}>{t('localModel.threads')}</label>
+                <select
+                  id={`${idPrefix}-threads`}
+                  class="select"
+                  disabled={busy() || !status()?.crossOriginIsolated}
+                  onChange={(event) => {
+                    const threads = Number(event.currentTarget.value);
+                    void act(() => app.client.send({ type: 'localModel.setOptions', source: props.source.trim(), threads }));
+                  }}
+                >
+                  <option value="0" selected={(status()?.threadsSetting ?? 0) === 0}>
+                    {t('localModel.threadsAuto', { threads: status()?.automaticThreads ?? 1 })}
+                  </option>
+                  <For each={threadChoices()}>
+                    {(count) => (
+                      <option value={count} selected={status()?.threadsSetting === count}>
+                        {count}
+                      </option>
+                    )}
+                  </For>
+                </select>
+                <small class="field-hint">{status()?.crossOriginIsolated ? t('localModel.threadsHint') : t('localModel.threadsNeedIsolation')}</small>
+              </div>
+            </Show>
+            <Show when={error() || status()?.error?.message}>
+              <p class="form-error" role="alert">
+                {error() || status()?.error?.message}
+              </p>
+            </Show>
+            </div>
+          </Portal>
+        )}
       </Show>
     </div>
   );

@@ -8,6 +8,7 @@ import { describeError, describeTestResult, type ErrorWords } from '../error-wor
 import { t, type MessageKey } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
 import { originOf } from '../origin';
+import { isUsableModelSource } from './model-url';
 import './instructions.css';
 import { WireError } from '../../schema/wire-error';
 
@@ -56,6 +57,16 @@ export function ProfileForm(props: ProfileFormProps) {
   const [error, setError] = createSignal<ErrorWords>();
   const [saved, setSaved] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
+  // After a save: the profile new conversations now use, said beside Save (issue 21.2).
+  const [defaultNote, setDefaultNote] = createSignal('');
+  const [downloadSlot, setDownloadSlot] = createSignal<HTMLElement>();
+  /** What Save will write: the Built-in demo's script, this saved profile, or a new one (issue 21.3). */
+  const target = () => {
+    if (kind() === 'scripted') return t('settings.editing', { name: profileName(SCRIPTED_PROFILE_ID) || t('provider.scripted') });
+    const id = profileId();
+    return id ? t('settings.editing', { name: profileName(id) || name() }) : t('settings.newProfile');
+  };
+  const profileName = (id: string) => app.state.profiles.find((profile) => profile.id === id)?.name ?? '';
   const provider = () => PROVIDERS.find((candidate) => candidate.kind === kind()) ?? PROVIDERS[0]!;
 
   function changeKind(next: ProviderKind) {
@@ -67,6 +78,7 @@ export function ProfileForm(props: ProfileFormProps) {
     setKind(next);
     setError(undefined);
     setSaved(false);
+    setDefaultNote('');
     setTestResult({ text: '' });
   }
 
@@ -94,13 +106,25 @@ export function ProfileForm(props: ProfileFormProps) {
     try {
       await app.client.send({ type: 'settings.update', script: script(), defaultProfileId: SCRIPTED_PROFILE_ID });
       setSaved(true);
+      setDefaultNote(t('settings.newConversationsUse', { name: profileName(SCRIPTED_PROFILE_ID) || t('provider.scripted') }));
     } catch (failure) {
       // Beside the script; any other failure was already reported as a toast.
       if (failure instanceof WireError && failure.reason === 'script_invalid') setError(describeError(failure));
     }
   }
 
+  async function restoreScript() {
+    setError(undefined);
+    const settings = await settle(app.client.send({ type: 'settings.restoreScript' }));
+    if (!settings) return;
+    setScript(settings.script);
+    setSaved(true);
+  }
+
   async function saveProfile() {
+    // The worker's fetch can only download http(s); the URL field's own check already says so, below Save.
+    if (kind() === 'in-browser' && model().trim() !== '' && !isUsableModelSource(model().trim())) return;
+    const isNew = !profileId();
     const profile = await app.client.send({ type: 'profiles.save', profile: profileInput() }).catch((failure: unknown) => {
       // A profile without a model is said beside the form; any other failure was already reported as a toast.
       if (failure instanceof WireError && failure.reason === 'profile_no_model') setError(describeError(failure));
@@ -111,15 +135,18 @@ export function ProfileForm(props: ProfileFormProps) {
     setMaskedKey(profile.apiKeyMasked);
     setKeyServer({ kind: profile.kind, origin: originOf(profile.baseUrl) });
     setApiKey('');
-    // Saving never makes a profile the default: which model (and which company) new conversations go to is the user's
-    // explicit choice ("Use" in the list). The list reaches the store as the worker's event.
+    // A profile just added is what the user means to talk to: new conversations use it (said beside Save). Conversations
+    // already made keep the profile they were made with; editing a profile never changes the default.
+    if (isNew && !(await settle(app.client.send({ type: 'settings.update', defaultProfileId: profile.id })))) return;
     setSaved(true);
+    if (app.state.settings?.defaultProfileId === profile.id || isNew) setDefaultNote(t('settings.newConversationsUse', { name: profile.name }));
   }
 
   async function save(event: SubmitEvent) {
     event.preventDefault();
     setError(undefined);
     setSaved(false);
+    setDefaultNote('');
     setBusy(true);
     try {
       if (kind() === 'scripted') await saveScript();
@@ -143,7 +170,10 @@ export function ProfileForm(props: ProfileFormProps) {
   }
 
   return (
-    <form class="profile-form" onSubmit={(event) => void save(event)} onInput={() => setSaved(false)}>
+    <form class="profile-form" aria-labelledby={`${idPrefix}-target`} onSubmit={(event) => void save(event)} onInput={() => setSaved(false)}>
+      <h2 id={`${idPrefix}-target`} class="profile-form-target">
+        {target()}
+      </h2>
       <div class="field">
         <label for={`${idPrefix}-provider`}>{t('settings.provider')}</label>
         <select id={`${idPrefix}-provider`} class="select" value={kind()} onChange={(event) => changeKind(event.currentTarget.value as ProviderKind)}>
@@ -173,6 +203,9 @@ export function ProfileForm(props: ProfileFormProps) {
             <small class="field-hint" id={`${idPrefix}-script-hint`}>
               {t('settings.scriptHint')}
             </small>
+            <button type="button" class="button small restore-script" onClick={() => void restoreScript()}>
+              {t('settings.restoreScript')}
+            </button>
           </div>
         }
       >
@@ -182,7 +215,7 @@ export function ProfileForm(props: ProfileFormProps) {
         </div>
         {/* The in-browser model has its own fields; the others' fields follow (not re-indented, to keep the diff small). */}
         <Show when={kind() === 'in-browser'}>
-          <LocalModelSettings source={model()} onSourceChange={setModel} />
+          <LocalModelSettings source={model()} onSourceChange={setModel} actionsMount={downloadSlot()} />
         </Show>
         <Show when={kind() !== 'in-browser'}>
         <div class="field">
@@ -299,8 +332,12 @@ export function ProfileForm(props: ProfileFormProps) {
         </button>
         <Show when={saved()}>
           <span class="saved-note">{t('settings.saved')}</span>
+          <Show when={defaultNote()}>
+            <span class="saved-note default-note">{defaultNote()}</span>
+          </Show>
         </Show>
       </div>
+      <div ref={setDownloadSlot} />
     </form>
   );
 }

@@ -68,6 +68,10 @@ export function Settings() {
     if (formTarget()?.profile?.id === profile.id) setFormTarget(targetFor(defaultProfileId()));
   }
 
+  // A stable order (issue 21.3): the default first, then by name, whatever order the worker lists them in.
+  const orderedProfiles = () =>
+    [...app.state.profiles].sort((a, b) => Number(b.id === defaultProfileId()) - Number(a.id === defaultProfileId()) || a.name.localeCompare(b.name, locale()) || a.id.localeCompare(b.id));
+
   const themeId = createUniqueId();
   const [theme, setTheme] = createSignal<Theme>(storedTheme());
 
@@ -112,7 +116,7 @@ export function Settings() {
       <div class="settings-section">
         <h2>{t('settings.profiles')}</h2>
         <ul class="profile-list">
-          <For each={app.state.profiles}>
+          <For each={orderedProfiles()}>
             {(profile) => (
               <li class="profile-item" classList={{ default: profile.id === defaultProfileId() }}>
                 <span class="profile-name">{profileName(profile)}</span>
@@ -145,7 +149,6 @@ export function Settings() {
       </div>
 
       <div class="settings-section">
-        <h2>{formTarget()?.profile ? t('settings.editing', { name: formTarget()!.profile!.name }) : t('settings.modelHeading')}</h2>
         <Show when={formTarget()} keyed>
           {(target) => <ProfileForm profile={target.profile} kind={target.kind} script={app.state.settings?.script ?? ''} />}
         </Show>

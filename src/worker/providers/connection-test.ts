@@ -65,10 +65,15 @@ function authHeaders(profile: Profile): Record<string, string> {
 }
 
 function failure(error: ModelError): ConnectionTestResult {
+  const params = {
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    // A 429's Retry-After, so Settings can say when to try again (it has no Continue to offer).
+    ...(error.retryAfterMs !== undefined ? { retryAfterSeconds: Math.max(1, Math.ceil(error.retryAfterMs / 1000)) } : {}),
+  };
   return {
     ok: false,
     reason: error.code,
-    ...(error.status !== undefined ? { params: { status: error.status } } : {}),
+    ...(Object.keys(params).length > 0 ? { params } : {}),
     ...(error.detail ? { detail: error.detail } : {}),
     message: error.code === 'auth' ? `The key was rejected. ${error.message}` : error.message,
   };
