@@ -1,7 +1,8 @@
-import { createSignal, createUniqueId, For, onMount, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, For, onMount, Show } from 'solid-js';
 import type { McpServerView, ToolPermission } from '../../schema/mcp';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
+import { createHashRoute } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
 import { McpServerForm } from './McpServerForm';
@@ -21,6 +22,24 @@ export function McpSettings() {
   const headingId = `mcp-heading-${createUniqueId()}`;
   const [formTarget, setFormTarget] = createSignal<FormTarget>();
   const [removing, setRemoving] = createSignal<McpServerView>();
+
+  // Opened from a tool call's "Change permission" (`#/settings?tool=…`): focus that tool's select once it is listed
+  // (listing may wait for the connection), once per link followed, so later updates do not pull focus back.
+  const route = createHashRoute();
+  let sectionElement: HTMLElement | undefined;
+  let focusedFor: string | undefined;
+  createEffect(() => {
+    const current = route();
+    const wanted = current.name === 'settings' ? current.tool : undefined;
+    if (!wanted || wanted === focusedFor) return;
+    if (!app.state.mcpServers.some((server) => server.tools.some((tool) => tool.name === wanted))) return;
+    focusedFor = wanted;
+    queueMicrotask(() => {
+      const select = [...(sectionElement?.querySelectorAll<HTMLSelectElement>('select.mcp-permission') ?? [])].find((candidate) => candidate.getAttribute('aria-label') === wanted);
+      select?.scrollIntoView({ block: 'center' });
+      select?.focus();
+    });
+  });
 
   onMount(async () => {
     const servers = await settle(app.client.send({ type: 'mcp.list' }));
@@ -54,7 +73,7 @@ export function McpSettings() {
   }
 
   return (
-    <section class="settings-section mcp-settings" aria-labelledby={headingId}>
+    <section class="settings-section mcp-settings" aria-labelledby={headingId} ref={sectionElement}>
       <h2 id={headingId}>{t('mcp.title')}</h2>
       <p class="field-hint">{t('mcp.intro')}</p>
       <ul class="mcp-server-list">
