@@ -1,4 +1,4 @@
-import { createEffect, createSignal, createUniqueId, For, onMount, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, For, onCleanup, onMount, Show } from 'solid-js';
 import type { McpServerView, ToolPermission } from '../../schema/mcp';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
@@ -24,20 +24,31 @@ export function McpSettings() {
   const [removing, setRemoving] = createSignal<McpServerView>();
 
   // Opened from a tool call's "Change permission" (`#/settings?tool=…`): focus that tool's select once it is listed
-  // (listing may wait for the connection), once per link followed, so later updates do not pull focus back.
+  // (listing may wait for the connection). Each server update renders the rows anew, so focus is taken back only when
+  // such a re-render dropped it, and not at all once the user has pressed a key or pointed anywhere.
   const route = createHashRoute();
   let sectionElement: HTMLElement | undefined;
   let focusedFor: string | undefined;
+  let userActed = false;
+  const acted = () => (userActed = true);
+  document.addEventListener('pointerdown', acted, true);
+  document.addEventListener('keydown', acted, true);
+  onCleanup(() => {
+    document.removeEventListener('pointerdown', acted, true);
+    document.removeEventListener('keydown', acted, true);
+  });
   createEffect(() => {
     const current = route();
     const wanted = current.name === 'settings' ? current.tool : undefined;
-    if (!wanted || wanted === focusedFor) return;
-    if (!app.state.mcpServers.some((server) => server.tools.some((tool) => tool.name === wanted))) return;
-    focusedFor = wanted;
+    if (!wanted || !app.state.mcpServers.some((server) => server.tools.some((tool) => tool.name === wanted))) return;
     queueMicrotask(() => {
       const select = [...(sectionElement?.querySelectorAll<HTMLSelectElement>('select.mcp-permission') ?? [])].find((candidate) => candidate.getAttribute('aria-label') === wanted);
-      select?.scrollIntoView({ block: 'center' });
-      select?.focus();
+      if (!select) return;
+      const dropped = document.activeElement === null || document.activeElement === document.body;
+      if (focusedFor === wanted && (userActed || !dropped)) return;
+      if (focusedFor !== wanted) select.scrollIntoView({ block: 'center' });
+      focusedFor = wanted;
+      select.focus();
     });
   });
 
