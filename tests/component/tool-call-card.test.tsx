@@ -71,6 +71,14 @@ describe('a running call with progress', () => {
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
+  it('without a total the bar is indeterminate and the count is shown alone', () => {
+    const block = call({ toolName: 'mcp__everything__slow', status: 'running', result: undefined });
+    render(() => <ToolCallCard block={block} {...target} client={client} progress={{ progress: 7 }} />);
+    const bar = screen.getByRole('progressbar', { name: 'Progress of mcp__everything__slow' });
+    expect(bar).not.toHaveAttribute('value');
+    expect(bar.nextElementSibling).toHaveTextContent(/^7$/);
+  });
+
   it('the store keeps progress only for a call that is running, and forgets it when the call ends', () => {
     const state = createInitialState();
     const running = call({ status: 'running', result: undefined });

@@ -136,9 +136,13 @@ function PermissionLink(props: { name: string }) {
 /** A running tool's progress as its server reports it: a bar named by the tool, the step, and the server's words. */
 function ProgressLine(props: { name: string; progress: ToolProgress }) {
   const total = () => (props.progress.total !== undefined && props.progress.total > 0 ? props.progress.total : undefined);
+  const label = () => t('tool.progress', { name: props.name });
   return (
     <div class="tool-call-progress">
-      <progress aria-label={t('tool.progress', { name: props.name })} max={total() ?? 1} value={total() === undefined ? undefined : Math.min(props.progress.progress, total()!)} />
+      {/* Without a total the bar is indeterminate: a bar with no value at all (the `value` property cannot be unset). */}
+      <Show when={total()} fallback={<progress aria-label={label()} />}>
+        {(max) => <progress aria-label={label()} max={max()} value={Math.min(props.progress.progress, max())} />}
+      </Show>
       <span class="tool-call-progress-text">
         {total() === undefined ? String(props.progress.progress) : t('tool.progressStep', { progress: props.progress.progress, total: total()! })}
         <Show when={props.progress.message}>{(message) => <> · {message()}</>}</Show>
