@@ -68,16 +68,50 @@ test('Deny with a reason runs nothing and the model reads the reason', async ({ 
   expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toEqual([]);
 });
 
-test('"Always allow" runs without asking; "Never" hides the tool from the model', async ({ page, mcp }) => {
+test('"Always allow" runs without asking and says so, with a link to the permission; "Never" is refused as your choice', async ({ page, mcp }) => {
   await start(page, mcp.everything.url, [callStep('mcp__everything__get-sum', { a: 2, b: 3 }), SAW, callStep('mcp__everything__echo', { message: 'x' }), SAW], {
     'mcp__everything__get-sum': 'Always allow',
     mcp__everything__echo: 'Never',
   });
   await expect(messageLog(page)).toContainText('Tool said: The sum of 2 and 3 is 5.');
   await expect(page.getByRole('group', { name: /^Tool call:/ })).toHaveCount(0);
+  const ran = assistantMessages(page).locator('.tool-call').filter({ hasText: 'mcp__everything__get-sum' });
+  await expect(ran).toContainText('Ran without asking — Always allow');
+
   await send(page, 'again');
-  await expect(messageLog(page)).toContainText('Tool said: Unknown tool "mcp__everything__echo". No connected MCP server offers a tool of that name');
+  await expect(messageLog(page)).toContainText('Tool said: Not run: the user set mcp__everything__echo to "Never", so it is not available.');
+  const refused = assistantMessages(page).locator('.tool-call').filter({ hasText: 'mcp__everything__echo' });
+  await expect(refused).toContainText('Not run');
+  await expect(refused).toContainText('You set this tool to Never.');
+  await expect(refused).not.toContainText('Failed');
+  await expect(refused).not.toContainText('Unknown tool');
+
+  // The link opens Settings at that tool's permission, focused, ready to change.
+  await page.getByRole('link', { name: 'Change permission of mcp__everything__get-sum', exact: true }).click();
+  await expect(page).toHaveURL(/#\/settings\?tool=mcp__everything__get-sum$/);
+  await expect(permissionSelect(page, 'mcp__everything__get-sum')).toBeFocused();
+  await page.goBack();
+  await page.getByRole('link', { name: 'Change permission of mcp__everything__echo', exact: true }).click();
+  await expect(permissionSelect(page, 'mcp__everything__echo')).toBeFocused();
+  await expect(permissionSelect(page, 'mcp__everything__echo')).toHaveValue('never');
 });
+
+for (const width of [1280, 360]) {
+  test(`a long tool shows its server's progress while it runs, named by the tool (${width} px)`, async ({ page, mcp }) => {
+    const tool = 'mcp__everything__trigger-long-running-operation';
+    await start(page, mcp.everything.url, [callStep(tool, { duration: 4, steps: 4 }), SAW], { [tool]: 'Always allow' });
+    await page.setViewportSize({ width, height: 740 });
+    const bar = page.getByRole('progressbar', { name: `Progress of ${tool}`, exact: true });
+    await expect(bar).toBeVisible();
+    const card = assistantMessages(page).locator('.tool-call').filter({ has: bar });
+    await expect(card).toContainText(/[1-3] of 4/);
+    await expect(card).toContainText('Running without asking — Always allow');
+    const box = await card.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    await expect(messageLog(page)).toContainText('Tool said: Long running operation completed. Duration: 4 seconds, Steps: 4.');
+    await expect(bar).toHaveCount(0);
+  });
+}
 
 test('elicitation: Submit, Decline and Cancel each reach the server', async ({ page, mcp }) => {
   const elicit = callStep('mcp__everything__trigger-elicitation-request', {});

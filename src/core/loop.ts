@@ -1,5 +1,5 @@
 import type { Conversation, Message, RunError, RunState } from '../schema/records';
-import type { RunNotice } from '../schema/events';
+import type { RunNotice, ToolProgress } from '../schema/events';
 import { createCoalescedWriter, type Timers } from './coalesced-writer';
 import { parentForNext } from './branches';
 import { appendDelta, messageText } from './message-text';
@@ -26,6 +26,8 @@ export interface LoopPorts {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** A streaming message changed (not yet persisted). Called often; the caller throttles. */
   onProgress?(message: Message): void;
+  /** A running tool's progress (see CallPorts.reportProgress): for the UI only, never stored. */
+  onToolProgress?(message: Message, toolCallId: string, progress: ToolProgress): void;
   onNotice?(conversationId: string, notice: RunNotice | null): void;
   onStorageError?(error: unknown): void;
   /** Interval of coalesced writes of a streaming message. */
@@ -218,6 +220,7 @@ async function runCalls(conversation: Conversation, message: Message, history: M
         return written !== undefined;
       },
       ...(ports.waitForRequest ? { waitForRequest: ports.waitForRequest } : {}),
+      ...(ports.onToolProgress ? { reportProgress: ports.onToolProgress } : {}),
     },
     signal,
   );

@@ -1,9 +1,10 @@
 import type { Block, ElicitationRequestBlock, ToolCallBlock } from '../schema/blocks';
+import type { ToolProgress } from '../schema/events';
 import type { Message, RunState } from '../schema/records';
 import { approvalHolds } from './approval-binding';
 import { syncPendingIndex } from './requests';
 import type { ElicitationResponse, Tool, ToolContext } from './tool';
-import { AFTER_QUESTION_TEXT, ranText, STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT, unknownToolText } from './tool-outcomes';
+import { AFTER_QUESTION_TEXT, neverToolText, ranText, STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT, unknownToolText } from './tool-outcomes';
 
 export { AFTER_QUESTION_TEXT, STOPPED_BEFORE_TOOL_TEXT };
 
@@ -25,6 +26,8 @@ export interface CallPorts {
    * aborts. Without it, nobody can be asked while a tool runs, and elicitations are declined.
    */
   waitForRequest?(messageId: string, requestId: string, signal: AbortSignal): Promise<Block>;
+  /** Where a running tool's progress goes (to the UI, throttled, not to storage). Without it, progress is dropped. */
+  reportProgress?(message: Message, toolCallId: string, progress: ToolProgress): void;
 }
 
 /** How processing ended: all calls done (the model reads the results next), paused for the user, stopped, or deleted. */
@@ -64,6 +67,14 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
     }
     const tool = ports.tools.find((candidate) => candidate.name === block.toolName && candidate.permission !== 'never');
     if (!tool) {
+      // A "Never" tool is listed but not offered: its call is refused as the user's choice (`denied`, with where the
+      // tool came from, so the card can link to its permission), not reported as a mistake of the model.
+      const refused = ports.tools.find((candidate) => candidate.name === block.toolName);
+      if (refused) {
+        message.blocks[index] = { ...block, ...(refused.source ? { source: { ...refused.source } } : {}), status: 'denied', result: neverToolText(block.toolName) };
+        unsaved = true;
+        continue;
+      }
       const available = ports.tools.filter((candidate) => candidate.permission !== 'never').map((candidate) => candidate.name);
       message.blocks[index] = { ...block, status: 'error', result: unknownToolText(block.toolName, available) };
       unsaved = true;
@@ -117,6 +128,8 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
 /** The context a running tool gets: the signal (Stop cancels it) and, where the user can be asked, `elicit`. */
 function toolContext(message: Message, call: ToolCallBlock, tool: Tool, ports: CallPorts, signal: AbortSignal, save: (runState: RunState) => Promise<boolean>): ToolContext {
   const context: ToolContext = { now: ports.now, signal };
+  const report = ports.reportProgress;
+  if (report) context.reportProgress = (progress) => report(message, call.toolCallId, progress);
   const wait = ports.waitForRequest;
   if (!wait) return context;
   context.elicit = async (request): Promise<ElicitationResponse> => {

@@ -18,6 +18,11 @@ export function skippedAfterInterruptionText(): string {
   return `${INTERRUPTED_TOOL_TEXT} The user chose not to run it again.`;
 }
 
+/** A call of a tool the user set to "Never": said plainly, so the model neither retries it nor hunts for a typo. */
+export function neverToolText(name: string): string {
+  return `Not run: the user set ${name} to "Never", so it is not available. Do not call it again unless the user changes that.`;
+}
+
 export function unknownToolText(name: string, available: readonly string[]): string {
   const mcp = name.startsWith('mcp__') ? ' No connected MCP server offers a tool of that name (the server may be disconnected, removed, or the tool set to "Never").' : '';
   return `Unknown tool "${name}".${mcp} Available tools: ${available.join(', ') || 'none'}.`;

@@ -1,4 +1,5 @@
 import type { QuestionRequestBlock } from '../schema/blocks';
+import type { ToolProgress } from '../schema/events';
 
 /** How a tool call is let through: asked each time, run without asking, or not offered to the model. */
 export type ToolPermission = 'ask' | 'allow' | 'never';
@@ -41,6 +42,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Asks the user on the tool's behalf (MCP elicitation). Absent where nobody can be asked: then decline. */
   elicit?(request: ElicitationRequest): Promise<ElicitationResponse>;
+  /** Tells the user how far the call is (an MCP server's progress notifications); transient, never stored. */
+  reportProgress?(progress: ToolProgress): void;
 }
 
 export type ArgumentsCheck = { ok: true; value: unknown } | { ok: false; error: string };

@@ -12,6 +12,17 @@ export const RunNotice = z.object({
 });
 export type RunNotice = z.infer<typeof RunNotice>;
 
+/**
+ * How far a running tool is, as its MCP server last said (`notifications/progress`). Transient like a run notice:
+ * never stored, throttled on the way, and shown only while the call's block is `running`.
+ */
+export const ToolProgress = z.object({
+  progress: z.number(),
+  total: z.number().optional(),
+  message: z.string().max(500).optional(),
+});
+export type ToolProgress = z.infer<typeof ToolProgress>;
+
 /** Everything the worker tells the UI, unasked. Named noun-action. Records are whole: the UI replaces, never merges. */
 export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('worker-ready') }),
@@ -21,6 +32,7 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversations-imported'), conversations: z.array(Conversation) }),
   z.object({ type: z.literal('message-upserted'), message: Message }),
   z.object({ type: z.literal('run-notice'), conversationId: z.string(), notice: RunNotice.nullable() }),
+  z.object({ type: z.literal('tool-progress'), conversationId: z.string(), messageId: z.string(), toolCallId: z.string(), progress: ToolProgress }),
   z.object({ type: z.literal('settings-changed'), settings: Settings }),
   z.object({ type: z.literal('profiles-changed'), profiles: z.array(ProfileView) }),
   /**

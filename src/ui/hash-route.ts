@@ -1,12 +1,23 @@
 import { createSignal, onCleanup, type Accessor } from 'solid-js';
 
 /** Where the app is. The hash is the whole route, so a reload or a shared link lands in the same place. */
-export type Route = { name: 'home' } | { name: 'settings' } | { name: 'conversation'; conversationId: string };
+export type Route = { name: 'home' } | { name: 'settings'; tool?: string } | { name: 'conversation'; conversationId: string };
 
-/** Reads a location hash such as `#/c/abc` or `#/settings`; anything else is home. */
+/**
+ * Reads a location hash such as `#/c/abc`, `#/settings` or `#/settings?tool=mcp__server__tool` (Settings at that tool's
+ * permission); anything else is home.
+ */
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '');
   if (path === '/settings') return { name: 'settings' };
+  const tool = /^\/settings\?tool=([^&]+)$/.exec(path);
+  if (tool) {
+    try {
+      return { name: 'settings', tool: decodeURIComponent(tool[1]!) };
+    } catch {
+      return { name: 'settings' };
+    }
+  }
   const match = /^\/c\/([^/]+)$/.exec(path);
   if (match) {
     try {
@@ -24,7 +35,7 @@ export function routeHash(route: Route): string {
     case 'home':
       return '#/';
     case 'settings':
-      return '#/settings';
+      return route.tool === undefined ? '#/settings' : `#/settings?tool=${encodeURIComponent(route.tool)}`;
     case 'conversation':
       return `#/c/${encodeURIComponent(route.conversationId)}`;
   }

@@ -1,5 +1,5 @@
 import { createStore, produce, unwrap } from 'solid-js/store';
-import type { AppEvent, RunNotice } from '../schema/events';
+import type { AppEvent, RunNotice, ToolProgress } from '../schema/events';
 import type { Conversation, Message, ProfileView, Settings } from '../schema/records';
 import type { McpServerView } from '../schema/mcp';
 import { replaceInPlace } from './replace-in-place';
@@ -16,6 +16,8 @@ export interface UiState {
   /** Messages per conversation, by `seq`; present only for conversations that were opened. */
   messages: Record<string, Message[]>;
   runNotices: Record<string, RunNotice>;
+  /** The latest progress of tool calls that are running, by tool call id (transient, never stored). */
+  toolProgress: Record<string, ToolProgress>;
   settings: Settings | undefined;
   profiles: ProfileView[];
   /** MCP servers as this tab's worker sees them (connection status is per tab). */
@@ -54,6 +56,7 @@ export function createInitialState(): UiState {
     conversationOrder: [],
     messages: {},
     runNotices: {},
+    toolProgress: {},
     settings: undefined,
     profiles: [],
     mcpServers: [],
@@ -107,6 +110,11 @@ export function applyEvent(state: UiState, event: UiEvent): void {
       // An old message that was not read yet stays unread: the loaded messages are the stored ones from some seq on.
       if (isBeforeLoaded(state, event.message)) return;
       upsertMessage(state, event.message);
+      forgetFinishedProgress(state, event.message);
+      return;
+    case 'tool-progress':
+      // Late progress (throttled, sent after the call's last write) must not come back for a call that ended.
+      if (isRunningCall(state, event.conversationId, event.messageId, event.toolCallId)) state.toolProgress[event.toolCallId] = event.progress;
       return;
     case 'run-notice':
       if (event.notice) state.runNotices[event.conversationId] = event.notice;
@@ -131,6 +139,7 @@ export function applyEvent(state: UiState, event: UiEvent): void {
       state.workerReady = false;
       state.workerGeneration += 1;
       state.workerRestarted = true;
+      state.toolProgress = {};
       return;
     case 'worker-restart-dismissed':
       state.workerRestarted = false;
@@ -209,6 +218,17 @@ function isBeforeLoaded(state: UiState, message: Message): boolean {
 }
 
 /** Messages of conversations that were never opened are not kept: opening reads them whole. */
+function isRunningCall(state: UiState, conversationId: string, messageId: string, toolCallId: string): boolean {
+  const message = state.messages[conversationId]?.find((candidate) => candidate.id === messageId);
+  return message?.blocks.some((block) => block.type === 'tool_call' && block.toolCallId === toolCallId && block.status === 'running') ?? false;
+}
+
+function forgetFinishedProgress(state: UiState, message: Message): void {
+  for (const block of message.blocks) {
+    if (block.type === 'tool_call' && block.status !== 'running' && block.toolCallId in state.toolProgress) delete state.toolProgress[block.toolCallId];
+  }
+}
+
 function upsertMessage(state: UiState, message: Message, options?: { snapshot?: boolean }): void {
   const list = state.messages[message.conversationId];
   if (!list) return;

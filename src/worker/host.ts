@@ -12,7 +12,7 @@ import { IndexedDbConversationStore } from './conversation-store';
 import type { ParleyDatabase } from './database';
 import type { Locks } from './locks';
 import { ModelError, type Model } from '../core/model';
-import { createProgressThrottle } from './progress-throttle';
+import { createLatestThrottle, createProgressThrottle } from './progress-throttle';
 import { hintFor, type PeerHint } from './peer-channel';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
@@ -101,6 +101,14 @@ export function createHost(environment: HostEnvironment): Host {
     intervalMs: environment.progressIntervalMs ?? 50,
     timers: environment.timers,
   });
+  // A tool's progress goes to this tab's UI only, throttled like a streaming message, and is never written: it means
+  // nothing once the call ends or the tab closes (a reload shows the call as cut off), and a write per notification
+  // would cost an IndexedDB transaction and a cross-tab message each time.
+  type ToolProgressEvent = Extract<AppEvent, { type: 'tool-progress' }>;
+  const toolProgress = createLatestThrottle<ToolProgressEvent>((event) => event.toolCallId, (event) => environment.post(event), {
+    intervalMs: environment.progressIntervalMs ?? 50,
+    timers: environment.timers,
+  });
 
   const profileOf = async (conversation: Conversation): Promise<Profile | undefined> =>
     settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId);
@@ -127,6 +135,7 @@ export function createHost(environment: HostEnvironment): Host {
       timers: environment.timers,
       sleep: environment.sleep,
       onProgress: (message) => progress.push(message),
+      onToolProgress: (message, toolCallId, update) => toolProgress.push({ type: 'tool-progress', conversationId: message.conversationId, messageId: message.id, toolCallId, progress: update }),
       onNotice: (conversationId, notice) => emit({ type: 'run-notice', conversationId, notice }),
       onStorageError: (error) => void describeStorageError(error).then((event) => environment.post({ type: 'storage-error', ...event })),
       ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),

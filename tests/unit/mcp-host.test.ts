@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLocks } from '../../src/worker/locks';
 import { readPeerMessage } from '../../src/worker/peer-channel';
-import { openTab, uniqueDatabaseName, type TestTab } from './host-harness';
+import { openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import type { ToolCallBlock } from '../../src/schema/blocks';
 import { startEverythingServer, type RunningServer } from '../server/mcp-processes';
 
 let everything: RunningServer;
@@ -76,4 +77,38 @@ describe('mcp.* commands through the host', () => {
     expect(readPeerMessage({ kind: 'hint', hint: { kind: 'mcp' } })).toEqual({ kind: 'hint', hint: { kind: 'mcp' } });
     expect(readPeerMessage({ kind: 'hint', hint: { kind: 'mcp', servers: [{ token: 'x' }] } })).toEqual({ kind: 'hint', hint: { kind: 'mcp' } });
   });
+
+  it('a long tool\'s progress reaches this tab\'s UI as throttled events and is never stored; a "Never" tool is refused in words', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    try {
+      const saved = await tab.send({ type: 'mcp.save', server: { name: 'everything', url: everything.url } });
+      await tab.send({ type: 'mcp.connect', serverId: saved.id });
+      await tab.send({ type: 'mcp.setPermission', serverId: saved.id, toolName: 'mcp__everything__trigger-long-running-operation', permission: 'allow' });
+      await tab.send({ type: 'mcp.setPermission', serverId: saved.id, toolName: 'mcp__everything__echo', permission: 'never' });
+      const steps = [
+        { text: 'Working.', toolCalls: [{ name: 'mcp__everything__trigger-long-running-operation', args: { duration: 0.4, steps: 4 } }] },
+        { text: 'Echoing.', toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'x' } }] },
+        { text: 'Saw: {{lastToolResult}}' },
+      ];
+      await tab.send({ type: 'settings.update', script: script(steps) });
+      const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+      await tab.send({ type: 'message.send', conversationId, text: 'go' });
+      await waitForRunState(tab, conversationId, ['idle'], 15_000);
+
+      const progress = tab.events.flatMap((event) => (event.type === 'tool-progress' ? [event] : []));
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress.every((event) => event.conversationId === conversationId && event.progress.total === 4)).toBe(true);
+      expect(progress.map((event) => event.progress.progress)).toEqual([...progress.map((event) => event.progress.progress)].sort());
+
+      const { messages } = await tab.send({ type: 'conversation.open', conversationId });
+      const calls = messages.flatMap((message) => message.blocks).filter((block): block is ToolCallBlock => block.type === 'tool_call');
+      expect(calls[0]).toMatchObject({ status: 'success', result: expect.stringContaining('Long running operation completed') });
+      expect(JSON.stringify(messages)).not.toContain('"progress"');
+      expect(calls[1]).toMatchObject({ status: 'denied', source: { serverName: 'everything', toolName: 'echo' } });
+      expect(calls[1]?.result).toMatch(/^Not run: the user set mcp__everything__echo to "Never"/);
+    } finally {
+      await tab.host.mcp.close();
+      tab.close();
+    }
+  }, 30_000);
 });

@@ -4,6 +4,7 @@ import { McpHub } from '../../src/worker/mcp/mcp-hub';
 import { McpCallError } from '../../src/worker/mcp/mcp-errors';
 import { openParleyDatabase } from '../../src/worker/database';
 import type { McpServerView } from '../../src/schema/mcp';
+import { toolSpecs } from '../../src/core/tools';
 import type { Tool, ToolContext } from '../../src/core/tool';
 import { freePort, startEverythingServer, startMemoryGateway, type RunningServer } from '../server/mcp-processes';
 import { HUGE_RESULT_CHARACTERS, startForeignEndpointServer, startMisbehavingServer, startProxy, type LocalServer } from '../server/mcp-test-servers';
@@ -156,7 +157,8 @@ describe('McpHub with servers that fail', () => {
       await hub.setPermission(saved.id, 'mcp__everything__echo', 'never');
       await hub.setPermission(saved.id, 'mcp__everything__get-sum', 'allow');
       const tools = await hub.tools();
-      expect(tools.map((tool) => tool.name)).not.toContain('mcp__everything__echo');
+      expect(byName(tools, 'mcp__everything__echo').permission).toBe('never');
+      expect(toolSpecs(tools).map((tool) => tool.name)).not.toContain('mcp__everything__echo');
       expect(byName(tools, 'mcp__everything__get-sum').permission).toBe('allow');
       const views = await hub.listServers();
       expect(views[0]?.tools.find((tool) => tool.name === 'mcp__everything__echo')?.permission).toBe('never');

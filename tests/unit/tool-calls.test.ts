@@ -170,12 +170,18 @@ describe('processToolCalls: permissions and Stop', () => {
     expect(toolBlock(message.blocks[0]).result).toBe('The user edited the arguments before this call ran. It ran with: {"value":"user"}.\n\nran user');
   });
 
-  it('does not offer or run a "Never" tool', async () => {
-    const never = spyTool('never', undefined, 'never');
-    const { message, run } = harness([call('never', {})], [never.tool]);
-    await run();
+  it('does not run a "Never" tool: the call is refused as the user\'s choice, in words, with where the tool came from', async () => {
+    const source = { kind: 'mcp' as const, serverId: 's1', serverName: 'files', toolName: 'delete', origin: 'http://files.test' };
+    const never = spyTool('mcp__files__delete', undefined, 'never');
+    const { message, saves, run } = harness([call('mcp__files__delete', {})], [{ ...never.tool, source }]);
+    expect(await run()).toEqual({ kind: 'done', invalid: 0 });
     expect(never.executions).toEqual([]);
-    expect(toolBlock(message.blocks[0]).result).toMatch(/^Unknown tool "never"/);
+    expect(toolBlock(message.blocks[0])).toMatchObject({
+      status: 'denied',
+      source,
+      result: 'Not run: the user set mcp__files__delete to "Never", so it is not available. Do not call it again unless the user changes that.',
+    });
+    expect(saves.at(-1)?.blocks[0]).toMatchObject({ status: 'denied' });
   });
 
   it('Stop while a tool runs cancels it (the signal reaches the tool) and records stopped; queued calls are not run', async () => {

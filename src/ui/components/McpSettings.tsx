@@ -1,7 +1,8 @@
-import { createSignal, createUniqueId, For, onMount, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, For, onCleanup, onMount, Show } from 'solid-js';
 import type { McpServerView, ToolPermission } from '../../schema/mcp';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
+import { createHashRoute } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
 import { McpServerForm } from './McpServerForm';
@@ -21,6 +22,35 @@ export function McpSettings() {
   const headingId = `mcp-heading-${createUniqueId()}`;
   const [formTarget, setFormTarget] = createSignal<FormTarget>();
   const [removing, setRemoving] = createSignal<McpServerView>();
+
+  // Opened from a tool call's "Change permission" (`#/settings?tool=…`): focus that tool's select once it is listed
+  // (listing may wait for the connection). Each server update renders the rows anew, so focus is taken back only when
+  // such a re-render dropped it, and not at all once the user has pressed a key or pointed anywhere.
+  const route = createHashRoute();
+  let sectionElement: HTMLElement | undefined;
+  let focusedFor: string | undefined;
+  let userActed = false;
+  const acted = () => (userActed = true);
+  document.addEventListener('pointerdown', acted, true);
+  document.addEventListener('keydown', acted, true);
+  onCleanup(() => {
+    document.removeEventListener('pointerdown', acted, true);
+    document.removeEventListener('keydown', acted, true);
+  });
+  createEffect(() => {
+    const current = route();
+    const wanted = current.name === 'settings' ? current.tool : undefined;
+    if (!wanted || !app.state.mcpServers.some((server) => server.tools.some((tool) => tool.name === wanted))) return;
+    queueMicrotask(() => {
+      const select = [...(sectionElement?.querySelectorAll<HTMLSelectElement>('select.mcp-permission') ?? [])].find((candidate) => candidate.getAttribute('aria-label') === wanted);
+      if (!select) return;
+      const dropped = document.activeElement === null || document.activeElement === document.body;
+      if (focusedFor === wanted && (userActed || !dropped)) return;
+      if (focusedFor !== wanted) select.scrollIntoView({ block: 'center' });
+      focusedFor = wanted;
+      select.focus();
+    });
+  });
 
   onMount(async () => {
     const servers = await settle(app.client.send({ type: 'mcp.list' }));
@@ -54,7 +84,7 @@ export function McpSettings() {
   }
 
   return (
-    <section class="settings-section mcp-settings" aria-labelledby={headingId}>
+    <section class="settings-section mcp-settings" aria-labelledby={headingId} ref={sectionElement}>
       <h2 id={headingId}>{t('mcp.title')}</h2>
       <p class="field-hint">{t('mcp.intro')}</p>
       <ul class="mcp-server-list">

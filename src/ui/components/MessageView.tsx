@@ -1,6 +1,7 @@
-import { createSignal, createUniqueId, For, Show } from 'solid-js';
+import { createSignal, createUniqueId, For, Show, useContext } from 'solid-js';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
+import { AppContext } from '../app-context';
 import type { WorkerClient } from '../channel';
 import { describeRunError } from '../error-words';
 import { t } from '../i18n/i18n';
@@ -91,6 +92,8 @@ export function MessageView(props: MessageViewProps) {
  */
 function BlockView(props: { block: Block; message: Message; client: WorkerClient }) {
   const block = props.block;
+  // Optional: a message rendered outside the app (a test) has no live progress to show.
+  const app = useContext(AppContext);
   switch (block.type) {
     case 'text':
       return props.message.role === 'assistant' ? <Markdown text={block.text} /> : <p class="message-text">{block.text}</p>;
@@ -102,7 +105,7 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
         </details>
       );
     case 'tool_call':
-      return <ToolCallCard block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
+      return <ToolCallCard block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} progress={app?.state.toolProgress[block.toolCallId]} />;
     case 'question_request':
       return <QuestionForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
     case 'elicitation_request':

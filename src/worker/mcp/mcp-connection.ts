@@ -11,6 +11,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { z } from 'zod';
 import { findSchemaProblems } from '../../core/json-schema-form';
 import type { ElicitationRequest, ElicitationResponse } from '../../core/tool';
+import type { ToolProgress } from '../../schema/events';
 import { checkElicitationResponse } from '../../core/json-schema-form';
 import type { CallToolResultLike } from './tool-result';
 
@@ -54,6 +55,8 @@ export interface ConnectOptions {
 
 export interface CallOptions {
   signal: AbortSignal;
+  /** The server's progress notifications for this call, bounded (the server is untrusted). */
+  onProgress?(progress: ToolProgress): void;
 }
 
 /** An open connection to one server. */
@@ -144,7 +147,10 @@ async function connectWith(options: ConnectOptions, kind: McpConnection['transpo
         timeout: CALL_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
         // Asking for progress is what lets a long-running tool keep the call alive past the timeout.
-        onprogress: () => undefined,
+        onprogress: (progress) => {
+          const checked = boundedProgress(progress);
+          if (checked) callOptions.onProgress?.(checked);
+        },
       })) as CallToolResultLike;
     },
     async close() {
@@ -152,6 +158,15 @@ async function connectWith(options: ConnectOptions, kind: McpConnection['transpo
       await client.close().catch(() => undefined);
     },
   };
+}
+
+/** A progress notification as the UI may show it: finite numbers, a short message; anything else is dropped. */
+function boundedProgress(progress: { progress: unknown; total?: unknown; message?: unknown }): ToolProgress | undefined {
+  if (typeof progress.progress !== 'number' || !Number.isFinite(progress.progress)) return undefined;
+  const bounded: ToolProgress = { progress: progress.progress };
+  if (typeof progress.total === 'number' && Number.isFinite(progress.total)) bounded.total = progress.total;
+  if (typeof progress.message === 'string' && progress.message.trim()) bounded.message = progress.message.trim().slice(0, 500);
+  return bounded;
 }
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -83,7 +83,8 @@ export class McpHub {
 
   /**
    * The tools of every server, for a conversation's next model request: servers not yet connected are connected first
-   * (one that failed is retried after a while). Tools whose permission is 'never' are left out.
+   * (one that failed is retried after a while). Tools set to 'never' are listed with that permission: `toolSpecs` keeps
+   * them from the model, and a call of one anyway is refused as the user's choice (see processToolCalls).
    */
   async tools(): Promise<Tool[]> {
     const servers = await this.store.list();
@@ -101,11 +102,7 @@ export class McpHub {
         return undefined;
       }),
     );
-    return servers.flatMap((server) =>
-      this.state(server.id)
-        .tools.map((tool) => this.toTool(server, tool))
-        .filter((tool) => tool.permission !== 'never'),
-    );
+    return servers.flatMap((server) => this.state(server.id).tools.map((tool) => this.toTool(server, tool)));
   }
 
   /** What the model reads after calling an `mcp__` name that is no tool it may call. */
@@ -173,7 +170,8 @@ export class McpHub {
     const call: InFlightCall = context.elicit ? { elicit: context.elicit.bind(context) } : {};
     state.inFlight.push(call);
     try {
-      const result = await connection.callTool(tool.serverToolName, isPlainObject(args) ? args : {}, { signal: context.signal });
+      const progress = context.reportProgress?.bind(context);
+      const result = await connection.callTool(tool.serverToolName, isPlainObject(args) ? args : {}, { signal: context.signal, ...(progress ? { onProgress: progress } : {}) });
       return toToolOutput(result);
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason ?? error;
