@@ -11,6 +11,7 @@ import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { RunNoticeBar } from './RunNoticeBar';
+import { waitingKindInMessages } from '../waiting-kind';
 
 /** Messages read per step back through a long conversation. */
 const EARLIER_PAGE_SIZE = 100;
@@ -26,6 +27,8 @@ export function ChatView(props: { conversationId: string }) {
   const conversation = () => app.state.conversations[props.conversationId] ?? (isBeingCreated(props.conversationId) ? standIn(props.conversationId) : undefined);
   const messages = () => app.state.messages[props.conversationId];
   const runState = () => conversation()?.runState ?? 'idle';
+  // The open conversation's messages are loaded: they say what waits, and change first.
+  const waiting = () => waitingKindInMessages(messages()) ?? 'question';
 
   const profiles = createMemo((): ProfileView[] => {
     const listed = app.state.profiles;
@@ -91,6 +94,7 @@ export function ChatView(props: { conversationId: string }) {
             conversation={current()}
             profiles={profiles()}
             defaultProfileId={app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID}
+            waiting={waiting()}
           />
           <MessageList
             messages={messages()}
@@ -116,6 +120,7 @@ export function ChatView(props: { conversationId: string }) {
             conversationId={props.conversationId}
             storedDraft={app.state.conversations[props.conversationId]?.draft}
             runState={runState()}
+            waiting={waiting()}
             onSend={send}
             onStop={stop}
             onDraft={(text) => void whenCreated(props.conversationId).then(() => app.client.send({ type: 'conversation.saveDraft', conversationId: props.conversationId, text }).catch(() => undefined))}

@@ -59,6 +59,12 @@ const en = {
   'block.unknown': 'This part of the message ({kind}) is from a newer Parley and cannot be shown here.',
   'inbox.approval': 'Allow {tool}?',
   'inbox.rerun': 'Run {tool} again?',
+  'waiting.approvalBadge': 'Approval waiting',
+  'waiting.approvalStatus': 'Waiting for your approval',
+  'waiting.approvalHint': 'A tool call is waiting above. You can allow or deny it there, or just type a reply here.',
+  'waiting.formBadge': 'Form waiting',
+  'waiting.formStatus': 'Waiting for you to fill in a form',
+  'waiting.formHint': 'A server’s form is waiting above. Submit, decline or cancel it there, or press Stop.',
 } as const;
 
 export type RequestStringKey = keyof typeof en;
@@ -119,6 +125,12 @@ const zhCN: Record<RequestStringKey, string> = {
   'block.unknown': '这部分消息（{kind}）来自更新版本的 Parley，这里无法显示。',
   'inbox.approval': '允许 {tool}？',
   'inbox.rerun': '再次运行 {tool}？',
+  'waiting.approvalBadge': '有待批准的调用',
+  'waiting.approvalStatus': '等待你批准',
+  'waiting.approvalHint': '上方有一个工具调用在等你。可以在那里允许或拒绝，也可以直接在这里输入回复。',
+  'waiting.formBadge': '有待填写的表单',
+  'waiting.formStatus': '等待你填写表单',
+  'waiting.formHint': '上方有一个服务器的表单在等你。请在那里提交、拒绝或取消，或者点击“停止”。',
 };
 
 export const requestStrings = { en, 'zh-CN': zhCN };
