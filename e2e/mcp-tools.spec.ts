@@ -110,6 +110,25 @@ test('elicitation: Submit, Decline and Cancel each reach the server', async ({ p
   await expect(messageLog(page)).toContainText('User cancelled the elicitation dialog.');
 });
 
+test('elicitation: Submit with the required field empty marks that field and sends nothing (issue 21.13)', async ({ page, mcp }) => {
+  await start(page, mcp.everything.url, [callStep('mcp__everything__trigger-elicitation-request', {}), SAW], { 'mcp__everything__trigger-elicitation-request': 'Always allow' });
+  const form = page.getByRole('group', { name: 'Please provide inputs for the following fields:', exact: true });
+  const name = form.getByRole('textbox', { name: 'String', exact: true });
+  await expect(name).toHaveAttribute('aria-required', 'true');
+  await form.getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAccessibleDescription(/^Required: fill this in\./);
+  // Still the server's question: an empty name was not sent as an answer.
+  await expect(form).toBeVisible();
+  await expect(messageLog(page)).not.toContainText('User provided the requested information!');
+  await name.fill('Grace Hopper');
+  await expect(name).not.toHaveAttribute('aria-invalid', 'true');
+  await form.getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(messageLog(page)).toContainText('User provided the requested information!');
+  await expect(messageLog(page)).toContainText('Grace Hopper');
+});
+
 test('two tabs pressing Allow at once run the tool once', async ({ page, mcp }) => {
   mcp.counted.calls.length = 0;
   await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'once' }), SAW]);
