@@ -60,13 +60,6 @@ export function QuestionSummary(props: {
           </p>
         )}
       </Show>
-      <Show when={notUsedText()}>
-        {(text) => (
-          <p class="question-summary__unsent" data-not-used="true" dir="auto">
-            {t('question.notUsedAnswers', { answers: text() })}
-          </p>
-        )}
-      </Show>
       <Show when={props.resolution === 'answered'}>
         <ul class="question-summary__answers">
           <For each={props.questions}>
@@ -77,6 +70,13 @@ export function QuestionSummary(props: {
             )}
           </For>
         </ul>
+      </Show>
+      <Show when={notUsedText()}>
+        {(text) => (
+          <p class="question-summary__unsent" data-not-used="true" dir="auto">
+            {t('question.notUsedAnswers', { answers: text() })}
+          </p>
+        )}
       </Show>
     </section>
   );
