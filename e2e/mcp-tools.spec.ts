@@ -22,6 +22,16 @@ async function start(page: Page, url: string, steps: ScriptStep[], permissions: 
   await send(page, 'go');
 }
 
+/** The list's pill, the header's status and the composer's hint all name what waits, and none says "question". */
+async function expectWaiting(page: Page, words: { pill: string; status: string; hint: string }): Promise<void> {
+  const item = page.locator('li[data-pending="true"]');
+  await expect(item).toHaveCount(1);
+  await expect(item).toContainText(words.pill);
+  await expect(page.getByRole('status').filter({ hasText: words.status })).toBeVisible();
+  await expect(page.locator('.composer-hint')).toContainText(words.hint);
+  await expect(page.getByText(/question is waiting|Question waiting|Waiting for your answer/)).toHaveCount(0);
+}
+
 function approval(page: Page, tool: string) {
   return page.getByRole('group', { name: `Tool call: ${tool}`, exact: true });
 }
@@ -31,7 +41,8 @@ test('a call waits for approval through a reload, then Allow runs it once and th
   await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'hi' }), SAW]);
   const card = approval(page, 'mcp__everything__echo');
   await expect(card).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: 'Waiting for your answer' })).toBeVisible();
+  // Named by what waits: an approval is not a question (issue 21.12).
+  await expectWaiting(page, { pill: 'Approval waiting', status: 'Waiting for your approval', hint: 'A tool call is waiting above.' });
   await page.reload();
   await expect(card).toBeVisible();
   expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toEqual([]);
@@ -118,6 +129,7 @@ test('elicitation: Submit, Decline and Cancel each reach the server', async ({ p
   await start(page, mcp.everything.url, [elicit, SAW, elicit, SAW, elicit, SAW], { 'mcp__everything__trigger-elicitation-request': 'Always allow' });
   const form = page.getByRole('group', { name: 'Please provide inputs for the following fields:', exact: true });
   await expect(form).toBeVisible();
+  await expectWaiting(page, { pill: 'Form waiting', status: 'Waiting for you to fill in a form', hint: 'A server’s form is waiting above.' });
   await form.getByRole('textbox', { name: 'String', exact: true }).fill('Ada Lovelace');
   await form.getByRole('button', { name: 'Submit', exact: true }).click();
   await expect(messageLog(page)).toContainText('User provided the requested information!');
@@ -130,6 +142,25 @@ test('elicitation: Submit, Decline and Cancel each reach the server', async ({ p
   await send(page, 'once more');
   await form.getByRole('button', { name: 'Cancel', exact: true }).click();
   await expect(messageLog(page)).toContainText('User cancelled the elicitation dialog.');
+});
+
+test('elicitation: Submit with the required field empty marks that field and sends nothing (issue 21.13)', async ({ page, mcp }) => {
+  await start(page, mcp.everything.url, [callStep('mcp__everything__trigger-elicitation-request', {}), SAW], { 'mcp__everything__trigger-elicitation-request': 'Always allow' });
+  const form = page.getByRole('group', { name: 'Please provide inputs for the following fields:', exact: true });
+  const name = form.getByRole('textbox', { name: 'String', exact: true });
+  await expect(name).toHaveAttribute('aria-required', 'true');
+  await form.getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAccessibleDescription(/^Required: fill this in\./);
+  // Still the server's question: an empty name was not sent as an answer.
+  await expect(form).toBeVisible();
+  await expect(messageLog(page)).not.toContainText('User provided the requested information!');
+  await name.fill('Grace Hopper');
+  await expect(name).not.toHaveAttribute('aria-invalid', 'true');
+  await form.getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(messageLog(page)).toContainText('User provided the requested information!');
+  await expect(messageLog(page)).toContainText('Grace Hopper');
 });
 
 test('two tabs pressing Allow at once run the tool once', async ({ page, mcp }) => {

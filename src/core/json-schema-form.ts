@@ -1,5 +1,6 @@
 import type { ArgumentsCheck, ElicitationResponse } from './tool';
 import { isObjectSchema, isPlainObject } from '../schema/flat-form';
+import { STRING_FORMATS } from '../schema/flat-form-check';
 
 export { describeFlatForm, isObjectSchema, isPlainObject, isSimpleSchema, readFormValue, type FormField, type FormFieldKind, type FormOption } from '../schema/flat-form';
 
@@ -202,29 +203,8 @@ function describeValue(value: unknown): string {
   return article(typeof value);
 }
 
-const FORMATS: Record<string, (value: string) => boolean> = {
-  email: (value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value),
-  uri: (value) => /^[a-z][a-z0-9+.-]*:/i.test(value) && parsesAsUrl(value),
-  date: (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && isRealDate(value),
-  'date-time': (value) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value) && isRealDate(value.slice(0, 10)),
-};
-
 function matchesFormat(format: string, value: string): boolean {
-  return FORMATS[format]?.(value) ?? true;
-}
-
-function parsesAsUrl(value: string): boolean {
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isRealDate(date: string): boolean {
-  const parsed = new Date(`${date}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date;
+  return STRING_FORMATS[format]?.(value) ?? true;
 }
 
 const patternCache = new Map<string, RegExp | undefined>();

@@ -2,7 +2,7 @@ import { createEffect, on, onCleanup, type Accessor } from 'solid-js';
 import { t } from './i18n/i18n';
 
 /**
- * Puts a waiting question into the tab's title ("(1) Question waiting · Parley") when one arrives
+ * Puts a waiting question into the tab's title ("(1) Waiting for you · Parley") when one arrives
  * while the page is hidden, and restores the plain title when the page is seen again.
  */
 export function trackPendingQuestionsInTitle(pendingCount: Accessor<number>): void {

@@ -248,7 +248,7 @@ describe('App (smoke, fake worker)', () => {
     document.title = 'Parley';
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
     worker.emit({ type: 'conversation-upserted', conversation: { ...worker.conversations.get(worker.firstId())!, runState: 'awaiting_input' } });
-    await waitFor(() => expect(document.title).toBe('(1) Question waiting · Parley'));
+    await waitFor(() => expect(document.title).toBe('(1) Waiting for you · Parley'));
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
     document.dispatchEvent(new Event('visibilitychange'));
     expect(document.title).toBe('Parley');

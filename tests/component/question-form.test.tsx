@@ -514,6 +514,38 @@ describe('QuestionForm once resolved', () => {
     expect(ofType('question.saveDraft')).toHaveLength(0);
   });
 
+  it('says when another tab\'s answer won, and keeps what this tab filled in, marked as not used (issue 21.15)', () => {
+    const { client } = createFakeClient();
+    const [block, setBlock] = createSignal(pendingBlock());
+    render(() => <QuestionForm block={block()} conversationId="conversation-1" messageId="message-1" client={client} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Sync' }));
+
+    setBlock(pendingBlock({ status: 'success', resolution: 'answered', answers: [{ selected: ['High'] }, { selected: ['Search'] }], resolvedAt }));
+    const summary = screen.getByRole('region', { name: 'Parley’s questions' });
+    expect(within(summary).getByText('Answered in another tab')).toBeInTheDocument();
+    expect(within(summary).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Budget: High', 'Features: Search']);
+    expect(within(summary).getByText('Your answers in this tab were not used: Budget: Low; Features: Sync')).toBeInTheDocument();
+  });
+
+  it('says so in Simplified Chinese too, and says it for a dismissal', () => {
+    setLocale('zh-CN');
+    const { client } = createFakeClient();
+    const [block, setBlock] = createSignal(pendingBlock());
+    render(() => <QuestionForm block={block()} conversationId="conversation-1" messageId="message-1" client={client} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    setBlock(pendingBlock({ status: 'denied', resolution: 'dismissed', resolvedAt }));
+    expect(screen.getByText('已在另一个标签页中忽略')).toBeInTheDocument();
+    expect(screen.getByText('你在此标签页填写的回答未被使用：Budget：Low')).toBeInTheDocument();
+  });
+
+  it('does not claim another tab for a question that was already answered when it was shown', () => {
+    const { client } = createFakeClient();
+    renderForm(pendingBlock({ status: 'success', resolution: 'answered', answers: [{ selected: ['High'] }, { selected: [] }], resolvedAt }), client);
+    expect(screen.getByText('Answered')).toBeInTheDocument();
+    expect(screen.queryByText(/another tab/)).not.toBeInTheDocument();
+  });
+
   it('keeps the Other textbox and its focus when the worker echoes the block back', () => {
     const { client } = createFakeClient();
     const [block, setBlock] = createSignal(pendingBlock({ questions: [budget] }));

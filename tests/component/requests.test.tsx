@@ -137,6 +137,52 @@ describe('an elicitation', () => {
     expect(send.mock.calls.map(([command]) => [command.approved, command.cancel])).toEqual([[false, undefined], [false, true]]);
   });
 
+  it('says each field\'s problem beside it, marks it invalid, focuses the first, and sends nothing (issue 21.13)', async () => {
+    const { client, send } = fakeClient();
+    const properties: Record<string, unknown> = { name: { type: 'string', title: 'String' } };
+    for (let index = 1; index <= 9; index += 1) properties[`extra${index}`] = { type: 'string', title: `Extra ${index}` };
+    properties.email = { type: 'string', title: 'Email', format: 'email' };
+    properties.age = { type: 'integer', title: 'Age', minimum: 0, maximum: 150 };
+    const form: ElicitationRequestBlock = { ...block, requestedSchema: { type: 'object', properties, required: ['name'] } };
+    render(() => <ElicitationForm block={form} {...target} client={client} />);
+    const group = screen.getByRole('group', { name: 'Please provide inputs for the following fields:' });
+    const name = within(group).getByRole('textbox', { name: 'String' });
+    // "required" is the control's to say, not a "*" in its name.
+    expect(name).toHaveAccessibleName('String');
+    expect(name).toHaveAttribute('aria-required', 'true');
+    const email = within(group).getByRole('textbox', { name: 'Email' });
+    const age = within(group).getByRole('spinbutton', { name: 'Age' });
+    fireEvent.input(email, { target: { value: 'ada@' } });
+    fireEvent.input(age, { target: { value: '200' } });
+    fireEvent.click(within(group).getByRole('button', { name: 'Submit' }));
+
+    await waitFor(() => expect(name).toHaveFocus());
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription('Required: fill this in.');
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription('Enter an email address, like name@example.com.');
+    expect(age).toHaveAttribute('aria-invalid', 'true');
+    expect(age).toHaveAccessibleDescription('Must be at most 150.');
+    // Beside the field: the message is the next thing after the input, not at the bottom of the form.
+    expect(age.nextElementSibling).toHaveTextContent('Must be at most 150.');
+    expect(within(group).getByRole('textbox', { name: 'Extra 1' })).not.toHaveAttribute('aria-invalid');
+    expect(send).not.toHaveBeenCalled();
+
+    fireEvent.input(name, { target: { value: '   ' } });
+    fireEvent.input(age, { target: { value: '-1' } });
+    fireEvent.click(within(group).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(age).toHaveAccessibleDescription('Must be at least 0.'));
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(send).not.toHaveBeenCalled();
+
+    fireEvent.input(name, { target: { value: 'Ada' } });
+    fireEvent.input(email, { target: { value: 'ada@example.com' } });
+    fireEvent.input(age, { target: { value: '36' } });
+    fireEvent.click(within(group).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'el-1', approved: true, params: { name: 'Ada', email: 'ada@example.com', age: 36 } }));
+    expect(name).not.toHaveAttribute('aria-invalid');
+  });
+
   it('once interrupted, says it can no longer be answered instead of offering a form', () => {
     const { client } = fakeClient();
     render(() => <ElicitationForm block={{ ...block, status: 'denied', resolution: 'interrupted' }} {...target} client={client} />);

@@ -10,12 +10,15 @@ import { ConversationInstructions } from './ConversationInstructions';
 import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
 import { profileName } from '../profile-name';
 import { MoreIcon } from './icons';
+import { WAITING_WORDS, type WaitingKind } from '../waiting-kind';
 
 export interface ChatHeaderProps {
   conversation: Conversation;
   profiles: readonly ProfileView[];
   /** The profile used when the conversation names none. */
   defaultProfileId: string;
+  /** What the conversation waits for, while it does. */
+  waiting?: WaitingKind;
 }
 
 const [browserOnline, setBrowserOnline] = createSignal(typeof navigator === 'undefined' || navigator.onLine);
@@ -24,11 +27,11 @@ if (typeof window !== 'undefined') {
   window.addEventListener('offline', () => setBrowserOnline(false));
 }
 
-/** The run state as the status line says it; idle says nothing. */
-export function statusText(conversation: Conversation): string {
+/** The run state as the status line says it; idle says nothing. A wait is named by what waits (`waiting`). */
+export function statusText(conversation: Conversation, waiting: WaitingKind = 'question'): string {
   switch (conversation.runState) {
     case 'awaiting_input':
-      return t('status.awaitingInput');
+      return t(WAITING_WORDS[waiting].status);
     case 'running':
       return t('status.running');
     case 'interrupted':
@@ -171,7 +174,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           </form>
         </Show>
         <p class="chat-status" role="status" aria-live="polite" data-run-state={props.conversation.runState}>
-          {statusText(props.conversation)}
+          {statusText(props.conversation, props.waiting)}
         </p>
       </div>
       <button

@@ -12,6 +12,7 @@ import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { RunNoticeBar } from './RunNoticeBar';
+import { waitingKindInMessages } from '../waiting-kind';
 
 /** Messages read per step back through a long conversation. */
 const EARLIER_PAGE_SIZE = 100;
@@ -27,6 +28,8 @@ export function ChatView(props: { conversationId: string }) {
   const conversation = () => app.state.conversations[props.conversationId] ?? (isBeingCreated(props.conversationId) ? standIn(props.conversationId) : undefined);
   const messages = () => app.state.messages[props.conversationId];
   const runState = () => conversation()?.runState ?? 'idle';
+  // The open conversation's messages are loaded: they say what waits, and change first.
+  const waiting = () => waitingKindInMessages(messages()) ?? 'question';
 
   const profiles = createMemo((): ProfileView[] => {
     const listed = app.state.profiles;
@@ -104,6 +107,7 @@ export function ChatView(props: { conversationId: string }) {
             conversation={current()}
             profiles={profiles()}
             defaultProfileId={app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID}
+            waiting={waiting()}
           />
           <MessageList
             messages={messages()}
@@ -129,6 +133,7 @@ export function ChatView(props: { conversationId: string }) {
             conversationId={props.conversationId}
             storedDraft={app.state.conversations[props.conversationId]?.draft}
             runState={runState()}
+            waiting={waiting()}
             onSend={send}
             onStop={stop}
             onDraft={(text) => void whenCreated(props.conversationId).then(() => app.client.send({ type: 'conversation.saveDraft', conversationId: props.conversationId, text }).catch(() => undefined))}

@@ -3,12 +3,15 @@ import { composerText, setComposerText } from '../conversation-drafts';
 import type { RunState } from '../../schema/records';
 import { t } from '../i18n/i18n';
 import { SendIcon, StopIcon } from './icons';
+import { WAITING_WORDS, type WaitingKind } from '../waiting-kind';
 
 export interface ComposerProps {
   conversationId: string;
   /** The unsent text stored with the conversation (from another session or tab); used when this tab has none. */
   storedDraft?: string | undefined;
   runState: RunState;
+  /** What waits above while the run state is `awaiting_input`: the hint names it. */
+  waiting?: WaitingKind;
   /** Saves the unsent text (debounced here); an empty string clears it. */
   onDraft?(text: string): void;
   /** Sends the text; resolves true when the worker took it (the field is then cleared). */
@@ -95,7 +98,7 @@ export function Composer(props: ComposerProps) {
     >
       <Show when={props.runState === 'awaiting_input'}>
         <p class="composer-hint" id={hintId}>
-          {t('composer.questionHint')}
+          {t(WAITING_WORDS[props.waiting ?? 'question'].hint)}
         </p>
       </Show>
       <div class="composer-row">

@@ -6,6 +6,7 @@ import { settle } from '../error-report';
 import { navigate, routeHash } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { PendingInbox } from './PendingInbox';
+import { createWaitingKinds, WAITING_WORDS } from '../waiting-kind';
 import { rowOffsets, visibleRows } from './virtual-window';
 
 /** Height (px) assumed for a conversation not measured yet; rows beyond the view are never in the DOM. */
@@ -29,6 +30,7 @@ function routeIs(conversationId: string): boolean {
 
 export function ConversationList(props: ConversationListProps) {
   const app = useApp();
+  const waitingKind = createWaitingKinds(app);
   /**
    * The new conversation's view opens at once, in this task, with its composer focused: the id is made here, so
    * nothing typed right after the click can land in the previous conversation's composer.
@@ -150,7 +152,7 @@ export function ConversationList(props: ConversationListProps) {
                     </Show>
                   </a>
                   <Show when={pending()}>
-                    <span class="badge">{t('conversations.pendingBadge')}</span>
+                    <span class="badge">{t(WAITING_WORDS[waitingKind(conversationId)].badge)}</span>
                   </Show>
                 </li>
               );

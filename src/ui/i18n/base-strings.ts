@@ -6,7 +6,7 @@ import type { Translations } from './translations';
  */
 const en = {
   'app.name': 'Parley',
-  'title.pending': '({count}) Question waiting · Parley',
+  'title.pending': '({count}) Waiting for you · Parley',
 
   'nav.conversations': 'Conversations',
   'nav.settings': 'Settings',
@@ -146,7 +146,7 @@ const en = {
 
 const zhCN: Record<keyof typeof en, string> = {
   'app.name': 'Parley',
-  'title.pending': '（{count}）有问题待回答 · Parley',
+  'title.pending': '（{count}）有事等你处理 · Parley',
 
   'nav.conversations': '对话',
   'nav.settings': '设置',

@@ -1,5 +1,6 @@
 import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
 import type { QuestionRequestBlock } from '../../../schema/blocks';
+import type { QuestionAnswer } from '../../../schema/question';
 import { WireError, type ResolvedOutcome } from '../../../schema/wire-error';
 import type { Message } from '../../../schema/records';
 import type { WorkerClient } from '../../channel';
@@ -29,15 +30,17 @@ export const DRAFT_DELAY_MS = 400;
  * The pending question form: a tab per question plus Review (a stepper on a narrow screen), the inputs,
  * Submit and Dismiss, the keyboard, and draft saving; it keeps the current question's text in view. It
  * sends its own commands and reports the recorded outcome through `onSettled` (`alreadyResolved` when
- * another tab got there first).
+ * another tab got there first, with what this tab had filled in). `onLeft` says what was filled in when the
+ * form goes away, and whether this tab sent anything: if not, the outcome came from elsewhere.
  */
 export function PendingQuestionForm(props: {
   block: QuestionRequestBlock;
   conversationId: string;
   messageId: string;
   client: Pick<WorkerClient, 'send'>;
-  onSettled: (outcome: ResolvedOutcome, alreadyResolved: boolean) => void;
+  onSettled: (outcome: ResolvedOutcome, alreadyResolved: boolean, filledIn: QuestionAnswer[]) => void;
   onNotice: (key: MessageKey) => void;
+  onLeft?: (left: { filledIn: QuestionAnswer[]; sentHere: boolean }) => void;
 }) {
   const baseId = createUniqueId();
   // A tool call's questions never change. Reading them once keeps the DOM (and the focus in the Other
@@ -166,14 +169,14 @@ export function PendingQuestionForm(props: {
     try {
       const result = await sent;
       settled = true;
-      props.onSettled(outcomeFromMessage(result.message, props.block.toolCallId) ?? expected, false);
+      props.onSettled(outcomeFromMessage(result.message, props.block.toolCallId) ?? expected, false, answers());
       // The form is gone: the next thing to do is writing, so focus goes to the composer, not to <body>.
       if (expected.resolution === 'dismissed') document.querySelector<HTMLTextAreaElement>('textarea.composer-input')?.focus();
     } catch (caught) {
       if (caught instanceof WireError && caught.code === 'already_resolved') {
         if (caught.outcome) {
           settled = true;
-          props.onSettled(caught.outcome, true);
+          props.onSettled(caught.outcome, true, answers());
         } else {
           props.onNotice('question.alreadyResolved');
         }
@@ -193,6 +196,8 @@ export function PendingQuestionForm(props: {
   });
   const stopFlushingOnHide = flushWhenPageHides(saver);
   onCleanup(() => {
+    // Busy: our own command is on its way (its event can land before its reply), so this tab did send.
+    props.onLeft?.({ filledIn: answers(), sentHere: settled || busy() });
     stopFlushingOnHide();
     letGoOfQuestion(settled || props.block.status !== 'pending');
     if (settled || props.block.status !== 'pending') saver.cancel();

@@ -1,6 +1,7 @@
 import { Show, createComputed, createMemo, createSignal, on } from 'solid-js';
 import type { QuestionRequestBlock, QuestionResolution } from '../../../schema/blocks';
 import type { ResolvedOutcome } from '../../../schema/protocol';
+import type { QuestionAnswer } from '../../../schema/question';
 import type { WorkerClient } from '../../channel';
 import { t, type MessageKey } from '../../i18n/i18n';
 import { PendingQuestionForm } from './PendingQuestionForm';
@@ -25,12 +26,15 @@ export function QuestionForm(props: {
   // What our own command recorded, shown until the block itself arrives resolved.
   const [recorded, setRecorded] = createSignal<ResolvedOutcome>();
   const [noticeKey, setNoticeKey] = createSignal<MessageKey>();
+  /** Set when another tab resolved the question while this one showed it: what this tab had filled in, not used. */
+  const [notUsed, setNotUsed] = createSignal<QuestionAnswer[]>();
   createComputed(
     on(
       () => props.block.toolCallId,
       () => {
         setRecorded(undefined);
         setNoticeKey(undefined);
+        setNotUsed(undefined);
       },
       { defer: true },
     ),
@@ -56,9 +60,15 @@ export function QuestionForm(props: {
                 conversationId={props.conversationId}
                 messageId={props.messageId}
                 client={props.client}
-                onSettled={(settled, alreadyResolved) => {
+                onSettled={(settled, alreadyResolved, filledIn) => {
                   setRecorded(settled);
-                  if (alreadyResolved) setNoticeKey('question.alreadyResolved');
+                  if (alreadyResolved) {
+                    setNotUsed(filledIn);
+                    setNoticeKey('question.alreadyResolved');
+                  }
+                }}
+                onLeft={({ filledIn, sentHere }) => {
+                  if (!sentHere && props.block.status !== 'pending') setNotUsed(filledIn);
                 }}
                 onNotice={setNoticeKey}
               />
@@ -73,6 +83,7 @@ export function QuestionForm(props: {
             answers={shown().answers}
             resolvedAt={shown().resolvedAt}
             unsent={props.block.draft?.answers}
+            elsewhere={notUsed()}
           />
         )}
       </Show>

@@ -22,12 +22,29 @@ export function QuestionSummary(props: {
   resolvedAt?: number | undefined;
   /** What was filled in but not sent (the user replied in chat instead). */
   unsent?: readonly QuestionAnswer[] | undefined;
+  /**
+   * Set when another tab answered or dismissed the question while this one showed it: what this tab had filled in,
+   * kept in view and marked as not used.
+   */
+  elsewhere?: readonly QuestionAnswer[] | undefined;
 }) {
   const resolvedAt = () => props.resolvedAt;
+  const inAnotherTab = () => props.elsewhere !== undefined && (props.resolution === 'answered' || props.resolution === 'dismissed');
+  const resolutionText = () =>
+    inAnotherTab() ? t(props.resolution === 'answered' ? 'question.summaryAnsweredElsewhere' : 'question.summaryDismissedElsewhere') : t(RESOLUTION_KEYS[props.resolution]);
+  /** "Header: answer" for each question the given answers fill in; skipped ones are left out. */
+  const filledInText = (answers: readonly QuestionAnswer[]) =>
+    props.questions
+      .flatMap((question, index) => {
+        const answer = answers[index];
+        return answer && (answer.selected.length > 0 || answer.other?.trim()) ? [t('question.summaryItem', { header: question.header, answer: describeAnswer(answer) })] : [];
+      })
+      .join('; ');
+  const notUsedText = () => (inAnotherTab() && props.elsewhere ? filledInText(props.elsewhere) : '');
   return (
     <section class="question-summary" aria-label={t('question.summaryLabel')} data-resolution={props.resolution}>
       <p class="question-summary__outcome">
-        <span class="question-summary__resolution">{t(RESOLUTION_KEYS[props.resolution])}</span>
+        <span class="question-summary__resolution">{resolutionText()}</span>
         <Show when={resolvedAt()}>
           {(timestamp) => (
             <time class="question-summary__time" datetime={new Date(timestamp()).toISOString()}>
@@ -39,14 +56,7 @@ export function QuestionSummary(props: {
       <Show when={props.resolution === 'chat' && props.unsent}>
         {(unsent) => (
           <p class="question-summary__unsent" dir="auto">
-            {t('question.unsentAnswers', {
-              answers: props.questions
-                .flatMap((question, index) => {
-                  const answer = unsent()[index];
-                  return answer && (answer.selected.length > 0 || answer.other?.trim()) ? [t('question.summaryItem', { header: question.header, answer: describeAnswer(answer) })] : [];
-                })
-                .join('; '),
-            })}
+            {t('question.unsentAnswers', { answers: filledInText(unsent()) })}
           </p>
         )}
       </Show>
@@ -60,6 +70,13 @@ export function QuestionSummary(props: {
             )}
           </For>
         </ul>
+      </Show>
+      <Show when={notUsedText()}>
+        {(text) => (
+          <p class="question-summary__unsent" data-not-used="true" dir="auto">
+            {t('question.notUsedAnswers', { answers: text() })}
+          </p>
+        )}
       </Show>
     </section>
   );

@@ -6,6 +6,7 @@ import { t } from '../../i18n/i18n';
 import { RequestError } from './RequestError';
 import { FormFields, initialValues, type RawValue } from './FormFields';
 import { createResolver } from './resolve-request';
+import { checkFormField, type FieldProblem } from '../../../schema/flat-form-check';
 
 /**
  * An MCP server's question while its tool runs: a group named by the server's message, with a form generated from the
@@ -16,6 +17,7 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
   const fields = createMemo(() => describeFlatForm(props.block.requestedSchema));
   const [values, setValues] = createSignal<Record<string, RawValue>>(initialValues(fields() ?? []));
   const [jsonText, setJsonText] = createSignal('{}');
+  const [problems, setProblems] = createSignal<Record<string, FieldProblem>>({});
   const target = () => ({ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.requestId });
   const idPrefix = `elicit-${props.block.requestId}`;
   const { busy, error, setError, send } = createResolver(props.client, target);
@@ -30,10 +32,18 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
         return setError({ text: t('tool.argumentsInvalid', { detail: parseError instanceof Error ? parseError.message : String(parseError) }) });
       }
     }
+    // Each problem is said beside its field and the first one gets the focus; nothing reaches the server meanwhile.
+    const found: Record<string, FieldProblem> = {};
+    for (const field of shown) {
+      const problem = checkFormField(field, values()[field.name] ?? '');
+      if (problem) found[field.name] = problem;
+    }
+    setProblems(found);
+    const firstInvalid = shown.find((field) => found[field.name]);
+    if (firstInvalid) return focusField(`${idPrefix}-${firstInvalid.name}`);
     const content: Record<string, unknown> = {};
     for (const field of shown) {
       const value = readFormValue(field, values()[field.name] ?? '');
-      if (typeof value === 'string' && (field.kind === 'number' || field.kind === 'integer')) return setError({ text: t('elicitation.invalidNumber', { field: field.title }) });
       if (value !== undefined) content[field.name] = value;
     }
     void send({ approved: true, params: content });
@@ -58,7 +68,19 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
             </>
           }
         >
-          {(shown) => <FormFields fields={shown()} values={values()} idPrefix={idPrefix} onChange={(name, value) => setValues((current) => ({ ...current, [name]: value }))} />}
+          {(shown) => (
+            <FormFields
+              fields={shown()}
+              values={values()}
+              idPrefix={idPrefix}
+              problems={problems()}
+              onChange={(name, value) => {
+                setValues((current) => ({ ...current, [name]: value }));
+                // A changed field is checked again at the next Submit; its old message would now be wrong.
+                setProblems(({ [name]: _changed, ...rest }) => rest);
+              }}
+            />
+          )}
         </Show>
         <RequestError error={error()} />
         <div class="approval__actions">
@@ -75,6 +97,13 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
       </form>
     </Show>
   );
+}
+
+/** Focuses a field by its id: the input itself, or a group's first choice. */
+function focusField(id: string): void {
+  const element = document.getElementById(id);
+  const target = element instanceof HTMLFieldSetElement ? element.querySelector<HTMLInputElement>('input') : element;
+  target?.focus();
 }
 
 function outcomeText(block: ElicitationRequestBlock): string {

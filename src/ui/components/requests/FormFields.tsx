@@ -1,6 +1,7 @@
-import { For, Match, Switch } from 'solid-js';
+import { For, Match, Show, Switch } from 'solid-js';
 import type { FormField } from '../../../schema/flat-form';
-import { t } from '../../i18n/i18n';
+import type { FieldProblem, FieldProblemCode } from '../../../schema/flat-form-check';
+import { t, type MessageKey } from '../../i18n/i18n';
 
 /** The raw state of one field as its input holds it. */
 export type RawValue = string | boolean | string[];
@@ -21,34 +22,62 @@ export function initialValues(fields: readonly FormField[]): Record<string, RawV
  * URL and date inputs, number inputs, a checkbox, radios for a single choice, checkboxes for several. Labels are the
  * schema's titles, else the property names.
  */
-export function FormFields(props: { fields: readonly FormField[]; values: Record<string, RawValue>; idPrefix: string; onChange: (name: string, value: RawValue) => void }) {
+export function FormFields(props: {
+  fields: readonly FormField[];
+  values: Record<string, RawValue>;
+  idPrefix: string;
+  onChange: (name: string, value: RawValue) => void;
+  /** What is wrong with each field, by name: said beside the field, which is marked invalid. */
+  problems?: Readonly<Record<string, FieldProblem>>;
+}) {
   return (
     <For each={props.fields}>
       {(field) => {
         const id = `${props.idPrefix}-${field.name}`;
-        const describedBy = field.description ? `${id}-description` : undefined;
-        // The accessible name is the title alone (as the README promises); "required" is said by the control itself.
+        const titleId = `${id}-title`;
+        const errorId = `${id}-error`;
+        const problem = () => props.problems?.[field.name];
+        const describedBy = () => [problem() ? errorId : '', field.description ? `${id}-description` : ''].filter(Boolean).join(' ') || undefined;
+        // The accessible name is the title alone (aria-labelledby skips the "*"); "required" is aria-required's to say.
         const label = () => (
           <>
-            {field.title}
-            {field.required ? <span class="form-field__required" aria-hidden="true" title={t('elicitation.required')}> *</span> : null}
+            <span id={titleId}>{field.title}</span>
+            {field.required ? <span class="form-field__required" aria-hidden="true"> *</span> : null}
           </>
         );
         const description = field.description ? <p id={`${id}-description`} class="form-field__description">{field.description}</p> : undefined;
+        const error = () => (
+          <Show when={problem()}>
+            {(shown) => (
+              <p id={errorId} class="form-field__error">
+                {problemText(shown())}
+              </p>
+            )}
+          </Show>
+        );
         return (
-          <div class="form-field" data-kind={field.kind}>
+          <div class="form-field" data-kind={field.kind} data-invalid={problem() ? 'true' : undefined}>
             <Switch>
               <Match when={field.kind === 'boolean'}>
                 <label class="form-field__check">
-                  <input type="checkbox" aria-describedby={describedBy} checked={props.values[field.name] === true} onChange={(event) => props.onChange(field.name, event.currentTarget.checked)} />
+                  <input type="checkbox" aria-describedby={describedBy()} checked={props.values[field.name] === true} onChange={(event) => props.onChange(field.name, event.currentTarget.checked)} />
                   <span>{field.title}</span>
                 </label>
                 {description}
+                {error()}
               </Match>
               <Match when={field.kind === 'enum' || field.kind === 'multi-enum'}>
-                <fieldset class="form-field__choices" aria-describedby={describedBy} aria-required={field.required ? 'true' : undefined}>
+                <fieldset
+                  id={id}
+                  class="form-field__choices"
+                  aria-labelledby={titleId}
+                  aria-describedby={describedBy()}
+                  aria-required={field.required ? 'true' : undefined}
+                  aria-invalid={problem() ? 'true' : undefined}
+                >
                   <legend>{label()}</legend>
                   {description}
+                  {error()}
                   <For each={field.options ?? []}>
                     {(option) => {
                       const multiple = field.kind === 'multi-enum';
@@ -86,8 +115,10 @@ export function FormFields(props: { fields: readonly FormField[]; values: Record
                   class="form-field__input"
                   type={inputType(field)}
                   inputMode={field.kind === 'integer' ? 'numeric' : field.kind === 'number' ? 'decimal' : undefined}
-                  required={field.required}
-                  aria-describedby={describedBy}
+                  aria-labelledby={titleId}
+                  aria-required={field.required ? 'true' : undefined}
+                  aria-invalid={problem() ? 'true' : undefined}
+                  aria-describedby={describedBy()}
                   {...(field.minimum !== undefined ? { min: String(field.minimum) } : {})}
                   {...(field.maximum !== undefined ? { max: String(field.maximum) } : {})}
                   {...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {})}
@@ -95,6 +126,7 @@ export function FormFields(props: { fields: readonly FormField[]; values: Record
                   value={String(props.values[field.name] ?? '')}
                   onInput={(event) => props.onChange(field.name, event.currentTarget.value)}
                 />
+                {error()}
                 {description}
               </Match>
             </Switch>
@@ -103,6 +135,26 @@ export function FormFields(props: { fields: readonly FormField[]; values: Record
       }}
     </For>
   );
+}
+
+const PROBLEM_KEYS: Record<FieldProblemCode, MessageKey> = {
+  required: 'form.error.required',
+  number: 'form.error.number',
+  integer: 'form.error.integer',
+  minimum: 'form.error.minimum',
+  maximum: 'form.error.maximum',
+  email: 'form.error.email',
+  uri: 'form.error.uri',
+  date: 'form.error.date',
+  minLength: 'form.error.minLength',
+  maxLength: 'form.error.maxLength',
+  minItems: 'form.error.minItems',
+  maxItems: 'form.error.maxItems',
+};
+
+/** A field's problem in the UI's language. */
+export function problemText(problem: FieldProblem): string {
+  return t(PROBLEM_KEYS[problem.code], { limit: String(problem.limit ?? '') });
 }
 
 function inputType(field: FormField): string {
