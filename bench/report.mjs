@@ -21,7 +21,8 @@ export function printTable(rows, { firstLoad, mcp, localModel, elapsedSeconds })
     const ratio = row.ratio === undefined || !Number.isFinite(row.ratio) ? '' : `${row.ratio.toFixed(2)}×`;
     console.log(line([row.name, format(row.value, row.unit), row.baselineName ?? '', format(row.baseline, row.unit), ratio]), ` ${row.note ?? ''}`);
   }
-  console.log('\nfirst-load JS (gzip):', firstLoad.files.map((entry) => `${entry.file} ${entry.gzipKiB.toFixed(1)} KiB`).join(', '));
+  console.log(`\nfirst-load JS (gzip), every script the cold page and its worker fetched: ${firstLoad.totalKiB.toFixed(1)} KiB`);
+  for (const entry of firstLoad.files) console.log(`  ${entry.gzipKiB.toFixed(1).padStart(6)} KiB  ${entry.file}`);
   if (mcp.skipped) console.log(`MCP approvals (issue 9): skipped: ${mcp.skipped}`);
   if (localModel?.skipped) console.log(`in-browser model (issue 11): skipped: ${localModel.skipped}`);
   console.log(`finished in ${elapsedSeconds.toFixed(0)} s`);

@@ -23,12 +23,7 @@ export const Fork = z.object({
 });
 export type Fork = z.infer<typeof Fork>;
 
-/** The versions of a message (itself among them, oldest first), and which one it is; one version when it has no siblings. */
-export function versionsOf(forks: readonly Fork[] | undefined, messageId: string): { ids: string[]; index: number } {
-  const fork = forks?.find((candidate) => candidate.childIds.includes(messageId));
-  if (!fork) return { ids: [messageId], index: 0 };
-  return { ids: fork.childIds, index: fork.childIds.indexOf(messageId) };
-}
+export { versionsOf } from './versions';
 
 export const Conversation = z.object({
   id: z.string(),

@@ -4,7 +4,6 @@ import { WireError } from '../schema/protocol';
 import type { ConversationExport, Conversation, Message, Profile, Settings } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
-import { parseImportText, validateImport } from '../core/import-validation';
 import type { IndexedDbConversationStore } from './conversation-store';
 import { elicitationDead, type RequestTarget } from './request-records';
 import type { RequestResolution, ResolveContext } from '../core/requests';
@@ -124,7 +123,8 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     },
     'conversation.import': async (command) => {
       // A chosen file is parsed and validated away from this worker's thread (see HostEnvironment.readImport).
-      const file = command.file ? await (deps.readImport ?? readImportInPlace)(command.file) : validateImport(command.data);
+      // The import's validators load when an import is made, not with the worker (issue 21.21).
+      const file = command.file ? await (deps.readImport ?? readImportInPlace)(command.file) : (await import('../core/import-validation')).validateImport(command.data);
       const choice = command.settings ?? 'skip';
       if (choice === 'ask') {
         const offered = await offerOf(file.settings, settings, deps.mcp);
@@ -317,7 +317,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
 
 /** A chosen file parsed on this thread: for node tests, which have no Worker. */
 async function readImportInPlace(file: Blob): Promise<ConversationExport> {
-  return parseImportText(await file.text());
+  return (await import('../core/import-validation')).parseImportText(await file.text());
 }
 
 /** How a dead run is shown when its repair could not be stored. */

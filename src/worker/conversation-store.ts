@@ -5,7 +5,6 @@ import type { QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import { BranchRecords, type NewVersion } from './branch-records';
 import { exportAll } from './conversation-export';
-import { importInChunks } from './conversation-import';
 import type { ParleyDatabase } from './database';
 import { listMessagePage, listMessages, listNewestMessages, searchMessages } from './message-pages';
 import { RequestRecords, type RequestTarget } from './request-records';
@@ -152,6 +151,8 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   /** Writes an export's conversations in chunks of whole conversations (see importInChunks); one notice at the end. */
   async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number; repairs: ImportRepair[] }> {
+    // Loaded when an import is made, not with the worker (issue 21.21).
+    const { importInChunks } = await import('./conversation-import');
     const result = await importInChunks(this.database, file, knownProfileIds, this.now(), (conversations) => this.listener.imported(conversations));
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
   }

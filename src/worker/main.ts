@@ -7,7 +7,6 @@ import { serveCommands } from './channel-server';
 import { isNewerDatabaseError, openParleyDatabase } from './database';
 import { WireError } from '../schema/protocol';
 import { abortableSleep, createHost, type Host } from './host';
-import { readImportInWorker } from './import-reader';
 import { webLocks } from './locks';
 import { openPeerChannel } from './peer-channel';
 
@@ -43,7 +42,8 @@ const host: Promise<Host> = openParleyDatabase(undefined, undefined, { onOutdate
     newId: () => crypto.randomUUID(),
     timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
     sleep: abortableSleep,
-    readImport: readImportInWorker,
+    // The import's reader and validators load when an import is made, not with the worker (issue 21.21).
+    readImport: async (file) => (await import('./import-reader')).readImportInWorker(file),
   });
 });
 

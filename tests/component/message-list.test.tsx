@@ -41,7 +41,7 @@ describe('MessageList', () => {
     expect(articles[0]).toHaveAttribute('data-status', 'complete');
   });
 
-  it('grows streamed text in place and shows each status', () => {
+  it('grows streamed text in place and shows each status', async () => {
     const dispatch = renderFromStore([message('a1', 0, 'assistant', [{ type: 'text', text: 'Hel' }], { status: 'streaming' })]);
     const article = screen.getByRole('article', { name: 'Parley' });
     expect(article).toHaveTextContent('Hel');
@@ -49,8 +49,9 @@ describe('MessageList', () => {
 
     dispatch({ type: 'message-upserted', message: message('a1', 0, 'assistant', [{ type: 'text', text: 'Hello, **world**' }], { status: 'streaming' }) });
     expect(screen.getByRole('article', { name: 'Parley' })).toBe(article);
+    // The Markdown renderer loads with the first reply shown (plain text until then).
+    await waitFor(() => expect(article.querySelector('strong')).toHaveTextContent('world'));
     expect(article).toHaveTextContent('Hello, world');
-    expect(article.querySelector('strong')).toHaveTextContent('world');
 
     dispatch({ type: 'message-upserted', message: message('a1', 0, 'assistant', [{ type: 'text', text: 'Hello, **world** and more' }], { status: 'interrupted' }) });
     expect(article).toHaveAttribute('data-status', 'interrupted');

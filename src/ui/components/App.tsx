@@ -1,4 +1,4 @@
-import { createEffect, createSignal, Match, on, onCleanup, Switch } from 'solid-js';
+import { createEffect, createSignal, lazy, Match, on, onCleanup, Switch } from 'solid-js';
 import { AppContext, type AppServices } from '../app-context';
 import { listenForNotificationClicks, trackAttention } from '../attention';
 import type { WorkerClient } from '../channel';
@@ -13,11 +13,13 @@ import { ChatView } from './ChatView';
 import { ConversationList } from './ConversationList';
 import { EmptyState } from './EmptyState';
 import { KeyboardShortcuts } from './KeyboardShortcuts';
-import { Settings } from './Settings';
 import { ErrorToasts, OutdatedBanner, StorageErrorBanner, WorkerRestartedBanner } from './StatusBanners';
 import { MenuIcon, SettingsIcon } from './icons';
 import { createServiceWorkerPrompt, OfflineNote, UpdatePrompt } from './UpdatePrompt';
 import { trackVisualViewport } from '../visual-viewport';
+
+// Settings (profiles, MCP servers, data, the local model) is not on the first screen: its code loads when it is opened.
+const Settings = lazy(() => import('./Settings').then((module) => ({ default: module.Settings })));
 
 /**
  * The shell: the "Conversations" nav, the routed main area (`#/c/<id>`, `#/settings`, home), banners

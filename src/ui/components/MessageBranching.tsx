@@ -1,5 +1,6 @@
 import { createSignal, Show, useContext } from 'solid-js';
-import { versionsOf, type Message } from '../../schema/records';
+import type { Message } from '../../schema/records';
+import { versionsOf } from '../../schema/versions';
 import { WireError } from '../../schema/wire-error';
 import { AppContext, useApp, type AppServices } from '../app-context';
 import { settle } from '../error-report';
