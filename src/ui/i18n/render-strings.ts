@@ -15,7 +15,6 @@ const en = {
   'actions.copy': 'Copy',
   'actions.copied': 'Copied',
   'actions.copyFailed': 'Could not copy: the browser refused access to the clipboard.',
-  'actions.more': 'Message actions',
 };
 
 const zhCN: Record<keyof typeof en, string> = {
@@ -32,7 +31,6 @@ const zhCN: Record<keyof typeof en, string> = {
   'actions.copy': '复制',
   'actions.copied': '已复制',
   'actions.copyFailed': '无法复制：浏览器拒绝访问剪贴板。',
-  'actions.more': '消息操作',
 };
 
 export const renderStrings = { en, 'zh-CN': zhCN } satisfies Translations<keyof typeof en>;
