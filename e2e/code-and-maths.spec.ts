@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, newConversation, send, useScript } from './fixtures';
+import { assistantMessages, newConversation, send, useScript, waitForServiceWorker } from './fixtures';
 import { PHONE } from './phone-helpers';
 
 /** The lazily loaded chunks (vite names them after their entry files). */
@@ -198,6 +198,21 @@ test('the first load of a conversation without code or maths fetches neither the
   await expect(assistantMessages(cold).filter({ hasText: 'Now code:' }).locator('.hljs-keyword')).toHaveText('let');
   expect(fetched.filter((path) => RICH_CHUNKS.test(path)).length).toBeGreaterThanOrEqual(3);
   expect(fetched.some((path) => /katex/.test(path))).toBe(false);
+});
+
+test('offline, maths and colours still load (KaTeX, its woff2 fonts and the highlighter are precached)', async ({ page, context }) => {
+  await page.goto('/');
+  await waitForServiceWorker(page);
+  await useScript(page, [{ text: 'Offline $\\frac{a}{b}$ and\n\n```js\nconst z = 0;\n```' }]);
+  await context.setOffline(true);
+  await page.reload();
+  expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+  await newConversation(page);
+  await send(page, 'Offline maths');
+  const message = assistantMessages(page).first();
+  await expect(message.locator('.katex .mfrac')).toHaveCount(1);
+  await expect(message.locator('.hljs-keyword')).toHaveText('const');
+  await expect.poll(() => page.evaluate(async () => (await document.fonts.load('16px KaTeX_Main')).length)).toBeGreaterThan(0);
 });
 
 test.describe('on a touch screen', () => {
