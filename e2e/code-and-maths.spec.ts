@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, newConversation, send, useScript, waitForServiceWorker } from './fixtures';
+import { assistantMessages, newConversation, send, userMessages, useScript, waitForServiceWorker } from './fixtures';
 import { PHONE } from './phone-helpers';
 
 /** The lazily loaded chunks (vite names them after their entry files). */
@@ -218,23 +218,26 @@ test('offline, maths and colours still load (KaTeX, its woff2 fonts and the high
 test.describe('on a touch screen', () => {
   test.use(PHONE);
 
-  test('"Message actions" opens the row with Copy', async ({ page, context }, testInfo) => {
+  test('a reply\'s Copy is in view; your own message\'s opens with "Message actions"', async ({ page, context }, testInfo) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('/');
     await useScript(page, [{ text: 'A reply to copy, with `code`.' }]);
     await newConversation(page);
-    await send(page, 'Hi');
-    const message = assistantMessages(page).first();
-    await expect(message).toHaveAttribute('data-status', 'complete');
-    const copy = message.getByRole('button', { name: 'Copy', exact: true });
+    await send(page, 'Hi there');
+    const reply = assistantMessages(page).first();
+    await expect(reply).toHaveAttribute('data-status', 'complete');
+    await reply.getByRole('button', { name: 'Copy', exact: true }).tap();
+    await expect(reply.getByRole('status').filter({ hasText: 'Copied' })).toHaveCount(1);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('A reply to copy, with `code`.');
+
+    const mine = userMessages(page).first();
+    const copy = mine.getByRole('button', { name: 'Copy', exact: true });
     await expect(copy).toBeHidden();
-    const more = message.getByRole('button', { name: 'Message actions', exact: true });
-    await expect(more).toHaveAttribute('aria-expanded', 'false');
+    const more = mine.getByRole('button', { name: 'Message actions', exact: true });
     await more.tap();
     await expect(more).toHaveAttribute('aria-expanded', 'true');
     await copy.tap();
-    await expect(message.getByRole('status').filter({ hasText: 'Copied' })).toHaveCount(1);
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('A reply to copy, with `code`.');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('Hi there');
     await page.screenshot({ path: testInfo.outputPath('actions-touch.png') });
   });
 });

@@ -166,8 +166,8 @@ export class IncrementalMarkdown {
 function appendCode(code: HTMLElement, shown: string, next: string): void {
   // The renderer shows a code text without its final line break, plus one line break (see markdown.ts).
   const stem = (text: string) => text.replace(/\n$/, '');
+  if (next === shown) return;
   const added = stem(next).slice(stem(shown).length);
-  if (added === '' && shown !== '') return;
   const last = code.lastChild;
   if (shown !== '' && last?.nodeType === Node.TEXT_NODE) (last as Text).insertData((last as Text).length - 1, added);
   else code.append(`${added}\n`);

@@ -103,6 +103,13 @@ describe('incremental Markdown', () => {
     expect(container.querySelectorAll(':scope > ul')).toHaveLength(1);
   }, 30_000);
 
+  it('leaves an empty open fence empty when the same text comes again (found by the property test)', () => {
+    const container = document.createElement('div');
+    const view = new IncrementalMarkdown(container);
+    for (const text of ['`', '````\n', '````\n']) view.update(text);
+    expect(container.innerHTML).toBe(atOnce('````\n'));
+  });
+
   it('keeps finished list items in place when the text so far ends at a line end', () => {
     const text = Array.from({ length: 120 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
     const container = document.createElement('div');
