@@ -67,7 +67,8 @@ export default defineConfig({
         ],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html}'],
+        // woff2: KaTeX's fonts, so maths typesets offline too (the browser takes woff2 first; woff and ttf are fallbacks).
+        globPatterns: ['**/*.{js,css,html,woff2}'],
         navigateFallback: '/index.html',
         cleanupOutdatedCaches: true,
         clientsClaim: true,

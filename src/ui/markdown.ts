@@ -1,5 +1,7 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { t } from './i18n/i18n';
+import { mathsExtensions } from './maths-syntax';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
@@ -8,7 +10,20 @@ const markdown = new Marked({
   gfm: true,
   breaks: true,
   async: false,
+  extensions: mathsExtensions,
   renderer: {
+    // A code block names its language in a header; the "Copy code" button and the colours are added by code-blocks.ts.
+    code({ text, lang }) {
+      const language = (lang ?? '').match(/^\S*/)?.[0] ?? '';
+      const body = text ? `${text.replace(/\n$/, '')}\n` : '';
+      const languageClass = language ? ` class="language-${escapeHtml(language)}"` : '';
+      return `<div class="code-block"><div class="code-header"><span class="code-language">${escapeHtml(language)}</span></div><pre><code${languageClass}>${escapeHtml(body)}</code></pre></div>\n`;
+    },
+    // A GFM task is a disabled checkbox (the sanitizer lets no other input through), named for screen readers.
+    checkbox({ checked }) {
+      const label = escapeHtml(checked ? t('markdown.taskDone') : t('markdown.taskOpen'));
+      return `<input type="checkbox" disabled=""${checked ? ' checked=""' : ''} aria-label="${label}"> `;
+    },
     // Raw HTML in a model's text is shown as the text it is ("use List<String>", "press <Enter>"), never parsed:
     // a model must not be able to draw the app's own dialogs or notices.
     html({ text }) {
@@ -42,7 +57,14 @@ function linkHost(href: string): string | undefined {
 }
 
 /** The only classes model HTML may carry: the ones our own renderer writes. */
-const OWN_CLASSES: Record<string, RegExp> = { CODE: /^language-[\w+#.-]{1,40}$/, A: /^image-link$/, SPAN: /^link-destination$/ };
+const OWN_CLASSES: Record<string, RegExp> = {
+  CODE: /^language-[\w+#.-]{1,40}$/,
+  A: /^image-link$/,
+  SPAN: /^(link-destination|code-language|math-inline|math-display)$/,
+  DIV: /^(code-block|code-header|math-display)$/,
+};
+/** The only attributes a task checkbox keeps. */
+const CHECKBOX_ATTRIBUTES = new Set(['type', 'checked', 'disabled', 'aria-label']);
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -52,7 +74,13 @@ let purifier: ReturnType<typeof DOMPurify> | undefined;
 function getPurifier(): ReturnType<typeof DOMPurify> {
   if (purifier) return purifier;
   purifier = DOMPurify(window);
+  purifier.addHook('uponSanitizeElement', (node, data) => {
+    // The one input allowed: a task list's disabled checkbox (a live field could imitate the app's forms).
+    const element = node as Element;
+    if (data.tagName === 'input' && !(element.getAttribute('type') === 'checkbox' && element.hasAttribute('disabled'))) element.remove();
+  });
   purifier.addHook('uponSanitizeAttribute', (node, data) => {
+    if (node.nodeName === 'INPUT' && !CHECKBOX_ATTRIBUTES.has(data.attrName)) data.keepAttr = false;
     // The app's own classes and ids would let a model draw over the app (a fake dialog, a fake notice).
     if (data.attrName === 'id' || data.attrName === 'name') data.keepAttr = false;
     if (data.attrName === 'class' && !OWN_CLASSES[node.nodeName]?.test(data.attrValue)) data.keepAttr = false;
@@ -71,7 +99,7 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
 }
 
 /** img, video, audio and picture would load remote content by themselves (see the image renderer above). */
-const FORBID_TAGS = ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'dialog', 'img', 'video', 'audio', 'picture', 'source', 'svg', 'math'];
+const FORBID_TAGS = ['style', 'form', 'button', 'textarea', 'select', 'option', 'dialog', 'img', 'video', 'audio', 'picture', 'source', 'svg', 'math'];
 /** background (on tables) and poster fetch by themselves too; ping reports clicks to a third party. */
 const FORBID_ATTR = ['style', 'background', 'poster', 'ping', 'srcset', 'id', 'name'];
 

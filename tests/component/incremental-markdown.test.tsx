@@ -3,6 +3,9 @@ import { render } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it } from 'vitest';
 import { Markdown } from '../../src/ui/components/Markdown';
+import hljs from 'highlight.js/lib/core';
+import { vi } from 'vitest';
+import { waitFor } from '@solidjs/testing-library';
 import { IncrementalMarkdown } from '../../src/ui/incremental-markdown';
 import { renderMarkdown } from '../../src/ui/markdown';
 
@@ -49,6 +52,15 @@ const line = fc.oneof(
     'See [ref] and [link](https://example.com/x "t").',
     '![image](https://example.com/i.png)',
     '<script>alert(1)</script>',
+    '- [ ] task',
+    '- [x] done task',
+    'Maths $x^2$ and \\(y\\) inline',
+    '$$',
+    '$$a+b$$',
+    '\\[c\\]',
+    'cost $5 and $10',
+    '    ```',
+    '````',
   ),
   fc.string({ maxLength: 12 }),
 );
@@ -91,6 +103,13 @@ describe('incremental Markdown', () => {
     expect(container.querySelectorAll(':scope > ul')).toHaveLength(1);
   }, 30_000);
 
+  it('leaves an empty open fence empty when the same text comes again (found by the property test)', () => {
+    const container = document.createElement('div');
+    const view = new IncrementalMarkdown(container);
+    for (const text of ['`', '````\n', '````\n']) view.update(text);
+    expect(container.innerHTML).toBe(atOnce('````\n'));
+  });
+
   it('keeps finished list items in place when the text so far ends at a line end', () => {
     const text = Array.from({ length: 120 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
     const container = document.createElement('div');
@@ -129,4 +148,46 @@ describe('incremental Markdown', () => {
     expect(container).toHaveTextContent('<img src=x onerror=alert(1)>');
     expect(container.querySelector('a')).toHaveTextContent('Sign in (evil.example)');
   });
+});
+
+describe('a streamed code block', () => {
+  // 400 comments: 57 over two lines, the rest at line ends.
+  const code = Array.from({ length: 400 }, (_, index) => (index % 7 === 3 ? '/* a comment\n   over two lines */' : `let value${index} = ${index}; // n`)).join('\n');
+  const full = `Intro\n\n\`\`\`ts\n${code}\n\`\`\`\n\nAfter.`;
+
+  it('grows in place: the code element and its first text stay the same nodes, and the DOM is as at once', () => {
+    const container = document.createElement('div');
+    const view = new IncrementalMarkdown(container);
+    // The first update renders at once; from the second the open fence is known and grows in place.
+    view.update(full.slice(0, 30));
+    view.update(full.slice(0, 40));
+    const element = container.querySelector('pre code');
+    expect(element).not.toBeNull();
+    for (let length = 40; length < full.length; length += 97) {
+      view.update(full.slice(0, length));
+      expect(container.innerHTML).toBe(atOnce(full.slice(0, length)));
+    }
+    view.update(full);
+    expect(container.querySelector('pre code')).toBe(element);
+    expect(container.innerHTML).toBe(atOnce(full));
+  });
+
+  it('is coloured line by line as it streams: each character goes through the highlighter about once, not per update', async () => {
+    const highlight = vi.spyOn(hljs, 'highlight');
+    const [text, setText] = createSignal('');
+    const { container } = render(() => <Markdown text={text()} />);
+    for (let length = 0; length <= full.length; length += 120) {
+      setText(full.slice(0, length));
+      // Time for the colours to catch up, as between a real stream's tokens.
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    setText(full);
+    const block = () => container.querySelector('pre code')!;
+    await waitFor(() => expect(block().querySelectorAll('.hljs-comment')).toHaveLength(400), { timeout: 15_000 });
+    expect(block().textContent).toBe(`${code}\n`);
+    const coloured = highlight.mock.calls.reduce((sum, [source]) => sum + (source as string).length, 0);
+    // Chunks that end inside a comment are tried again longer, so somewhat more than once; never once per update.
+    expect(coloured).toBeLessThan(code.length * 2);
+    highlight.mockRestore();
+  }, 30_000);
 });

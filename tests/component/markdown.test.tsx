@@ -1,4 +1,4 @@
-import { render } from '@solidjs/testing-library';
+import { render, waitFor } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it } from 'vitest';
 import { Markdown, RENDER_STEP } from '../../src/ui/components/Markdown';
@@ -195,4 +195,73 @@ describe('Rendering in steps', () => {
     atOnce.innerHTML = renderMarkdown(nested);
     expect(container.querySelector('.markdown')!.innerHTML).toBe(atOnce.innerHTML);
   }, 30_000);
+});
+
+describe('Code blocks', () => {
+  it('name their language, get a "Copy code" button that copies the code as written, and colours', async () => {
+    const written: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void written.push(text) } });
+    const { container, findByRole, findByText } = render(() => <Markdown text={'```ts\nconst a = 1; // one\n```'} />);
+    expect(container.querySelector('.code-language')).toHaveTextContent('ts');
+    (await findByRole('button', { name: 'Copy code' })).click();
+    await findByText('Copied');
+    expect(written).toEqual(['const a = 1; // one']);
+    await waitFor(() => expect(container.querySelector('code .hljs-keyword')).toHaveTextContent('const'));
+    expect(container.querySelector('code .hljs-comment')).toHaveTextContent('// one');
+    expect(container.querySelector('pre code')!.textContent).toBe('const a = 1; // one\n');
+  });
+
+  it('keep a block in a language the highlighter does not know as plain text, still copyable', async () => {
+    const { container, findByRole } = render(() => <Markdown text={'```klingon\n<b class="dialog">qapla</b>\n```'} />);
+    await findByRole('button', { name: 'Copy code' });
+    expect(container.querySelector('.code-language')).toHaveTextContent('klingon');
+    expect(container.querySelector('pre code')).toHaveTextContent('<b class="dialog">qapla</b>');
+    expect(container.querySelector('.dialog, b')).toBeNull();
+  });
+});
+
+describe('Task lists', () => {
+  it('render as disabled checkboxes named Done and Not done', () => {
+    const container = mount('- [x] shipped\n- [ ] tested');
+    const boxes = [...container.querySelectorAll('input')];
+    expect(boxes.map((box) => [box.type, box.disabled, box.checked, box.getAttribute('aria-label')])).toEqual([
+      ['checkbox', true, true, 'Done'],
+      ['checkbox', true, false, 'Not done'],
+    ]);
+  });
+
+  it('is the only input the sanitizer lets through, with no other attribute', () => {
+    const host = document.createElement('div');
+    host.append(sanitizedFragment('<input type="checkbox" disabled onclick="x()" name="n" class="dialog" value="v"><input type="checkbox"><input type="text" disabled><input type="password">'));
+    const inputs = [...host.querySelectorAll('input')];
+    expect(inputs).toHaveLength(1);
+    expect([...inputs[0]!.attributes].map((attribute) => attribute.name).sort()).toEqual(['disabled', 'type']);
+  });
+});
+
+describe('Maths', () => {
+  it('marks $…$, \\(…\\), $$…$$ and \\[…\\] as maths, and leaves prices as prose', () => {
+    const html = renderMarkdown('Inline $x^2$ and \\(y\\), cost $5 and $10.\n\n$$a+b$$\n\n\\[c\\]');
+    const host = document.createElement('div');
+    host.innerHTML = html;
+    expect([...host.querySelectorAll('.math-inline')].map((element) => element.textContent)).toEqual(['x^2', 'y']);
+    expect([...host.querySelectorAll('.math-display')].map((element) => element.textContent)).toEqual(['a+b', 'c']);
+    expect(host.textContent).toContain('cost $5 and $10.');
+  });
+
+  it('typesets with KaTeX; a model\'s \\htmlClass, \\href or style gets nothing through (trust is off)', async () => {
+    const container = mount('Euler: $e^{i\\pi}+1=0$ and $\\htmlClass{dialog}{x}\\htmlStyle{position:fixed}{y}$ and $\\href{javascript:alert(1)}{z}$');
+    await waitFor(() => expect(container.querySelectorAll('.katex, .katex-error')).toHaveLength(3));
+    expect(container.querySelector('.dialog')).toBeNull();
+    expect(container.querySelector('a')).toBeNull();
+    expect([...container.querySelectorAll('[style]')].map((element) => element.getAttribute('style'))).not.toContain('position:fixed');
+  });
+
+  it('stops a maths bomb with a clear note and keeps the rest of the message', async () => {
+    const container = mount('Before $\\def\\a{\\a\\a}\\a$ middle $x$ after.\n\nLast paragraph.');
+    await waitFor(() => expect(container.querySelector('.math-note')).not.toBeNull());
+    expect(container.querySelector('.math-note')).toHaveTextContent(/This maths could not be shown .*Too many expansions/);
+    expect(container).toHaveTextContent('Last paragraph.');
+    expect(container.querySelectorAll('.katex')).toHaveLength(1);
+  });
 });

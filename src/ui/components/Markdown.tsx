@@ -1,6 +1,8 @@
 import { createRenderEffect, createSignal, onCleanup, Show, untrack } from 'solid-js';
 import { t } from '../i18n/i18n';
 import { IncrementalMarkdown } from '../incremental-markdown';
+import { richMarkdown } from '../rich-markdown';
+import './rich-markdown.css';
 
 /**
  * How much of one message is rendered as Markdown at first. Parsing is superlinear in nesting and a 10 MB reply
@@ -39,7 +41,7 @@ export function Markdown(props: { text: string }) {
 
 /** Keeps `element` rendering `wanted()`, adding at most about RENDER_STEP characters per task. */
 function renderInSteps(element: HTMLElement, wanted: () => string): void {
-  const view = new IncrementalMarkdown(element);
+  const view = new IncrementalMarkdown(element, richMarkdown);
   let rendered = '';
   let timer: ReturnType<typeof setTimeout> | undefined;
   let shown: string | undefined;

@@ -6,6 +6,7 @@ import type { WorkerClient } from '../channel';
 import { describeRunError } from '../error-words';
 import { t } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
+import { CopyMessage, messageSource } from './CopyMessage';
 import { MessageBranching, MessageEditor } from './MessageBranching';
 import { ToolCallCard } from './ToolCallCard';
 import { MoreIcon } from './icons';
@@ -71,6 +72,9 @@ export function MessageView(props: MessageViewProps) {
       </Show>
       <Show when={!editing()}>
         <div class="message-actions" id={actionsId} data-open={actionsOpen() ? 'true' : 'false'}>
+          <Show when={messageSource(props.message) !== ''}>
+            <CopyMessage message={props.message} />
+          </Show>
           <MessageBranching message={props.message} onEdit={() => setEditing(true)} />
         </div>
         <Show when={!isAssistant()}>
