@@ -8,11 +8,12 @@ import { errorStrings } from './error-strings';
 import { questionStrings } from './question-strings';
 import { requestStrings } from './request-strings';
 import { searchStrings } from './search-strings';
+import { conversationSearchStrings } from './conversation-search-strings';
 import type { Locale } from './translations';
 
 export type { Locale };
 
-const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en };
+const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en, ...conversationSearchStrings.en };
 
 /** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
 export type MessageKey = keyof typeof en;
@@ -23,5 +24,5 @@ export type MessageKey = keyof typeof en;
  */
 export const dictionary: Record<Locale, Record<MessageKey, string>> = {
   en,
-  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'], ...branchStrings['zh-CN'], ...attentionStrings['zh-CN'] },
+  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...requestStrings['zh-CN'], ...branchStrings['zh-CN'], ...attentionStrings['zh-CN'], ...conversationSearchStrings['zh-CN'] },
 };
