@@ -14,6 +14,7 @@ import { measureStreamWithoutDevTools } from './bare-cdp.mjs';
 import { measureMcpApproval } from './mcp.mjs';
 import { measureLocalModel } from './local-model.mjs';
 import { measureNextChat } from './nextchat.mjs';
+import { QUERIES, measureSearch } from './search.mjs';
 import {
   addServerProfile, measureAppLoad, measureBaselines, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
 } from './parley.mjs';
@@ -30,7 +31,8 @@ const nextChatUrl = option('--nextchat-url');
 const distDirectory = option('--dist') ?? 'dist';
 /**
  * `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps); `--only stream`
- * runs the long stream alone, `--rounds n` times (5), with where its time goes.
+ * runs the long stream alone, `--rounds n` times (5), with where its time goes; `--only search` runs search across
+ * conversations alone.
  */
 const only = option('--only');
 const PORT = Number(process.env.BENCH_PORT ?? 4196);
@@ -72,6 +74,16 @@ async function hostileRows() {
   for (const [label, runs] of Object.entries(hostile.bigMessages)) add('hostile', `open a finished ${label} nested-list reply: longest task`, longest(runs), 'ms', '', undefined, `target ≤ 200 ms; click → painted ${median(runs.map((run) => run.clickToPainted)).toFixed(0)} ms`);
 }
 
+/** Issue 18: search across conversations, query latency in the worker at 1k/10k/100k messages (target ≤ 100 ms). */
+async function searchRows() {
+  const search = await measureSearch(browser, base, quick ? 3 : 9, log);
+  figures.search = search;
+  for (const [count, figure] of Object.entries(search)) {
+    add('search', `${count} messages: first search (import MiniSearch, build the index)`, figure.firstSearch, 'ms', '', undefined, `build alone ${figure.build.toFixed(0)} ms`);
+    for (const [label, ms] of Object.entries(figure.queries)) add('search', `${count} messages: query "${QUERIES[label]}" (${label}), in the worker`, ms, 'ms', '', undefined, 'target ≤ 100 ms');
+  }
+}
+
 /** Issue 12's long stream alone: Enter → last token painted against the server's send time, and its parts. */
 async function streamRows() {
   const rounds = Number(option('--rounds') ?? 5);
@@ -111,8 +123,8 @@ async function bareStreamRows(rounds) {
 }
 
 try {
-  if (only === 'hostile' || only === 'stream') {
-    await (only === 'hostile' ? hostileRows() : streamRows());
+  if (only === 'hostile' || only === 'stream' || only === 'search') {
+    await (only === 'hostile' ? hostileRows() : only === 'search' ? searchRows() : streamRows());
     printTable(rows, { firstLoad, mcp: {}, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
   } else {
@@ -168,6 +180,7 @@ try {
     const mcp = await measureMcpApproval(page, base, provider, PORT + 1, REPS.question);
     await context.close();
     await hostileRows();
+    await searchRows();
     log('in-browser model');
     const localModel = await measureLocalModel(browser, base, quick ? 1 : 3);
 

@@ -3,7 +3,7 @@ import { QuestionAnswer, QuestionDraft } from './question';
 import { INSTRUCTIONS_LIMIT, ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
-import type { ConnectionTestResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest, SettingsOffer } from './protocol';
+import type { ConnectionTestResult, ConversationSearchResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest, SettingsOffer } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
 import { MAX_ENGINE_THREADS } from './limits';
 
@@ -148,6 +148,8 @@ export const COMMANDS = {
   'storage.conversationSizes': command<ConversationSizes>()({ limit: z.number().int().min(1).max(100) }),
   /** The `seq` of every stored message of a conversation whose text contains `query` (case-insensitive), oldest first. */
   'conversation.search': command<{ seqs: number[]; truncated: boolean }>()({ conversationId, query: z.string().min(1).max(500) }),
+  /** Titles and message text of every conversation, best first: the worker's index, built on the first search. */
+  'conversations.search': command<{ results: ConversationSearchResult[] }>()({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(100).optional() }),
 };
 
 type Declarations = typeof COMMANDS;

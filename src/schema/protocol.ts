@@ -146,6 +146,27 @@ export interface MessagePage {
   earlier: number;
 }
 
+/** Where a match stands in a snippet's text: UTF-16 offsets, `end` exclusive. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+/** A piece of stored text around a match, and the matched words' places in it (drawn as marks, never as markup). */
+export interface SearchSnippet {
+  text: string;
+  ranges: TextRange[];
+}
+
+/** One answer of search across conversations: a message (with its `seq`, to scroll to) or, without one, a title. */
+export interface ConversationSearchResult {
+  conversationId: string;
+  title: string;
+  messageId?: string;
+  seq?: number;
+  snippet: SearchSnippet;
+}
+
 /** A conversation's approximate stored size: its record and its messages, counted as JSON characters. */
 export interface ConversationSize {
   conversationId: string;

@@ -14,6 +14,7 @@ import type { AppEvent } from '../schema/events';
 import { createMcpHandlers } from './mcp/mcp-commands';
 import { addSettings, exportSettings, offerOf, offersAnything } from './settings-backup';
 import type { McpHub } from './mcp/mcp-hub';
+import type { ConversationSearch } from './conversation-search';
 
 export interface CommandHandlerDeps {
   store: IndexedDbConversationStore;
@@ -27,6 +28,8 @@ export interface CommandHandlerDeps {
   requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'>>;
   now(): number;
   mcp: McpHub;
+  /** Search across conversations (its index is built on the first search). */
+  search: ConversationSearch;
   /** Loads, without waiting, what the conversation's next model request will need (its provider's code). */
   prepareModel?(conversation: Conversation): void;
   /** The conversations some tab has on screen (their view locks, see VIEW_LOCK_PREFIX): never discarded as unused. */
@@ -233,6 +236,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return store.listMessagePage(command.conversationId, command);
     },
     'conversation.search': (command) => store.searchMessages(command.conversationId, command.query, SEARCH_LIMIT),
+    'conversations.search': async (command) => ({ results: await deps.search.search(command.query, command.limit ?? 20) }),
     'storage.conversationSizes': (command) => store.conversationSizes(command.limit),
   };
 

@@ -8,6 +8,7 @@ import type { Conversation, ConversationExport, Profile } from '../schema/record
 import { WireError, type ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler } from './command-handler';
 import { VIEW_LOCK_PREFIX } from '../schema/limits';
+import { ConversationSearch } from './conversation-search';
 import { IndexedDbConversationStore } from './conversation-store';
 import type { ParleyDatabase } from './database';
 import type { Locks } from './locks';
@@ -73,10 +74,13 @@ export function createHost(environment: HostEnvironment): Host {
   };
   // One copy of the stored settings, profiles and MCP servers for this worker: see StoredConfig for when it is dropped.
   const config = new StoredConfig(environment.database);
+  // Search across conversations: told of every committed write here and of what peers' hints re-read.
+  const search = new ConversationSearch(environment.database);
   const store = new IndexedDbConversationStore(
     environment.database,
     {
       changed(change: RecordChange) {
+        search.noteChange(change);
         if (change.conversation) emit({ type: 'conversation-upserted', conversation: change.conversation });
         for (const message of change.messages ?? []) {
           progress.settle(message.id);
@@ -85,9 +89,11 @@ export function createHost(environment: HostEnvironment): Host {
         }
       },
       deleted(conversationId) {
+        search.noteDeleted(conversationId);
         emit({ type: 'conversation-deleted', conversationId });
       },
       imported(conversations) {
+        search.invalidate();
         emit({ type: 'conversations-imported', conversations });
       },
       sawConfigGeneration: (generation) => config.observe(generation),
@@ -165,6 +171,7 @@ export function createHost(environment: HostEnvironment): Host {
     },
     now: environment.now,
     mcp,
+    search,
     ...(environment.readImport ? { readImport: environment.readImport } : {}),
     prepareModel: (conversation) => {
       const prepare = environment.prepareModel;
@@ -178,9 +185,14 @@ export function createHost(environment: HostEnvironment): Host {
     if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
     if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
     if (hint.kind === 'mcp') return environment.post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
+    if (hint.kind === 'list') search.invalidate();
     if (hint.kind === 'list') return environment.post({ type: 'conversations-imported', conversations: await store.listConversations() });
     const conversation = await store.getConversation(hint.conversationId);
-    if (!conversation) return environment.post({ type: 'conversation-deleted', conversationId: hint.conversationId });
+    if (!conversation) {
+      search.noteDeleted(hint.conversationId);
+      return environment.post({ type: 'conversation-deleted', conversationId: hint.conversationId });
+    }
+    search.noteChange({ conversation });
     environment.post({ type: 'conversation-upserted', conversation });
     // Another tab runs it: notice at once if that tab dies (see RunManager.watch).
     if (conversation.runState === 'running') runs.watch(conversation.id);
@@ -189,6 +201,7 @@ export function createHost(environment: HostEnvironment): Host {
     for (const messageId of hint.messageIds) {
       const message = await store.getMessage(messageId);
       if (message?.conversationId !== conversation.id) continue;
+      search.noteChange({ messages: [message] });
       environment.post({ type: 'message-upserted', message });
       waiters.notify(message); // another tab may have answered what a tool of this tab waits for
     }

@@ -6,6 +6,7 @@ import { WireError } from '../../schema/wire-error';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate, parseRoute } from '../hash-route';
+import { revealDone, revealFor } from '../reveal-request';
 import { holdViewLock } from '../view-lock';
 import { t } from '../i18n/i18n';
 import { ChatHeader } from './ChatHeader';
@@ -115,6 +116,11 @@ export function ChatView(props: { conversationId: string }) {
             earlier={app.state.earlierMessages[props.conversationId] ?? 0}
             loadEarlier={loadEarlier}
             search={(query) => app.client.send({ type: 'conversation.search', conversationId: props.conversationId, query }).then((found) => found.seqs)}
+            reveal={revealFor(props.conversationId)}
+            onRevealed={() => {
+              const request = revealFor(props.conversationId);
+              if (request) revealDone(request);
+            }}
           />
           <div class="run-bar">
             <Show when={app.state.runNotices[props.conversationId]}>{(notice) => <RunNoticeBar notice={notice()} />}</Show>

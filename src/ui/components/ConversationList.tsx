@@ -5,6 +5,7 @@ import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate, routeHash } from '../hash-route';
 import { t } from '../i18n/i18n';
+import { ConversationSearch } from './ConversationSearch';
 import { PendingInbox } from './PendingInbox';
 import { createWaitingKinds, WAITING_WORDS } from '../waiting-kind';
 import { rowOffsets, visibleRows } from './virtual-window';
@@ -108,6 +109,7 @@ export function ConversationList(props: ConversationListProps) {
       <button type="button" class="button primary new-conversation" onClick={() => createConversation()}>
         {t('conversations.new')}
       </button>
+      <ConversationSearch search={(query) => app.client.send({ type: 'conversations.search', query }).then((found) => found.results)} onPicked={props.onPicked} />
       <PendingInbox activeConversationId={props.activeConversationId} onPicked={props.onPicked} />
       <Show
         when={app.state.conversationOrder.length > 0}

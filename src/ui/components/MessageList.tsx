@@ -16,6 +16,9 @@ export interface MessageListProps {
   loadEarlier?: (fromSeq?: number) => Promise<void>;
   /** The seqs of stored messages containing `query`, oldest first; without it only loaded messages are searched. */
   search?: (query: string) => Promise<number[]>;
+  /** A message to scroll to once the messages are read (a result of search across conversations), then `onRevealed`. */
+  reveal?: { seq: number } | undefined;
+  onRevealed?: () => void;
 }
 
 /** How close to the bottom (px) still counts as "reading the latest", so streaming keeps it in view. */
@@ -166,6 +169,15 @@ export function MessageList(props: MessageListProps) {
     log.scrollTop = rowsTop() + offsets()[index]! - 32;
     setScrollTop(Math.max(0, log.scrollTop - rowsTop()));
   }
+
+  // Asked from outside (search across conversations): scrolled to once the conversation's messages are here.
+  createEffect(
+    on([() => props.reveal, () => props.messages !== undefined], ([request, loaded]) => {
+      if (!request || !loaded) return;
+      props.onRevealed?.();
+      void reveal(request.seq);
+    }),
+  );
 
   function closeSearch() {
     setSearching(false);
