@@ -32,7 +32,7 @@ const distDirectory = option('--dist') ?? 'dist';
 /**
  * `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps); `--only stream`
  * runs the long stream alone, `--rounds n` times (5), with where its time goes; `--only search` runs search across
- * conversations alone.
+ * conversations alone; `--only latency` runs issue 21.22's load, reload and approval figures with the first-load bytes.
  */
 const only = option('--only');
 const PORT = Number(process.env.BENCH_PORT ?? 4196);
@@ -122,8 +122,51 @@ async function bareStreamRows(rounds) {
   }
 }
 
+/**
+ * Issue 21.22's three figures and the first-load bytes alone (`--only latency`): app load → "New conversation" painted
+ * and reload → pending question form painted against an empty page's load, Allow → the MCP tool request and → the next
+ * model request against a postMessage round trip plus the server's latency.
+ */
+async function latencyRows() {
+  log('page loads');
+  const loads = await measureAppLoad(browser, base, REPS.load);
+  const blankLoad = median(loads.blank);
+  const { context, page } = await freshPage(browser, base);
+  try {
+    log('baselines');
+    const baselines = await measureBaselines(page, base, provider.url, REPS.baseline);
+    await addServerProfile(page, base, provider.url);
+    const questions = [];
+    for (let round = 0; round < REPS.question; round += 1) {
+      log(`question round ${round + 1}`);
+      questions.push(await measureQuestionRound(page, base, provider));
+    }
+    log('MCP approvals');
+    const mcp = await measureMcpApproval(page, base, provider, PORT + 1, REPS.question);
+    Object.assign(figures, { loads, baselines, questions, mcp });
+    add('baseline', 'empty page load (navigation → painted)', blankLoad, 'ms');
+    add('baseline', 'raw postMessage round trip', baselines.postMessageRoundTrip, 'ms');
+    add('load', 'app load → "New conversation" painted', median(loads.app), 'ms', 'empty page load', blankLoad);
+    add('load', `first-load JS gzip (${firstLoad.files.length} files)`, firstLoad.totalKiB, 'KiB', 'budget', FIRST_LOAD_BUDGET_KIB, firstLoad.totalKiB <= FIRST_LOAD_BUDGET_KIB ? 'PASS' : 'FAIL');
+    add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
+    add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms');
+    if (!mcp.skipped) {
+      const approvalBaseline = baselines.postMessageRoundTrip + mcp.serverLatency;
+      add('tools', 'Allow → tool request at the MCP server', mcp.clickToToolRequest, 'ms', 'postMessage + server latency', approvalBaseline);
+      add('tools', 'Allow → next model request at the provider', mcp.clickToNextModelRequest, 'ms', 'postMessage + server latency', approvalBaseline);
+    }
+    return mcp;
+  } finally {
+    await context.close();
+  }
+}
+
 try {
-  if (only === 'hostile' || only === 'stream' || only === 'search') {
+  if (only === 'latency') {
+    const mcp = await latencyRows();
+    printTable(rows, { firstLoad, mcp, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
+    if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
+  } else if (only === 'hostile' || only === 'stream' || only === 'search') {
     await (only === 'hostile' ? hostileRows() : only === 'search' ? searchRows() : streamRows());
     printTable(rows, { firstLoad, mcp: {}, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
