@@ -4,6 +4,7 @@ import { superviseWorker } from './ui/worker-supervisor';
 import { App } from './ui/components/App';
 import './ui/styles.css';
 import { applyTheme } from './ui/theme';
+import { loadInitialLocale } from './ui/i18n/i18n';
 
 applyTheme();
 
@@ -23,4 +24,6 @@ void navigator.storage?.persist?.().catch(() => false);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+// A Chinese browser's dictionary is a chunk of its own: the first frame is already in Chinese (English: no wait).
+await loadInitialLocale();
 render(() => <App client={client} />, root);

@@ -2,7 +2,7 @@ import type { AppEvent } from '../schema/events';
 import type { ConnectionTestReason, ConnectionTestResult, ImportPart } from '../schema/protocol';
 import { WireError, type ErrorCode, type ErrorReason } from '../schema/wire-error';
 import { t, type MessageKey } from './i18n/i18n';
-import { dictionary } from './i18n/dictionary';
+import { english } from './i18n/dictionary';
 
 /**
  * An error as the user reads it: `text` in the UI's language, written from codes and parameters; `detail` is what
@@ -150,13 +150,13 @@ function wordedDetail(detail: { key: string; params?: Record<string, string | nu
   const key = detail ? keyFor(DETAIL_KEYS, detail.key) : undefined;
   if (!detail || !key) return undefined;
   const params = detail.params ?? {};
-  const said = params.said !== undefined && !dictionary.en[key].includes('{said}') ? ` ${t('errorDetail.said', { said: params.said })}` : '';
+  const said = params.said !== undefined && !english[key].includes('{said}') ? ` ${t('errorDetail.said', { said: params.said })}` : '';
   return t(key, params) + said;
 }
 
 /** Every `errorDetail.*` key by its detail code (the part after the prefix). */
 const DETAIL_KEYS: Readonly<Record<string, MessageKey>> = Object.fromEntries(
-  (Object.keys(dictionary.en) as MessageKey[]).filter((key) => key.startsWith('errorDetail.') && key !== 'errorDetail.said').map((key) => [key.slice('errorDetail.'.length), key]),
+  (Object.keys(english) as MessageKey[]).filter((key) => key.startsWith('errorDetail.') && key !== 'errorDetail.said').map((key) => [key.slice('errorDetail.'.length), key]),
 );
 
 /** A connection test's outcome. Without a reason (an older worker), the test's own text is all there is. */

@@ -24,8 +24,8 @@ const IMPORT_REFUSED = new WireError({
 });
 
 beforeEach(() => setLocale('zh-CN'));
-afterEach(() => {
-  setLocale('en');
+afterEach(async () => {
+  await setLocale('en');
   vi.useRealTimers();
 });
 
@@ -48,10 +48,10 @@ describe('worker errors in a Chinese UI', () => {
     expect(document.body.textContent).not.toContain('Nothing was imported');
   });
 
-  it('an import refused for a free-form field names the conversation and the field in words', () => {
+  it('an import refused for a free-form field names the conversation and the field in words', async () => {
     const refusal = (part: string) => new WireError({ code: 'invalid_command', reason: 'unsafe_data', params: { conversation: 3, message: 2, part }, message: 'The export file cannot be imported (conversation 3, message 2: the answer to elicitation "e1": nested deeper than 32 levels). Nothing was imported.' });
     expect(describeError(refusal('form_content'))).toEqual({ text: '无法导入该导出文件：第 3 个对话第 2 条消息中，对工具表单的回答不是普通 JSON、嵌套过深或者过大。未导入任何内容。' });
-    setLocale('en');
+    await setLocale('en');
     expect(describeError(refusal('input_schema')).text).toBe('The export file cannot be imported: in message 2 of conversation 3, the input schema of a tool call is not plain JSON, is nested too deeply or is too large. Nothing was imported.');
     // A part this UI does not know (a newer worker) is still a sentence.
     expect(describeError(refusal('something_new')).text).toContain('in message 2 of conversation 3, a field is not plain JSON');

@@ -31,8 +31,8 @@ describe('a tool call closed by an import', () => {
     expect(screen.queryByRole('button', { name: 'Run again' })).toBeNull();
   });
 
-  it('says so in Chinese too', () => {
-    setLocale('zh-CN');
+  it('says so in Chinese too', async () => {
+    await setLocale('zh-CN');
     render(() => <ToolCallCard block={importedCall} conversationId="c1" messageId="m1" client={client} />);
     expect(screen.getByText('未运行：来自导入的文件。工具调用只能在此浏览器中批准。')).toBeInTheDocument();
   });
@@ -41,9 +41,9 @@ describe('a tool call closed by an import', () => {
 describe('a server name that collides once normalised', () => {
   const refused = new WireError({ code: 'invalid_command', reason: 'server_name_taken', params: { name: 'Everything', prefix: 'mcp__everything__' }, message: 'English for developers', field: 'server.name' });
 
-  it('is refused in words that say which server holds the tool names', () => {
+  it('is refused in words that say which server holds the tool names', async () => {
     expect(describeError(refused).text).toBe('A server named “Everything” already uses the tool names mcp__everything__…; give this one another name.');
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     expect(describeError(refused).text).toBe('名为“Everything”的服务器已在使用工具名 mcp__everything__…；请给这个服务器另起一个名字。');
   });
 });

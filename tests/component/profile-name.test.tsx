@@ -7,10 +7,10 @@ afterEach(() => setLocale('en'));
 
 // Issue 21.18: the built-in profile's name is Parley's own words, so it follows the UI's language; a user's is kept.
 describe('profile names', () => {
-  it('shows the built-in demo in the UI’s language and a user’s profile as named', () => {
+  it('shows the built-in demo in the UI’s language and a user’s profile as named', async () => {
     const builtIn = { id: SCRIPTED_PROFILE_ID, name: 'Built-in demo' };
     expect(profileName(builtIn)).toBe('Built-in demo');
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     expect(profileName(builtIn)).toBe('内置演示');
     expect(profileName({ id: 'p1', name: 'My Ollama' })).toBe('My Ollama');
   });

@@ -9,6 +9,7 @@ import type { Message } from '../../src/schema/records';
 import { QuestionForm, type QuestionClient } from '../../src/ui/components/question/QuestionForm';
 import { setLocale } from '../../src/ui/i18n/i18n';
 import { questionStrings } from '../../src/ui/i18n/question-strings';
+import { questionStringsZhCN } from '../../src/ui/i18n/question-strings.zh-CN';
 
 const budget: Question = {
   header: 'Budget',
@@ -528,8 +529,8 @@ describe('QuestionForm once resolved', () => {
     expect(within(summary).getByText('Your answers in this tab were not used: Budget: Low; Features: Sync')).toBeInTheDocument();
   });
 
-  it('says so in Simplified Chinese too, and says it for a dismissal', () => {
-    setLocale('zh-CN');
+  it('says so in Simplified Chinese too, and says it for a dismissal', async () => {
+    await setLocale('zh-CN');
     const { client } = createFakeClient();
     const [block, setBlock] = createSignal(pendingBlock());
     render(() => <QuestionForm block={block()} conversationId="conversation-1" messageId="message-1" client={client} />);
@@ -607,12 +608,12 @@ describe('QuestionForm never loses or fakes an answer silently', () => {
 
 describe('question strings', () => {
   it('has every English key in Simplified Chinese, prefixed question.', () => {
-    expect(Object.keys(questionStrings['zh-CN']).sort()).toEqual(Object.keys(questionStrings.en).sort());
+    expect(Object.keys(questionStringsZhCN).sort()).toEqual(Object.keys(questionStrings.en).sort());
     expect(Object.keys(questionStrings.en).every((key) => key.startsWith('question.'))).toBe(true);
   });
 
-  it('renders the form in Simplified Chinese', () => {
-    setLocale('zh-CN');
+  it('renders the form in Simplified Chinese', async () => {
+    await setLocale('zh-CN');
     const { client } = createFakeClient();
     renderForm(pendingBlock(), client);
     expect(screen.getByRole('button', { name: '提交答案' })).toBeInTheDocument();

@@ -15,9 +15,9 @@ const limited = (params: ConnectionTestResult['params']): ConnectionTestResult =
 });
 
 describe('Test connection rate-limited (HTTP 429)', () => {
-  it('says to try again after the Retry-After the server sent', () => {
+  it('says to try again after the Retry-After the server sent', async () => {
     expect(describeTestResult(limited({ status: 429, retryAfterSeconds: 30 })).text).toBe('The server is limiting requests (HTTP 429). Try again in 30 s.');
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     expect(describeTestResult(limited({ status: 429, retryAfterSeconds: 30 })).text).toBe('服务器正在限制请求频率（HTTP 429）。请在 30 秒后重试。');
   });
 

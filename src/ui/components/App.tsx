@@ -81,7 +81,7 @@ export function App(props: { client: WorkerClient }) {
   // The stored language wins over the browser's once settings are known.
   createEffect(() => {
     const stored = state.settings?.locale;
-    if (stored) setLocale(stored);
+    if (stored) void setLocale(stored);
   });
   createEffect(() => {
     document.documentElement.lang = locale();

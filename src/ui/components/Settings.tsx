@@ -52,7 +52,7 @@ export function Settings() {
   });
 
   async function changeLanguage(next: Locale) {
-    setLocale(next);
+    void setLocale(next);
     // Stored settings reach the store as the worker's event, never from the reply (one writer).
     await settle(app.client.send({ type: 'settings.update', locale: next }));
   }

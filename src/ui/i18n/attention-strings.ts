@@ -1,7 +1,6 @@
-import { defineTranslations } from './translations';
 
 /** Being called back (notifications), keyboard shortcuts, theme, and the model's instructions and parameters. */
-export const attentionStrings = defineTranslations({
+export const attentionStrings = {
   en: {
     'notify.heading': 'Notifications',
     'notify.explain': 'Parley can tell you when it is waiting for you (a question, a tool to allow, a server’s form) while no tab of it is in view. The icon’s badge always counts what waits.',
@@ -36,38 +35,4 @@ export const attentionStrings = defineTranslations({
     'chat.instructionsSave': 'Save instructions',
     'chat.instructionsSaved': 'Instructions saved.',
   },
-  'zh-CN': {
-    'notify.heading': '通知',
-    'notify.explain': '当 Parley 在等你（一个问题、一个待允许的工具、服务器的表单）而它的标签页都不在前台时，Parley 可以通知你。图标上的数字始终显示有多少事项在等待。',
-    'notify.turnOn': 'Parley 等我时通知我',
-    'notify.turnOff': '关闭通知',
-    'notify.on': '此浏览器已开启通知。',
-    'notify.blocked': '此浏览器阻止了 Parley 的通知。请在网站设置中允许通知，然后重新加载。',
-    'notify.unsupported': '此浏览器无法显示通知。',
-    'notify.question': 'Parley 问：{header}',
-    'notify.approval': '允许 {tool} 吗？',
-    'notify.elicitation': '{server} 请你填写一个表单',
-    'keys.title': '键盘快捷键',
-    'keys.newConversation': '新建对话',
-    'keys.focusComposer': '写消息（聚焦输入框）',
-    'keys.stop': '停止正在写的回复',
-    'keys.help': '显示这些快捷键',
-    'keys.close': '关闭',
-    'chat.exportMarkdown': '导出为 Markdown',
-    'settings.theme': '主题',
-    'settings.theme.system': '跟随系统',
-    'settings.theme.light': '浅色',
-    'settings.theme.dark': '深色',
-    'settings.instructions': '指令',
-    'settings.instructionsHint': '在此配置的每个对话开始前告诉模型（即系统提示）。单个对话可以有自己的指令来代替它。',
-    'settings.temperature': '温度',
-    'settings.maxOutputTokens': '最大输出 token 数',
-    'settings.providerDefault': '服务商默认值',
-    'settings.modelList': '服务器上的模型',
-    'chat.instructionsButton': '对话指令',
-    'chat.instructions': '此对话的指令',
-    'chat.instructionsHint': '仅在此对话中代替配置的指令。留空则使用配置的指令。',
-    'chat.instructionsSave': '保存指令',
-    'chat.instructionsSaved': '指令已保存。',
-  },
-});
+};

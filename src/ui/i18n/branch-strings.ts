@@ -1,7 +1,6 @@
-import { defineTranslations } from './translations';
 
 /** Versions and branches of messages: regenerate, edit and resend, and the version switch. */
-export const branchStrings = defineTranslations({
+export const branchStrings = {
   en: {
     'message.actions': 'Message actions',
     'branch.versions': 'Versions',
@@ -19,21 +18,4 @@ export const branchStrings = defineTranslations({
     'branch.deleteTitle': 'Delete this version?',
     'branch.deleteBody': 'This version and everything after it in its branch are deleted. The other versions stay.',
   },
-  'zh-CN': {
-    'message.actions': '消息操作',
-    'branch.versions': '版本',
-    'branch.previous': '上一个版本',
-    'branch.next': '下一个版本',
-    'branch.position': '第 {index} 个，共 {count} 个',
-    'branch.regenerate': '重新生成',
-    'branch.edit': '编辑',
-    'branch.editBox': '编辑消息',
-    'branch.send': '发送',
-    'branch.cancel': '取消',
-    'branch.leaveTitle': '要离开等待中的请求吗？',
-    'branch.leaveConfirm': '离开',
-    'branch.delete': '删除此版本',
-    'branch.deleteTitle': '删除此版本？',
-    'branch.deleteBody': '此版本及其分支中之后的所有内容都会被删除。其他版本保留。',
-  },
-});
+};

@@ -1,4 +1,3 @@
-import type { Translations } from './translations';
 
 /** Search across conversations (ConversationSearch): the searchbox above the conversation list and its results. */
 const en = {
@@ -7,10 +6,4 @@ const en = {
   'conversationSearch.none': 'No conversations match',
 };
 
-const zhCN: Record<keyof typeof en, string> = {
-  'conversationSearch.label': '搜索对话',
-  'conversationSearch.results': '匹配的对话',
-  'conversationSearch.none': '没有匹配的对话',
-};
-
-export const conversationSearchStrings = { en, 'zh-CN': zhCN } satisfies Translations<keyof typeof en>;
+export const conversationSearchStrings = { en };

@@ -1,4 +1,3 @@
-import type { Translations } from './translations';
 
 /** Settings → Your data: export, import, and what the stored data takes (the largest conversations to delete). */
 const en = {
@@ -43,44 +42,4 @@ const en = {
   'space.deleted': '“{title}” was deleted.',
 };
 
-const zhCN: Record<keyof typeof en, string> = {
-  'data.heading': '你的数据',
-  'data.local': '对话只保存在这个浏览器里，没有服务器副本。导出它们以另存一份。',
-  'data.persisted': '浏览器已承诺保留它们。',
-  'data.notPersisted': '空间不足时浏览器可能会删除它们。',
-  'data.usage': '已使用 {used} MB，共 {quota} MB。',
-  'data.export': '导出对话',
-  'data.import': '导入对话',
-  'data.importedOne': '已导入 1 个对话。',
-  'data.importedMany': '已导入 {count} 个对话。',
-  'data.skippedOne': '有 1 个已存在，保持不变。',
-  'data.skippedMany': '有 {count} 个已存在，保持不变。',
-  'data.repairedIntro': '部分对话在导入时有所改动：',
-  'data.repair.waiting_without_question': '“{title}”显示在等待回答，但没有问题：现已设为空闲。',
-  'data.repair.question_not_waiting': '“{title}”有未回答的问题却没有在等待：现在等待你的回答。',
-  'data.repair.extra_pending_question': '“{title}”有一个已无法回答的问题：已作为忽略关闭。',
-  'data.repair.tool_call_not_run': '“{title}”：{count} 个尚未运行的工具调用已作为未运行关闭。文件不能批准工具调用：批准只能在此浏览器中给出。',
-  'data.importNotJson': '该文件不是 JSON，未导入任何内容。',
-  'data.settingsOfferTitle': '此文件中的设置',
-  'data.settingsOffer': '此文件还包含本浏览器尚没有的设置：{what}。要连同对话一起添加吗？',
-  'data.settingsAdded': '已添加：{what}。',
-  'data.settingsProfiles': '{count} 个模型配置，不含 API 密钥（请为每个配置重新填写密钥）',
-  'data.settingsServers': '{count} 个 MCP 服务器，不含令牌（每个工具都会先询问）',
-  'data.settingsScript': '脚本模型的脚本（会替换当前脚本）',
-  'data.settingsAdd': '一并添加',
-  'data.settingsSkip': '只导入对话',
-  'data.importPartial': '{total} 个对话中已导入 {count} 个；其余未导入，因为{reason}。再次导入同一文件即可补上其余的对话。',
-  'data.importPartialSkipped': '{total} 个对话中已导入 {count} 个（{skipped} 个已存在）；其余未导入，因为{reason}。再次导入同一文件即可补上其余的对话。',
-  'data.importStopped.save_failed': '保存失败',
-  'data.importStopped.storage_full': '浏览器存储空间已满（请先删除不再需要的对话）',
-  'data.importStopped.other': '出了点问题',
-  'space.totalOne': '对话约占 {size}（1 个对话）。',
-  'space.totalMany': '对话约占 {size}（{count} 个对话）。',
-  'space.models': '浏览器内模型占 {size}。',
-  'space.largestHeading': '最大的对话',
-  'space.entrySize': '约 {size}，{count} 条消息',
-  'space.delete': '删除“{title}”（{size}）',
-  'space.deleted': '“{title}”已删除。',
-};
-
-export const dataStrings = { en, 'zh-CN': zhCN } satisfies Translations<keyof typeof en>;
+export const dataStrings = { en };

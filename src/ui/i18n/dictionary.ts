@@ -23,10 +23,8 @@ const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpSt
 export type MessageKey = keyof typeof en;
 
 /**
- * Every UI string, by locale. Parts live beside the components that use them and are merged here; to add a part,
- * spread it into each language (a language left out fails the `Record<MessageKey, string>` below).
+ * The English strings: the reference, loaded with the page. Another language is a `Record<MessageKey, string>` in a
+ * chunk of its own (dictionary-zh-CN.ts), loaded when the UI speaks it. Parts live beside the components that use them;
+ * to add a part, spread it here and its translation into each language's dictionary.
  */
-export const dictionary: Record<Locale, Record<MessageKey, string>> = {
-  en,
-  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...errorDetailStrings['zh-CN'], ...requestStrings['zh-CN'], ...branchStrings['zh-CN'], ...attentionStrings['zh-CN'], ...settingsStrings['zh-CN'], ...toolStrings['zh-CN'], ...renderStrings['zh-CN'], ...conversationSearchStrings['zh-CN'] },
-};
+export const english: Record<MessageKey, string> = en;

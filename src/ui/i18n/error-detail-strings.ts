@@ -1,4 +1,3 @@
-import type { Translations } from './translations';
 
 /**
  * The "Details" line of a run's error, worded from the worker's detail code and parameters (`errorDetail.<key>`), so
@@ -45,42 +44,4 @@ const en = {
   'errorDetail.in_browser_http': 'The server holding the model file refused to send it.',
 };
 
-const zhCN: Record<keyof typeof en, string> = {
-  'errorDetail.said': '提供方的原话：{said}',
-  'errorDetail.http_auth': '服务器返回 HTTP {status}。请在此配置的设置中检查密钥，并确认它有权使用该模型。',
-  'errorDetail.http_auth_model': '服务器返回 HTTP {status}。请在此配置的设置中检查密钥，并确认它有权使用模型“{model}”。',
-  'errorDetail.http_not_found': '{baseUrl} 上的服务器返回 404 Not Found：模型“{model}”在那里可能不存在，或者基础 URL 有误（OpenAI 兼容的服务器通常以 /v1 结尾）。',
-  'errorDetail.http_rate_limited': '提供方正在限制请求频率（HTTP 429）。',
-  'errorDetail.http_rate_limited_wait': '提供方正在限制请求频率（HTTP 429），要求等待 {seconds} 秒。',
-  'errorDetail.http_server': '提供方的服务器出错（HTTP {status}）。',
-  'errorDetail.http_rejected': '提供方拒绝了该请求（HTTP {status}）。',
-  'errorDetail.http_rejected_silent': '提供方拒绝了该请求（HTTP {status}），没有说明原因。',
-  'errorDetail.cors': '{baseUrl} 上的服务器有响应，但不允许来自本应用的请求（CORS）。服务器必须允许来源 {origin}。',
-  'errorDetail.cors_headers': '{baseUrl} 上的服务器有响应，但不允许来自本应用的请求（CORS）。服务器必须允许来源 {origin} 以及请求头 {headers}。',
-  'errorDetail.cors_ollama': '{baseUrl} 上的 Ollama 正在运行，但不允许来自本应用的请求。请在 Ollama 的环境中设置 OLLAMA_ORIGINS={origin}（例如 `OLLAMA_ORIGINS={origin} ollama serve`），然后重启 Ollama。',
-  'errorDetail.unreachable': '无法连接 {baseUrl}。请检查基础 URL、服务器是否在运行，以及你的网络连接。',
-  'errorDetail.unreachable_mixed_content': '无法连接 {baseUrl}。本页面通过 https 提供，浏览器会拦截对 localhost 以外的普通 http 服务器的请求。',
-  'errorDetail.offline': '你处于离线状态，无法连接模型提供方。请恢复连接后再试。',
-  'errorDetail.offline_waiting': '你处于离线状态。连接恢复后回复会继续。',
-  'errorDetail.stream_error': '提供方在回答过程中报告了错误：{said}',
-  'errorDetail.stream_malformed': '提供方返回的数据流格式有误。请点击“继续”，或检查基础 URL 是否指向 OpenAI 兼容或 Anthropic 的 API。',
-  'errorDetail.stream_cut': '来自 {baseUrl} 的回答中途停止了（连接断开或数据流提前结束）。',
-  'errorDetail.request_failed': '向提供方发送请求失败：{said}',
-  'errorDetail.script_invalid': '脚本模型无法运行；请在“设置 → 脚本”中修正脚本：{said}',
-  'errorDetail.profile_incomplete': '配置“{name}”缺少必需的设置（基础 URL、模型名称，Anthropic 还需要 API 密钥）。请打开设置补全。',
-  'errorDetail.in_browser_no_model': '配置“{name}”还没有模型。请打开设置，选择一个模型并点击“下载”。',
-  'errorDetail.in_browser_context_full': '这个对话已超出浏览器内模型的内存（{tokens} 个词元的上下文）。请新建一个对话，继续使用这个模型。',
-  'errorDetail.in_browser_failed': '浏览器内模型出错：{said}',
-  'errorDetail.in_browser_not_stored': '该模型文件没有存储在本设备上。请打开设置并点击“下载”。',
-  'errorDetail.in_browser_memory': '本设备的内存不足以运行该模型。请在设置中选择一个更小的模型。',
-  'errorDetail.in_browser_load': '浏览器内引擎无法加载这个模型文件。',
-  'errorDetail.in_browser_quota': '浏览器已没有空间存储这个模型。',
-  'errorDetail.in_browser_storage': '无法在本设备的存储中读写该模型文件。',
-  'errorDetail.in_browser_truncated': '已存储的模型文件不完整。请在设置中删除后重新下载。',
-  'errorDetail.in_browser_not_gguf': '已存储的文件不是 GGUF 模型文件。',
-  'errorDetail.in_browser_bad_source': '该模型的地址无法使用。请在设置中选择其他模型。',
-  'errorDetail.in_browser_network': '无法下载模型文件。请检查网络连接。',
-  'errorDetail.in_browser_http': '存放模型文件的服务器拒绝发送该文件。',
-};
-
-export const errorDetailStrings = { en, 'zh-CN': zhCN } satisfies Translations<keyof typeof en>;
+export const errorDetailStrings = { en };

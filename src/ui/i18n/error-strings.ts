@@ -1,4 +1,3 @@
-import type { Translations } from './translations';
 
 /**
  * What went wrong, worded from the codes the worker sends (`error.reason.*` from a WireError's reason, `runError.*`
@@ -85,78 +84,4 @@ const en = {
   'test.not_a_model_list': 'The server answered, but not with a model list. Check the base URL.',
 };
 
-const zhCN: Record<keyof typeof en, string> = {
-  'error.details': '详细信息',
-
-  'error.reason.import_not_export': '这不是 Parley 导出文件（问题出在“{field}”）。未导入任何内容。',
-  'error.importNotExportFile': '这不是 Parley 导出文件。未导入任何内容。',
-  'error.reason.import_inconsistent': '导出文件前后不一致：第 {conversation} 个对话的消息不属于它，或位置重复。未导入任何内容。',
-  'error.reason.duplicate_message_id': '无法导入该导出文件：第 {conversation} 个对话的第 {message} 条消息与另一条消息的 ID 相同。未导入任何内容。',
-  'error.reason.unsafe_data': '无法导入该导出文件：第 {conversation} 个对话第 {message} 条消息中，{part}不是普通 JSON、嵌套过深或者过大。未导入任何内容。',
-  'error.importPart.arguments': '工具调用的参数',
-  'error.importPart.original_arguments': '工具调用的原始参数',
-  'error.importPart.input_schema': '工具调用的输入模式',
-  'error.importPart.requested_schema': '工具要求填写的表单',
-  'error.importPart.form_content': '对工具表单的回答',
-  'error.importPart.unknown': '某个字段',
-  'error.reason.scripted_profile_builtin': '内置演示配置不能修改；请改为编辑它的脚本。',
-  'error.reason.scripted_profile_undeletable': '内置演示配置不能删除。',
-  'error.reason.base_url_scheme': '基础 URL 必须以 http:// 或 https:// 开头。',
-  'error.reason.malformed_command': 'Parley 内部发出了一个无法识别的请求。请重新加载页面后再试。',
-  'error.reason.conversation_gone': '这个对话已不存在，可能已在另一个标签页中被删除。',
-  'error.reason.message_gone': '该消息已不存在，可能已在另一个标签页中被删除。',
-  'error.reason.question_gone': '该问题已不存在，可能已在另一个标签页中被删除。',
-  'error.reason.profile_gone': '该模型配置已不存在，请选择另一个。',
-  'error.reason.run_in_other_tab': '另一个标签页仍在写回复。请先停止它，或等它写完。',
-  'error.reason.run_in_progress': '回复仍在写入中。请先停止它，或等它写完。',
-  'error.reason.nothing_to_continue': '这个对话中没有可以继续的内容。',
-  'error.reason.answer_count': '答案与问题不符（{expected} 个问题，收到 {got} 个答案）。请重新加载页面后再回答。',
-  'error.reason.answer_unknown_option': '“{option}”不是“{question}”的选项。',
-  'error.reason.answer_no_free_text': '“{question}”不接受自行输入的答案：请从它的选项中选择。',
-  'error.reason.answer_single_only': '“{question}”只能选一个答案。',
-  'error.reason.answer_nothing': '请至少回答一个问题，或忽略这些问题。',
-  'error.reason.save_failed': '保存失败，没有做任何更改。请重试，或重新加载页面。',
-  'error.reason.request_gone': '这个请求已不存在，可能已在其他标签页中被删除。',
-  'error.reason.arguments_invalid': '这些参数不符合 {tool} 的要求，因此什么都没有运行。请修改后再次点击“允许”。',
-  'error.reason.form_invalid': '回答不符合 {server} 的要求。请修改字段后重新提交。',
-  'error.reason.elicitation_dead': '提出这个问题的工具已经停止（等待期间应用被关闭或重新加载），无法再接收回答。',
-  'error.reason.elicitation_pending': '上方有一个工具正在等待你的回答。请先提交、拒绝或取消它，或者点击“停止”。',
-  'error.reason.draft_not_question': '只有问题才会保存草稿。',
-  'error.reason.request_pending_in_branch': '此分支后面有一个等待你处理的请求。离开此分支会关闭该请求。',
-  'error.reason.profile_no_model': '请选择此配置使用的模型：点击“测试连接”可列出服务器上的模型。',
-  'error.reason.server_name_taken': '名为“{name}”的服务器已在使用工具名 {prefix}…；请给这个服务器另起一个名字。',
-  'error.storageFullUsage': '浏览器存储空间已满：本浏览器允许 Parley 使用 {quota} MB，已用 {used} MB。请删除不再需要的对话（如需保留，请先在“设置 → 你的数据”中导出）。',
-
-  'storage.databaseClosed': '浏览器关闭了 Parley 的数据库。请重新加载页面。',
-  'storage.openFailed': 'Parley 无法打开它的存储。请重新加载页面；如果问题仍然存在，请检查是否允许此网站存储数据。',
-
-  'runError.auth': 'API 密钥被拒绝。请在此配置的设置中检查密钥，并确认它有权使用该模型。',
-  'runError.not_found': '服务器返回 404 Not Found：该模型在那里可能不存在，或者基础 URL 有误（OpenAI 兼容的服务器通常以 /v1 结尾）。',
-  'runError.rate_limited': '提供方正在限制请求频率（请求过多过快）。请稍等片刻，然后点击“继续”。',
-  'runError.server': '提供方的服务器出错了。请稍后再试。',
-  'runError.network': '无法连接模型提供方。请检查基础 URL、服务器是否在运行，以及你的网络连接。',
-  'runError.cors': '服务器有响应，但不允许来自本应用的请求（CORS）。请在服务器设置中允许本应用的来源；详细信息中说明了需要修改什么。',
-  'runError.bad_stream': '回复的数据流中途中断或格式有误。点击“继续”从中断处接着写。',
-  'runError.bad_request': '提供方拒绝了该请求。',
-  'runError.context_too_small': '该模型的上下文太小，连一条消息都放不下。请在设置中选择上下文更大的模型。',
-  'runError.config': '这个模型配置目前无法使用。请打开设置进行修正。',
-  'runError.profile_gone': '这个对话的模型配置已被删除。请在上方为它选择一个模型配置以继续；没有发送任何内容。',
-  'runError.step_limit': '模型连续执行的步骤过多，已停止。发送一条消息即可继续。',
-  'runError.invalid_questions': '模型连续发出了多个无效的问题，因此已停止运行。发送一条消息即可继续。',
-
-  'notice.serverUnreachable': '无法连接模型服务器；Parley 会自动重试。',
-  'notice.retryingSoon': '即将重试…',
-
-  'test.connectedOne': '连接成功。有 1 个可用模型。',
-  'test.connectedMany': '连接成功。有 {count} 个可用模型。',
-  'test.connectedOneModelMissing': '连接成功。有 1 个可用模型。模型“{model}”不在其中：请检查它的名称。',
-  'test.connectedManyModelMissing': '连接成功。有 {count} 个可用模型。模型“{model}”不在其中：请检查它的名称。',
-  'test.scripted': '脚本模型在本应用内运行，无需连接。',
-  'test.in_browser': '浏览器内模型在本设备上运行，下载后无需连接。',
-  'test.missing_settings': '请先填写缺少的设置（基础 URL；Anthropic 还需要 API 密钥）。',
-  'test.timeout': '服务器在 {seconds} 秒内没有响应。',
-  'test.models_not_found': '未找到模型列表（HTTP 404）。请检查基础 URL：OpenAI 兼容的服务器通常以 /v1 结尾，Anthropic 的是 https://api.anthropic.com/v1。',
-  'test.not_a_model_list': '服务器有响应，但返回的不是模型列表。请检查基础 URL。',
-};
-
-export const errorStrings = { en, 'zh-CN': zhCN } satisfies Translations<keyof typeof en>;
+export const errorStrings = { en };

@@ -1,4 +1,3 @@
-import type { Translations } from './translations';
 
 /** The in-browser model (issue 11): Settings → Provider → "In-browser". Accessible names are part of the README contract. */
 const localModelEn = {
@@ -35,38 +34,4 @@ const localModelEn = {
   'localModel.threadsNeedIsolation': 'Only one thread: this page is not cross-origin isolated.',
   'message.usageSpeed': '{rate} tokens/s',
 };
-const localModelZhCN: Record<keyof typeof localModelEn, string> = {
-  'provider.in-browser': '浏览器内',
-  'localModel.catalogEntry': '{name} · Q4_K_M · 下载 {size} · 约需 {memory} GB 内存',
-  'localModel.custom': '其他模型（使用下方的网址或文件）',
-  'localModel.url': '模型网址',
-  'localModel.file': '模型文件',
-  'localModel.fileHint': '本设备上已有的 GGUF 文件（分卷模型请选择全部分卷）。',
-  'localModel.download': '下载',
-  'localModel.cancel': '取消下载',
-  'localModel.delete': '删除模型',
-  'localModel.progress': '模型下载',
-  'localModel.bytesOf': '{done} / {total}',
-  'localModel.rate': '{rate}/秒',
-  'localModel.left': '剩余 {time}',
-  'localModel.ready': '已就绪（保存在本设备上）。',
-  'localModel.stored': '占用 {size}，无需联网即可运行。',
-  'localModel.downloading': '正在下载…',
-  'localModel.paused': '下载已暂停：模型的一部分已保存。按“下载”继续。',
-  'localModel.absent': '本设备上还没有该模型。在你按下“下载”之前不会下载任何内容。',
-  'localModel.backend.webgpu': '在 GPU 上运行（WebGPU）。',
-  'localModel.backend.wasm-multi': '在 CPU 上以多线程 WebAssembly 运行（{threads} 个线程）。',
-  'localModel.backend.wasm-single': '在 CPU 上以单线程 WebAssembly 运行。',
-  'localModel.willRunMulti': '此页面已启用跨源隔离：模型可使用多线程 WebAssembly（每两个核心一个线程），如有 WebGPU 则使用 WebGPU。',
-  'localModel.willRunSingle': '将以单线程 WebAssembly 运行（此页面未启用跨源隔离）。',
-  'localModel.speed': '上次回复：每秒 {rate} 个 token。',
-  'localModel.memoryWarning': '本设备报告的内存为 {memory} GB；该模型约需 {need} GB，可能无法在此运行。',
-  'localModel.constrain': '先提问（约束为提问工具调用）',
-  'localModel.constrainHint': '每次回复的第一步只能是对提问工具的一次有效调用（语法约束采样），这样即使很小的模型也会先提问再回答。',
-  'localModel.threads': 'CPU 线程数',
-  'localModel.threadsAuto': '自动（{threads}）',
-  'localModel.threadsHint': '在有空闲核心时，更多线程可能更快；在核心较少的设备上，它们会与页面争用处理器。从下一次回复起生效。',
-  'localModel.threadsNeedIsolation': '只能使用一个线程：此页面未启用跨源隔离。',
-  'message.usageSpeed': '每秒 {rate} 个 token',
-};
-export const localModelStrings = { en: localModelEn, 'zh-CN': localModelZhCN } satisfies Translations<keyof typeof localModelEn>;
+export const localModelStrings = { en: localModelEn };

@@ -1,4 +1,3 @@
-import type { Translations } from './translations';
 
 /** Settings → MCP servers. The English accessible names are part of the UI contract (README, e2e specs). */
 const mcpEn = {
@@ -30,34 +29,5 @@ const mcpEn = {
   'mcp.permission.allow': 'Always allow',
   'mcp.permission.never': 'Never',
 };
-const mcpZhCN: Record<keyof typeof mcpEn, string> = {
-  'mcp.title': 'MCP 服务器',
-  'mcp.intro': '来自模型上下文协议（MCP）服务器的工具。Parley 在此浏览器中通过 HTTP 连接它们；服务器必须允许本应用的来源（CORS）。stdio 服务器可以通过 supergateway --cors 之类的网关对外提供。',
-  'mcp.add': '添加 MCP 服务器',
-  'mcp.name': '服务器名称',
-  'mcp.url': '服务器 URL',
-  'mcp.token': 'Bearer 令牌',
-  'mcp.tokenHint': '可选。只保存在此浏览器中，只发送给这个服务器，永远不会被导出。',
-  'mcp.connect': '连接',
-  'mcp.reconnect': '重新连接',
-  'mcp.reconnectServer': '重新连接 {name}',
-  'mcp.editServer': '编辑 {name}',
-  'mcp.remove': '移除',
-  'mcp.removeServer': '移除 {name}',
-  'mcp.removeTitle': '移除这个 MCP 服务器？',
-  'mcp.removeBody': '服务器“{name}”、其保存的令牌和工具权限将被移除。对话中仍保留其工具运行过的记录。',
-  'mcp.toolsOf': '{name} 的工具',
-  'mcp.status.connected': '已连接 — {count} 个工具',
-  'mcp.status.connectedOne': '已连接 — 1 个工具',
-  'mcp.status.connecting': '正在连接…',
-  'mcp.status.disconnected': '尚未连接：对话需要其工具时，Parley 会自动连接。',
-  'mcp.status.error': '未连接。{message}',
-  'mcp.hint.readOnly': '只读',
-  'mcp.hint.destructive': '破坏性',
-  'mcp.hint.openWorld': '访问外部',
-  'mcp.permission.ask': '每次询问',
-  'mcp.permission.allow': '始终允许',
-  'mcp.permission.never': '从不',
-};
 
-export const mcpStrings = { en: mcpEn, 'zh-CN': mcpZhCN } satisfies Translations<keyof typeof mcpEn>;
+export const mcpStrings = { en: mcpEn };

@@ -1,7 +1,6 @@
-import { defineTranslations } from './translations';
 
 /** Strings of the question form and its summary. Keys are `question.*`; `{name}` marks a parameter. */
-export const questionStrings = defineTranslations({
+export const questionStrings = {
   en: {
     'question.formLabel': 'Question from Parley',
     'question.tabList': 'Questions',
@@ -53,55 +52,4 @@ export const questionStrings = defineTranslations({
     'question.stepNext': 'Next question',
     'question.stepperLabel': 'Question steps',
   },
-  'zh-CN': {
-    'question.formLabel': 'Parley 的提问',
-    'question.tabList': '问题',
-    'question.reviewTab': '检查',
-    'question.answeredMark': '已回答',
-    'question.other': '其他',
-    'question.otherAnswer': '其他答案',
-    'question.freeAnswer': '你的回答',
-    'question.submitAnyway': '仍然提交',
-    'question.unansweredNotice': '还有 {count} 个未回答：{headers}。请回答，或仍然提交以跳过它们。',
-    'question.discardConfirm': '忽略这些问题并丢弃你已填写的答案吗？',
-    'question.discard': '丢弃并忽略',
-    'question.keepEditing': '继续填写',
-    'question.unsentAnswers': '未发送（你在聊天中回复了）：{answers}',
-    'question.otherPlaceholder': '输入你自己的答案',
-    'question.clearAnswer': '清除答案',
-    'question.multipleHint': '可多选。',
-    'question.submit': '提交答案',
-    'question.dismiss': '忽略',
-    'question.chatHint': '你也可以直接在消息框中输入普通回复。',
-    'question.keysHint': '按键：1–9 选择选项，在问题标签上用 ←/→ 切换问题（在选项上则在选项之间移动），Enter 提交，Esc 忽略。',
-    'question.announceOne': 'Parley 提问：{question}',
-    'question.announceMany': 'Parley 提出了 {count} 个问题。第一个：{question}',
-    'question.reviewTitle': '你的答案',
-    'question.reviewChange': '修改',
-    'question.reviewChangeLabel': '修改 {header}',
-    'question.skipped': '已跳过',
-    'question.notAnsweredYet': '尚未回答',
-    'question.quoted': '“{text}”',
-    'question.quotedNested': '「{text}」',
-    'question.separator': '、',
-    'question.summaryItem': '{header}：{answer}',
-    'question.summaryLabel': 'Parley 的问题',
-    'question.summaryAnswered': '已回答',
-    'question.summaryDismissed': '已忽略',
-    'question.summaryAnsweredElsewhere': '已在另一个标签页中回答',
-    'question.summaryDismissedElsewhere': '已在另一个标签页中忽略',
-    'question.notUsedAnswers': '你在此标签页填写的回答未被使用：{answers}',
-    'question.summaryChat': '已在聊天中回答',
-    'question.summaryStopped': '已停止',
-    'question.alreadyResolved': '已在另一个标签页中回答',
-    'question.nothingChosen': '请先选择一个答案，或忽略此问题。',
-    'question.invalidAnswer': '答案未被接受：{message}',
-    'question.sendFailed': '发送失败：{message}',
-
-    // phone layout
-    'question.stepPosition': '第 {current} 题，共 {count} 题',
-    'question.stepPrevious': '上一题',
-    'question.stepNext': '下一题',
-    'question.stepperLabel': '答题步骤',
-  },
-});
+};

@@ -1,4 +1,3 @@
-import type { Translations } from './translations';
 
 /** Settings → the profile form (issue 21): what the form edits, which profile new conversations use, URL checks. */
 const settingsEn = {
@@ -13,16 +12,4 @@ const settingsEn = {
   'settings.urlSizeUnknown': 'The server did not say how big this file is.',
 } as const;
 
-const settingsZhCN: Record<keyof typeof settingsEn, string> = {
-  'test.rateLimitedWait': '服务器正在限制请求频率（HTTP 429）。请在 {seconds} 秒后重试。',
-  'test.rateLimited': '服务器正在限制请求频率（HTTP 429）。请一分钟后重试。',
-  'settings.newProfile': '新配置',
-  'settings.restoreScript': '恢复演示脚本',
-  'settings.newConversationsUse': '新对话将使用 {name}。',
-  'settings.urlNotFetchable': '无法下载此模型 URL：请使用以 https://（或 http://）开头的地址。',
-  'settings.urlRewritten': '已将 Hugging Face 页面地址（/blob/）改为下载地址（/resolve/）。',
-  'settings.urlSize': '下载大小：{size}。',
-  'settings.urlSizeUnknown': '服务器没有说明这个文件有多大。',
-};
-
-export const settingsStrings = { en: settingsEn, 'zh-CN': settingsZhCN } satisfies Translations<keyof typeof settingsEn>;
+export const settingsStrings = { en: settingsEn };

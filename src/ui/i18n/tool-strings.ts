@@ -16,16 +16,4 @@ const en = {
 
 export type ToolStringKey = keyof typeof en;
 
-const zhCN: Record<ToolStringKey, string> = {
-  'tool.status.notRun': '未运行',
-  'tool.never': '你已将此工具设为“从不”。',
-  'tool.allowed.ran': '未询问即运行——始终允许',
-  'tool.allowed.running': '正在运行，未询问——始终允许',
-  'tool.changePermission': '更改权限',
-  'tool.changePermissionOf': '更改 {name} 的权限',
-  'tool.progress': '{name} 的进度',
-  'tool.progressStep': '{progress} / {total}',
-  'tool.interruptedNote': '它在运行时被中断，可能已经运行，也可能没有。',
-};
-
-export const toolStrings = { en, 'zh-CN': zhCN };
+export const toolStrings = { en };
