@@ -115,7 +115,7 @@ export function ChatView(props: { conversationId: string }) {
             client={app.client}
             earlier={app.state.earlierMessages[props.conversationId] ?? 0}
             loadEarlier={loadEarlier}
-            search={(query) => app.client.send({ type: 'conversation.search', conversationId: props.conversationId, query }).then((found) => found.seqs)}
+            search={(query) => app.client.send({ type: 'conversation.search', conversationId: props.conversationId, query }).then((found) => found.matches.map((match) => match.seq))}
             reveal={revealFor(props.conversationId)}
             onRevealed={() => {
               const request = revealFor(props.conversationId);
