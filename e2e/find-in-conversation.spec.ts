@@ -101,6 +101,44 @@ test.describe('at 1280 px', () => {
     });
   }
 
+  test('in a reply taller than the screen, each match is scrolled into view in turn', async ({ page }) => {
+    const paragraphs = Array.from({ length: 60 }, (_, index) => `Paragraph ${index + 1}${index === 0 || index === 59 ? ' has the needle.' : '.'}`);
+    await page.goto('/');
+    // In one piece: the reply's streaming is not what this test is about.
+    await useScript(page, { steps: [{ text: paragraphs.join('\n\n') }], chunkSize: 4000, chunkDelayMs: 1 });
+    await newConversation(page);
+    await send(page, 'A long one');
+    const reply = assistantMessages(page).nth(0);
+    await expect(reply).toHaveAttribute('data-status', 'complete');
+    await expect(reply.locator('p').last()).toHaveText('Paragraph 60 has the needle.');
+    const log = messageLog(page);
+    expect((await reply.boundingBox())!.height, 'the reply is taller than the log').toBeGreaterThan((await log.boundingBox())!.height);
+
+    /** Whether the current match lies inside the visible part of the log. */
+    const currentInView = () =>
+      page.evaluate(() => {
+        const current = [...(CSS.highlights.get('find-current') ?? [])][0] as Range | undefined;
+        const box = document.querySelector('[role="log"]')!.getBoundingClientRect();
+        if (!current) return false;
+        const rect = current.getBoundingClientRect();
+        return rect.height > 0 && rect.top >= box.top && rect.bottom <= box.bottom;
+      });
+    await page.getByRole('button', { name: 'Find in conversation' }).click();
+    const box = page.getByRole('searchbox', { name: 'Find in conversation' });
+    const status = page.getByRole('search', { name: 'Find in conversation' }).getByRole('status');
+    await box.fill('needle');
+    await expect(status).toHaveText('2 of 2');
+    await expect.poll(() => currentMatch(page)).toEqual({ text: 'needle', message: 'Paragraph 1 ', index: 1 });
+    await expect.poll(currentInView).toBe(true);
+    await box.press('Enter');
+    await expect(status).toHaveText('1 of 2');
+    await expect.poll(() => currentMatch(page)).toEqual({ text: 'needle', message: 'Paragraph 1 ', index: 0 });
+    await expect.poll(currentInView).toBe(true);
+    await box.press('Enter');
+    await expect(status).toHaveText('2 of 2');
+    await expect.poll(currentInView).toBe(true);
+  });
+
   test('without the Custom Highlight API, Find still counts and moves from match to match', async ({ page }) => {
     await page.addInitScript(() => {
       delete (CSS as { highlights?: unknown }).highlights;
