@@ -3,7 +3,7 @@ import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../channel';
 import { t } from '../i18n/i18n';
 import { countOccurrences, type MessageMatches } from '../../schema/find-matches';
-import { clearHighlights, occurrenceRanges, paintHighlights } from './find-highlights';
+import { clearHighlights, paintHighlights, renderedMatches } from './find-highlights';
 import { MessageSearch, type FindState } from './MessageSearch';
 import { MessageView } from './MessageView';
 import { rowAt, rowOffsets, visibleRows } from './virtual-window';
@@ -233,21 +233,7 @@ export function MessageList(props: MessageListProps) {
     paintFrame = undefined;
     const state = find();
     if (!state) return clearHighlights();
-    const ranges: Range[] = [];
-    let current: Range | undefined;
-    let currentRow: HTMLElement | undefined;
-    // Only the rendered rows (the window): a few dozen messages, whatever the length of the conversation.
-    for (const row of log.querySelectorAll<HTMLElement>('.virtual-row')) {
-      const article = row.firstElementChild;
-      if (!article) continue;
-      const found = occurrenceRanges(article, state.query);
-      ranges.push(...found);
-      if (state.current && seqById().get(row.dataset.id ?? '') === state.current.seq) {
-        currentRow = row;
-        // The worker counts in the source text; rendered Markdown can show fewer (a match across its syntax).
-        current = found[Math.min(state.current.occurrence, found.length - 1)];
-      }
-    }
+    const { ranges, current, currentRow } = renderedMatches(log, state, (id) => seqById().get(id));
     paintHighlights(ranges, current);
     if (!findScroll || !currentRow) return;
     if (current) {

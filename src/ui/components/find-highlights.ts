@@ -1,4 +1,5 @@
 import { findOccurrences } from '../../schema/find-matches';
+import type { FindState } from './MessageSearch';
 
 // "Find in conversation" draws its matches with the CSS Custom Highlight API: ranges over the rendered text, so the
 // model's content is never changed (no <mark> put into it) and incremental Markdown rendering is not disturbed.
@@ -47,6 +48,28 @@ export function occurrenceRanges(article: Element, query: string): Range[] {
     }
   }
   return ranges;
+}
+
+/**
+ * Every match in the rows the log renders (a few dozen messages, however long the conversation), and the current
+ * match with its row when that row is rendered. `seqOf` gives a row's message seq from its `data-id`.
+ */
+export function renderedMatches(log: HTMLElement, state: FindState, seqOf: (id: string) => number | undefined): { ranges: Range[]; current?: Range; currentRow?: HTMLElement } {
+  const ranges: Range[] = [];
+  let current: Range | undefined;
+  let currentRow: HTMLElement | undefined;
+  for (const row of log.querySelectorAll<HTMLElement>('.virtual-row')) {
+    const article = row.firstElementChild;
+    if (!article) continue;
+    const found = occurrenceRanges(article, state.query);
+    ranges.push(...found);
+    if (state.current && seqOf(row.dataset.id ?? '') === state.current.seq) {
+      currentRow = row;
+      // The worker counts in the source text; rendered Markdown can show fewer (a match across its syntax).
+      current = found[Math.min(state.current.occurrence, found.length - 1)];
+    }
+  }
+  return { ranges, current, currentRow };
 }
 
 /** Whether the browser draws custom highlights; without them Find still counts and moves, and marks the message. */
