@@ -7,7 +7,7 @@ import { PHONE } from './phone-helpers';
 
 // Each test makes a conversation through Settings and two replies, then walks seven steps: more than the default minute
 // on a busy two-core machine. A budget for the whole test, not a timed assertion.
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 180_000 });
 
 const FIRST_REPLY = 'Three is a number: three, and in bold **three**.';
 const SECOND_REPLY = 'Once more: three. And a word that does not match.';
