@@ -6,6 +6,7 @@ import type { McpServerView } from './mcp';
 import type { ConnectionTestResult, ConversationSearchResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest, SettingsOffer } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
 import { MAX_ENGINE_THREADS } from './limits';
+import type { MessageMatches } from './find-matches';
 
 const conversationId = z.string().min(1).max(100);
 const recordId = z.string().min(1).max(100);
@@ -146,8 +147,8 @@ export const COMMANDS = {
   }),
   /** The `limit` largest conversations by approximate stored size, and the total; read in batches, never all at once. */
   'storage.conversationSizes': command<ConversationSizes>()({ limit: z.number().int().min(1).max(100) }),
-  /** The `seq` of every stored message of a conversation whose text contains `query` (case-insensitive), oldest first. */
-  'conversation.search': command<{ seqs: number[]; truncated: boolean }>()({ conversationId, query: z.string().min(1).max(500) }),
+  /** Every stored message on a conversation's path whose text contains `query`, oldest first, with how many times. */
+  'conversation.search': command<{ matches: MessageMatches[] }>()({ conversationId, query: z.string().min(1).max(500) }),
   /** Titles and message text of every conversation, best first: the worker's index, built on the first search. */
   'conversations.search': command<{ results: ConversationSearchResult[] }>()({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(100).optional() }),
 };

@@ -40,8 +40,6 @@ export interface CommandHandlerDeps {
 
 /** How many of a conversation's newest messages `conversation.open` returns. */
 export const OPEN_PAGE_SIZE = 50;
-/** Matches a search returns at most. */
-const SEARCH_LIMIT = 1_000;
 
 type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
 
@@ -235,7 +233,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       if (!(await store.getConversation(command.conversationId))) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
       return store.listMessagePage(command.conversationId, command);
     },
-    'conversation.search': (command) => store.searchMessages(command.conversationId, command.query, SEARCH_LIMIT),
+    'conversation.search': async (command) => ({ matches: await store.searchMessages(command.conversationId, command.query) }),
     'conversations.search': async (command) => ({ results: await deps.search.search(command.query, command.limit ?? 20) }),
     'storage.conversationSizes': (command) => store.conversationSizes(command.limit),
   };

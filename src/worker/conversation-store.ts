@@ -1,5 +1,6 @@
 import type { RequestBlock, RequestResolution, ResolveContext } from '../core/requests';
 import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '../core/store';
+import type { MessageMatches } from '../schema/find-matches';
 import type { ConversationSizes, ImportRepair, MessagePage, PendingRequest } from '../schema/protocol';
 import type { QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
@@ -179,8 +180,8 @@ export class IndexedDbConversationStore implements ConversationStore {
     return listNewestMessages(this.database, conversationId, limit);
   }
 
-  searchMessages(conversationId: string, query: string, limit: number): Promise<{ seqs: number[]; truncated: boolean }> {
-    return searchMessages(this.database, conversationId, query, limit);
+  searchMessages(conversationId: string, query: string): Promise<MessageMatches[]> {
+    return searchMessages(this.database, conversationId, query);
   }
 
   // A run's state: see RunRecords.

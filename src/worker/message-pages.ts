@@ -1,3 +1,4 @@
+import { countOccurrences, type MessageMatches } from '../schema/find-matches';
 import type { Message } from '../schema/records';
 import type { MessagePage } from '../schema/protocol';
 import type { ParleyDatabase } from './database';
@@ -48,16 +49,19 @@ export async function listNewestMessages(database: ParleyDatabase, conversationI
   return listMessagePage(database, conversationId, { fromSeq: oldestPending, beforeSeq: Number.MAX_SAFE_INTEGER, limit: Number.MAX_SAFE_INTEGER });
 }
 
-/** The seqs of messages whose text blocks contain `query`, case-insensitively, oldest first; at most `limit`. */
-export async function searchMessages(database: ParleyDatabase, conversationId: string, query: string, limit: number): Promise<{ seqs: number[]; truncated: boolean }> {
-  const needle = query.toLocaleLowerCase();
+/**
+ * Every message on the path that contains `query` in its text or reasoning, oldest first, with how many times (see
+ * `findOccurrences`): Find counts and walks matches, not messages. All of them: the result is one pair per message.
+ */
+export async function searchMessages(database: ParleyDatabase, conversationId: string, query: string): Promise<MessageMatches[]> {
   const messages = await listMessages(database, conversationId);
-  const seqs: number[] = [];
+  const matches: MessageMatches[] = [];
   for (const message of messages) {
-    const found = message.blocks.some((block) => (block.type === 'text' || block.type === 'reasoning') && block.text.toLocaleLowerCase().includes(needle));
-    if (!found) continue;
-    if (seqs.length === limit) return { seqs, truncated: true };
-    seqs.push(message.seq);
+    let count = 0;
+    for (const block of message.blocks) {
+      if (block.type === 'text' || block.type === 'reasoning') count += countOccurrences(block.text, query);
+    }
+    if (count > 0) matches.push({ seq: message.seq, count });
   }
-  return { seqs, truncated: false };
+  return matches;
 }

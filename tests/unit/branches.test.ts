@@ -119,7 +119,8 @@ describe('versions and branches in the worker', () => {
     opened = await tab.send({ type: 'conversation.open', conversationId: id });
     expect(opened.messages.map(textOf)).toEqual(['first', 'One.', 'second', 'Two.', 'third', 'Three.']);
     // The conversation's search reads the path on screen only.
-    expect(await tab.send({ type: 'conversation.search', conversationId: id, query: 'edited' })).toEqual({ seqs: [], truncated: false });
+    expect(await tab.send({ type: 'conversation.search', conversationId: id, query: 'edited' })).toEqual({ matches: [] });
+    expect(await tab.send({ type: 'conversation.search', conversationId: id, query: 'FIRST' })).toEqual({ matches: [{ seq: opened.messages[0]!.seq, count: 1 }] });
     tab.close();
   });
 

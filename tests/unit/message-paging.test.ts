@@ -10,7 +10,7 @@ function message(seq: number, extra: Partial<Message> = {}): Message {
 }
 
 /** A stored conversation of `count` messages, through the import a user would use. */
-async function tabWith(count: number, options: { pendingAt?: number } = {}): Promise<TestTab> {
+async function tabWith(count: number, options: { pendingAt?: number; overrides?: Message[] } = {}): Promise<TestTab> {
   const databaseName = uniqueDatabaseName();
   const tab = await openTab({ databaseName, locks: memoryLocks() });
   const messages = Array.from({ length: count }, (_, seq) => message(seq));
@@ -25,6 +25,11 @@ async function tabWith(count: number, options: { pendingAt?: number } = {}): Pro
       blocks: [{ type: 'question_request', toolCallId: 'call_1', questions: [question], status: 'pending' }],
       pendingRequestId: 'call_1',
     }));
+    database.close();
+  }
+  if (options.overrides) {
+    const database = await openParleyDatabase(databaseName);
+    for (const stored of options.overrides) await database.put('messages', stored);
     database.close();
   }
   return tab;
@@ -69,9 +74,30 @@ describe('paging messages by seq', () => {
     expect(opened.earlier).toBe(100);
   });
 
-  it('finds the messages containing a text, case-insensitively, oldest first', async () => {
+  it('finds the messages containing a text, case-insensitively, oldest first, each with its count', async () => {
     const tab = await tabWith(300);
     const found = await tab.send({ type: 'conversation.search', conversationId, query: 'NUMBER 12' });
-    expect(found).toEqual({ seqs: [12, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129], truncated: false });
+    expect(found).toEqual({ matches: [12, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129].map((seq) => ({ seq, count: 1 })) });
+  });
+
+  it('counts every occurrence in text and reasoning, none in other blocks, in every stored message', async () => {
+    // Far before the newest page, which is all `conversation.open` reads: the search reads the stored messages.
+    const tab = await tabWith(300, {
+      overrides: [
+        message(3, { blocks: [{ type: 'text', text: 'Three, three and THREE.' }] }),
+        message(5, {
+          role: 'assistant',
+          blocks: [
+            { type: 'reasoning', text: 'Is it three?' },
+            { type: 'text', text: 'Yes: three.' },
+            { type: 'tool_call', toolCallId: 'call_1', toolName: 'three', args: { three: 'three' }, status: 'success', result: 'three' },
+          ],
+        }),
+        message(7, { blocks: [{ type: 'text', text: '我喜欢用简体中文写作，中文很美。' }] }),
+      ],
+    });
+    expect(await tab.send({ type: 'conversation.search', conversationId, query: 'three' })).toEqual({ matches: [{ seq: 3, count: 3 }, { seq: 5, count: 2 }] });
+    expect(await tab.send({ type: 'conversation.search', conversationId, query: '中文' })).toEqual({ matches: [{ seq: 7, count: 2 }] });
+    expect(await tab.send({ type: 'conversation.search', conversationId, query: 'no such words' })).toEqual({ matches: [] });
   });
 });

@@ -19,6 +19,8 @@ export interface ChatHeaderProps {
   defaultProfileId: string;
   /** What the conversation waits for, while it does. */
   waiting?: WaitingKind;
+  /** Opens "Find in conversation": on a narrow screen its button is in this header's menu, not above the log. */
+  onFind?: () => void;
 }
 
 const [browserOnline, setBrowserOnline] = createSignal(typeof navigator === 'undefined' || navigator.onLine);
@@ -49,7 +51,8 @@ export function statusText(conversation: Conversation, waiting: WaitingKind = 'q
 
 /**
  * Title (a heading), status line, Rename and Delete, and the "Model profile" picker. On a narrow screen the
- * last three sit behind one button, "Conversation actions", so the conversation keeps the height.
+ * last three sit behind one button, "Conversation actions", so the conversation keeps the height; so does
+ * "Find in conversation", which wider screens show above the log.
  */
 export function ChatHeader(props: ChatHeaderProps) {
   const app = useApp();
@@ -213,6 +216,20 @@ export function ChatHeader(props: ChatHeaderProps) {
             </For>
           </select>
         </div>
+        <Show when={props.onFind}>
+          {(onFind) => (
+            <button
+              type="button"
+              class="button menu-find"
+              onClick={() => {
+                setActionsOpen(false);
+                onFind()();
+              }}
+            >
+              {t('search.open')}
+            </button>
+          )}
+        </Show>
         <Show when={!renaming()}>
           <button type="button" class="button" aria-label={t('chat.rename')} onClick={startRename}>
             {t('chat.renameShort')}

@@ -1,4 +1,4 @@
-import { createEffect, createMemo, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { composerText, isBeingCreated, whenCreated } from '../conversation-drafts';
@@ -97,6 +97,9 @@ export function ChatView(props: { conversationId: string }) {
     if (page) app.dispatch({ type: 'message-page-loaded', conversationId, messages: page.messages, earlier: page.earlier });
   }
 
+  // Find is opened from the log's own button, from Ctrl+F, or on a phone from the header's "Conversation actions".
+  const [finding, setFinding] = createSignal(false);
+
   const stop = () => void settle(app.client.send({ type: 'run.stop', conversationId: props.conversationId }));
   const resume = () => void settle(app.client.send({ type: 'run.continue', conversationId: props.conversationId }));
 
@@ -109,13 +112,16 @@ export function ChatView(props: { conversationId: string }) {
             profiles={profiles()}
             defaultProfileId={app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID}
             waiting={waiting()}
+            onFind={() => setFinding(true)}
           />
           <MessageList
             messages={messages()}
             client={app.client}
             earlier={app.state.earlierMessages[props.conversationId] ?? 0}
             loadEarlier={loadEarlier}
-            search={(query) => app.client.send({ type: 'conversation.search', conversationId: props.conversationId, query }).then((found) => found.seqs)}
+            search={(query) => app.client.send({ type: 'conversation.search', conversationId: props.conversationId, query }).then((found) => found.matches)}
+            finding={finding()}
+            onFindingChange={setFinding}
             reveal={revealFor(props.conversationId)}
             onRevealed={() => {
               const request = revealFor(props.conversationId);
