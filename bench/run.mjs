@@ -15,6 +15,7 @@ import { measureMcpApproval } from './mcp.mjs';
 import { measureLocalModel } from './local-model.mjs';
 import { measureNextChat } from './nextchat.mjs';
 import { QUERIES, measureSearch } from './search.mjs';
+import { measureCodeStream } from './code-stream.mjs';
 import {
   addServerProfile, measureAppLoad, measureBaselines, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
 } from './parley.mjs';
@@ -161,13 +162,20 @@ async function latencyRows() {
   }
 }
 
+/** Issue 18: `--only code`, the long reply made of code blocks (code-stream.mjs), `--rounds n` times (3). */
+async function codeRows() {
+  const code = await measureCodeStream(browser, base, provider, { tokens: TOKENS, rounds: Number(option('--rounds') ?? 3), timeoutMs: LONG_STREAM_TIMEOUT_MS, log });
+  figures.codeStream = { runs: code.runs, bare: code.bare };
+  for (const row of code.rows) add(...row);
+}
+
 try {
   if (only === 'latency') {
     const mcp = await latencyRows();
     printTable(rows, { firstLoad, mcp, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
-  } else if (only === 'hostile' || only === 'stream' || only === 'search') {
-    await (only === 'hostile' ? hostileRows() : only === 'search' ? searchRows() : streamRows());
+  } else if (only === 'hostile' || only === 'stream' || only === 'search' || only === 'code') {
+    await (only === 'hostile' ? hostileRows() : only === 'search' ? searchRows() : only === 'code' ? codeRows() : streamRows());
     printTable(rows, { firstLoad, mcp: {}, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
   } else {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Worker } from '@playwright/test';
 import { newConversation, send, useScript, waitForServiceWorker } from './fixtures';
 
 // Being called back (issue 18): with notifications on, a request that arrives while no tab of Parley is visible is
@@ -17,12 +17,61 @@ async function recordBadge(page: Page): Promise<void> {
   });
 }
 
-/** This tab now reports itself hidden, as a tab in the background does (headless Chromium never hides a page). */
+/**
+ * This tab now reports itself hidden, as a tab in the background does. Headless Chromium (156) never hides a page: none
+ * of CDP `Emulation.setFocusEmulationEnabled` false, a second page brought to front, a tab made with
+ * `Target.createTarget` (`background: true`, or a foreground tab in the same window), the window minimized with
+ * `Browser.setWindowBounds` (with and without Playwright's `--disable-backgrounding-occluded-windows` and
+ * `--disable-renderer-backgrounding`) or `Page.setWebLifecycleState` changes `document.visibilityState`, and CDP has no
+ * visibility override. So the page's own view of it is overridden, and the tab tells the others as it would.
+ */
 async function hide(page: Page): Promise<void> {
   await page.evaluate(() => {
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
     document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+/**
+ * Clicks the first notification shown, as the browser would: the service worker gets a `notificationclick`. A click
+ * made up in a test carries no user activation, under which `focus()` and `openWindow()` are refused, so both are
+ * recorded (and then called) to see which the handler chose, and with what.
+ */
+async function clickNotification(worker: Worker): Promise<{ focused: number; opened: string[] }> {
+  return worker.evaluate(async () => {
+    // The service worker's own scope: its registration, its clients, and the event a click on the notification fires.
+    const scope = self as unknown as {
+      registration: ServiceWorkerRegistration;
+      clients: { openWindow(url: string): Promise<unknown> };
+      WindowClient: { prototype: { focus(): Promise<unknown> } };
+      dispatchEvent(event: Event): boolean;
+      NotificationEvent: new (type: string, init: { notification: Notification }) => Event & { waitUntil?: unknown };
+    };
+    const seen = { focused: 0, opened: [] as string[] };
+    const focus = scope.WindowClient.prototype.focus;
+    const openWindow = scope.clients.openWindow.bind(scope.clients);
+    scope.WindowClient.prototype.focus = function (this: unknown) {
+      seen.focused += 1;
+      return focus.call(this);
+    };
+    scope.clients.openWindow = (url: string) => {
+      seen.opened.push(url);
+      return openWindow(url);
+    };
+    try {
+      const [notification] = await scope.registration.getNotifications();
+      // The handler's promise is what it passes to waitUntil: waited for here, so what it chose is recorded.
+      const done: Promise<unknown>[] = [];
+      const event = new scope.NotificationEvent('notificationclick', { notification: notification! });
+      Object.defineProperty(event, 'waitUntil', { value: (promise: Promise<unknown>) => done.push(promise.catch(() => undefined)) });
+      scope.dispatchEvent(event);
+      await Promise.all(done);
+    } finally {
+      scope.WindowClient.prototype.focus = focus;
+      scope.clients.openWindow = openWindow;
+    }
+    return seen;
   });
 }
 
@@ -52,18 +101,34 @@ test('a question that arrives while no tab is visible is announced; clicking it 
   // Away from the conversation, then the notification is clicked: the service worker asks this tab to open it.
   await page.evaluate(() => (location.hash = '#/settings'));
   const worker = context.serviceWorkers()[0]!;
-  await worker.evaluate(async () => {
-    // The service worker's own scope: its registration, and the event a click on the notification fires.
-    const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(event: Event): boolean; NotificationEvent: new (type: string, init: { notification: Notification }) => Event };
-    const [notification] = await scope.registration.getNotifications();
-    scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: notification! }));
-  });
+  expect(await clickNotification(worker)).toEqual({ focused: 1, opened: [] });
   await expect(page).toHaveURL(new RegExp(`#/c/${conversationId}$`));
 
   await page.getByRole('group', { name: 'Where to?' }).getByRole('radio', { name: 'Beach' }).check();
   await page.getByRole('button', { name: 'Submit answers' }).click();
   await expect.poll(() => shownNotifications(page)).toEqual([]);
   await expect.poll(() => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1))).toBe(0);
+});
+
+test('clicking a notification while no tab of Parley is open opens that conversation in a new window', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['notifications']);
+  await page.goto('/');
+  await waitForServiceWorker(page);
+  await useScript(page, [QUESTION]);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('button', { name: 'Notify me when Parley is waiting for me', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('status')).toHaveText('Notifications are on for this browser.');
+  const conversationId = await newConversation(page);
+  await hide(page);
+  await send(page, 'Plan a trip');
+  await expect.poll(() => shownNotifications(page)).toEqual([{ title: 'Parley asks: Trip', body: 'Plan a trip' }]);
+
+  // The tab is closed (another site's page keeps the browser open); the notification stays, and is clicked.
+  const worker = context.serviceWorkers()[0]!;
+  const elsewhere = await context.newPage();
+  await page.close();
+  expect(await clickNotification(worker)).toEqual({ focused: 0, opened: [`${baseURL}/#/c/${encodeURIComponent(conversationId)}`] });
+  await elsewhere.close();
 });
 
 test('no notification while a tab is visible, nor without the user turning them on, nor for what waited at load', async ({ page, context }) => {

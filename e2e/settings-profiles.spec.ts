@@ -49,6 +49,9 @@ for (const width of [1280, 360]) {
     const saveBox = await profileForm(page).save.boundingBox();
     const downloadBox = await download.boundingBox();
     expect(downloadBox!.y).toBeGreaterThan(saveBox!.y + saveBox!.height);
+    // And the download part's first line keeps its distance from Save (21.19: "Save touches the status text").
+    const sizeBox = await page.getByText(/^Download size:/).boundingBox();
+    expect(sizeBox!.y - (saveBox!.y + saveBox!.height)).toBeGreaterThanOrEqual(8);
   });
 }
 

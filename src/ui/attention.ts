@@ -79,7 +79,8 @@ export function trackAttention(app: AppServices): void {
         const gone = known ? [...known].filter((id) => !ids.has(id)) : [];
         known = ids;
         if (gone.length > 0) void closeNotifications(gone);
-        if (arrived.length > 0 && notificationState() === 'on' && noTabVisible()) for (const request of arrived) void notify(request);
+        const stillWaiting = (requestId: string) => known?.has(requestId) === true;
+        if (arrived.length > 0 && notificationState() === 'on' && noTabVisible()) for (const request of arrived) void notify(request, stillWaiting);
       },
     ),
   );
@@ -103,13 +104,18 @@ export function notificationText(request: PendingRequest): { title: string; body
   }
 }
 
-async function notify(request: PendingRequest): Promise<void> {
+/**
+ * Shows a request's notification. Showing takes a few awaits, during which another tab may answer the request: the
+ * close sent meanwhile found nothing to close, so a request no longer waiting is not shown, or is closed once shown.
+ */
+async function notify(request: PendingRequest, stillWaiting: (requestId: string) => boolean): Promise<void> {
   const registration = await navigator.serviceWorker.ready.catch(() => undefined);
-  if (!registration) return;
+  if (!registration || !stillWaiting(request.requestId)) return;
   const { title, body } = notificationText(request);
-  await registration
+  const shown = await registration
     .showNotification(title, { body, tag: request.requestId, icon: '/icons/icon-192.png', data: { conversationId: request.conversationId } })
-    .catch(() => undefined);
+    .then(() => true, () => false);
+  if (shown && !stillWaiting(request.requestId)) await closeNotifications([request.requestId]);
 }
 
 async function closeNotifications(requestIds: readonly string[]): Promise<void> {

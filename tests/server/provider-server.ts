@@ -56,6 +56,11 @@ export interface ScriptedReply {
   tokens?: number;
   tokensEnd?: string;
   /**
+   * What the `tokens` are: words (the default), or `code`, fenced ```ts blocks of realistic lines (40 lines a block,
+   * a short paragraph between blocks), cut as a tokenizer cuts code, so a reply is full of code blocks to colour.
+   */
+  tokensKind?: 'words' | 'code';
+  /**
    * Write events back to back in large writes, as a fast local server does, instead of two writes per event. Events
    * are made as they are written, so the first bytes leave at once, as a server's that streams while it generates.
    */
@@ -208,7 +213,7 @@ function* openAiEvents(reply: ScriptedReply, counter: number, requestBody: unkno
   yield chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null });
   yield { comment: ' keep-alive' };
   for (const piece of pieces(reply.reasoning ?? '', 5)) yield chunk({ delta: { reasoning_content: piece }, finish_reason: null });
-  const textPieces = reply.tokens !== undefined ? tokenPieces(reply.tokens, reply.tokensEnd) : pieces(reply.text ?? '', 4);
+  const textPieces = reply.tokens !== undefined ? tokenPieces(reply.tokens, reply.tokensEnd, reply.tokensKind) : pieces(reply.text ?? '', 4);
   for (const piece of textPieces) yield chunk({ delta: { content: piece }, finish_reason: null });
   if (reply.midStreamError !== undefined) {
     yield { data: JSON.stringify({ error: { message: reply.midStreamError, code: 502 } }) };
@@ -256,7 +261,7 @@ function anthropicEvents(reply: ScriptedReply, counter: number): SseEvent[] {
   }
   if (reply.text || reply.tokens !== undefined) {
     events.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-    const textPieces = reply.tokens !== undefined ? tokenPieces(reply.tokens, reply.tokensEnd) : pieces(reply.text ?? '', 4);
+    const textPieces = reply.tokens !== undefined ? tokenPieces(reply.tokens, reply.tokensEnd, reply.tokensKind) : pieces(reply.text ?? '', 4);
     for (const piece of textPieces) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
     events.push(event('content_block_stop', { index }));
     index += 1;
@@ -376,9 +381,77 @@ function pieces(text: string, size: number): string[] {
 }
 
 /** `count` one-token pieces: ` w1`, ` w2`…, a paragraph break before every 50th, then `end` as the last piece. */
-function* tokenPieces(count: number, end?: string): Generator<string> {
+function* tokenPieces(count: number, end?: string, kind: 'words' | 'code' = 'words'): Generator<string> {
+  if (kind === 'code') return yield* codePieces(count, end);
   for (let index = 1; index <= count; index += 1) yield index % 50 === 0 ? `\n\nw${index}` : ` w${index}`;
   if (end !== undefined) yield end;
+}
+
+/** A TypeScript module's worth of lines, as models write them: comments, strings, generics, template literals. */
+const CODE_LINES = [
+  'import { readFile } from "node:fs/promises";',
+  '',
+  '/** A user as the API returns it; `roles` is empty for guests. */',
+  'export interface User {',
+  '  id: string;',
+  '  name: string;',
+  '  roles: readonly string[];',
+  '  lastSeen?: Date;',
+  '}',
+  '',
+  'export async function loadUser(id: string, signal?: AbortSignal): Promise<User | undefined> {',
+  '  const response = await fetch(`/api/users/${encodeURIComponent(id)}`, { signal });',
+  '  if (response.status === 404) return undefined;',
+  "  if (!response.ok) throw new Error(`Loading user ${id} failed: ${response.status}`);",
+  '  const body = (await response.json()) as { user?: User };',
+  '  // Older servers send the user at the top level.',
+  '  return body.user ?? (body as unknown as User);',
+  '}',
+  '',
+  'export function groupByRole(users: User[]): Map<string, User[]> {',
+  '  const groups = new Map<string, User[]>();',
+  '  for (const user of users) {',
+  '    for (const role of user.roles.length > 0 ? user.roles : ["guest"]) {',
+  '      const list = groups.get(role) ?? [];',
+  '      list.push(user);',
+  '      groups.set(role, list);',
+  '    }',
+  '  }',
+  '  return groups;',
+  '}',
+  '',
+  'const config = JSON.parse(await readFile("config.json", "utf8")) as { retries: number };',
+  'let attempt = 0;',
+  'while (attempt < config.retries) {',
+  '  attempt += 1; /* back off: 100 ms, 200 ms, 400 ms… */',
+  '  await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));',
+  '}',
+  'export const isAdmin = (user: User): boolean => user.roles.includes("admin");',
+  'export type Handler<T> = (event: { type: string; payload: T }) => void | Promise<void>;',
+  'console.log(`loaded ${attempt} times`, { ok: true, at: new Date().toISOString() });',
+];
+
+/** Code tokens: a word or a run of symbols with the space before it, the line's end on its last token. */
+function* codePieces(count: number, end?: string): Generator<string> {
+  let emitted = 0;
+  let block = 0;
+  while (emitted < count) {
+    block += 1;
+    yield `${block === 1 ? '' : '\n\n'}Step ${block}:\n\n\`\`\`ts\n`;
+    emitted += 1;
+    for (const line of CODE_LINES) {
+      const tokens: string[] = [...(line.match(/\s*[\w$]+|\s*[^\w\s]+|\s+/g) ?? [])];
+      if (tokens.length === 0) tokens.push('');
+      tokens[tokens.length - 1] += '\n';
+      for (const token of tokens) {
+        yield token;
+        emitted += 1;
+      }
+      if (emitted >= count) break;
+    }
+    yield '```';
+  }
+  if (end !== undefined) yield `\n\n${end.trim()}`;
 }
 
 /** Wall-clock time with sub-millisecond precision, comparable with a page's `performance.timeOrigin + now()`. */

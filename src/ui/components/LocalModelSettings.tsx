@@ -181,7 +181,7 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
       </div>
       <div class="field">
         <label for={`${idPrefix}-file`}>{t('localModel.file')}</label>
-        <input id={`${idPrefix}-file`} type="file" accept=".gguf" multiple disabled={busy()} onChange={(event) => void pickFiles(event.currentTarget)} />
+        <input id={`${idPrefix}-file`} class="file-input" type="file" accept=".gguf" multiple disabled={busy()} onChange={(event) => void pickFiles(event.currentTarget)} />
         <small class="field-hint">{t('localModel.fileHint')}</small>
       </div>
 

@@ -1,0 +1,158 @@
+import { createRoot } from 'solid-js';
+import { waitFor } from '@solidjs/testing-library';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { notificationText, trackAttention } from '../../src/ui/attention';
+import { createUiStore } from '../../src/ui/store';
+import type { AppServices } from '../../src/ui/app-context';
+import type { WorkerClient } from '../../src/ui/channel';
+import type { Conversation } from '../../src/schema/records';
+import type { PendingRequest } from '../../src/schema/protocol';
+
+// Being called back (issue 18): what a notification says, and that a request answered elsewhere is never left announced.
+
+const question: PendingRequest = {
+  kind: 'question',
+  conversationId: 'c1',
+  conversationTitle: 'Trip plans',
+  messageId: 'm1',
+  requestId: 'call-q',
+  questions: [{ header: 'Budget', question: 'What budget?', options: [{ label: 'Low' }], multiple: false, custom: true }],
+};
+const approval: PendingRequest = { kind: 'approval', conversationId: 'c2', conversationTitle: 'Files', messageId: 'm2', requestId: 'call-a', toolName: 'mcp__files__delete', approval: { kind: 'permission', status: 'pending' } };
+const elicitation: PendingRequest = { kind: 'elicitation', conversationId: 'c3', conversationTitle: 'Sign up', messageId: 'm3', requestId: 'e1', serverName: 'everything', message: 'Your name, please.' };
+
+describe('what a notification says', () => {
+  it('names what waits: a question by its header, an approval by its tool, a form by its server', () => {
+    expect(notificationText(question)).toEqual({ title: 'Parley asks: Budget', body: 'Trip plans' });
+    expect(notificationText(approval)).toEqual({ title: 'Allow mcp__files__delete?', body: 'Files' });
+    expect(notificationText(elicitation)).toEqual({ title: 'everything asks you to fill in a form', body: 'Sign up: Your name, please.' });
+  });
+});
+
+/** The service worker's notifications as a browser keeps them: one per tag, each closable. */
+function fakeRegistration() {
+  const shown: Array<{ title: string; tag: string; closed: boolean }> = [];
+  let hold: Promise<void> = Promise.resolve();
+  let asked = 0;
+  let looked = 0;
+  const registration = {
+    async showNotification(title: string, options: { tag: string }) {
+      asked += 1;
+      await hold;
+      for (const old of shown) if (old.tag === options.tag) old.closed = true;
+      shown.push({ title, tag: options.tag, closed: false });
+    },
+    async getNotifications(filter: { tag?: string } = {}) {
+      looked += 1;
+      return shown.filter((entry) => !entry.closed && (filter.tag === undefined || entry.tag === filter.tag)).map((entry) => ({ title: entry.title, close: () => (entry.closed = true) }));
+    },
+  };
+  return {
+    registration,
+    open: () => shown.filter((entry) => !entry.closed).map((entry) => entry.title),
+    everShown: () => shown.map((entry) => entry.title),
+    /** How many times the page asked to show one (finished or not). */
+    asked: () => asked,
+    /** How many times the page looked for notifications to close. */
+    looked: () => looked,
+    /** Until the returned function is called, showing a notification does not finish (the browser is slow to show it). */
+    holdShowing() {
+      let release!: () => void;
+      hold = new Promise((resolve) => (release = resolve));
+      return release;
+    },
+  };
+}
+
+const conversation = (id: string, runState: Conversation['runState']): Conversation => ({ id, title: `T ${id}`, createdAt: 0, updatedAt: 1, runState, completedSteps: 1 });
+
+function setup() {
+  const worker = fakeRegistration();
+  Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: { ready: Promise.resolve(worker.registration), addEventListener() {}, removeEventListener() {} } });
+  // This tab is in the background, and no other tab of Parley is open.
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+  const { state, dispatch } = createUiStore();
+  let pending: PendingRequest[] = [];
+  let answerPending: Promise<void> = Promise.resolve();
+  // Answers with the requests waiting when asked, however late the answer arrives.
+  const send = vi.fn(async () => {
+    const asked = pending;
+    await answerPending;
+    return asked;
+  }) as unknown as WorkerClient['send'];
+  const app = { client: { send, onEvent: () => () => undefined }, state, dispatch } as unknown as AppServices;
+  const dispose = createRoot((dispose) => {
+    trackAttention(app);
+    return dispose;
+  });
+  dispatch({ type: 'conversations-listed', conversations: [conversation('c1', 'idle')] });
+  return {
+    worker,
+    dispose,
+    /** The worker's list of requests changes (this tab's or another's doing); the conversation list follows. */
+    waiting(requests: PendingRequest[]) {
+      pending = requests;
+      dispatch({ type: 'conversations-listed', conversations: [conversation('c1', requests.length > 0 ? 'awaiting_input' : 'idle')] });
+    },
+    /** Until the returned function is called, the worker's answer to "what is pending" does not arrive. */
+    holdListing() {
+      let release!: () => void;
+      answerPending = new Promise((resolve) => (release = resolve));
+      return release;
+    },
+    send,
+  };
+}
+
+describe('notifications follow the requests', () => {
+  let dispose: () => void = () => undefined;
+  beforeEach(() => {
+    vi.stubGlobal('Notification', { permission: 'granted' });
+    localStorage.setItem('parley-notify', 'on');
+  });
+  afterEach(() => {
+    dispose();
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
+
+  it('announces a request that arrives while no tab is visible, and closes it once answered', async () => {
+    const tab = setup();
+    dispose = tab.dispose;
+    tab.waiting([question]);
+    await waitFor(() => expect(tab.worker.open()).toEqual(['Parley asks: Budget']));
+    tab.waiting([]);
+    await waitFor(() => expect(tab.worker.open()).toEqual([]));
+  });
+
+  it('does not announce a request that another tab answered before this one learned what waits', async () => {
+    const tab = setup();
+    dispose = tab.dispose;
+    const release = tab.holdListing();
+    tab.waiting([question]);
+    await waitFor(() => expect(tab.send).toHaveBeenCalledTimes(1));
+    // Answered in another tab while this tab's question to the worker was under way.
+    tab.waiting([]);
+    release();
+    // The stale answer has arrived and been acted on: every promise behind it settles before a new task starts.
+    await (tab.send as unknown as { mock: { results: Array<{ value: Promise<unknown> }> } }).mock.results[0]!.value;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(tab.worker.asked()).toBe(0);
+    expect(tab.worker.everShown()).toEqual([]);
+  });
+
+  it('closes a notification whose request was answered in another tab while the browser was still showing it', async () => {
+    const tab = setup();
+    dispose = tab.dispose;
+    const show = tab.worker.holdShowing();
+    tab.waiting([question]);
+    await waitFor(() => expect(tab.worker.asked()).toBe(1));
+    // The request is answered elsewhere, and this tab hears of it and looks for its notification to close, before the
+    // browser has it on screen.
+    tab.waiting([]);
+    await waitFor(() => expect(tab.worker.looked()).toBe(1));
+    show();
+    await waitFor(() => expect(tab.worker.everShown()).toEqual(['Parley asks: Budget']));
+    await waitFor(() => expect(tab.worker.open()).toEqual([]));
+  });
+});
