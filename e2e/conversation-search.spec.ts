@@ -70,7 +70,7 @@ test.describe('on a phone', () => {
 
   test('the search sits in the conversation list, and a result opens the conversation at the message', async ({ page }) => {
     await importConversations(page);
-    await page.getByRole('button', { name: 'Show conversations', exact: true }).tap();
+    await page.getByRole('button', { name: 'Conversations', exact: true }).tap();
     await searchBox(page).fill('zeppelin');
     await results(page).getByRole('link').first().tap();
     await expect(messageBox(page)).toBeVisible();

@@ -62,6 +62,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectCurrentQuestion(page, 'Review');
       await expectInView(page, questionForm(page).getByText('Your answers', { exact: true }), 'the Review title');
       await expect(questionStepper(page).locator('[data-answered="true"]')).toHaveCount(4);
+      // The short Review brings the end of the log into view without a scroll: nothing newer to jump to, and no button
+      // over the message's actions.
+      await expect(page.getByRole('button', { name: 'Jump to latest', exact: true })).toHaveCount(0);
       await expectNoSidewaysScroll(page);
       await expect(page).toHaveScreenshot(`form-review-${colorScheme}.png`, SCREENSHOT);
 

@@ -83,6 +83,10 @@ export function MessageList(props: MessageListProps) {
     }
   }
 
+  function nearEnd(): boolean {
+    return log.scrollHeight - log.scrollTop - log.clientHeight < STICK_DISTANCE;
+  }
+
   function scrollToEnd() {
     log.scrollTop = log.scrollHeight;
   }
@@ -141,6 +145,9 @@ export function MessageList(props: MessageListProps) {
           }
           if (changed) setMeasured((count) => count + 1);
           if (log.clientHeight > 0 && log.clientHeight !== viewport()) setViewport(log.clientHeight);
+          // Content that shrank (a question form stepping to its short Review) can bring the end into view with no scroll
+          // event: the reader is at the latest then, and "Jump to latest" would only cover the last message's actions.
+          if (!atBottom() && nearEnd()) setAtBottom(true);
         });
   onMount(() => {
     observer?.observe(log);
@@ -302,7 +309,7 @@ export function MessageList(props: MessageListProps) {
         onWheel={() => (findScroll = undefined)}
         onTouchStart={() => (findScroll = undefined)}
         onScroll={() => {
-          setAtBottom(log.scrollHeight - log.scrollTop - log.clientHeight < STICK_DISTANCE);
+          setAtBottom(nearEnd());
           readScroll();
         }}
       >

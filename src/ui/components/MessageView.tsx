@@ -1,4 +1,4 @@
-import { createSignal, createUniqueId, For, lazy, Show, Suspense, useContext } from 'solid-js';
+import { createSignal, createUniqueId, For, Show, useContext } from 'solid-js';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import { AppContext } from '../app-context';
@@ -6,6 +6,7 @@ import type { WorkerClient } from '../channel';
 import { describeRunError } from '../error-words';
 import { t } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
+import { LazyMarkdown } from './LazyMarkdown';
 import { CopyMessage, messageSource } from './CopyMessage';
 import { MessageBranching, MessageEditor } from './MessageBranching';
 import { ToolCallCard } from './ToolCallCard';
@@ -13,11 +14,6 @@ import { MoreIcon } from './icons';
 import './message-actions.css';
 import { QuestionForm } from './question/QuestionForm';
 import { ElicitationForm } from './requests/ElicitationForm';
-
-// The Markdown renderer and its sanitizer (marked, DOMPurify: a third of the page's script) load with the first reply
-// shown, not with the app; until then the reply shows as plain text (never as HTML), and the list's row measuring
-// follows the change.
-const Markdown = lazy(() => import('./Markdown').then((module) => ({ default: module.Markdown })));
 
 export interface MessageViewProps {
   message: Message;
@@ -105,9 +101,7 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
   switch (block.type) {
     case 'text':
       return props.message.role === 'assistant' ? (
-        <Suspense fallback={<p class="message-text">{block.text}</p>}>
-          <Markdown text={block.text} />
-        </Suspense>
+        <LazyMarkdown text={block.text} />
       ) : (
         <p class="message-text">{block.text}</p>
       );
