@@ -2,6 +2,7 @@ import type { RequestBlock, RequestResolution, ResolveContext } from '../core/re
 import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '../core/store';
 import type { ConversationSizes, ImportRepair, MessagePage, PendingRequest } from '../schema/protocol';
 import type { QuestionDraft } from '../schema/question';
+import type { DeviceRef } from '../schema/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import { BranchRecords, type NewVersion } from './branch-records';
 import { exportAll } from './conversation-export';
@@ -192,8 +193,8 @@ export class IndexedDbConversationStore implements ConversationStore {
     return this.runs.applyRun(conversationId, change, messages);
   }
 
-  appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
-    return this.runs.appendUserMessage(conversationId, text, defaultProfileId);
+  appendUserMessage(conversationId: string, text: string, defaultProfileId: string, options?: { messageId?: string; device?: DeviceRef }): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+    return this.runs.appendUserMessage(conversationId, text, defaultProfileId, options);
   }
 
   // Versions and branches: see BranchRecords.

@@ -84,7 +84,7 @@ export function ChatView(props: { conversationId: string }) {
     if (!result) return false;
     // The one reply that writes to the store, on purpose: a new conversation's first message can arrive (as an event)
     // before the conversation's opening read has made a list to keep it in; the reply fills that gap. Idempotent.
-    app.dispatch({ type: 'message-upserted', message: result.message });
+    if (result.message) app.dispatch({ type: 'message-upserted', message: result.message });
     return true;
   }
 
