@@ -35,7 +35,7 @@ export interface Sealed {
   ct: string;
 }
 
-export async function deriveKeys(passphrase: string, salt: Uint8Array, iterations: number): Promise<SyncKeys> {
+export async function deriveKeys(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<SyncKeys> {
   const subtle = crypto.subtle;
   const material = await subtle.importKey('raw', new TextEncoder().encode(passphrase.normalize('NFC')), 'PBKDF2', false, ['deriveBits']);
   const bits = await subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, 256);

@@ -90,8 +90,15 @@ export class SyncEngine {
     await this.pushing;
   }
 
-  setDevice(device: DeviceRef): void {
+  /** The device's new name, written into the runner documents of what it runs so other devices show it. */
+  async renameDevice(device: DeviceRef): Promise<void> {
     this.device = device;
+    for (const runner of [...this.runners.values()]) {
+      if (runner.device.id !== device.id) continue;
+      const renamed: Runner = { ...runner, device };
+      this.runners.set(runner.conversationId, renamed);
+      await this.write(await documentId(this.keys, 'runner', runner.conversationId), { kind: 'runner', runner: renamed });
+    }
   }
 
   /** The device that runs the conversation when it is not this one; undefined when this device decides. */
