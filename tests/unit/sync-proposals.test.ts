@@ -173,6 +173,11 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     const target = await askOnLaptop(current);
     await expect(current.phone.send({ type: 'conversation.rename', conversationId: target.conversationId, title: 'Mine' })).rejects.toMatchObject({ reason: 'runs_elsewhere' });
     expect(await current.phone.send({ type: 'sync.runners' })).toEqual({ [target.conversationId]: LAPTOP });
+    // A restart of the phone's sync (a reload) remembers who runs what without reading every document again.
+    await current.phone.host.sync.detach();
+    await current.phone.host.sync.attach(current.phoneMirror, await keys(), PHONE);
+    expect(await current.phone.send({ type: 'sync.runners' })).toEqual({ [target.conversationId]: LAPTOP });
+    await expect(current.phone.send({ type: 'conversation.rename', conversationId: target.conversationId, title: 'Mine' })).rejects.toMatchObject({ reason: 'runs_elsewhere' });
     // The laptop is closed: its engine stops. The phone takes over, then answers here, and its own run goes on.
     await current.laptop.host.sync.detach();
     current.replicator.mirrors.splice(0, 1);

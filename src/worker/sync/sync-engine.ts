@@ -24,6 +24,13 @@ export interface SyncEngineHost {
   now(): number;
 }
 
+/** What the engine has learnt from the documents it read, kept on this device so a restart need not read them again. */
+interface KnownState {
+  runners: Runner[];
+  foreign: string[];
+  deleted: string[];
+}
+
 type Dirty = { kind: 'conversation'; id: string } | { kind: 'message'; id: string } | { kind: 'deleted'; id: string };
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
@@ -50,6 +57,7 @@ export class SyncEngine {
   private stopped = false;
   /** Documents that could not be opened (another key, altered): counted, never applied. */
   unreadable = 0;
+  private stateChanged = false;
 
   constructor(
     private readonly mirror: Mirror,
@@ -60,7 +68,12 @@ export class SyncEngine {
 
   /** Follows the mirror from where it stopped; once caught up, writes what this device runs that the mirror lacks. */
   async start(): Promise<void> {
-    const since = (await this.mirror.getLocal('since')) as string | number | undefined;
+    // Who runs what, as known when this device last stopped: `follow` resumes after the documents it was learnt from.
+    const known = (await this.mirror.getLocal('state')) as KnownState | undefined;
+    const since = known ? ((await this.mirror.getLocal('since')) as string | number | undefined) : undefined;
+    for (const runner of known?.runners ?? []) this.runners.set(runner.conversationId, runner);
+    for (const id of known?.foreign ?? []) this.foreign.add(id);
+    for (const id of known?.deleted ?? []) this.deleted.add(id);
     let resolveCaughtUp!: () => void;
     const caughtUp = new Promise<void>((resolve) => (resolveCaughtUp = resolve));
     this.following = this.mirror.follow(since, async (changes) => {
@@ -97,6 +110,7 @@ export class SyncEngine {
       if (runner.device.id !== device.id) continue;
       const renamed: Runner = { ...runner, device };
       this.runners.set(runner.conversationId, renamed);
+      await this.saveState();
       await this.write(await documentId(this.keys, 'runner', runner.conversationId), { kind: 'runner', runner: renamed });
     }
   }
@@ -130,6 +144,7 @@ export class SyncEngine {
     if (this.runners.has(conversationId) || this.foreign.has(conversationId)) return;
     const runner: Runner = { conversationId, device: this.device, epoch: 0, since: this.host.now() };
     this.runners.set(conversationId, runner);
+    await this.saveState();
     await this.write(await documentId(this.keys, 'runner', conversationId), { kind: 'runner', runner });
   }
 
@@ -167,10 +182,17 @@ export class SyncEngine {
     }
     if (result === 'conflict') return 'conflict';
     this.runners.set(conversationId, runner);
+    await this.saveState();
     this.host.runnersChanged(this.remoteRunners());
     await this.host.takenOver(conversationId);
     await this.pushConversation(conversationId);
     return 'ok';
+  }
+
+  private async saveState(): Promise<void> {
+    this.stateChanged = false;
+    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted] };
+    await this.mirror.setLocal('state', state);
   }
 
   private markDirty(entry: Dirty): void {
@@ -192,8 +214,9 @@ export class SyncEngine {
   private async push(batch: Dirty[]): Promise<void> {
     for (const entry of batch) {
       if (entry.kind === 'deleted') {
-        if (this.runnerElsewhere(entry.id) === undefined || this.foreign.has(entry.id)) {
+        if (!this.deleted.has(entry.id)) {
           this.deleted.add(entry.id);
+          await this.saveState();
           await this.write(await documentId(this.keys, 'conversation', entry.id), { kind: 'conversation-deleted', conversationId: entry.id, writer: this.device.id, at: this.host.now() });
         }
         continue;
@@ -271,7 +294,11 @@ export class SyncEngine {
       else await this.receiveRecord(payload);
     }
     const last = changes.at(-1);
-    if (last) await this.mirror.setLocal('since', last.seq);
+    if (last) {
+      // The state first: a crash between the two writes only makes the next start read some documents again.
+      if (this.stateChanged) await this.saveState();
+      await this.mirror.setLocal('since', last.seq);
+    }
     if (runnersMoved) this.host.runnersChanged(this.remoteRunners());
   }
 
@@ -279,10 +306,14 @@ export class SyncEngine {
   private receiveRunner(runner: Runner): boolean {
     const current = this.runners.get(runner.conversationId);
     if (current && (current.epoch > runner.epoch || (current.epoch === runner.epoch && current.device.id <= runner.device.id))) {
-      if (current.device.id === runner.device.id && current.device.name !== runner.device.name) this.runners.set(runner.conversationId, runner);
+      if (current.device.id === runner.device.id && current.device.name !== runner.device.name) {
+        this.runners.set(runner.conversationId, runner);
+        this.stateChanged = true;
+      }
       return current.device.name !== runner.device.name;
     }
     this.runners.set(runner.conversationId, runner);
+    this.stateChanged = true;
     if (runner.device.id !== this.device.id) this.foreign.add(runner.conversationId);
     if (current?.device.id === this.device.id && runner.device.id !== this.device.id) this.host.runnerLost(runner.conversationId);
     return true;
@@ -296,12 +327,16 @@ export class SyncEngine {
     // This device runs it: its own records are the truth (an earlier runner's late writes do not overwrite them).
     if (runner?.device.id === this.device.id) return;
     if (!runner && !this.foreign.has(conversationId) && (await this.host.getConversation(conversationId))) return;
-    this.foreign.add(conversationId);
+    if (!this.foreign.has(conversationId)) {
+      this.foreign.add(conversationId);
+      this.stateChanged = true;
+    }
     await this.host.applyRemote(payload.kind === 'conversation' ? { conversation: payload.conversation } : { messages: [payload.message] });
   }
 
   private async receiveDeletion(conversationId: string, writer: string): Promise<void> {
     this.deleted.add(conversationId);
+    this.stateChanged = true;
     if (writer === this.device.id) return;
     if (this.runners.get(conversationId)?.device.id === this.device.id) this.host.runnerLost(conversationId);
     await this.host.deleteLocal(conversationId);
