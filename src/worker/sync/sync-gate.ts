@@ -70,8 +70,10 @@ export class SyncGate {
     return engine.propose(conversationId, key, action);
   }
 
+  /** While sync is off this loads none of its code: the app asks on every start. */
   async status(): Promise<SyncStatus> {
-    return (await this.load()).status();
+    if (this.service || (await this.deps.database.get('settings', SYNC_KEY))) return (await this.load()).status();
+    return { state: 'off', device: await loadDevice(this.deps) };
   }
 
   async enable(input: { url: string; username: string; password: string; passphrase: string }): Promise<SyncStatus> {
@@ -83,7 +85,10 @@ export class SyncGate {
   }
 
   async setDeviceName(name: string): Promise<SyncStatus> {
-    return (await this.load()).setDeviceName(name);
+    if (this.service) return this.service.setDeviceName(name);
+    const device = { ...(await loadDevice(this.deps)), name };
+    await this.deps.database.put('settings', device, DEVICE_KEY);
+    return this.status();
   }
 
   runners(): RemoteRunners {
@@ -133,4 +138,26 @@ export class SyncGate {
     });
     return this.loading;
   }
+}
+
+/** This device's id and name, made (and stored) the first time they are needed. */
+export async function loadDevice(deps: Pick<SyncGateDeps, 'database' | 'newId'>): Promise<DeviceRef> {
+  const stored = (await deps.database.get('settings', DEVICE_KEY)) as DeviceRef | undefined;
+  if (stored?.id) return stored;
+  const device = { id: deps.newId(), name: defaultDeviceName() };
+  await deps.database.put('settings', device, DEVICE_KEY);
+  return device;
+}
+
+/** A first name for this device, from what the browser says of its platform ("Android phone", "Mac"…). */
+function defaultDeviceName(): string {
+  const agent = globalThis.navigator?.userAgent ?? '';
+  if (/Android/i.test(agent)) return /Mobile/i.test(agent) ? 'Android phone' : 'Android tablet';
+  if (/iPhone/i.test(agent)) return 'iPhone';
+  if (/iPad/i.test(agent)) return 'iPad';
+  if (/Mac OS X/i.test(agent)) return 'Mac';
+  if (/Windows/i.test(agent)) return 'Windows PC';
+  if (/CrOS/i.test(agent)) return 'Chromebook';
+  if (/Linux/i.test(agent)) return 'Linux computer';
+  return 'This device';
 }

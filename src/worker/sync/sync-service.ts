@@ -4,7 +4,7 @@ import type { SyncStatus } from '../../schema/sync';
 import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess, type ReplicationState } from './pouch-mirror';
 import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
 import { SyncEngine } from './sync-engine';
-import { DEVICE_KEY, SYNC_KEY, type SyncGate, type SyncGateDeps } from './sync-gate';
+import { DEVICE_KEY, loadDevice, SYNC_KEY, type SyncGate, type SyncGateDeps } from './sync-gate';
 
 /** Sync's settings on this device: the server and its password (a secret like an API key) and the derived keys. */
 interface StoredSync extends RemoteAccess {
@@ -149,14 +149,7 @@ export class SyncService {
   }
 
   private async loadDevice(): Promise<void> {
-    if (this.device.id) return;
-    const stored = (await this.deps.database.get('settings', DEVICE_KEY)) as DeviceRef | undefined;
-    if (stored?.id) {
-      this.device = stored;
-      return;
-    }
-    this.device = { id: this.deps.newId(), name: defaultDeviceName() };
-    await this.deps.database.put('settings', this.device, DEVICE_KEY);
+    if (!this.device.id) this.device = await loadDevice(this.deps);
   }
 
   private setState(next: Omit<SyncStatus, 'device'>): void {
@@ -189,17 +182,4 @@ function checkedUrl(text: string): string {
 
 function authorizationHeaders(access: RemoteAccess): HeadersInit {
   return access.username || access.password ? { Authorization: `Basic ${btoa(unescape(encodeURIComponent(`${access.username}:${access.password}`)))}` } : {};
-}
-
-/** A first name for this device, from what the browser says of its platform ("Android phone", "Mac"…). */
-function defaultDeviceName(): string {
-  const agent = globalThis.navigator?.userAgent ?? '';
-  if (/Android/i.test(agent)) return /Mobile/i.test(agent) ? 'Android phone' : 'Android tablet';
-  if (/iPhone/i.test(agent)) return 'iPhone';
-  if (/iPad/i.test(agent)) return 'iPad';
-  if (/Mac OS X/i.test(agent)) return 'Mac';
-  if (/Windows/i.test(agent)) return 'Windows PC';
-  if (/CrOS/i.test(agent)) return 'Chromebook';
-  if (/Linux/i.test(agent)) return 'Linux computer';
-  return 'This device';
 }
