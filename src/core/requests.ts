@@ -1,4 +1,5 @@
 import type { Block, ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../schema/blocks';
+import type { DeviceRef } from '../schema/device';
 import type { Message, RunState } from '../schema/records';
 import type { ErrorReason, ResolvedOutcome } from '../schema/protocol';
 import { QuestionAnswer } from '../schema/question';
@@ -21,6 +22,8 @@ export interface RequestResolution {
   reason?: string;
   /** With approved false: dismissed without deciding (MCP "cancel") rather than refused ("decline"). */
   cancel?: boolean;
+  /** With sync on: the device where the user decided, stamped on the resolved block (`resolvedOn`). */
+  device?: DeviceRef;
 }
 
 /** The id a request is resolved by; undefined for a block that is not (and never was) a request. */
@@ -98,6 +101,17 @@ const QuestionParams = z.object({ answers: z.array(QuestionAnswer).min(1).max(4)
  * Pure: the store calls it inside its compare-and-set transaction.
  */
 export function resolveRequest(block: RequestBlock, resolution: RequestResolution, context: ResolveContext): ResolveResult {
+  const result = resolveUnstamped(block, resolution, context);
+  return result.ok && resolution.device ? { ...result, block: stampDevice(result.block, resolution.device) } : result;
+}
+
+/** The resolved block marked with the device where the user decided. */
+export function stampDevice(block: RequestBlock, device: DeviceRef): RequestBlock {
+  if (block.type === 'tool_call') return block.approval ? { ...block, approval: { ...block.approval, resolvedOn: device } } : block;
+  return { ...block, resolvedOn: device };
+}
+
+function resolveUnstamped(block: RequestBlock, resolution: RequestResolution, context: ResolveContext): ResolveResult {
   const { now } = context;
   switch (block.type) {
     case 'question_request': {
@@ -176,10 +190,10 @@ export function resolveByStop(block: RequestBlock, now: number): RequestBlock {
 export function resolvedOutcomeOf(block: RequestBlock): ResolvedOutcome {
   switch (block.type) {
     case 'question_request':
-      return { resolution: block.resolution ?? 'answered', ...(block.answers ? { answers: block.answers } : {}), ...(block.resolvedAt ? { resolvedAt: block.resolvedAt } : {}) };
+      return { resolution: block.resolution ?? 'answered', ...(block.answers ? { answers: block.answers } : {}), ...(block.resolvedAt ? { resolvedAt: block.resolvedAt } : {}), ...(block.resolvedOn ? { resolvedOn: block.resolvedOn } : {}) };
     case 'tool_call':
-      return { resolution: block.approval?.resolution ?? 'approved', ...(block.approval?.resolvedAt ? { resolvedAt: block.approval.resolvedAt } : {}) };
+      return { resolution: block.approval?.resolution ?? 'approved', ...(block.approval?.resolvedAt ? { resolvedAt: block.approval.resolvedAt } : {}), ...(block.approval?.resolvedOn ? { resolvedOn: block.approval.resolvedOn } : {}) };
     case 'elicitation_request':
-      return { resolution: block.resolution ?? 'accepted', ...(block.resolvedAt ? { resolvedAt: block.resolvedAt } : {}) };
+      return { resolution: block.resolution ?? 'accepted', ...(block.resolvedAt ? { resolvedAt: block.resolvedAt } : {}), ...(block.resolvedOn ? { resolvedOn: block.resolvedOn } : {}) };
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeviceRef } from './device';
 import { Question, QuestionAnswer, QuestionDraft } from './question';
 
 export const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
@@ -55,6 +56,8 @@ export const ToolApproval = z.object({
   resolvedAt: z.number().optional(),
   /** Set when the user approves, in this browser; an approval without a matching binding never runs anything. */
   binding: ToolApprovalBinding.optional(),
+  /** With sync on: the device where the user decided (it may be another than the one that runs the conversation). */
+  resolvedOn: DeviceRef.optional(),
 });
 export type ToolApproval = z.infer<typeof ToolApproval>;
 
@@ -93,6 +96,8 @@ export const QuestionRequestBlock = z.object({
   draft: QuestionDraft.optional(),
   answerMessageId: z.string().optional(),
   resolvedAt: z.number().optional(),
+  /** With sync on: the device where the user decided (it may be another than the one that runs the conversation). */
+  resolvedOn: DeviceRef.optional(),
   toolResult: z.string().optional(),
 });
 export type QuestionRequestBlock = z.infer<typeof QuestionRequestBlock>;
@@ -115,6 +120,8 @@ export const ElicitationRequestBlock = z.object({
   resolution: ElicitationResolution.optional(),
   content: z.record(z.string(), z.unknown()).optional(),
   resolvedAt: z.number().optional(),
+  /** With sync on: the device where the user decided (it may be another than the one that runs the conversation). */
+  resolvedOn: DeviceRef.optional(),
 });
 export type ElicitationRequestBlock = z.infer<typeof ElicitationRequestBlock>;
 

@@ -7,6 +7,16 @@ import type { ConnectionTestResult, ConversationSearchResult, ConversationSizes,
 import { McpServerInput, ToolPermission } from './mcp';
 import { MAX_ENGINE_THREADS } from './limits';
 import type { MessageMatches } from './find-matches';
+import type { DeviceRef } from './device';
+import type { RemoteRunners, SyncStatus } from './sync';
+
+/**
+ * Said by a command that changes a conversation another device runs (sync): nothing changed here; the request was
+ * written as a proposal for that device, which applies it by its compare-and-set, and the outcome comes back.
+ */
+export interface Proposed {
+  proposedTo?: DeviceRef;
+}
 
 const conversationId = z.string().min(1).max(100);
 const recordId = z.string().min(1).max(100);
@@ -67,7 +77,7 @@ export const COMMANDS = {
      */
     settings: z.enum(['ask', 'add', 'skip']).optional(),
   }),
-  'message.send': command<{ message: Message }>()({ conversationId, text: z.string().trim().min(1).max(100_000) }),
+  'message.send': command<{ message?: Message } & Proposed>()({ conversationId, text: z.string().trim().min(1).max(100_000) }),
   /** Another reply from the same history, kept beside the earlier ones as a new version (DESIGN 7b). */
   'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
   /** The user's message, edited, as a new version: a new branch from that point; the old one stays reachable. */
@@ -76,22 +86,22 @@ export const COMMANDS = {
   'message.selectVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
   /** Deletes a version of a message and everything after it in its branch; the other versions stay. */
   'message.deleteVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId }),
-  'run.stop': command<{ conversationId: string }>()({ conversationId }),
+  'run.stop': command<{ conversationId: string } & Proposed>()({ conversationId }),
   /** Continue an interrupted reply, or retry after an error or a network wait. */
   'run.continue': command<{ conversationId: string }>()({ conversationId }),
   /** The page saw the browser come back online (workers are not always told): resume runs waiting for the network. */
   'network.online': command<{ resumed: true }>()({}),
   /** The question form's words for `request.resolve` with `{ approved: true, params: { answers } }`. */
-  'question.answer': command<{ message: Message }>()({ conversationId, messageId: recordId, toolCallId: recordId, answers: z.array(QuestionAnswer).min(1).max(4) }),
+  'question.answer': command<{ message: Message } & Proposed>()({ conversationId, messageId: recordId, toolCallId: recordId, answers: z.array(QuestionAnswer).min(1).max(4) }),
   /** The question form's words for `request.resolve` with `{ approved: false }`. */
-  'question.dismiss': command<{ message: Message }>()({ conversationId, messageId: recordId, toolCallId: recordId }),
+  'question.dismiss': command<{ message: Message } & Proposed>()({ conversationId, messageId: recordId, toolCallId: recordId }),
   'question.saveDraft': command<{ saved: true }>()({ conversationId, messageId: recordId, toolCallId: recordId, draft: QuestionDraft }),
   /**
    * Resolves any request for the user (seed 003's `{ approved, params }` plus a reason): a question (params
    * `{ answers }`), a tool call to approve (params: edited arguments), a tool call cut off by a crash (approved = run
    * it again), an MCP elicitation (params: the form's content; `cancel` for Cancel rather than Decline).
    */
-  'request.resolve': command<{ message: Message }>()({
+  'request.resolve': command<{ message: Message } & Proposed>()({
     conversationId,
     messageId: recordId,
     requestId: recordId,
@@ -150,6 +160,22 @@ export const COMMANDS = {
   /** Every stored message on a conversation's path whose text contains `query`, oldest first, with how many times. */
   'conversation.search': command<{ matches: MessageMatches[] }>()({ conversationId, query: z.string().min(1).max(500) }),
   /** Titles and message text of every conversation, best first: the worker's index, built on the first search. */
+  // Sync (issue 19): loaded on first use; nothing of it runs while it is off.
+  'sync.status': command<SyncStatus>()({}),
+  /** Checks the server, the password and the passphrase, then starts syncing; refused in words when one is wrong. */
+  'sync.enable': command<SyncStatus>()({
+    url: z.string().trim().min(1).max(2000),
+    username: z.string().max(200),
+    password: z.string().max(500),
+    passphrase: z.string().min(1).max(500),
+  }),
+  /** Stops syncing and forgets the server, the password and the key; every conversation stays on this device. */
+  'sync.disable': command<SyncStatus>()({}),
+  'sync.setDeviceName': command<SyncStatus>()({ name: z.string().trim().min(1).max(80) }),
+  /** The conversations another device runs, and which. */
+  'sync.runners': command<RemoteRunners>()({}),
+  /** "Continue on this device": takes the conversation's run over on the server (one device wins). */
+  'conversation.takeOver': command<{ conversationId: string }>()({ conversationId }),
   'conversations.search': command<{ results: ConversationSearchResult[] }>()({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(100).optional() }),
 };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Conversation, Message, ProfileView, Settings } from './records';
 import { McpServerView } from './mcp';
+import { RemoteRunners, SyncStatus } from './sync';
 
 /** A transient, unpersisted note about a run: a rate-limit wait, a network wait. */
 export const RunNotice = z.object({
@@ -50,6 +51,9 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('app-outdated') }),
   /** Said by the page, not a worker: this tab's worker died and a new one took over (runs it had were interrupted). */
   z.object({ type: z.literal('worker-restarted') }),
+  /** Sync (issue 19): what it is doing, and which conversations another device runs. */
+  z.object({ type: z.literal('sync-status'), status: SyncStatus }),
+  z.object({ type: z.literal('sync-runners'), runners: RemoteRunners }),
   /** The MCP servers as this tab sees them: stored configuration, this tab's connections, their tools. */
   z.object({ type: z.literal('mcp-servers-changed'), servers: z.array(McpServerView) }),
 ]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeviceRef } from './device';
 import { QuestionAnswer } from './question';
 import { ElicitationResolution, QuestionResolution, ToolApproval } from './blocks';
 import type { ElicitationRequestBlock, ToolCallBlock } from './blocks';
@@ -20,6 +21,7 @@ export const ResolvedOutcome = z.object({
   resolution: z.union([QuestionResolution, ToolApproval.shape.resolution.unwrap(), ElicitationResolution]),
   answers: z.array(QuestionAnswer).optional(),
   resolvedAt: z.number().optional(),
+  resolvedOn: DeviceRef.optional(),
 });
 export type ResolvedOutcome = ResolvedOutcomeType;
 

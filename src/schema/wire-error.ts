@@ -64,6 +64,19 @@ export const ERROR_REASONS = [
   'request_pending_in_branch',
   /** A profile of a remote provider saved without a model. */
   'profile_no_model',
+  /** A message proposed by another device arrived twice (sync): it was sent once. */
+  'already_sent',
+  /** Sync: the conversation runs on another device; only "Continue on this device" lets this one change it. */
+  'runs_elsewhere',
+  /** Sync: another device took the conversation over first ("Continue on this device" lost the race). */
+  'taken_over_elsewhere',
+  /** Sync: turning it on failed; `params.said` may carry the server's words. */
+  'sync_wrong_passphrase',
+  'sync_unauthorized',
+  'sync_unreachable',
+  'sync_not_a_database',
+  /** Sync: a command that needs sync on while it is off. */
+  'sync_off',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
@@ -75,6 +88,8 @@ export interface ResolvedOutcome {
   resolution: QuestionResolution | NonNullable<ToolApproval['resolution']> | ElicitationResolution;
   answers?: QuestionAnswer[] | undefined;
   resolvedAt?: number | undefined;
+  /** With sync on: the device where it was decided. */
+  resolvedOn?: { id: string; name: string } | undefined;
 }
 
 /** A state in an import file that cannot happen, changed into one that can; the UI words the code. */

@@ -15,6 +15,10 @@ import { createMcpHandlers } from './mcp/mcp-commands';
 import { addSettings, exportSettings, offerOf, offersAnything } from './settings-backup';
 import type { McpHub } from './mcp/mcp-hub';
 import type { ConversationSearch } from './conversation-search';
+import type { SyncGate } from './sync/sync-gate';
+import type { DeviceRef } from '../schema/device';
+import type { Proposal } from '../schema/sync';
+import { argumentsDigest } from '../core/approval-binding';
 
 export interface CommandHandlerDeps {
   store: IndexedDbConversationStore;
@@ -36,6 +40,9 @@ export interface CommandHandlerDeps {
   viewedConversations?(): Promise<ReadonlySet<string>>;
   /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */
   readImport?(file: Blob): Promise<ConversationExport>;
+  /** Sync (issue 19): who runs each conversation, and proposals to the device that does. Absent in older tests. */
+  sync?: SyncGate;
+  newId?(): string;
 }
 
 /** How many of a conversation's newest messages `conversation.open` returns. */
@@ -62,7 +69,7 @@ const localModelCommands = () => import('./providers/in-browser/store-errors');
  * Validates a raw command and runs it. A malformed command is refused with `invalid_command` before anything is read
  * or written; every failure is a WireError the UI can show.
  */
-export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) => Promise<unknown> {
+export function createCommandHandler(deps: CommandHandlerDeps): ((raw: unknown) => Promise<unknown>) & { applyProposal(proposal: Proposal): Promise<{ status: 'applied' } | { status: 'refused'; reason: string }> } {
   const { store, settings, runs } = deps;
   const viewed = async (): Promise<ReadonlySet<string>> => (await deps.viewedConversations?.()) ?? new Set();
 
@@ -74,8 +81,11 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       for (const conversation of conversations) if (conversation.runState === 'awaiting_input') deps.prepareModel?.(conversation);
       return conversations.map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
-    'conversation.create': async (command) =>
-      store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, await viewed()),
+    'conversation.create': async (command) => {
+      const conversation = await store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, await viewed());
+      deps.sync?.claim(conversation.id); // made here: this device runs it
+      return conversation;
+    },
     'conversation.discardUnused': async (command) => {
       const keep = new Set(await viewed());
       if (command.keep) keep.add(command.keep);
@@ -85,7 +95,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       await store.saveComposerDraft(command.conversationId, command.text);
       return { saved: true as const };
     },
-    'conversation.rename': (command) => store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, title: command.title, updatedAt: deps.now() })),
+    'conversation.rename': (command) => runsHere(command.conversationId) && store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, title: command.title, updatedAt: deps.now() })),
     'conversation.delete': async (command) => {
       runs.stop(command.conversationId);
       deps.requestPeerStop(command.conversationId);
@@ -107,11 +117,12 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { conversation, messages, earlier };
     },
     'conversation.setProfile': async (command) => {
+      assertRunsHere(command.conversationId);
       if (!(await settings.getProfile(command.profileId))) throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile does not exist.', field: 'profileId' });
       return store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, profileId: command.profileId }));
     },
     'conversation.setInstructions': (command) =>
-      store.updateConversation(command.conversationId, (conversation) => {
+      runsHere(command.conversationId) && store.updateConversation(command.conversationId, (conversation) => {
         const next = { ...conversation };
         if (command.instructions) next.instructions = command.instructions;
         else delete next.instructions;
@@ -140,35 +151,25 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { imported: imported.length, skipped, repairs, ...(settingsAdded ? { settingsAdded } : {}) };
     },
     'message.send': async (command) => {
-      await runs.recover(command.conversationId);
-      const release = await runs.claim(command.conversationId);
-      try {
-        const { message, run } = await store.appendUserMessage(command.conversationId, command.text, (await settings.getSettings()).defaultProfileId);
-        void runs.start(command.conversationId, release, run);
-        return { message };
-      } catch (error) {
-        release();
-        throw error;
+      const elsewhere = deps.sync?.runnerElsewhere(command.conversationId);
+      if (elsewhere) {
+        const messageId = deps.newId?.() ?? crypto.randomUUID();
+        return { proposedTo: await deps.sync!.propose(command.conversationId, `message:${messageId}`, { type: 'message', messageId, text: command.text }) };
       }
+      return { message: await sendMessage(command.conversationId, command.text) };
     },
-    'message.regenerate': (command) => startVersion(command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
-    'message.edit': (command) => startVersion(command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
-    'message.selectVersion': (command) => underLock(command.conversationId, () => store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true })),
-    'message.deleteVersion': (command) => underLock(command.conversationId, () => store.deleteVersion(command.conversationId, command.messageId)),
+    'message.regenerate': (command) => runsHere(command.conversationId) && startVersion(command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
+    'message.edit': (command) => runsHere(command.conversationId) && startVersion(command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
+    'message.selectVersion': (command) => runsHere(command.conversationId) && underLock(command.conversationId, () => store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true })),
+    'message.deleteVersion': (command) => runsHere(command.conversationId) && underLock(command.conversationId, () => store.deleteVersion(command.conversationId, command.messageId)),
     'run.stop': async (command) => {
       const { conversationId } = command;
-      if (runs.stop(conversationId)) return { conversationId };
-      const conversation = await store.getConversation(conversationId);
-      if (!conversation) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists.' });
-      if (conversation.runState === 'running') {
-        deps.requestPeerStop(conversationId); // the tab running it writes the stopped state
-        await runs.recover(conversationId); // nobody is: repair it (it becomes interrupted, then stopped below)
-      }
-      await store.stopRun(conversationId);
-      deps.emit({ type: 'run-notice', conversationId, notice: null });
-      return { conversationId };
+      const elsewhere = deps.sync?.runnerElsewhere(conversationId);
+      if (elsewhere) return { conversationId, proposedTo: await deps.sync!.propose(conversationId, `stop:${deps.now()}`, { type: 'stop' }) };
+      return stopHere(conversationId);
     },
     'run.continue': async (command) => {
+      assertRunsHere(command.conversationId);
       await runs.recover(command.conversationId);
       const release = await runs.claim(command.conversationId);
       const continued = await store.transition(command.conversationId, ['interrupted', 'waiting_network', 'error'], 'running').catch((error: unknown) => {
@@ -190,6 +191,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     'question.answer': (command) => resolve({ ...command, requestId: command.toolCallId }, { approved: true, params: { answers: command.answers } }),
     'question.dismiss': (command) => resolve({ ...command, requestId: command.toolCallId }, { approved: false }),
     'question.saveDraft': async (command) => {
+      assertRunsHere(command.conversationId);
       await store.saveDraft({ ...command, requestId: command.toolCallId }, command.draft);
       return { saved: true as const };
     },
@@ -236,7 +238,89 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     'conversation.search': async (command) => ({ matches: await store.searchMessages(command.conversationId, command.query) }),
     'conversations.search': async (command) => ({ results: await deps.search.search(command.query, command.limit ?? 20) }),
     'storage.conversationSizes': (command) => store.conversationSizes(command.limit),
+    'sync.status': () => syncGate().status(),
+    'sync.enable': (command) => syncGate().enable(command),
+    'sync.disable': () => syncGate().disable(),
+    'sync.setDeviceName': (command) => syncGate().setDeviceName(command.name),
+    'sync.runners': async () => syncGate().runners(),
+    'conversation.takeOver': async (command) => {
+      if (!(await store.getConversation(command.conversationId))) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists.' });
+      await syncGate().takeOver(command.conversationId);
+      return { conversationId: command.conversationId };
+    },
   };
+
+  function syncGate(): SyncGate {
+    if (!deps.sync) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is not available here.' });
+    return deps.sync;
+  }
+
+  /** Refuses a change of a conversation another device runs (sync): only that device changes it. */
+  function assertRunsHere(conversationId: string): void {
+    const elsewhere = deps.sync?.runnerElsewhere(conversationId);
+    if (elsewhere) throw runsElsewhere(elsewhere);
+  }
+
+  /** `assertRunsHere` as an expression: `runsHere(id) && change()`. */
+  function runsHere(conversationId: string): true {
+    assertRunsHere(conversationId);
+    return true;
+  }
+
+  /** Sends the user's message here and starts the run; `options` for a message another device proposed. */
+  async function sendMessage(conversationId: string, text: string, options: { messageId?: string; device?: DeviceRef } = {}): Promise<Message> {
+    await runs.recover(conversationId);
+    const release = await runs.claim(conversationId);
+    try {
+      const device = options.device ?? deps.sync?.device();
+      const { message, run } = await store.appendUserMessage(conversationId, text, (await settings.getSettings()).defaultProfileId, { ...options, ...(device ? { device } : {}) });
+      void runs.start(conversationId, release, run);
+      return message;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async function stopHere(conversationId: string): Promise<{ conversationId: string }> {
+    if (runs.stop(conversationId)) return { conversationId };
+    const conversation = await store.getConversation(conversationId);
+    if (!conversation) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists.' });
+    if (conversation.runState === 'running') {
+      deps.requestPeerStop(conversationId); // the tab running it writes the stopped state
+      await runs.recover(conversationId); // nobody is: repair it (it becomes interrupted, then stopped below)
+    }
+    await store.stopRun(conversationId);
+    deps.emit({ type: 'run-notice', conversationId, notice: null });
+    return { conversationId };
+  }
+
+  /**
+   * Another device's proposal for a conversation this device runs (sync), applied through the same compare-and-set as
+   * a click here: the first resolution of a request wins wherever it was made, and the loser is told by the records.
+   */
+  async function applyProposal(proposal: Proposal): Promise<{ status: 'applied' } | { status: 'refused'; reason: string }> {
+    const { action, conversationId } = proposal;
+    try {
+      if (action.type === 'resolve') {
+        const target = { conversationId, messageId: action.messageId, requestId: action.requestId };
+        if (action.argsHash) {
+          const block = await store.getRequest(target);
+          // Approved on the other device for the arguments it showed: a call whose arguments differ here is not that call.
+          if (block?.type === 'tool_call' && argumentsDigest(block.args) !== action.argsHash) return { status: 'refused', reason: 'arguments_changed' };
+        }
+        await resolveHere(target, { approved: action.approved, params: action.params, ...(action.reason !== undefined ? { reason: action.reason } : {}), ...(action.cancel !== undefined ? { cancel: action.cancel } : {}), device: proposal.from });
+      } else if (action.type === 'message') {
+        await sendMessage(conversationId, action.text, { messageId: action.messageId, device: proposal.from });
+      } else {
+        await stopHere(conversationId);
+      }
+      return { status: 'applied' };
+    } catch (error) {
+      const reason = error instanceof WireError ? (error.reason ?? error.code) : 'failed';
+      return { status: 'refused', reason };
+    }
+  }
 
   /** Changes a conversation's branches while holding its run lock, so no run starts meanwhile in this tab or another. */
   async function underLock<T>(conversationId: string, change: () => Promise<T>): Promise<T> {
@@ -268,7 +352,28 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
    * run lock is claimed first: when another tab already resolved it and runs, the compare-and-set says so with the
    * first outcome). An elicitation is answered to the live run that asked, which goes on by itself.
    */
-  async function resolve(target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
+  async function resolve(target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message; proposedTo?: DeviceRef }> {
+    const elsewhere = deps.sync?.runnerElsewhere(target.conversationId);
+    if (elsewhere) {
+      const block = await store.getRequest(target);
+      const message = await store.getMessage(target.messageId);
+      if (!block || !message) throw new WireError({ code: 'not_found', reason: 'request_gone', message: 'This request is no longer here.' });
+      const argsHash = block.type === 'tool_call' ? argumentsDigest(block.args) : undefined;
+      const proposedTo = await deps.sync!.propose(target.conversationId, `request:${target.messageId}:${target.requestId}`, {
+        type: 'resolve', messageId: target.messageId, requestId: target.requestId, approved: resolution.approved,
+        ...(resolution.params !== undefined ? { params: resolution.params } : {}),
+        ...(resolution.reason !== undefined ? { reason: resolution.reason } : {}),
+        ...(resolution.cancel !== undefined ? { cancel: resolution.cancel } : {}),
+        ...(argsHash ? { argsHash } : {}),
+      });
+      return { message, proposedTo };
+    }
+    const device = deps.sync?.device();
+    return resolveHere(target, device ? { ...resolution, device } : resolution);
+  }
+
+  /** The compare-and-set of a resolution on this device, which runs the conversation. */
+  async function resolveHere(target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
     const checks = await deps.requestChecks(target.conversationId);
     // The usual case, nobody running the conversation (its lock is free): the compare-and-set is the only transaction
     // before the run, which starts from what it read. An elicitation found there has lost its run: refused, repaired.
@@ -306,7 +411,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     }
   }
 
-  return async (raw: unknown) => {
+  const handle = async (raw: unknown) => {
     const parsed = parseCommand(raw);
     if (!parsed.success) {
       const { field } = parsed;
@@ -315,6 +420,17 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     const handler = handlers[parsed.data.type] as (command: Command) => Promise<unknown>;
     return handler(parsed.data);
   };
+  return Object.assign(handle, { applyProposal });
+}
+
+/** The words for a change refused because another device runs the conversation. */
+function runsElsewhere(device: DeviceRef): WireError {
+  return new WireError({
+    code: 'invalid_state',
+    reason: 'runs_elsewhere',
+    params: { device: device.name },
+    message: `This conversation runs on ${device.name || 'another device'}. Press "Continue on this device" to change it here.`,
+  });
 }
 
 /** A chosen file parsed on this thread: for node tests, which have no Worker. */

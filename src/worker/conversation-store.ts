@@ -3,8 +3,10 @@ import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '..
 import type { MessageMatches } from '../schema/find-matches';
 import type { ConversationSizes, ImportRepair, MessagePage, PendingRequest } from '../schema/protocol';
 import type { QuestionDraft } from '../schema/question';
+import type { DeviceRef } from '../schema/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import { BranchRecords, type NewVersion } from './branch-records';
+import { repairTakenOver } from '../core/take-over-repair';
 import { exportAll } from './conversation-export';
 import type { ParleyDatabase } from './database';
 import { listMessagePage, listMessages, listNewestMessages, searchMessages } from './message-pages';
@@ -139,6 +141,45 @@ export class IndexedDbConversationStore implements ConversationStore {
     return conversation;
   }
 
+  /**
+   * Records another device wrote (sync), stored as they are: this device does not run their conversation, so it never
+   * acts on them (a take-over repairs them first). A message older than the stored one is not written back over it.
+   */
+  async applyRemote(change: RecordChange): Promise<void> {
+    const written = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
+      const messages: Message[] = [];
+      for (const message of change.messages ?? []) {
+        const stored = await transaction.objectStore('messages').get(message.id);
+        if (stored && stored.updatedAt > message.updatedAt) continue;
+        await transaction.objectStore('messages').put(message);
+        messages.push(message);
+      }
+      if (change.conversation) await transaction.objectStore('conversations').put(change.conversation);
+      return { ...(change.conversation ? { conversation: change.conversation } : {}), messages };
+    });
+    if (written.conversation || written.messages.length > 0) this.listener.changed(written);
+  }
+
+  /** Makes a conversation just taken over from another device safe to run here (see repairTakenOver), in one transaction. */
+  async repairTakeOver(conversationId: string): Promise<void> {
+    const change = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation) return undefined;
+      const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+      const repaired = repairTakenOver(conversation, await transaction.objectStore('messages').index('by-conversation').getAll(range), this.now());
+      for (const message of repaired.messages) await transaction.objectStore('messages').put(message);
+      await transaction.objectStore('conversations').put(repaired.conversation);
+      return repaired;
+    });
+    if (change) this.listener.changed(change);
+  }
+
+  /** Every message of a conversation, every version and branch. */
+  allMessages(conversationId: string): Promise<Message[]> {
+    const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+    return this.database.getAllFromIndex('messages', 'by-conversation', range);
+  }
+
   async deleteConversation(conversationId: string): Promise<void> {
     await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
       if (!(await transaction.objectStore('conversations').get(conversationId))) throw notFound('conversation', conversationId);
@@ -193,8 +234,8 @@ export class IndexedDbConversationStore implements ConversationStore {
     return this.runs.applyRun(conversationId, change, messages);
   }
 
-  appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
-    return this.runs.appendUserMessage(conversationId, text, defaultProfileId);
+  appendUserMessage(conversationId: string, text: string, defaultProfileId: string, options?: { messageId?: string; device?: DeviceRef }): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+    return this.runs.appendUserMessage(conversationId, text, defaultProfileId, options);
   }
 
   // Versions and branches: see BranchRecords.

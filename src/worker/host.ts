@@ -19,6 +19,7 @@ import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
 import { StoredConfig } from './stored-config';
 import { McpHub } from './mcp/mcp-hub';
+import { SyncGate } from './sync/sync-gate';
 import type { Timers } from '../core/coalesced-writer';
 
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
@@ -50,9 +51,13 @@ export interface HostEnvironment {
    * stop the worker answering the page's pings); absent in node tests, where it runs in place.
    */
   readImport?(file: Blob): Promise<ConversationExport>;
+  /** False: do not start a stored sync by itself (tests that drive sync themselves). */
+  resumeSync?: boolean;
 }
 
 export interface Host {
+  /** Sync (issue 19): who runs each conversation; started by the `sync.*` commands. */
+  sync: SyncGate;
   handle(raw: unknown): Promise<unknown>;
   runs: RunManager;
   store: IndexedDbConversationStore;
@@ -81,6 +86,7 @@ export function createHost(environment: HostEnvironment): Host {
     {
       changed(change: RecordChange) {
         search.noteChange(change);
+        sync.noteChange(change);
         if (change.conversation) emit({ type: 'conversation-upserted', conversation: change.conversation });
         for (const message of change.messages ?? []) {
           progress.settle(message.id);
@@ -90,10 +96,12 @@ export function createHost(environment: HostEnvironment): Host {
       },
       deleted(conversationId) {
         search.noteDeleted(conversationId);
+        sync.noteDeleted(conversationId);
         emit({ type: 'conversation-deleted', conversationId });
       },
       imported(conversations) {
         search.invalidate();
+        for (const conversation of conversations) sync.claim(conversation.id);
         emit({ type: 'conversations-imported', conversations });
       },
       sawConfigGeneration: (generation) => config.observe(generation),
@@ -101,6 +109,34 @@ export function createHost(environment: HostEnvironment): Host {
     environment.now,
     environment.newId,
   );
+  // Sync (issue 19): its code loads only when it is on; until then every conversation runs here.
+  const sync: SyncGate = new SyncGate({
+    database: environment.database,
+    newId: environment.newId,
+    post: (event) => environment.post(event),
+    engineHost: () => ({
+      getConversation: (id) => store.getConversation(id),
+      getMessage: (id) => store.getMessage(id),
+      listConversations: () => store.listConversations(),
+      allMessages: (id) => store.allMessages(id),
+      applyRemote: (change) => store.applyRemote(change),
+      async deleteLocal(conversationId) {
+        runs.stop(conversationId);
+        if (await store.getConversation(conversationId)) await store.deleteConversation(conversationId);
+      },
+      applyProposal: (proposal) => environment.locks.acquire('parley-sync-proposals').then(async (release) => {
+        try {
+          return await handle.applyProposal(proposal);
+        } finally {
+          release();
+        }
+      }),
+      runnerLost: (conversationId) => void runs.stop(conversationId),
+      takenOver: (conversationId) => store.repairTakeOver(conversationId),
+      runnersChanged: (runners) => environment.post({ type: 'sync-runners', runners }),
+      now: environment.now,
+    }),
+  });
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   const progress = createProgressThrottle((message) => emit({ type: 'message-upserted', message }), {
@@ -147,9 +183,12 @@ export function createHost(environment: HostEnvironment): Host {
       ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),
     },
     environment.locks,
+    (conversationId) => sync.runnerElsewhere(conversationId) === undefined,
   );
 
   const handle = createCommandHandler({
+    sync,
+    newId: environment.newId,
     store,
     settings,
     runs,
@@ -207,7 +246,9 @@ export function createHost(environment: HostEnvironment): Host {
     }
   };
 
-  return { handle, runs, store, settings, mcp, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
+  // Sync that was on when this worker last ran starts again in the background, after the first screen's reads.
+  if (environment.resumeSync !== false) void sync.resumeIfOn();
+  return { handle, runs, store, settings, mcp, sync, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
 }
 
 /**

@@ -19,6 +19,11 @@ export class RunManager {
     private readonly store: IndexedDbConversationStore,
     private readonly ports: Omit<LoopPorts, 'store'>,
     private readonly locks: Locks,
+    /**
+     * Sync (issue 19): whether this device runs the conversation. Another device's conversation is stored here as that
+     * device wrote it; its "running" is that device's live run, never a dead one of this device to repair or resume.
+     */
+    private readonly runsHere: (conversationId: string) => boolean = () => true,
   ) {}
 
   isRunningHere(conversationId: string): boolean {
@@ -72,7 +77,7 @@ export class RunManager {
       const held = release ?? (await this.locks.acquire(runLockName(conversationId)));
       try {
         const run = release && begin ? begin : await this.store.readRun(conversationId);
-        if (run?.conversation.runState !== 'running') return undefined;
+        if (run?.conversation.runState !== 'running' || !this.runsHere(conversationId)) return undefined;
         if (controller.signal.aborted) {
           // Stopped before the first step: leave it idle, not "running" with nothing running.
           await this.store.transition(conversationId, ['running'], 'idle', 'stopped');
@@ -110,7 +115,7 @@ export class RunManager {
    * mark it and its streaming message interrupted, so the user can continue it. Never replays a step.
    */
   async recover(conversationId: string): Promise<boolean> {
-    if (this.active.has(conversationId)) return false;
+    if (this.active.has(conversationId) || !this.runsHere(conversationId)) return false;
     const release = await this.locks.tryAcquire(runLockName(conversationId));
     if (!release) {
       this.watch(conversationId); // someone runs it now: notice the moment they are gone
@@ -129,7 +134,7 @@ export class RunManager {
    * Continue instead of "Writing…" forever. A run that ended normally left another state, and nothing is written.
    */
   watch(conversationId: string): void {
-    if (this.active.has(conversationId) || this.watching.has(conversationId)) return;
+    if (this.active.has(conversationId) || this.watching.has(conversationId) || !this.runsHere(conversationId)) return;
     this.watching.add(conversationId);
     void this.locks.acquire(runLockName(conversationId)).then(async (release) => {
       try {
@@ -201,7 +206,7 @@ export class RunManager {
     this.networkRetry = { timer: undefined, attempt: this.networkRetry?.attempt ?? 0 };
     const conversations = await this.store.listConversations();
     for (const conversation of conversations) {
-      if (conversation.runState !== 'waiting_network') continue;
+      if (conversation.runState !== 'waiting_network' || !this.runsHere(conversation.id)) continue;
       const release = await this.locks.tryAcquire(runLockName(conversation.id));
       if (!release) continue;
       const resumed = await this.store.transition(conversation.id, ['waiting_network'], 'running').catch(() => undefined);

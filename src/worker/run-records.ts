@@ -1,4 +1,5 @@
-import { isPendingRequest, resolveByChat, resolveByStop, withRequest, type RequestBlock } from '../core/requests';
+import { isPendingRequest, resolveByChat, resolveByStop, stampDevice, withRequest, type RequestBlock } from '../core/requests';
+import type { DeviceRef } from '../schema/device';
 import { parentForNext } from '../core/branches';
 import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../core/run-repair';
 import type { RunChange, RunSnapshot } from '../core/store';
@@ -46,12 +47,21 @@ export class RunRecords {
    * Appends a user message and marks the conversation running. A pending question is resolved as answered in chat,
    * in the same transaction. Refused while a run is going.
    */
-  async appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+  async appendUserMessage(
+    conversationId: string,
+    text: string,
+    defaultProfileId: string,
+    options: { messageId?: string; device?: DeviceRef } = {},
+  ): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
     const now = this.context.now();
-    const message: Message = { id: this.context.newId(), conversationId, seq: 0, role: 'user', blocks: [{ type: 'text', text }], status: 'complete', createdAt: now, updatedAt: now };
+    const message: Message = { id: options.messageId ?? this.context.newId(), conversationId, seq: 0, role: 'user', blocks: [{ type: 'text', text }], status: 'complete', createdAt: now, updatedAt: now };
     const change = await transactRun(this.context, async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation) throw notFound('conversation', conversationId);
+      // A message proposed by another device carries its id: applied twice (a replayed proposal), it is sent once.
+      if (options.messageId && (await transaction.objectStore('messages').get(options.messageId))) {
+        throw new WireError({ code: 'invalid_state', reason: 'already_sent', message: 'This message was already sent.' });
+      }
       if (conversation.runState === 'running') throw new WireError({ code: 'busy', reason: 'run_in_progress', message: 'A reply is still being written. Stop it first, or wait for it to finish.' });
       const messages = await messagesIn(transaction, conversationId);
       if (hasPendingElicitation(messages)) {
@@ -64,7 +74,9 @@ export class RunRecords {
         // A reply in chat answers whatever was asked: questions, approvals (the call does not run), Run again / Skip.
         let next = stored;
         for (const block of stored.blocks) {
-          if (isPendingRequest(block)) next = withRequest(next, resolveByChat(block as RequestBlock, now, message.id), now);
+          if (!isPendingRequest(block)) continue;
+          const resolved = resolveByChat(block as RequestBlock, now, message.id);
+          next = withRequest(next, options.device ? stampDevice(resolved, options.device) : resolved, now);
         }
         next = closeQueuedCalls(next, now) ?? next;
         if (next !== stored) written.push(next);

@@ -147,7 +147,7 @@ describe('versions and branches in the worker', () => {
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     await tab.send({ type: 'settings.update', script: script([{ text: 'Slow reply that takes a while.' }], { chunkDelayMs: 50, chunkSize: 2 }) });
     const { id } = await tab.send({ type: 'conversation.create' });
-    const { message } = await tab.send({ type: 'message.send', conversationId: id, text: 'go' });
+    const message = (await tab.send({ type: 'message.send', conversationId: id, text: 'go' })).message!;
     await expect(tab.send({ type: 'message.edit', conversationId: id, messageId: message.id, text: 'again' })).rejects.toMatchObject({ code: 'busy' });
     await tab.send({ type: 'run.stop', conversationId: id });
     await idle(tab, id);

@@ -113,7 +113,7 @@ describe('the question pause', () => {
   it('a normal message while pending resolves it as answered in chat and is sent as a user message', async () => {
     const { tab } = await setup();
     const target = await askInNewConversation(tab);
-    const { message } = await tab.send({ type: 'message.send', conversationId: target.conversationId, text: 'Just somewhere warm' });
+    const message = (await tab.send({ type: 'message.send', conversationId: target.conversationId, text: 'Just somewhere warm' })).message!;
     await waitForRunState(tab, target.conversationId, ['idle']);
     const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(questionOf(messages[1]!)).toMatchObject({ status: 'success', resolution: 'chat', answerMessageId: message.id, toolResult: CHAT_RESULT_TEXT });

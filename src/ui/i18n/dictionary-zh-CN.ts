@@ -12,6 +12,7 @@ import { renderStringsZhCN } from './render-strings.zh-CN';
 import { requestStringsZhCN } from './request-strings.zh-CN';
 import { searchStringsZhCN } from './search-strings.zh-CN';
 import { settingsStringsZhCN } from './settings-strings.zh-CN';
+import { syncStringsZhCN } from './sync-strings.zh-CN';
 import { toolStringsZhCN } from './tool-strings.zh-CN';
 import type { MessageKey } from './dictionary';
 
@@ -19,4 +20,4 @@ import type { MessageKey } from './dictionary';
  * Every UI string in Chinese: a chunk of its own, loaded only when the UI speaks Chinese (see loadLocale), so an
  * English first visit does not fetch it (issue 21.21). Typed over every key, so a key missing here fails the type check.
  */
-export const zhCN: Record<MessageKey, string> = { ...attentionStringsZhCN, ...baseStringsZhCN, ...branchStringsZhCN, ...conversationSearchStringsZhCN, ...dataStringsZhCN, ...errorDetailStringsZhCN, ...errorStringsZhCN, ...localModelStringsZhCN, ...mcpStringsZhCN, ...questionStringsZhCN, ...renderStringsZhCN, ...requestStringsZhCN, ...searchStringsZhCN, ...settingsStringsZhCN, ...toolStringsZhCN };
+export const zhCN: Record<MessageKey, string> = { ...attentionStringsZhCN, ...baseStringsZhCN, ...branchStringsZhCN, ...conversationSearchStringsZhCN, ...dataStringsZhCN, ...errorDetailStringsZhCN, ...errorStringsZhCN, ...localModelStringsZhCN, ...mcpStringsZhCN, ...questionStringsZhCN, ...renderStringsZhCN, ...requestStringsZhCN, ...searchStringsZhCN, ...settingsStringsZhCN, ...toolStringsZhCN, ...syncStringsZhCN };

@@ -13,11 +13,12 @@ import { searchStrings } from './search-strings';
 import { settingsStrings } from './settings-strings';
 import { toolStrings } from './tool-strings';
 import { conversationSearchStrings } from './conversation-search-strings';
+import { syncStrings } from './sync-strings';
 import type { Locale } from './translations';
 
 export type { Locale };
 
-const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...errorDetailStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en, ...settingsStrings.en, ...toolStrings.en, ...renderStrings.en, ...conversationSearchStrings.en };
+const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...errorDetailStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en, ...settingsStrings.en, ...toolStrings.en, ...renderStrings.en, ...conversationSearchStrings.en, ...syncStrings.en };
 
 /** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
 export type MessageKey = keyof typeof en;

@@ -1,0 +1,39 @@
+/**
+ * The replicated document store the sync engine writes to and reads from: in the browser a PouchDB database in this
+ * origin's IndexedDB, replicated live with the user's CouchDB (pouch-mirror.ts); in host tests an in-memory one joined
+ * to others by a simulated replicator that delays, duplicates and reorders. Documents hold only ciphertext.
+ */
+export interface EncryptedDocument {
+  _id: string;
+  _rev?: string;
+  _deleted?: boolean;
+  /** Format of the sealed body. */
+  e?: 1;
+  iv?: string;
+  ct?: string;
+}
+
+export interface MirrorChange {
+  document: EncryptedDocument;
+  /** The mirror's sequence after this change: what `follow` resumes from. */
+  seq: string | number;
+}
+
+export interface Mirror {
+  /** The document as the mirror holds it now (its winning revision); undefined when absent or deleted. */
+  get(id: string): Promise<EncryptedDocument | undefined>;
+  /**
+   * Writes the document on this device (replicated later): `_rev` should be the revision just read; a conflict with a
+   * revision that arrived meanwhile is retried over the newest one, since a device only writes what it is the author of.
+   */
+  put(document: EncryptedDocument): Promise<void>;
+  /** Every change after `since` (all documents from the start), then each new one, local or replicated, in order. */
+  follow(since: string | number | undefined, onChanges: (changes: MirrorChange[]) => Promise<void>): { cancel(): void };
+  /** Reads a document from the server itself (not the mirror): what a compare-and-set there must start from. */
+  remoteGet(id: string): Promise<EncryptedDocument | undefined>;
+  /** A `PUT` on the server itself with the `_rev` read there: `conflict` when someone wrote it since (CouchDB's MVCC). */
+  remotePut(document: EncryptedDocument): Promise<'ok' | 'conflict'>;
+  /** A small value kept on this device only (never replicated): where `follow` got to. */
+  getLocal(key: string): Promise<unknown>;
+  setLocal(key: string, value: unknown): Promise<void>;
+}

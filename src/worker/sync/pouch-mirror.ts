@@ -1,0 +1,163 @@
+import PouchDB, { type Database } from 'pouchdb-browser';
+import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
+
+/** What the replication is doing, for the status in Settings. */
+export type ReplicationState =
+  | { state: 'syncing'; done: number; total?: number }
+  | { state: 'synced' }
+  | { state: 'offline' }
+  | { state: 'error'; reason: 'unauthorized' | 'server_full' | 'server_error' };
+
+export interface PouchMirror extends Mirror {
+  /** Starts live two-way replication with the server; `onState` hears what it is doing. */
+  replicate(onState: (state: ReplicationState) => void): void;
+  close(): Promise<void>;
+  /** Removes this device's copy of the encrypted documents (turning sync off). */
+  destroy(): Promise<void>;
+}
+
+export interface RemoteAccess {
+  url: string;
+  username: string;
+  password: string;
+}
+
+/** The server database, with Basic credentials added to each request (PouchDB's `fetch` option). */
+export function remoteDatabase(access: RemoteAccess): Database<EncryptedDocument> {
+  const authorization = access.username || access.password ? `Basic ${btoa(unescape(encodeURIComponent(`${access.username}:${access.password}`)))}` : undefined;
+  return new PouchDB<EncryptedDocument>(access.url, {
+    skip_setup: true,
+    fetch: (url: string | Request, options?: RequestInit) => {
+      const headers = new Headers(options?.headers);
+      if (authorization) headers.set('Authorization', authorization);
+      // Credentials only ever go to the server the user named, as a header: no cookie, no other origin.
+      return PouchDB.fetch(url, { ...options, headers, credentials: 'omit' });
+    },
+  });
+}
+
+const PAGE = 500;
+
+/** A PouchDB database in this origin's IndexedDB that mirrors the server's, live, in both directions. */
+export function openPouchMirror(localName: string, access: RemoteAccess): PouchMirror {
+  const local = new PouchDB<EncryptedDocument>(localName, { auto_compaction: true });
+  const remote = remoteDatabase(access);
+  let replication: ReturnType<Database<EncryptedDocument>['sync']> | undefined;
+  const followers = new Set<{ cancel(): void }>();
+
+  const get = async (database: Database<EncryptedDocument>, id: string): Promise<EncryptedDocument | undefined> => {
+    try {
+      const document = (await database.get(id)) as EncryptedDocument;
+      return document._deleted ? undefined : document;
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return undefined;
+      throw error;
+    }
+  };
+
+  return {
+    get: (id) => get(local, id),
+    async put(document) {
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await local.put(document);
+          return;
+        } catch (error) {
+          // A revision arrived from the server meanwhile: this device is the author of what it writes, so it writes over it.
+          if ((error as { status?: number }).status !== 409 || attempt >= 3) throw error;
+          const current = await get(local, document._id);
+          document = { ...document, ...(current?._rev ? { _rev: current._rev } : {}) };
+          if (!current) delete document._rev;
+        }
+      }
+    },
+    follow(since, onChanges) {
+      let cancelled = false;
+      let feed: { cancel(): void } | undefined;
+      let chain = Promise.resolve();
+      const follower = {
+        cancel() {
+          cancelled = true;
+          feed?.cancel();
+        },
+      };
+      followers.add(follower);
+      const toChanges = (results: Array<{ seq: string | number; doc?: EncryptedDocument }>): MirrorChange[] =>
+        results.flatMap((result) => (result.doc ? [{ document: result.doc as EncryptedDocument, seq: result.seq }] : []));
+      void (async () => {
+        // Catch up page by page (each page applied before the next is read), then follow live from there.
+        let position: string | number = since ?? 0;
+        for (;;) {
+          if (cancelled) return;
+          const page = await local.changes({ since: position, limit: PAGE, include_docs: true });
+          await onChanges(toChanges(page.results));
+          position = page.last_seq;
+          if (page.results.length < PAGE) break;
+        }
+        if (cancelled) return;
+        feed = local.changes({ since: position, live: true, include_docs: true }).on('change', (change) => {
+          chain = chain.then(() => (cancelled ? undefined : onChanges(toChanges([change])))).catch(() => undefined);
+        });
+      })();
+      return follower;
+    },
+    remoteGet: (id) => get(remote, id),
+    async remotePut(document) {
+      try {
+        await remote.put(document);
+        return 'ok';
+      } catch (error) {
+        if ((error as { status?: number }).status === 409) return 'conflict';
+        throw error;
+      }
+    },
+    async getLocal(key) {
+      try {
+        return ((await local.get(`_local/${key}`)) as unknown as { value: unknown }).value;
+      } catch {
+        return undefined;
+      }
+    },
+    async setLocal(key, value) {
+      const id = `_local/${key}`;
+      let rev: string | undefined;
+      try {
+        rev = (await local.get(id))._rev;
+      } catch {
+        rev = undefined;
+      }
+      await local.put({ _id: id, ...(rev ? { _rev: rev } : {}), value } as unknown as EncryptedDocument);
+    },
+    replicate(onState) {
+      replication?.cancel();
+      let done = 0;
+      replication = local
+        .sync(remote, { live: true, retry: true, batch_size: 200 })
+        .on('change', (info) => {
+          done += info.change.docs_written;
+          const pending = info.change.pending;
+          onState({ state: 'syncing', done, ...(pending !== undefined ? { total: done + pending } : {}) });
+        })
+        .on('active', () => onState({ state: 'syncing', done }))
+        .on('paused', (error) => {
+          done = 0;
+          onState(error ? { state: 'offline' } : { state: 'synced' });
+        })
+        .on('denied', () => onState({ state: 'error', reason: 'unauthorized' }))
+        .on('error', (error) => {
+          const status = (error as { status?: number }).status;
+          onState(status === 401 || status === 403 ? { state: 'error', reason: 'unauthorized' } : status === 413 || status === 507 ? { state: 'error', reason: 'server_full' } : { state: 'error', reason: 'server_error' });
+        });
+    },
+    async close() {
+      replication?.cancel();
+      for (const follower of followers) follower.cancel();
+      await local.close();
+    },
+    async destroy() {
+      replication?.cancel();
+      for (const follower of followers) follower.cancel();
+      await local.destroy();
+    },
+  };
+}

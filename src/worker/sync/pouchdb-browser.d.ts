@@ -1,0 +1,45 @@
+// The few parts of PouchDB (pouchdb-browser 9) that pouch-mirror.ts uses, typed here rather than through
+// @types/pouchdb-*, whose global declarations leak into every other tsconfig of the project.
+declare module 'pouchdb-browser' {
+  interface PouchError {
+    status?: number;
+    name?: string;
+    message?: string;
+  }
+  interface ChangesResult<Document> {
+    results: Array<{ id: string; seq: string | number; doc?: Document; deleted?: boolean }>;
+    last_seq: string | number;
+  }
+  interface LiveChanges<Document> {
+    on(event: 'change', listener: (change: { id: string; seq: string | number; doc?: Document }) => void): LiveChanges<Document>;
+    on(event: 'error', listener: (error: PouchError) => void): LiveChanges<Document>;
+    cancel(): void;
+  }
+  interface SyncInfo {
+    direction: 'push' | 'pull';
+    change: { docs_written: number; pending?: number };
+  }
+  interface Replication {
+    on(event: 'change', listener: (info: SyncInfo) => void): Replication;
+    on(event: 'active', listener: () => void): Replication;
+    on(event: 'paused', listener: (error?: PouchError) => void): Replication;
+    on(event: 'denied' | 'error', listener: (error: PouchError) => void): Replication;
+    cancel(): void;
+  }
+  interface Database<Document = Record<string, unknown>> {
+    get(id: string): Promise<Document & { _id: string; _rev: string; _deleted?: boolean }>;
+    put(document: Document): Promise<{ ok: boolean; id: string; rev: string }>;
+    changes(options: { since: string | number; limit?: number; include_docs: true; live?: false }): Promise<ChangesResult<Document>>;
+    changes(options: { since: string | number; include_docs: true; live: true }): LiveChanges<Document>;
+    sync(remote: Database<Document>, options: { live: boolean; retry: boolean; batch_size?: number }): Replication;
+    close(): Promise<void>;
+    destroy(): Promise<void>;
+  }
+  interface PouchStatic {
+    new <Document = Record<string, unknown>>(name: string, options?: Record<string, unknown>): Database<Document>;
+    fetch(url: string | Request, options?: RequestInit): Promise<Response>;
+  }
+  const PouchDB: PouchStatic;
+  export default PouchDB;
+  export type { Database, PouchError };
+}

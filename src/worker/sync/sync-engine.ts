@@ -1,0 +1,355 @@
+import type { RecordChange } from '../../core/store';
+import type { Conversation, Message } from '../../schema/records';
+import { SyncPayload, type DeviceRef, type Proposal, type ProposalAction, type RemoteRunners, type Runner } from '../../schema/sync';
+import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
+import { documentId, KEY_DOC_ID, open, seal, type SyncKeys } from './sync-crypto';
+
+/** What the engine needs of the device it runs on: its records, and what to do with what other devices sent. */
+export interface SyncEngineHost {
+  getConversation(conversationId: string): Promise<Conversation | undefined>;
+  getMessage(messageId: string): Promise<Message | undefined>;
+  listConversations(): Promise<Conversation[]>;
+  /** Every message of a conversation, every version. */
+  allMessages(conversationId: string): Promise<Message[]>;
+  /** Stores records another device wrote (a conversation this device does not run), telling the UI as a write does. */
+  applyRemote(change: RecordChange): Promise<void>;
+  deleteLocal(conversationId: string): Promise<void>;
+  /** Applies another device's proposal to a conversation this device runs, through the same compare-and-set as here. */
+  applyProposal(proposal: Proposal): Promise<{ status: 'applied' } | { status: 'refused'; reason: string }>;
+  /** Another device took over a conversation this device ran: stop running it here. */
+  runnerLost(conversationId: string): void;
+  /** This device took a conversation over: repair what the other device left running (it never runs here by itself). */
+  takenOver(conversationId: string): Promise<void>;
+  runnersChanged(runners: RemoteRunners): void;
+  now(): number;
+}
+
+/** What the engine has learnt from the documents it read, kept on this device so a restart need not read them again. */
+interface KnownState {
+  runners: Runner[];
+  foreign: string[];
+  deleted: string[];
+}
+
+type Dirty = { kind: 'conversation'; id: string } | { kind: 'message'; id: string } | { kind: 'deleted'; id: string };
+
+/** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
+const PUSH_DELAY_MS = 250;
+
+/**
+ * Sync of one device (issue 19, DESIGN 7b). The device whose worker runs a conversation is its only authority: only it
+ * writes the conversation's records; other devices store what it wrote and send it *proposals* (answers, Allow, Deny,
+ * messages, Stop), which it applies through its own compare-and-set and whose outcome comes back as its records. Who
+ * runs a conversation is a runner document, changed only by a compare-and-set on the server ("Continue on this device").
+ * Every document is sealed with the user's key; ids are HMACs.
+ */
+export class SyncEngine {
+  private readonly runners = new Map<string, Runner>();
+  /** Conversations that came from another device (so a missing runner document does not make them this device's). */
+  private readonly foreign = new Set<string>();
+  private readonly deleted = new Set<string>();
+  private readonly dirty = new Map<string, Dirty>();
+  private readonly handledProposals = new Set<string>();
+  private pushTimer: ReturnType<typeof setTimeout> | undefined;
+  private pushing: Promise<void> = Promise.resolve();
+  private following: { cancel(): void } | undefined;
+  private caughtUp = false;
+  private stopped = false;
+  /** Documents that could not be opened (another key, altered): counted, never applied. */
+  unreadable = 0;
+  private stateChanged = false;
+
+  constructor(
+    private readonly mirror: Mirror,
+    private readonly keys: SyncKeys,
+    private device: DeviceRef,
+    private readonly host: SyncEngineHost,
+  ) {}
+
+  /** Follows the mirror from where it stopped; once caught up, writes what this device runs that the mirror lacks. */
+  async start(): Promise<void> {
+    // Who runs what, as known when this device last stopped: `follow` resumes after the documents it was learnt from.
+    const known = (await this.mirror.getLocal('state')) as KnownState | undefined;
+    const since = known ? ((await this.mirror.getLocal('since')) as string | number | undefined) : undefined;
+    for (const runner of known?.runners ?? []) this.runners.set(runner.conversationId, runner);
+    for (const id of known?.foreign ?? []) this.foreign.add(id);
+    for (const id of known?.deleted ?? []) this.deleted.add(id);
+    let resolveCaughtUp!: () => void;
+    const caughtUp = new Promise<void>((resolve) => (resolveCaughtUp = resolve));
+    this.following = this.mirror.follow(since, async (changes) => {
+      await this.receive(changes);
+      if (!this.caughtUp) {
+        this.caughtUp = true;
+        resolveCaughtUp();
+      }
+    });
+    await caughtUp;
+    await this.reconcile();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.following?.cancel();
+    if (this.pushTimer) clearTimeout(this.pushTimer);
+  }
+
+  /** Waits for the local writes noted so far to be in the mirror. */
+  async flush(): Promise<void> {
+    if (this.pushTimer) {
+      clearTimeout(this.pushTimer);
+      this.pushTimer = undefined;
+      this.schedulePush(0);
+    }
+    await this.pushing;
+  }
+
+  /** The device's new name, written into the runner documents of what it runs so other devices show it. */
+  async renameDevice(device: DeviceRef): Promise<void> {
+    this.device = device;
+    for (const runner of [...this.runners.values()]) {
+      if (runner.device.id !== device.id) continue;
+      const renamed: Runner = { ...runner, device };
+      this.runners.set(runner.conversationId, renamed);
+      await this.saveState();
+      await this.write(await documentId(this.keys, 'runner', runner.conversationId), { kind: 'runner', runner: renamed });
+    }
+  }
+
+  /** The device that runs the conversation when it is not this one; undefined when this device decides. */
+  runnerElsewhere(conversationId: string): DeviceRef | undefined {
+    const runner = this.runners.get(conversationId);
+    if (runner) return runner.device.id === this.device.id ? undefined : runner.device;
+    return this.foreign.has(conversationId) ? { id: '', name: '' } : undefined;
+  }
+
+  remoteRunners(): RemoteRunners {
+    const result: RemoteRunners = {};
+    for (const [conversationId, runner] of this.runners) if (runner.device.id !== this.device.id) result[conversationId] = runner.device;
+    for (const conversationId of this.foreign) if (!this.runners.has(conversationId)) result[conversationId] = { id: '', name: '' };
+    return result;
+  }
+
+  /** A committed local write: sealed and written to the mirror shortly, if this device runs the conversation. */
+  noteChange(change: RecordChange): void {
+    if (change.conversation) this.markDirty({ kind: 'conversation', id: change.conversation.id });
+    for (const message of change.messages ?? []) this.markDirty({ kind: 'message', id: message.id });
+  }
+
+  noteDeleted(conversationId: string): void {
+    this.markDirty({ kind: 'deleted', id: conversationId });
+  }
+
+  /** A conversation made here (created, imported): this device runs it. */
+  async claim(conversationId: string): Promise<void> {
+    if (this.runners.has(conversationId) || this.foreign.has(conversationId)) return;
+    const runner: Runner = { conversationId, device: this.device, epoch: 0, since: this.host.now() };
+    this.runners.set(conversationId, runner);
+    await this.saveState();
+    await this.write(await documentId(this.keys, 'runner', conversationId), { kind: 'runner', runner });
+  }
+
+  /** Writes a proposal for the device that runs the conversation. One per request (or message) and device. */
+  async propose(conversationId: string, key: string, action: ProposalAction): Promise<DeviceRef> {
+    const runner = this.runnerElsewhere(conversationId);
+    if (!runner) throw new Error('propose: this device runs the conversation');
+    const id = await documentId(this.keys, 'proposal', conversationId, key, this.device.id);
+    const proposal: Proposal = { id, conversationId, from: this.device, action, createdAt: this.host.now() };
+    await this.write(id, { kind: 'proposal', proposal });
+    return runner;
+  }
+
+  /**
+   * "Continue on this device": a compare-and-set on the server's runner document (a `PUT` with the `_rev` read there).
+   * 'conflict' when another device wrote it meanwhile; 'offline' when the server cannot be reached.
+   */
+  async takeOver(conversationId: string): Promise<'ok' | 'conflict' | 'offline'> {
+    const id = await documentId(this.keys, 'runner', conversationId);
+    let current: EncryptedDocument | undefined;
+    try {
+      current = await this.mirror.remoteGet(id);
+    } catch {
+      return 'offline';
+    }
+    const previous = current?.ct ? await this.readPayload(current) : undefined;
+    const epoch = previous?.kind === 'runner' ? previous.runner.epoch + 1 : 1;
+    const runner: Runner = { conversationId, device: this.device, epoch, since: this.host.now() };
+    const sealed = await seal(this.keys, JSON.stringify({ kind: 'runner', runner } satisfies SyncPayload));
+    let result: 'ok' | 'conflict';
+    try {
+      result = await this.mirror.remotePut({ _id: id, ...(current?._rev ? { _rev: current._rev } : {}), e: 1, ...sealed });
+    } catch {
+      return 'offline';
+    }
+    if (result === 'conflict') return 'conflict';
+    this.runners.set(conversationId, runner);
+    await this.saveState();
+    this.host.runnersChanged(this.remoteRunners());
+    await this.host.takenOver(conversationId);
+    await this.pushConversation(conversationId);
+    return 'ok';
+  }
+
+  private async saveState(): Promise<void> {
+    this.stateChanged = false;
+    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted] };
+    await this.mirror.setLocal('state', state);
+  }
+
+  private markDirty(entry: Dirty): void {
+    if (this.stopped) return;
+    this.dirty.set(`${entry.kind}:${entry.id}`, entry);
+    this.schedulePush(PUSH_DELAY_MS);
+  }
+
+  private schedulePush(delay: number): void {
+    if (this.pushTimer) return;
+    this.pushTimer = setTimeout(() => {
+      this.pushTimer = undefined;
+      const batch = [...this.dirty.values()];
+      this.dirty.clear();
+      this.pushing = this.pushing.then(() => this.push(batch)).catch(() => undefined);
+    }, delay);
+  }
+
+  private async push(batch: Dirty[]): Promise<void> {
+    for (const entry of batch) {
+      if (entry.kind === 'deleted') {
+        if (!this.deleted.has(entry.id)) {
+          this.deleted.add(entry.id);
+          await this.saveState();
+          await this.write(await documentId(this.keys, 'conversation', entry.id), { kind: 'conversation-deleted', conversationId: entry.id, writer: this.device.id, at: this.host.now() });
+        }
+        continue;
+      }
+      if (entry.kind === 'conversation') {
+        const conversation = await this.host.getConversation(entry.id);
+        if (conversation && this.runsHere(conversation.id)) await this.write(await documentId(this.keys, 'conversation', conversation.id), { kind: 'conversation', conversation, writer: this.device.id, epoch: this.epochOf(conversation.id) });
+        continue;
+      }
+      const message = await this.host.getMessage(entry.id);
+      if (message && this.runsHere(message.conversationId)) await this.write(await documentId(this.keys, 'message', message.id), { kind: 'message', message, writer: this.device.id, epoch: this.epochOf(message.conversationId) });
+    }
+  }
+
+  /** Whether this device writes the conversation's records: it runs it, or it was never anyone else's. */
+  private runsHere(conversationId: string): boolean {
+    return this.runnerElsewhere(conversationId) === undefined;
+  }
+
+  private epochOf(conversationId: string): number {
+    return this.runners.get(conversationId)?.epoch ?? 0;
+  }
+
+  /** Everything this device runs, written to the mirror where it differs (after an enable, or writes a closed tab missed). */
+  private async reconcile(): Promise<void> {
+    for (const conversation of await this.host.listConversations()) {
+      if (this.stopped) return;
+      if (!this.runsHere(conversation.id)) continue;
+      await this.claim(conversation.id);
+      await this.pushConversation(conversation.id);
+    }
+  }
+
+  private async pushConversation(conversationId: string): Promise<void> {
+    this.markDirty({ kind: 'conversation', id: conversationId });
+    for (const message of await this.host.allMessages(conversationId)) this.markDirty({ kind: 'message', id: message.id });
+    await this.flush();
+  }
+
+  /** Seals and writes a payload, unless the mirror already holds exactly it. */
+  private async write(id: string, payload: SyncPayload): Promise<void> {
+    const text = JSON.stringify(payload);
+    const existing = await this.mirror.get(id);
+    if (existing?.ct && existing.iv) {
+      const current = await open(this.keys, { iv: existing.iv, ct: existing.ct }).catch(() => undefined);
+      if (current === text) return;
+    }
+    const sealed = await seal(this.keys, text);
+    await this.mirror.put({ _id: id, ...(existing?._rev ? { _rev: existing._rev } : {}), e: 1, ...sealed });
+  }
+
+  private async readPayload(document: EncryptedDocument): Promise<SyncPayload | undefined> {
+    if (!document.ct || !document.iv) return undefined;
+    try {
+      const parsed = SyncPayload.safeParse(JSON.parse(await open(this.keys, { iv: document.iv, ct: document.ct })));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // another key, or altered: below
+    }
+    this.unreadable += 1;
+    return undefined;
+  }
+
+  /** What the mirror received (or this device wrote), applied in order; the position is kept once applied. */
+  private async receive(changes: MirrorChange[]): Promise<void> {
+    let runnersMoved = false;
+    for (const { document } of changes) {
+      if (this.stopped) return;
+      if (document._id === KEY_DOC_ID || document._deleted) continue;
+      const payload = await this.readPayload(document);
+      if (!payload) continue;
+      if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
+      else if (payload.kind === 'proposal') await this.receiveProposal(payload.proposal, document._id);
+      else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
+      else await this.receiveRecord(payload);
+    }
+    const last = changes.at(-1);
+    if (last) {
+      // The state first: a crash between the two writes only makes the next start read some documents again.
+      if (this.stateChanged) await this.saveState();
+      await this.mirror.setLocal('since', last.seq);
+    }
+    if (runnersMoved) this.host.runnersChanged(this.remoteRunners());
+  }
+
+  /** A runner document: the highest epoch wins (the server's compare-and-set made it); ties go to the smaller id. */
+  private receiveRunner(runner: Runner): boolean {
+    const current = this.runners.get(runner.conversationId);
+    if (current && (current.epoch > runner.epoch || (current.epoch === runner.epoch && current.device.id <= runner.device.id))) {
+      if (current.device.id === runner.device.id && current.device.name !== runner.device.name) {
+        this.runners.set(runner.conversationId, runner);
+        this.stateChanged = true;
+      }
+      return current.device.name !== runner.device.name;
+    }
+    this.runners.set(runner.conversationId, runner);
+    this.stateChanged = true;
+    if (runner.device.id !== this.device.id) this.foreign.add(runner.conversationId);
+    if (current?.device.id === this.device.id && runner.device.id !== this.device.id) this.host.runnerLost(runner.conversationId);
+    return true;
+  }
+
+  private async receiveRecord(payload: Extract<SyncPayload, { kind: 'conversation' | 'message' }>): Promise<void> {
+    if (payload.writer === this.device.id) return; // this device's own write, back from the mirror
+    const conversationId = payload.kind === 'conversation' ? payload.conversation.id : payload.message.conversationId;
+    if (this.deleted.has(conversationId)) return;
+    const runner = this.runners.get(conversationId);
+    // This device runs it: its own records are the truth (an earlier runner's late writes do not overwrite them).
+    if (runner?.device.id === this.device.id) return;
+    if (!runner && !this.foreign.has(conversationId) && (await this.host.getConversation(conversationId))) return;
+    if (!this.foreign.has(conversationId)) {
+      this.foreign.add(conversationId);
+      this.stateChanged = true;
+    }
+    await this.host.applyRemote(payload.kind === 'conversation' ? { conversation: payload.conversation } : { messages: [payload.message] });
+  }
+
+  private async receiveDeletion(conversationId: string, writer: string): Promise<void> {
+    this.deleted.add(conversationId);
+    this.stateChanged = true;
+    if (writer === this.device.id) return;
+    if (this.runners.get(conversationId)?.device.id === this.device.id) this.host.runnerLost(conversationId);
+    await this.host.deleteLocal(conversationId);
+  }
+
+  /** A proposal for a conversation this device runs is applied once; its outcome is written back for its author. */
+  private async receiveProposal(proposal: Proposal, documentIdOfProposal: string): Promise<void> {
+    if (proposal.outcome || this.handledProposals.has(documentIdOfProposal)) return;
+    if (this.runners.get(proposal.conversationId)?.device.id !== this.device.id) return;
+    if (proposal.id !== documentIdOfProposal) return; // a proposal copied under another id: never applied
+    this.handledProposals.add(documentIdOfProposal);
+    const result = await this.host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
+    const outcome = { status: result.status, ...(result.status === 'refused' ? { reason: result.reason.slice(0, 100) } : {}), at: this.host.now(), by: this.device };
+    await this.write(documentIdOfProposal, { kind: 'proposal', proposal: { ...proposal, outcome } });
+  }
+}

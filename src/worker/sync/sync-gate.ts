@@ -1,0 +1,163 @@
+import type { RecordChange } from '../../core/store';
+import type { DeviceRef } from '../../schema/device';
+import { WireError } from '../../schema/protocol';
+import type { ProposalAction, RemoteRunners, SyncStatus } from '../../schema/sync';
+import type { ParleyDatabase } from '../database';
+import { SyncEngine, type SyncEngineHost } from './sync-engine';
+import type { Mirror } from './mirror';
+import type { SyncKeys } from './sync-crypto';
+import type { SyncService } from './sync-service';
+
+/** Settings keys (in the `settings` store) of what sync keeps on this device. Never exported, never synced. */
+export const DEVICE_KEY = 'device';
+export const SYNC_KEY = 'sync';
+
+export interface SyncGateDeps {
+  database: ParleyDatabase;
+  newId(): string;
+  /** This tab's UI only: each tab's worker says what its own sync does. */
+  post(event: { type: 'sync-status'; status: SyncStatus } | { type: 'sync-runners'; runners: RemoteRunners }): void;
+  /** What the engine needs of this device's host (store, runs, the compare-and-set of proposals). */
+  engineHost(): SyncEngineHost;
+}
+
+/**
+ * What the host knows of sync without loading it (issue 19): PouchDB and the crypto code load only when sync is on, so
+ * a user who never turns it on pays one settings read at start. While off, every conversation runs here.
+ */
+export class SyncGate {
+  private service: SyncService | undefined;
+  private loading: Promise<SyncService> | undefined;
+  /** The running engine and this device, while sync is on. */
+  private active: { engine: SyncEngine; device: DeviceRef } | undefined;
+
+  constructor(private readonly deps: SyncGateDeps) {}
+
+  /** Starts sync in the background when it was on when this worker last ran. Never throws. */
+  async resumeIfOn(): Promise<void> {
+    try {
+      if (await this.deps.database.get('settings', SYNC_KEY)) await (await this.load()).resume();
+    } catch {
+      // Reported in the status; a sync that cannot start never stops the app from working on this device.
+    }
+  }
+
+  /** The device that runs the conversation when another does; undefined when this device decides. */
+  runnerElsewhere(conversationId: string): DeviceRef | undefined {
+    return this.active?.engine.runnerElsewhere(conversationId);
+  }
+
+  /** This device, while sync is on (stamped on what the user decides here); undefined while off. */
+  device(): DeviceRef | undefined {
+    return this.active?.device;
+  }
+
+  noteChange(change: RecordChange): void {
+    this.active?.engine.noteChange(change);
+  }
+
+  noteDeleted(conversationId: string): void {
+    this.active?.engine.noteDeleted(conversationId);
+  }
+
+  claim(conversationId: string): void {
+    void this.active?.engine.claim(conversationId).catch(() => undefined);
+  }
+
+  async propose(conversationId: string, key: string, action: ProposalAction): Promise<DeviceRef> {
+    const engine = this.active?.engine;
+    if (!engine) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off.' });
+    return engine.propose(conversationId, key, action);
+  }
+
+  /** While sync is off this loads none of its code: the app asks on every start. */
+  async status(): Promise<SyncStatus> {
+    if (this.service || (await this.deps.database.get('settings', SYNC_KEY))) return (await this.load()).status();
+    return { state: 'off', device: await loadDevice(this.deps) };
+  }
+
+  async enable(input: { url: string; username: string; password: string; passphrase: string }): Promise<SyncStatus> {
+    return (await this.load()).enable(input);
+  }
+
+  async disable(): Promise<SyncStatus> {
+    return (await this.load()).disable();
+  }
+
+  async setDeviceName(name: string): Promise<SyncStatus> {
+    if (this.service) return this.service.setDeviceName(name);
+    const device = { ...(await loadDevice(this.deps)), name };
+    await this.deps.database.put('settings', device, DEVICE_KEY);
+    return this.status();
+  }
+
+  runners(): RemoteRunners {
+    return this.active?.engine.remoteRunners() ?? {};
+  }
+
+  async takeOver(conversationId: string): Promise<void> {
+    const engine = this.active?.engine;
+    if (!engine) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off.' });
+    const result = await engine.takeOver(conversationId);
+    if (result === 'conflict') throw new WireError({ code: 'invalid_state', reason: 'taken_over_elsewhere', message: 'Another device took this conversation over first.' });
+    if (result === 'offline') throw new WireError({ code: 'invalid_state', reason: 'sync_unreachable', message: 'The sync server cannot be reached, so this device cannot take the conversation over now.' });
+  }
+
+  /**
+   * Runs an engine over `mirror` (the service does, over PouchDB; host tests do, over a simulated replicator) and
+   * resolves once it has caught up with what the mirror holds. `detach` stops it.
+   */
+  async attach(mirror: Mirror, keys: SyncKeys, device: DeviceRef): Promise<SyncEngine> {
+    this.active?.engine.stop();
+    const engine = new SyncEngine(mirror, keys, device, this.deps.engineHost());
+    this.active = { engine, device };
+    await engine.start();
+    this.deps.post({ type: 'sync-runners', runners: engine.remoteRunners() });
+    return engine;
+  }
+
+  /** This device's new name, for what it stamps from now on and in the runner documents of what it runs. */
+  async renamed(device: DeviceRef): Promise<void> {
+    if (!this.active) return;
+    this.active = { ...this.active, device };
+    await this.active.engine.renameDevice(device);
+  }
+
+  async detach(): Promise<void> {
+    const active = this.active;
+    this.active = undefined;
+    if (!active) return;
+    await active.engine.flush().catch(() => undefined);
+    active.engine.stop();
+  }
+
+  private load(): Promise<SyncService> {
+    this.loading ??= import('./sync-service').then(({ SyncService: Service }) => {
+      this.service = new Service(this.deps, this);
+      return this.service;
+    });
+    return this.loading;
+  }
+}
+
+/** This device's id and name, made (and stored) the first time they are needed. */
+export async function loadDevice(deps: Pick<SyncGateDeps, 'database' | 'newId'>): Promise<DeviceRef> {
+  const stored = (await deps.database.get('settings', DEVICE_KEY)) as DeviceRef | undefined;
+  if (stored?.id) return stored;
+  const device = { id: deps.newId(), name: defaultDeviceName() };
+  await deps.database.put('settings', device, DEVICE_KEY);
+  return device;
+}
+
+/** A first name for this device, from what the browser says of its platform ("Android phone", "Mac"…). */
+function defaultDeviceName(): string {
+  const agent = globalThis.navigator?.userAgent ?? '';
+  if (/Android/i.test(agent)) return /Mobile/i.test(agent) ? 'Android phone' : 'Android tablet';
+  if (/iPhone/i.test(agent)) return 'iPhone';
+  if (/iPad/i.test(agent)) return 'iPad';
+  if (/Mac OS X/i.test(agent)) return 'Mac';
+  if (/Windows/i.test(agent)) return 'Windows PC';
+  if (/CrOS/i.test(agent)) return 'Chromebook';
+  if (/Linux/i.test(agent)) return 'Linux computer';
+  return 'This device';
+}

@@ -1,0 +1,185 @@
+import type { DeviceRef } from '../../schema/device';
+import { WireError } from '../../schema/protocol';
+import type { SyncStatus } from '../../schema/sync';
+import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess, type ReplicationState } from './pouch-mirror';
+import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
+import { SyncEngine } from './sync-engine';
+import { DEVICE_KEY, loadDevice, SYNC_KEY, type SyncGate, type SyncGateDeps } from './sync-gate';
+
+/** Sync's settings on this device: the server and its password (a secret like an API key) and the derived keys. */
+interface StoredSync extends RemoteAccess {
+  /** Non-extractable CryptoKeys: IndexedDB keeps them as they are; the passphrase itself is never stored. */
+  keys: SyncKeys;
+  /** The local PouchDB database that mirrors the server's. */
+  localName: string;
+}
+
+/** Sync's code, loaded when sync is first used (see SyncGate). One per worker. */
+export class SyncService {
+  device: DeviceRef = { id: '', name: '' };
+  private engine: SyncEngine | undefined;
+  private mirror: PouchMirror | undefined;
+  private current: Omit<SyncStatus, 'device'> = { state: 'off' };
+
+  constructor(
+    private readonly deps: SyncGateDeps,
+    private readonly gate: SyncGate,
+  ) {}
+
+  async status(): Promise<SyncStatus> {
+    await this.loadDevice();
+    return this.snapshot();
+  }
+
+  /** Sync was on when this worker last ran: start it again with what is stored. */
+  async resume(): Promise<void> {
+    await this.loadDevice();
+    const stored = (await this.deps.database.get('settings', SYNC_KEY)) as StoredSync | undefined;
+    if (stored && !this.mirror) await this.start(stored);
+  }
+
+  /**
+   * Checks the server (reachable, the password accepted, a database Parley can use) and the passphrase (it opens the
+   * database's key document, or makes one for an empty database), then starts syncing. Nothing is stored on a refusal.
+   */
+  async enable(input: { url: string; username: string; password: string; passphrase: string }): Promise<SyncStatus> {
+    await this.loadDevice();
+    if (!globalThis.crypto?.subtle) throw refusal('sync_unreachable', 'This browser has no WebCrypto here (the page must be served over HTTPS or from localhost), so nothing can be encrypted.');
+    const url = checkedUrl(input.url);
+    const access: RemoteAccess = { url, username: input.username, password: input.password };
+    if (this.mirror) await this.stopEngine();
+    this.setState({ state: 'starting', url, username: input.username });
+    try {
+      const keys = await this.openServer(access, input.passphrase);
+      const stored: StoredSync = { ...access, keys, localName: `parley-sync-${this.deps.newId()}` };
+      await this.deps.database.put('settings', stored, SYNC_KEY);
+      await this.start(stored);
+      return this.snapshot();
+    } catch (error) {
+      this.setState({ state: 'off' });
+      throw error;
+    }
+  }
+
+  /** Stops syncing and forgets the server, its password, the keys and the local mirror. Conversations all stay. */
+  async disable(): Promise<SyncStatus> {
+    await this.loadDevice();
+    const mirror = this.mirror;
+    await this.stopEngine();
+    await mirror?.destroy().catch(() => undefined);
+    await this.deps.database.delete('settings', SYNC_KEY);
+    this.setState({ state: 'off' });
+    this.deps.post({ type: 'sync-runners', runners: {} });
+    return this.snapshot();
+  }
+
+  async setDeviceName(name: string): Promise<SyncStatus> {
+    await this.loadDevice();
+    this.device = { ...this.device, name };
+    await this.deps.database.put('settings', this.device, DEVICE_KEY);
+    await this.gate.renamed(this.device);
+    this.deps.post({ type: 'sync-status', status: this.snapshot() });
+    return this.snapshot();
+  }
+
+  private async start(stored: StoredSync): Promise<void> {
+    const mirror = openPouchMirror(stored.localName, stored);
+    this.mirror = mirror;
+    this.setState({ state: 'syncing', url: stored.url, username: stored.username });
+    mirror.replicate((state) => this.onReplication(state));
+    // Caught up with the mirror in the background: the app works meanwhile, as on any device without sync.
+    const attaching = this.gate.attach(mirror, stored.keys, this.device);
+    this.engine = undefined;
+    void attaching.then(
+      (engine) => (this.engine = engine),
+      () => this.setState({ ...this.current, state: 'error', reason: 'server_error' }),
+    );
+  }
+
+  private async stopEngine(): Promise<void> {
+    this.engine = undefined;
+    await this.gate.detach();
+    await this.mirror?.close().catch(() => undefined);
+    this.mirror = undefined;
+  }
+
+  private onReplication(state: ReplicationState): void {
+    const base = { url: this.current.url, username: this.current.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}) };
+    if (state.state === 'syncing') this.setState({ ...base, state: 'syncing', ...(state.total !== undefined ? { progress: { done: Math.min(state.done, state.total), total: state.total } } : {}) });
+    else if (state.state === 'synced') this.setState({ ...base, state: 'synced', lastSyncedAt: Date.now() });
+    else if (state.state === 'offline') this.setState({ ...base, state: 'offline' });
+    else this.setState({ ...base, state: 'error', reason: state.reason });
+  }
+
+  /** The key document's keys; refusals in words: server unreachable, password refused, not a database, wrong passphrase. */
+  private async openServer(access: RemoteAccess, passphrase: string): Promise<SyncKeys> {
+    const remote = remoteDatabase(access);
+    let response: Response;
+    try {
+      response = await fetch(access.url, { headers: authorizationHeaders(access), credentials: 'omit' });
+    } catch {
+      throw refusal('sync_unreachable', `The sync server at ${new URL(access.url).origin} cannot be reached (offline, a wrong address, or it does not allow this app's origin: CORS).`);
+    }
+    if (response.status === 401 || response.status === 403) throw refusal('sync_unauthorized', 'The sync server refused the username or password.');
+    if (response.status === 404) {
+      // An empty server: make the database (CouchDB lets an admin; otherwise the user must create it first).
+      const created = await fetch(access.url, { method: 'PUT', headers: authorizationHeaders(access), credentials: 'omit' }).catch(() => undefined);
+      if (!created?.ok) throw refusal('sync_not_a_database', 'There is no database at this URL, and it could not be created. Create it on the server first.');
+    } else if (!response.ok || !(await response.json().catch(() => undefined))?.db_name) {
+      throw refusal('sync_not_a_database', 'This URL is not a CouchDB database (give the database URL, e.g. https://couch.example.com/parley).');
+    }
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const existing = await remote.get(KEY_DOC_ID).catch((error: { status?: number }) => (error.status === 404 ? undefined : Promise.reject(error)));
+      if (existing) {
+        if (!isKeyDocument(existing)) throw refusal('sync_not_a_database', 'This database holds something other than Parley’s encrypted data.');
+        const keys = await openKeyDocument(existing as KeyDocument, passphrase);
+        if (!keys) throw refusal('sync_wrong_passphrase', 'Wrong passphrase: it does not open the data on this server.');
+        return keys;
+      }
+      const made = await newKeyDocument(passphrase);
+      try {
+        await remote.put(made.document);
+        return made.keys;
+      } catch (error) {
+        if ((error as { status?: number }).status !== 409) throw refusal('sync_unauthorized', 'The sync server refused to store Parley’s key document (is the user allowed to write to this database?).');
+        // Another device made it first: read theirs.
+      }
+    }
+    throw refusal('sync_not_a_database', 'The key document of this database keeps changing.');
+  }
+
+  private async loadDevice(): Promise<void> {
+    if (!this.device.id) this.device = await loadDevice(this.deps);
+  }
+
+  private setState(next: Omit<SyncStatus, 'device'>): void {
+    this.current = next;
+    this.deps.post({ type: 'sync-status', status: this.snapshot() });
+  }
+
+  private snapshot(): SyncStatus {
+    return { ...this.current, device: this.device };
+  }
+}
+
+function refusal(reason: 'sync_unreachable' | 'sync_unauthorized' | 'sync_not_a_database' | 'sync_wrong_passphrase', message: string): WireError {
+  return new WireError({ code: 'invalid_state', reason, message });
+}
+
+/** A database URL without credentials in it (they go in a header) and over http(s). */
+function checkedUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw refusal('sync_not_a_database', 'The sync server URL is not a URL (e.g. https://couch.example.com/parley).');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refusal('sync_not_a_database', 'The sync server URL must start with https:// (or http:// for a server on this computer).');
+  url.username = '';
+  url.password = '';
+  return url.toString().replace(/\/$/, '');
+}
+
+function authorizationHeaders(access: RemoteAccess): HeadersInit {
+  return access.username || access.password ? { Authorization: `Basic ${btoa(unescape(encodeURIComponent(`${access.username}:${access.password}`)))}` } : {};
+}

@@ -1,0 +1,130 @@
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { randomFrom, SimulatedMirror, SimulatedReplicator, SimulatedServer } from './sync-simulation';
+import { zodTool } from '../../src/core/tools';
+import type { Tool } from '../../src/core/tool';
+import type { ToolCallBlock } from '../../src/schema/blocks';
+import type { Message } from '../../src/schema/records';
+import { newKeyDocument, open, type SyncKeys } from '../../src/worker/sync/sync-crypto';
+import type { Proposal } from '../../src/schema/sync';
+
+// Issue 19 with issue 20's rule: a tool approved on the phone runs on the laptop, once; nothing the laptop approved
+// runs on the phone after a take-over unless the phone's user allows it there.
+
+const LAPTOP = { id: 'device-laptop', name: 'Laptop' };
+const PHONE = { id: 'device-phone', name: 'Phone' };
+const CALL = { text: 'Writing it.', toolCalls: [{ name: 'mcp__files__write_file', args: { path: 'a.txt' } }] };
+const ECHO = { text: 'Saw: {{lastToolResult}}' };
+
+let sharedKeys: Promise<SyncKeys> | undefined;
+const keys = () => (sharedKeys ??= newKeyDocument('correct horse battery staple', 100_000).then((made) => made.keys));
+
+function countingTool() {
+  const runs: string[] = [];
+  const tool: Tool = {
+    ...zodTool({
+      name: 'mcp__files__write_file',
+      description: 'Writes a file.',
+      input: z.object({ path: z.string().min(1) }).strict(),
+      async execute(args) {
+        runs.push((args as { path: string }).path);
+        return { text: `wrote ${(args as { path: string }).path}` };
+      },
+    }),
+    permission: 'ask',
+    source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
+  };
+  return { tool, runs };
+}
+
+const callIn = (message: Message | undefined) => message?.blocks.find((block): block is ToolCallBlock => block.type === 'tool_call');
+
+async function devices(seed: number) {
+  const server = new SimulatedServer();
+  const laptopMirror = new SimulatedMirror(server);
+  const phoneMirror = new SimulatedMirror(server);
+  const replicator = new SimulatedReplicator(server, [laptopMirror, phoneMirror], randomFrom(seed));
+  const laptopTool = countingTool();
+  const phoneTool = countingTool();
+  const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [laptopTool.tool] });
+  const phone = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [phoneTool.tool] });
+  await laptop.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) });
+  await laptop.host.sync.attach(laptopMirror, await keys(), LAPTOP);
+  await phone.host.sync.attach(phoneMirror, await keys(), PHONE);
+  const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
+  await laptop.send({ type: 'message.send', conversationId, text: 'write a.txt' });
+  await waitForRunState(laptop, conversationId, ['awaiting_input']);
+  await replicator.settle(async () => (await phone.send({ type: 'requests.listPending' })).length === 1);
+  const [pending] = await phone.send({ type: 'requests.listPending' });
+  const target = { conversationId, messageId: pending!.messageId, requestId: pending!.requestId };
+  return { server, replicator, laptop, phone, laptopTool, phoneTool, target, laptopMirror, phoneMirror };
+}
+
+async function proposalsOn(server: SimulatedServer): Promise<Proposal[]> {
+  const proposals: Proposal[] = [];
+  for (const { document } of server.documents.values()) {
+    if (!document.ct || !document.iv) continue;
+    const payload = JSON.parse(await open(await keys(), { iv: document.iv, ct: document.ct })) as { kind: string; proposal?: Proposal };
+    if (payload.kind === 'proposal') proposals.push(payload.proposal!);
+  }
+  return proposals;
+}
+
+async function lastOf(tab: TestTab, conversationId: string) {
+  return (await tab.host.store.listMessages(conversationId)).at(-1);
+}
+
+describe('tool approvals across devices (sync)', { timeout: 60_000 }, () => {
+  it('Allow on the phone runs the call on the laptop once, however often the proposal arrives', async () => {
+    const world = await devices(7);
+    const { phone, laptop, target } = world;
+    expect(await phone.send({ type: 'request.resolve', ...target, approved: true })).toMatchObject({ proposedTo: LAPTOP });
+    // Pressed again (a double tap, a retry): the same proposal, applied once.
+    await phone.send({ type: 'request.resolve', ...target, approved: true });
+    await world.replicator.settle(async () => {
+      const [here, there] = await Promise.all([lastOf(laptop, target.conversationId), lastOf(phone, target.conversationId)]);
+      return here?.role === 'assistant' && here.status === 'complete' && !laptop.host.runs.isRunningHere(target.conversationId) && isDeepStrictEqual(here, there) && callIn(await laptop.host.store.getMessage(target.messageId))?.status === 'success';
+    });
+    expect(world.laptopTool.runs).toEqual(['a.txt']);
+    expect(world.phoneTool.runs).toEqual([]);
+    expect(callIn(await phone.host.store.getMessage(target.messageId))).toMatchObject({ status: 'success', approval: { status: 'success', resolvedOn: PHONE } });
+  });
+
+  it("Allow on the phone for arguments that no longer match the laptop's call is refused: nothing runs", async () => {
+    const world = await devices(8);
+    const { phone, laptop, target } = world;
+    // The phone's copy is altered after it arrived (what a forged or stale record looks like): the user saw other arguments.
+    const message = (await phone.host.store.getMessage(target.messageId))!;
+    await phone.host.store.applyRemote({ messages: [{ ...message, updatedAt: message.updatedAt + 1, blocks: message.blocks.map((block) => (block.type === 'tool_call' ? { ...block, args: { path: 'other.txt' } } : block)) }] });
+    await phone.send({ type: 'request.resolve', ...target, approved: true });
+    // The laptop read the proposal and wrote its refusal back (decrypted here with the user's key).
+    await world.replicator.settle(async () => (await proposalsOn(world.server)).some((proposal) => proposal.outcome?.reason === 'arguments_changed'));
+    expect(world.laptopTool.runs).toEqual([]);
+    expect(callIn(await laptop.host.store.getMessage(target.messageId))?.approval?.status).toBe('pending');
+  });
+
+  it('a call the laptop approved but had not run asks again on the phone after "Continue on this device": it never runs by itself', async () => {
+    const world = await devices(9);
+    const { phone, laptop, target } = world;
+    // The laptop's record says "approved, queued" (the laptop closed before running it), and the phone has that record.
+    const stored = (await laptop.host.store.getMessage(target.messageId))!;
+    const approvedUnrun = { ...stored, updatedAt: stored.updatedAt + 1, blocks: stored.blocks.map((block) => (block.type === 'tool_call' ? { ...block, approval: { kind: 'permission' as const, status: 'success' as const, resolution: 'approved' as const, resolvedAt: 1 } } : block)) };
+    await phone.host.store.applyRemote({ messages: [approvedUnrun] });
+    await laptop.host.sync.detach();
+    world.replicator.mirrors.splice(0, 1);
+    await phone.send({ type: 'conversation.takeOver', conversationId: target.conversationId });
+    await phone.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) });
+    await phone.send({ type: 'conversation.setProfile', conversationId: target.conversationId, profileId: (await phone.send({ type: 'settings.get' })).defaultProfileId });
+    expect(callIn(await phone.host.store.getMessage(target.messageId))?.approval?.status).toBe('pending');
+    expect((await phone.host.store.getConversation(target.conversationId))?.runState).toBe('awaiting_input');
+    await phone.send({ type: 'run.continue', conversationId: target.conversationId }).catch(() => undefined);
+    expect(world.phoneTool.runs).toEqual([]);
+    // Allowed here, by this device's user: it runs here, once.
+    await phone.send({ type: 'request.resolve', ...target, approved: true });
+    await waitForRunState(phone, target.conversationId, ['idle']);
+    expect(world.phoneTool.runs).toEqual(['a.txt']);
+    expect(world.laptopTool.runs).toEqual([]);
+  });
+});

@@ -1,0 +1,199 @@
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { randomFrom, SimulatedMirror, SimulatedReplicator, SimulatedServer } from './sync-simulation';
+import { newKeyDocument, type SyncKeys } from '../../src/worker/sync/sync-crypto';
+import type { QuestionRequestBlock } from '../../src/schema/blocks';
+import type { Message } from '../../src/schema/records';
+
+// Issue 19's host tests: two devices, each a real host over its own IndexedDB, joined through a simulated CouchDB
+// replicator that delays, duplicates and reorders documents. The device that runs a conversation applies another
+// device's answer through its own compare-and-set, once.
+
+const ASK = {
+  text: 'Before I plan:',
+  toolCalls: [{ name: 'question', args: { questions: [{ header: 'Trip', question: 'Where to?', options: [{ label: 'Beach' }, { label: 'City' }], custom: false }] } }],
+};
+const ECHO = { text: 'Got: {{lastToolResult}}' };
+const LAPTOP = { id: 'device-laptop', name: 'Laptop' };
+const PHONE = { id: 'device-phone', name: 'Phone' };
+
+let sharedKeys: Promise<SyncKeys> | undefined;
+const keys = () => (sharedKeys ??= newKeyDocument('correct horse battery staple', 100_000).then((made) => made.keys));
+
+interface World {
+  laptop: TestTab;
+  phone: TestTab;
+  server: SimulatedServer;
+  laptopMirror: SimulatedMirror;
+  phoneMirror: SimulatedMirror;
+  replicator: SimulatedReplicator;
+}
+
+async function world(seed: number): Promise<World> {
+  const server = new SimulatedServer();
+  const laptopMirror = new SimulatedMirror(server);
+  const phoneMirror = new SimulatedMirror(server);
+  const replicator = new SimulatedReplicator(server, [laptopMirror, phoneMirror], randomFrom(seed));
+  const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+  const phone = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+  await laptop.send({ type: 'settings.update', script: script([ASK, ECHO, ECHO]) });
+  await laptop.host.sync.attach(laptopMirror, await keys(), LAPTOP);
+  await phone.host.sync.attach(phoneMirror, await keys(), PHONE);
+  return { laptop, phone, server, laptopMirror, phoneMirror, replicator };
+}
+
+function questionOf(message: Message | undefined): QuestionRequestBlock {
+  const block = message?.blocks.find((candidate) => candidate.type === 'question_request');
+  if (!block || block.type !== 'question_request') throw new Error('no question block');
+  return block;
+}
+
+const textOf = (message: Message | undefined) => message?.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('') ?? '';
+
+/** The laptop's agent asks; the phone has received the question (its inbox lists it). */
+async function askOnLaptop({ laptop, phone, replicator }: World) {
+  const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
+  await laptop.send({ type: 'message.send', conversationId, text: 'Plan a trip' });
+  await waitForRunState(laptop, conversationId, ['awaiting_input']);
+  await replicator.settle(async () => (await phone.send({ type: 'requests.listPending' })).length === 1);
+  const [pending] = await phone.send({ type: 'requests.listPending' });
+  return { conversationId, messageId: pending!.messageId, toolCallId: pending!.requestId };
+}
+
+/** Replicates until both devices hold the same resolved question and the laptop's run has ended. */
+async function settleAnswered(current: World, target: { conversationId: string; messageId: string }) {
+  await current.replicator.settle(async () => {
+    const [onLaptop, onPhone, conversation] = await Promise.all([
+      current.laptop.host.store.getMessage(target.messageId),
+      current.phone.host.store.getMessage(target.messageId),
+      current.laptop.host.store.getConversation(target.conversationId),
+    ]);
+    if (conversation?.runState !== 'idle' || current.laptop.host.runs.isRunningHere(target.conversationId)) return false;
+    const last = (await current.laptop.host.store.listMessages(target.conversationId)).at(-1);
+    const phoneLast = (await current.phone.host.store.listMessages(target.conversationId)).at(-1);
+    return questionOf(onLaptop).status !== 'pending' && isDeepStrictEqual(onLaptop, onPhone) && last?.id === phoneLast?.id && last?.status === 'complete' && isDeepStrictEqual(last, phoneLast);
+  });
+}
+
+describe('answering on another device (sync)', { timeout: 60_000 }, () => {
+  it("the phone's answer is a proposal the laptop applies: its run resumes with the phone's answers, marked as given on the phone", async () => {
+    const current = await world(1);
+    const target = await askOnLaptop(current);
+    const result = await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }] });
+    expect(result.proposedTo).toEqual(LAPTOP);
+    // Nothing changed on the phone by itself: the laptop decides.
+    expect(questionOf(await current.phone.host.store.getMessage(target.messageId)).status).toBe('pending');
+    await settleAnswered(current, target);
+    const question = questionOf(await current.laptop.host.store.getMessage(target.messageId));
+    expect(question).toMatchObject({ status: 'success', resolution: 'answered', answers: [{ selected: ['City'] }], resolvedOn: PHONE });
+    const messages = await current.laptop.host.store.listMessages(target.conversationId);
+    expect(textOf(messages.at(-1))).toBe('Got: User has answered your questions: "Where to?"="City". You can now continue with the user\'s answers in mind.');
+    expect((await current.laptop.host.store.getConversation(target.conversationId))?.completedSteps).toBe(2);
+    // The phone now holds what the laptop wrote, and its inbox is empty.
+    expect(await current.phone.send({ type: 'requests.listPending' })).toEqual([]);
+    expect(textOf((await current.phone.host.store.listMessages(target.conversationId)).at(-1))).toBe(textOf(messages.at(-1)));
+  });
+
+  it('the server holds no plaintext: no message text, title, answer or device name in any document', async () => {
+    const current = await world(2);
+    const target = await askOnLaptop(current);
+    await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }] });
+    await settleAnswered(current, target);
+    const everything = current.server.allPlaintext();
+    for (const secret of ['Plan a trip', 'Where to?', 'City', 'Before I plan', 'Laptop', 'Phone', 'device-laptop', target.conversationId, target.messageId]) expect(everything).not.toContain(secret);
+  });
+
+  it('both devices answer at once, 20 times in random orders: one outcome everywhere, the model reads it once, the loser is told by the records', async () => {
+    const winners = new Set<string>();
+    for (let trial = 0; trial < 20; trial += 1) {
+      const current = await world(100 + trial);
+      const target = await askOnLaptop(current);
+      const laptopChoice = trial % 2 === 0 ? 'Beach' : 'City';
+      const phoneChoice = laptopChoice === 'Beach' ? 'City' : 'Beach';
+      // The phone proposes; the replicator moves a random number of documents (the proposal may or may not reach the
+      // laptop and be applied meanwhile); then the laptop's user clicks too.
+      await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: [phoneChoice] }] });
+      for (let step = 0; step < (trial * 7) % 23; step += 1) {
+        current.replicator.step();
+        await new Promise((resolve) => setTimeout(resolve, trial % 3));
+      }
+      const laptopClick = await current.laptop.send({ type: 'question.answer', ...target, answers: [{ selected: [laptopChoice] }] }).then(
+        () => 'applied',
+        (error: { code?: string }) => error.code,
+      );
+      await settleAnswered(current, target);
+      const onLaptop = questionOf(await current.laptop.host.store.getMessage(target.messageId));
+      const onPhone = questionOf(await current.phone.host.store.getMessage(target.messageId));
+      expect(onPhone).toEqual(onLaptop);
+      // One outcome: the device named in it is the one whose answers it holds; a losing click was refused.
+      const winner = onLaptop.resolvedOn?.id === PHONE.id ? 'phone' : 'laptop';
+      winners.add(winner);
+      expect(onLaptop.answers).toEqual([{ selected: [winner === 'phone' ? phoneChoice : laptopChoice] }]);
+      expect(laptopClick).toBe(winner === 'laptop' ? 'applied' : 'already_resolved');
+      const messages = await current.laptop.host.store.listMessages(target.conversationId);
+      expect(messages.filter((message) => message.role === 'assistant' && textOf(message).startsWith('Got:'))).toHaveLength(1);
+      expect((await current.laptop.host.store.getConversation(target.conversationId))?.completedSteps).toBe(2);
+    }
+    // The trials covered both orders of arrival.
+    expect([...winners].sort()).toEqual(['laptop', 'phone']);
+  }, 180_000);
+
+  it('an answer given on the phone while it is offline is delivered when it is back, and applied once however often it arrives', async () => {
+    const current = await world(3);
+    const target = await askOnLaptop(current);
+    current.replicator.setOffline(current.phoneMirror, true);
+    const result = await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }] });
+    expect(result.proposedTo).toEqual(LAPTOP);
+    for (let step = 0; step < 50; step += 1) current.replicator.step();
+    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId)).status).toBe('pending');
+    current.replicator.setOffline(current.phoneMirror, false);
+    await settleAnswered(current, target);
+    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId))).toMatchObject({ answers: [{ selected: ['Beach'] }], resolvedOn: PHONE });
+    // The same answer proposed again (a retried click) does not resolve anything twice.
+    await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }] }).catch(() => undefined);
+    await current.replicator.settle();
+    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId)).answers).toEqual([{ selected: ['Beach'] }]);
+    expect((await current.laptop.host.store.getConversation(target.conversationId))?.completedSteps).toBe(2);
+  });
+
+  it('a message typed on the phone is sent by the laptop once, and answers the waiting question as a chat reply', async () => {
+    const current = await world(4);
+    const target = await askOnLaptop(current);
+    const result = await current.phone.send({ type: 'message.send', conversationId: target.conversationId, text: 'Somewhere warm' });
+    expect(result).toEqual({ proposedTo: LAPTOP });
+    await settleAnswered(current, target);
+    const messages = await current.laptop.host.store.listMessages(target.conversationId);
+    expect(messages.filter((message) => message.role === 'user').map(textOf)).toEqual(['Plan a trip', 'Somewhere warm']);
+    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId))).toMatchObject({ resolution: 'chat', resolvedOn: PHONE });
+  });
+
+  it('the phone cannot change a conversation the laptop runs, and "Continue on this device" takes it over: one device wins', async () => {
+    const current = await world(5);
+    const target = await askOnLaptop(current);
+    await expect(current.phone.send({ type: 'conversation.rename', conversationId: target.conversationId, title: 'Mine' })).rejects.toMatchObject({ reason: 'runs_elsewhere' });
+    expect(await current.phone.send({ type: 'sync.runners' })).toEqual({ [target.conversationId]: LAPTOP });
+    // A restart of the phone's sync (a reload) remembers who runs what without reading every document again.
+    await current.phone.host.sync.detach();
+    await current.phone.host.sync.attach(current.phoneMirror, await keys(), PHONE);
+    expect(await current.phone.send({ type: 'sync.runners' })).toEqual({ [target.conversationId]: LAPTOP });
+    await expect(current.phone.send({ type: 'conversation.rename', conversationId: target.conversationId, title: 'Mine' })).rejects.toMatchObject({ reason: 'runs_elsewhere' });
+    // The laptop is closed: its engine stops. The phone takes over, then answers here, and its own run goes on.
+    await current.laptop.host.sync.detach();
+    current.replicator.mirrors.splice(0, 1);
+    await current.phone.send({ type: 'conversation.takeOver', conversationId: target.conversationId });
+    expect(await current.phone.send({ type: 'sync.runners' })).toEqual({});
+    await current.phone.send({ type: 'settings.update', script: script([ASK, ECHO, ECHO]) });
+    await current.phone.send({ type: 'conversation.setProfile', conversationId: target.conversationId, profileId: (await current.phone.send({ type: 'settings.get' })).defaultProfileId });
+    const answered = await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }] });
+    expect(answered.proposedTo).toBeUndefined();
+    await waitForRunState(current.phone, target.conversationId, ['idle']);
+    // A second take-over from a device that read the old runner loses.
+    const late = new SimulatedMirror(current.server);
+    const third = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await third.host.sync.attach(late, await keys(), { id: 'device-tablet', name: 'Tablet' });
+    current.replicator.mirrors.push(late);
+    await current.replicator.settle(async () => (await third.host.store.getConversation(target.conversationId)) !== undefined && Object.keys(await third.send({ type: 'sync.runners' })).length === 1);
+    expect(await third.send({ type: 'sync.runners' })).toEqual({ [target.conversationId]: PHONE });
+  });
+});

@@ -1,0 +1,216 @@
+import type { EncryptedDocument, Mirror, MirrorChange } from '../../src/worker/sync/mirror';
+
+/**
+ * A CouchDB-like server and device mirrors in memory, joined by a replicator the test drives: it moves documents in
+ * random order, duplicates some, holds some back, and goes "offline" on request. Revisions follow CouchDB's rules
+ * closely enough for Parley: `n-hash`, a write must name the current revision (409 otherwise), and when two revisions
+ * meet, the longer history wins, then the greater hash — the same winner on every side.
+ */
+type Stored = { document: EncryptedDocument; generation: number; hash: string };
+
+let revisionCounter = 0;
+function nextRevision(previous: Stored | undefined): { generation: number; hash: string } {
+  revisionCounter += 1;
+  return { generation: (previous?.generation ?? 0) + 1, hash: `${revisionCounter.toString(36).padStart(6, '0')}${Math.random().toString(36).slice(2, 8)}` };
+}
+
+function wins(candidate: Stored, current: Stored | undefined): boolean {
+  if (!current) return true;
+  if (candidate.generation !== current.generation) return candidate.generation > current.generation;
+  return candidate.hash > current.hash;
+}
+
+/** One side of replication: the server, or a device's mirror. Holds winners only (conflicts resolve on arrival). */
+class DocumentStore {
+  readonly documents = new Map<string, Stored>();
+  readonly log: Array<{ id: string; seq: number }> = [];
+  private seq = 0;
+  private readonly listeners = new Set<() => void>();
+
+  put(document: EncryptedDocument): 'ok' | 'conflict' {
+    const current = this.documents.get(document._id);
+    const currentRev = current ? `${current.generation}-${current.hash}` : undefined;
+    if ((document._rev ?? undefined) !== currentRev) return 'conflict';
+    const revision = nextRevision(current);
+    this.store({ document: { ...document, _rev: `${revision.generation}-${revision.hash}` }, ...revision });
+    return 'ok';
+  }
+
+  /** A revision replicated from elsewhere: kept when it wins. */
+  receive(stored: Stored): void {
+    if (wins(stored, this.documents.get(stored.document._id))) this.store(stored);
+  }
+
+  private store(stored: Stored): void {
+    this.documents.set(stored.document._id, stored);
+    this.seq += 1;
+    this.log.push({ id: stored.document._id, seq: this.seq });
+    for (const listener of this.listeners) listener();
+  }
+
+  changesSince(since: number): MirrorChange[] {
+    const latest = new Map<string, number>();
+    for (const entry of this.log) if (entry.seq > since) latest.set(entry.id, entry.seq);
+    return [...latest.entries()].sort((a, b) => a[1] - b[1]).map(([id, seq]) => ({ document: structuredClone(this.documents.get(id)!.document), seq }));
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export class SimulatedServer extends DocumentStore {
+  /** When false, the devices cannot reach it (their direct reads and writes fail; the replicator moves nothing). */
+  reachable = true;
+
+  allPlaintext(): string {
+    return JSON.stringify([...this.documents.values()].map((stored) => stored.document));
+  }
+}
+
+export class SimulatedMirror implements Mirror {
+  readonly local = new DocumentStore();
+  private readonly locals = new Map<string, unknown>();
+
+  constructor(readonly server: SimulatedServer) {}
+
+  async get(id: string): Promise<EncryptedDocument | undefined> {
+    const stored = this.local.documents.get(id);
+    return stored && !stored.document._deleted ? structuredClone(stored.document) : undefined;
+  }
+
+  async put(document: EncryptedDocument): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      if (this.local.put(document) === 'ok') return;
+      const current = this.local.documents.get(document._id);
+      document = { ...document, ...(current ? { _rev: current.document._rev } : {}) };
+      if (!current) delete document._rev;
+    }
+    throw new Error('conflict');
+  }
+
+  follow(since: string | number | undefined, onChanges: (changes: MirrorChange[]) => Promise<void>): { cancel(): void } {
+    let position = Number(since ?? 0);
+    let cancelled = false;
+    let running = Promise.resolve();
+    const drain = () => {
+      running = running.then(async () => {
+        while (!cancelled) {
+          const changes = this.local.changesSince(position);
+          if (changes.length === 0) {
+            if (position === Number(since ?? 0)) await onChanges([]); // caught up, with nothing to apply
+            return;
+          }
+          position = Number(changes.at(-1)!.seq);
+          await onChanges(changes);
+        }
+      });
+    };
+    const unsubscribe = this.local.onChange(drain);
+    drain();
+    return {
+      cancel: () => {
+        cancelled = true;
+        unsubscribe();
+      },
+    };
+  }
+
+  async remoteGet(id: string): Promise<EncryptedDocument | undefined> {
+    if (!this.server.reachable) throw new Error('offline');
+    const stored = this.server.documents.get(id);
+    return stored ? structuredClone(stored.document) : undefined;
+  }
+
+  async remotePut(document: EncryptedDocument): Promise<'ok' | 'conflict'> {
+    if (!this.server.reachable) throw new Error('offline');
+    return this.server.put(document);
+  }
+
+  async getLocal(key: string): Promise<unknown> {
+    return this.locals.get(key);
+  }
+
+  async setLocal(key: string, value: unknown): Promise<void> {
+    this.locals.set(key, value);
+  }
+}
+
+/** A seeded random generator (mulberry32), so a failing trial can be replayed. */
+export function randomFrom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Moves documents between mirrors and the server, one random step at a time: a document pushed or pulled, in any order,
+ * sometimes twice, sometimes held back for later. Nothing moves while the server is unreachable or a mirror is offline.
+ */
+export class SimulatedReplicator {
+  private readonly offline = new Set<SimulatedMirror>();
+
+  constructor(
+    readonly server: SimulatedServer,
+    readonly mirrors: SimulatedMirror[],
+    private readonly random: () => number,
+  ) {}
+
+  setOffline(mirror: SimulatedMirror, offline: boolean): void {
+    if (offline) this.offline.add(mirror);
+    else this.offline.delete(mirror);
+  }
+
+  /** Documents whose winner differs between a connected mirror and the server, both ways. */
+  private pending(): Array<() => void> {
+    const moves: Array<() => void> = [];
+    if (!this.server.reachable) return moves;
+    for (const mirror of this.mirrors) {
+      if (this.offline.has(mirror)) continue;
+      for (const [id, stored] of mirror.local.documents) {
+        const there = this.server.documents.get(id);
+        if (there?.document._rev !== stored.document._rev && wins(stored, there)) moves.push(() => this.server.receive(structuredClone(stored)));
+      }
+      for (const [id, stored] of this.server.documents) {
+        const here = mirror.local.documents.get(id);
+        if (here?.document._rev !== stored.document._rev && wins(stored, here)) moves.push(() => mirror.local.receive(structuredClone(stored)));
+      }
+    }
+    return moves;
+  }
+
+  /** One random move (and sometimes the same move again: a duplicate delivery). False when nothing is left to move. */
+  step(): boolean {
+    const moves = this.pending();
+    if (moves.length === 0) return false;
+    const move = moves[Math.floor(this.random() * moves.length)]!;
+    move();
+    if (this.random() < 0.2) move();
+    return true;
+  }
+
+  /**
+   * Replicates until nothing is left to move and every device has applied what it received, checking `done` between
+   * steps; yields to the engines between steps so their writes join in. Throws after `limit` rounds without `done`.
+   */
+  async settle(done: () => Promise<boolean> = async () => true, limit = 4000): Promise<void> {
+    let quiet = 0;
+    for (let round = 0; round < limit; round += 1) {
+      const moved = this.step();
+      await new Promise((resolve) => setTimeout(resolve, moved && this.random() < 0.7 ? 0 : 3));
+      if (moved) {
+        quiet = 0;
+        continue;
+      }
+      quiet += 1;
+      if (quiet > 5 && (await done())) return;
+    }
+    throw new Error('replication did not settle');
+  }
+}
