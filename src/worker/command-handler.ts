@@ -15,6 +15,8 @@ import { createMcpHandlers } from './mcp/mcp-commands';
 import { addSettings, exportSettings, offerOf, offersAnything } from './settings-backup';
 import type { McpHub } from './mcp/mcp-hub';
 import type { ConversationSearch } from './conversation-search';
+import { prepareAttachments, readAttachment, type StorageEstimate } from './attachment-records';
+import { profileAcceptsImages } from '../schema/attachment-kinds';
 
 export interface CommandHandlerDeps {
   store: IndexedDbConversationStore;
@@ -36,6 +38,12 @@ export interface CommandHandlerDeps {
   viewedConversations?(): Promise<ReadonlySet<string>>;
   /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */
   readImport?(file: Blob): Promise<ConversationExport>;
+  /** Ids of new records (attachments); random UUIDs when absent. */
+  newId?(): string;
+  /** See HostEnvironment.estimateStorage; the browser's when absent. */
+  estimateStorage?: StorageEstimate;
+  /** The profile a conversation talks to (its own, else the default); undefined when it was deleted. */
+  profileOf?(conversation: Conversation): Promise<Profile | undefined>;
 }
 
 /** How many of a conversation's newest messages `conversation.open` returns. */
@@ -142,16 +150,26 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       return { imported: imported.length, skipped, repairs, ...(settingsAdded ? { settingsAdded } : {}) };
     },
     'message.send': async (command) => {
+      const inputs = command.attachments ?? [];
+      if (command.text === '' && inputs.length === 0) throw new WireError({ code: 'invalid_command', reason: 'message_empty', message: 'Write a message or attach a file first.', field: 'text' });
+      const { defaultProfileId } = await settings.getSettings();
+      // Files are checked, and the quota, before the run lock and the transaction (reading a Blob is not an IndexedDB request).
+      const files = inputs.length === 0 ? [] : await prepareAttachments(inputs, { acceptsImages: await acceptsImages(command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
       await runs.recover(command.conversationId);
       const release = await runs.claim(command.conversationId);
       try {
-        const { message, run } = await store.appendUserMessage(command.conversationId, command.text, (await settings.getSettings()).defaultProfileId);
+        const { message, run } = await store.appendUserMessage(command.conversationId, command.text, defaultProfileId, files);
         void runs.start(command.conversationId, release, run);
         return { message };
       } catch (error) {
         release();
         throw error;
       }
+    },
+    'attachment.read': async (command) => {
+      const stored = await store.readAttachment(command.attachmentId);
+      if (!stored) throw new WireError({ code: 'not_found', reason: 'attachment_gone', message: 'This file is no longer stored.' });
+      return { blob: stored.blob, mimeType: stored.blob.type };
     },
     'message.regenerate': (command) => startVersion(command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
     'message.edit': (command) => startVersion(command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
@@ -239,6 +257,13 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
     'conversations.search': async (command) => ({ results: await deps.search.search(command.query, command.limit ?? 20) }),
     'storage.conversationSizes': (command) => store.conversationSizes(command.limit),
   };
+
+  /** Whether the model the conversation talks to takes images (a deleted profile: the send fails later in words). */
+  async function acceptsImages(conversationId: string, defaultProfileId: string): Promise<boolean> {
+    const conversation = await store.getConversation(conversationId);
+    const profile = conversation ? await deps.profileOf?.(conversation) : await settings.getProfile(defaultProfileId);
+    return profile ? profileAcceptsImages(profile) : true;
+  }
 
   /** Changes a conversation's branches while holding its run lock, so no run starts meanwhile in this tab or another. */
   async function underLock<T>(conversationId: string, change: () => Promise<T>): Promise<T> {
@@ -337,7 +362,7 @@ function providerErrorText(code: string): string {
 }
 
 /** An exported conversation with provider error texts replaced by their code. */
-function withoutProviderDetails(entry: { conversation: Conversation; messages: Message[] }): { conversation: Conversation; messages: Message[] } {
+function withoutProviderDetails<Entry extends { conversation: Conversation; messages: Message[] }>(entry: Entry): Entry {
   const conversation = entry.conversation.runError && PROVIDER_ERROR_CODES.has(entry.conversation.runError.code)
     ? { ...entry.conversation, runError: { code: entry.conversation.runError.code, message: providerErrorText(entry.conversation.runError.code) } } // no detail: it holds the server's words
     : entry.conversation;
@@ -346,6 +371,7 @@ function withoutProviderDetails(entry: { conversation: Conversation; messages: M
       ? { ...message, blocks: message.blocks.map((block) => (block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code) ? { type: 'error' as const, code: block.code, message: providerErrorText(block.code) } : block)) }
       : message,
   );
-  return { conversation, messages };
+  // The rest of the entry (its files) as it was.
+  return { ...entry, conversation, messages };
 }
 

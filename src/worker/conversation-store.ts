@@ -4,7 +4,7 @@ import type { ConversationSizes, ImportRepair, MessagePage, PendingRequest } fro
 import type { QuestionDraft } from '../schema/question';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import { BranchRecords, type NewVersion } from './branch-records';
-import { exportAll } from './conversation-export';
+import { exportAll, type ExportedConversation } from './conversation-export';
 import type { ParleyDatabase } from './database';
 import { listMessagePage, listMessages, listNewestMessages, searchMessages } from './message-pages';
 import { RequestRecords, type RequestTarget } from './request-records';
@@ -13,6 +13,8 @@ import { conversationSizes } from './storage-usage';
 import { DEFAULT_TITLE, notFound, type StoreContext, type StoreListener } from './store-context';
 import { readStoredSettings } from './stored-config';
 import { inTransaction, type Transaction } from './transaction';
+import { deleteAttachmentsOfConversation, readAttachment, type PreparedAttachment } from './attachment-records';
+import type { StoredAttachment } from '../schema/attachments';
 
 /** Deletes, in the caller's transaction, every conversation never used (no message, no draft, untitled, idle) not in `keep`. */
 async function removeUnused(transaction: Transaction, keep: ReadonlySet<string>): Promise<string[]> {
@@ -139,9 +141,11 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   async deleteConversation(conversationId: string): Promise<void> {
-    await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
+    // Its files go with it, in the same transaction.
+    await inTransaction(this.database, ['conversations', 'messages', 'attachments'], async (transaction) => {
       if (!(await transaction.objectStore('conversations').get(conversationId))) throw notFound('conversation', conversationId);
       await transaction.objectStore('conversations').delete(conversationId);
+      await deleteAttachmentsOfConversation(transaction, conversationId);
       const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
       const keys = await transaction.objectStore('messages').index('by-conversation').getAllKeys(range);
       for (const key of keys) await transaction.objectStore('messages').delete(key);
@@ -157,7 +161,7 @@ export class IndexedDbConversationStore implements ConversationStore {
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
   }
 
-  exportAll(): Promise<Array<{ conversation: Conversation; messages: Message[] }>> {
+  exportAll(): Promise<ExportedConversation[]> {
     return exportAll(this.database);
   }
 
@@ -192,8 +196,13 @@ export class IndexedDbConversationStore implements ConversationStore {
     return this.runs.applyRun(conversationId, change, messages);
   }
 
-  appendUserMessage(conversationId: string, text: string, defaultProfileId: string): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
-    return this.runs.appendUserMessage(conversationId, text, defaultProfileId);
+  appendUserMessage(conversationId: string, text: string, defaultProfileId: string, files: readonly PreparedAttachment[] = []): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+    return this.runs.appendUserMessage(conversationId, text, defaultProfileId, files);
+  }
+
+  /** One file sent with a message, to show it. */
+  readAttachment(attachmentId: string): Promise<StoredAttachment | undefined> {
+    return readAttachment(this.database, attachmentId);
   }
 
   // Versions and branches: see BranchRecords.

@@ -20,6 +20,9 @@ import { SettingsStore } from './settings-store';
 import { StoredConfig } from './stored-config';
 import { McpHub } from './mcp/mcp-hub';
 import type { Timers } from '../core/coalesced-writer';
+import { profileAcceptsImages } from '../schema/attachment-kinds';
+import { withAttachments } from './attachment-model';
+import { readAttachmentContents, type StorageEstimate } from './attachment-records';
 
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
 
@@ -50,6 +53,8 @@ export interface HostEnvironment {
    * stop the worker answering the page's pings); absent in node tests, where it runs in place.
    */
   readImport?(file: Blob): Promise<ConversationExport>;
+  /** What the browser lets Parley store (navigator.storage.estimate), checked before files are stored; tests inject one. */
+  estimateStorage?: StorageEstimate;
 }
 
 export interface Host {
@@ -123,7 +128,11 @@ export function createHost(environment: HostEnvironment): Host {
     const profile = await profileOf(conversation);
     // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
     if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
-    return environment.createModel(profile, current.script);
+    // Every step reads its history's files back from storage (see withAttachments).
+    return withAttachments(await environment.createModel(profile, current.script), {
+      acceptsImages: profileAcceptsImages(profile),
+      read: (metas) => readAttachmentContents(environment.database, metas),
+    });
   };
 
   const waiters = new RequestWaiters();
@@ -173,6 +182,9 @@ export function createHost(environment: HostEnvironment): Host {
     mcp,
     search,
     ...(environment.readImport ? { readImport: environment.readImport } : {}),
+    ...(environment.estimateStorage ? { estimateStorage: environment.estimateStorage } : {}),
+    profileOf,
+    newId: environment.newId,
     prepareModel: (conversation) => {
       const prepare = environment.prepareModel;
       if (prepare) void profileOf(conversation).then((profile) => profile && prepare(profile), () => undefined);

@@ -1,4 +1,6 @@
-import { createEffect, createMemo, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
+import { profileAcceptsImages } from '../../schema/attachment-kinds';
+import { filesIn, offerAttachments } from '../attachment-drafts';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { composerText, isBeingCreated, whenCreated } from '../conversation-drafts';
@@ -78,9 +80,21 @@ export function ChatView(props: { conversationId: string }) {
     else if (wasShown) navigate({ name: 'home' });
   });
 
-  async function send(text: string): Promise<boolean> {
+  // The conversation's model takes images unless its profile says otherwise (the worker checks again when sending).
+  const acceptsImages = () => {
+    const profileId = conversation()?.profileId ?? app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID;
+    const profile = profiles().find((candidate) => candidate.id === profileId);
+    return profile ? profileAcceptsImages(profile) : true;
+  };
+  // Files dragged over the conversation are attached where they are dropped; `dragDepth` counts nested enter/leave.
+  const [dragging, setDragging] = createSignal(false);
+  let dragDepth = 0;
+  const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') === true;
+
+  async function send(text: string, files: readonly File[]): Promise<boolean> {
     await whenCreated(props.conversationId);
-    const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text }));
+    const attachments = files.map((file) => ({ name: file.name, type: file.type, blob: file }));
+    const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text, ...(attachments.length > 0 ? { attachments } : {}) }));
     if (!result) return false;
     // The one reply that writes to the store, on purpose: a new conversation's first message can arrive (as an event)
     // before the conversation's opening read has made a list to keep it in; the reply fills that gap. Idempotent.
@@ -103,7 +117,32 @@ export function ChatView(props: { conversationId: string }) {
   return (
     <Show when={conversation()} fallback={<p class="chat-loading">{t('chat.loading')}</p>}>
       {(current) => (
-        <section class="chat-view">
+        <section
+          class="chat-view"
+          data-dragging={dragging() ? 'true' : undefined}
+          onDragEnter={(event) => {
+            if (!carriesFiles(event)) return;
+            event.preventDefault();
+            dragDepth += 1;
+            setDragging(true);
+          }}
+          onDragOver={(event) => {
+            // Without this the browser opens the dropped file in place of the app.
+            if (carriesFiles(event)) event.preventDefault();
+          }}
+          onDragLeave={(event) => {
+            if (!carriesFiles(event)) return;
+            dragDepth = Math.max(0, dragDepth - 1);
+            if (dragDepth === 0) setDragging(false);
+          }}
+          onDrop={(event) => {
+            if (!carriesFiles(event)) return;
+            event.preventDefault();
+            dragDepth = 0;
+            setDragging(false);
+            offerAttachments(props.conversationId, filesIn(event.dataTransfer), acceptsImages());
+          }}
+        >
           <ChatHeader
             conversation={current()}
             profiles={profiles()}
@@ -140,6 +179,8 @@ export function ChatView(props: { conversationId: string }) {
             storedDraft={app.state.conversations[props.conversationId]?.draft}
             runState={runState()}
             waiting={waiting()}
+            acceptsImages={acceptsImages()}
+            dragging={dragging()}
             onSend={send}
             onStop={stop}
             onDraft={(text) => void whenCreated(props.conversationId).then(() => app.client.send({ type: 'conversation.saveDraft', conversationId: props.conversationId, text }).catch(() => undefined))}

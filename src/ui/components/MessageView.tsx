@@ -18,6 +18,8 @@ import { ElicitationForm } from './requests/ElicitationForm';
 // shown, not with the app; until then the reply shows as plain text (never as HTML), and the list's row measuring
 // follows the change.
 const Markdown = lazy(() => import('./Markdown').then((module) => ({ default: module.Markdown })));
+// Files sent with a message load their view (and thumbnails) when such a message is shown.
+const MessageAttachments = lazy(() => import('./attachments/AttachmentChips').then((module) => ({ default: module.MessageAttachments })));
 
 export interface MessageViewProps {
   message: Message;
@@ -58,6 +60,9 @@ export function MessageView(props: MessageViewProps) {
         <For each={props.message.blocks}>
           {(block) => <BlockView block={block} message={props.message} client={props.client} />}
         </For>
+      </Show>
+      <Show when={props.message.attachments?.length ? props.message.attachments : undefined}>
+        {(attachments) => <MessageAttachments attachments={attachments()} client={props.client} />}
       </Show>
       <Show when={props.message.status === 'streaming'}>
         <span class="message-cursor" aria-hidden="true" />
