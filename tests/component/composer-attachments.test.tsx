@@ -36,12 +36,12 @@ describe('Composer: files', () => {
   it('shows chosen files as a thumbnail or a chip with name and size, each removable, and sends them with the text', async () => {
     const { choose, textbox, onSend } = setup();
     choose(png(), markdown());
-    expect(await chipNames()).toEqual(['shot.png4 bytes', 'notes.md7 bytes']);
+    expect(await chipNames()).toEqual(['shot.png, 4 bytes', 'notes.md, 7 bytes']);
     expect((await chips()).querySelector('img')?.getAttribute('src')).toBe('blob:test/1');
 
     const [image] = within(await chips()).getAllByRole('listitem');
     fireEvent.click(within(image!).getByRole('button', { name: 'Remove attachment' }));
-    expect(await chipNames()).toEqual(['notes.md7 bytes']);
+    expect(await chipNames()).toEqual(['notes.md, 7 bytes']);
     expect(revoked).toEqual(['blob:test/1']); // the thumbnail's URL goes with its chip
 
     fireEvent.input(textbox, { target: { value: 'Read this' } });
@@ -68,7 +68,7 @@ describe('Composer: files', () => {
     expect(alert).toHaveTextContent('“archive.zip” was not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files');
     expect(alert).toHaveTextContent('“huge.csv” was not attached: it is 1.5 MB, and the limit for this kind of file is 1 MB.');
     expect(alert).toHaveTextContent('“photo.png” was not attached: this model does not accept images.');
-    expect(await chipNames()).toEqual(['keep.md7 bytes', 'also.md7 bytes']);
+    expect(await chipNames()).toEqual(['keep.md, 7 bytes', 'also.md, 7 bytes']);
     expect(textbox).toHaveValue('Typed first');
   });
 
@@ -78,14 +78,14 @@ describe('Composer: files', () => {
     fireEvent.input(textbox, { target: { value: 'Try me' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
-    expect(await chipNames()).toEqual(['notes.md7 bytes']);
+    expect(await chipNames()).toEqual(['notes.md, 7 bytes']);
     expect(textbox).toHaveValue('Try me');
   });
 
   it('attaches pasted files, leaving pasted text to the field', async () => {
     const { textbox } = setup();
     fireEvent.paste(textbox, { clipboardData: { files: [png('pasted.png')], getData: () => '' } });
-    expect(await chipNames()).toEqual(['pasted.png4 bytes']);
+    expect(await chipNames()).toEqual(['pasted.png, 4 bytes']);
   });
 
   it('takes at most ten files, saying so once', async () => {

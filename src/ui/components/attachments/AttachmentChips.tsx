@@ -21,6 +21,8 @@ export function AttachmentChips(props: { attachments: readonly PendingAttachment
             </Show>
             <span class="attachment-chip__text">
               <span class="attachment-chip__name">{attachment.file.name}</span>
+              {/* Read aloud as "notes.md, 22 bytes", not run together. */}
+              <span class="visually-hidden">, </span>
               <span class="attachment-chip__size">{fileSize(attachment.file.size)}</span>
             </span>
             <button type="button" class="attachment-chip__remove" aria-label={t('attach.remove')} title={t('attach.remove')} onClick={() => props.onRemove(attachment.key)}>
@@ -50,6 +52,7 @@ export function MessageAttachments(props: { attachments: readonly AttachmentMeta
             </Show>
             <span class="attachment-chip__text">
               <span class="attachment-chip__name">{attachment.name}</span>
+              <span class="visually-hidden">, </span>
               <span class="attachment-chip__size">{fileSize(attachment.size)}</span>
             </span>
           </li>
