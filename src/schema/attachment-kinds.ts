@@ -1,16 +1,12 @@
 /**
  * What Parley attaches to a message, and how much: the rules the composer applies as files arrive and the worker applies
- * again when they are sent. This file imports nothing, zod included: the composer needs it on the first load.
+ * again when they are sent. No zod: the composer loads it with the first file offered. Its limits live in limits.ts,
+ * which the first load has anyway.
  */
 
-/** At most this many files go with one message. */
-export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
-/** An image may be at most 20 MB: what OpenAI accepts per image (Anthropic takes less and says so itself). */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-/** A text file may be at most 1 MB: about 250,000 tokens, more than most models' whole context. */
-export const MAX_TEXT_BYTES = 1024 * 1024;
-/** The longest file name kept. */
-export const MAX_ATTACHMENT_NAME = 255;
+import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES, MAX_TEXT_BYTES } from './limits';
+
+export { MAX_ATTACHMENT_NAME, MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES, MAX_TEXT_BYTES, profileAcceptsImages } from './limits';
 
 export type AttachmentKind = 'image' | 'text';
 
@@ -72,8 +68,3 @@ export function refusalOf(file: { name: string; type: string; size: number }, co
   return undefined;
 }
 
-/** Whether a profile's model takes images: its own setting, else by kind (the in-browser engine reads text only). */
-export function profileAcceptsImages(profile: { kind: string; acceptsImages?: boolean | undefined }): boolean {
-  if (profile.kind === 'in-browser') return false;
-  return profile.acceptsImages ?? true;
-}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MAX_ATTACHMENT_NAME, MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES } from './attachment-kinds';
+import { MAX_ATTACHMENT_NAME, MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES } from './limits';
 
-export * from './attachment-kinds';
+export { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES, MAX_TEXT_BYTES } from './limits';
 
 /**
  * A file sent with a message, as the message holds it: what it is, never its bytes. The bytes are a Blob in the

@@ -1,5 +1,5 @@
 import { createSignal } from 'solid-js';
-import { classifyAttachment, refusalOf, type AttachmentKind, type AttachmentRefusal } from '../schema/attachment-kinds';
+import type { AttachmentKind, AttachmentRefusal } from '../schema/attachment-kinds';
 
 /** A file chosen, dropped or pasted into a conversation's composer, not yet sent. */
 export interface PendingAttachment {
@@ -27,9 +27,10 @@ export function attachmentRefusals(conversationId: string): readonly AttachmentR
 /**
  * Offers files to a conversation's composer (Attach files, a drop, a paste). Each is checked as it comes (kind, size,
  * how many, images for a model that takes them); those refused are said in words and the rest, and everything
- * attached before, stay.
+ * attached before, stay. The rules load with the first file offered, not with the app.
  */
-export function offerAttachments(conversationId: string, files: readonly File[], acceptsImages: boolean): void {
+export async function offerAttachments(conversationId: string, files: readonly File[], acceptsImages: boolean): Promise<void> {
+  const { classifyAttachment, refusalOf } = await import('../schema/attachment-kinds');
   const attached = [...pendingAttachments(conversationId)];
   const refused: AttachmentRefusal[] = [];
   for (const file of files) {

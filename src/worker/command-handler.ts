@@ -15,8 +15,8 @@ import { createMcpHandlers } from './mcp/mcp-commands';
 import { addSettings, exportSettings, offerOf, offersAnything } from './settings-backup';
 import type { McpHub } from './mcp/mcp-hub';
 import type { ConversationSearch } from './conversation-search';
-import { prepareAttachments, readAttachment, type StorageEstimate } from './attachment-records';
-import { profileAcceptsImages } from '../schema/attachment-kinds';
+import type { StorageEstimate } from './attachment-files';
+import { profileAcceptsImages } from '../schema/limits';
 
 export interface CommandHandlerDeps {
   store: IndexedDbConversationStore;
@@ -154,7 +154,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (raw: unknown) =
       if (command.text === '' && inputs.length === 0) throw new WireError({ code: 'invalid_command', reason: 'message_empty', message: 'Write a message or attach a file first.', field: 'text' });
       const { defaultProfileId } = await settings.getSettings();
       // Files are checked, and the quota, before the run lock and the transaction (reading a Blob is not an IndexedDB request).
-      const files = inputs.length === 0 ? [] : await prepareAttachments(inputs, { acceptsImages: await acceptsImages(command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
+      const files = inputs.length === 0 ? [] : await (await import('./attachment-files')).prepareAttachments(inputs, { acceptsImages: await acceptsImages(command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
       await runs.recover(command.conversationId);
       const release = await runs.claim(command.conversationId);
       try {

@@ -1,6 +1,5 @@
 import type { ExportedAttachment, StoredAttachment } from '../schema/attachments';
 import type { Conversation, Message } from '../schema/records';
-import { toExported } from './attachment-records';
 import type { ParleyDatabase } from './database';
 
 export interface ExportedConversation {
@@ -29,11 +28,13 @@ export async function exportAll(database: ParleyDatabase): Promise<ExportedConve
   }
   const filesOf = new Map<string, StoredAttachment[]>();
   for (const file of files) filesOf.set(file.conversationId, [...(filesOf.get(file.conversationId) ?? []), file]);
+  // The encoder loads with the first export that has files.
+  const { toExported } = files.length > 0 ? await import('./attachment-files') : { toExported: undefined };
   const result: ExportedConversation[] = [];
   for (const conversation of conversations.reverse()) {
     const entry: ExportedConversation = { conversation, messages: byConversation.get(conversation.id) ?? [] };
     const stored = filesOf.get(conversation.id);
-    if (stored?.length) entry.attachments = await Promise.all(stored.map(toExported));
+    if (stored?.length && toExported) entry.attachments = await Promise.all(stored.map(toExported));
     result.push(entry);
   }
   return result;

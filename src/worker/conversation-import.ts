@@ -3,7 +3,7 @@ import { WireError } from '../schema/protocol';
 import type { Conversation, ConversationExport, Message } from '../schema/records';
 import type { ParleyDatabase } from './database';
 import { inTransaction, type Transaction } from './transaction';
-import { fromExported } from './attachment-records';
+import { fromExported } from './attachment-files';
 
 /**
  * One import transaction holds whole conversations up to about this many messages: a big file is written in several

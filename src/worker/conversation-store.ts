@@ -13,7 +13,7 @@ import { conversationSizes } from './storage-usage';
 import { DEFAULT_TITLE, notFound, type StoreContext, type StoreListener } from './store-context';
 import { readStoredSettings } from './stored-config';
 import { inTransaction, type Transaction } from './transaction';
-import { deleteAttachmentsOfConversation, readAttachment, type PreparedAttachment } from './attachment-records';
+import { deleteAttachmentsOfConversation, type PreparedAttachment } from './attachment-records';
 import type { StoredAttachment } from '../schema/attachments';
 
 /** Deletes, in the caller's transaction, every conversation never used (no message, no draft, untitled, idle) not in `keep`. */
@@ -202,7 +202,7 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   /** One file sent with a message, to show it. */
   readAttachment(attachmentId: string): Promise<StoredAttachment | undefined> {
-    return readAttachment(this.database, attachmentId);
+    return this.database.get('attachments', attachmentId);
   }
 
   // Versions and branches: see BranchRecords.

@@ -20,9 +20,9 @@ import { SettingsStore } from './settings-store';
 import { StoredConfig } from './stored-config';
 import { McpHub } from './mcp/mcp-hub';
 import type { Timers } from '../core/coalesced-writer';
-import { profileAcceptsImages } from '../schema/attachment-kinds';
+import { profileAcceptsImages } from '../schema/limits';
 import { withAttachments } from './attachment-model';
-import { readAttachmentContents, type StorageEstimate } from './attachment-records';
+import type { StorageEstimate } from './attachment-files';
 
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
 
@@ -131,7 +131,8 @@ export function createHost(environment: HostEnvironment): Host {
     // Every step reads its history's files back from storage (see withAttachments).
     return withAttachments(await environment.createModel(profile, current.script), {
       acceptsImages: profileAcceptsImages(profile),
-      read: (metas) => readAttachmentContents(environment.database, metas),
+      // Loaded with the first file a model step reads, not with the worker.
+      read: async (metas) => (await import('./attachment-files')).readAttachmentContents(environment.database, metas),
     });
   };
 

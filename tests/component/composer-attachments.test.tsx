@@ -64,7 +64,7 @@ describe('Composer: files', () => {
     fireEvent.input(textbox, { target: { value: 'Typed first' } });
     choose(markdown('keep.md'));
     choose(new File(['PK'], 'archive.zip', { type: 'application/zip' }), new File(['x'.repeat(MAX_TEXT_BYTES * 1.5)], 'huge.csv', { type: 'text/csv' }), png('photo.png'), markdown('also.md'));
-    const alert = screen.getByRole('alert');
+    const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('“archive.zip” was not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files');
     expect(alert).toHaveTextContent('“huge.csv” was not attached: it is 1.5 MB, and the limit for this kind of file is 1 MB.');
     expect(alert).toHaveTextContent('“photo.png” was not attached: this model does not accept images.');
@@ -92,7 +92,7 @@ describe('Composer: files', () => {
     const { choose } = setup();
     choose(...Array.from({ length: 12 }, (_, index) => markdown(`f${index}.md`)));
     expect(await chipNames()).toHaveLength(10);
-    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(await screen.findAllByRole('alert')).toHaveLength(1);
     expect(screen.getByRole('alert')).toHaveTextContent('At most 10 files can go with one message, so the rest were not attached.');
   });
 });

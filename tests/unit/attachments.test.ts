@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { AttachmentMeta, classifyAttachment, MAX_IMAGE_BYTES, MAX_TEXT_BYTES, refusalOf } from '../../src/schema/attachments';
+import { AttachmentMeta } from '../../src/schema/attachments';
+import { classifyAttachment, MAX_IMAGE_BYTES, MAX_TEXT_BYTES, refusalOf } from '../../src/schema/attachment-kinds';
 import { ConversationExport } from '../../src/schema/records';
 import { validateImport } from '../../src/core/import-validation';
 import { messageText } from '../../src/core/message-text';

@@ -1,5 +1,5 @@
 import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
-import { profileAcceptsImages } from '../../schema/attachment-kinds';
+import { profileAcceptsImages } from '../../schema/limits';
 import { filesIn, offerAttachments } from '../attachment-drafts';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
@@ -140,7 +140,7 @@ export function ChatView(props: { conversationId: string }) {
             event.preventDefault();
             dragDepth = 0;
             setDragging(false);
-            offerAttachments(props.conversationId, filesIn(event.dataTransfer), acceptsImages());
+            void offerAttachments(props.conversationId, filesIn(event.dataTransfer), acceptsImages());
           }}
         >
           <ChatHeader

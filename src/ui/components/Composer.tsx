@@ -1,9 +1,7 @@
-import { createEffect, createSignal, createUniqueId, For, lazy, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, lazy, on, onCleanup, Show } from 'solid-js';
 import { composerText, setComposerText } from '../conversation-drafts';
 import type { RunState } from '../../schema/records';
-import type { AttachmentRefusal } from '../../schema/attachment-kinds';
 import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, pendingAttachments, removeAttachment } from '../attachment-drafts';
-import { fileSize } from '../file-size';
 import { t } from '../i18n/i18n';
 import { AttachIcon, SendIcon, StopIcon } from './icons';
 import { WAITING_WORDS, type WaitingKind } from '../waiting-kind';
@@ -26,8 +24,8 @@ export interface ComposerProps {
   onStop(): void;
 }
 
-// The chips load with the first file attached, not with the app.
-const AttachmentChips = lazy(() => import('./attachments/AttachmentChips').then((module) => ({ default: module.AttachmentChips })));
+// The chips and the refusals' words load with the first file offered, not with the app.
+const ComposerAttachments = lazy(() => import('./attachments/AttachmentChips').then((module) => ({ default: module.ComposerAttachments })));
 
 /**
  * The message box. Enter sends, Shift+Enter breaks the line. While a run is going, Stop replaces Send;
@@ -72,7 +70,7 @@ export function Composer(props: ComposerProps) {
   const canSend = () => (text().trim().length > 0 || attachments().length > 0) && !running() && !sending();
   let fileInput: HTMLInputElement | undefined;
   const offer = (files: readonly File[]) => {
-    if (files.length > 0) offerAttachments(props.conversationId, files, props.acceptsImages ?? true);
+    if (files.length > 0) void offerAttachments(props.conversationId, files, props.acceptsImages ?? true);
   };
   const hintId = `composer-hint-${createUniqueId()}`;
 
@@ -121,13 +119,8 @@ export function Composer(props: ComposerProps) {
       <Show when={props.dragging}>
         <p class="drop-hint">{t('attach.drop')}</p>
       </Show>
-      <Show when={attachmentRefusals(props.conversationId).length > 0}>
-        <div class="attachment-refusals" role="alert">
-          <For each={attachmentRefusals(props.conversationId)}>{(refusal) => <p>{refusalText(refusal)}</p>}</For>
-        </div>
-      </Show>
-      <Show when={attachments().length > 0}>
-        <AttachmentChips attachments={attachments()} onRemove={(key) => removeAttachment(props.conversationId, key)} />
+      <Show when={attachments().length > 0 || attachmentRefusals(props.conversationId).length > 0}>
+        <ComposerAttachments attachments={attachments()} refusals={attachmentRefusals(props.conversationId)} onRemove={(key) => removeAttachment(props.conversationId, key)} />
       </Show>
       <div class="composer-row">
         <button type="button" class="button icon-button composer-attach" aria-label={t('attach.button')} title={t('attach.button')} onClick={() => fileInput?.click()}>
@@ -187,16 +180,3 @@ export function Composer(props: ComposerProps) {
   );
 }
 
-/** Why a file was not attached, in the UI's language. */
-function refusalText(refusal: AttachmentRefusal): string {
-  switch (refusal.reason) {
-    case 'unsupported_type':
-      return t('attach.refused.unsupported_type', { name: refusal.name });
-    case 'too_large':
-      return t('attach.refused.too_large', { name: refusal.name, size: fileSize(refusal.size), limit: fileSize(refusal.limit) });
-    case 'too_many':
-      return t('attach.refused.too_many', { limit: refusal.limit });
-    case 'images_not_accepted':
-      return t('attach.refused.images_not_accepted', { name: refusal.name });
-  }
-}

@@ -1,10 +1,41 @@
 import { createResource, For, onCleanup, Show } from 'solid-js';
 import type { AttachmentMeta } from '../../../schema/attachments';
+import type { AttachmentRefusal } from '../../../schema/attachment-kinds';
 import type { WorkerClient } from '../../channel';
 import { fileSize } from '../../file-size';
 import { t } from '../../i18n/i18n';
 import type { PendingAttachment } from '../../attachment-drafts';
 import './attachments.css';
+
+/** The composer's files: why those offered last were refused (in words), and the chips of those waiting to be sent. */
+export function ComposerAttachments(props: { attachments: readonly PendingAttachment[]; refusals: readonly AttachmentRefusal[]; onRemove(key: string): void }) {
+  return (
+    <>
+      <Show when={props.refusals.length > 0}>
+        <div class="attachment-refusals" role="alert">
+          <For each={props.refusals}>{(refusal) => <p>{refusalText(refusal)}</p>}</For>
+        </div>
+      </Show>
+      <Show when={props.attachments.length > 0}>
+        <AttachmentChips attachments={props.attachments} onRemove={(key) => props.onRemove(key)} />
+      </Show>
+    </>
+  );
+}
+
+/** Why a file was not attached, in the UI's language. */
+function refusalText(refusal: AttachmentRefusal): string {
+  switch (refusal.reason) {
+    case 'unsupported_type':
+      return t('attach.refused.unsupported_type', { name: refusal.name });
+    case 'too_large':
+      return t('attach.refused.too_large', { name: refusal.name, size: fileSize(refusal.size), limit: fileSize(refusal.limit) });
+    case 'too_many':
+      return t('attach.refused.too_many', { limit: refusal.limit });
+    case 'images_not_accepted':
+      return t('attach.refused.images_not_accepted', { name: refusal.name });
+  }
+}
 
 /**
  * The files waiting in the composer: an image as a thumbnail (an object URL of the user's own file, revoked when the
