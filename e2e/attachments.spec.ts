@@ -97,6 +97,15 @@ test('dropped and pasted files reach the scripted model, which says what it rece
   await expect(page.getByText('Drop files here to attach them')).toBeVisible();
   await page.locator('.chat-view').dispatchEvent('drop', { dataTransfer: dropped });
   await expect(page.getByText('Drop files here to attach them')).toHaveCount(0);
+  // Dropped beside the conversation, a file is not opened by the browser in place of the app (the drop is cancelled).
+  const strayDropCancelled = await page.getByRole('navigation', { name: 'Conversations', exact: true }).evaluate((nav) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['x'], 'stray.txt', { type: 'text/plain' }));
+    const drop = new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true });
+    nav.dispatchEvent(drop);
+    return drop.defaultPrevented;
+  });
+  expect(strayDropCancelled).toBe(true);
   await messageBox(page).evaluate((box, base64) => {
     const transfer = new DataTransfer();
     transfer.items.add(new File([Uint8Array.from(atob(base64), (character) => character.charCodeAt(0))], 'pasted.png', { type: 'image/png' }));

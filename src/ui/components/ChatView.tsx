@@ -90,6 +90,16 @@ export function ChatView(props: { conversationId: string }) {
   const [dragging, setDragging] = createSignal(false);
   let dragDepth = 0;
   const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') === true;
+  // A file dropped beside the conversation (the list, the header) would make the browser open it in place of the app.
+  const refuseStrayDrop = (event: DragEvent) => {
+    if (carriesFiles(event)) event.preventDefault();
+  };
+  document.addEventListener('dragover', refuseStrayDrop);
+  document.addEventListener('drop', refuseStrayDrop);
+  onCleanup(() => {
+    document.removeEventListener('dragover', refuseStrayDrop);
+    document.removeEventListener('drop', refuseStrayDrop);
+  });
 
   async function send(text: string, files: readonly File[]): Promise<boolean> {
     await whenCreated(props.conversationId);
