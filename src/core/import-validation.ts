@@ -2,6 +2,8 @@ import { WireError } from '../schema/wire-error';
 import { ConversationExport, type Fork } from '../schema/records';
 import { forksProblem, ROOT_PARENT } from './branches';
 import { findImportProblem } from './import-checks';
+import { attachmentLimit, classifyAttachment } from '../schema/attachment-kinds';
+import { base64ByteLength } from './base64';
 
 /**
  * An export file's text, parsed and validated: the whole of an import that needs no storage. Pure and synchronous,
@@ -37,7 +39,30 @@ export function validateImport(raw: unknown): ConversationExport {
       throw new WireError({ code: 'invalid_command', reason: 'import_inconsistent', params: { conversation: index + 1 }, message: `The export file is inconsistent (conversation ${index + 1}: its messages do not belong to it, repeat a position, or do not fit its versions). Nothing was imported.`, field: `data.conversations.${index}` });
     }
   }
+  for (const [index, entry] of file.data.conversations.entries()) {
+    if (!attachmentsFit(entry)) {
+      throw new WireError({ code: 'invalid_command', reason: 'import_attachment_mismatch', params: { conversation: index + 1 }, message: `The export file cannot be imported (conversation ${index + 1}: a file sent with a message is missing, belongs to no message of it, is of a kind Parley does not send, or is not the size its message says). Nothing was imported.`, field: `data.conversations.${index}` });
+    }
+  }
   return file.data;
+}
+
+/**
+ * Whether a conversation's files and its messages' AttachmentMeta match one to one: each file belongs to the message
+ * that names it, has the size it says (its base64 decodes to that many bytes) within its kind's limit, and its kind is
+ * what its name and type make it (an "image" that is HTML is refused, not shown).
+ */
+function attachmentsFit(entry: ConversationExport['conversations'][number]): boolean {
+  const metas = new Map(entry.messages.flatMap((message) => (message.attachments ?? []).map((meta) => [meta.id, { meta, messageId: message.id }] as const)));
+  const files = entry.attachments ?? [];
+  if (metas.size !== entry.messages.reduce((sum, message) => sum + (message.attachments?.length ?? 0), 0)) return false;
+  if (files.length !== metas.size || new Set(files.map((file) => file.id)).size !== files.length) return false;
+  return files.every((file) => {
+    const owner = metas.get(file.id);
+    if (!owner || owner.messageId !== file.messageId || file.base64.length % 4 !== 0) return false;
+    const { meta } = owner;
+    return base64ByteLength(file.base64) === meta.size && meta.size <= attachmentLimit(meta.kind) && classifyAttachment(meta.name, meta.mimeType)?.kind === meta.kind;
+  });
 }
 
 /**

@@ -26,7 +26,15 @@ export interface ModelRequest {
   tools: ToolSpec[];
   continuation?: { messageId: string; text: string };
   signal: AbortSignal;
+  /**
+   * The bytes of the files the history's messages hold (`message.attachments`), by attachment id: read back from storage
+   * for each step. A file missing here is no longer stored (the model is told so).
+   */
+  attachments?: ReadonlyMap<string, AttachmentContent>;
 }
+
+/** A file's content as a model is given it: an image's bytes, or a text file's text. */
+export type AttachmentContent = { kind: 'image'; mediaType: string; bytes: Uint8Array } | { kind: 'text'; text: string };
 
 /** A provider: turns (history, tools) into one step's stream. The loop is ours, not the provider's. */
 export interface Model {
@@ -44,6 +52,7 @@ export type ModelErrorCode =
   | 'bad_request' // 400 and other 4xx
   | 'context_too_small' // even one message does not fit in the model's context: choose a larger-context model
   | 'config' // the profile is incomplete
+  | 'images_not_accepted' // the history holds an image and the model takes none: said before any request
   | 'profile_gone'; // the conversation's profile was deleted: the user picks another
 
 /** A provider failure, classified so the loop can decide: wait, retry, or stop with a message. */

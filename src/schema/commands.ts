@@ -17,6 +17,7 @@ import type { RemoteRunners, SyncStatus } from './sync';
 export interface Proposed {
   proposedTo?: DeviceRef;
 }
+import { AttachmentInput, MAX_ATTACHMENTS_PER_MESSAGE } from './attachments';
 
 const conversationId = z.string().min(1).max(100);
 const recordId = z.string().min(1).max(100);
@@ -35,6 +36,8 @@ export const ProfileInput = z.object({
   /** Null (or absent) leaves it to the provider. */
   temperature: z.number().min(0).max(2).nullable().optional(),
   maxOutputTokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  /** "Accepts images"; absent keeps the stored choice (or the kind's default). */
+  acceptsImages: z.boolean().optional(),
 });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
@@ -77,7 +80,14 @@ export const COMMANDS = {
      */
     settings: z.enum(['ask', 'add', 'skip']).optional(),
   }),
-  'message.send': command<{ message?: Message } & Proposed>()({ conversationId, text: z.string().trim().min(1).max(100_000) }),
+  /** Text, files, or both (the worker refuses a message with neither). The files are written with the message, in one transaction. */
+  'message.send': command<{ message?: Message } & Proposed>()({
+    conversationId,
+    text: z.string().trim().max(100_000),
+    attachments: z.array(AttachmentInput).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
+  }),
+  /** The bytes of a file sent with a message, to show it (a thumbnail); never anything a model sent. */
+  'attachment.read': command<{ blob: Blob; mimeType: string }>()({ attachmentId: recordId }),
   /** Another reply from the same history, kept beside the earlier ones as a new version (DESIGN 7b). */
   'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
   /** The user's message, edited, as a new version: a new branch from that point; the old one stays reachable. */

@@ -36,3 +36,20 @@ export function engineThreads(setting: number, cores: number, isolated: boolean)
   if (setting > 0) return Math.min(setting, Math.max(1, cores), MAX_ENGINE_THREADS);
   return Math.max(1, Math.min(4, Math.floor(cores / 2)));
 }
+
+/** Whether a profile's model takes images: its own setting, else by kind (the in-browser engine reads text only). */
+export function profileAcceptsImages(profile: { kind: string; acceptsImages?: boolean | undefined }): boolean {
+  if (profile.kind === 'in-browser') return false;
+  return profile.acceptsImages ?? true;
+}
+
+// Files sent with a message (schema/attachment-kinds.ts applies them).
+/** At most this many files go with one message. */
+export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+/** An image may be at most 20 MB: what OpenAI accepts per image (Anthropic takes less and says so itself). */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/** A text file may be at most 1 MB: about 250,000 tokens, more than most models' whole context. */
+export const MAX_TEXT_BYTES = 1024 * 1024;
+/** The longest file name kept. */
+export const MAX_ATTACHMENT_NAME = 255;
+

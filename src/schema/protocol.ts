@@ -101,6 +101,7 @@ export type ConnectionTestReason =
   | 'bad_request'
   | 'context_too_small'
   | 'config'
+  | 'images_not_accepted'
   | 'profile_gone';
 
 /** `message` is English detail (what the server said, what to change); the UI's sentence comes from `reason`. */

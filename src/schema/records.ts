@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Block, ErrorDetail } from './blocks';
+import { ExportedAttachment, MessageAttachments } from './attachments';
 
 /** Where a conversation's agent loop stands. Persisted: a reload reads it back as it was. */
 export const RunState = z.enum(['idle', 'running', 'awaiting_input', 'interrupted', 'waiting_network', 'error']);
@@ -79,6 +80,8 @@ export const Message = z.object({
   pendingRequestId: z.string().optional(),
   /** The same, as databases and exports before version 2 stored it (questions only). Read, never written. */
   pendingQuestionId: z.string().optional(),
+  /** Files sent with a user message (their bytes are in the `attachments` store); absent when none. */
+  attachments: MessageAttachments.optional(),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -100,6 +103,8 @@ export const Profile = z.object({
   temperature: z.number().min(0).max(2).optional(),
   /** The most tokens one reply may have; absent means the provider's default. */
   maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
+  /** Whether the model takes images; absent: yes, except the in-browser model (see profileAcceptsImages). */
+  acceptsImages: z.boolean().optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -133,7 +138,9 @@ export const ConversationExport = z.object({
   format: z.literal('parley-export'),
   version: z.literal(1),
   exportedAt: z.number(),
-  conversations: z.array(z.object({ conversation: Conversation, messages: z.array(Message) })).max(100_000),
+  conversations: z
+    .array(z.object({ conversation: Conversation, messages: z.array(Message), /** Absent when it has none. */ attachments: z.array(ExportedAttachment).max(100_000).optional() }))
+    .max(100_000),
   /** Absent in files from before settings were part of the backup. */
   settings: ExportedSettings.optional(),
 });

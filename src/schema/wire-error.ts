@@ -31,6 +31,8 @@ export const ERROR_REASONS = [
   'import_not_json',
   'import_not_export',
   'import_inconsistent',
+  /** An export's files do not match its messages' (missing, extra, another size or kind). */
+  'import_attachment_mismatch',
   'duplicate_message_id',
   /** A free-form field of an import (arguments, a schema, a form's answer) is not plain JSON within the limits. */
   'unsafe_data',
@@ -58,6 +60,16 @@ export const ERROR_REASONS = [
   'elicitation_dead',
   'elicitation_pending',
   'draft_not_question',
+  /** A file that cannot go with a message: `params` name it and the rule (see AttachmentRefusal). */
+  'attachment_unsupported',
+  'attachment_too_large',
+  'attachment_too_many',
+  'images_not_accepted',
+  /** The files would not fit in what the browser lets Parley store (`params.needed`, `params.available`, bytes). */
+  'attachments_over_quota',
+  'attachment_gone',
+  /** A message with no text and no file. */
+  'message_empty',
   /** An MCP server's name normalises to another's, so their tools' model-facing names would collide. */
   'server_name_taken',
   /** A new version or another version would leave a branch in which a request for the user waits: ask first. */

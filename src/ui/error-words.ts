@@ -68,6 +68,14 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   sync_unreachable: 'sync.reason.unreachable',
   sync_not_a_database: 'sync.reason.not_a_database',
   sync_off: 'error.reason.sync_off',
+  attachment_unsupported: 'error.reason.attachment_unsupported',
+  attachment_too_large: 'error.reason.attachment_too_large',
+  attachment_too_many: 'error.reason.attachment_too_many',
+  images_not_accepted: 'error.reason.images_not_accepted',
+  attachments_over_quota: 'error.reason.attachments_over_quota',
+  attachment_gone: 'error.reason.attachment_gone',
+  message_empty: 'error.reason.message_empty',
+  import_attachment_mismatch: 'error.reason.import_attachment_mismatch',
 };
 
 /** Reasons whose worker text adds what the sentence cannot: the script parser's complaint, the storage failure's. */
@@ -86,6 +94,7 @@ const RUN_ERROR_KEYS = {
   context_too_small: 'runError.context_too_small',
   config: 'runError.config',
   profile_gone: 'runError.profile_gone',
+  images_not_accepted: 'runError.images_not_accepted',
   step_limit: 'runError.step_limit',
   invalid_questions: 'runError.invalid_questions',
 } as const satisfies Record<string, MessageKey>;
@@ -123,7 +132,8 @@ const STORAGE_KEYS: Record<NonNullable<StorageErrorEvent['reason']>, MessageKey>
 export function describeError(error: unknown): ErrorWords {
   if (error instanceof WireError) {
     const params = error.params ?? {};
-    if (error.code === 'storage_full') return storageFull(params.usage, params.quota);
+    // Files refused for the quota say so in their own words; any other full disk says how much Parley uses.
+    if (error.code === 'storage_full' && error.reason !== 'attachments_over_quota') return storageFull(params.usage, params.quota);
     // The file as a whole is wrong (not an object at all): there is no field to name.
     if (error.reason === 'import_not_export' && params.field === undefined) return { text: t('error.importNotExportFile') };
     const reasonKey = keyFor(REASON_KEYS, error.reason);
@@ -149,7 +159,7 @@ function paramsFor(reason: ErrorReason, params: Readonly<Record<string, string |
 }
 
 /** Run errors whose sentence says all their English message did: no "Details" in another language's page. */
-const SELF_WORDED_RUN_ERRORS: ReadonlySet<string> = new Set(['profile_gone', 'step_limit', 'invalid_questions']);
+const SELF_WORDED_RUN_ERRORS: ReadonlySet<string> = new Set(['profile_gone', 'step_limit', 'invalid_questions', 'images_not_accepted']);
 
 /**
  * A run's error or an error block, from its code. Its detail (status, URL, what to change) is worded from the worker's

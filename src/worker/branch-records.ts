@@ -6,6 +6,7 @@ import { WireError } from '../schema/protocol';
 import type { Conversation, Message } from '../schema/records';
 import { allMessagesIn, notFound, transactRun, type StoreContext } from './store-context';
 import type { Transaction } from './transaction';
+import { copyAttachments, deleteAttachmentsOfMessages } from './attachment-records';
 
 /** A new version of a message on the path: another reply from the same history, or the user's message edited. */
 export type NewVersion = { kind: 'regenerate'; messageId: string } | { kind: 'edit'; messageId: string; text: string };
@@ -41,12 +42,18 @@ export class BranchRecords {
         version.kind === 'regenerate'
           ? { id: this.context.newId(), conversationId, seq: target.seq, parentId, role: 'assistant', blocks: [], status: 'streaming', createdAt: now, updatedAt: now }
           : { id: this.context.newId(), conversationId, seq: target.seq, parentId, role: 'user', blocks: [{ type: 'text', text: version.text }], status: 'complete', createdAt: now, updatedAt: now };
+      if (version.kind === 'edit' && target.attachments?.length) {
+        // An edited message keeps its files: the new version holds copies (new ids), so deleting either version
+        // leaves the other's files in place.
+        message.attachments = target.attachments.map((meta) => ({ ...meta, id: this.context.newId() }));
+        await copyAttachments(transaction, target.attachments, message.attachments, message);
+      }
       const next: Conversation = { ...conversation, forks: withNewVersion(conversation.forks, parentId, target.id, message.id), runState: 'running', updatedAt: now };
       delete next.runError;
       for (const record of [...closed, message]) await transaction.objectStore('messages').put(record);
       await transaction.objectStore('conversations').put(next);
       return { conversation: next, message, history: [...path.slice(0, at), message] };
-    });
+    }, ['attachments']);
     // Only the new version is told: the closed requests belong to a branch no longer on screen.
     this.context.listener.changed({ conversation: change.conversation, messages: [change.message] });
     return { conversation: change.conversation, message: change.message, run: { conversation: change.conversation, history: change.history } };
@@ -101,9 +108,11 @@ export class BranchRecords {
         delete next.runError;
       }
       for (const id of removal.deleted) await transaction.objectStore('messages').delete(id);
+      // The files of the deleted messages go with them.
+      await deleteAttachmentsOfMessages(transaction, removal.deleted);
       await transaction.objectStore('conversations').put(next);
       return { conversation: next, messages: onScreen >= 0 ? nextPath.slice(onScreen) : [] };
-    });
+    }, ['attachments']);
     this.context.listener.changed(change);
     return change;
   }

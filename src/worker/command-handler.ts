@@ -19,6 +19,9 @@ import type { SyncGate } from './sync/sync-gate';
 import type { DeviceRef } from '../schema/device';
 import type { Proposal } from '../schema/sync';
 import { argumentsDigest } from '../core/approval-binding';
+import type { StorageEstimate } from './attachment-files';
+import type { PreparedAttachment } from './attachment-records';
+import { profileAcceptsImages } from '../schema/limits';
 
 export interface CommandHandlerDeps {
   store: IndexedDbConversationStore;
@@ -42,7 +45,12 @@ export interface CommandHandlerDeps {
   readImport?(file: Blob): Promise<ConversationExport>;
   /** Sync (issue 19): who runs each conversation, and proposals to the device that does. Absent in older tests. */
   sync?: SyncGate;
+  /** Ids of new records (attachments, proposed messages); random UUIDs when absent. */
   newId?(): string;
+  /** See HostEnvironment.estimateStorage; the browser's when absent. */
+  estimateStorage?: StorageEstimate;
+  /** The profile a conversation talks to (its own, else the default); undefined when it was deleted. */
+  profileOf?(conversation: Conversation): Promise<Profile | undefined>;
 }
 
 /** How many of a conversation's newest messages `conversation.open` returns. */
@@ -151,12 +159,24 @@ export function createCommandHandler(deps: CommandHandlerDeps): ((raw: unknown) 
       return { imported: imported.length, skipped, repairs, ...(settingsAdded ? { settingsAdded } : {}) };
     },
     'message.send': async (command) => {
+      const inputs = command.attachments ?? [];
+      if (command.text === '' && inputs.length === 0) throw new WireError({ code: 'invalid_command', reason: 'message_empty', message: 'Write a message or attach a file first.', field: 'text' });
       const elsewhere = deps.sync?.runnerElsewhere(command.conversationId);
       if (elsewhere) {
+        // Files stay on the device they were attached on (their bytes are not synced): only text can be proposed.
+        if (inputs.length > 0) throw runsElsewhere(elsewhere);
         const messageId = deps.newId?.() ?? crypto.randomUUID();
         return { proposedTo: await deps.sync!.propose(command.conversationId, `message:${messageId}`, { type: 'message', messageId, text: command.text }) };
       }
-      return { message: await sendMessage(command.conversationId, command.text) };
+      const { defaultProfileId } = await settings.getSettings();
+      // Files are checked, and the quota, before the run lock and the transaction (reading a Blob is not an IndexedDB request).
+      const files = inputs.length === 0 ? [] : await (await import('./attachment-files')).prepareAttachments(inputs, { acceptsImages: await acceptsImages(command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
+      return { message: await sendMessage(command.conversationId, command.text, { files }) };
+    },
+    'attachment.read': async (command) => {
+      const stored = await store.readAttachment(command.attachmentId);
+      if (!stored) throw new WireError({ code: 'not_found', reason: 'attachment_gone', message: 'This file is no longer stored.' });
+      return { blob: stored.blob, mimeType: stored.blob.type };
     },
     'message.regenerate': (command) => runsHere(command.conversationId) && startVersion(command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
     'message.edit': (command) => runsHere(command.conversationId) && startVersion(command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
@@ -268,12 +288,13 @@ export function createCommandHandler(deps: CommandHandlerDeps): ((raw: unknown) 
   }
 
   /** Sends the user's message here and starts the run; `options` for a message another device proposed. */
-  async function sendMessage(conversationId: string, text: string, options: { messageId?: string; device?: DeviceRef } = {}): Promise<Message> {
+  async function sendMessage(conversationId: string, text: string, options: { messageId?: string; device?: DeviceRef; files?: readonly PreparedAttachment[] } = {}): Promise<Message> {
     await runs.recover(conversationId);
     const release = await runs.claim(conversationId);
     try {
       const device = options.device ?? deps.sync?.device();
-      const { message, run } = await store.appendUserMessage(conversationId, text, (await settings.getSettings()).defaultProfileId, { ...options, ...(device ? { device } : {}) });
+      const { files = [], ...rest } = options;
+      const { message, run } = await store.appendUserMessage(conversationId, text, (await settings.getSettings()).defaultProfileId, files, { ...rest, ...(device ? { device } : {}) });
       void runs.start(conversationId, release, run);
       return message;
     } catch (error) {
@@ -320,6 +341,13 @@ export function createCommandHandler(deps: CommandHandlerDeps): ((raw: unknown) 
       const reason = error instanceof WireError ? (error.reason ?? error.code) : 'failed';
       return { status: 'refused', reason };
     }
+  }
+
+  /** Whether the model the conversation talks to takes images (a deleted profile: the send fails later in words). */
+  async function acceptsImages(conversationId: string, defaultProfileId: string): Promise<boolean> {
+    const conversation = await store.getConversation(conversationId);
+    const profile = conversation ? await deps.profileOf?.(conversation) : await settings.getProfile(defaultProfileId);
+    return profile ? profileAcceptsImages(profile) : true;
   }
 
   /** Changes a conversation's branches while holding its run lock, so no run starts meanwhile in this tab or another. */
@@ -451,7 +479,7 @@ function providerErrorText(code: string): string {
 }
 
 /** An exported conversation with provider error texts replaced by their code. */
-function withoutProviderDetails(entry: { conversation: Conversation; messages: Message[] }): { conversation: Conversation; messages: Message[] } {
+function withoutProviderDetails<Entry extends { conversation: Conversation; messages: Message[] }>(entry: Entry): Entry {
   const conversation = entry.conversation.runError && PROVIDER_ERROR_CODES.has(entry.conversation.runError.code)
     ? { ...entry.conversation, runError: { code: entry.conversation.runError.code, message: providerErrorText(entry.conversation.runError.code) } } // no detail: it holds the server's words
     : entry.conversation;
@@ -460,6 +488,7 @@ function withoutProviderDetails(entry: { conversation: Conversation; messages: M
       ? { ...message, blocks: message.blocks.map((block) => (block.type === 'error' && PROVIDER_ERROR_CODES.has(block.code) ? { type: 'error' as const, code: block.code, message: providerErrorText(block.code) } : block)) }
       : message,
   );
-  return { conversation, messages };
+  // The rest of the entry (its files) as it was.
+  return { ...entry, conversation, messages };
 }
 

@@ -1,15 +1,24 @@
+import type { ExportedAttachment, StoredAttachment } from '../schema/attachments';
 import type { Conversation, Message } from '../schema/records';
 import type { ParleyDatabase } from './database';
 
+export interface ExportedConversation {
+  conversation: Conversation;
+  messages: Message[];
+  attachments?: ExportedAttachment[];
+}
+
 /**
- * Every conversation with its messages, read in ONE transaction so an export taken while a reply streams is a
- * snapshot of one moment.
+ * Every conversation with its messages and their files, read in ONE transaction so an export taken while a reply
+ * streams is a snapshot of one moment. The files' bytes are read (as base64) after it: reading a Blob is not an
+ * IndexedDB request, and the Blobs read stay valid once the transaction is over.
  */
-export async function exportAll(database: ParleyDatabase): Promise<Array<{ conversation: Conversation; messages: Message[] }>> {
-  const transaction = database.transaction(['conversations', 'messages'], 'readonly');
-  const [conversations, messages] = await Promise.all([
+export async function exportAll(database: ParleyDatabase): Promise<ExportedConversation[]> {
+  const transaction = database.transaction(['conversations', 'messages', 'attachments'], 'readonly');
+  const [conversations, messages, files] = await Promise.all([
     transaction.objectStore('conversations').index('by-updated').getAll(),
     transaction.objectStore('messages').index('by-conversation').getAll(),
+    transaction.objectStore('attachments').getAll(),
   ]);
   const byConversation = new Map<string, Message[]>();
   for (const message of messages) {
@@ -17,5 +26,16 @@ export async function exportAll(database: ParleyDatabase): Promise<Array<{ conve
     list.push(message);
     byConversation.set(message.conversationId, list);
   }
-  return conversations.reverse().map((conversation) => ({ conversation, messages: byConversation.get(conversation.id) ?? [] }));
+  const filesOf = new Map<string, StoredAttachment[]>();
+  for (const file of files) filesOf.set(file.conversationId, [...(filesOf.get(file.conversationId) ?? []), file]);
+  // The encoder loads with the first export that has files.
+  const { toExported } = files.length > 0 ? await import('./attachment-files') : { toExported: undefined };
+  const result: ExportedConversation[] = [];
+  for (const conversation of conversations.reverse()) {
+    const entry: ExportedConversation = { conversation, messages: byConversation.get(conversation.id) ?? [] };
+    const stored = filesOf.get(conversation.id);
+    if (stored?.length && toExported) entry.attachments = await Promise.all(stored.map(toExported));
+    result.push(entry);
+  }
+  return result;
 }

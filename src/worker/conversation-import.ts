@@ -3,6 +3,7 @@ import { WireError } from '../schema/protocol';
 import type { Conversation, ConversationExport, Message } from '../schema/records';
 import type { ParleyDatabase } from './database';
 import { inTransaction, type Transaction } from './transaction';
+import { fromExported } from './attachment-files';
 
 /**
  * One import transaction holds whole conversations up to about this many messages: a big file is written in several
@@ -28,7 +29,8 @@ export async function writeImport(transaction: Transaction, file: ConversationEx
   for (const entry of file.conversations) {
     const clash = (await transaction.objectStore('conversations').get(entry.conversation.id)) !== undefined;
     const messageClash = await Promise.all(entry.messages.map((message) => transaction.objectStore('messages').getKey(message.id)));
-    if (clash || messageClash.some((key) => key !== undefined)) {
+    const fileClash = await Promise.all((entry.attachments ?? []).map((file) => transaction.objectStore('attachments').getKey(file.id)));
+    if (clash || [...messageClash, ...fileClash].some((key) => key !== undefined)) {
       skipped += 1;
       continue;
     }
@@ -38,6 +40,9 @@ export async function writeImport(transaction: Transaction, file: ConversationEx
     const { conversation, messages } = repaired;
     await transaction.objectStore('conversations').put(conversation);
     for (const message of messages) await transaction.objectStore('messages').put(message);
+    // Validation matched every file to a message's AttachmentMeta (id, size); the type comes from there.
+    const types = new Map(messages.flatMap((message) => (message.attachments ?? []).map((meta) => [meta.id, meta.mimeType] as const)));
+    for (const file of entry.attachments ?? []) await transaction.objectStore('attachments').put(fromExported(file, conversation.id, types.get(file.id) ?? ''));
     imported.push({ conversation, messages });
   }
   return { imported, skipped, repairs };
@@ -61,7 +66,7 @@ export async function importInChunks(database: ParleyDatabase, file: Conversatio
   const result: ImportWrite = { imported: [], skipped: 0, repairs: [] };
   try {
     for (const chunk of chunksOf(file.conversations)) {
-      const written = await inTransaction(database, ['conversations', 'messages'], (transaction) => writeImport(transaction, { ...file, conversations: chunk }, knownProfileIds, now));
+      const written = await inTransaction(database, ['conversations', 'messages', 'attachments'], (transaction) => writeImport(transaction, { ...file, conversations: chunk }, knownProfileIds, now));
       result.imported.push(...written.imported);
       result.skipped += written.skipped;
       result.repairs.push(...written.repairs);

@@ -7,7 +7,7 @@ import type { DeviceRef } from '../schema/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../schema/records';
 import { BranchRecords, type NewVersion } from './branch-records';
 import { repairTakenOver } from '../core/take-over-repair';
-import { exportAll } from './conversation-export';
+import { exportAll, type ExportedConversation } from './conversation-export';
 import type { ParleyDatabase } from './database';
 import { listMessagePage, listMessages, listNewestMessages, searchMessages } from './message-pages';
 import { RequestRecords, type RequestTarget } from './request-records';
@@ -16,6 +16,8 @@ import { conversationSizes } from './storage-usage';
 import { DEFAULT_TITLE, notFound, type StoreContext, type StoreListener } from './store-context';
 import { readStoredSettings } from './stored-config';
 import { inTransaction, type Transaction } from './transaction';
+import { deleteAttachmentsOfConversation, type PreparedAttachment } from './attachment-records';
+import type { StoredAttachment } from '../schema/attachments';
 
 /** Deletes, in the caller's transaction, every conversation never used (no message, no draft, untitled, idle) not in `keep`. */
 async function removeUnused(transaction: Transaction, keep: ReadonlySet<string>): Promise<string[]> {
@@ -181,9 +183,11 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   async deleteConversation(conversationId: string): Promise<void> {
-    await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
+    // Its files go with it, in the same transaction.
+    await inTransaction(this.database, ['conversations', 'messages', 'attachments'], async (transaction) => {
       if (!(await transaction.objectStore('conversations').get(conversationId))) throw notFound('conversation', conversationId);
       await transaction.objectStore('conversations').delete(conversationId);
+      await deleteAttachmentsOfConversation(transaction, conversationId);
       const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
       const keys = await transaction.objectStore('messages').index('by-conversation').getAllKeys(range);
       for (const key of keys) await transaction.objectStore('messages').delete(key);
@@ -199,7 +203,7 @@ export class IndexedDbConversationStore implements ConversationStore {
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
   }
 
-  exportAll(): Promise<Array<{ conversation: Conversation; messages: Message[] }>> {
+  exportAll(): Promise<ExportedConversation[]> {
     return exportAll(this.database);
   }
 
@@ -234,8 +238,19 @@ export class IndexedDbConversationStore implements ConversationStore {
     return this.runs.applyRun(conversationId, change, messages);
   }
 
-  appendUserMessage(conversationId: string, text: string, defaultProfileId: string, options?: { messageId?: string; device?: DeviceRef }): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
-    return this.runs.appendUserMessage(conversationId, text, defaultProfileId, options);
+  appendUserMessage(
+    conversationId: string,
+    text: string,
+    defaultProfileId: string,
+    files: readonly PreparedAttachment[] = [],
+    options?: { messageId?: string; device?: DeviceRef },
+  ): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+    return this.runs.appendUserMessage(conversationId, text, defaultProfileId, files, options);
+  }
+
+  /** One file sent with a message, to show it. */
+  readAttachment(attachmentId: string): Promise<StoredAttachment | undefined> {
+    return this.database.get('attachments', attachmentId);
   }
 
   // Versions and branches: see BranchRecords.

@@ -1,9 +1,10 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Conversation, Message, Profile } from '../schema/records';
+import type { StoredAttachment } from '../schema/attachments';
 
 // ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
 export const DATABASE_NAME = 'parley';
-export const DATABASE_VERSION = 3;
+export const DATABASE_VERSION = 4;
 
 /** The one typed schema of Parley's IndexedDB database. */
 export interface ParleyDatabaseSchema extends DBSchema {
@@ -23,6 +24,15 @@ export interface ParleyDatabaseSchema extends DBSchema {
   };
   settings: { key: string; value: unknown };
   profiles: { key: string; value: Profile };
+  /**
+   * The bytes of files sent with messages, as Blobs (the browser keeps large ones as files, outside the records), one
+   * per AttachmentMeta of a message. Indexed by message and by conversation, so deleting either deletes its files.
+   */
+  attachments: {
+    key: string;
+    value: StoredAttachment;
+    indexes: { 'by-message': string; 'by-conversation': string };
+  };
 }
 
 export type ParleyDatabase = IDBPDatabase<ParleyDatabaseSchema>;
@@ -68,6 +78,12 @@ export const MIGRATIONS: Record<number, Migration> = {
     const messages = transaction.objectStore('messages');
     messages.deleteIndex('by-conversation');
     messages.createIndex('by-conversation', ['conversationId', 'seq'], { unique: false });
+  },
+  /** Files sent with messages (issue 18): a new store; no stored record changes (messages without files have none). */
+  4(database) {
+    const attachments = database.createObjectStore('attachments', { keyPath: 'id' });
+    attachments.createIndex('by-message', 'messageId');
+    attachments.createIndex('by-conversation', 'conversationId');
   },
 };
 

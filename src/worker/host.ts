@@ -21,6 +21,9 @@ import { StoredConfig } from './stored-config';
 import { McpHub } from './mcp/mcp-hub';
 import { SyncGate } from './sync/sync-gate';
 import type { Timers } from '../core/coalesced-writer';
+import { profileAcceptsImages } from '../schema/limits';
+import { withAttachments } from './attachment-model';
+import type { StorageEstimate } from './attachment-files';
 
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
 
@@ -53,6 +56,8 @@ export interface HostEnvironment {
   readImport?(file: Blob): Promise<ConversationExport>;
   /** False: do not start a stored sync by itself (tests that drive sync themselves). */
   resumeSync?: boolean;
+  /** What the browser lets Parley store (navigator.storage.estimate), checked before files are stored; tests inject one. */
+  estimateStorage?: StorageEstimate;
 }
 
 export interface Host {
@@ -159,7 +164,12 @@ export function createHost(environment: HostEnvironment): Host {
     const profile = await profileOf(conversation);
     // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
     if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
-    return environment.createModel(profile, current.script);
+    // Every step reads its history's files back from storage (see withAttachments).
+    return withAttachments(await environment.createModel(profile, current.script), {
+      acceptsImages: profileAcceptsImages(profile),
+      // Loaded with the first file a model step reads, not with the worker.
+      read: async (metas) => (await import('./attachment-files')).readAttachmentContents(environment.database, metas),
+    });
   };
 
   const waiters = new RequestWaiters();
@@ -212,6 +222,8 @@ export function createHost(environment: HostEnvironment): Host {
     mcp,
     search,
     ...(environment.readImport ? { readImport: environment.readImport } : {}),
+    ...(environment.estimateStorage ? { estimateStorage: environment.estimateStorage } : {}),
+    profileOf,
     prepareModel: (conversation) => {
       const prepare = environment.prepareModel;
       if (prepare) void profileOf(conversation).then((profile) => profile && prepare(profile), () => undefined);

@@ -9,6 +9,7 @@ import type { Conversation, Message, RunState } from '../schema/records';
 import { afterWrite, DEFAULT_TITLE, messagesIn, notFound, RUN_STORES, transactRun, type StoreContext } from './store-context';
 import { inTransaction, type Transaction } from './transaction';
 import { readConfigGeneration } from './stored-config';
+import { putAttachments, type PreparedAttachment } from './attachment-records';
 
 /**
  * A conversation's run state over IndexedDB: read for a run, started by a user message, changed by the loop's steps,
@@ -45,16 +46,19 @@ export class RunRecords {
 
   /**
    * Appends a user message and marks the conversation running. A pending question is resolved as answered in chat,
-   * in the same transaction. Refused while a run is going.
+   * in the same transaction. Refused while a run is going. The message's files (checked before) are written in the same
+   * transaction: the message is never stored without them, nor they without it.
    */
   async appendUserMessage(
     conversationId: string,
     text: string,
     defaultProfileId: string,
+    files: readonly PreparedAttachment[] = [],
     options: { messageId?: string; device?: DeviceRef } = {},
   ): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
     const now = this.context.now();
     const message: Message = { id: options.messageId ?? this.context.newId(), conversationId, seq: 0, role: 'user', blocks: [{ type: 'text', text }], status: 'complete', createdAt: now, updatedAt: now };
+    if (files.length > 0) message.attachments = files.map((file) => file.meta);
     const change = await transactRun(this.context, async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation) throw notFound('conversation', conversationId);
@@ -86,7 +90,7 @@ export class RunRecords {
         ...conversation,
         runState: 'running',
         updatedAt: now,
-        title: isFirst && conversation.title === DEFAULT_TITLE ? titleFrom(text) : conversation.title,
+        title: isFirst && conversation.title === DEFAULT_TITLE ? titleFrom(text || files.map((file) => file.meta.name).join(', ')) : conversation.title,
         // Stored before profiles were pinned: pin it now, to the profile it has been using.
         profileId: conversation.profileId ?? defaultProfileId,
       };
@@ -94,9 +98,10 @@ export class RunRecords {
       delete next.runError;
       written.push(message);
       for (const record of written) await transaction.objectStore('messages').put(record);
+      await putAttachments(transaction, conversationId, message.id, files);
       await transaction.objectStore('conversations').put(next);
       return { conversation: next, messages: written, history: afterWrite(messages, written) };
-    });
+    }, files.length > 0 ? ['attachments'] : []);
     this.context.listener.changed({ conversation: change.conversation, messages: change.messages });
     return { conversation: change.conversation, message, run: { conversation: change.conversation, history: change.history } };
   }

@@ -96,6 +96,8 @@ export class SettingsStore {
       ...(input.instructions ? { instructions: input.instructions } : {}),
       ...(input.temperature != null ? { temperature: input.temperature } : {}),
       ...(input.maxOutputTokens != null ? { maxOutputTokens: input.maxOutputTokens } : {}),
+      // Absent in the form's input: the stored choice stays.
+      ...((input.acceptsImages ?? existing?.acceptsImages) !== undefined ? { acceptsImages: input.acceptsImages ?? existing?.acceptsImages } : {}),
     };
   }
 

@@ -5,8 +5,9 @@ import type { ParleyDatabase } from './database';
 const BATCH = 200;
 
 /**
- * The `limit` largest conversations by approximate stored size (record and messages as JSON characters; the browser
- * compresses what it stores, so this is an upper estimate), and the total. The messages are walked in key order, a
+ * The `limit` largest conversations by approximate stored size (record and messages as JSON characters, plus the bytes
+ * of the files sent with them, from the messages' metadata; the browser compresses what it stores, so this is an upper
+ * estimate), and the total. The messages are walked in key order, a
  * batch per readonly transaction: one transaction over every message would hold back every conversation write in every
  * tab (an answer, a streaming reply) until the whole walk was done. The figure is approximate anyway, so a write landing
  * between two batches changes nothing that matters.
@@ -18,7 +19,7 @@ export async function conversationSizes(database: ParleyDatabase, limit: number)
     const batch = await database.getAll('messages', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BATCH);
     for (const message of batch) {
       const size = sizes.get(message.conversationId) ?? { bytes: 0, messages: 0 };
-      size.bytes += JSON.stringify(message).length;
+      size.bytes += JSON.stringify(message).length + (message.attachments ?? []).reduce((sum, file) => sum + file.size, 0);
       size.messages += 1;
       sizes.set(message.conversationId, size);
     }

@@ -35,10 +35,13 @@ export interface StoreContext {
  */
 export const RUN_STORES: Stores = ['conversations', 'messages', 'settings'];
 
-/** A transaction a model step may follow: it also reads the config generation and reports it once committed. */
-export async function transactRun<T>(context: StoreContext, body: (transaction: Transaction) => Promise<T>): Promise<T> {
+/**
+ * A transaction a model step may follow: it also reads the config generation and reports it once committed.
+ * `extraStores` widens it for the few that write more (a message's files).
+ */
+export async function transactRun<T>(context: StoreContext, body: (transaction: Transaction) => Promise<T>, extraStores: Stores = []): Promise<T> {
   let generation: number | undefined;
-  const result = await inTransaction(context.database, RUN_STORES, async (transaction) => {
+  const result = await inTransaction(context.database, [...RUN_STORES, ...extraStores], async (transaction) => {
     const [value, read] = await Promise.all([body(transaction), readConfigGeneration(transaction)]);
     generation = read;
     return value;

@@ -27,7 +27,7 @@ describe('Composer', () => {
     const { textbox, type, onSend } = setup();
     type('  Plan my weekend ');
     fireEvent.keyDown(textbox, { key: 'Enter' });
-    expect(onSend).toHaveBeenCalledWith('Plan my weekend');
+    expect(onSend).toHaveBeenCalledWith('Plan my weekend', []);
     await vi.waitFor(() => expect(textbox.value).toBe(''));
   });
 

@@ -59,3 +59,25 @@ describe('version 3: versions of a message share its position', () => {
     upgraded.close();
   });
 });
+
+describe('version 4: files sent with messages', () => {
+  it('keeps every record of a version-3 database, and then stores a message’s files, found by message and by conversation', async () => {
+    const name = uniqueDatabaseName();
+    const old = await openParleyDatabase(name, 3);
+    const message = { id: 'm0', conversationId: 'c', seq: 0, parentId: '', role: 'user' as const, status: 'complete' as const, createdAt: 0, updatedAt: 0, blocks: [{ type: 'text' as const, text: 'hello' }] };
+    await old.put('conversations', { id: 'c', title: 'Old', createdAt: 0, updatedAt: 0, runState: 'idle', completedSteps: 0 });
+    await old.put('messages', message);
+    expect([...old.objectStoreNames]).not.toContain('attachments');
+    old.close();
+
+    const upgraded = await openParleyDatabase(name);
+    expect(upgraded.version).toBe(DATABASE_VERSION);
+    expect(await upgraded.get('messages', 'm0')).toEqual(message);
+    expect([...upgraded.transaction('attachments').store.indexNames].sort()).toEqual(['by-conversation', 'by-message']);
+    const blob = new Blob(['a,b\n1,2'], { type: 'text/csv' });
+    await upgraded.put('attachments', { id: 'a1', conversationId: 'c', messageId: 'm0', blob });
+    expect((await upgraded.getAllFromIndex('attachments', 'by-message', 'm0')).map((file) => file.id)).toEqual(['a1']);
+    expect(await (await upgraded.getFromIndex('attachments', 'by-conversation', 'c'))?.blob.text()).toBe('a,b\n1,2');
+    upgraded.close();
+  });
+});

@@ -209,3 +209,47 @@ describe('toModelMessages', () => {
     expect(toModelMessages([message('user', [{ type: 'text', text: '  ' }]), user('real')])).toEqual([{ role: 'user', content: 'real' }]);
   });
 });
+
+describe('files sent with a user message', () => {
+  const bytes = new Uint8Array([137, 80, 78, 71]);
+  const withFiles = (text: string): Message => ({
+    ...user(text),
+    attachments: [
+      { id: 'img', name: 'shot.png', mimeType: 'image/png', size: 4, kind: 'image' },
+      { id: 'txt', name: 'main.ts', mimeType: 'text/x-typescript', size: 13, kind: 'text' },
+    ],
+  });
+  const contents = new Map([
+    ['img', { kind: 'image' as const, mediaType: 'image/png', bytes }],
+    ['txt', { kind: 'text' as const, text: 'const a = 1;\n' }],
+  ]);
+
+  it('follows the text with an image file part and the text file under its name, in the order attached', () => {
+    expect(toModelMessages([withFiles('Review this')], { attachments: contents })).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Review this' },
+          { type: 'file', mediaType: 'image/png', data: bytes, filename: 'shot.png' },
+          { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>' },
+        ],
+      },
+    ]);
+  });
+
+  it('sends files alone when there is no text, and names a file no longer stored', () => {
+    expect(toModelMessages([withFiles('')], { attachments: new Map([['txt', contents.get('txt')!]]) })).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<file name="shot.png">[This file is no longer stored, so its content cannot be given.]</file>' },
+          { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>' },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps a message without files as plain text, as before', () => {
+    expect(toModelMessages([user('Hello')], { attachments: contents })).toEqual([{ role: 'user', content: 'Hello' }]);
+  });
+});

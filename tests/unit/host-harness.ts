@@ -35,6 +35,8 @@ export interface TabOptions {
   /** Tools beyond the built-ins, as connected MCP servers would offer them. */
   tools?: readonly Tool[];
   prepareModel?: (profile: Profile) => void;
+  /** What the "browser" says Parley uses and may store; none by default (nothing is refused for the quota). */
+  estimateStorage?: () => Promise<{ usage?: number; quota?: number } | undefined>;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function openTab(options: TabOptions): Promise<TestTab> {
     broadcast: (hint) => peers.forEach((peer) => void peer.host.peerHint(hint)),
     requestPeerStop: (conversationId) => peers.forEach((peer) => peer.host.peerStop(conversationId)),
     createModel: options.createModel ?? ((profile, script) => createModelForProfile(profile, script)),
+    estimateStorage: options.estimateStorage ?? (async () => undefined),
     testConnection: async () => ({ ok: true, message: 'ok' }),
     now: () => Date.now(),
     newId: () => `${prefix}-${(counter += 1)}`,

@@ -414,3 +414,47 @@ describe('the provider server itself', () => {
     expect(anthropic.trimEnd().endsWith('data: {"type":"message_stop"}')).toBe(true);
   });
 });
+
+describe.each(KINDS)('%s: files sent with a message', (kind) => {
+  const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  const png = Uint8Array.from(atob(PNG_BASE64), (character) => character.charCodeAt(0));
+  const withFiles: Message = {
+    ...userSays('What is in these?'),
+    attachments: [
+      { id: 'f1', name: 'pixel.png', mimeType: 'image/png', size: png.length, kind: 'image' },
+      { id: 'f2', name: 'data "1".csv', mimeType: 'text/csv', size: 7, kind: 'text' },
+    ],
+  };
+  const contents = new Map([
+    ['f1', { kind: 'image' as const, mediaType: 'image/png', bytes: png }],
+    ['f2', { kind: 'text' as const, text: 'a,b\n1,2' }],
+  ]);
+  const csvPart = '<file name="data &quot;1&quot;.csv" type="text/csv">\na,b\n1,2\n</file>';
+
+  it('sends the text, a text file as text under its name, and an image as the provider’s image part', async () => {
+    server.enqueue({ text: 'A pixel and a table.' });
+    const { error } = await run(await createModelForProfile(profile(kind), ''), request([withFiles], { attachments: contents }));
+    expect(error).toBeUndefined();
+    const body = server.requests[0]?.body as { messages: Array<{ role: string; content: unknown }> };
+    const user = body.messages.find((message) => message.role === 'user');
+    if (kind === 'anthropic') {
+      expect(user?.content).toEqual([
+        { type: 'text', text: 'What is in these?' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } },
+        { type: 'text', text: csvPart },
+      ]);
+    } else {
+      expect(user?.content).toEqual([
+        { type: 'text', text: 'What is in these?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+        { type: 'text', text: csvPart },
+      ]);
+    }
+  });
+
+  it('says a file no longer stored is missing instead of sending nothing about it', async () => {
+    server.enqueue({ text: 'ok' });
+    await run(await createModelForProfile(profile(kind), ''), request([withFiles], { attachments: new Map([['f2', contents.get('f2')!]]) }));
+    expect(JSON.stringify(server.requests[0]?.body)).toContain('<file name=\\"pixel.png\\">[This file is no longer stored, so its content cannot be given.]</file>');
+  });
+});

@@ -31,4 +31,15 @@ describe('the size of stored conversations', () => {
     expect(sizes.largest[0]!.messages).toBeGreaterThanOrEqual(1000);
     database.close();
   });
+
+  it('counts the files sent with a conversation’s messages, so one with a large image is listed as large', async () => {
+    const database = await openParleyDatabase(uniqueDatabaseName());
+    for (const id of ['text', 'image']) await database.put('conversations', { id, title: id, createdAt: 1, updatedAt: 1, runState: 'idle', completedSteps: 0 });
+    for (let seq = 0; seq < 20; seq += 1) await database.put('messages', message('text', seq));
+    await database.put('messages', { ...message('image', 0), attachments: [{ id: 'f', name: 'photo.jpg', mimeType: 'image/jpeg', size: 5_000_000, kind: 'image' }] });
+    const sizes = await conversationSizes(database, 10);
+    expect(sizes.largest.map((size) => size.conversationId)).toEqual(['image', 'text']);
+    expect(sizes.largest[0]!.bytes).toBeGreaterThan(5_000_000);
+    database.close();
+  });
 });

@@ -50,7 +50,7 @@ describe('storage', () => {
     await buildVersionOneDatabase(name);
     const database = await openParleyDatabase(name);
     expect(database.version).toBe(DATABASE_VERSION);
-    expect([...database.objectStoreNames].sort()).toEqual(['conversations', 'messages', 'profiles', 'settings']);
+    expect([...database.objectStoreNames].sort()).toEqual(['attachments', 'conversations', 'messages', 'profiles', 'settings']);
     expect([...database.transaction('messages').store.indexNames].sort()).toEqual(['by-conversation', 'by-pending-request']);
     expect(await database.get('conversations', 'c1')).toEqual(conversation);
     const { pendingQuestionId: _legacy, ...migrated } = message;

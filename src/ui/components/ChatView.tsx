@@ -1,5 +1,7 @@
 import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
 import type { DeviceRef } from '../../schema/device';
+import { profileAcceptsImages } from '../../schema/limits';
+import { filesIn, offerAttachments } from '../attachment-drafts';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { composerText, isBeingCreated, whenCreated } from '../conversation-drafts';
@@ -87,9 +89,31 @@ export function ChatView(props: { conversationId: string }) {
   const [proposal, setProposal] = createSignal<{ kind: 'message' | 'stop'; device: DeviceRef; text?: string }>();
   createEffect(on([() => props.conversationId, () => messages()?.at(-1)?.id, () => messages()?.length], () => setProposal(undefined), { defer: true }));
 
-  async function send(text: string): Promise<boolean> {
+  // The conversation's model takes images unless its profile says otherwise (the worker checks again when sending).
+  const acceptsImages = () => {
+    const profileId = conversation()?.profileId ?? app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID;
+    const profile = profiles().find((candidate) => candidate.id === profileId);
+    return profile ? profileAcceptsImages(profile) : true;
+  };
+  // Files dragged over the conversation are attached where they are dropped; `dragDepth` counts nested enter/leave.
+  const [dragging, setDragging] = createSignal(false);
+  let dragDepth = 0;
+  const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') === true;
+  // A file dropped beside the conversation (the list, the header) would make the browser open it in place of the app.
+  const refuseStrayDrop = (event: DragEvent) => {
+    if (carriesFiles(event)) event.preventDefault();
+  };
+  document.addEventListener('dragover', refuseStrayDrop);
+  document.addEventListener('drop', refuseStrayDrop);
+  onCleanup(() => {
+    document.removeEventListener('dragover', refuseStrayDrop);
+    document.removeEventListener('drop', refuseStrayDrop);
+  });
+
+  async function send(text: string, files: readonly File[]): Promise<boolean> {
     await whenCreated(props.conversationId);
-    const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text }));
+    const attachments = files.map((file) => ({ name: file.name, type: file.type, blob: file }));
+    const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text, ...(attachments.length > 0 ? { attachments } : {}) }));
     if (!result) return false;
     if (result.proposedTo) setProposal({ kind: 'message', device: result.proposedTo, text });
     // The one reply that writes to the store, on purpose: a new conversation's first message can arrive (as an event)
@@ -119,7 +143,32 @@ export function ChatView(props: { conversationId: string }) {
   return (
     <Show when={conversation()} fallback={<p class="chat-loading">{t('chat.loading')}</p>}>
       {(current) => (
-        <section class="chat-view">
+        <section
+          class="chat-view"
+          data-dragging={dragging() ? 'true' : undefined}
+          onDragEnter={(event) => {
+            if (!carriesFiles(event)) return;
+            event.preventDefault();
+            dragDepth += 1;
+            setDragging(true);
+          }}
+          onDragOver={(event) => {
+            // Without this the browser opens the dropped file in place of the app.
+            if (carriesFiles(event)) event.preventDefault();
+          }}
+          onDragLeave={(event) => {
+            if (!carriesFiles(event)) return;
+            dragDepth = Math.max(0, dragDepth - 1);
+            if (dragDepth === 0) setDragging(false);
+          }}
+          onDrop={(event) => {
+            if (!carriesFiles(event)) return;
+            event.preventDefault();
+            dragDepth = 0;
+            setDragging(false);
+            void offerAttachments(props.conversationId, filesIn(event.dataTransfer), acceptsImages());
+          }}
+        >
           <ChatHeader
             conversation={current()}
             profiles={profiles()}
@@ -169,6 +218,8 @@ export function ChatView(props: { conversationId: string }) {
             storedDraft={app.state.conversations[props.conversationId]?.draft}
             runState={runState()}
             waiting={waiting()}
+            acceptsImages={acceptsImages()}
+            dragging={dragging()}
             onSend={send}
             onStop={stop}
             onDraft={(text) => void whenCreated(props.conversationId).then(() => app.client.send({ type: 'conversation.saveDraft', conversationId: props.conversationId, text }).catch(() => undefined))}

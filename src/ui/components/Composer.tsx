@@ -1,8 +1,9 @@
-import { createEffect, createSignal, createUniqueId, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, lazy, on, onCleanup, Show } from 'solid-js';
 import { composerText, setComposerText } from '../conversation-drafts';
 import type { RunState } from '../../schema/records';
+import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, pendingAttachments, removeAttachment } from '../attachment-drafts';
 import { t } from '../i18n/i18n';
-import { SendIcon, StopIcon } from './icons';
+import { AttachIcon, SendIcon, StopIcon } from './icons';
 import { WAITING_WORDS, type WaitingKind } from '../waiting-kind';
 
 export interface ComposerProps {
@@ -14,10 +15,17 @@ export interface ComposerProps {
   waiting?: WaitingKind;
   /** Saves the unsent text (debounced here); an empty string clears it. */
   onDraft?(text: string): void;
-  /** Sends the text; resolves true when the worker took it (the field is then cleared). */
-  onSend(text: string): Promise<boolean>;
+  /** Whether the conversation's model takes images (default yes): an image offered to one that does not is refused in words. */
+  acceptsImages?: boolean;
+  /** Files are being dragged over the conversation (they are attached where they are dropped). */
+  dragging?: boolean;
+  /** Sends the text and files; resolves true when the worker took them (the field and the chips are then cleared). */
+  onSend(text: string, files: readonly File[]): Promise<boolean>;
   onStop(): void;
 }
+
+// The chips and the refusals' words load with the first file offered, not with the app.
+const ComposerAttachments = lazy(() => import('./attachments/AttachmentChips').then((module) => ({ default: module.ComposerAttachments })));
 
 /**
  * The message box. Enter sends, Shift+Enter breaks the line. While a run is going, Stop replaces Send;
@@ -58,7 +66,12 @@ export function Composer(props: ComposerProps) {
   });
   const [sending, setSending] = createSignal(false);
   const running = () => props.runState === 'running' || props.runState === 'waiting_network';
-  const canSend = () => text().trim().length > 0 && !running() && !sending();
+  const attachments = () => pendingAttachments(props.conversationId);
+  const canSend = () => (text().trim().length > 0 || attachments().length > 0) && !running() && !sending();
+  let fileInput: HTMLInputElement | undefined;
+  const offer = (files: readonly File[]) => {
+    if (files.length > 0) void offerAttachments(props.conversationId, files, props.acceptsImages ?? true);
+  };
   const hintId = `composer-hint-${createUniqueId()}`;
 
   async function submit() {
@@ -70,9 +83,11 @@ export function Composer(props: ComposerProps) {
     clearTimeout(draftTimer);
     draftTimer = undefined;
     try {
-      if (await props.onSend(text().trim())) {
+      // Refused (a full disk, a file the worker would not take): the text and the files stay, to try again.
+      if (await props.onSend(text().trim(), attachments().map((attachment) => attachment.file))) {
         setTextSignal('');
         setComposerText(props.conversationId, ''); // the worker cleared the stored draft with the message
+        clearAttachments(props.conversationId);
       } else if (draftWasWaiting) {
         setText(text()); // not sent: the draft is saved after all
       }
@@ -101,7 +116,26 @@ export function Composer(props: ComposerProps) {
           {t(WAITING_WORDS[props.waiting ?? 'question'].hint)}
         </p>
       </Show>
+      <Show when={props.dragging}>
+        <p class="drop-hint">{t('attach.drop')}</p>
+      </Show>
+      <Show when={attachments().length > 0 || attachmentRefusals(props.conversationId).length > 0}>
+        <ComposerAttachments attachments={attachments()} refusals={attachmentRefusals(props.conversationId)} onRemove={(key) => removeAttachment(props.conversationId, key)} />
+      </Show>
       <div class="composer-row">
+        <button type="button" class="button icon-button composer-attach" aria-label={t('attach.button')} title={t('attach.button')} onClick={() => fileInput?.click()}>
+          <AttachIcon />
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          onChange={(event) => {
+            offer(Array.from(event.currentTarget.files ?? []));
+            event.currentTarget.value = ''; // the same file can be chosen again after a removal
+          }}
+        />
         <textarea
           class="composer-input"
           aria-label={t('composer.label')}
@@ -113,6 +147,13 @@ export function Composer(props: ComposerProps) {
           value={text()}
           onInput={(event) => setText(event.currentTarget.value)}
           onKeyDown={onKeyDown}
+          onPaste={(event) => {
+            // A pasted image or file is attached; pasted text is left to the field.
+            const files = filesIn(event.clipboardData);
+            if (files.length === 0) return;
+            event.preventDefault();
+            offer(files);
+          }}
         />
         <Show
           when={running()}
@@ -138,3 +179,4 @@ export function Composer(props: ComposerProps) {
     </form>
   );
 }
+

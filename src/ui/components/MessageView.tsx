@@ -1,4 +1,4 @@
-import { createSignal, createUniqueId, For, Show, useContext } from 'solid-js';
+import { createSignal, createUniqueId, For, lazy, Show, Suspense, useContext } from 'solid-js';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import { AppContext } from '../app-context';
@@ -14,6 +14,9 @@ import { MoreIcon } from './icons';
 import './message-actions.css';
 import { QuestionForm } from './question/QuestionForm';
 import { ElicitationForm } from './requests/ElicitationForm';
+
+// Files sent with a message load their view (and thumbnails) when such a message is shown.
+const MessageAttachments = lazy(() => import('./attachments/AttachmentChips').then((module) => ({ default: module.MessageAttachments })));
 
 export interface MessageViewProps {
   message: Message;
@@ -54,6 +57,14 @@ export function MessageView(props: MessageViewProps) {
         <For each={props.message.blocks}>
           {(block) => <BlockView block={block} message={props.message} client={props.client} />}
         </For>
+      </Show>
+      <Show when={props.message.attachments?.length ? props.message.attachments : undefined}>
+        {(attachments) => (
+          // Its own boundary: while the chips' code loads, only this row waits, never the log around it.
+          <Suspense fallback={null}>
+            <MessageAttachments attachments={attachments()} client={props.client} />
+          </Suspense>
+        )}
       </Show>
       <Show when={props.message.status === 'streaming'}>
         <span class="message-cursor" aria-hidden="true" />

@@ -51,6 +51,7 @@ export function ProfileForm(props: ProfileFormProps) {
   const [instructions, setInstructions] = createSignal(props.profile?.instructions ?? '');
   const [temperature, setTemperature] = createSignal(props.profile?.temperature?.toString() ?? '');
   const [maxOutputTokens, setMaxOutputTokens] = createSignal(props.profile?.maxOutputTokens?.toString() ?? '');
+  const [acceptsImages, setAcceptsImages] = createSignal(props.profile?.acceptsImages ?? true);
   const [script, setScript] = createSignal(props.script);
   const [models, setModels] = createSignal<string[]>([]);
   const [testResult, setTestResult] = createSignal<ErrorWords>({ text: '' });
@@ -96,6 +97,7 @@ export function ProfileForm(props: ProfileFormProps) {
     // Empty means the provider's default; a number the browser's field accepted is in range (min, max, step).
     input.temperature = temperature().trim() === '' ? null : Number(temperature());
     input.maxOutputTokens = maxOutputTokens().trim() === '' ? null : Math.round(Number(maxOutputTokens()));
+    if (kind() === 'openai-compatible' || kind() === 'anthropic') input.acceptsImages = acceptsImages();
     return input;
   }
 
@@ -317,6 +319,15 @@ export function ProfileForm(props: ProfileFormProps) {
             />
           </div>
         </div>
+        <Show when={kind() === 'openai-compatible' || kind() === 'anthropic'}>
+          <label class="checkbox-field">
+            <input type="checkbox" checked={acceptsImages()} aria-describedby={`${idPrefix}-images-hint`} onChange={(event) => setAcceptsImages(event.currentTarget.checked)} />
+            {t('settings.acceptsImages')}
+          </label>
+          <small class="field-hint" id={`${idPrefix}-images-hint`}>
+            {t('settings.acceptsImagesHint')}
+          </small>
+        </Show>
       </Show>
       <Show when={error()}>
         {(shown) => (

@@ -1,3 +1,4 @@
+import { attachmentStringsZhCN } from './attachment-strings.zh-CN';
 import { attentionStringsZhCN } from './attention-strings.zh-CN';
 import { baseStringsZhCN } from './base-strings.zh-CN';
 import { branchStringsZhCN } from './branch-strings.zh-CN';
@@ -20,4 +21,4 @@ import type { MessageKey } from './dictionary';
  * Every UI string in Chinese: a chunk of its own, loaded only when the UI speaks Chinese (see loadLocale), so an
  * English first visit does not fetch it (issue 21.21). Typed over every key, so a key missing here fails the type check.
  */
-export const zhCN: Record<MessageKey, string> = { ...attentionStringsZhCN, ...baseStringsZhCN, ...branchStringsZhCN, ...conversationSearchStringsZhCN, ...dataStringsZhCN, ...errorDetailStringsZhCN, ...errorStringsZhCN, ...localModelStringsZhCN, ...mcpStringsZhCN, ...questionStringsZhCN, ...renderStringsZhCN, ...requestStringsZhCN, ...searchStringsZhCN, ...settingsStringsZhCN, ...toolStringsZhCN, ...syncStringsZhCN };
+export const zhCN: Record<MessageKey, string> = { ...attentionStringsZhCN, ...baseStringsZhCN, ...branchStringsZhCN, ...conversationSearchStringsZhCN, ...dataStringsZhCN, ...errorDetailStringsZhCN, ...errorStringsZhCN, ...localModelStringsZhCN, ...mcpStringsZhCN, ...questionStringsZhCN, ...renderStringsZhCN, ...requestStringsZhCN, ...searchStringsZhCN, ...settingsStringsZhCN, ...toolStringsZhCN, ...syncStringsZhCN, ...attachmentStringsZhCN };

@@ -1,11 +1,16 @@
 import type { ModelMessage } from 'ai';
 import type { ToolSpec } from '../../core/model';
+import { toBase64 } from '../../core/base64';
 
 /** A Chat Completions message as sent on the wire. */
 export type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  /** Text, or text and images as content parts (only when the message has an image: some servers take strings only). */
+  | { role: 'user'; content: string | ChatUserPart[] }
   | { role: 'assistant'; content: string; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
   | { role: 'tool'; tool_call_id: string; content: string };
+
+export type ChatUserPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 /**
  * The request body of one streamed Chat Completions step: the history (as history-mapping.ts gives it) in the wire's
@@ -38,7 +43,7 @@ function toChatMessages(message: ModelMessage): ChatMessage[] {
     case 'system':
       return [{ role: 'system', content: message.content }];
     case 'user':
-      return [{ role: 'user', content: typeof message.content === 'string' ? message.content : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') }];
+      return [{ role: 'user', content: userContent(message.content) }];
     case 'assistant': {
       if (typeof message.content === 'string') return [{ role: 'assistant', content: message.content }];
       let content = '';
@@ -58,3 +63,21 @@ function toChatMessages(message: ModelMessage): ChatMessage[] {
       });
   }
 }
+
+/**
+ * A user message's content on the wire: a string unless it holds an image, then parts, each image as a data URL (the
+ * Chat Completions form every OpenAI-compatible server that takes images reads). Text parts are a paragraph apart.
+ */
+function userContent(content: Extract<ModelMessage, { role: 'user' }>['content']): string | ChatUserPart[] {
+  if (typeof content === 'string') return content;
+  const parts: ChatUserPart[] = [];
+  for (const part of content) {
+    if (part.type === 'text') parts.push({ type: 'text', text: part.text });
+    else if (part.type === 'file' && part.data instanceof Uint8Array && part.mediaType.startsWith('image/')) {
+      parts.push({ type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${toBase64(part.data)}` } });
+    }
+  }
+  if (parts.every((part) => part.type === 'text')) return parts.map((part) => (part as { text: string }).text).join('\n\n');
+  return parts;
+}
+

@@ -11,7 +11,7 @@ export const CONTINUE_INSTRUCTION =
  * Anthropic refuses a final assistant text that ends in whitespace, so that tail is trimmed.
  */
 export function prepareMessages(request: ModelRequest, style: 'prefill' | 'instruct'): ModelMessage[] {
-  const messages = toModelMessages(request.history);
+  const messages = toModelMessages(request.history, { attachments: request.attachments });
   const last = messages.at(-1);
   if (request.continuation === undefined || last?.role !== 'assistant' || typeof last.content === 'string') return messages;
   const content = [...last.content];

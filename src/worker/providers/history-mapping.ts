@@ -1,10 +1,13 @@
-import type { AssistantContent, ModelMessage, ToolContent } from 'ai';
+import type { AssistantContent, ModelMessage, ToolContent, UserContent } from 'ai';
+import type { AttachmentContent } from '../../core/model';
+import type { AttachmentMeta } from '../../schema/attachments';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import { QUESTION_TOOL_NAME } from '../../core/question-tool';
 
 type AssistantPart = Exclude<AssistantContent, string>[number];
 type ToolResult = Extract<ToolContent[number], { type: 'tool-result' }>;
+type UserPart = Exclude<UserContent, string>[number];
 
 /**
  * Stored messages → the AI SDK's messages, oldest first. What a model is sent:
@@ -14,15 +17,25 @@ type ToolResult = Extract<ToolContent[number], { type: 'tool-result' }>;
  * - a resolved question: a `question` tool call with `{ questions }` and the block's tool result. A pending question
  *   (and a call with no result yet) is not sent at all: a provider rejects a call that has no result.
  * Each tool call id is sent once. Interrupted or stopped messages send the text they have.
+ * - a user message's files (`attachments`, their contents read back for this step): after its text, a text file as a
+ *   text part holding its name and text, an image as a file part with its media type (the provider turns it into its
+ *   own image part). A file no longer stored is named in a text part that says so.
  */
-export function toModelMessages(history: readonly Message[], options: { system?: string } = {}): ModelMessage[] {
+export function toModelMessages(history: readonly Message[], options: { system?: string; attachments?: ReadonlyMap<string, AttachmentContent> | undefined } = {}): ModelMessage[] {
   const messages: ModelMessage[] = [];
   if (options.system) messages.push({ role: 'system', content: options.system });
   const sentCallIds = new Set<string>();
   for (const message of history) {
     if (message.role === 'user') {
       const text = message.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
-      if (text.trim() !== '') messages.push({ role: 'user', content: text });
+      const files = message.attachments ?? [];
+      if (files.length === 0) {
+        if (text.trim() !== '') messages.push({ role: 'user', content: text });
+        continue;
+      }
+      const content: UserPart[] = text.trim() !== '' ? [{ type: 'text', text }] : [];
+      for (const file of files) content.push(attachmentPart(file, options.attachments?.get(file.id)));
+      messages.push({ role: 'user', content });
       continue;
     }
     messages.push(...assistantTurns(message.blocks, sentCallIds));
@@ -113,4 +126,17 @@ function fallbackQuestionResult(resolution: string | undefined): string {
   if (resolution === 'dismissed') return 'The user dismissed these questions without answering.';
   if (resolution === 'stopped') return 'The user stopped the run before answering these questions.';
   return 'The user responded to these questions.';
+}
+
+/** One file of a user message as the model is given it (see toModelMessages). */
+function attachmentPart(file: AttachmentMeta, content: AttachmentContent | undefined): UserPart {
+  const name = attributeText(file.name);
+  if (content === undefined) return { type: 'text', text: `<file name="${name}">[This file is no longer stored, so its content cannot be given.]</file>` };
+  if (content.kind === 'image') return { type: 'file', mediaType: content.mediaType, data: content.bytes, filename: file.name };
+  return { type: 'text', text: `<file name="${name}" type="${attributeText(file.mimeType)}">\n${content.text}\n</file>` };
+}
+
+/** A file name inside the `<file name="…">` wrapper: nothing in it can close the attribute or the tag. */
+function attributeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\r\n]/g, ' ');
 }

@@ -31,7 +31,7 @@ export function createScriptedModel(script: ParsedScript, options: ScriptedModel
       signal.throwIfAborted();
       const stepIndex = request.conversation.completedSteps;
       const step: ScriptStep = script.steps[stepIndex] ?? { text: SCRIPT_ENDED_TEXT };
-      const values = { ...templateValues(request.history), systemPrompt: systemFor(options.system, {}, request.conversation) ?? '' };
+      const values = { ...templateValues(request.history), systemPrompt: systemFor(options.system, {}, request.conversation) ?? '', attachments: attachmentsText(request) };
 
       const text = step.text === undefined ? '' : renderTemplate(step.text, values);
       const continued = request.continuation?.text ?? '';
@@ -76,9 +76,11 @@ interface TemplateValues {
   lastToolResult: string;
   /** The system message the model received: Parley's prompt, then the conversation's instructions. */
   systemPrompt: string;
+  /** The files of the last user message as this step received them (see attachmentsText). */
+  attachments: string;
 }
 
-const PLACEHOLDER = /\{\{\s*(lastUserMessage|lastToolResult|systemPrompt)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*(lastUserMessage|lastToolResult|systemPrompt|attachments)\s*\}\}/g;
 
 /** Replaces the known placeholders; anything else in braces is left as written. */
 function renderTemplate(template: string, values: TemplateValues): string {
@@ -87,7 +89,7 @@ function renderTemplate(template: string, values: TemplateValues): string {
 }
 
 /** What the model "received": the last user message's text and the last tool result, whichever block held it. */
-function templateValues(history: readonly Message[]): Omit<TemplateValues, 'systemPrompt'> {
+function templateValues(history: readonly Message[]): Omit<TemplateValues, 'systemPrompt' | 'attachments'> {
   let lastUserMessage = '';
   let lastToolResult = '';
   for (const message of history) {
@@ -104,6 +106,24 @@ function templateValues(history: readonly Message[]): Omit<TemplateValues, 'syst
     }
   }
   return { lastUserMessage, lastToolResult };
+}
+
+/**
+ * `{{attachments}}`: the files of the last user message, each as `name (type, n bytes)` with n counted from the content
+ * this step was given (read back from storage), `name (not stored)` when it was not; `none` without files.
+ */
+function attachmentsText(request: ModelRequest): string {
+  const last = request.history.findLast((message) => message.role === 'user');
+  const files = last?.attachments ?? [];
+  if (files.length === 0) return 'none';
+  return files
+    .map((file) => {
+      const content = request.attachments?.get(file.id);
+      if (!content) return `${file.name} (not stored)`;
+      const bytes = content.kind === 'image' ? content.bytes.length : new TextEncoder().encode(content.text).length;
+      return `${file.name} (${file.mimeType}, ${bytes} bytes)`;
+    })
+    .join(', ');
 }
 
 /** A timer that rejects with the signal's reason the moment the signal aborts. */

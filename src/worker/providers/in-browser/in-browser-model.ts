@@ -134,11 +134,11 @@ async function* drainedOnExit<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
 }
 
 /** Our history → the engine's OpenAI-style messages (tool calls with JSON-text arguments, results as `tool` messages). */
-export function toEngineMessages(request: Pick<ModelRequest, 'history' | 'continuation'>, system: string | undefined, describedTools: readonly ToolSpec[]): ChatCompletionMessage[] {
+export function toEngineMessages(request: Pick<ModelRequest, 'history' | 'continuation' | 'attachments'>, system: string | undefined, describedTools: readonly ToolSpec[]): ChatCompletionMessage[] {
   const messages: ChatCompletionMessage[] = [];
   const systemText = [system, describedTools.length > 0 ? hermesToolsText(describedTools) : undefined].filter(Boolean).join('\n\n');
   if (systemText) messages.push({ role: 'system', content: systemText });
-  for (const message of toModelMessages(request.history)) messages.push(...fromModelMessage(message));
+  for (const message of toModelMessages(request.history, { attachments: request.attachments })) messages.push(...fromModelMessage(message));
   if (request.continuation && messages.at(-1)?.role === 'assistant') messages.push({ role: 'user', content: CONTINUE_INSTRUCTION });
   return messages;
 }

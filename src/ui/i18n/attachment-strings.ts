@@ -1,0 +1,29 @@
+/** Files sent with a message: the composer's button and chips, what is refused and why, the profile's setting. */
+const en = {
+  'attach.button': 'Attach files',
+  'attach.remove': 'Remove attachment',
+  'attach.list': 'Attachments',
+  'attach.drop': 'Drop files here to attach them',
+  'attach.sent': 'Files sent with this message',
+  'attach.size.bytes': '{size} bytes',
+  'attach.size.kb': '{size} KB',
+  'attach.size.mb': '{size} MB',
+  'attach.dismiss': 'Dismiss',
+  'attach.refused.unsupported_type': '“{name}” was not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files (code, Markdown, CSV, JSON, plain text), not this kind of file.',
+  'attach.refused.too_large': '“{name}” was not attached: it is {size}, and the limit for this kind of file is {limit}.',
+  'attach.refused.too_many': 'At most {limit} files can go with one message, so the rest were not attached.',
+  'attach.refused.images_not_accepted': '“{name}” was not attached: this model does not accept images. Choose a model profile that does, or send text files only.',
+  'error.reason.attachment_unsupported': '“{name}” cannot be sent: it is neither an image nor a text file. Nothing was sent.',
+  'error.reason.attachment_too_large': '“{name}” is too large to send. Nothing was sent.',
+  'error.reason.attachment_too_many': 'At most {limit} files can go with one message. Nothing was sent.',
+  'error.reason.images_not_accepted': 'This model does not accept images, so “{name}” cannot be sent to it. Nothing was sent.',
+  'error.reason.attachments_over_quota': 'These files do not fit in the space this browser lets Parley use. Nothing was sent; delete old conversations in Settings → Your data, or attach smaller files.',
+  'error.reason.attachment_gone': 'This file is no longer stored.',
+  'error.reason.message_empty': 'Write a message or attach a file first.',
+  'error.reason.import_attachment_mismatch': 'The export file cannot be imported: in conversation {conversation}, a file sent with a message is missing, belongs to no message, is of a kind Parley does not send, or is not the size its message says. Nothing was imported.',
+  'runError.images_not_accepted': 'This model does not accept images, and this conversation holds one. Choose a model profile that accepts images, or edit the message to send it without the image.',
+  'settings.acceptsImages': 'Accepts images',
+  'settings.acceptsImagesHint': 'Images you attach are sent to this model. Turn this off for a model that reads text only: Parley then says so before sending.',
+};
+
+export const attachmentStrings = { en };

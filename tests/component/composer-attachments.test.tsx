@@ -1,0 +1,98 @@
+import { fireEvent, render, screen, within } from '@solidjs/testing-library';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Composer } from '../../src/ui/components/Composer';
+import { MAX_TEXT_BYTES } from '../../src/schema/attachment-kinds';
+
+const png = (name = 'shot.png') => new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' });
+const markdown = (name = 'notes.md', text = '# Notes') => new File([text], name, { type: '' });
+
+function setup(options: { acceptsImages?: boolean; onSend?: (text: string, files: readonly File[]) => Promise<boolean> } = {}) {
+  const onSend = vi.fn(options.onSend ?? (async () => true));
+  const conversationId = `c-${Math.random()}`;
+  const { container } = render(() => <Composer conversationId={conversationId} runState="idle" acceptsImages={options.acceptsImages ?? true} onSend={onSend} onStop={() => undefined} />);
+  const input = container.querySelector('input[type=file]') as HTMLInputElement;
+  const choose = (...files: File[]) => fireEvent.change(input, { target: { files } });
+  const textbox = screen.getByRole('textbox', { name: 'Message' });
+  return { onSend, choose, textbox };
+}
+
+const chips = () => screen.findByRole('list', { name: 'Attachments' });
+const chipNames = async () => within(await chips()).getAllByRole('listitem').map((item) => item.textContent);
+
+describe('Composer: files', () => {
+  // jsdom has no object URLs: a thumbnail's URL is made and revoked by the chip, which is what is checked here.
+  const revoked: string[] = [];
+  beforeEach(() => {
+    revoked.length = 0;
+    let next = 0;
+    URL.createObjectURL = () => `blob:test/${(next += 1)}`;
+    URL.revokeObjectURL = (url: string) => void revoked.push(url);
+  });
+  afterEach(() => {
+    delete (URL as { createObjectURL?: unknown }).createObjectURL;
+    delete (URL as { revokeObjectURL?: unknown }).revokeObjectURL;
+  });
+
+  it('shows chosen files as a thumbnail or a chip with name and size, each removable, and sends them with the text', async () => {
+    const { choose, textbox, onSend } = setup();
+    choose(png(), markdown());
+    expect(await chipNames()).toEqual(['shot.png, 4 bytes', 'notes.md, 7 bytes']);
+    expect((await chips()).querySelector('img')?.getAttribute('src')).toBe('blob:test/1');
+
+    const [image] = within(await chips()).getAllByRole('listitem');
+    fireEvent.click(within(image!).getByRole('button', { name: 'Remove attachment' }));
+    expect(await chipNames()).toEqual(['notes.md, 7 bytes']);
+    expect(revoked).toEqual(['blob:test/1']); // the thumbnail's URL goes with its chip
+
+    fireEvent.input(textbox, { target: { value: 'Read this' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('Read this', [expect.objectContaining({ name: 'notes.md' })]);
+    await vi.waitFor(() => expect(screen.queryByRole('list', { name: 'Attachments' })).toBeNull());
+  });
+
+  it('sends files without text', async () => {
+    const { choose, onSend } = setup();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    choose(markdown());
+    await chips();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('', [expect.objectContaining({ name: 'notes.md' })]);
+  });
+
+  it('refuses, in words, a file of no accepted kind, one too large and an image for a text-only model, keeping the text and the others', async () => {
+    const { choose, textbox } = setup({ acceptsImages: false });
+    fireEvent.input(textbox, { target: { value: 'Typed first' } });
+    choose(markdown('keep.md'));
+    choose(new File(['PK'], 'archive.zip', { type: 'application/zip' }), new File(['x'.repeat(MAX_TEXT_BYTES * 1.5)], 'huge.csv', { type: 'text/csv' }), png('photo.png'), markdown('also.md'));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('“archive.zip” was not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files');
+    expect(alert).toHaveTextContent('“huge.csv” was not attached: it is 1.5 MB, and the limit for this kind of file is 1 MB.');
+    expect(alert).toHaveTextContent('“photo.png” was not attached: this model does not accept images.');
+    expect(await chipNames()).toEqual(['keep.md, 7 bytes', 'also.md, 7 bytes']);
+    expect(textbox).toHaveValue('Typed first');
+  });
+
+  it('keeps the text and the files when the send is refused', async () => {
+    const { choose, textbox } = setup({ onSend: async () => false });
+    choose(markdown());
+    fireEvent.input(textbox, { target: { value: 'Try me' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+    expect(await chipNames()).toEqual(['notes.md, 7 bytes']);
+    expect(textbox).toHaveValue('Try me');
+  });
+
+  it('attaches pasted files, leaving pasted text to the field', async () => {
+    const { textbox } = setup();
+    fireEvent.paste(textbox, { clipboardData: { files: [png('pasted.png')], getData: () => '' } });
+    expect(await chipNames()).toEqual(['pasted.png, 4 bytes']);
+  });
+
+  it('takes at most ten files, saying so once', async () => {
+    const { choose } = setup();
+    choose(...Array.from({ length: 12 }, (_, index) => markdown(`f${index}.md`)));
+    expect(await chipNames()).toHaveLength(10);
+    expect(await screen.findAllByRole('alert')).toHaveLength(1);
+    expect(screen.getByRole('alert')).toHaveTextContent('At most 10 files can go with one message, so the rest were not attached.');
+  });
+});
