@@ -25,7 +25,18 @@ export function createToasts() {
 }
 
 /** Commands whose callers show their failure in place (beside the control), so a toast would say it twice. */
-const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set(['conversation.import', 'profiles.test', 'request.resolve', 'mcp.save']);
+const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set([
+  'conversation.import',
+  'profiles.test',
+  'request.resolve',
+  'mcp.save',
+  // Settings → Sync says these in its status or beside the button; the header says a lost take-over beside its button.
+  'sync.status',
+  'sync.enable',
+  'sync.disable',
+  'sync.setDeviceName',
+  'conversation.takeOver',
+]);
 
 /**
  * True when the caller shows this failure in place. A broken script is shown beside the script (Settings); leaving a

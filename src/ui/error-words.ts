@@ -59,6 +59,15 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   request_pending_in_branch: 'error.reason.request_pending_in_branch',
   profile_no_model: 'error.reason.profile_no_model',
   server_name_taken: 'error.reason.server_name_taken',
+  already_sent: 'error.reason.already_sent',
+  runs_elsewhere: 'error.reason.runs_elsewhere',
+  taken_over_elsewhere: 'error.reason.taken_over_elsewhere',
+  // A refused `sync.enable` says what a SyncStatus with the same reason says.
+  sync_wrong_passphrase: 'sync.reason.wrong_passphrase',
+  sync_unauthorized: 'sync.reason.unauthorized',
+  sync_unreachable: 'sync.reason.unreachable',
+  sync_not_a_database: 'sync.reason.not_a_database',
+  sync_off: 'error.reason.sync_off',
 };
 
 /** Reasons whose worker text adds what the sentence cannot: the script parser's complaint, the storage failure's. */
@@ -119,7 +128,9 @@ export function describeError(error: unknown): ErrorWords {
     if (error.reason === 'import_not_export' && params.field === undefined) return { text: t('error.importNotExportFile') };
     const reasonKey = keyFor(REASON_KEYS, error.reason);
     if (error.reason !== undefined && reasonKey) {
-      const text = t(reasonKey, error.reason === 'unsafe_data' ? { ...params, part: t(keyFor(IMPORT_PART_KEYS, String(params.part)) ?? 'error.importPart.unknown') } : params);
+      const text = t(reasonKey, paramsFor(error.reason, params));
+      // What the sync server said in its own words is all the detail there is (its English message repeats the reason).
+      if (error.reason.startsWith('sync_')) return params.said !== undefined && String(params.said).trim() ? { text, detail: t('sync.serverSaid', { said: params.said }) } : { text };
       return REASONS_WITH_DETAIL.has(error.reason) ? withDetail(text, error.message) : { text };
     }
     const text = t(keyFor(CODE_KEYS, error.code) ?? 'error.internal', params);
@@ -127,6 +138,14 @@ export function describeError(error: unknown): ErrorWords {
     return error.code === 'internal' ? withDetail(text, error.message) : { text };
   }
   return withDetail(t('error.unexpected'), error instanceof Error ? error.message : String(error));
+}
+
+/** The values a reason's sentence is filled from: a part's name and a device's name are words of the UI too. */
+function paramsFor(reason: ErrorReason, params: Readonly<Record<string, string | number>>): Record<string, string | number> {
+  if (reason === 'unsafe_data') return { ...params, part: t(keyFor(IMPORT_PART_KEYS, String(params.part)) ?? 'error.importPart.unknown') };
+  // A device without a name (or a worker that did not say which) is "another device", never an empty gap.
+  if (reason === 'runs_elsewhere') return { ...params, device: String(params.device ?? '').trim() || t('sync.anotherDevice') };
+  return { ...params };
 }
 
 /** Run errors whose sentence says all their English message did: no "Details" in another language's page. */

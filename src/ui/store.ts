@@ -2,6 +2,7 @@ import { createStore, produce, unwrap } from 'solid-js/store';
 import type { AppEvent, RunNotice, ToolProgress } from '../schema/events';
 import type { Conversation, Message, ProfileView, Settings } from '../schema/records';
 import type { McpServerView } from '../schema/mcp';
+import type { RemoteRunners, SyncStatus } from '../schema/sync';
 import { replaceInPlace } from './replace-in-place';
 
 /** Everything the UI shows that came from the worker. Changed only through `applyEvent`. */
@@ -35,6 +36,10 @@ export interface UiState {
   workerRestarted: boolean;
   /** Per opened conversation: how many stored messages come before the first one in `messages` (not read yet). */
   earlierMessages: Record<string, number>;
+  /** Sync (issue 19) as the worker last said; undefined until it was asked (Settings → Sync, or the start with sync on). */
+  sync: SyncStatus | undefined;
+  /** Conversations another device runs, by id: their header offers "Continue on this device". */
+  runners: RemoteRunners;
 }
 
 /** Worker events plus the results of the UI's own reads, which land in the store the same way. */
@@ -67,6 +72,8 @@ export function createInitialState(): UiState {
     workerGeneration: 0,
     workerRestarted: false,
     earlierMessages: {},
+    sync: undefined,
+    runners: {},
   };
 }
 
@@ -146,6 +153,15 @@ export function applyEvent(state: UiState, event: UiEvent): void {
       return;
     case 'mcp-servers-changed':
       state.mcpServers = event.servers;
+      return;
+    case 'sync-status':
+      state.sync = event.status;
+      // Turned off, no other device runs anything here any more: every conversation is this device's again.
+      if (event.status.state === 'off' && Object.keys(state.runners).length > 0) state.runners = {};
+      return;
+    case 'sync-runners':
+      // Whole, not merged: a conversation taken over by this device is one that is no longer listed.
+      state.runners = event.runners;
       return;
   }
 }

@@ -192,3 +192,34 @@ describe('applyEvent with paged messages', () => {
     expect(state.earlierMessages.c1).toBe(3);
   });
 });
+
+describe('applyEvent with sync (issue 19)', () => {
+  const laptop = { id: 'laptop-id', name: 'Laptop' };
+  const phone = { id: 'phone-id', name: 'Phone' };
+
+  it('keeps the latest sync status whole, and the conversations other devices run as the worker lists them', () => {
+    const { state, dispatch } = createUiStore();
+    expect(state.sync).toBeUndefined();
+    expect(state.runners).toEqual({});
+    dispatch({ type: 'sync-status', status: { state: 'syncing', device: phone, progress: { done: 120, total: 3400 }, url: 'https://couch.example.com/parley' } });
+    dispatch({ type: 'sync-runners', runners: { c1: laptop, c2: laptop } });
+    expect(state.sync).toMatchObject({ state: 'syncing', progress: { done: 120, total: 3400 } });
+    // A later status replaces the earlier one: no stale progress on a synced status.
+    dispatch({ type: 'sync-status', status: { state: 'synced', device: phone, lastSyncedAt: 5 } });
+    expect(state.sync).toEqual({ state: 'synced', device: phone, lastSyncedAt: 5 });
+    // c1 taken over by this device: the list no longer holds it, and the store must not keep it from before.
+    dispatch({ type: 'sync-runners', runners: { c2: laptop } });
+    expect(state.runners).toEqual({ c2: laptop });
+  });
+
+  it('forgets every remote runner when sync is turned off: each conversation is this device\'s again', () => {
+    const state = createInitialState();
+    applyEvent(state, { type: 'sync-status', status: { state: 'synced', device: phone } });
+    applyEvent(state, { type: 'sync-runners', runners: { c1: laptop } });
+    applyEvent(state, { type: 'sync-status', status: { state: 'offline', device: phone } });
+    expect(state.runners).toEqual({ c1: laptop });
+    applyEvent(state, { type: 'sync-status', status: { state: 'off', device: phone } });
+    expect(state.runners).toEqual({});
+    expect(state.sync?.state).toBe('off');
+  });
+});

@@ -74,9 +74,25 @@ export function App(props: { client: WorkerClient }) {
         void settle(client.send({ type: 'profiles.list' })).then((profiles) => {
           if (profiles) dispatch({ type: 'profiles-changed', profiles });
         });
+        void loadSyncState();
       },
     ),
   );
+
+  /**
+   * Sync at start: its status (which also says this device's id, for "Answered on <device>"), and only when it is on the
+   * conversations other devices run. Sent on the raw client: a background read that fails is no news for a toast.
+   */
+  async function loadSyncState(): Promise<void> {
+    try {
+      const status = await props.client.send({ type: 'sync.status' });
+      dispatch({ type: 'sync-status', status });
+      if (status.state === 'off') return;
+      dispatch({ type: 'sync-runners', runners: await props.client.send({ type: 'sync.runners' }) });
+    } catch {
+      // Sync stays unknown (as off): every conversation acts as this device's, and Settings → Sync says why.
+    }
+  }
 
   // The stored language wins over the browser's once settings are known.
   createEffect(() => {

@@ -1,8 +1,9 @@
-import { createEffect, createSignal, createUniqueId, For, onCleanup, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, For, on, onCleanup, Show } from 'solid-js';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
-import { describeRunError } from '../error-words';
+import { describeError, describeRunError, type ErrorWords } from '../error-words';
+import { deviceName } from '../device-name';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -87,6 +88,29 @@ export function ChatHeader(props: ChatHeaderProps) {
   });
   const selectedProfileId = () => props.conversation.profileId ?? props.defaultProfileId;
 
+  /** The device that runs this conversation when it is another one (sync): every change here is then a proposal. */
+  const runner = () => app.state.runners[props.conversation.id];
+  const [takingOver, setTakingOver] = createSignal(false);
+  const [takeOverFailure, setTakeOverFailure] = createSignal<ErrorWords>();
+  createEffect(on(() => props.conversation.id, () => setTakeOverFailure(undefined), { defer: true }));
+
+  async function takeOver() {
+    if (takingOver()) return;
+    setTakingOver(true);
+    setTakeOverFailure(undefined);
+    const conversationId = props.conversation.id;
+    try {
+      await app.client.send({ type: 'conversation.takeOver', conversationId });
+      // Read back who runs what rather than guess: the notice goes when this conversation is no longer listed.
+      const runners = await settle(app.client.send({ type: 'sync.runners' }));
+      if (runners) app.dispatch({ type: 'sync-runners', runners });
+    } catch (error) {
+      setTakeOverFailure(describeError(error));
+    } finally {
+      setTakingOver(false);
+    }
+  }
+
   function startRename() {
     setActionsOpen(false);
     setDraftTitle(props.conversation.title);
@@ -136,7 +160,7 @@ export function ChatHeader(props: ChatHeaderProps) {
   }
 
   return (
-    <header class="chat-header" data-actions-open={actionsOpen() ? 'true' : 'false'}>
+    <header class="chat-header" data-actions-open={actionsOpen() ? 'true' : 'false'} data-runs-elsewhere={runner() ? 'true' : undefined}>
       <div class="chat-heading">
         <Show
           when={renaming()}
@@ -244,6 +268,26 @@ export function ChatHeader(props: ChatHeaderProps) {
       </Show>
       <Show when={editingInstructions()}>
         <ConversationInstructions conversation={props.conversation} onDone={() => setEditingInstructions(false)} />
+      </Show>
+      {/* In view on a phone too (not in "Conversation actions"): while another device runs it, this is the way to act. */}
+      <Show when={runner()}>
+        {(device) => (
+          <div class="chat-runner">
+            <p class="chat-runner__text" role="status">
+              {device().name.trim() ? t('sync.runsOn', { device: deviceName(device()) }) : t('sync.runsOnUnnamed')}
+            </p>
+            <button type="button" class="button small" disabled={takingOver()} onClick={() => void takeOver()}>
+              {t('sync.continueHere')}
+            </button>
+            <Show when={takeOverFailure()}>
+              {(failure) => (
+                <p class="chat-runner__error" role="alert">
+                  {failure().text}
+                </p>
+              )}
+            </Show>
+          </div>
+        )}
       </Show>
     </header>
   );

@@ -1,4 +1,5 @@
-import { createEffect, createMemo, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
+import type { DeviceRef } from '../../schema/device';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { composerText, isBeingCreated, whenCreated } from '../conversation-drafts';
@@ -9,6 +10,7 @@ import { navigate, parseRoute } from '../hash-route';
 import { revealDone, revealFor } from '../reveal-request';
 import { holdViewLock } from '../view-lock';
 import { t } from '../i18n/i18n';
+import { deviceName } from '../device-name';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -78,10 +80,18 @@ export function ChatView(props: { conversationId: string }) {
     else if (wasShown) navigate({ name: 'home' });
   });
 
+  /**
+   * What this device sent to the device that runs the conversation (sync): not a message here yet, so a note says where
+   * it went. It goes when the conversation's messages change (the runner's record synced back) or another is opened.
+   */
+  const [proposal, setProposal] = createSignal<{ kind: 'message' | 'stop'; device: DeviceRef; text?: string }>();
+  createEffect(on([() => props.conversationId, () => messages()?.at(-1)?.id, () => messages()?.length], () => setProposal(undefined), { defer: true }));
+
   async function send(text: string): Promise<boolean> {
     await whenCreated(props.conversationId);
     const result = await settle(app.client.send({ type: 'message.send', conversationId: props.conversationId, text }));
     if (!result) return false;
+    if (result.proposedTo) setProposal({ kind: 'message', device: result.proposedTo, text });
     // The one reply that writes to the store, on purpose: a new conversation's first message can arrive (as an event)
     // before the conversation's opening read has made a list to keep it in; the reply fills that gap. Idempotent.
     if (result.message) app.dispatch({ type: 'message-upserted', message: result.message });
@@ -97,7 +107,10 @@ export function ChatView(props: { conversationId: string }) {
     if (page) app.dispatch({ type: 'message-page-loaded', conversationId, messages: page.messages, earlier: page.earlier });
   }
 
-  const stop = () => void settle(app.client.send({ type: 'run.stop', conversationId: props.conversationId }));
+  const stop = () =>
+    void settle(app.client.send({ type: 'run.stop', conversationId: props.conversationId })).then((result) => {
+      if (result?.proposedTo) setProposal({ kind: 'stop', device: result.proposedTo });
+    });
   const resume = () => void settle(app.client.send({ type: 'run.continue', conversationId: props.conversationId }));
 
   return (
@@ -123,6 +136,16 @@ export function ChatView(props: { conversationId: string }) {
             }}
           />
           <div class="run-bar">
+            <p class="proposal-note" role="status">
+              <Show when={proposal()}>
+                {(sent) => (
+                  <>
+                    {t(sent().kind === 'message' ? 'sync.proposedMessage' : 'sync.proposedStop', { device: deviceName(sent().device) })}
+                    <Show when={sent().text}>{(text) => <q class="proposal-note__text" dir="auto">{text()}</q>}</Show>
+                  </>
+                )}
+              </Show>
+            </p>
             <Show when={app.state.runNotices[props.conversationId]}>{(notice) => <RunNoticeBar notice={notice()} />}</Show>
             <Show when={runState() === 'interrupted' || runState() === 'error'}>
               <button type="button" class="button" onClick={resume}>

@@ -119,11 +119,11 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
         </details>
       );
     case 'tool_call':
-      return <ToolCallCard block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} progress={app?.state.toolProgress[block.toolCallId]} />;
+      return <ToolCallCard block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} progress={app?.state.toolProgress[block.toolCallId]} thisDevice={app?.state.sync?.device.id} />;
     case 'question_request':
-      return <QuestionForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
+      return <QuestionForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} thisDevice={app?.state.sync?.device.id} />;
     case 'elicitation_request':
-      return <ElicitationForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} />;
+      return <ElicitationForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} thisDevice={app?.state.sync?.device.id} />;
     case 'error': {
       const words = () => describeRunError(block);
       return (

@@ -9,6 +9,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { DataSettings } from './DataSettings';
 import { McpSettings } from './McpSettings';
 import { NotificationSettings } from './NotificationSettings';
+import { SyncSettings } from './SyncSettings';
 import { profileName } from '../profile-name';
 import { chooseTheme, storedTheme, type Theme } from '../theme';
 
@@ -167,6 +168,7 @@ export function Settings() {
       </Show>
       <McpSettings />
       <NotificationSettings />
+      <SyncSettings />
       <DataSettings />
     </section>
   );

@@ -5,6 +5,7 @@ import type { WorkerClient } from '../channel';
 import { navigate, routeHash } from '../hash-route';
 import { t, type MessageKey } from '../i18n/i18n';
 import { ApprovalControls } from './requests/ApprovalControls';
+import { decidedElsewhere, deviceName } from '../device-name';
 import './requests/requests.css';
 import './tool-call.css';
 
@@ -35,7 +36,15 @@ const OUTCOME_KEYS: Record<NonNullable<NonNullable<ToolCallBlock['approval']>['r
  * in plain sight), and what the user decided. While it waits for the user it is a group named "Tool call: <name>"
  * holding the approval controls.
  */
-export function ToolCallCard(props: { block: ToolCallBlock; conversationId: string; messageId: string; client: Pick<WorkerClient, 'send'>; progress?: ToolProgress | undefined }) {
+export function ToolCallCard(props: {
+  block: ToolCallBlock;
+  conversationId: string;
+  messageId: string;
+  client: Pick<WorkerClient, 'send'>;
+  progress?: ToolProgress | undefined;
+  /** This device's id (sync): a decision made on another device says where. */
+  thisDevice?: string | undefined;
+}) {
   const waiting = () => props.block.approval?.status === 'pending';
   const permission = () => permissionEffect(props.block);
   const statusText = () => {
@@ -77,7 +86,16 @@ export function ToolCallCard(props: { block: ToolCallBlock; conversationId: stri
         <ApprovalControls block={props.block} target={{ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.toolCallId }} client={props.client} />
       </Show>
       <Show when={props.block.status === 'running' && props.progress}>{(progress) => <ProgressLine name={props.block.toolName} progress={progress()} />}</Show>
-      <Show when={!waiting() && outcomeText(props.block)}>{(text) => <p class="tool-call-outcome">{text()}</p>}</Show>
+      <Show when={!waiting() && outcomeText(props.block)}>
+        {(text) => (
+          <p class="tool-call-outcome">
+            {text()}
+            <Show when={decidedElsewhere(props.block.approval?.resolvedOn, props.thisDevice) ? props.block.approval?.resolvedOn : undefined}>
+              {(device) => <span class="decided-on"> · {t('sync.decidedOn', { device: deviceName(device()) })}</span>}
+            </Show>
+          </p>
+        )}
+      </Show>
       <Show when={permission()}>
         {(effect) => (
           <p class="tool-call-outcome" data-permission={effect()}>

@@ -13,11 +13,12 @@ import { searchStrings } from './search-strings';
 import { settingsStrings } from './settings-strings';
 import { toolStrings } from './tool-strings';
 import { conversationSearchStrings } from './conversation-search-strings';
+import { syncStrings } from './sync-strings';
 import type { Locale } from './translations';
 
 export type { Locale };
 
-const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...errorDetailStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en, ...settingsStrings.en, ...toolStrings.en, ...renderStrings.en, ...conversationSearchStrings.en };
+const en = { ...baseStrings.en, ...dataStrings.en, ...searchStrings.en, ...mcpStrings.en, ...localModelStrings.en, ...questionStrings.en, ...errorStrings.en, ...errorDetailStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en, ...settingsStrings.en, ...toolStrings.en, ...renderStrings.en, ...conversationSearchStrings.en, ...syncStrings.en };
 
 /** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
 export type MessageKey = keyof typeof en;
@@ -28,5 +29,5 @@ export type MessageKey = keyof typeof en;
  */
 export const dictionary: Record<Locale, Record<MessageKey, string>> = {
   en,
-  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...errorDetailStrings['zh-CN'], ...requestStrings['zh-CN'], ...branchStrings['zh-CN'], ...attentionStrings['zh-CN'], ...settingsStrings['zh-CN'], ...toolStrings['zh-CN'], ...renderStrings['zh-CN'], ...conversationSearchStrings['zh-CN'] },
+  'zh-CN': { ...baseStrings['zh-CN'], ...dataStrings['zh-CN'], ...searchStrings['zh-CN'], ...mcpStrings['zh-CN'], ...localModelStrings['zh-CN'], ...questionStrings['zh-CN'], ...errorStrings['zh-CN'], ...errorDetailStrings['zh-CN'], ...requestStrings['zh-CN'], ...branchStrings['zh-CN'], ...attentionStrings['zh-CN'], ...settingsStrings['zh-CN'], ...toolStrings['zh-CN'], ...renderStrings['zh-CN'], ...conversationSearchStrings['zh-CN'], ...syncStrings['zh-CN'] },
 };

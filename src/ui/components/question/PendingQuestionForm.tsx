@@ -3,6 +3,8 @@ import type { QuestionRequestBlock } from '../../../schema/blocks';
 import type { QuestionAnswer } from '../../../schema/question';
 import { WireError, type ResolvedOutcome } from '../../../schema/wire-error';
 import type { Message } from '../../../schema/records';
+import type { Proposed } from '../../../schema/commands';
+import type { DeviceRef } from '../../../schema/device';
 import type { WorkerClient } from '../../channel';
 import { t, type MessageKey } from '../../i18n/i18n';
 import { createDraftSaver, flushWhenPageHides } from './draft-saver';
@@ -31,7 +33,9 @@ export const DRAFT_DELAY_MS = 400;
  * Submit and Dismiss, the keyboard, and draft saving; it keeps the current question's text in view. It
  * sends its own commands and reports the recorded outcome through `onSettled` (`alreadyResolved` when
  * another tab got there first, with what this tab had filled in). `onLeft` says what was filled in when the
- * form goes away, and whether this tab sent anything: if not, the outcome came from elsewhere.
+ * form goes away, and whether this tab sent anything: if not, the outcome came from elsewhere. With sync, an answer to a
+ * conversation another device runs is a proposal (`onProposed`): nothing is decided yet, so the form stays, with its
+ * answers, until the block comes back resolved; it cannot be sent twice (a device proposes a thing once).
  */
 export function PendingQuestionForm(props: {
   block: QuestionRequestBlock;
@@ -41,6 +45,7 @@ export function PendingQuestionForm(props: {
   onSettled: (outcome: ResolvedOutcome, alreadyResolved: boolean, filledIn: QuestionAnswer[]) => void;
   onNotice: (key: MessageKey) => void;
   onLeft?: (left: { filledIn: QuestionAnswer[]; sentHere: boolean }) => void;
+  onProposed?: (device: DeviceRef) => void;
 }) {
   const baseId = createUniqueId();
   // A tool call's questions never change. Reading them once keeps the DOM (and the focus in the Other
@@ -55,6 +60,9 @@ export function PendingQuestionForm(props: {
   const [state, setState] = createSignal(createQuestionFormState(initialQuestions, props.block.draft));
   const answers = createMemo(() => answersFromState(questions(), state()));
   const [busy, setBusy] = createSignal(false);
+  /** Sent as a proposal to the device that runs the conversation: waiting for its outcome, nothing more to send. */
+  const [proposed, setProposed] = createSignal(false);
+  const locked = () => busy() || proposed();
   const [error, setError] = createSignal<ErrorText>();
   const [announced, setAnnounced] = createSignal(false);
   /** Submit was pressed with questions unanswered: Review lists them and offers "Submit anyway". */
@@ -128,7 +136,7 @@ export function PendingQuestionForm(props: {
   const keyboard = createQuestionKeyboard({ dismiss: () => void dismiss(), submit: () => void submit(), pick: pickByDigit });
 
   async function submit(skipUnanswered = false): Promise<void> {
-    if (busy() || settled) return;
+    if (locked() || settled) return;
     const current = answers();
     // An all-empty submit is what other agents mistook for a real answer; Dismiss says that honestly.
     if (!current.some(isAnswered)) {
@@ -149,7 +157,7 @@ export function PendingQuestionForm(props: {
   }
 
   async function dismiss(discardAnswers = false): Promise<void> {
-    if (busy() || settled) return;
+    if (locked() || settled) return;
     if (!discardAnswers && answers().some(isAnswered)) {
       setConfirmingDismiss(true);
       return;
@@ -160,7 +168,7 @@ export function PendingQuestionForm(props: {
     });
   }
 
-  async function resolve(send: () => Promise<{ message: Message }>, expected: ResolvedOutcome): Promise<void> {
+  async function resolve(send: () => Promise<{ message: Message } & Proposed>, expected: ResolvedOutcome): Promise<void> {
     const hadUnsavedDraft = saver.cancel();
     // The command leaves first; the form's own re-render (busy, errors cleared) happens while the worker works.
     const sent = send();
@@ -168,6 +176,11 @@ export function PendingQuestionForm(props: {
     setError(undefined);
     try {
       const result = await sent;
+      if (result.proposedTo) {
+        setProposed(true);
+        props.onProposed?.(result.proposedTo);
+        return;
+      }
       settled = true;
       props.onSettled(outcomeFromMessage(result.message, props.block.toolCallId) ?? expected, false, answers());
       // The form is gone: the next thing to do is writing, so focus goes to the composer, not to <body>.
@@ -197,7 +210,7 @@ export function PendingQuestionForm(props: {
   const stopFlushingOnHide = flushWhenPageHides(saver);
   onCleanup(() => {
     // Busy: our own command is on its way (its event can land before its reply), so this tab did send.
-    props.onLeft?.({ filledIn: answers(), sentHere: settled || busy() });
+    props.onLeft?.({ filledIn: answers(), sentHere: settled || busy() || proposed() });
     stopFlushingOnHide();
     letGoOfQuestion(settled || props.block.status !== 'pending');
     if (settled || props.block.status !== 'pending') saver.cancel();
@@ -212,6 +225,7 @@ export function PendingQuestionForm(props: {
       class="question-form__pending"
       aria-label={t('question.formLabel')}
       aria-busy={busy() ? 'true' : undefined}
+      data-proposed={proposed() ? 'true' : undefined}
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
@@ -276,7 +290,7 @@ export function PendingQuestionForm(props: {
             questions={questions()}
             answers={answers()}
             unansweredHeaders={confirmingSkip() ? unanswered().map((item) => item.question.header) : []}
-            busy={busy()}
+            busy={locked()}
             noticeRef={(element) => (skipNotice = element)}
             onSubmitAnyway={() => void submit(true)}
             onChange={(questionIndex) => {
@@ -288,7 +302,7 @@ export function PendingQuestionForm(props: {
       </Show>
       <QuestionActions
         error={error()}
-        busy={busy()}
+        busy={locked()}
         confirmingDismiss={confirmingDismiss()}
         onDismiss={() => void dismiss()}
         onDiscard={() => void dismiss(true)}

@@ -1,6 +1,8 @@
 import { For, Show } from 'solid-js';
 import type { QuestionResolution } from '../../../schema/blocks';
 import type { Question, QuestionAnswer } from '../../../schema/question';
+import type { DeviceRef } from '../../../schema/device';
+import { deviceName } from '../../device-name';
 import { locale, t, type MessageKey } from '../../i18n/i18n';
 import { describeAnswer, formatResolvedAt } from './answer-text';
 
@@ -27,11 +29,18 @@ export function QuestionSummary(props: {
    * kept in view and marked as not used.
    */
   elsewhere?: readonly QuestionAnswer[] | undefined;
+  /** Set when it was decided on another device (sync): the summary names it, whether or not this tab watched. */
+  decidedOn?: DeviceRef | undefined;
 }) {
   const resolvedAt = () => props.resolvedAt;
-  const inAnotherTab = () => props.elsewhere !== undefined && (props.resolution === 'answered' || props.resolution === 'dismissed');
-  const resolutionText = () =>
-    inAnotherTab() ? t(props.resolution === 'answered' ? 'question.summaryAnsweredElsewhere' : 'question.summaryDismissedElsewhere') : t(RESOLUTION_KEYS[props.resolution]);
+  const byUser = () => props.resolution === 'answered' || props.resolution === 'dismissed';
+  const onDevice = () => (props.decidedOn !== undefined && byUser() ? props.decidedOn : undefined);
+  const inAnotherTab = () => props.elsewhere !== undefined && byUser();
+  const resolutionText = () => {
+    const device = onDevice();
+    if (device) return t(props.resolution === 'answered' ? 'question.summaryAnsweredOn' : 'question.summaryDismissedOn', { device: deviceName(device) });
+    return inAnotherTab() ? t(props.resolution === 'answered' ? 'question.summaryAnsweredElsewhere' : 'question.summaryDismissedElsewhere') : t(RESOLUTION_KEYS[props.resolution]);
+  };
   /** "Header: answer" for each question the given answers fill in; skipped ones are left out. */
   const filledInText = (answers: readonly QuestionAnswer[]) =>
     props.questions
@@ -40,7 +49,12 @@ export function QuestionSummary(props: {
         return answer && (answer.selected.length > 0 || answer.other?.trim()) ? [t('question.summaryItem', { header: question.header, answer: describeAnswer(answer) })] : [];
       })
       .join('; ');
-  const notUsedText = () => (inAnotherTab() && props.elsewhere ? filledInText(props.elsewhere) : '');
+  const notUsedText = () => {
+    if (!inAnotherTab() || !props.elsewhere) return '';
+    // Another device sent the very answers this one had: nothing of this device's went unused.
+    if (onDevice() && props.resolution === 'answered' && sameAnswers(props.elsewhere, props.answers)) return '';
+    return filledInText(props.elsewhere);
+  };
   return (
     <section class="question-summary" aria-label={t('question.summaryLabel')} data-resolution={props.resolution}>
       <p class="question-summary__outcome">
@@ -74,10 +88,19 @@ export function QuestionSummary(props: {
       <Show when={notUsedText()}>
         {(text) => (
           <p class="question-summary__unsent" data-not-used="true" dir="auto">
-            {t('question.notUsedAnswers', { answers: text() })}
+            {t(onDevice() ? 'question.notUsedOnDevice' : 'question.notUsedAnswers', { answers: text() })}
           </p>
         )}
       </Show>
     </section>
   );
+}
+
+/** Whether two sets of answers say the same (the typed text compared as trimmed). */
+function sameAnswers(left: readonly QuestionAnswer[], right: readonly QuestionAnswer[] | undefined): boolean {
+  if (!right || left.length !== right.length) return false;
+  return left.every((answer, index) => {
+    const other = right[index];
+    return other !== undefined && JSON.stringify([...answer.selected].sort()) === JSON.stringify([...other.selected].sort()) && (answer.other?.trim() ?? '') === (other.other?.trim() ?? '');
+  });
 }

@@ -35,6 +35,7 @@ export function outcomeOfBlock(block: QuestionRequestBlock): ResolvedOutcome | u
     resolution: block.resolution ?? (block.status === 'denied' ? 'dismissed' : 'answered'),
     ...(block.answers ? { answers: block.answers } : {}),
     ...(block.resolvedAt !== undefined ? { resolvedAt: block.resolvedAt } : {}),
+    ...(block.resolvedOn !== undefined ? { resolvedOn: block.resolvedOn } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type { ToolCallBlock } from '../../../schema/blocks';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
 import { RequestError } from './RequestError';
+import { ProposalNote } from './ProposalNote';
 import { createResolver, type RequestTarget } from './resolve-request';
 
 /**
@@ -20,7 +21,7 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
   const [formValues, setFormValues] = createSignal<Record<string, RawValue>>({});
   const [argumentsText, setArgumentsText] = createSignal('');
   const [reason, setReason] = createSignal('');
-  const { busy, error, setError, send } = createResolver(props.client, () => props.target);
+  const { busy, error, setError, send, proposedTo } = createResolver(props.client, () => props.target);
   const rerun = () => props.block.approval?.kind === 'rerun';
   const fieldId = `arguments-${props.target.requestId}`;
   const reasonId = `reason-${props.target.requestId}`;
@@ -136,6 +137,7 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
         </div>
       </Show>
       <RequestError error={error()} />
+      <ProposalNote device={proposedTo()} />
     </div>
   );
 }

@@ -4,6 +4,8 @@ import type { ElicitationRequestBlock } from '../../../schema/blocks';
 import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
 import { RequestError } from './RequestError';
+import { ProposalNote } from './ProposalNote';
+import { decidedElsewhere, deviceName } from '../../device-name';
 import { FormFields, initialValues, type RawValue } from './FormFields';
 import { createResolver } from './resolve-request';
 import { checkFormField, type FieldProblem } from '../../../schema/flat-form-check';
@@ -13,14 +15,14 @@ import { checkFormField, type FieldProblem } from '../../../schema/flat-form-che
  * schema it asked for (a JSON textbox where the schema is not flat), and the three MCP answers: Submit (accept; the
  * worker checks the content against the schema first), Decline, Cancel. Once resolved, a one-line record.
  */
-export function ElicitationForm(props: { block: ElicitationRequestBlock; conversationId: string; messageId: string; client: Pick<WorkerClient, 'send'> }) {
+export function ElicitationForm(props: { block: ElicitationRequestBlock; conversationId: string; messageId: string; client: Pick<WorkerClient, 'send'>; thisDevice?: string | undefined }) {
   const fields = createMemo(() => describeFlatForm(props.block.requestedSchema));
   const [values, setValues] = createSignal<Record<string, RawValue>>(initialValues(fields() ?? []));
   const [jsonText, setJsonText] = createSignal('{}');
   const [problems, setProblems] = createSignal<Record<string, FieldProblem>>({});
   const target = () => ({ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.requestId });
   const idPrefix = `elicit-${props.block.requestId}`;
-  const { busy, error, setError, send } = createResolver(props.client, target);
+  const { busy, error, setError, send, proposedTo } = createResolver(props.client, target);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -52,7 +54,14 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
   return (
     <Show
       when={props.block.status === 'pending'}
-      fallback={<p class="elicitation-summary" data-resolution={props.block.resolution}>{outcomeText(props.block)}</p>}
+      fallback={
+        <p class="elicitation-summary" data-resolution={props.block.resolution}>
+          {outcomeText(props.block)}
+          <Show when={decidedElsewhere(props.block.resolvedOn, props.thisDevice) ? props.block.resolvedOn : undefined}>
+            {(device) => <span class="decided-on"> · {t('sync.decidedOn', { device: deviceName(device()) })}</span>}
+          </Show>
+        </p>
+      }
     >
       <form class="elicitation" role="group" aria-label={props.block.message} onSubmit={submit} noValidate>
         <p class="elicitation__from">{t('elicitation.from', { server: props.block.serverName })}</p>
@@ -83,6 +92,7 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
           )}
         </Show>
         <RequestError error={error()} />
+        <ProposalNote device={proposedTo()} />
         <div class="approval__actions">
           <button type="submit" class="approval__primary" disabled={busy()}>
             {t('elicitation.submit')}

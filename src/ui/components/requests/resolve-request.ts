@@ -1,4 +1,5 @@
 import { createSignal } from 'solid-js';
+import type { DeviceRef } from '../../../schema/device';
 import type { WorkerClient } from '../../channel';
 import { describeError, type ErrorWords } from '../../error-words';
 import { WireError } from '../../../schema/wire-error';
@@ -11,9 +12,15 @@ export interface RequestTarget {
   requestId: string;
 }
 
+/** What became of one resolution: refused (`error`), sent as a proposal to the device that runs it, or stored (neither). */
+export interface ResolveOutcome {
+  error?: ErrorWords;
+  proposedTo?: DeviceRef;
+}
+
 /**
  * Sends one resolution and says what went wrong in words (with the checker's own words as detail: which field), or
- * nothing when it was stored. The store changes through the
+ * to which device it went as a proposal (sync), or nothing when it was stored. The store changes through the
  * worker's events (the resolved block arrives as a message update), not through this reply; a request resolved first
  * elsewhere (another tab) is not an error to the user: the block shows that outcome.
  */
@@ -21,28 +28,34 @@ export async function resolveRequest(
   client: Pick<WorkerClient, 'send'>,
   target: RequestTarget,
   resolution: { approved: boolean; params?: unknown; reason?: string; cancel?: boolean },
-): Promise<ErrorWords | undefined> {
+): Promise<ResolveOutcome> {
   try {
-    await client.send({ type: 'request.resolve', ...target, ...resolution });
-    return undefined;
+    const result = await client.send({ type: 'request.resolve', ...target, ...resolution });
+    return result.proposedTo ? { proposedTo: result.proposedTo } : {};
   } catch (error) {
-    if (error instanceof WireError && error.code === 'already_resolved') return { text: t('request.alreadyResolved') };
-    return describeError(error);
+    if (error instanceof WireError && error.code === 'already_resolved') return { error: { text: t('request.alreadyResolved') } };
+    return { error: describeError(error) };
   }
 }
 
-/** One request's resolver for a component: `send` marks it busy, and keeps the refusal (if any) in `error`. */
+/**
+ * One request's resolver for a component: `send` marks it busy, and keeps the refusal (if any) in `error`. A proposal
+ * (`proposedTo`) keeps the controls disabled: the device that runs it decides, and this device proposes only once.
+ */
 export function createResolver(client: Pick<WorkerClient, 'send'>, target: () => RequestTarget) {
-  const [busy, setBusy] = createSignal(false);
+  const [sending, setSending] = createSignal(false);
   const [error, setError] = createSignal<ErrorWords>();
+  const [proposedTo, setProposedTo] = createSignal<DeviceRef>();
   const send = async (resolution: { approved: boolean; params?: unknown; reason?: string; cancel?: boolean }) => {
     // The command leaves first; the card's own re-render (busy, errors cleared) happens while the worker works.
     const resolving = resolveRequest(client, target(), resolution);
-    setBusy(true);
+    setSending(true);
     setError(undefined);
-    const failure = await resolving;
-    setBusy(false);
-    if (failure) setError(failure);
+    const outcome = await resolving;
+    setSending(false);
+    if (outcome.error) setError(outcome.error);
+    if (outcome.proposedTo) setProposedTo(outcome.proposedTo);
   };
-  return { busy, error, setError, send };
+  const busy = () => sending() || proposedTo() !== undefined;
+  return { busy, error, setError, send, proposedTo };
 }

@@ -1,0 +1,135 @@
+import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppContext, type AppServices } from '../../src/ui/app-context';
+import { SyncSettings } from '../../src/ui/components/SyncSettings';
+import { WireError } from '../../src/schema/protocol';
+import type { SyncStatus } from '../../src/schema/sync';
+import { setLocale } from '../../src/ui/i18n/i18n';
+import { createUiStore } from '../../src/ui/store';
+
+const phone = { id: 'phone-id', name: 'Phone' };
+const off: SyncStatus = { state: 'off', device: phone };
+
+afterEach(() => setLocale('en'));
+
+/** Settings → Sync over a real store, with a worker that answers each command through `reply`. */
+function renderSync(reply: (command: Record<string, unknown>) => unknown, regionName = 'Sync') {
+  const send = vi.fn(async (command: Record<string, unknown>) => reply(command));
+  const { state, dispatch } = createUiStore();
+  const services = { client: { send, onEvent: () => () => undefined }, state, dispatch } as unknown as AppServices;
+  render(() => (
+    <AppContext.Provider value={services}>
+      <SyncSettings />
+    </AppContext.Provider>
+  ));
+  const region = screen.getByRole('region', { name: regionName });
+  return { send, dispatch, region, status: () => within(region).getByRole('status') };
+}
+
+function fillIn(region: HTMLElement) {
+  fireEvent.input(within(region).getByRole('textbox', { name: 'Sync server URL' }), { target: { value: ' https://couch.example.com/parley ' } });
+  fireEvent.input(within(region).getByRole('textbox', { name: 'Username' }), { target: { value: 'me' } });
+  fireEvent.input(within(region).getByLabelText('Password'), { target: { value: 'secret' } });
+  fireEvent.input(within(region).getByLabelText('Passphrase'), { target: { value: 'correct horse' } });
+}
+
+describe('Settings → Sync', () => {
+  it('reads the status on mount; the fields are named, the secrets are password fields, and the passphrase says what it is', async () => {
+    const { send, region, status } = renderSync(() => off);
+    await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
+    expect(send).toHaveBeenCalledWith({ type: 'sync.status' });
+    expect(within(region).getByLabelText('Password')).toHaveAttribute('type', 'password');
+    const passphrase = within(region).getByLabelText('Passphrase');
+    expect(passphrase).toHaveAttribute('type', 'password');
+    expect(passphrase).toHaveAccessibleDescription(/encrypted with it before it leaves this device.*cannot be recovered.*same on every device/);
+    expect(within(region).getByRole('textbox', { name: 'This device’s name' })).toHaveValue('Phone');
+    expect(within(region).queryByRole('button', { name: 'Turn off sync' })).toBeNull();
+  });
+
+  it('"Turn on sync" sends what was typed, says it is starting while it works, then follows the status events', async () => {
+    let finish: (status: SyncStatus) => void = () => undefined;
+    const { send, dispatch, region, status } = renderSync((command) => (command.type === 'sync.enable' ? new Promise((resolve) => (finish = resolve)) : off));
+    await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
+    fillIn(region);
+    fireEvent.click(within(region).getByRole('button', { name: 'Turn on sync' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Starting…'));
+    expect(within(region).getByRole('button', { name: 'Turn on sync' })).toBeDisabled();
+    expect(send).toHaveBeenCalledWith({ type: 'sync.enable', url: 'https://couch.example.com/parley', username: 'me', password: 'secret', passphrase: 'correct horse' });
+
+    finish({ state: 'syncing', device: phone, url: 'https://couch.example.com/parley', username: 'me', progress: { done: 120, total: 3400 } });
+    await waitFor(() => expect(status()).toHaveTextContent('Syncing 120 of 3,400'));
+    expect(within(region).getByText('Syncing with https://couch.example.com/parley as me.')).toBeInTheDocument();
+    expect(within(region).queryByRole('button', { name: 'Turn on sync' })).toBeNull();
+    expect(within(region).getByRole('button', { name: 'Turn off sync' })).toHaveAccessibleDescription('Turning sync off keeps every conversation on this device.');
+
+    dispatch({ type: 'sync-status', status: { state: 'offline', device: phone, url: 'https://couch.example.com/parley' } });
+    await waitFor(() => expect(status()).toHaveTextContent('Offline — changes wait on this device'));
+    dispatch({ type: 'sync-status', status: { state: 'error', reason: 'server_full', device: phone } });
+    await waitFor(() => expect(status()).toHaveTextContent('The sync server is full'));
+  });
+
+  it('a refused "Turn on sync" says why in the status and keeps everything typed', async () => {
+    const { region, status } = renderSync((command) => {
+      if (command.type === 'sync.enable') throw new WireError({ code: 'invalid_command', reason: 'sync_wrong_passphrase', message: 'wrong passphrase' });
+      return off;
+    });
+    await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
+    fillIn(region);
+    fireEvent.click(within(region).getByRole('button', { name: 'Turn on sync' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Wrong passphrase'));
+    expect(status()).toHaveAttribute('data-sync-state', 'error');
+    expect(within(region).getByRole('textbox', { name: 'Sync server URL' })).toHaveValue('https://couch.example.com/parley');
+    expect(within(region).getByRole('textbox', { name: 'Username' })).toHaveValue('me');
+    expect(within(region).getByLabelText('Password')).toHaveValue('secret');
+    expect(within(region).getByLabelText('Passphrase')).toHaveValue('correct horse');
+    expect(within(region).getByRole('button', { name: 'Turn on sync' })).toBeEnabled();
+  });
+
+  it('words each refusal and each error reason, in Chinese too', async () => {
+    const refusals: Array<[string, string]> = [
+      ['sync_unauthorized', 'The server refused the password'],
+      ['sync_unreachable', 'Can’t reach the sync server'],
+      ['sync_not_a_database', 'not a CouchDB database'],
+    ];
+    for (const [reason, words] of refusals) {
+      const { region, status } = renderSync((command) => {
+        if (command.type === 'sync.enable') throw new WireError({ code: 'invalid_command', reason: reason as 'sync_unauthorized', message: reason, params: { said: 'You are not a server admin.' } });
+        return off;
+      });
+      fillIn(region);
+      fireEvent.click(within(region).getByRole('button', { name: 'Turn on sync' }));
+      await waitFor(() => expect(status()).toHaveTextContent(words));
+      // The server's own words are kept, folded under Details.
+      expect(within(region).getByText('The server said: You are not a server admin.')).toBeInTheDocument();
+      document.body.innerHTML = '';
+    }
+    setLocale('zh-CN');
+    const { status } = renderSync(() => ({ state: 'error', reason: 'no_crypto', device: phone }), '同步');
+    await waitFor(() => expect(status()).toHaveTextContent('此浏览器无法加密'));
+  });
+
+  it('"Turn off sync" sends sync.disable and shows the form again', async () => {
+    const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now() };
+    const { send, region, status } = renderSync((command) => (command.type === 'sync.disable' ? off : on));
+    await waitFor(() => expect(status()).toHaveTextContent(/^Synced, last synced /));
+    fireEvent.click(within(region).getByRole('button', { name: 'Turn off sync' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
+    expect(send).toHaveBeenCalledWith({ type: 'sync.disable' });
+    // What the worker said of the server is offered again, so turning it back on is one passphrase away.
+    expect(within(region).getByRole('textbox', { name: 'Sync server URL' })).toHaveValue('https://couch.example.com/parley');
+    expect(within(region).getByRole('button', { name: 'Turn on sync' })).toBeInTheDocument();
+  });
+
+  it('names this device with sync off too, and a name being typed is not overwritten by a status', async () => {
+    const { send, dispatch, region } = renderSync((command) => (command.type === 'sync.setDeviceName' ? { ...off, device: { ...phone, name: 'Work phone' } } : off));
+    const name = within(region).getByRole('textbox', { name: 'This device’s name' });
+    await waitFor(() => expect(name).toHaveValue('Phone'));
+    fireEvent.input(name, { target: { value: '  Work phone ' } });
+    dispatch({ type: 'sync-status', status: { ...off, lastSyncedAt: 1 } });
+    expect(name).toHaveValue('  Work phone ');
+    fireEvent.click(within(region).getByRole('button', { name: 'Use this name' }));
+    await waitFor(() => expect(within(region).getByText('This device is called “Work phone”.')).toBeInTheDocument());
+    expect(send).toHaveBeenCalledWith({ type: 'sync.setDeviceName', name: 'Work phone' });
+    expect(name).toHaveValue('Work phone');
+  });
+});
