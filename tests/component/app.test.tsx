@@ -102,6 +102,9 @@ function createFakeWorker() {
         return reply(id, []);
       case 'mcp.list':
         return reply(id, []);
+      // Sync (issue 19) is off here, as on a first start: the app asks its status, Settings → Sync shows it.
+      case 'sync.status':
+        return reply(id, { state: 'off', device: { id: 'this-device', name: '' } });
       case 'storage.conversationSizes':
         return reply(id, { conversations: conversations.size, totalBytes: 0, largest: [] });
       case 'conversation.saveDraft':
@@ -196,7 +199,8 @@ describe('App (smoke, fake worker)', () => {
     const sent: string[] = [];
     const watched: WorkerClient = { send: (command) => (sent.push(command.type), client.send(command)), onEvent: (listener) => client.onEvent(listener) };
     render(() => <App client={watched} />);
-    const script = await screen.findByRole('textbox', { name: 'Script' });
+    // Settings is a lazy chunk: the first test to open it waits for its modules to be transformed, seconds on 2 cores.
+    const script = await screen.findByRole('textbox', { name: 'Script' }, { timeout: 15_000 });
     fireEvent.input(script, { target: { value: '[{"text":"hi"}]' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     fireEvent.click(screen.getAllByRole('button', { name: 'New conversation' })[0]!);
@@ -231,7 +235,8 @@ describe('App (smoke, fake worker)', () => {
     expect(key).toHaveAttribute('type', 'password');
     fireEvent.input(key, { target: { value: 'sk-secret' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Connected: 2 models'));
+    // Settings has other statuses (Sync's): the test's is the one that says the result.
+    await waitFor(() => expect(screen.getAllByRole('status').some((status) => status.textContent?.includes('Connected: 2 models'))).toBe(true));
     fireEvent.input(screen.getByRole('combobox', { name: 'Model' }), { target: { value: 'gpt-a' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(worker.commands.some((command) => command.type === 'profiles.save')).toBe(true));
