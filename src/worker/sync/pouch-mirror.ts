@@ -1,4 +1,4 @@
-import PouchDB, { type Database } from 'pouchdb-browser';
+import PouchDB, { type Database, type PouchError } from 'pouchdb-browser';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 
 /** What the replication is doing, for the status in Settings. */
@@ -37,6 +37,16 @@ export function remoteDatabase(access: RemoteAccess): Database<EncryptedDocument
 }
 
 const PAGE = 500;
+/** The longest wait between two attempts to reach the server while it cannot be reached. */
+const MAX_RETRY_DELAY_MS = 30_000;
+
+/** What a failed replication request means for the status: refused credentials, a full server, or `otherwise`. */
+function stateOfError(error: PouchError, otherwise: 'offline' | 'server_error'): ReplicationState {
+  const status = error.status;
+  if (status === 401 || status === 403) return { state: 'error', reason: 'unauthorized' };
+  if (status === 413 || status === 507) return { state: 'error', reason: 'server_full' };
+  return otherwise === 'offline' ? { state: 'offline' } : { state: 'error', reason: 'server_error' };
+}
 
 /** A PouchDB database in this origin's IndexedDB that mirrors the server's, live, in both directions. */
 export function openPouchMirror(localName: string, access: RemoteAccess): PouchMirror {
@@ -131,23 +141,46 @@ export function openPouchMirror(localName: string, access: RemoteAccess): PouchM
     replicate(onState) {
       replication?.cancel();
       let done = 0;
-      replication = local
-        .sync(remote, { live: true, retry: true, batch_size: 200 })
+      replication = local.sync(remote, {
+        live: true,
+        retry: true,
+        batch_size: 200,
+        // PouchDB's default doubles the wait up to 10 minutes: a device back online after a long gap would sync that late.
+        back_off_function: (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, MAX_RETRY_DELAY_MS)),
+      });
+      // The two-way Sync object re-emits 'paused' WITHOUT the error (pouchdb-browser 9, Sync's pushPaused/pullPaused), so a
+      // failed request looked like "Synced". Each direction's own 'paused' carries it: a direction that paused on an error
+      // (the server unreachable, or refusing) is what the status says until that direction is active again.
+      const failed: { push?: PouchError; pull?: PouchError } = {};
+      const paused = { push: true, pull: true };
+      const report = () => {
+        const error = failed.push ?? failed.pull;
+        if (error) onState(stateOfError(error, 'offline'));
+        else if (paused.push && paused.pull) onState({ state: 'synced' });
+      };
+      for (const direction of ['push', 'pull'] as const) {
+        replication[direction]
+          .on('active', () => {
+            paused[direction] = false;
+            delete failed[direction];
+          })
+          .on('paused', (error) => {
+            paused[direction] = true;
+            if (error) failed[direction] = error;
+            else delete failed[direction];
+            done = 0;
+            report();
+          });
+      }
+      replication
         .on('change', (info) => {
           done += info.change.docs_written;
           const pending = info.change.pending;
           onState({ state: 'syncing', done, ...(pending !== undefined ? { total: done + pending } : {}) });
         })
         .on('active', () => onState({ state: 'syncing', done }))
-        .on('paused', (error) => {
-          done = 0;
-          onState(error ? { state: 'offline' } : { state: 'synced' });
-        })
         .on('denied', () => onState({ state: 'error', reason: 'unauthorized' }))
-        .on('error', (error) => {
-          const status = (error as { status?: number }).status;
-          onState(status === 401 || status === 403 ? { state: 'error', reason: 'unauthorized' } : status === 413 || status === 507 ? { state: 'error', reason: 'server_full' } : { state: 'error', reason: 'server_error' });
-        });
+        .on('error', (error) => onState(stateOfError(error, 'server_error')));
     },
     async close() {
       replication?.cancel();

@@ -26,12 +26,17 @@ declare module 'pouchdb-browser' {
     on(event: 'denied' | 'error', listener: (error: PouchError) => void): Replication;
     cancel(): void;
   }
+  /** `sync()`'s result: its two one-way replications, whose own 'paused' carries the error that Sync's drops. */
+  interface SyncReplication extends Replication {
+    push: Replication;
+    pull: Replication;
+  }
   interface Database<Document = Record<string, unknown>> {
     get(id: string): Promise<Document & { _id: string; _rev: string; _deleted?: boolean }>;
     put(document: Document): Promise<{ ok: boolean; id: string; rev: string }>;
     changes(options: { since: string | number; limit?: number; include_docs: true; live?: false }): Promise<ChangesResult<Document>>;
     changes(options: { since: string | number; include_docs: true; live: true }): LiveChanges<Document>;
-    sync(remote: Database<Document>, options: { live: boolean; retry: boolean; batch_size?: number }): Replication;
+    sync(remote: Database<Document>, options: { live: boolean; retry: boolean; batch_size?: number; back_off_function?: (delay: number) => number }): SyncReplication;
     close(): Promise<void>;
     destroy(): Promise<void>;
   }

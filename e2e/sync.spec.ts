@@ -1,0 +1,353 @@
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
+import { assistantMessages, conversationLink, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
+import { addMcpServer, expect, openMcpSettings, test as mcpTest } from './mcp-servers';
+import { addProfile } from './provider-helpers';
+import { COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
+
+// Issue 19 end to end: two browser contexts are two devices (separate IndexedDB, separate workers) syncing through a
+// CouchDB-protocol server (pouchdb-server in memory, or the real CouchDB at COUCHDB_URL) with a fresh database per test.
+// Every request the workers make to it is cross-origin with an Authorization header, so each test also proves CORS.
+
+const PASSPHRASE = 'correct horse battery staple';
+/** Replication is live but retries with backoff: what crosses devices gets more than the default 10 s. */
+const REPLICATION = { timeout: 45_000 };
+
+interface Device {
+  name: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+const test = mcpTest.extend<{ database: string; device: (name: string) => Promise<Device> }, { couch: CouchServer }>({
+  couch: [
+    // The empty pattern is how Playwright is told this fixture needs no other fixture.
+    async ({}, use) => {
+      const server = await startCouchServer();
+      try {
+        await use(server);
+      } finally {
+        await server.stop();
+      }
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  database: async ({ couch }, use) => use(await couch.createDatabase()),
+  // A device: its own browser context (its own storage), the app open, its name set. Closed after the test.
+  device: async ({ browser }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (name) => {
+      const opened = await openDevice(browser, name);
+      contexts.push(opened.context);
+      return opened;
+    });
+    await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
+  },
+});
+
+// Two fresh browser contexts per test on a two-core machine: opening each costs seconds before any sync happens.
+test.describe.configure({ timeout: 240_000 });
+
+async function openDevice(browser: Browser, name: string): Promise<Device> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  await openSettings(page);
+  const nameBox = syncRegion(page).getByRole('textbox', { name: 'This device’s name', exact: true });
+  await nameBox.fill(name);
+  await syncRegion(page).getByRole('button', { name: 'Use this name', exact: true }).click();
+  await expect(syncRegion(page).getByText(`This device is called “${name}”.`, { exact: true })).toBeVisible();
+  await goHome(page);
+  return { name, context, page };
+}
+
+async function openSettings(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await expect(page).toHaveURL(/#\/settings$/);
+  await expect(syncRegion(page)).toBeVisible();
+}
+
+async function goHome(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    location.hash = '#/';
+  });
+  await expect(page).not.toHaveURL(/#\/settings$/);
+}
+
+function syncRegion(page: Page): Locator {
+  return page.getByRole('region', { name: 'Sync', exact: true });
+}
+
+function syncStatus(page: Page): Locator {
+  return syncRegion(page).getByRole('status');
+}
+
+/** Fills Settings → Sync and presses "Turn on sync"; stays in Settings (the caller waits for the outcome it expects). */
+async function fillSync(page: Page, access: { url: string; username: string; password: string; passphrase: string }): Promise<void> {
+  await openSettings(page);
+  const region = syncRegion(page);
+  await region.getByRole('textbox', { name: 'Sync server URL', exact: true }).fill(access.url);
+  await region.getByRole('textbox', { name: 'Username', exact: true }).fill(access.username);
+  // Password fields have no textbox role.
+  await region.getByLabel('Password', { exact: true }).fill(access.password);
+  await region.getByLabel('Passphrase', { exact: true }).fill(access.passphrase);
+  await region.getByRole('button', { name: 'Turn on sync', exact: true }).click();
+}
+
+/** Turns sync on with the test's database and waits until the status says it has caught up; back to the start page. */
+async function turnOnSync(device: Device, couch: CouchServer, database: string): Promise<void> {
+  await fillSync(device.page, { url: database, username: couch.username, password: couch.password, passphrase: PASSPHRASE });
+  await expect(syncRegion(device.page).getByRole('button', { name: 'Turn off sync', exact: true })).toBeVisible(REPLICATION);
+  await expect(syncStatus(device.page)).toHaveText(/^Synced/, REPLICATION);
+  await goHome(device.page);
+}
+
+/** The question script most tests use: one single-choice question, then a reply that shows what the model received. */
+const ONE_QUESTION = questionScript([COLOR], [RECEIVED_STEP, { text: 'Third call: {{lastUserMessage}}' }]);
+
+/** What the model is told when Color was answered with `color` (DESIGN §4's wording). */
+function received(color: 'Red' | 'Blue'): string {
+  return `Received: User has answered your questions: "${COLOR.question}"="${color}". You can now continue with the user's answers in mind.`;
+}
+
+/** The laptop's agent asks the Color question in a new conversation; resolves with the conversation's id. */
+async function askOn(device: Device, prompt = 'Plan my project'): Promise<string> {
+  const conversationId = await newConversation(device.page);
+  await send(device.page, prompt);
+  await expect(questionForm(device.page)).toBeVisible();
+  return conversationId;
+}
+
+/** Opens on `device` a conversation another device made, once it has arrived, and waits for its question form. */
+async function openSynced(device: Device, conversationId: string): Promise<void> {
+  await expect(conversationLink(device.page, conversationId)).toBeVisible(REPLICATION);
+  await conversationLink(device.page, conversationId).click();
+  await expect(questionForm(device.page)).toBeVisible(REPLICATION);
+}
+
+async function answerColor(page: Page, color: 'Red' | 'Blue'): Promise<void> {
+  await questionGroup(page, COLOR).getByRole('radio', { name: color, exact: true }).click();
+  await submitButton(page).click();
+}
+
+test('a question asked on the laptop is answered on the phone: the laptop goes on with the phone’s answer and says where it was given', async ({ couch, database, device }) => {
+  const laptop = await device('Laptop');
+  await turnOnSync(laptop, couch, database);
+  await useScript(laptop.page, ONE_QUESTION);
+  const conversationId = await askOn(laptop);
+
+  const phone = await device('Phone');
+  await turnOnSync(phone, couch, database);
+  // The phone lists it among what waits for the user, and opens it from there.
+  const inbox = phone.page.getByRole('region', { name: 'Waiting for you (1)', exact: true });
+  await expect(inbox).toBeVisible(REPLICATION);
+  await inbox.getByRole('button', { name: new RegExp(`^${COLOR.question.replace(/[?]/g, '\\?')}`) }).click();
+  await expect(phone.page).toHaveURL(new RegExp(`#/c/${conversationId}$`));
+  await expect(phone.page.getByRole('main').getByText('Runs on Laptop', { exact: true })).toBeVisible();
+  await answerColor(phone.page, 'Blue');
+  // Nothing changed on the phone by itself: the answer went to the laptop, which decides.
+  await expect(phone.page.getByRole('status').filter({ hasText: 'Sent to Laptop.' })).toBeVisible();
+
+  // The laptop's run resumed with the phone's answer, and its record names the phone.
+  await expect(messageLog(laptop.page)).toContainText(received('Blue'), REPLICATION);
+  await expect(questionSummary(laptop.page)).toContainText('Answered on Phone');
+  // The outcome came back to the phone: the same record and the same reply.
+  await expect(questionSummary(phone.page)).toBeVisible(REPLICATION);
+  await expect(messageLog(phone.page)).toContainText(received('Blue'), REPLICATION);
+  await expect(inbox).toHaveCount(0);
+});
+
+test('both devices answer at once, three times: one outcome on both, the model reads it once, the loser is told', async ({ couch, database, device }) => {
+  const laptop = await device('Laptop');
+  const phone = await device('Phone');
+  await turnOnSync(laptop, couch, database);
+  await turnOnSync(phone, couch, database);
+  await useScript(laptop.page, ONE_QUESTION);
+  for (let trial = 0; trial < 3; trial += 1) {
+    await goHome(laptop.page);
+    const conversationId = await askOn(laptop, `Trial ${trial}`);
+    await openSynced(phone, conversationId);
+    await questionGroup(laptop.page, COLOR).getByRole('radio', { name: 'Red', exact: true }).click();
+    await questionGroup(phone.page, COLOR).getByRole('radio', { name: 'Blue', exact: true }).click();
+    // Both submit together: the laptop's click is a local compare-and-set, the phone's a proposal racing it.
+    await Promise.all([submitButton(laptop.page).click(), submitButton(phone.page).click()]);
+
+    // Whichever won, the laptop's model was told exactly that, and both devices show that same outcome.
+    await expect(messageLog(laptop.page)).toContainText(/Received: User has answered/, REPLICATION);
+    const winner = (await messageLog(laptop.page).textContent())?.includes(received('Red')) ? 'Red' : 'Blue';
+    const loser = winner === 'Red' ? 'Blue' : 'Red';
+    await expect(messageLog(phone.page)).toContainText(received(winner), REPLICATION);
+    for (const page of [laptop.page, phone.page]) {
+      await expect(questionSummary(page)).toContainText(`Color: ${winner}`, REPLICATION);
+      await expect(messageLog(page)).not.toContainText(received(loser));
+    }
+    // The device whose answer lost is told it was decided on the other, and what it had given was not used.
+    const [losingPage, winningName] = winner === 'Red' ? [phone.page, 'Laptop'] : [laptop.page, 'Phone'];
+    await expect(questionSummary(losingPage)).toContainText(`Answered on ${winningName}`, REPLICATION);
+    await expect(questionSummary(losingPage)).toContainText(`Color: ${loser}`);
+    await expect(questionSummary(losingPage)).toContainText(/not used/);
+
+    // The losing answer has been refused by now (its device was told), so nothing can still reach the model: the next
+    // model call is the conversation's third. A second delivery of either answer would have made it the fourth.
+    await send(laptop.page, `after trial ${trial}`);
+    await expect(messageLog(laptop.page)).toContainText(`Third call: after trial ${trial}`);
+    await expect(assistantMessages(laptop.page)).toHaveCount(3);
+    await expect(messageLog(laptop.page).getByText(/^Received: /)).toHaveCount(1);
+  }
+});
+
+test('an answer given while the phone is offline is delivered when it is back online', async ({ couch, database, device }) => {
+  const laptop = await device('Laptop');
+  const phone = await device('Phone');
+  await turnOnSync(laptop, couch, database);
+  await turnOnSync(phone, couch, database);
+  await useScript(laptop.page, ONE_QUESTION);
+  const conversationId = await askOn(laptop);
+  await openSynced(phone, conversationId);
+
+  await phone.context.setOffline(true);
+  await answerColor(phone.page, 'Blue');
+  await expect(phone.page.getByRole('status').filter({ hasText: 'Sent to Laptop.' })).toBeVisible();
+  // The phone says its changes wait; the laptop has not received the answer.
+  await openSettings(phone.page);
+  await expect(syncStatus(phone.page)).toHaveText('Offline — changes wait on this device', REPLICATION);
+  await expect(messageLog(laptop.page)).not.toContainText('Received:');
+  await expect(questionForm(laptop.page)).toBeVisible();
+
+  await phone.context.setOffline(false);
+  await expect(messageLog(laptop.page)).toContainText(received('Blue'), REPLICATION);
+  await expect(questionSummary(laptop.page)).toContainText('Answered on Phone');
+  await expect(syncStatus(phone.page)).toHaveText(/^Synced/, REPLICATION);
+  await conversationLink(phone.page, conversationId).click();
+  await expect(messageLog(phone.page)).toContainText(received('Blue'), REPLICATION);
+});
+
+test('a tool call allowed on the phone runs once, on the laptop, at the real MCP server', async ({ couch, database, device, mcp }) => {
+  mcp.counted.calls.length = 0;
+  const toolCalls = () => mcp.counted.calls.filter((call) => call.method === 'tools/call').length;
+  const laptop = await device('Laptop');
+  const phone = await device('Phone');
+  await turnOnSync(laptop, couch, database);
+  await turnOnSync(phone, couch, database);
+  // Only the laptop is connected to the server: the phone never runs the tool, it only decides.
+  await openMcpSettings(laptop.page);
+  await addMcpServer(laptop.page, { name: 'everything', url: mcp.counted.url });
+  const call: ScriptStep = { text: 'Calling a tool.', toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'allowed on the phone' } }] };
+  await useScript(laptop.page, [call, { text: 'Tool said: {{lastToolResult}}' }]);
+  const conversationId = await newConversation(laptop.page);
+  await send(laptop.page, 'Echo something');
+  const approval = (page: Page) => page.getByRole('group', { name: 'Tool call: mcp__everything__echo', exact: true });
+  await expect(approval(laptop.page)).toBeVisible();
+
+  await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
+  await conversationLink(phone.page, conversationId).click();
+  await expect(approval(phone.page)).toBeVisible(REPLICATION);
+  await approval(phone.page).getByRole('button', { name: 'Allow', exact: true }).click();
+
+  await expect(messageLog(laptop.page)).toContainText('Tool said: Echo: allowed on the phone', REPLICATION);
+  await expect(laptop.page.locator('.tool-call')).toContainText('Decided on Phone');
+  await expect(messageLog(phone.page)).toContainText('Tool said: Echo: allowed on the phone', REPLICATION);
+  await expect.poll(toolCalls, { message: "tools/call requests at the server" }).toBe(1);
+});
+
+test('“Continue on this device” on the phone while the laptop is closed: the phone takes the conversation over and goes on', async ({ couch, database, device }) => {
+  const laptop = await device('Laptop');
+  const phone = await device('Phone');
+  await turnOnSync(laptop, couch, database);
+  await turnOnSync(phone, couch, database);
+  await useScript(laptop.page, ONE_QUESTION);
+  // The script is a setting of this device (settings are not synced): the phone needs it to go on.
+  await useScript(phone.page, ONE_QUESTION);
+  const conversationId = await askOn(laptop);
+  await openSynced(phone, conversationId);
+  const runsOnLaptop = phone.page.getByRole('main').getByText('Runs on Laptop', { exact: true });
+  await expect(runsOnLaptop).toBeVisible();
+
+  await laptop.context.close();
+  await phone.page.getByRole('button', { name: 'Continue on this device', exact: true }).click();
+  await expect(runsOnLaptop).toHaveCount(0, REPLICATION);
+  await expect(phone.page.getByRole('button', { name: 'Continue on this device', exact: true })).toHaveCount(0);
+
+  // The phone now decides: its answer is applied here, and its own model goes on.
+  await answerColor(phone.page, 'Red');
+  await expect(messageLog(phone.page)).toContainText(received('Red'));
+  await expect(phone.page.getByRole('status').filter({ hasText: 'Sent to' })).toHaveCount(0);
+  await send(phone.page, 'and then?');
+  await expect(messageLog(phone.page)).toContainText('Third call: and then?');
+});
+
+test('the server holds no plaintext: no message text, title, API key or device name in any document', async ({ couch, database, device }) => {
+  const apiKey = `sk-parley-sync-e2e-${Math.random().toString(36).slice(2, 12)}-FAKEKEY`;
+  const laptop = await device('Laptop');
+  // A profile with a recognisable key, then the scripted model as the default (the key is never used, only stored).
+  await addProfile(laptop.page, { provider: 'OpenAI-compatible', name: 'Keyed profile', baseUrl: 'http://127.0.0.1:9/v1', apiKey, model: 'test-model' });
+  await goHome(laptop.page);
+  await useScript(laptop.page, ONE_QUESTION);
+  await turnOnSync(laptop, couch, database);
+  const messageText = 'Plan the secret zeppelin voyage';
+  const conversationId = await askOn(laptop, messageText);
+  const title = 'Zeppelin itinerary';
+  await laptop.page.getByRole('button', { name: 'Rename conversation', exact: true }).click();
+  const titleBox = laptop.page.getByRole('textbox', { name: /title/i });
+  await titleBox.fill(title);
+  await titleBox.press('Enter');
+  await expect(conversationLink(laptop.page, conversationId)).toHaveText(title);
+
+  const phone = await device('Phone');
+  await turnOnSync(phone, couch, database);
+  // Everything has crossed the server once the phone shows the renamed conversation and its question.
+  await expect(conversationLink(phone.page, conversationId)).toHaveText(title, REPLICATION);
+  await conversationLink(phone.page, conversationId).click();
+  await expect(questionForm(phone.page)).toBeVisible(REPLICATION);
+
+  const documents = await couch.allDocuments(database);
+  // The key document, the conversation, its messages, the runner: anything less means the scan saw nothing.
+  expect(documents.length).toBeGreaterThanOrEqual(4);
+  const everything = JSON.stringify(documents);
+  for (const secret of [messageText, 'zeppelin', title, apiKey, 'FAKEKEY', COLOR.question, 'Laptop', 'Phone', PASSPHRASE, conversationId]) {
+    expect(everything, `the server's documents contain "${secret}"`).not.toContain(secret);
+  }
+});
+
+test('a wrong passphrase and a wrong password are told in words in the Sync status', async ({ couch, database, device }) => {
+  const laptop = await device('Laptop');
+  await turnOnSync(laptop, couch, database);
+  const phone = await device('Phone');
+  await fillSync(phone.page, { url: database, username: couch.username, password: couch.password, passphrase: 'not the passphrase' });
+  await expect(syncStatus(phone.page)).toHaveText('Wrong passphrase. Use the one your other devices use.', REPLICATION);
+  await expect(syncRegion(phone.page).getByRole('button', { name: 'Turn on sync', exact: true })).toBeVisible();
+
+  await fillSync(phone.page, { url: database, username: couch.username, password: 'not the password', passphrase: PASSPHRASE });
+  await expect(syncStatus(phone.page)).toHaveText('The server refused the password. Check the username and password.', REPLICATION);
+  await expect(syncRegion(phone.page).getByRole('button', { name: 'Turn on sync', exact: true })).toBeVisible();
+});
+
+test('turning sync off keeps every local conversation, on the device that made them and on the one they came to', async ({ couch, database, device }) => {
+  const laptop = await device('Laptop');
+  const phone = await device('Phone');
+  await turnOnSync(laptop, couch, database);
+  await turnOnSync(phone, couch, database);
+  await useScript(laptop.page, [{ text: 'First reply.' }]);
+  const first = await newConversation(laptop.page);
+  await send(laptop.page, 'first conversation');
+  await expect(messageLog(laptop.page)).toContainText('First reply.');
+  const second = await newConversation(laptop.page);
+  await send(laptop.page, 'second conversation');
+  await expect(messageLog(laptop.page)).toContainText('First reply.');
+  for (const conversationId of [first, second]) await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
+  await conversationLink(phone.page, second).click();
+  await expect(messageLog(phone.page)).toContainText('First reply.', REPLICATION);
+
+  for (const { page } of [laptop, phone]) {
+    await openSettings(page);
+    await syncRegion(page).getByRole('button', { name: 'Turn off sync', exact: true }).click();
+    await expect(syncStatus(page)).toHaveText('Sync is off');
+    await expect(syncRegion(page).getByRole('button', { name: 'Turn on sync', exact: true })).toBeVisible();
+    // Kept in storage, not only on screen: a reload reads them back.
+    await page.reload();
+    for (const conversationId of [first, second]) await expect(conversationLink(page, conversationId)).toBeVisible();
+    await conversationLink(page, first).click();
+    await expect(messageLog(page)).toContainText('first conversation');
+    await expect(messageLog(page)).toContainText('First reply.');
+  }
+});
