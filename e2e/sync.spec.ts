@@ -53,7 +53,7 @@ async function openDevice(browser: Browser, name: string): Promise<Device> {
   const page = await context.newPage();
   await page.goto('/');
   await openSettings(page);
-  const nameBox = syncRegion(page).getByRole('textbox', { name: 'This device’s name', exact: true });
+  const nameBox = syncRegion(page).getByRole('textbox', { name: "This device's name", exact: true });
   await nameBox.fill(name);
   await syncRegion(page).getByRole('button', { name: 'Use this name', exact: true }).click();
   await expect(syncRegion(page).getByText(`This device is called “${name}”.`, { exact: true })).toBeVisible();

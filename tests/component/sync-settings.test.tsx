@@ -42,7 +42,7 @@ describe('Settings → Sync', () => {
     const passphrase = within(region).getByLabelText('Passphrase');
     expect(passphrase).toHaveAttribute('type', 'password');
     expect(passphrase).toHaveAccessibleDescription(/encrypted with it before it leaves this device.*cannot be recovered.*same on every device/);
-    expect(within(region).getByRole('textbox', { name: 'This device’s name' })).toHaveValue('Phone');
+    expect(within(region).getByRole('textbox', { name: "This device's name" })).toHaveValue('Phone');
     expect(within(region).queryByRole('button', { name: 'Turn off sync' })).toBeNull();
   });
 
@@ -122,7 +122,7 @@ describe('Settings → Sync', () => {
 
   it('names this device with sync off too, and a name being typed is not overwritten by a status', async () => {
     const { send, dispatch, region } = renderSync((command) => (command.type === 'sync.setDeviceName' ? { ...off, device: { ...phone, name: 'Work phone' } } : off));
-    const name = within(region).getByRole('textbox', { name: 'This device’s name' });
+    const name = within(region).getByRole('textbox', { name: "This device's name" });
     await waitFor(() => expect(name).toHaveValue('Phone'));
     fireEvent.input(name, { target: { value: '  Work phone ' } });
     dispatch({ type: 'sync-status', status: { ...off, lastSyncedAt: 1 } });

@@ -11,7 +11,7 @@ const en = {
   'sync.password': 'Password',
   'sync.passphrase': 'Passphrase',
   'sync.passphraseHint': 'Everything is encrypted with it before it leaves this device. It cannot be recovered, and it must be the same on every device.',
-  'sync.deviceName': 'This device’s name',
+  'sync.deviceName': "This device's name",
   'sync.deviceNameHint': 'Other devices show it, e.g. “Runs on Laptop”.',
   'sync.useDeviceName': 'Use this name',
   'sync.deviceNameUsed': 'This device is called “{name}”.',

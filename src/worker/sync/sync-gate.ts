@@ -3,7 +3,7 @@ import type { DeviceRef } from '../../schema/device';
 import { WireError } from '../../schema/protocol';
 import type { ProposalAction, RemoteRunners, SyncStatus } from '../../schema/sync';
 import type { ParleyDatabase } from '../database';
-import { SyncEngine, type SyncEngineHost } from './sync-engine';
+import type { SyncEngine, SyncEngineHost } from './sync-engine';
 import type { Mirror } from './mirror';
 import type { SyncKeys } from './sync-crypto';
 import type { SyncService } from './sync-service';
@@ -109,7 +109,9 @@ export class SyncGate {
    */
   async attach(mirror: Mirror, keys: SyncKeys, device: DeviceRef): Promise<SyncEngine> {
     this.active?.engine.stop();
-    const engine = new SyncEngine(mirror, keys, device, this.deps.engineHost());
+    // Loaded here, not with the worker: nothing of sync costs a device where it is off (issue 19).
+    const { SyncEngine: Engine } = await import('./sync-engine');
+    const engine = new Engine(mirror, keys, device, this.deps.engineHost());
     this.active = { engine, device };
     await engine.start();
     this.deps.post({ type: 'sync-runners', runners: engine.remoteRunners() });
