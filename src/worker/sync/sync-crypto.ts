@@ -1,3 +1,5 @@
+import { fromBase64, toBase64 } from '../../core/base64';
+
 /**
  * End-to-end encryption of synced documents (issue 19). The passphrase never leaves the device and is not stored: it
  * derives, with PBKDF2-SHA-256 and a per-database random salt kept on the server, one secret from which HKDF makes
@@ -99,17 +101,4 @@ function toHex(bytes: Uint8Array): string {
   let text = '';
   for (const byte of bytes) text += byte.toString(16).padStart(2, '0');
   return text;
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  return btoa(binary);
-}
-
-export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
-  return bytes;
 }
