@@ -201,7 +201,7 @@ describe('proposals: what this device sends to the device that runs the conversa
 });
 
 describe('error words of sync', () => {
-  it('names the device a conversation runs on, or "another device"', () => {
+  it('names the device a conversation runs on, or "another device"', async () => {
     expect(describeError(new WireError({ code: 'invalid_state', reason: 'runs_elsewhere', params: { device: 'Laptop' }, message: 'runs elsewhere' })).text).toBe(
       'This conversation runs on Laptop. Press “Continue on this device” to change it here.',
     );
@@ -209,7 +209,7 @@ describe('error words of sync', () => {
       'This conversation runs on another device. Press “Continue on this device” to change it here.',
     );
     expect(describeError(new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'off' })).text).toBe('Sync is off. Turn it on in Settings → Sync first.');
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     expect(describeError(new WireError({ code: 'invalid_command', reason: 'already_sent', message: 'sent' })).text).toBe('这条消息已经发送过了。');
   });
 });

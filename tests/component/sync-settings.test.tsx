@@ -103,7 +103,7 @@ describe('Settings → Sync', () => {
       expect(within(region).getByText('The server said: You are not a server admin.')).toBeInTheDocument();
       document.body.innerHTML = '';
     }
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     const { status } = renderSync(() => ({ state: 'error', reason: 'no_crypto', device: phone }), '同步');
     await waitFor(() => expect(status()).toHaveTextContent('此浏览器无法加密'));
   });
