@@ -66,6 +66,14 @@ export function ChatView(props: { conversationId: string }) {
   // Left for another conversation or home, a conversation never used is not kept (the worker decides what is unused).
   // Not when Settings opens: Back (or a model picked there) returns to it. A reload or the next start drops it then.
   const releaseViewLock = holdViewLock(props.conversationId);
+  // Arriving in a conversation just made, the ones left unused on the way are cleaned up once more: a departure's own
+  // clean-up can run before the worker has seen the release of the view it left (quick clicks on a slow start).
+  if (isBeingCreated(props.conversationId)) {
+    const arrived = props.conversationId;
+    void whenCreated(arrived).then(() => {
+      if (parseRoute(window.location.hash).name === 'conversation' && composerText(arrived) === undefined) void settle(app.client.send({ type: 'conversation.discardUnused', keep: arrived }));
+    });
+  }
   onCleanup(() => {
     const leftId = props.conversationId;
     void Promise.all([releaseViewLock(), whenCreated(leftId)]).then(() => {
