@@ -37,6 +37,33 @@ test('Copy puts a reply\'s Markdown and a code block\'s code on the clipboard, a
   await expect(page.getByRole('article', { name: 'You', exact: true }).getByRole('button', { name: 'Copy', exact: true })).toHaveCount(1);
 });
 
+test('at 1280 px, tabbing onto a reply shows its actions, and Copy works from the keyboard alone', async ({ page, context }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/');
+  await useScript(page, [{ text: 'A reply to copy by **keyboard**.' }]);
+  await newConversation(page);
+  await send(page, 'Hello');
+  const reply = assistantMessages(page).first();
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  const row = reply.locator('.message-actions');
+  const copy = reply.getByRole('button', { name: 'Copy', exact: true });
+  // With a pointer elsewhere and the focus in the composer, the row is out of sight (it keeps its room).
+  await page.mouse.move(0, 0);
+  await expect(row).toHaveCSS('opacity', '0');
+
+  // Back from the composer with Shift+Tab, as a keyboard user goes, until the reply's Copy has the focus.
+  await page.getByRole('textbox', { name: 'Message', exact: true }).focus();
+  for (let presses = 0; presses < 20 && !(await copy.evaluate((button) => button === document.activeElement)); presses += 1) {
+    await page.keyboard.press('Shift+Tab');
+  }
+  await expect(copy).toBeFocused();
+  await expect(row).toHaveCSS('opacity', '1');
+  await page.keyboard.press('Enter');
+  await expect(reply.getByRole('status').filter({ hasText: 'Copied' })).toHaveCount(1);
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('A reply to copy by **keyboard**.');
+});
+
 // How the colouring keeps up is checked without a clock: the component test counts the characters the highlighter is
 // given (about once each, never once per update). Long tasks are timing, and timing on a shared machine is not a test.
 test('a 5,000-line code block streams and ends coloured whole, not a character lost', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { startModelServer, type ModelServer } from '../tests/fixtures/model-server';
+import { SMALL_CONTEXT_TOKENS, startModelServer, type ModelServer } from '../tests/fixtures/model-server';
 import { assistantMessages, newConversation, send } from './fixtures';
 import { questionForm, submitButton } from './question-helpers';
 
@@ -180,6 +180,8 @@ test("a model with a small context answers a first message without its tools, an
   await expect.poll(async () => ((await reply.textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
   // The text is the model's reply, not the refusal this first message used to get.
   await expect(page.getByText('The provider rejected the request.')).toHaveCount(0);
+  // The tools were left out to make room, and the user is told so on the reply (issue 21.6), not only the model.
+  await expect(reply).toContainText(`Tools were left out: this model's context (${SMALL_CONTEXT_TOKENS.toLocaleString('en')} tokens) cannot hold them.`);
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await expect(reply).toHaveAttribute('data-status', 'stopped');
 

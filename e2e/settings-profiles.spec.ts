@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startModelServer, type ModelServer } from '../tests/fixtures/model-server';
+import { writeTinyGguf } from '../tests/fixtures/tiny-gguf';
 import { assistantMessages, newConversation, send } from './fixtures';
 import { addProfile, chatRequests, expect, expectChatRequestCount, openSettings, profileFor, profileForm, test } from './provider-helpers';
 
@@ -137,4 +138,34 @@ test('a Model URL that cannot be fetched is refused; a Hugging Face page URL is 
   // The size came from a HEAD: nothing was downloaded.
   expect(modelServer.requests.filter((request) => request.path === '/tiny.gguf' && request.method === 'HEAD').length).toBeGreaterThan(0);
   expect(modelServer.requests.filter((request) => request.path === '/tiny.gguf' && request.method === 'GET')).toHaveLength(0);
+});
+
+test('"Model file" is drawn as the app\'s buttons, in light and dark, is named by its label, and picks a model by keyboard (21.19)', async ({ page }) => {
+  await page.goto('/');
+  await startInBrowserProfile(page, 'From a file');
+  const picker = page.getByRole('button', { name: 'Model file', ...exact });
+  /** The look of the picker's button and of one of the app's plain buttons, side by side. */
+  const looks = () =>
+    page.evaluate(() => {
+      const look = (style: CSSStyleDeclaration) => [style.backgroundColor, style.borderTopColor, style.borderTopWidth, style.borderRadius, style.color, style.minHeight].join(' ');
+      const input = document.querySelector<HTMLInputElement>('input[type="file"][accept=".gguf"]')!;
+      const button = [...document.querySelectorAll<HTMLButtonElement>('button.button')].find((candidate) => candidate.textContent === 'Export conversations')!;
+      return { picker: look(getComputedStyle(input, '::file-selector-button')), button: look(getComputedStyle(button)) };
+    });
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await looks();
+  expect(light.picker).toBe(light.button);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(async () => (await looks()).button).not.toBe(light.button);
+  const dark = await looks();
+  expect(dark.picker).toBe(dark.button);
+
+  // By keyboard alone: Tab from "Model URL" reaches it, Space opens the file chooser, the chosen model is stored.
+  await modelUrl(page).focus();
+  await page.keyboard.press('Tab');
+  await expect(picker).toBeFocused();
+  const chooser = page.waitForEvent('filechooser');
+  await page.keyboard.press('Space');
+  await (await chooser).setFiles({ name: 'keyboard.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(writeTinyGguf()) });
+  await expect(page.locator('.local-model').getByRole('status')).toContainText('Ready (stored on this device).');
 });

@@ -7,7 +7,8 @@ import { assistantMessages, newConversation, send, useScript, userMessages } fro
 
 test('regenerate twice, step through the three versions, reload: the version on screen is what the next step reads', async ({ page }) => {
   await page.goto('/');
-  await useScript(page, [{ text: 'Reply one.' }, { text: 'Reply two.' }, { text: 'Reply three.' }, { text: 'You said {{lastUserMessage}} after the first reply.' }]);
+  // The fourth step echoes the reply its history holds before the new message: the version the model was given.
+  await useScript(page, [{ text: 'Reply one.' }, { text: 'Reply two.' }, { text: 'Reply three.' }, { text: 'You said {{lastUserMessage}} after: {{lastAssistantMessage}}' }]);
   await newConversation(page);
   await send(page, 'Hello');
   const reply = assistantMessages(page).last();
@@ -30,23 +31,28 @@ test('regenerate twice, step through the three versions, reload: the version on 
   await reply.getByRole('button', { name: 'Next version', exact: true }).click();
   await reply.getByRole('button', { name: 'Previous version', exact: true }).click();
   await expect(reply.getByRole('status')).toHaveText('1 of 3');
+  // Version 2 of 3: neither the first nor the newest written.
+  await reply.getByRole('button', { name: 'Next version', exact: true }).click();
+  await expect(reply.getByRole('status')).toHaveText('2 of 3');
 
   await page.reload();
-  await expect(assistantMessages(page).last()).toContainText('Reply one.');
-  await expect(assistantMessages(page).last().getByRole('status')).toHaveText('1 of 3');
-  // Deleting a version asks first; the others stay.
-  await assistantMessages(page).last().getByRole('button', { name: 'Next version', exact: true }).click();
-  await expect(assistantMessages(page).last()).toContainText('Reply two.');
-  await assistantMessages(page).last().getByRole('button', { name: 'Delete this version', exact: true }).click();
+  const first = assistantMessages(page).first();
+  await expect(first).toContainText('Reply two.');
+  await expect(first.getByRole('status')).toHaveText('2 of 3');
+  await send(page, 'Go on');
+  await expect(assistantMessages(page)).toHaveText([/Reply two\./, /You said Go on after: Reply two\./]);
+
+  // Deleting a version asks first; the others stay, with the branch that follows them.
+  await first.getByRole('button', { name: 'Next version', exact: true }).click();
+  await expect(first).toContainText('Reply three.');
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await first.getByRole('button', { name: 'Delete this version', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete this version?' });
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
-  await expect(assistantMessages(page).last()).toContainText('Reply three.');
-  await expect(assistantMessages(page).last().getByRole('status')).toHaveText('2 of 2');
-  await assistantMessages(page).last().getByRole('button', { name: 'Previous version', exact: true }).click();
-  await expect(assistantMessages(page).last()).toContainText('Reply one.');
-  await send(page, 'Go on');
-  await expect(assistantMessages(page).last()).toContainText('You said Go on after the first reply.');
-  await expect(assistantMessages(page)).toHaveText([/Reply one\./, /You said Go on/]);
+  await expect(first.getByRole('status')).toHaveText('2 of 2');
+  await expect(assistantMessages(page)).toHaveText([/Reply two\./, /You said Go on after: Reply two\./]);
+  await first.getByRole('button', { name: 'Previous version', exact: true }).click();
+  await expect(assistantMessages(page)).toHaveText([/Reply one\./]);
 });
 
 test('edit the first message of a three-turn conversation: the model gets the edited text, and the old branch is reachable', async ({ page }) => {

@@ -138,6 +138,10 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
           } else if (part.type === 'tool-call') {
             calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
             produced = true;
+          } else if (part.type === 'notice') {
+            // Once per reply: a step tried again, or a reply continued, says it again.
+            const notices = message.notices ?? [];
+            if (!notices.some((notice) => notice.key === part.notice.key)) message.notices = [...notices, part.notice];
           } else if (part.usage) {
             message.usage = part.usage;
           }

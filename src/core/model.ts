@@ -7,6 +7,8 @@ export type ModelPart =
   | { type: 'reasoning-delta'; text: string }
   /** `input` is the parsed JSON the model sent, or the raw text when it was not valid JSON. */
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  /** Something the user should know about how this reply is made (stored on the message, worded by the UI). */
+  | { type: 'notice'; notice: ErrorDetail }
   | { type: 'finish'; usage?: Usage };
 
 /** A tool as a model sees it. `inputSchema` is a JSON Schema object. */

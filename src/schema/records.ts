@@ -82,6 +82,11 @@ export const Message = z.object({
   pendingQuestionId: z.string().optional(),
   /** Files sent with a user message (their bytes are in the `attachments` store); absent when none. */
   attachments: MessageAttachments.optional(),
+  /**
+   * What Parley tells the user about how a reply was made, as codes and parameters the UI words (`tools_left_out`:
+   * the tool definitions did not fit in the model's context of `tokens`); absent when none.
+   */
+  notices: z.array(ErrorDetail).max(20).optional(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -20,8 +20,9 @@ export const ScriptUsage = z.strictObject({
 export type ScriptUsage = z.infer<typeof ScriptUsage>;
 
 /**
- * One scripted reply. `text` and `reasoning` may hold the placeholders `{{lastUserMessage}}` and
- * `{{lastToolResult}}`; tool calls are yielded after the text.
+ * One scripted reply. `text` and `reasoning` may hold the placeholders `{{lastUserMessage}}`,
+ * `{{lastAssistantMessage}}`, `{{lastToolResult}}`, `{{systemPrompt}}` and `{{attachments}}` (see README); tool calls
+ * are yielded after the text.
  */
 export const ScriptStep = z.strictObject({
   reasoning: z.string().optional(),

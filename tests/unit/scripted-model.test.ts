@@ -80,6 +80,23 @@ describe('scripted model', () => {
     expect(textOf(parts)).toBe('You said second $1; got answered $& "Q"="A"; keep {{other}}');
   });
 
+  it('fills in the reply the last user message answered, and nothing before a first reply', async () => {
+    const model = createScriptedModel(script('[{"text":"Before [{{lastAssistantMessage}}] you said {{lastUserMessage}}"}]'), { sleep: instantSleep });
+    const history = [
+      message('user', [{ type: 'text', text: 'first' }]),
+      message('assistant', [{ type: 'text', text: 'An older reply.' }]),
+      message('user', [{ type: 'text', text: 'second' }]),
+      message('assistant', [
+        { type: 'text', text: 'Version ' },
+        { type: 'tool_call', toolCallId: 't1', toolName: 'clock', args: {}, status: 'success', result: 'noon' },
+      ]),
+      message('assistant', [{ type: 'text', text: 'two $&.' }]),
+      message('user', [{ type: 'text', text: 'third' }]),
+    ];
+    expect(textOf(await collect(model.streamStep(request({ history }))))).toBe('Before [two $&.] you said third');
+    expect(textOf(await collect(model.streamStep(request())))).toBe('Before [] you said Plan my weekend');
+  });
+
   it('takes a later tool_call result over an earlier question result, and ignores a pending question', async () => {
     const model = createScriptedModel(script('[{"text":"{{lastToolResult}}"}]'), { sleep: instantSleep });
     const history = [

@@ -3,7 +3,8 @@ import { ModelError, type Model, type ModelPart, type ModelRequest } from '../..
 import { versionsOf, type Message } from '../../src/schema/records';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 
-// Issue 18's versions, for what the UI offers but no test covered: Regenerate on a stopped and on a failed reply, and a
+// Issue 18's versions, for what the UI offers but no test covered: Regenerate on a stopped, a failed and an interrupted
+// reply, and a
 // run that resumes (an answer, a Continue) reading the branch on screen, not the newest version written.
 
 function textOf(message: Message): string {
@@ -112,6 +113,76 @@ describe('Regenerate on a reply that did not complete', () => {
     expect(versionsOf(opened.conversation.forks, opened.messages[1]!.id).ids).toEqual([failed.id, opened.messages[1]!.id]);
     const previous = await tab.send({ type: 'message.selectVersion', conversationId: id, messageId: failed.id });
     expect(previous.messages.at(-1)!.blocks.at(-1)).toMatchObject({ type: 'error', code: 'auth' });
+    tab.close();
+  });
+});
+
+describe('Regenerate on an interrupted reply', () => {
+  /**
+   * Leaves `Explain.` answered by an interrupted `Half of `: by a stream cut mid-reply (the model's first step, the run
+   * in error), or by a tab that died in it (found running, repaired as interrupted). Then the model says a whole answer.
+   */
+  const interruptions = {
+    'a stream cut mid-reply': {
+      runState: 'error',
+      steps: [
+        async function* (): AsyncIterable<ModelPart> {
+          yield { type: 'text-delta', text: 'Half of ' };
+          throw new ModelError('bad_stream', 'The answer stopped in the middle.');
+        },
+      ],
+      async leave(tab: TestTab, id: string) {
+        await tab.send({ type: 'message.send', conversationId: id, text: 'Explain.' });
+        await waitForRunState(tab, id, ['error']);
+      },
+    },
+    'a tab that died while writing it': {
+      runState: 'interrupted',
+      steps: [],
+      async leave(tab: TestTab, id: string) {
+        const conversation = (await tab.host.store.getConversation(id))!;
+        await tab.host.store.write({
+          conversation: { ...conversation, runState: 'running' },
+          messages: [
+            { id: 'u1', conversationId: id, seq: 0, role: 'user', blocks: [{ type: 'text', text: 'Explain.' }], status: 'complete', createdAt: 1, updatedAt: 1 },
+            { id: 'a1', conversationId: id, seq: 1, role: 'assistant', blocks: [{ type: 'text', text: 'Half of ' }], status: 'streaming', createdAt: 1, updatedAt: 1 },
+          ],
+        });
+      },
+    },
+  };
+
+  it.each(Object.keys(interruptions) as Array<keyof typeof interruptions>)('after %s: a new version from the same history, not a continuation; the interrupted one is kept', async (kind) => {
+    const interruption = interruptions[kind];
+    const { model, requests } = stepModel([...interruption.steps, () => say('A whole answer.')]);
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), createModel: async () => model });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    await interruption.leave(tab, id);
+    let opened = await tab.send({ type: 'conversation.open', conversationId: id });
+    expect(opened.conversation.runState).toBe(interruption.runState);
+    const interrupted = opened.messages[1]!;
+    expect(interrupted.status).toBe('interrupted');
+    expect(textOf(interrupted)).toBe('Half of ');
+    const asked = requests.length;
+
+    await tab.send({ type: 'message.regenerate', conversationId: id, messageId: interrupted.id });
+    opened = await idle(tab, id);
+    expect(opened.conversation.runState).toBe('idle');
+    expect(opened.conversation.runError).toBeUndefined();
+    expect(opened.messages.map(textOf)).toEqual(['Explain.', 'A whole answer.']);
+    expect(opened.messages[1]).toMatchObject({ status: 'complete' });
+    expect(opened.messages[1]!.id).not.toBe(interrupted.id);
+    // Asked afresh: the user's message alone, with no continuation of the interrupted text.
+    const regenerated = requests[asked]!;
+    expect(regenerated.continuation).toBeUndefined();
+    expect(linesOf(regenerated)).toEqual(['user: Explain.']);
+    expect(versionsOf(opened.conversation.forks, opened.messages[1]!.id)).toEqual({ ids: [interrupted.id, opened.messages[1]!.id], index: 1 });
+
+    // The interrupted version is still there as it was, and with it on screen the conversation can be continued again.
+    const previous = await tab.send({ type: 'message.selectVersion', conversationId: id, messageId: interrupted.id });
+    expect(previous.conversation.runState).toBe('interrupted');
+    expect(previous.messages.at(-1)).toMatchObject({ id: interrupted.id, status: 'interrupted' });
+    expect(textOf(previous.messages.at(-1)!)).toBe('Half of ');
     tab.close();
   });
 });

@@ -4,7 +4,7 @@ import type { Message } from '../../schema/records';
 import { AppContext } from '../app-context';
 import type { WorkerClient } from '../channel';
 import { describeRunError } from '../error-words';
-import { t } from '../i18n/i18n';
+import { locale, t } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
 import { LazyMarkdown } from './LazyMarkdown';
 import { CopyMessage, messageSource } from './CopyMessage';
@@ -73,6 +73,11 @@ export function MessageView(props: MessageViewProps) {
         <p class="message-status" classList={{ 'message-status--waiting': notStarted() }} data-status={props.message.status}>
           {statusLabel()}
         </p>
+      </Show>
+      <Show when={isAssistant() ? props.message.notices : undefined}>
+        {(notices) => (
+          <For each={notices()}>{(notice) => <Show when={noticeText(notice)}>{(text) => <p class="message-notice">{text()}</p>}</Show>}</For>
+        )}
       </Show>
       <Show when={isAssistant() && formatUsage(props.message.usage)}>
         {(usage) => <p class="message-usage">{usage()}</p>}
@@ -158,6 +163,18 @@ function UnknownBlock(props: { block: never }) {
       <Show when={text()}>{(shown) => <p class="message-text">{shown()}</p>}</Show>
     </div>
   );
+}
+
+/** A notice stored on a reply (see `Message.notices`), in words; '' for one this version does not know. */
+function noticeText(notice: NonNullable<Message['notices']>[number]): string {
+  switch (notice.key) {
+    case 'tools_left_out': {
+      const tokens = Number(notice.params?.tokens);
+      return t('message.notice.toolsLeftOut', { tokens: Number.isFinite(tokens) ? new Intl.NumberFormat(locale()).format(tokens) : '?' });
+    }
+    default:
+      return '';
+  }
 }
 
 function formatUsage(usage: Message['usage']): string {

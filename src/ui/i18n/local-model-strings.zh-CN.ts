@@ -34,4 +34,5 @@ export const localModelStringsZhCN: Record<keyof (typeof localModelStrings)['en'
   'localModel.threadsHint': '在有空闲核心时，更多线程可能更快；在核心较少的设备上，它们会与页面争用处理器。从下一次回复起生效。',
   'localModel.threadsNeedIsolation': '只能使用一个线程：此页面未启用跨源隔离。',
   'message.usageSpeed': '每秒 {rate} 个 token',
+  'message.notice.toolsLeftOut': '本次回复未使用工具：此模型的上下文（{tokens} 个 token）容纳不下它们。',
 };

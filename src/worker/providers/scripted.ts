@@ -73,6 +73,8 @@ async function* paced(
 
 interface TemplateValues {
   lastUserMessage: string;
+  /** The text of the reply the last user message answered: the version on screen when it was sent. */
+  lastAssistantMessage: string;
   lastToolResult: string;
   /** The system message the model received: Parley's prompt, then the conversation's instructions. */
   systemPrompt: string;
@@ -80,7 +82,7 @@ interface TemplateValues {
   attachments: string;
 }
 
-const PLACEHOLDER = /\{\{\s*(lastUserMessage|lastToolResult|systemPrompt|attachments)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*(lastUserMessage|lastAssistantMessage|lastToolResult|systemPrompt|attachments)\s*\}\}/g;
 
 /** Replaces the known placeholders; anything else in braces is left as written. */
 function renderTemplate(template: string, values: TemplateValues): string {
@@ -88,15 +90,22 @@ function renderTemplate(template: string, values: TemplateValues): string {
   return template.replace(PLACEHOLDER, (_match, name: keyof TemplateValues) => values[name]);
 }
 
-/** What the model "received": the last user message's text and the last tool result, whichever block held it. */
+/**
+ * What the model "received": the last user message's text, the reply before it (`''` when none), and the last tool
+ * result, whichever block held it.
+ */
 function templateValues(history: readonly Message[]): Omit<TemplateValues, 'systemPrompt' | 'attachments'> {
   let lastUserMessage = '';
+  let lastAssistantMessage = '';
+  let replyBefore = '';
   let lastToolResult = '';
   for (const message of history) {
+    const text = message.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : []));
     if (message.role === 'user') {
-      lastUserMessage = message.blocks
-        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-        .join('\n');
+      lastUserMessage = text.join('\n');
+      lastAssistantMessage = replyBefore;
+    } else {
+      replyBefore = text.join('');
     }
     for (const block of message.blocks) {
       if (block.type === 'tool_call' && block.result !== undefined) lastToolResult = block.result;
@@ -105,7 +114,7 @@ function templateValues(history: readonly Message[]): Omit<TemplateValues, 'syst
       }
     }
   }
-  return { lastUserMessage, lastToolResult };
+  return { lastUserMessage, lastAssistantMessage, lastToolResult };
 }
 
 /**

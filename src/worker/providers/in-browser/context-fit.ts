@@ -1,4 +1,4 @@
-import { ModelError } from '../../../core/model';
+import { ModelError, type ModelPart } from '../../../core/model';
 
 /**
  * Fitting a request into the model's context. The engine has no tokenizer call, so a request is tried as it is; when
@@ -32,6 +32,11 @@ export function contextOverflow(error: unknown): ContextOverflow | undefined {
 /** Told to the model when its tools were left out, so it neither calls nor invents them. */
 export function toolsLeftOutNote(contextTokens: number): string {
   return `Note: no tools are available in this conversation. Their definitions do not fit in this model's context of ${contextTokens} tokens, so answer in plain text.`;
+}
+
+/** Told to the user, on the reply, for the same reason (worded by the UI: `message.notice.tools_left_out`). */
+export function toolsLeftOutNotice(contextTokens: number): ModelPart {
+  return { type: 'notice', notice: { key: 'tools_left_out', params: { tokens: contextTokens } } };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Profile, Usage } from '../../../schema/records';
 import { QUESTION_TOOL_NAME } from '../../../core/question-tool';
 import { systemFor } from '../instructions';
 import { toModelMessages } from '../history-mapping';
-import { contextError, contextOverflow, toolsLeftOutNote } from './context-fit';
+import { contextError, contextOverflow, toolsLeftOutNote, toolsLeftOutNotice } from './context-fit';
 import { holdEngine, loadEngine, unloadEngineIfIdle } from './engine';
 import { LocalModelStoreError, recordSpeed } from './model-store';
 import { createToolCallParser } from './tool-call-parser';
@@ -46,7 +46,8 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
         for (;;) {
           const grammar = withTools && constrained;
           const instructions = systemFor(options.system, profile, request.conversation);
-          const system = withTools ? instructions : [instructions, request.tools.length > 0 ? toolsLeftOutNote(engine.contextTokens) : undefined].filter(Boolean).join('\n\n');
+          const toolsLeftOut = !withTools && request.tools.length > 0;
+          const system = toolsLeftOut ? [instructions, toolsLeftOutNote(engine.contextTokens)].filter(Boolean).join('\n\n') : instructions;
           const messages = toEngineMessages(request, system || undefined, grammar ? request.tools : []);
           let streamed = false;
           try {
@@ -64,6 +65,8 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
               request.signal.throwIfAborted();
               const text = chunk.choices[0]?.delta?.content;
               if (text) {
+                // The user is told too, once the request without tools was taken (not when it failed anyway).
+                if (!streamed && toolsLeftOut) yield toolsLeftOutNotice(engine.contextTokens);
                 streamed = true;
                 yield* parser.push(text);
               }
@@ -74,6 +77,7 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
                 if (timings.predicted_per_second > 0) usage.tokensPerSecond = Math.round(timings.predicted_per_second * 10) / 10;
               }
             }
+            if (!streamed && toolsLeftOut) yield toolsLeftOutNotice(engine.contextTokens);
             break;
           } catch (error) {
             if (!request.signal.aborted && withTools && !streamed && contextOverflow(error)) {
