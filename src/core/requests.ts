@@ -9,12 +9,6 @@ import type { ArgumentsCheck } from './tool';
 import { CHAT_INSTEAD_OF_APPROVAL_TEXT, deniedText, skippedAfterInterruptionText, STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
 import { z } from 'zod';
 
-/**
- * A request for the user: a question, a tool call waiting for approval (or for "Run again / Skip" after a crash), or an
- * MCP server's elicitation. Each is a block that is `pending` until exactly one resolution is stored.
- */
-export type RequestBlock = QuestionRequestBlock | ElicitationRequestBlock | ToolCallBlock;
-
 /** Seed 003's approval result plus a reason. Answering a question is approval with the answers as params. */
 export interface RequestResolution {
   approved: boolean;
@@ -26,39 +20,9 @@ export interface RequestResolution {
   device?: DeviceRef;
 }
 
-/** The id a request is resolved by; undefined for a block that is not (and never was) a request. */
-export function requestIdOf(block: Block): string | undefined {
-  switch (block.type) {
-    case 'question_request':
-      return block.toolCallId;
-    case 'tool_call':
-      return block.approval ? block.toolCallId : undefined;
-    case 'elicitation_request':
-      return block.requestId;
-    case 'text':
-    case 'reasoning':
-    case 'error':
-      return undefined;
-  }
-}
-
-export function isPendingRequest(block: Block): boolean {
-  switch (block.type) {
-    case 'question_request':
-    case 'elicitation_request':
-      return block.status === 'pending';
-    case 'tool_call':
-      return block.approval?.status === 'pending';
-    case 'text':
-    case 'reasoning':
-    case 'error':
-      return false;
-  }
-}
-
-export function findRequest(message: Message, requestId: string): RequestBlock | undefined {
-  return message.blocks.find((block): block is RequestBlock => requestIdOf(block) === requestId);
-}
+// Which block is a request, and whether it is pending: zod-free, for the worker's first screen (see request-ids).
+export { findRequest, isPendingRequest, requestIdOf, type RequestBlock } from './request-ids';
+import { findRequest, isPendingRequest, requestIdOf, type RequestBlock } from './request-ids';
 
 /** The message with `block` in place of the request of the same id, and its pending-request index field recomputed. */
 export function withRequest(message: Message, block: RequestBlock, now: number): Message {

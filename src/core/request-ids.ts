@@ -1,0 +1,43 @@
+import type { Block, ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../schema/blocks';
+import type { Message } from '../schema/records';
+
+/**
+ * A request for the user: a question, a tool call waiting for approval (or for "Run again / Skip" after a crash), or an
+ * MCP server's elicitation. Each is a block that is `pending` until exactly one resolution is stored.
+ */
+export type RequestBlock = QuestionRequestBlock | ElicitationRequestBlock | ToolCallBlock;
+
+/** The id a request is resolved by; undefined for a block that is not (and never was) a request. */
+export function requestIdOf(block: Block): string | undefined {
+  switch (block.type) {
+    case 'question_request':
+      return block.toolCallId;
+    case 'tool_call':
+      return block.approval ? block.toolCallId : undefined;
+    case 'elicitation_request':
+      return block.requestId;
+    case 'text':
+    case 'reasoning':
+    case 'error':
+      return undefined;
+  }
+}
+
+export function isPendingRequest(block: Block): boolean {
+  switch (block.type) {
+    case 'question_request':
+    case 'elicitation_request':
+      return block.status === 'pending';
+    case 'tool_call':
+      return block.approval?.status === 'pending';
+    case 'text':
+    case 'reasoning':
+    case 'error':
+      return false;
+  }
+}
+
+export function findRequest(message: Message, requestId: string): RequestBlock | undefined {
+  return message.blocks.find((block): block is RequestBlock => requestIdOf(block) === requestId);
+}
+
