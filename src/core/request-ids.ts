@@ -41,3 +41,16 @@ export function findRequest(message: Message, requestId: string): RequestBlock |
   return message.blocks.find((block): block is RequestBlock => requestIdOf(block) === requestId);
 }
 
+/** Sets `pendingRequestId` to the message's first pending request (the one indexed query lists), or removes it. */
+export function withPendingIndex(message: Message): Message {
+  return syncPendingIndex({ ...message });
+}
+
+/** `withPendingIndex` in place, for the loop's own working copy. */
+export function syncPendingIndex(message: Message): Message {
+  const pending = message.blocks.find(isPendingRequest);
+  delete message.pendingQuestionId;
+  if (pending) message.pendingRequestId = requestIdOf(pending)!;
+  else delete message.pendingRequestId;
+  return message;
+}

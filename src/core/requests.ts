@@ -21,28 +21,14 @@ export interface RequestResolution {
 }
 
 // Which block is a request, and whether it is pending: zod-free, for the worker's first screen (see request-ids).
-export { findRequest, isPendingRequest, requestIdOf, type RequestBlock } from './request-ids';
-import { findRequest, isPendingRequest, requestIdOf, type RequestBlock } from './request-ids';
+export { findRequest, isPendingRequest, requestIdOf, syncPendingIndex, withPendingIndex, type RequestBlock } from './request-ids';
+import { findRequest, isPendingRequest, requestIdOf, withPendingIndex, type RequestBlock } from './request-ids';
 
 /** The message with `block` in place of the request of the same id, and its pending-request index field recomputed. */
 export function withRequest(message: Message, block: RequestBlock, now: number): Message {
   const id = requestIdOf(block);
   const blocks = message.blocks.map((existing) => (requestIdOf(existing) === id && existing.type === block.type ? block : existing));
   return withPendingIndex({ ...message, blocks, updatedAt: now });
-}
-
-/** Sets `pendingRequestId` to the message's first pending request (the one indexed query lists), or removes it. */
-export function withPendingIndex(message: Message): Message {
-  return syncPendingIndex({ ...message });
-}
-
-/** `withPendingIndex` in place, for the loop's own working copy. */
-export function syncPendingIndex(message: Message): Message {
-  const pending = message.blocks.find(isPendingRequest);
-  delete message.pendingQuestionId;
-  if (pending) message.pendingRequestId = requestIdOf(pending)!;
-  else delete message.pendingRequestId;
-  return message;
 }
 
 export type ResolveResult =

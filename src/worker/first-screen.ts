@@ -13,6 +13,8 @@ import { StoredConfig } from './stored-config';
 import { loadDevice, SYNC_KEY } from './sync/device';
 import { inTransaction } from './transaction';
 import { removeUnused } from './unused-conversations';
+import { messagesIn } from './store-context';
+import { repairDeadRun } from '../core/run-repair';
 
 export interface FirstScreenDeps {
   database: ParleyDatabase;
@@ -43,14 +45,15 @@ export interface FirstScreen {
   readonly started: Promise<boolean>;
 }
 
-/** Run states that only the full host can act on: a run to repair or resume, a request whose run may need repair. */
-const HOST_STATES: readonly RunState[] = ['running', 'waiting_network', 'awaiting_input'];
+/** Run states the full host acts on at start: a run its dead tab left (to repair), one waiting for the network (to resume). */
+const START_STATES: readonly RunState[] = ['running', 'waiting_network'];
 
 /**
  * The worker's first screen without zod, the loop, MCP or sync (issue 21.21): settings, profiles, the conversation list,
  * opening an idle conversation and the pending requests, read as the full host reads them. Everything else, and
  * everything once the full host exists, goes to the full host, which validates every command with zod before it acts.
- * The full host is created at start when what is stored needs it (HOST_STATES, sync on), so repairs run as before.
+ * The full host is created at start when what is stored needs it (START_STATES, sync on), so repairs run as before; a
+ * request waiting for the user only fetches its code, since answering it is likely next.
  */
 export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
   const { database } = deps;
@@ -64,7 +67,8 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     return counts.some((count) => count > 0);
   };
   const started = (async () => {
-    const [syncOn, needed] = await Promise.all([database.get('settings', SYNC_KEY), anyIn(HOST_STATES)]);
+    const [syncOn, needed, waiting] = await Promise.all([database.get('settings', SYNC_KEY), anyIn(START_STATES), anyIn(['awaiting_input'])]);
+    if (waiting) deps.warmHost?.();
     return Boolean(syncOn) || needed;
   })().catch(() => true);
   void started.then((needed) => (needed ? host() : undefined)).catch(() => undefined);
@@ -83,6 +87,8 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
       () => undefined,
     );
   };
+  /** The messages on a conversation's selected branch, as the full host's repair reads them. */
+  const pathOf = (conversationId: string) => messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
   const conversationGone = () => new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
 
   /** The command's result, or undefined when the full host must answer it (what it reads needs a repair, or sync). */
@@ -100,7 +106,10 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
         return { result: await listPendingRequests(database) };
       case 'conversation.list': {
         const conversations = (await database.getAllFromIndex('conversations', 'by-updated')).reverse();
-        if (conversations.some((conversation) => HOST_STATES.includes(conversation.runState))) return undefined;
+        // A run left running by a dead tab is repaired (or watched) by the full host first.
+        if (conversations.some((conversation) => conversation.runState === 'running')) return undefined;
+        // A request waiting for the user is likely answered next: its provider's code loads meanwhile.
+        for (const conversation of conversations) if (conversation.runState === 'awaiting_input') prepare(conversation);
         return { result: conversations };
       }
       case 'conversation.discardUnused': {
@@ -113,7 +122,9 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
       case 'conversation.open': {
         const conversation = await database.get('conversations', command.conversationId);
         if (!conversation) throw conversationGone();
-        if (HOST_STATES.includes(conversation.runState)) return undefined;
+        // What the full host repairs first (RunManager.recover): a dead run, or a request's run that died mid-call.
+        if (conversation.runState === 'running') return undefined;
+        if (conversation.runState === 'awaiting_input' && repairDeadRun(await pathOf(command.conversationId), 0).changed.length > 0) return undefined;
         // A message may follow: its provider's code and the full host's load meanwhile.
         prepare(conversation);
         deps.warmHost?.();

@@ -20,6 +20,7 @@ async function openWorker(databaseName: string, locks: Locks) {
   const hints: PeerHint[] = [];
   const prepared: string[] = [];
   let hostsCreated = 0;
+  let warmed = 0;
   let counter = 0;
   const screen = createFirstScreen({
     database,
@@ -28,12 +29,15 @@ async function openWorker(databaseName: string, locks: Locks) {
     post: (event) => events.push(event),
     broadcast: (hint) => hints.push(hint),
     prepareModel: (profile: Profile) => prepared.push(profile.id),
+    warmHost: () => {
+      warmed += 1;
+    },
     loadHost: async () => {
       hostsCreated += 1;
       return (await openTab({ databaseName, locks })).host;
     },
   });
-  return { screen, events, hints, prepared, hostsCreated: () => hostsCreated, close: () => database.close() };
+  return { screen, events, hints, prepared, hostsCreated: () => hostsCreated, warmed: () => warmed, close: () => database.close() };
 }
 
 /** A database with an idle conversation of two messages, as a tab left it. */
@@ -110,7 +114,8 @@ describe('the worker\'s first screen', () => {
     tab.close();
   });
 
-  it('creates the full host at start for a pending request, and it answers from then on', async () => {
+  /** A database whose one conversation waits for the answer to a question, as a reload finds it. */
+  async function pendingQuestionDatabase() {
     const databaseName = uniqueDatabaseName();
     const locks = memoryLocks();
     const tab = await openTab({ databaseName, locks });
@@ -118,13 +123,44 @@ describe('the worker\'s first screen', () => {
     const { id } = await tab.send({ type: 'conversation.create' });
     await tab.send({ type: 'message.send', conversationId: id, text: 'Plan a trip' });
     await waitForRunState(tab, id, ['awaiting_input']);
+    return { databaseName, locks, tab, conversationId: id };
+  }
+
+  it('paints a pending request from its own reads, fetching the full host\'s code for the answer meanwhile', async () => {
+    const { databaseName, locks, tab, conversationId } = await pendingQuestionDatabase();
     const worker = await openWorker(databaseName, locks);
-    expect(await worker.screen.started).toBe(true);
-    const pending = await worker.screen.handle({ type: 'requests.listPending' });
-    expect(pending).toEqual([expect.objectContaining({ kind: 'question', conversationId: id })]);
+    expect(await worker.screen.started).toBe(false);
+    expect(worker.warmed()).toBeGreaterThan(0);
+    for (const command of [{ type: 'conversation.list' }, { type: 'requests.listPending' }, { type: 'conversation.open', conversationId }]) {
+      expect(await worker.screen.handle(command), command.type).toEqual(await tab.host.handle(command));
+    }
+    expect(worker.hostsCreated()).toBe(0);
+    // The list and the open ready the provider of the conversation whose request is likely answered next.
+    expect(worker.prepared).toEqual(['scripted', 'scripted']);
+    const { messages } = (await worker.screen.handle({ type: 'conversation.open', conversationId })) as { messages: { id: string; blocks: { type: string; toolCallId?: string }[] }[] };
+    const asked = messages.at(-1)!;
+    const toolCallId = asked.blocks.find((block) => block.type === 'question_request')!.toolCallId!;
+    // The answer is the full host's, validated by zod first.
+    await expect(worker.screen.handle({ type: 'question.answer', conversationId, messageId: asked.id, toolCallId, answers: [] })).rejects.toMatchObject({ code: 'invalid_command', field: 'answers' });
+    await worker.screen.handle({ type: 'question.answer', conversationId, messageId: asked.id, toolCallId, answers: [{ selected: ['Beach'] }] });
     expect(worker.hostsCreated()).toBe(1);
     worker.close();
     tab.close();
+  });
+
+  it('leaves a request whose run died mid-call to the full host, which repairs it before it is shown', async () => {
+    const { databaseName, locks, tab, conversationId } = await pendingQuestionDatabase();
+    tab.close();
+    const database = await openParleyDatabase(databaseName);
+    const [asked] = (await database.getAllFromIndex('messages', 'by-conversation')).filter((message) => message.role === 'assistant');
+    const cutOff = { type: 'tool_call' as const, toolCallId: 'call-cut', toolName: 'echo', args: {}, status: 'running' as const };
+    await database.put('messages', { ...asked!, blocks: [...asked!.blocks, cutOff] });
+    database.close();
+    const worker = await openWorker(databaseName, locks);
+    const opened = (await worker.screen.handle({ type: 'conversation.open', conversationId })) as { messages: { blocks: { type: string; toolCallId?: string; status?: string }[] }[] };
+    expect(opened.messages.at(-1)!.blocks.find((block) => block.toolCallId === 'call-cut')?.status).toBe('interrupted');
+    expect(worker.hostsCreated()).toBe(1);
+    worker.close();
   });
 
   it('creates the full host at start to repair a run its dead tab left running', async () => {
