@@ -41,7 +41,7 @@ export interface FirstScreen {
   hostFor(states: readonly RunState[]): Promise<Host | undefined>;
   /** The full host if it was created; undefined while nothing needed it (then nothing runs in this worker). */
   createdHost(): Promise<Host> | undefined;
-  /** True when what is stored needed the full host at start: a run to repair, resume or answer, or sync that was on. */
+  /** True when what is stored needed the full host at start: a run to repair or to resume, or sync that was on. */
   readonly started: Promise<boolean>;
 }
 

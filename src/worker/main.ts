@@ -88,7 +88,7 @@ screen.then(
     post({ type: 'worker-ready' });
     // Tried whatever navigator.onLine says (it can read false while online): a failed fetch puts a run back to waiting.
     self.addEventListener('online', () => void ready.hostFor(['waiting_network']).then((host) => host?.runs.resumeWaiting()));
-    // A run left by a dead tab, one waiting for the network, a request, or sync: the full host, as soon as it is stored.
+    // A run left by a dead tab, one waiting for the network, or sync that was on: the full host at once, as before.
     if (!(await ready.started)) return;
     const host = await ready.host();
     await host.runs.recoverAll();
