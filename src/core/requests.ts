@@ -1,4 +1,4 @@
-import type { Block, ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../schema/blocks';
+import type { ElicitationRequestBlock, ToolCallBlock } from '../schema/blocks';
 import type { DeviceRef } from '../schema/device';
 import type { Message, RunState } from '../schema/records';
 import type { ErrorReason, ResolvedOutcome } from '../schema/protocol';
@@ -22,7 +22,7 @@ export interface RequestResolution {
 
 // Which block is a request, and whether it is pending: zod-free, for the worker's first screen (see request-ids).
 export { findRequest, isPendingRequest, requestIdOf, syncPendingIndex, withPendingIndex, type RequestBlock } from './request-ids';
-import { findRequest, isPendingRequest, requestIdOf, withPendingIndex, type RequestBlock } from './request-ids';
+import { requestIdOf, withPendingIndex, type RequestBlock } from './request-ids';
 
 /** The message with `block` in place of the request of the same id, and its pending-request index field recomputed. */
 export function withRequest(message: Message, block: RequestBlock, now: number): Message {

@@ -1,4 +1,4 @@
-import { findRequest, isPendingRequest, requestIdOf, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../core/requests';
+import { findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../core/requests';
 import type { RunSnapshot } from '../core/store';
 import type { QuestionRequestBlock } from '../schema/blocks';
 import { WireError } from '../schema/wire-error';
