@@ -1,4 +1,4 @@
-import type { Block, ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../schema/blocks';
+import type { ElicitationRequestBlock, ToolCallBlock } from '../schema/blocks';
 import type { DeviceRef } from '../schema/device';
 import type { Message, RunState } from '../schema/records';
 import type { ErrorReason, ResolvedOutcome } from '../schema/protocol';
@@ -8,12 +8,6 @@ import { checkAnswers, resolveQuestionBlock } from './question-outcomes';
 import type { ArgumentsCheck } from './tool';
 import { CHAT_INSTEAD_OF_APPROVAL_TEXT, deniedText, skippedAfterInterruptionText, STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
 import { z } from 'zod';
-
-/**
- * A request for the user: a question, a tool call waiting for approval (or for "Run again / Skip" after a crash), or an
- * MCP server's elicitation. Each is a block that is `pending` until exactly one resolution is stored.
- */
-export type RequestBlock = QuestionRequestBlock | ElicitationRequestBlock | ToolCallBlock;
 
 /** Seed 003's approval result plus a reason. Answering a question is approval with the answers as params. */
 export interface RequestResolution {
@@ -26,59 +20,15 @@ export interface RequestResolution {
   device?: DeviceRef;
 }
 
-/** The id a request is resolved by; undefined for a block that is not (and never was) a request. */
-export function requestIdOf(block: Block): string | undefined {
-  switch (block.type) {
-    case 'question_request':
-      return block.toolCallId;
-    case 'tool_call':
-      return block.approval ? block.toolCallId : undefined;
-    case 'elicitation_request':
-      return block.requestId;
-    case 'text':
-    case 'reasoning':
-    case 'error':
-      return undefined;
-  }
-}
-
-export function isPendingRequest(block: Block): boolean {
-  switch (block.type) {
-    case 'question_request':
-    case 'elicitation_request':
-      return block.status === 'pending';
-    case 'tool_call':
-      return block.approval?.status === 'pending';
-    case 'text':
-    case 'reasoning':
-    case 'error':
-      return false;
-  }
-}
-
-export function findRequest(message: Message, requestId: string): RequestBlock | undefined {
-  return message.blocks.find((block): block is RequestBlock => requestIdOf(block) === requestId);
-}
+// Which block is a request, and whether it is pending: zod-free, for the worker's first screen (see request-ids).
+export { findRequest, isPendingRequest, requestIdOf, syncPendingIndex, withPendingIndex, type RequestBlock } from './request-ids';
+import { requestIdOf, withPendingIndex, type RequestBlock } from './request-ids';
 
 /** The message with `block` in place of the request of the same id, and its pending-request index field recomputed. */
 export function withRequest(message: Message, block: RequestBlock, now: number): Message {
   const id = requestIdOf(block);
   const blocks = message.blocks.map((existing) => (requestIdOf(existing) === id && existing.type === block.type ? block : existing));
   return withPendingIndex({ ...message, blocks, updatedAt: now });
-}
-
-/** Sets `pendingRequestId` to the message's first pending request (the one indexed query lists), or removes it. */
-export function withPendingIndex(message: Message): Message {
-  return syncPendingIndex({ ...message });
-}
-
-/** `withPendingIndex` in place, for the loop's own working copy. */
-export function syncPendingIndex(message: Message): Message {
-  const pending = message.blocks.find(isPendingRequest);
-  delete message.pendingQuestionId;
-  if (pending) message.pendingRequestId = requestIdOf(pending)!;
-  else delete message.pendingRequestId;
-  return message;
 }
 
 export type ResolveResult =

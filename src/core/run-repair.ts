@@ -1,5 +1,5 @@
 import type { Message } from '../schema/records';
-import { syncPendingIndex } from './requests';
+import { syncPendingIndex } from './request-ids';
 import { INTERRUPTED_TOOL_TEXT, STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
 
 /**

@@ -2,7 +2,7 @@ import type { AttachmentContent } from '../core/model';
 import { fromBase64, toBase64 } from '../core/base64';
 import type { AttachmentInput, AttachmentMeta, ExportedAttachment, StoredAttachment } from '../schema/attachments';
 import { attachmentLimit, classifyAttachment, MAX_ATTACHMENTS_PER_MESSAGE } from '../schema/attachment-kinds';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { ParleyDatabase } from './database';
 import type { PreparedAttachment } from './attachment-records';
 

@@ -2,7 +2,7 @@ import { pathOf, ROOT_PARENT, withNewVersion, withoutVersion, withSelected } fro
 import { isPendingRequest, resolveByStop, withRequest, type RequestBlock } from '../core/requests';
 import { closeQueuedCalls } from '../core/run-repair';
 import type { RunSnapshot } from '../core/store';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { Conversation, Message } from '../schema/records';
 import { allMessagesIn, notFound, transactRun, type StoreContext } from './store-context';
 import type { Transaction } from './transaction';

@@ -1,4 +1,5 @@
-import { WireError, type ReplyEnvelope, type WorkerMessage } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
+import type { ReplyEnvelope, WorkerMessage } from '../schema/protocol';
 
 /** The part of a Worker global or a MessagePort that the channel uses. */
 export interface PortLike {

@@ -1,10 +1,11 @@
 import type { NewVersion } from './branch-records';
 import { parseCommand, type Command, type CommandOf, type CommandResult, type CommandType } from '../schema/commands';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { ConversationExport, Conversation, Message, Profile, Settings } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { parseScript } from '../schema/script';
 import type { IndexedDbConversationStore } from './conversation-store';
+import { OPEN_PAGE_SIZE } from './message-pages';
 import { elicitationDead, type RequestTarget } from './request-records';
 import type { RequestResolution, ResolveContext } from '../core/requests';
 import type { RunManager } from './run-manager';
@@ -53,8 +54,7 @@ export interface CommandHandlerDeps {
   profileOf?(conversation: Conversation): Promise<Profile | undefined>;
 }
 
-/** How many of a conversation's newest messages `conversation.open` returns. */
-export const OPEN_PAGE_SIZE = 50;
+export { OPEN_PAGE_SIZE } from './message-pages';
 
 type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
 

@@ -1,5 +1,5 @@
 import { repairImportedStates, type ImportRepair } from '../core/import-checks';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { Conversation, ConversationExport, Message } from '../schema/records';
 import type { ParleyDatabase } from './database';
 import { inTransaction, type Transaction } from './transaction';

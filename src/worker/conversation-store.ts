@@ -14,23 +14,11 @@ import { RequestRecords, type RequestTarget } from './request-records';
 import { RunRecords } from './run-records';
 import { conversationSizes } from './storage-usage';
 import { DEFAULT_TITLE, notFound, type StoreContext, type StoreListener } from './store-context';
+import { removeUnused } from './unused-conversations';
 import { readStoredSettings } from './stored-config';
 import { inTransaction, type Transaction } from './transaction';
 import { deleteAttachmentsOfConversation, type PreparedAttachment } from './attachment-records';
 import type { StoredAttachment } from '../schema/attachments';
-
-/** Deletes, in the caller's transaction, every conversation never used (no message, no draft, untitled, idle) not in `keep`. */
-async function removeUnused(transaction: Transaction, keep: ReadonlySet<string>): Promise<string[]> {
-  const removed: string[] = [];
-  for (const candidate of await transaction.objectStore('conversations').getAll()) {
-    if (keep.has(candidate.id) || candidate.runState !== 'idle' || candidate.title !== DEFAULT_TITLE || candidate.draft) continue;
-    const range = IDBKeyRange.bound([candidate.id, 0], [candidate.id, Number.MAX_SAFE_INTEGER]);
-    if ((await transaction.objectStore('messages').index('by-conversation').count(range)) > 0) continue;
-    await transaction.objectStore('conversations').delete(candidate.id);
-    removed.push(candidate.id);
-  }
-  return removed;
-}
 
 /**
  * Conversations and messages over IndexedDB. Every method is one transaction that awaits nothing but IndexedDB

@@ -5,13 +5,13 @@ import { checkElicitationContent } from '../core/json-schema-form';
 import { RequestWaiters } from './request-waiters';
 import type { AppEvent } from '../schema/events';
 import type { Conversation, ConversationExport, Profile } from '../schema/records';
-import { WireError, type ConnectionTestResult } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
+import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler } from './command-handler';
-import { VIEW_LOCK_PREFIX } from '../schema/limits';
 import { ConversationSearch } from './conversation-search';
 import { IndexedDbConversationStore } from './conversation-store';
 import type { ParleyDatabase } from './database';
-import type { Locks } from './locks';
+import { viewedConversations, type Locks } from './locks';
 import { ModelError, type Model } from '../core/model';
 import { createLatestThrottle, createProgressThrottle } from './progress-throttle';
 import { hintFor, type PeerHint } from './peer-channel';
@@ -203,8 +203,7 @@ export function createHost(environment: HostEnvironment): Host {
     settings,
     runs,
     requestPeerStop: environment.requestPeerStop,
-    viewedConversations: async () =>
-      new Set([...(await environment.locks.heldNames())].flatMap((name) => (name.startsWith(VIEW_LOCK_PREFIX) ? [name.slice(VIEW_LOCK_PREFIX.length)] : []))),
+    viewedConversations: () => viewedConversations(environment.locks),
     emit,
     testConnection: environment.testConnection,
     requestChecks: async () => {

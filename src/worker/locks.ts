@@ -1,3 +1,5 @@
+import { VIEW_LOCK_PREFIX } from '../schema/limits';
+
 /** Exclusive named locks. Release by calling the returned function. */
 export interface Locks {
   /** The lock, or null at once when someone else holds it. */
@@ -66,4 +68,9 @@ export function memoryLocks(): Locks {
 
 export function runLockName(conversationId: string): string {
   return `parley-run:${conversationId}`;
+}
+
+/** The conversations some tab has on screen (their view locks, see VIEW_LOCK_PREFIX): never discarded as unused. */
+export async function viewedConversations(locks: Locks): Promise<ReadonlySet<string>> {
+  return new Set([...(await locks.heldNames())].flatMap((name) => (name.startsWith(VIEW_LOCK_PREFIX) ? [name.slice(VIEW_LOCK_PREFIX.length)] : [])));
 }

@@ -3,10 +3,11 @@
 import { SYSTEM_PROMPT } from '../core/system-prompt';
 import type { AppEvent } from '../schema/events';
 import type { WorkerMessage } from '../schema/protocol';
+import type { Profile } from '../schema/records';
 import { serveCommands } from './channel-server';
 import { isNewerDatabaseError, openParleyDatabase } from './database';
-import { WireError } from '../schema/protocol';
-import { abortableSleep, createHost, type Host } from './host';
+import { WireError } from '../schema/wire-error';
+import { createFirstScreen, type FirstScreen } from './first-screen';
 import { webLocks } from './locks';
 import { openPeerChannel } from './peer-channel';
 
@@ -15,8 +16,9 @@ declare const self: DedicatedWorkerGlobalScope;
 const post = (event: AppEvent) => self.postMessage({ kind: 'event', event } satisfies WorkerMessage);
 
 const peers = openPeerChannel('parley-peers', {
-  hint: (hint) => void host.then((ready) => ready.peerHint(hint)).catch(() => undefined),
-  stop: (conversationId) => void host.then((ready) => ready.peerStop(conversationId)),
+  hint: (hint) => void screen.then((ready) => ready.host()).then((host) => host.peerHint(hint)).catch(() => undefined),
+  // Nothing runs here before the full host exists.
+  stop: (conversationId) => void screen.then((ready) => ready.createdHost()?.then((host) => host.peerStop(conversationId))).catch(() => undefined),
 });
 
 /** Set once a newer Parley took the database over in another tab: every later command is refused with a clear reason. */
@@ -27,23 +29,41 @@ const markOutdated = () => {
   post({ type: 'app-outdated' });
 };
 
-const host: Promise<Host> = openParleyDatabase(undefined, undefined, { onOutdated: markOutdated }).then((database) => {
+const locks = webLocks(navigator.locks);
+const newId = () => crypto.randomUUID();
+const prepareModel = (profile: Profile) => void import('./providers/registry').then((registry) => registry.prepareProvider(profile)).catch(() => undefined);
+// The full host (zod, the loop, MCP, sync) loads when something needs more than the first screen (issue 21.21).
+const loadHostCode = () => import('./host');
+
+const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { onOutdated: markOutdated }).then((database) => {
   database.addEventListener('close', () => post({ type: 'storage-error', reason: 'database_closed', message: 'The browser closed the database. Reload the page.' }));
-  return createHost({
+  return createFirstScreen({
     database,
-    locks: webLocks(navigator.locks),
+    locks,
+    newId,
     post,
     broadcast: (hint) => peers.hint(hint),
-    requestPeerStop: (conversationId) => peers.requestStop(conversationId),
-    createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
-    prepareModel: (profile) => void import('./providers/registry').then((registry) => registry.prepareProvider(profile)).catch(() => undefined),
-    testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),
-    now: () => Date.now(),
-    newId: () => crypto.randomUUID(),
-    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
-    sleep: abortableSleep,
-    // The import's reader and validators load when an import is made, not with the worker (issue 21.21).
-    readImport: async (file) => (await import('./import-reader')).readImportInWorker(file),
+    prepareModel,
+    warmHost: () => void loadHostCode().catch(() => undefined),
+    loadHost: async () => {
+      const { abortableSleep, createHost } = await loadHostCode();
+      return createHost({
+        database,
+        locks,
+        post,
+        broadcast: (hint) => peers.hint(hint),
+        requestPeerStop: (conversationId) => peers.requestStop(conversationId),
+        createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
+        prepareModel,
+        testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),
+        now: () => Date.now(),
+        newId,
+        timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
+        sleep: abortableSleep,
+        // The import's reader and validators load when an import is made, not with the worker (issue 21.21).
+        readImport: async (file) => (await import('./import-reader')).readImportInWorker(file),
+      });
+    },
   });
 });
 
@@ -55,7 +75,7 @@ self.addEventListener('message', (event: MessageEvent) => {
 
 // Listen at once so no early command is lost; each waits for the database.
 serveCommands(self, async (command) => {
-  const ready = await host.catch((error: unknown) => {
+  const ready = await screen.catch((error: unknown) => {
     if (isNewerDatabaseError(error)) markOutdated();
     throw error;
   });
@@ -63,13 +83,16 @@ serveCommands(self, async (command) => {
   return ready.handle(command);
 });
 
-host.then(
+screen.then(
   async (ready) => {
     post({ type: 'worker-ready' });
-    await ready.runs.recoverAll();
     // Tried whatever navigator.onLine says (it can read false while online): a failed fetch puts a run back to waiting.
-    await ready.runs.resumeWaiting();
-    self.addEventListener('online', () => void ready.runs.resumeWaiting());
+    self.addEventListener('online', () => void ready.hostFor(['waiting_network']).then((host) => host?.runs.resumeWaiting()));
+    // A run left by a dead tab, one waiting for the network, or sync that was on: the full host at once, as before.
+    if (!(await ready.started)) return;
+    const host = await ready.host();
+    await host.runs.recoverAll();
+    await host.runs.resumeWaiting();
   },
   (error: unknown) => {
     if (isNewerDatabaseError(error)) markOutdated();

@@ -4,6 +4,9 @@ import type { MessagePage } from '../schema/protocol';
 import type { ParleyDatabase } from './database';
 import { messagesIn } from './store-context';
 
+/** How many of a conversation's newest messages `conversation.open` returns. */
+export const OPEN_PAGE_SIZE = 50;
+
 // A conversation's messages as the UI reads them: all, a page, the newest page, the matches of a search.
 
 /** The messages on the conversation's path, in order. */

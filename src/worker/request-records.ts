@@ -1,11 +1,13 @@
-import { findRequest, isPendingRequest, requestIdOf, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../core/requests';
+import { findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../core/requests';
 import type { RunSnapshot } from '../core/store';
 import type { QuestionRequestBlock } from '../schema/blocks';
-import { WireError, type PendingRequest } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
+import type { PendingRequest } from '../schema/protocol';
 import type { QuestionDraft } from '../schema/question';
 import type { Conversation, Message } from '../schema/records';
 import { afterWrite, messagesIn, notFound, transactRun, type StoreContext } from './store-context';
 import { inTransaction, type Transaction } from './transaction';
+import { listPendingRequests } from './pending-requests';
 
 /** Where a request is: its conversation, message and id. */
 export interface RequestTarget {
@@ -21,21 +23,9 @@ export interface RequestTarget {
 export class RequestRecords {
   constructor(private readonly context: StoreContext) {}
 
-  /** Every pending request of every conversation (questions, approvals, elicitations), from one index. */
-  async listPendingRequests(): Promise<PendingRequest[]> {
-    const transaction = this.context.database.transaction(['messages', 'conversations'], 'readonly');
-    const messages = await transaction.objectStore('messages').index('by-pending-request').getAll();
-    const pending: PendingRequest[] = [];
-    for (const message of messages) {
-      const conversation = await transaction.objectStore('conversations').get(message.conversationId);
-      const block = findRequest(message, message.pendingRequestId ?? '');
-      if (!conversation || !block || !isPendingRequest(block)) continue;
-      const where = { conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, requestId: requestIdOf(block)! };
-      if (block.type === 'question_request') pending.push({ ...where, kind: 'question', questions: block.questions });
-      else if (block.type === 'tool_call') pending.push({ ...where, kind: 'approval', toolName: block.toolName, approval: block.approval });
-      else pending.push({ ...where, kind: 'elicitation', serverName: block.serverName, message: block.message });
-    }
-    return pending;
+  /** Every pending request of every conversation (see pending-requests). */
+  listPendingRequests(): Promise<PendingRequest[]> {
+    return listPendingRequests(this.context.database);
   }
 
   /**

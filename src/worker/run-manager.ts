@@ -1,7 +1,7 @@
 import { runConversation, type LoopPorts, type RunEnd } from '../core/loop';
 import type { IndexedDbConversationStore } from './conversation-store';
 import { runLockName, type Locks } from './locks';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import { hasPendingElicitation } from '../core/run-repair';
 import type { RunSnapshot } from '../core/store';
 

@@ -4,7 +4,7 @@ import { parentForNext } from '../core/branches';
 import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../core/run-repair';
 import type { RunChange, RunSnapshot } from '../core/store';
 import { INTERRUPTED_TOOL_TEXT } from '../core/tool-outcomes';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { Conversation, Message, RunState } from '../schema/records';
 import { afterWrite, DEFAULT_TITLE, messagesIn, notFound, RUN_STORES, transactRun, type StoreContext } from './store-context';
 import { inTransaction, type Transaction } from './transaction';

@@ -1,6 +1,7 @@
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { ProfileInput } from '../schema/commands';
-import { SCRIPTED_PROFILE_ID, type Profile, type ProfileView, type Settings } from '../schema/records';
+import { SCRIPTED_PROFILE_ID } from '../schema/limits';
+import type { Profile, ProfileView, Settings } from '../schema/records';
 import { DEMO_SCRIPT, demoLanguage, scriptIn } from './providers/demo-script';
 import { SETTINGS_KEY, type StoredConfig } from './stored-config';
 

@@ -1,6 +1,6 @@
 import { pathOf } from '../core/branches';
 import type { RecordChange } from '../core/store';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { Conversation, Message } from '../schema/records';
 import type { ParleyDatabase } from './database';
 import { inTransaction, type ReadTransaction, type Stores, type Transaction } from './transaction';

@@ -1,5 +1,5 @@
 import type { IDBPTransaction, StoreNames } from 'idb';
-import { WireError } from '../schema/protocol';
+import { WireError } from '../schema/wire-error';
 import type { ParleyDatabase, ParleyDatabaseSchema } from './database';
 
 export type Stores = StoreNames<ParleyDatabaseSchema>[];

@@ -1,7 +1,7 @@
 import { checkArguments, isPlainObject } from '../../core/json-schema-form';
 import type { ElicitationRequest, ElicitationResponse, Tool, ToolContext, ToolOutput } from '../../core/tool';
 import type { McpServerInput, McpServerView, ToolPermission } from '../../schema/mcp';
-import { WireError } from '../../schema/protocol';
+import { WireError } from '../../schema/wire-error';
 import type { ParleyDatabase } from '../database';
 import type { McpConnection, openMcpConnection } from './mcp-connection';
 import { describeOpenFailure, isJsonRpcError, McpCallError } from './mcp-errors';

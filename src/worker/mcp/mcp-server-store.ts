@@ -1,4 +1,4 @@
-import { WireError } from '../../schema/protocol';
+import { WireError } from '../../schema/wire-error';
 import type { McpServerInput, ToolPermission } from '../../schema/mcp';
 import { MCP_SERVERS_KEY, type StoredConfig } from '../stored-config';
 import { MCP_PREFIX, normalizeServerName } from './tool-names';

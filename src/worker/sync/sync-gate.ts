@@ -1,16 +1,13 @@
 import type { RecordChange } from '../../core/store';
 import type { DeviceRef } from '../../schema/device';
-import { WireError } from '../../schema/protocol';
+import { WireError } from '../../schema/wire-error';
 import type { ProposalAction, RemoteRunners, SyncStatus } from '../../schema/sync';
 import type { ParleyDatabase } from '../database';
 import type { SyncEngine, SyncEngineHost } from './sync-engine';
 import type { Mirror } from './mirror';
 import type { SyncKeys } from './sync-crypto';
 import type { SyncService } from './sync-service';
-
-/** Settings keys (in the `settings` store) of what sync keeps on this device. Never exported, never synced. */
-export const DEVICE_KEY = 'device';
-export const SYNC_KEY = 'sync';
+import { DEVICE_KEY, loadDevice, SYNC_KEY } from './device';
 
 export interface SyncGateDeps {
   database: ParleyDatabase;
@@ -140,26 +137,4 @@ export class SyncGate {
     });
     return this.loading;
   }
-}
-
-/** This device's id and name, made (and stored) the first time they are needed. */
-export async function loadDevice(deps: Pick<SyncGateDeps, 'database' | 'newId'>): Promise<DeviceRef> {
-  const stored = (await deps.database.get('settings', DEVICE_KEY)) as DeviceRef | undefined;
-  if (stored?.id) return stored;
-  const device = { id: deps.newId(), name: defaultDeviceName() };
-  await deps.database.put('settings', device, DEVICE_KEY);
-  return device;
-}
-
-/** A first name for this device, from what the browser says of its platform ("Android phone", "Mac"…). */
-function defaultDeviceName(): string {
-  const agent = globalThis.navigator?.userAgent ?? '';
-  if (/Android/i.test(agent)) return /Mobile/i.test(agent) ? 'Android phone' : 'Android tablet';
-  if (/iPhone/i.test(agent)) return 'iPhone';
-  if (/iPad/i.test(agent)) return 'iPad';
-  if (/Mac OS X/i.test(agent)) return 'Mac';
-  if (/Windows/i.test(agent)) return 'Windows PC';
-  if (/CrOS/i.test(agent)) return 'Chromebook';
-  if (/Linux/i.test(agent)) return 'Linux computer';
-  return 'This device';
 }

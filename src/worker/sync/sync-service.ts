@@ -1,10 +1,11 @@
 import type { DeviceRef } from '../../schema/device';
-import { WireError } from '../../schema/protocol';
+import { WireError } from '../../schema/wire-error';
 import type { SyncStatus } from '../../schema/sync';
 import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess, type ReplicationState } from './pouch-mirror';
 import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
 import { SyncEngine } from './sync-engine';
-import { DEVICE_KEY, loadDevice, SYNC_KEY, type SyncGate, type SyncGateDeps } from './sync-gate';
+import type { SyncGate, SyncGateDeps } from './sync-gate';
+import { DEVICE_KEY, loadDevice, SYNC_KEY } from './device';
 
 /** Sync's settings on this device: the server and its password (a secret like an API key) and the derived keys. */
 interface StoredSync extends RemoteAccess {

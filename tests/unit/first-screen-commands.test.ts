@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readFirstScreenCommand } from '../../src/worker/first-screen-commands';
+import { parseCommand } from '../../src/schema/commands';
+
+// The first screen's commands are checked by hand so the worker answers them before zod loads (issue 21.21). The hand
+// check may refuse more than the zod declarations do (the full handler then validates), never accept what they refuse.
+
+const TYPES = [
+  'conversation.list', 'settings.get', 'profiles.list', 'sync.status', 'requests.listPending',
+  'conversation.discardUnused', 'conversation.open', 'conversation.messages',
+] as const;
+
+/** A value that is sometimes right for a field and often just wrong. */
+const value = fc.oneof(
+  fc.string({ maxLength: 3 }),
+  fc.constantFrom('a', 'c-1', 'x'.repeat(100), 'x'.repeat(101), '', ' ', 'conversation.open'),
+  fc.integer({ min: -3, max: 100_003 }),
+  fc.constantFrom(0, 1, 100_000, 100_001, 1.5, -0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, -1),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.jsonValue(),
+);
+
+const rawCommand = fc.record(
+  {
+    type: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...TYPES) }, { weight: 1, arbitrary: fc.constantFrom('conversation.create', 'toString', '__proto__', '') }, { weight: 1, arbitrary: value }),
+    conversationId: value,
+    keep: value,
+    limit: value,
+    beforeSeq: value,
+    fromSeq: value,
+    extra: value,
+  },
+  { requiredKeys: ['type'] },
+);
+
+/** Data as the worker acts on it: a key set to undefined is the same as no key. */
+const defined = (data: object) => Object.fromEntries(Object.entries(data).filter(([, field]) => field !== undefined));
+
+describe('the first screen\'s hand-checked commands', () => {
+  it('accept only what the zod declarations accept, and give the same data', { timeout: 60_000 }, () => {
+    fc.assert(
+      fc.property(rawCommand, (raw) => {
+        const quick = readFirstScreenCommand(raw);
+        if (!quick) return;
+        const parsed = parseCommand(raw);
+        expect(parsed.success, JSON.stringify(raw)).toBe(true);
+        if (parsed.success) expect(defined(quick)).toEqual(defined(parsed.data));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('accept the first screen\'s commands as the UI sends them, dropping unknown fields', () => {
+    for (const type of ['conversation.list', 'settings.get', 'profiles.list', 'sync.status', 'requests.listPending'] as const) {
+      expect(readFirstScreenCommand({ type, stray: 1 })).toEqual({ type });
+    }
+    expect(readFirstScreenCommand({ type: 'conversation.discardUnused' })).toEqual({ type: 'conversation.discardUnused' });
+    expect(readFirstScreenCommand({ type: 'conversation.discardUnused', keep: 'c-1' })).toEqual({ type: 'conversation.discardUnused', keep: 'c-1' });
+    expect(readFirstScreenCommand({ type: 'conversation.open', conversationId: 'c-1' })).toEqual({ type: 'conversation.open', conversationId: 'c-1' });
+    expect(readFirstScreenCommand({ type: 'conversation.messages', conversationId: 'c-1', beforeSeq: 40, limit: 50 })).toEqual({ type: 'conversation.messages', conversationId: 'c-1', beforeSeq: 40, limit: 50 });
+  });
+
+  it('leave what they cannot vouch for to the full handler', () => {
+    for (const raw of [
+      null, 'conversation.list', [], { type: 'conversation.create' }, { type: 'message.send', conversationId: 'c-1', text: 'hi' },
+      { type: 'conversation.open' }, { type: 'conversation.open', conversationId: '' }, { type: 'conversation.open', conversationId: 'x'.repeat(101) },
+      { type: 'conversation.discardUnused', keep: 7 }, { type: 'conversation.messages', conversationId: 'c-1', limit: 0 },
+      { type: 'conversation.messages', conversationId: 'c-1', limit: 1.5 }, { type: 'conversation.messages', conversationId: 'c-1', limit: 5, fromSeq: -1 },
+    ]) expect(readFirstScreenCommand(raw), JSON.stringify(raw)).toBeUndefined();
+  });
+});

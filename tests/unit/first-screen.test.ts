@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
+import { openParleyDatabase } from '../../src/worker/database';
+import { createFirstScreen } from '../../src/worker/first-screen';
+import type { PeerHint } from '../../src/worker/peer-channel';
+import type { Locks } from '../../src/worker/locks';
+import type { AppEvent } from '../../src/schema/events';
+import type { Profile } from '../../src/schema/records';
+import { VIEW_LOCK_PREFIX } from '../../src/schema/limits';
+
+// Issue 21.21: the worker answers the first screen without loading zod, the loop, MCP or sync, and answers it as the
+// full host would; anything else, or a stored state that needs a repair, a resume or sync, goes to the full host.
+
+const ASK = { text: 'Before I plan:', toolCalls: [{ name: 'question', args: { questions: [{ header: 'Trip', question: 'Where to?', options: [{ label: 'Beach' }, { label: 'City' }] }] } }] };
+
+/** A worker's start as main.ts makes it, over the database a test filled; `hostsCreated` counts full hosts. */
+async function openWorker(databaseName: string, locks: Locks) {
+  const database = await openParleyDatabase(databaseName);
+  const events: AppEvent[] = [];
+  const hints: PeerHint[] = [];
+  const prepared: string[] = [];
+  let hostsCreated = 0;
+  let warmed = 0;
+  let counter = 0;
+  const screen = createFirstScreen({
+    database,
+    locks,
+    newId: () => `device-${(counter += 1)}`,
+    post: (event) => events.push(event),
+    broadcast: (hint) => hints.push(hint),
+    prepareModel: (profile: Profile) => prepared.push(profile.id),
+    warmHost: () => {
+      warmed += 1;
+    },
+    loadHost: async () => {
+      hostsCreated += 1;
+      return (await openTab({ databaseName, locks })).host;
+    },
+  });
+  return { screen, events, hints, prepared, hostsCreated: () => hostsCreated, warmed: () => warmed, close: () => database.close() };
+}
+
+/** A database with an idle conversation of two messages, as a tab left it. */
+async function idleDatabase() {
+  const databaseName = uniqueDatabaseName();
+  const locks = memoryLocks();
+  const tab = await openTab({ databaseName, locks });
+  await tab.send({ type: 'settings.update', script: script([{ text: 'Hello back.' }]) });
+  const conversation = await tab.send({ type: 'conversation.create', conversationId: 'talked' });
+  await tab.send({ type: 'message.send', conversationId: conversation.id, text: 'Hello' });
+  await waitForRunState(tab, conversation.id, ['idle']);
+  return { databaseName, locks, tab, conversationId: conversation.id };
+}
+
+describe('the worker\'s first screen', () => {
+  it('answers the first screen\'s commands as the full host does, without creating it', async () => {
+    const { databaseName, locks, tab, conversationId } = await idleDatabase();
+    const worker = await openWorker(databaseName, locks);
+    expect(await worker.screen.started).toBe(false);
+    for (const command of [
+      { type: 'settings.get' }, { type: 'profiles.list' }, { type: 'sync.status' }, { type: 'conversation.list' }, { type: 'requests.listPending' },
+      { type: 'conversation.open', conversationId }, { type: 'conversation.messages', conversationId, limit: 1 },
+    ]) {
+      expect(await worker.screen.handle(command), command.type).toEqual(await tab.host.handle(command));
+    }
+    // Opening a conversation readies its provider, as the full host does.
+    expect(worker.prepared).toEqual(['scripted']);
+    expect(worker.hostsCreated()).toBe(0);
+    expect(worker.screen.createdHost()).toBeUndefined();
+    worker.close();
+    tab.close();
+  });
+
+  it('refuses a conversation that is gone in the full host\'s words', async () => {
+    const { databaseName, locks, tab } = await idleDatabase();
+    const worker = await openWorker(databaseName, locks);
+    await expect(worker.screen.handle({ type: 'conversation.open', conversationId: 'gone' })).rejects.toMatchObject({ code: 'not_found', reason: 'conversation_gone' });
+    await expect(worker.screen.handle({ type: 'conversation.messages', conversationId: 'gone', limit: 5 })).rejects.toMatchObject({ code: 'not_found', reason: 'conversation_gone' });
+    expect(worker.hostsCreated()).toBe(0);
+    worker.close();
+    tab.close();
+  });
+
+  it('discards unused conversations, except those on screen, and tells this tab and the others', async () => {
+    const { databaseName, locks, tab } = await idleDatabase();
+    // Each page holds a view lock on what it shows: these three are on screen somewhere while they are made.
+    const views = new Map<string, () => void>();
+    for (const conversationId of ['shown-elsewhere', 'left', 'on-screen']) {
+      views.set(conversationId, await locks.acquire(VIEW_LOCK_PREFIX + conversationId));
+      await tab.send({ type: 'conversation.create', conversationId });
+    }
+    views.get('left')!();
+    views.get('on-screen')!(); // this page's reload: its lock is gone, and it names the conversation as `keep`
+    const worker = await openWorker(databaseName, locks);
+    expect(await worker.screen.handle({ type: 'conversation.discardUnused', keep: 'on-screen' })).toEqual({ removed: ['left'] });
+    expect(worker.events).toEqual([{ type: 'conversation-deleted', conversationId: 'left' }]);
+    expect(worker.hints).toEqual([{ kind: 'conversation', conversationId: 'left', messageIds: [] }]);
+    expect(((await worker.screen.handle({ type: 'conversation.list' })) as { id: string }[]).map((conversation) => conversation.id).sort()).toEqual(['on-screen', 'shown-elsewhere', 'talked']);
+    expect(worker.hostsCreated()).toBe(0);
+    worker.close();
+    tab.close();
+  });
+
+  it('leaves every other command, and any it cannot vouch for, to the full host and its zod validation', async () => {
+    const { databaseName, locks, tab, conversationId } = await idleDatabase();
+    const worker = await openWorker(databaseName, locks);
+    await expect(worker.screen.handle({ type: 'conversation.open', conversationId: '' })).rejects.toMatchObject({ code: 'invalid_command', field: 'conversationId' });
+    expect(worker.hostsCreated()).toBe(1);
+    await expect(worker.screen.handle({ type: 'message.send', conversationId, text: 'x'.repeat(100_001) })).rejects.toMatchObject({ code: 'invalid_command', field: 'text' });
+    // Once the full host exists, it answers the first screen too (one copy of the settings, one run manager).
+    await worker.screen.handle({ type: 'conversation.list' });
+    expect(worker.hostsCreated()).toBe(1);
+    worker.close();
+    tab.close();
+  });
+
+  /** A database whose one conversation waits for the answer to a question, as a reload finds it. */
+  async function pendingQuestionDatabase() {
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const tab = await openTab({ databaseName, locks });
+    await tab.send({ type: 'settings.update', script: script([ASK, { text: 'Thanks.' }]) });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'message.send', conversationId: id, text: 'Plan a trip' });
+    await waitForRunState(tab, id, ['awaiting_input']);
+    return { databaseName, locks, tab, conversationId: id };
+  }
+
+  it('paints a pending request from its own reads, fetching the full host\'s code for the answer meanwhile', async () => {
+    const { databaseName, locks, tab, conversationId } = await pendingQuestionDatabase();
+    const worker = await openWorker(databaseName, locks);
+    expect(await worker.screen.started).toBe(false);
+    expect(worker.warmed()).toBeGreaterThan(0);
+    for (const command of [{ type: 'conversation.list' }, { type: 'requests.listPending' }, { type: 'conversation.open', conversationId }]) {
+      expect(await worker.screen.handle(command), command.type).toEqual(await tab.host.handle(command));
+    }
+    expect(worker.hostsCreated()).toBe(0);
+    // The list and the open ready the provider of the conversation whose request is likely answered next.
+    expect(worker.prepared).toEqual(['scripted', 'scripted']);
+    const { messages } = (await worker.screen.handle({ type: 'conversation.open', conversationId })) as { messages: { id: string; blocks: { type: string; toolCallId?: string }[] }[] };
+    const asked = messages.at(-1)!;
+    const toolCallId = asked.blocks.find((block) => block.type === 'question_request')!.toolCallId!;
+    // The answer is the full host's, validated by zod first.
+    await expect(worker.screen.handle({ type: 'question.answer', conversationId, messageId: asked.id, toolCallId, answers: [] })).rejects.toMatchObject({ code: 'invalid_command', field: 'answers' });
+    await worker.screen.handle({ type: 'question.answer', conversationId, messageId: asked.id, toolCallId, answers: [{ selected: ['Beach'] }] });
+    expect(worker.hostsCreated()).toBe(1);
+    worker.close();
+    tab.close();
+  });
+
+  it('leaves a request whose run died mid-call to the full host, which repairs it before it is shown', async () => {
+    const { databaseName, locks, tab, conversationId } = await pendingQuestionDatabase();
+    tab.close();
+    const database = await openParleyDatabase(databaseName);
+    const [asked] = (await database.getAllFromIndex('messages', 'by-conversation')).filter((message) => message.role === 'assistant');
+    const cutOff = { type: 'tool_call' as const, toolCallId: 'call-cut', toolName: 'echo', args: {}, status: 'running' as const };
+    await database.put('messages', { ...asked!, blocks: [...asked!.blocks, cutOff] });
+    database.close();
+    const worker = await openWorker(databaseName, locks);
+    const opened = (await worker.screen.handle({ type: 'conversation.open', conversationId })) as { messages: { blocks: { type: string; toolCallId?: string; status?: string }[] }[] };
+    expect(opened.messages.at(-1)!.blocks.find((block) => block.toolCallId === 'call-cut')?.status).toBe('interrupted');
+    expect(worker.hostsCreated()).toBe(1);
+    worker.close();
+  });
+
+  it('creates the full host at start to repair a run its dead tab left running', async () => {
+    const { databaseName, locks, tab, conversationId } = await idleDatabase();
+    tab.close();
+    const database = await openParleyDatabase(databaseName);
+    const stored = (await database.get('conversations', conversationId))!;
+    await database.put('conversations', { ...stored, runState: 'running' });
+    database.close();
+    const worker = await openWorker(databaseName, locks);
+    expect(await worker.screen.started).toBe(true);
+    const listed = (await worker.screen.handle({ type: 'conversation.list' })) as { id: string; runState: string }[];
+    expect(listed.find((conversation) => conversation.id === conversationId)?.runState).toBe('interrupted');
+    expect(worker.hostsCreated()).toBe(1);
+    worker.close();
+  });
+});
