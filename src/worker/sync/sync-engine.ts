@@ -35,6 +35,19 @@ type Dirty = { kind: 'conversation'; id: string } | { kind: 'message'; id: strin
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
 const PUSH_DELAY_MS = 250;
+/** Performance measures in the worker (read by bench/sync.mjs): one per batch of local writes sealed into the mirror, and
+ * one per batch of mirror changes applied here; their `detail` says how many documents and sealed bytes. */
+export const PUSH_MEASURE = 'parley:sync.push';
+export const RECEIVE_MEASURE = 'parley:sync.receive';
+
+const measureCounts = new Map<string, number>();
+/** A performance measure, the oldest dropped every 1,000 so a long-running worker's timeline does not grow without end. */
+function measure(name: string, start: number, detail: Record<string, number>): void {
+  const count = (measureCounts.get(name) ?? 0) + 1;
+  measureCounts.set(name, count % 1000);
+  if (count === 1000) performance.clearMeasures(name);
+  performance.measure(name, { start, detail });
+}
 
 /**
  * Sync of one device (issue 19, DESIGN 7b). The device whose worker runs a conversation is its only authority: only it
@@ -57,6 +70,9 @@ export class SyncEngine {
   private stopped = false;
   /** Documents that could not be opened (another key, altered): counted, never applied. */
   unreadable = 0;
+  /** Documents sealed and written to the mirror by this engine, and their ciphertext's size (base64 characters). */
+  sealedDocuments = 0;
+  sealedBytes = 0;
   private stateChanged = false;
 
   constructor(
@@ -212,6 +228,17 @@ export class SyncEngine {
   }
 
   private async push(batch: Dirty[]): Promise<void> {
+    const started = performance.now();
+    const bytesBefore = this.sealedBytes;
+    const documentsBefore = this.sealedDocuments;
+    try {
+      await this.pushEntries(batch);
+    } finally {
+      measure(PUSH_MEASURE, started, { records: batch.length, documents: this.sealedDocuments - documentsBefore, bytes: this.sealedBytes - bytesBefore });
+    }
+  }
+
+  private async pushEntries(batch: Dirty[]): Promise<void> {
     for (const entry of batch) {
       if (entry.kind === 'deleted') {
         if (!this.deleted.has(entry.id)) {
@@ -266,6 +293,8 @@ export class SyncEngine {
     }
     const sealed = await seal(this.keys, text);
     await this.mirror.put({ _id: id, ...(existing?._rev ? { _rev: existing._rev } : {}), e: 1, ...sealed });
+    this.sealedDocuments += 1;
+    this.sealedBytes += sealed.ct.length + sealed.iv.length;
   }
 
   private async readPayload(document: EncryptedDocument): Promise<SyncPayload | undefined> {
@@ -282,6 +311,15 @@ export class SyncEngine {
 
   /** What the mirror received (or this device wrote), applied in order; the position is kept once applied. */
   private async receive(changes: MirrorChange[]): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.receiveChanges(changes);
+    } finally {
+      if (changes.length > 0) measure(RECEIVE_MEASURE, started, { documents: changes.length });
+    }
+  }
+
+  private async receiveChanges(changes: MirrorChange[]): Promise<void> {
     let runnersMoved = false;
     for (const { document } of changes) {
       if (this.stopped) return;
