@@ -207,8 +207,19 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
           if (page.results.length < PAGE) break;
         }
         if (cancelled) return;
+        // Changes that arrive while earlier ones are applied are applied together: a replication batch (200 documents)
+        // lands as a burst of single changes, and one call saves the position once, not once per document.
+        let waiting: Array<{ seq: string | number; doc?: EncryptedDocument }> = [];
         feed = local.changes({ since: position, live: true, include_docs: true }).on('change', (change) => {
-          chain = chain.then(() => (cancelled ? undefined : onChanges(toChanges([change])))).catch(() => undefined);
+          waiting.push(change);
+          if (waiting.length > 1) return;
+          chain = chain
+            .then(() => {
+              const batch = waiting;
+              waiting = [];
+              return cancelled ? undefined : onChanges(toChanges(batch));
+            })
+            .catch(() => undefined);
         });
       })();
       return follower;

@@ -39,6 +39,8 @@ type Dirty = { kind: 'conversation'; id: string } | { kind: 'message'; id: strin
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
 const PUSH_DELAY_MS = 250;
+/** The most of other devices' messages stored in one IndexedDB transaction. */
+const MESSAGES_PER_TRANSACTION = 200;
 /** Performance measures in the worker (read by bench/sync.mjs): one per batch of local writes sealed into the mirror, and
  * one per batch of mirror changes applied here; their `detail` says how many documents and sealed bytes. */
 export const PUSH_MEASURE = 'parley:sync.push';
@@ -344,16 +346,33 @@ export class SyncEngine {
 
   private async receiveChanges(changes: MirrorChange[]): Promise<void> {
     let runnersMoved = false;
+    // Other devices' messages are stored together, in one transaction per run of them (an initial sync is mostly
+    // messages); anything else is applied in order after them.
+    let messages: Message[] = [];
+    const storeMessages = async () => {
+      if (messages.length === 0) return;
+      const batch = messages;
+      messages = [];
+      await this.host.applyRemote({ messages: batch });
+    };
     for (const { document } of changes) {
       if (this.stopped) return;
       if (document._id === KEY_DOC_ID || document._deleted) continue;
       const payload = await this.readPayload(document);
       if (!payload) continue;
+      if (payload.kind !== 'message') await storeMessages();
       if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
       else if (payload.kind === 'proposal') await this.receiveProposal(payload.proposal, document._id);
       else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
-      else await this.receiveRecord(payload);
+      else {
+        const change = await this.receiveRecord(payload);
+        if (change?.messages) messages.push(...change.messages);
+        else if (change) await this.host.applyRemote(change);
+        if (messages.length >= MESSAGES_PER_TRANSACTION) await storeMessages();
+      }
     }
+    if (this.stopped) return;
+    await storeMessages();
     const last = changes.at(-1);
     if (last) {
       // The state first: a crash between the two writes only makes the next start read some documents again.
@@ -386,7 +405,7 @@ export class SyncEngine {
    * the runner writes its own over a foreign one it sees, and the others ignore an earlier epoch's. A title that loses
    * is not dropped: it is kept in the winner's `otherTitles`.
    */
-  private async receiveRecord(payload: Extract<SyncPayload, { kind: 'conversation' | 'message' }>): Promise<void> {
+  private async receiveRecord(payload: Extract<SyncPayload, { kind: 'conversation' | 'message' }>): Promise<RecordChange | undefined> {
     if (payload.writer === this.device.id) return; // this device's own write, back from the mirror
     const conversationId = payload.kind === 'conversation' ? payload.conversation.id : payload.message.conversationId;
     if (this.deleted.has(conversationId)) return;
@@ -412,7 +431,7 @@ export class SyncEngine {
       this.stateChanged = true;
     }
     if (payload.kind === 'conversation' && this.authored.delete(conversationId)) this.stateChanged = true;
-    await this.host.applyRemote(payload.kind === 'conversation' ? { conversation: payload.conversation } : { messages: [payload.message] });
+    return payload.kind === 'conversation' ? { conversation: payload.conversation } : { messages: [payload.message] };
   }
 
   /** On the runner: another device's version of its conversation. Its title, when it differs, is kept; ours is written again. */
