@@ -39,6 +39,8 @@ type Dirty = { kind: 'conversation'; id: string } | { kind: 'message'; id: strin
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
 const PUSH_DELAY_MS = 250;
+/** How long a write that failed to reach the mirror waits before it is tried again. */
+const PUSH_RETRY_MS = 2000;
 /** The most of other devices' messages stored in one IndexedDB transaction. */
 const MESSAGES_PER_TRANSACTION = 200;
 /** Performance measures in the worker (read by bench/sync.mjs): one per batch of local writes sealed into the mirror, and
@@ -90,6 +92,8 @@ export class SyncEngine {
   /** Documents sealed and written to the mirror by this engine, and their ciphertext's size (base64 characters). */
   sealedDocuments = 0;
   sealedBytes = 0;
+  /** Writes to the mirror that failed and were noted again for a retry. */
+  pushFailures = 0;
   private stateChanged = false;
 
   constructor(
@@ -250,37 +254,56 @@ export class SyncEngine {
     const started = performance.now();
     const bytesBefore = this.sealedBytes;
     const documentsBefore = this.sealedDocuments;
+    const failuresBefore = this.pushFailures;
     try {
       await this.pushEntries(batch);
     } finally {
-      measure(PUSH_MEASURE, started, { records: batch.length, documents: this.sealedDocuments - documentsBefore, bytes: this.sealedBytes - bytesBefore });
+      measure(PUSH_MEASURE, started, { records: batch.length, documents: this.sealedDocuments - documentsBefore, bytes: this.sealedBytes - bytesBefore, failures: this.pushFailures - failuresBefore });
     }
   }
 
+  /**
+   * Seals each entry into the mirror. One that fails (the mirror's IndexedDB refusing a write, a conflict that kept
+   * coming back) is not dropped: it is noted again and retried a little later, with whatever was noted meanwhile.
+   */
   private async pushEntries(batch: Dirty[]): Promise<void> {
+    let failed = 0;
     for (const entry of batch) {
-      if (entry.kind === 'deleted') {
-        if (!this.deleted.has(entry.id)) {
-          this.deleted.add(entry.id);
-          await this.saveState();
-          await this.write(await documentId(this.keys, 'conversation', entry.id), { kind: 'conversation-deleted', conversationId: entry.id, writer: this.device.id, at: this.host.now() });
-        }
-        continue;
+      if (this.stopped) return;
+      try {
+        await this.pushEntry(entry);
+      } catch {
+        failed += 1;
+        if (entry.kind === 'deleted') this.deleted.delete(entry.id);
+        if (!this.dirty.has(`${entry.kind}:${entry.id}`)) this.dirty.set(`${entry.kind}:${entry.id}`, entry);
       }
-      if (entry.kind === 'conversation') {
-        const conversation = await this.host.getConversation(entry.id);
-        if (conversation && this.runsHere(conversation.id)) {
-          if (!this.authored.has(conversation.id)) {
-            this.authored.add(conversation.id);
-            await this.saveState();
-          }
-          await this.write(await documentId(this.keys, 'conversation', conversation.id), { kind: 'conversation', conversation, writer: this.device.id, epoch: this.epochOf(conversation.id) });
-        }
-        continue;
-      }
-      const message = await this.host.getMessage(entry.id);
-      if (message && this.runsHere(message.conversationId)) await this.write(await documentId(this.keys, 'message', message.id), { kind: 'message', message, writer: this.device.id, epoch: this.epochOf(message.conversationId) });
     }
+    this.pushFailures += failed;
+    if (failed > 0 && !this.stopped) this.schedulePush(PUSH_RETRY_MS);
+  }
+
+  private async pushEntry(entry: Dirty): Promise<void> {
+    if (entry.kind === 'deleted') {
+      if (!this.deleted.has(entry.id)) {
+        this.deleted.add(entry.id);
+        await this.saveState();
+        await this.write(await documentId(this.keys, 'conversation', entry.id), { kind: 'conversation-deleted', conversationId: entry.id, writer: this.device.id, at: this.host.now() });
+      }
+      return;
+    }
+    if (entry.kind === 'conversation') {
+      const conversation = await this.host.getConversation(entry.id);
+      if (conversation && this.runsHere(conversation.id)) {
+        if (!this.authored.has(conversation.id)) {
+          this.authored.add(conversation.id);
+          await this.saveState();
+        }
+        await this.write(await documentId(this.keys, 'conversation', conversation.id), { kind: 'conversation', conversation, writer: this.device.id, epoch: this.epochOf(conversation.id) });
+      }
+      return;
+    }
+    const message = await this.host.getMessage(entry.id);
+    if (message && this.runsHere(message.conversationId)) await this.write(await documentId(this.keys, 'message', message.id), { kind: 'message', message, writer: this.device.id, epoch: this.epochOf(message.conversationId) });
   }
 
   /** Whether this device writes the conversation's records: it runs it, or it was never anyone else's. */
