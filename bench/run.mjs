@@ -36,7 +36,8 @@ const distDirectory = option('--dist') ?? 'dist';
  * runs the long stream alone, `--rounds n` times (5), with where its time goes; `--only search` runs search across
  * conversations alone; `--only latency` runs issue 21.22's load, reload and approval figures with the first-load bytes;
  * `--only sync` runs issue 19's sync figures (bench/sync.mjs), the initial sync at 100 conversations / 10,000 messages, or
- * at the issue's 1,000 / 100,000 with `--sync-full`.
+ * at the issue's 1,000 / 100,000 with `--sync-full` (or `--sync-conversations n`, 100 messages each); `--sync-parts
+ * initial` (or `write,answer`) runs part of it.
  */
 const only = option('--only');
 const PORT = Number(process.env.BENCH_PORT ?? 4196);
@@ -176,7 +177,8 @@ async function codeRows() {
 async function syncRows() {
   const conversations = args.includes('--sync-full') ? 1000 : Number(option('--sync-conversations') ?? 100);
   const initial = { conversations, perConversation: 100 };
-  const sync = await measureSync(browser, base, provider, { rounds: Number(option('--rounds') ?? (quick ? 2 : 5)), initial, log });
+  const parts = option('--sync-parts')?.split(',') ?? ['write', 'answer', 'initial'];
+  const sync = await measureSync(browser, base, provider, { rounds: Number(option('--rounds') ?? (quick ? 2 : 5)), initial, parts, log });
   figures.sync = sync.figures;
   for (const row of sync.rows) add(...row);
 }

@@ -339,7 +339,7 @@ async function questionRound(asker, answerer, base, provider) {
  * All three figures. `initial` sizes the initial sync ({ conversations, perConversation }); `rounds` repeats (a) and (c).
  * Returns rows for run.mjs's table and the raw figures.
  */
-export async function measureSync(browser, base, provider, { rounds = 5, initial = { conversations: 100, perConversation: 100 }, log = () => {} } = {}) {
+export async function measureSync(browser, base, provider, { rounds = 5, initial = { conversations: 100, perConversation: 100 }, parts = ['write', 'answer', 'initial'], log = () => {} } = {}) {
   const couch = await startCouch();
   const rows = [];
   const figures = { server: couch.kind, initial };
@@ -350,6 +350,15 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     return opened;
   };
   try {
+    if (parts.includes('write') || parts.includes('answer')) await answerAndWriteRows();
+    if (parts.includes('initial')) await initialSyncRows();
+  } finally {
+    await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
+    await couch.stop();
+  }
+  return { rows, figures };
+
+  async function answerAndWriteRows() {
     // (c) first, while A is the only device on its database: the same rounds with sync off, then on.
     log('sync: a question round with sync off, then on (same inputs)');
     const offDevice = await device('Sync off');
@@ -386,7 +395,9 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     rows.push(['sync', 'Submit answers on B → A’s next model request', pick(answers, (run) => run.submitToRequest), 'ms', 'one replication round trip (PUT → a waiting _changes hears it)', roundTrip, `median of ${rounds}; round trip median of ${roundTrips.length}`]);
     await laptop.context.close();
     await phone.context.close();
+  }
 
+  async function initialSyncRows() {
     // (b) The initial sync of a large history.
     const messages = initial.conversations * initial.perConversation;
     log(`sync: initial sync of ${initial.conversations} conversations / ${messages} messages`);
@@ -430,9 +441,5 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     rows.push(['sync', `initial sync, ${label}: D downloads (Turn on sync → every message in its store)`, downloadMs, 'ms', '', undefined, `applying them ${receives.reduce((sum, entry) => sum + entry.duration, 0).toFixed(0)} ms of worker time in ${receives.length} batches`]);
     rows.push(['sync', `initial sync, ${label}: bytes on the wire, download (server → D)`, download.up + download.down, 'B', '', undefined, `${download.up} up, ${download.down} down`]);
     rows.push(['sync', `initial sync: "Syncing n of m" statuses D showed`, progress.length, '', '', undefined, progress.length ? `${progress[0]} … ${progress.at(-1)}` : statuses.join(' | ').slice(0, 200)]);
-  } finally {
-    await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
-    await couch.stop();
   }
-  return { rows, figures };
 }
