@@ -32,6 +32,8 @@ describe('sync progress', () => {
       progress.batch('pull', { docs_written: written });
       await expect.poll(() => progressOf(states)).toEqual({ state: 'syncing', done: written, total: 3400 });
     }
+    // Every status said 3,400 in all, even those reported before the next count came back (never 3,600 in between).
+    expect(new Set(states.flatMap((state) => (state.state === 'syncing' && state.total !== undefined ? [state.total] : [])))).toEqual(new Set([3400]));
   });
 
   it('an upload counts what this side holds that the server lacks; CouchDB 2+ says what remains itself', async () => {

@@ -107,12 +107,15 @@ export function replicationProgress(local: Database<EncryptedDocument>, remote: 
   };
   return {
     batch(direction: Direction, change: { docs_written: number; pending?: number }) {
-      written[direction] += Math.max(0, change.docs_written - cumulative[direction]);
+      const moved = Math.max(0, change.docs_written - cumulative[direction]);
+      written[direction] += moved;
       cumulative[direction] = change.docs_written;
       if (typeof change.pending === 'number') {
         serverSays[direction] = true;
         remaining[direction] = change.pending;
       } else {
+        // What this batch moved is no longer left to move, until the next count says more precisely.
+        if (remaining[direction] !== undefined) remaining[direction] = Math.max(0, remaining[direction] - moved);
         countIfLong();
       }
       report();
