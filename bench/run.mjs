@@ -16,6 +16,7 @@ import { measureLocalModel } from './local-model.mjs';
 import { measureNextChat } from './nextchat.mjs';
 import { QUERIES, measureSearch } from './search.mjs';
 import { measureCodeStream } from './code-stream.mjs';
+import { measureSync } from './sync.mjs';
 import {
   addServerProfile, measureAppLoad, measureBaselines, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
 } from './parley.mjs';
@@ -33,7 +34,10 @@ const distDirectory = option('--dist') ?? 'dist';
 /**
  * `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps); `--only stream`
  * runs the long stream alone, `--rounds n` times (5), with where its time goes; `--only search` runs search across
- * conversations alone; `--only latency` runs issue 21.22's load, reload and approval figures with the first-load bytes.
+ * conversations alone; `--only latency` runs issue 21.22's load, reload and approval figures with the first-load bytes;
+ * `--only sync` runs issue 19's sync figures (bench/sync.mjs), the initial sync at 100 conversations / 10,000 messages, or
+ * at the issue's 1,000 / 100,000 with `--sync-full` (or `--sync-conversations n`, 100 messages each); `--sync-parts
+ * initial` (or `write,answer`) runs part of it.
  */
 const only = option('--only');
 const PORT = Number(process.env.BENCH_PORT ?? 4196);
@@ -169,13 +173,23 @@ async function codeRows() {
   for (const row of code.rows) add(...row);
 }
 
+/** Issue 19: `--only sync` (sync.mjs): an answer on another device, a synced write's cost, the initial sync. */
+async function syncRows() {
+  const conversations = args.includes('--sync-full') ? 1000 : Number(option('--sync-conversations') ?? 100);
+  const initial = { conversations, perConversation: 100 };
+  const parts = option('--sync-parts')?.split(',') ?? ['write', 'answer', 'initial'];
+  const sync = await measureSync(browser, base, provider, { rounds: Number(option('--rounds') ?? (quick ? 2 : 5)), initial, parts, log });
+  figures.sync = sync.figures;
+  for (const row of sync.rows) add(...row);
+}
+
 try {
   if (only === 'latency') {
     const mcp = await latencyRows();
     printTable(rows, { firstLoad, mcp, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
-  } else if (only === 'hostile' || only === 'stream' || only === 'search' || only === 'code') {
-    await (only === 'hostile' ? hostileRows() : only === 'search' ? searchRows() : only === 'code' ? codeRows() : streamRows());
+  } else if (only === 'hostile' || only === 'stream' || only === 'search' || only === 'code' || only === 'sync') {
+    await (only === 'hostile' ? hostileRows() : only === 'search' ? searchRows() : only === 'code' ? codeRows() : only === 'sync' ? syncRows() : streamRows());
     printTable(rows, { firstLoad, mcp: {}, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
   } else {

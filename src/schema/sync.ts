@@ -11,7 +11,15 @@ export { DeviceRef };
  * The device whose worker runs a conversation: its only authority (DESIGN 7b). `epoch` grows by one with every take-over
  * ("Continue on this device"), which is a `PUT` with the current `_rev` on the server: one device wins, never two.
  */
-export const Runner = z.object({ conversationId: z.string().min(1).max(100), device: DeviceRef, epoch: z.number().int().min(0), since: z.number() });
+export const Runner = z.object({
+  conversationId: z.string().min(1).max(100),
+  device: DeviceRef,
+  epoch: z.number().int().min(0),
+  since: z.number(),
+  /** The conversation's title on the device that took it over, as it took it over: a title other than it, written by the
+   * device that ran it before, was given there meanwhile (a rename on two devices at once) and is kept, not dropped. */
+  seenTitle: z.string().max(1000).optional(),
+});
 export type Runner = z.infer<typeof Runner>;
 
 /** What a device that does not run a conversation asks the device that does (applied there by its compare-and-set). */

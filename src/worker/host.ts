@@ -125,6 +125,7 @@ export function createHost(environment: HostEnvironment): Host {
       listConversations: () => store.listConversations(),
       allMessages: (id) => store.allMessages(id),
       applyRemote: (change) => store.applyRemote(change),
+      updateConversation: (id, update) => store.updateConversation(id, update).then(() => undefined),
       async deleteLocal(conversationId) {
         runs.stop(conversationId);
         if (await store.getConversation(conversationId)) await store.deleteConversation(conversationId);

@@ -108,6 +108,15 @@ describe('Settings → Sync', () => {
     await waitFor(() => expect(status()).toHaveTextContent('此浏览器无法加密'));
   });
 
+  it('an initial sync says how far it has got in Chinese too, numbers in the locale', async () => {
+    await setLocale('zh-CN');
+    const syncing: SyncStatus = { state: 'syncing', device: phone, url: 'https://couch.example.com/parley', username: 'me', progress: { done: 120, total: 3400 } };
+    const { dispatch, status } = renderSync(() => syncing, '同步');
+    await waitFor(() => expect(status()).toHaveTextContent('正在同步：120 / 3,400'));
+    dispatch({ type: 'sync-status', status: { ...syncing, progress: { done: 3400, total: 3400 } } });
+    await waitFor(() => expect(status()).toHaveTextContent('正在同步：3,400 / 3,400'));
+  });
+
   it('"Turn off sync" sends sync.disable and shows the form again', async () => {
     const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now() };
     const { send, region, status } = renderSync((command) => (command.type === 'sync.disable' ? off : on));

@@ -48,11 +48,116 @@ function stateOfError(error: PouchError, otherwise: 'offline' | 'server_error'):
   return otherwise === 'offline' ? { state: 'offline' } : { state: 'error', reason: 'server_error' };
 }
 
-/** A PouchDB database in this origin's IndexedDB that mirrors the server's, live, in both directions. */
-export function openPouchMirror(localName: string, access: RemoteAccess): PouchMirror {
+/**
+ * "Syncing 120 of 3,400": documents moved since both directions were last idle, of those there are to move. CouchDB 2+
+ * says how many changes remain (`pending`); a server that does not (pouchdb-server, CouchDB 1) is asked how many
+ * documents each side holds, so an initial sync (one side empty) still shows how far it has got. Without either, the
+ * total is left out ("Syncing…").
+ */
+export function replicationProgress(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, onState: (state: ReplicationState) => void, countAfterMs: number) {
+  const directions = ['push', 'pull'] as const;
+  type Direction = (typeof directions)[number];
+  /** `docs_written` as last reported (it counts from the replication's start), and what this round wrote. */
+  const cumulative = { push: 0, pull: 0 };
+  const written = { push: 0, pull: 0 };
+  const remaining: Record<Direction, number | undefined> = { push: undefined, pull: undefined };
+  const serverSays: Record<Direction, boolean> = { push: false, pull: false };
+  let counting = false;
+  let recountAgain = false;
+  /** Grows when both directions go idle: a count begun in an earlier round is not reported after "Synced". */
+  let round = 0;
+  let roundStartedAt: number | undefined;
+  let countedAt = 0;
+  let countTimer: ReturnType<typeof setTimeout> | undefined;
+  const countIfLong = () => {
+    const now = Date.now();
+    if (roundStartedAt !== undefined && now - roundStartedAt >= countAfterMs && now - countedAt >= countAfterMs) {
+      countedAt = now;
+      void recount();
+    }
+  };
+
+  const report = () => {
+    const done = written.push + written.pull;
+    const left = (remaining.push ?? 0) + (remaining.pull ?? 0);
+    onState({ state: 'syncing', done, ...(left > 0 ? { total: done + left } : {}) });
+  };
+  const recount = async () => {
+    if (counting) {
+      recountAgain = true;
+      return;
+    }
+    counting = true;
+    const started = round;
+    try {
+      const [here, there] = await Promise.all([local.info(), remote.info()]);
+      if (started !== round) return;
+      if (!serverSays.pull) remaining.pull = Math.max(0, there.doc_count - here.doc_count);
+      if (!serverSays.push) remaining.push = Math.max(0, here.doc_count - there.doc_count);
+      report();
+    } catch {
+      // The counts are a nicety: the status stays "Syncing…" without them.
+    } finally {
+      counting = false;
+      if (recountAgain) {
+        recountAgain = false;
+        void recount();
+      }
+    }
+  };
+  return {
+    batch(direction: Direction, change: { docs_written: number; pending?: number }) {
+      const moved = Math.max(0, change.docs_written - cumulative[direction]);
+      written[direction] += moved;
+      cumulative[direction] = change.docs_written;
+      if (typeof change.pending === 'number') {
+        serverSays[direction] = true;
+        remaining[direction] = change.pending;
+      } else {
+        // What this batch moved is no longer left to move, until the next count says more precisely.
+        if (remaining[direction] !== undefined) remaining[direction] = Math.max(0, remaining[direction] - moved);
+        countIfLong();
+      }
+      report();
+    },
+    /** A direction went active: say so now, with a total once the counts are in. */
+    active() {
+      report();
+      if (roundStartedAt !== undefined) return;
+      roundStartedAt = Date.now();
+      countTimer = setTimeout(countIfLong, countAfterMs);
+    },
+    /** The replication was cancelled: nothing more is reported. */
+    stop() {
+      round += 1;
+      roundStartedAt = Number.POSITIVE_INFINITY;
+      clearTimeout(countTimer);
+    },
+    /** Both directions idle: the next round counts from zero. */
+    roundOver() {
+      round += 1;
+      roundStartedAt = undefined;
+      clearTimeout(countTimer);
+      written.push = 0;
+      written.pull = 0;
+      remaining.push = undefined;
+      remaining.pull = undefined;
+    },
+  };
+}
+
+/** A write or two (a live change) is over well within this: it costs no request for counts. */
+const COUNT_AFTER_MS = 1000;
+
+/**
+ * A PouchDB database in this origin's IndexedDB that mirrors the server's, live, in both directions. `countAfterMs`: how
+ * long a replication round runs before the documents left to move are counted for the status (tests count at once).
+ */
+export function openPouchMirror(localName: string, access: RemoteAccess, { countAfterMs = COUNT_AFTER_MS } = {}): PouchMirror {
   const local = new PouchDB<EncryptedDocument>(localName, { auto_compaction: true });
   const remote = remoteDatabase(access);
   let replication: ReturnType<Database<EncryptedDocument>['sync']> | undefined;
+  let progress: ReturnType<typeof replicationProgress> | undefined;
   const followers = new Set<{ cancel(): void }>();
 
   const get = async (database: Database<EncryptedDocument>, id: string): Promise<EncryptedDocument | undefined> => {
@@ -105,8 +210,19 @@ export function openPouchMirror(localName: string, access: RemoteAccess): PouchM
           if (page.results.length < PAGE) break;
         }
         if (cancelled) return;
+        // Changes that arrive while earlier ones are applied are applied together: a replication batch (200 documents)
+        // lands as a burst of single changes, and one call saves the position once, not once per document.
+        let waiting: Array<{ seq: string | number; doc?: EncryptedDocument }> = [];
         feed = local.changes({ since: position, live: true, include_docs: true }).on('change', (change) => {
-          chain = chain.then(() => (cancelled ? undefined : onChanges(toChanges([change])))).catch(() => undefined);
+          waiting.push(change);
+          if (waiting.length > 1) return;
+          chain = chain
+            .then(() => {
+              const batch = waiting;
+              waiting = [];
+              return cancelled ? undefined : onChanges(toChanges(batch));
+            })
+            .catch(() => undefined);
         });
       })();
       return follower;
@@ -140,7 +256,7 @@ export function openPouchMirror(localName: string, access: RemoteAccess): PouchM
     },
     replicate(onState) {
       replication?.cancel();
-      let done = 0;
+      progress?.stop();
       replication = local.sync(remote, {
         live: true,
         retry: true,
@@ -148,6 +264,8 @@ export function openPouchMirror(localName: string, access: RemoteAccess): PouchM
         // PouchDB's default doubles the wait up to 10 minutes: a device back online after a long gap would sync that late.
         back_off_function: (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, MAX_RETRY_DELAY_MS)),
       });
+      progress = replicationProgress(local, remote, onState, countAfterMs);
+      const current = progress;
       // The two-way Sync object re-emits 'paused' WITHOUT the error (pouchdb-browser 9, Sync's pushPaused/pullPaused), so a
       // failed request looked like "Synced". Each direction's own 'paused' carries it: a direction that paused on an error
       // (the server unreachable, or refusing) is what the status says until that direction is active again.
@@ -168,27 +286,25 @@ export function openPouchMirror(localName: string, access: RemoteAccess): PouchM
             paused[direction] = true;
             if (error) failed[direction] = error;
             else delete failed[direction];
-            done = 0;
+            if (paused.push && paused.pull) current.roundOver();
             report();
           });
       }
       replication
-        .on('change', (info) => {
-          done += info.change.docs_written;
-          const pending = info.change.pending;
-          onState({ state: 'syncing', done, ...(pending !== undefined ? { total: done + pending } : {}) });
-        })
-        .on('active', () => onState({ state: 'syncing', done }))
+        .on('change', (info) => current.batch(info.direction, info.change))
+        .on('active', () => current.active())
         .on('denied', () => onState({ state: 'error', reason: 'unauthorized' }))
         .on('error', (error) => onState(stateOfError(error, 'server_error')));
     },
     async close() {
       replication?.cancel();
+      progress?.stop();
       for (const follower of followers) follower.cancel();
       await local.close();
     },
     async destroy() {
       replication?.cancel();
+      progress?.stop();
       for (const follower of followers) follower.cancel();
       await local.destroy();
     },

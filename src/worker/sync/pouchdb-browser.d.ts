@@ -17,6 +17,7 @@ declare module 'pouchdb-browser' {
   }
   interface SyncInfo {
     direction: 'push' | 'pull';
+    /** `docs_written` counts from the replication's start (a live one's whole life), not per batch. */
     change: { docs_written: number; pending?: number };
   }
   interface Replication {
@@ -37,6 +38,7 @@ declare module 'pouchdb-browser' {
     changes(options: { since: string | number; limit?: number; include_docs: true; live?: false }): Promise<ChangesResult<Document>>;
     changes(options: { since: string | number; include_docs: true; live: true }): LiveChanges<Document>;
     sync(remote: Database<Document>, options: { live: boolean; retry: boolean; batch_size?: number; back_off_function?: (delay: number) => number }): SyncReplication;
+    info(): Promise<{ doc_count: number }>;
     close(): Promise<void>;
     destroy(): Promise<void>;
   }

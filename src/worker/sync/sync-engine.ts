@@ -14,6 +14,8 @@ export interface SyncEngineHost {
   /** Stores records another device wrote (a conversation this device does not run), telling the UI as a write does. */
   applyRemote(change: RecordChange): Promise<void>;
   deleteLocal(conversationId: string): Promise<void>;
+  /** A read-modify-write of a conversation this device runs, in one transaction, told as a write is (so it syncs). */
+  updateConversation(conversationId: string, update: (conversation: Conversation) => Conversation): Promise<void>;
   /** Applies another device's proposal to a conversation this device runs, through the same compare-and-set as here. */
   applyProposal(proposal: Proposal): Promise<{ status: 'applied' } | { status: 'refused'; reason: string }>;
   /** Another device took over a conversation this device ran: stop running it here. */
@@ -29,12 +31,41 @@ interface KnownState {
   runners: Runner[];
   foreign: string[];
   deleted: string[];
+  /** Conversations whose record here was last written by this device as their runner (see `receiveRecord`). */
+  authored?: string[];
 }
 
 type Dirty = { kind: 'conversation'; id: string } | { kind: 'message'; id: string } | { kind: 'deleted'; id: string };
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
 const PUSH_DELAY_MS = 250;
+/** How long a write that failed to reach the mirror waits before it is tried again. */
+const PUSH_RETRY_MS = 2000;
+/** The most of other devices' messages stored in one IndexedDB transaction. */
+const MESSAGES_PER_TRANSACTION = 200;
+/** Performance measures in the worker (read by bench/sync.mjs): one per batch of local writes sealed into the mirror, and
+ * one per batch of mirror changes applied here; their `detail` says how many documents and sealed bytes. */
+export const PUSH_MEASURE = 'parley:sync.push';
+export const RECEIVE_MEASURE = 'parley:sync.receive';
+
+/** Whether a title differs from the one the conversation had when its runner took it over (unknown: it may). */
+function renamedMeanwhile(title: string, runner: Runner | undefined): boolean {
+  return runner?.seenTitle === undefined || runner.seenTitle !== title;
+}
+
+/** Whether a conversation record holds `title`, as its title or a kept one. */
+function holdsTitle(conversation: Conversation, title: string): boolean {
+  return conversation.title === title || (conversation.otherTitles ?? []).some((entry) => entry.title === title);
+}
+
+const measureCounts = new Map<string, number>();
+/** A performance measure, the oldest dropped every 1,000 so a long-running worker's timeline does not grow without end. */
+function measure(name: string, start: number, detail: Record<string, number>): void {
+  const count = (measureCounts.get(name) ?? 0) + 1;
+  measureCounts.set(name, count % 1000);
+  if (count === 1000) performance.clearMeasures(name);
+  performance.measure(name, { start, detail });
+}
 
 /**
  * Sync of one device (issue 19, DESIGN 7b). The device whose worker runs a conversation is its only authority: only it
@@ -48,6 +79,7 @@ export class SyncEngine {
   /** Conversations that came from another device (so a missing runner document does not make them this device's). */
   private readonly foreign = new Set<string>();
   private readonly deleted = new Set<string>();
+  private readonly authored = new Set<string>();
   private readonly dirty = new Map<string, Dirty>();
   private readonly handledProposals = new Set<string>();
   private pushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -57,6 +89,11 @@ export class SyncEngine {
   private stopped = false;
   /** Documents that could not be opened (another key, altered): counted, never applied. */
   unreadable = 0;
+  /** Documents sealed and written to the mirror by this engine, and their ciphertext's size (base64 characters). */
+  sealedDocuments = 0;
+  sealedBytes = 0;
+  /** Writes to the mirror that failed and were noted again for a retry. */
+  pushFailures = 0;
   private stateChanged = false;
 
   constructor(
@@ -74,6 +111,7 @@ export class SyncEngine {
     for (const runner of known?.runners ?? []) this.runners.set(runner.conversationId, runner);
     for (const id of known?.foreign ?? []) this.foreign.add(id);
     for (const id of known?.deleted ?? []) this.deleted.add(id);
+    for (const id of known?.authored ?? []) this.authored.add(id);
     let resolveCaughtUp!: () => void;
     const caughtUp = new Promise<void>((resolve) => (resolveCaughtUp = resolve));
     this.following = this.mirror.follow(since, async (changes) => {
@@ -172,7 +210,8 @@ export class SyncEngine {
     }
     const previous = current?.ct ? await this.readPayload(current) : undefined;
     const epoch = previous?.kind === 'runner' ? previous.runner.epoch + 1 : 1;
-    const runner: Runner = { conversationId, device: this.device, epoch, since: this.host.now() };
+    const seenTitle = (await this.host.getConversation(conversationId))?.title;
+    const runner: Runner = { conversationId, device: this.device, epoch, since: this.host.now(), ...(seenTitle !== undefined ? { seenTitle: seenTitle.slice(0, 1000) } : {}) };
     const sealed = await seal(this.keys, JSON.stringify({ kind: 'runner', runner } satisfies SyncPayload));
     let result: 'ok' | 'conflict';
     try {
@@ -191,7 +230,7 @@ export class SyncEngine {
 
   private async saveState(): Promise<void> {
     this.stateChanged = false;
-    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted] };
+    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted], authored: [...this.authored] };
     await this.mirror.setLocal('state', state);
   }
 
@@ -212,23 +251,59 @@ export class SyncEngine {
   }
 
   private async push(batch: Dirty[]): Promise<void> {
-    for (const entry of batch) {
-      if (entry.kind === 'deleted') {
-        if (!this.deleted.has(entry.id)) {
-          this.deleted.add(entry.id);
-          await this.saveState();
-          await this.write(await documentId(this.keys, 'conversation', entry.id), { kind: 'conversation-deleted', conversationId: entry.id, writer: this.device.id, at: this.host.now() });
-        }
-        continue;
-      }
-      if (entry.kind === 'conversation') {
-        const conversation = await this.host.getConversation(entry.id);
-        if (conversation && this.runsHere(conversation.id)) await this.write(await documentId(this.keys, 'conversation', conversation.id), { kind: 'conversation', conversation, writer: this.device.id, epoch: this.epochOf(conversation.id) });
-        continue;
-      }
-      const message = await this.host.getMessage(entry.id);
-      if (message && this.runsHere(message.conversationId)) await this.write(await documentId(this.keys, 'message', message.id), { kind: 'message', message, writer: this.device.id, epoch: this.epochOf(message.conversationId) });
+    const started = performance.now();
+    const bytesBefore = this.sealedBytes;
+    const documentsBefore = this.sealedDocuments;
+    const failuresBefore = this.pushFailures;
+    try {
+      await this.pushEntries(batch);
+    } finally {
+      measure(PUSH_MEASURE, started, { records: batch.length, documents: this.sealedDocuments - documentsBefore, bytes: this.sealedBytes - bytesBefore, failures: this.pushFailures - failuresBefore });
     }
+  }
+
+  /**
+   * Seals each entry into the mirror. One that fails (the mirror's IndexedDB refusing a write, a conflict that kept
+   * coming back) is not dropped: it is noted again and retried a little later, with whatever was noted meanwhile.
+   */
+  private async pushEntries(batch: Dirty[]): Promise<void> {
+    let failed = 0;
+    for (const entry of batch) {
+      if (this.stopped) return;
+      try {
+        await this.pushEntry(entry);
+      } catch {
+        failed += 1;
+        if (entry.kind === 'deleted') this.deleted.delete(entry.id);
+        if (!this.dirty.has(`${entry.kind}:${entry.id}`)) this.dirty.set(`${entry.kind}:${entry.id}`, entry);
+      }
+    }
+    this.pushFailures += failed;
+    if (failed > 0 && !this.stopped) this.schedulePush(PUSH_RETRY_MS);
+  }
+
+  private async pushEntry(entry: Dirty): Promise<void> {
+    if (entry.kind === 'deleted') {
+      if (!this.deleted.has(entry.id)) {
+        this.deleted.add(entry.id);
+        await this.saveState();
+        await this.write(await documentId(this.keys, 'conversation', entry.id), { kind: 'conversation-deleted', conversationId: entry.id, writer: this.device.id, at: this.host.now() });
+      }
+      return;
+    }
+    if (entry.kind === 'conversation') {
+      const conversation = await this.host.getConversation(entry.id);
+      if (conversation && this.runsHere(conversation.id)) {
+        if (!this.authored.has(conversation.id)) {
+          this.authored.add(conversation.id);
+          await this.saveState();
+        }
+        await this.write(await documentId(this.keys, 'conversation', conversation.id), { kind: 'conversation', conversation, writer: this.device.id, epoch: this.epochOf(conversation.id) });
+      }
+      return;
+    }
+    const message = await this.host.getMessage(entry.id);
+    if (message && this.runsHere(message.conversationId)) await this.write(await documentId(this.keys, 'message', message.id), { kind: 'message', message, writer: this.device.id, epoch: this.epochOf(message.conversationId) });
   }
 
   /** Whether this device writes the conversation's records: it runs it, or it was never anyone else's. */
@@ -266,6 +341,8 @@ export class SyncEngine {
     }
     const sealed = await seal(this.keys, text);
     await this.mirror.put({ _id: id, ...(existing?._rev ? { _rev: existing._rev } : {}), e: 1, ...sealed });
+    this.sealedDocuments += 1;
+    this.sealedBytes += sealed.ct.length + sealed.iv.length;
   }
 
   private async readPayload(document: EncryptedDocument): Promise<SyncPayload | undefined> {
@@ -282,17 +359,43 @@ export class SyncEngine {
 
   /** What the mirror received (or this device wrote), applied in order; the position is kept once applied. */
   private async receive(changes: MirrorChange[]): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.receiveChanges(changes);
+    } finally {
+      if (changes.length > 0) measure(RECEIVE_MEASURE, started, { documents: changes.length });
+    }
+  }
+
+  private async receiveChanges(changes: MirrorChange[]): Promise<void> {
     let runnersMoved = false;
+    // Other devices' messages are stored together, in one transaction per run of them (an initial sync is mostly
+    // messages); anything else is applied in order after them.
+    let messages: Message[] = [];
+    const storeMessages = async () => {
+      if (messages.length === 0) return;
+      const batch = messages;
+      messages = [];
+      await this.host.applyRemote({ messages: batch });
+    };
     for (const { document } of changes) {
       if (this.stopped) return;
       if (document._id === KEY_DOC_ID || document._deleted) continue;
       const payload = await this.readPayload(document);
       if (!payload) continue;
+      if (payload.kind !== 'message') await storeMessages();
       if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
       else if (payload.kind === 'proposal') await this.receiveProposal(payload.proposal, document._id);
       else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
-      else await this.receiveRecord(payload);
+      else {
+        const change = await this.receiveRecord(payload);
+        if (change?.messages) messages.push(...change.messages);
+        else if (change) await this.host.applyRemote(change);
+        if (messages.length >= MESSAGES_PER_TRANSACTION) await storeMessages();
+      }
     }
+    if (this.stopped) return;
+    await storeMessages();
     const last = changes.at(-1);
     if (last) {
       // The state first: a crash between the two writes only makes the next start read some documents again.
@@ -319,19 +422,57 @@ export class SyncEngine {
     return true;
   }
 
-  private async receiveRecord(payload: Extract<SyncPayload, { kind: 'conversation' | 'message' }>): Promise<void> {
+  /**
+   * A conversation's or message's record another device wrote. Of two versions, the one written under the higher runner
+   * epoch wins on every device (the runner's: the server's compare-and-set chose it), whichever revision CouchDB picked:
+   * the runner writes its own over a foreign one it sees, and the others ignore an earlier epoch's. A title that loses
+   * is not dropped: it is kept in the winner's `otherTitles`.
+   */
+  private async receiveRecord(payload: Extract<SyncPayload, { kind: 'conversation' | 'message' }>): Promise<RecordChange | undefined> {
     if (payload.writer === this.device.id) return; // this device's own write, back from the mirror
     const conversationId = payload.kind === 'conversation' ? payload.conversation.id : payload.message.conversationId;
     if (this.deleted.has(conversationId)) return;
     const runner = this.runners.get(conversationId);
-    // This device runs it: its own records are the truth (an earlier runner's late writes do not overwrite them).
-    if (runner?.device.id === this.device.id) return;
+    // This device runs it: its own records are the truth. A foreign one is an earlier runner's late write (made before
+    // it heard it lost): written over again here, with the title it gave kept.
+    if (runner?.device.id === this.device.id) {
+      if (payload.kind === 'message') this.markDirty({ kind: 'message', id: payload.message.id });
+      else await this.keepOtherTitles(payload.conversation, payload.writer);
+      return;
+    }
     if (!runner && !this.foreign.has(conversationId) && (await this.host.getConversation(conversationId))) return;
+    if (runner && payload.epoch < runner.epoch) return; // superseded: the runner writes over it
+    const mine = payload.kind === 'conversation' && this.authored.has(conversationId) ? await this.host.getConversation(conversationId) : undefined;
+    if (mine && payload.kind === 'conversation' && renamedMeanwhile(mine.title, runner) && !holdsTitle(payload.conversation, mine.title)) {
+      // This device ran it and renamed it before it heard of the take-over: its record goes to the runner again (under an
+      // earlier epoch, which the others ignore and whose title the runner keeps) before the runner's replaces it here.
+      await this.write(await documentId(this.keys, 'conversation', conversationId), { kind: 'conversation', conversation: mine, writer: this.device.id, epoch: Math.max(0, (runner?.epoch ?? payload.epoch) - 1) });
+      return;
+    }
     if (!this.foreign.has(conversationId)) {
       this.foreign.add(conversationId);
       this.stateChanged = true;
     }
-    await this.host.applyRemote(payload.kind === 'conversation' ? { conversation: payload.conversation } : { messages: [payload.message] });
+    if (payload.kind === 'conversation' && this.authored.delete(conversationId)) this.stateChanged = true;
+    return payload.kind === 'conversation' ? { conversation: payload.conversation } : { messages: [payload.message] };
+  }
+
+  /** On the runner: another device's version of its conversation. Its title, when it differs, is kept; ours is written again. */
+  private async keepOtherTitles(theirs: Conversation, writer: string): Promise<void> {
+    const offered: NonNullable<Conversation['otherTitles']> = [...(theirs.otherTitles ?? [])];
+    if (renamedMeanwhile(theirs.title, this.runners.get(theirs.id))) offered.push({ title: theirs.title, at: theirs.updatedAt, device: writer });
+    const mine = await this.host.getConversation(theirs.id);
+    if (!mine) return;
+    if (offered.every((entry) => holdsTitle(mine, entry.title))) {
+      this.markDirty({ kind: 'conversation', id: mine.id });
+      return;
+    }
+    // One transaction with whatever this device's run writes meanwhile; the write syncs as any other.
+    await this.host.updateConversation(mine.id, (current) => {
+      const kept = [...(current.otherTitles ?? [])];
+      for (const entry of offered) if (!holdsTitle({ ...current, otherTitles: kept }, entry.title)) kept.push(entry);
+      return { ...current, otherTitles: kept.slice(-20) };
+    });
   }
 
   private async receiveDeletion(conversationId: string, writer: string): Promise<void> {
