@@ -1,24 +1,24 @@
-import type MiniSearch from 'minisearch';
 import type { RecordChange } from '../core/store';
 import { messageText } from '../core/message-text';
 import { snippetOf, terms } from '../core/search-text';
 import type { ConversationSearchResult } from '../schema/protocol';
 import type { Conversation, Message } from '../schema/records';
 import type { ParleyDatabase } from './database';
+import { SearchIndex, type SearchDocument as Document } from './search-ranking';
 
-/** Messages read per request while the index is built; the worker answers the page between batches. */
+/** Messages read per request while the index is built. */
 const BUILD_BATCH = 500;
+/**
+ * The longest the build indexes without letting the worker answer anything else: a command that arrives meanwhile
+ * (open a conversation, answer a question) waits at most this long behind it.
+ */
+const BUILD_SLICE_MS = 10;
 /** Candidates read beyond `limit`, so hits of records deleted behind the index's back still leave a full page. */
 const SPARE_HITS = 10;
 const TITLE_PREFIX = 'title:';
 /** Performance measures the benchmark reads in the worker (bench/search.mjs): a search, and the index's build. */
 export const SEARCH_MEASURE = 'parley:conversations.search';
 export const BUILD_MEASURE = 'parley:conversations.search.build';
-
-interface Document {
-  id: string;
-  text: string;
-}
 
 /**
  * Search across conversations: titles and message text in a MiniSearch index that lives in this worker. Nothing is
@@ -28,7 +28,7 @@ interface Document {
  * drops hits whose record is gone. It is rebuilt, not persisted: see README "Search across conversations".
  */
 export class ConversationSearch {
-  private index: Promise<MiniSearch<Document>> | undefined;
+  private index: Promise<SearchIndex> | undefined;
   /** Written since the index was last brought up to date, newest record per id. */
   private readonly pending = new Map<string, Document>();
   private readonly deleted = new Set<string>();
@@ -63,13 +63,13 @@ export class ConversationSearch {
     this.index ??= this.build();
     const index = await this.index;
     this.applyPending(index);
-    const hits = index.search(query, { prefix: isTypedWord, combineWith: 'AND' }).slice(0, limit + SPARE_HITS);
+    const { matches: hits, total } = index.rank(terms(query, true), isTypedWord, limit + SPARE_HITS);
     const transaction = this.database.transaction(['conversations', 'messages'], 'readonly');
     const conversations = transaction.objectStore('conversations');
     const messages = transaction.objectStore('messages');
     const records = await Promise.all(
       hits.map(async (hit) => {
-        const id = String(hit.id);
+        const id = hit.id;
         const message = id.startsWith(TITLE_PREFIX) ? undefined : await messages.get(id);
         const conversation = await conversations.get(message ? message.conversationId : id.slice(TITLE_PREFIX.length));
         return { hit, message, conversation };
@@ -77,14 +77,14 @@ export class ConversationSearch {
     );
     const results: ConversationSearchResult[] = [];
     for (const { hit, message, conversation } of records) {
-      if (!conversation || (!message && !String(hit.id).startsWith(TITLE_PREFIX))) continue;
+      if (!conversation || (!message && !hit.id.startsWith(TITLE_PREFIX))) continue;
       const matched = new Set(hit.terms);
       if (message) results.push({ conversationId: conversation.id, title: conversation.title, messageId: message.id, seq: message.seq, snippet: snippetOf(messageText(message), matched) });
       else results.push({ conversationId: conversation.id, title: conversation.title, snippet: snippetOf(conversation.title, matched) });
       if (results.length === limit) break;
     }
     performance.clearMeasures(SEARCH_MEASURE); // only the last is kept: no timeline growing with every search
-    performance.measure(SEARCH_MEASURE, { start: started, detail: { query, hits: hits.length } });
+    performance.measure(SEARCH_MEASURE, { start: started, detail: { query, hits: total } });
     return results;
   }
 
@@ -95,44 +95,58 @@ export class ConversationSearch {
     ids.add(document.id);
   }
 
-  private applyPending(index: MiniSearch<Document>): void {
+  private applyPending(index: SearchIndex): void {
     for (const document of this.pending.values()) {
       if (index.has(document.id)) index.replace(document);
       else index.add(document);
     }
     this.pending.clear();
     for (const conversationId of this.deleted) {
-      for (const id of this.idsByConversation.get(conversationId) ?? []) if (index.has(id)) index.discard(id);
+      for (const id of this.idsByConversation.get(conversationId) ?? []) index.discard(id);
       this.idsByConversation.delete(conversationId);
     }
     this.deleted.clear();
   }
 
-  /** Reads every title and message in batches of readonly transactions, so no write waits for the whole walk. */
-  private async build(): Promise<MiniSearch<Document>> {
+  /**
+   * Reads every title and message in batches of readonly transactions, so no write waits for the whole walk, and
+   * indexes them in slices of at most BUILD_SLICE_MS, yielding to the worker's other tasks between slices.
+   */
+  private async build(): Promise<SearchIndex> {
     const started = performance.now();
     const { default: MiniSearchClass } = await import('minisearch');
-    const index = new MiniSearchClass<Document>({
-      fields: ['text'],
-      storeFields: [],
-      tokenize: (text) => terms(text),
-      searchOptions: { tokenize: (text) => terms(text, true) },
-    });
-    for (const conversation of await this.database.getAll('conversations')) this.add(index, conversation.id, titleDocument(conversation));
+    const index = new SearchIndex(MiniSearchClass, (text) => terms(text));
+    let longestSlice = 0;
+    let sliceStart = performance.now();
+    const addAll = async (documents: Iterable<[string, Document]>) => {
+      for (const [conversationId, document] of documents) {
+        this.add(index, conversationId, document);
+        const now = performance.now();
+        if (now - sliceStart < BUILD_SLICE_MS) continue;
+        longestSlice = Math.max(longestSlice, now - sliceStart);
+        await nextTask();
+        sliceStart = performance.now();
+      }
+    };
+    const conversations = await this.database.getAll('conversations');
+    sliceStart = performance.now();
+    await addAll(conversations.map((conversation) => [conversation.id, titleDocument(conversation)]));
     let after: string | undefined;
     for (;;) {
+      longestSlice = Math.max(longestSlice, performance.now() - sliceStart);
       const batch = await this.database.getAll('messages', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BUILD_BATCH);
-      for (const message of batch) this.add(index, message.conversationId, messageDocument(message));
+      sliceStart = performance.now();
+      await addAll(batch.map((message) => [message.conversationId, messageDocument(message)]));
       if (batch.length < BUILD_BATCH) break;
       after = batch[batch.length - 1]!.id;
-      await new Promise((resolve) => setTimeout(resolve, 0));
     }
+    longestSlice = Math.max(longestSlice, performance.now() - sliceStart);
     performance.clearMeasures(BUILD_MEASURE);
-    performance.measure(BUILD_MEASURE, { start: started, detail: { documents: index.documentCount } });
+    performance.measure(BUILD_MEASURE, { start: started, detail: { documents: index.documentCount, longestSlice } });
     return index;
   }
 
-  private add(index: MiniSearch<Document>, conversationId: string, document: Document): void {
+  private add(index: SearchIndex, conversationId: string, document: Document): void {
     // A write noted meanwhile is newer than what the walk read; it is applied before the first search.
     if (this.pending.has(document.id) || index.has(document.id)) return;
     index.add(document);
@@ -146,7 +160,7 @@ export class ConversationSearch {
  * Only the word being typed (the last) is read as the start of a word, and only from three characters: a short prefix
  * expands to thousands of terms, and merging their matches was most of a slow query's time (bench/search.mjs).
  */
-function isTypedWord(term: string, index: number, all: string[]): boolean {
+function isTypedWord(term: string, index: number, all: readonly string[]): boolean {
   return index === all.length - 1 && term.length >= 3;
 }
 
@@ -156,4 +170,16 @@ function titleDocument(conversation: Conversation): Document {
 
 function messageDocument(message: Message): Document {
   return { id: message.id, text: messageText(message) };
+}
+
+/** Resolves in a task of its own, after what is already queued (a command from the page): unlike setTimeout(0), never clamped to 4 ms. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(undefined);
+  });
 }
