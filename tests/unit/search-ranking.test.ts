@@ -6,14 +6,22 @@ import { SearchIndex, type SearchDocument } from '../../src/worker/search-rankin
 
 const isTypedWord = (term: string, index: number, all: readonly string[]) => index === all.length - 1 && term.length >= 3;
 
-function indexOf(documents: SearchDocument[]): SearchIndex {
+/** Indexed as the conversation search builds it (postings written directly), or `added` one by one by MiniSearch. */
+function indexOf(documents: SearchDocument[], added: readonly SearchDocument[] = []): SearchIndex {
   const index = new SearchIndex(MiniSearch, (text) => terms(text));
+  index.startBuild();
   for (const document of documents) index.add(document);
+  index.finishBuild();
+  for (const document of added) index.add(document);
   return index;
 }
 
-/** MiniSearch's own answer, as the conversation search asked it before: every word, the last also as a prefix. */
-const theirs = (index: SearchIndex, query: string) => index.index.search(query, { prefix: isTypedWord, combineWith: 'AND', tokenize: (text) => terms(text, true) });
+/** MiniSearch's own answer, from its own index: every word, the last also as a prefix. */
+function theirs(documents: readonly SearchDocument[], query: string) {
+  const index = new MiniSearch<SearchDocument>({ fields: ['text'], storeFields: [], tokenize: (text) => terms(text), searchOptions: { tokenize: (text) => terms(text, true) } });
+  index.addAll(documents);
+  return index.search(query, { prefix: isTypedWord, combineWith: 'AND' });
+}
 
 /** Few words, some sharing their start, so that queries match many documents, ties and prefixes are common. */
 const WORDS = ['tea', 'team', 'teapot', 'teal', 'tomato', 'tom', 'lisbon', 'list', 'a', 'the', '中文', '简体中文', '写作'];
@@ -23,10 +31,13 @@ const query = fc.oneof(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLe
 describe('SearchIndex.rank (the best few matches read from the MiniSearch index)', () => {
   it("gives MiniSearch's own scores, matched terms and number of matches, best first", () => {
     fc.assert(
-      fc.property(fc.array(text, { minLength: 1, maxLength: 60 }), fc.array(query, { maxLength: 2 }), query, fc.integer({ min: 1, max: 8 }), (texts, earlier, wanted, limit) => {
-        const index = indexOf(texts.map((body, position) => ({ id: `d${position}`, text: body })));
+      fc.property(fc.array(text, { minLength: 1, maxLength: 60 }), fc.nat(), fc.array(query, { maxLength: 2 }), query, fc.integer({ min: 1, max: 8 }), (texts, split, earlier, wanted, limit) => {
+        const documents = texts.map((body, position) => ({ id: `d${position}`, text: body }));
+        // Some built at once, the rest added afterwards (messages written after the first search).
+        const built = split % (documents.length + 1);
+        const index = indexOf(documents.slice(0, built), documents.slice(built));
         for (const asked of earlier) index.rank(terms(asked, true), isTypedWord, limit); // nothing of a query is left for the next
-        const expected = theirs(index, wanted);
+        const expected = theirs(documents, wanted);
         const { matches, total } = index.rank(terms(wanted, true), isTypedWord, limit);
         expect(total).toBe(expected.length);
         expect(matches).toHaveLength(Math.min(limit, expected.length));
@@ -74,7 +85,7 @@ describe('SearchIndex.rank (the best few matches read from the MiniSearch index)
     const index = indexOf(documents);
     const { matches, total } = index.rank(['word'], isTypedWord, 20);
     expect(total).toBe(500);
-    const expected = theirs(index, 'word');
+    const expected = theirs(documents, 'word');
     expect(matches.map((match) => match.score)).toEqual(expected.slice(0, 20).map((result) => expect.closeTo(result.score, 9)));
     expect(matches.slice(0, 10).every((match) => Number(match.id.slice(1)) % 50 === 0)).toBe(true);
   });
