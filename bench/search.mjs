@@ -90,8 +90,9 @@ export async function measureSearch(browser, base, repetitions, log = () => {}) 
       }
       // The longest the build kept the worker from anything else (opening a conversation, answering a question).
       const longestSlice = build.detail?.longestSlice ?? build.duration;
-      figures[count] = { firstSearch: first.duration, build: build.duration, longestSlice, queries };
-      log(`search at ${count}: first ${first.duration.toFixed(0)} ms (build ${build.duration.toFixed(0)} ms, longest slice ${longestSlice.toFixed(0)} ms), ${Object.entries(queries).map(([label, ms]) => `${label} ${ms.toFixed(1)} ms`).join(', ')}`);
+      const working = build.detail?.working;
+      figures[count] = { firstSearch: first.duration, build: build.duration, longestSlice, working, queries };
+      log(`search at ${count}: first ${first.duration.toFixed(0)} ms (build ${build.duration.toFixed(0)} ms, ${working === undefined ? '' : `of which working ${working.toFixed(0)} ms, `}longest slice ${longestSlice.toFixed(0)} ms), ${Object.entries(queries).map(([label, ms]) => `${label} ${ms.toFixed(1)} ms`).join(', ')}`);
     } finally {
       await context.close();
     }
