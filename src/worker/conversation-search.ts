@@ -145,14 +145,17 @@ export class ConversationSearch {
     const conversations = await this.database.getAll('conversations');
     sliceStart = performance.now();
     await addAll(conversations.map((conversation) => [conversation.id, titleDocument(conversation)]));
-    let after: string | undefined;
+    const read = (after: string | undefined) => this.database.getAll('messages', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BUILD_BATCH);
+    // The next batch is read while this one is indexed: IndexedDB works on its own thread meanwhile.
+    let next = read(undefined);
     for (;;) {
       endSlice();
-      const batch = await this.database.getAll('messages', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BUILD_BATCH);
+      const batch = await next;
       sliceStart = performance.now();
+      const full = batch.length === BUILD_BATCH;
+      if (full) next = read(batch[batch.length - 1]!.id);
       await addAll(batch.map((message) => [message.conversationId, messageDocument(message)]));
-      if (batch.length < BUILD_BATCH) break;
-      after = batch[batch.length - 1]!.id;
+      if (!full) break;
     }
     endSlice();
     index.finishBuild();
