@@ -9,8 +9,8 @@ import { SearchIndex, type RankedMatch, type SearchDocument as Document } from '
 /** Messages read per request while the index is built. */
 const BUILD_BATCH = 500;
 /**
- * The longest the build indexes without letting the worker answer anything else: a command that arrives meanwhile
- * (open a conversation, answer a question) waits at most this long behind it.
+ * How long the build indexes before letting the worker answer anything else: a command that arrives meanwhile (open
+ * a conversation, answer a question) waits about this long behind it (a garbage collection inside a slice adds to it).
  */
 const BUILD_SLICE_MS = 10;
 /** Candidates read beyond `limit`, so hits of records deleted behind the index's back still leave a full page. */
