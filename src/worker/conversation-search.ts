@@ -4,7 +4,7 @@ import { snippetOf, terms } from '../core/search-text';
 import type { ConversationSearchResult } from '../schema/protocol';
 import type { Conversation, Message } from '../schema/records';
 import type { ParleyDatabase } from './database';
-import { SearchIndex, type RankedMatch, type SearchDocument as Document } from './search-ranking';
+import type { RankedMatch, SearchDocument as Document, SearchIndex } from './search-ranking';
 
 /** Messages read per request while the index is built. */
 const BUILD_BATCH = 500;
@@ -121,7 +121,8 @@ export class ConversationSearch {
    */
   private async build(): Promise<SearchIndex> {
     const started = performance.now();
-    const { default: MiniSearchClass } = await import('minisearch');
+    // Both load with the first search, not with the worker: search costs the first load nothing.
+    const [{ default: MiniSearchClass }, { SearchIndex }] = await Promise.all([import('minisearch'), import('./search-ranking')]);
     const index = new SearchIndex(MiniSearchClass, (text) => terms(text));
     index.startBuild();
     let longestSlice = 0;
