@@ -1,24 +1,24 @@
-import type MiniSearch from 'minisearch';
 import type { RecordChange } from '../core/store';
 import { messageText } from '../core/message-text';
 import { snippetOf, terms } from '../core/search-text';
 import type { ConversationSearchResult } from '../schema/protocol';
 import type { Conversation, Message } from '../schema/records';
 import type { ParleyDatabase } from './database';
+import type { RankedMatch, SearchDocument as Document, SearchIndex } from './search-ranking';
 
-/** Messages read per request while the index is built; the worker answers the page between batches. */
+/** Messages read per request while the index is built. */
 const BUILD_BATCH = 500;
+/**
+ * How long the build indexes before letting the worker answer anything else: a command that arrives meanwhile (open
+ * a conversation, answer a question) waits about this long behind it (a garbage collection inside a slice adds to it).
+ */
+const BUILD_SLICE_MS = 10;
 /** Candidates read beyond `limit`, so hits of records deleted behind the index's back still leave a full page. */
 const SPARE_HITS = 10;
 const TITLE_PREFIX = 'title:';
 /** Performance measures the benchmark reads in the worker (bench/search.mjs): a search, and the index's build. */
 export const SEARCH_MEASURE = 'parley:conversations.search';
 export const BUILD_MEASURE = 'parley:conversations.search.build';
-
-interface Document {
-  id: string;
-  text: string;
-}
 
 /**
  * Search across conversations: titles and message text in a MiniSearch index that lives in this worker. Nothing is
@@ -28,7 +28,7 @@ interface Document {
  * drops hits whose record is gone. It is rebuilt, not persisted: see README "Search across conversations".
  */
 export class ConversationSearch {
-  private index: Promise<MiniSearch<Document>> | undefined;
+  private index: Promise<SearchIndex> | undefined;
   /** Written since the index was last brought up to date, newest record per id. */
   private readonly pending = new Map<string, Document>();
   private readonly deleted = new Set<string>();
@@ -63,28 +63,35 @@ export class ConversationSearch {
     this.index ??= this.build();
     const index = await this.index;
     this.applyPending(index);
-    const hits = index.search(query, { prefix: isTypedWord, combineWith: 'AND' }).slice(0, limit + SPARE_HITS);
+    const { matches: hits, total } = index.rank(terms(query, true), isTypedWord, limit + SPARE_HITS);
+    // The spare hits are read only when some of the first `limit` are gone.
+    const results = await this.resultsOf(hits.slice(0, limit), limit);
+    if (results.length < limit && hits.length > limit) results.push(...(await this.resultsOf(hits.slice(limit), limit - results.length)));
+    performance.clearMeasures(SEARCH_MEASURE); // only the last is kept: no timeline growing with every search
+    performance.measure(SEARCH_MEASURE, { start: started, detail: { query, hits: total } });
+    return results;
+  }
+
+  /** Up to `limit` results for `hits`, read from IndexedDB (a hit whose record is gone is dropped). */
+  private async resultsOf(hits: readonly RankedMatch[], limit: number): Promise<ConversationSearchResult[]> {
     const transaction = this.database.transaction(['conversations', 'messages'], 'readonly');
-    const conversations = transaction.objectStore('conversations');
-    const messages = transaction.objectStore('messages');
-    const records = await Promise.all(
-      hits.map(async (hit) => {
-        const id = String(hit.id);
-        const message = id.startsWith(TITLE_PREFIX) ? undefined : await messages.get(id);
-        const conversation = await conversations.get(message ? message.conversationId : id.slice(TITLE_PREFIX.length));
-        return { hit, message, conversation };
-      }),
-    );
+    const conversationStore = transaction.objectStore('conversations');
+    const messageStore = transaction.objectStore('messages');
+    // All messages at once, then each of their conversations once: two round trips, however many hits.
+    const messages = await Promise.all(hits.map((hit) => (hit.id.startsWith(TITLE_PREFIX) ? undefined : messageStore.get(hit.id))));
+    const conversationIds = new Set(hits.map((hit, position) => messages[position]?.conversationId ?? (hit.id.startsWith(TITLE_PREFIX) ? hit.id.slice(TITLE_PREFIX.length) : undefined)));
+    conversationIds.delete(undefined);
+    const conversations = new Map(await Promise.all([...conversationIds].map(async (id) => [id, await conversationStore.get(id!)] as const)));
     const results: ConversationSearchResult[] = [];
-    for (const { hit, message, conversation } of records) {
-      if (!conversation || (!message && !String(hit.id).startsWith(TITLE_PREFIX))) continue;
+    for (const [position, hit] of hits.entries()) {
+      const message = messages[position];
+      const conversation = conversations.get(message ? message.conversationId : hit.id.slice(TITLE_PREFIX.length));
+      if (!conversation || (!message && !hit.id.startsWith(TITLE_PREFIX))) continue;
       const matched = new Set(hit.terms);
       if (message) results.push({ conversationId: conversation.id, title: conversation.title, messageId: message.id, seq: message.seq, snippet: snippetOf(messageText(message), matched) });
       else results.push({ conversationId: conversation.id, title: conversation.title, snippet: snippetOf(conversation.title, matched) });
       if (results.length === limit) break;
     }
-    performance.clearMeasures(SEARCH_MEASURE); // only the last is kept: no timeline growing with every search
-    performance.measure(SEARCH_MEASURE, { start: started, detail: { query, hits: hits.length } });
     return results;
   }
 
@@ -95,44 +102,70 @@ export class ConversationSearch {
     ids.add(document.id);
   }
 
-  private applyPending(index: MiniSearch<Document>): void {
+  private applyPending(index: SearchIndex): void {
     for (const document of this.pending.values()) {
       if (index.has(document.id)) index.replace(document);
       else index.add(document);
     }
     this.pending.clear();
     for (const conversationId of this.deleted) {
-      for (const id of this.idsByConversation.get(conversationId) ?? []) if (index.has(id)) index.discard(id);
+      for (const id of this.idsByConversation.get(conversationId) ?? []) index.discard(id);
       this.idsByConversation.delete(conversationId);
     }
     this.deleted.clear();
   }
 
-  /** Reads every title and message in batches of readonly transactions, so no write waits for the whole walk. */
-  private async build(): Promise<MiniSearch<Document>> {
+  /**
+   * Reads every title and message in batches of readonly transactions, so no write waits for the whole walk, and
+   * indexes them in slices of at most BUILD_SLICE_MS, yielding to the worker's other tasks between slices.
+   */
+  private async build(): Promise<SearchIndex> {
     const started = performance.now();
-    const { default: MiniSearchClass } = await import('minisearch');
-    const index = new MiniSearchClass<Document>({
-      fields: ['text'],
-      storeFields: [],
-      tokenize: (text) => terms(text),
-      searchOptions: { tokenize: (text) => terms(text, true) },
-    });
-    for (const conversation of await this.database.getAll('conversations')) this.add(index, conversation.id, titleDocument(conversation));
-    let after: string | undefined;
+    // Both load with the first search, not with the worker: search costs the first load nothing.
+    const [{ default: MiniSearchClass }, { SearchIndex }] = await Promise.all([import('minisearch'), import('./search-ranking')]);
+    const index = new SearchIndex(MiniSearchClass, (text) => terms(text));
+    index.startBuild();
+    let longestSlice = 0;
+    /** The build's own time, without its waits for IndexedDB and for other tasks. */
+    let working = 0;
+    let sliceStart = performance.now();
+    const endSlice = () => {
+      const length = performance.now() - sliceStart;
+      longestSlice = Math.max(longestSlice, length);
+      working += length;
+    };
+    const addAll = async (documents: Iterable<[string, Document]>) => {
+      for (const [conversationId, document] of documents) {
+        this.add(index, conversationId, document);
+        if (performance.now() - sliceStart < BUILD_SLICE_MS) continue;
+        endSlice();
+        await nextTask();
+        sliceStart = performance.now();
+      }
+    };
+    const conversations = await this.database.getAll('conversations');
+    sliceStart = performance.now();
+    await addAll(conversations.map((conversation) => [conversation.id, titleDocument(conversation)]));
+    const read = (after: string | undefined) => this.database.getAll('messages', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BUILD_BATCH);
+    // The next batch is read while this one is indexed: IndexedDB works on its own thread meanwhile.
+    let next = read(undefined);
     for (;;) {
-      const batch = await this.database.getAll('messages', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BUILD_BATCH);
-      for (const message of batch) this.add(index, message.conversationId, messageDocument(message));
-      if (batch.length < BUILD_BATCH) break;
-      after = batch[batch.length - 1]!.id;
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      endSlice();
+      const batch = await next;
+      sliceStart = performance.now();
+      const full = batch.length === BUILD_BATCH;
+      if (full) next = read(batch[batch.length - 1]!.id);
+      await addAll(batch.map((message) => [message.conversationId, messageDocument(message)]));
+      if (!full) break;
     }
+    endSlice();
+    index.finishBuild();
     performance.clearMeasures(BUILD_MEASURE);
-    performance.measure(BUILD_MEASURE, { start: started, detail: { documents: index.documentCount } });
+    performance.measure(BUILD_MEASURE, { start: started, detail: { documents: index.documentCount, longestSlice, working } });
     return index;
   }
 
-  private add(index: MiniSearch<Document>, conversationId: string, document: Document): void {
+  private add(index: SearchIndex, conversationId: string, document: Document): void {
     // A write noted meanwhile is newer than what the walk read; it is applied before the first search.
     if (this.pending.has(document.id) || index.has(document.id)) return;
     index.add(document);
@@ -146,7 +179,7 @@ export class ConversationSearch {
  * Only the word being typed (the last) is read as the start of a word, and only from three characters: a short prefix
  * expands to thousands of terms, and merging their matches was most of a slow query's time (bench/search.mjs).
  */
-function isTypedWord(term: string, index: number, all: string[]): boolean {
+function isTypedWord(term: string, index: number, all: readonly string[]): boolean {
   return index === all.length - 1 && term.length >= 3;
 }
 
@@ -156,4 +189,22 @@ function titleDocument(conversation: Conversation): Document {
 
 function messageDocument(message: Message): Document {
   return { id: message.id, text: messageText(message) };
+}
+
+/**
+ * Resolves in a task of its own, queued after what already waits (a command from the page). scheduler.postTask costs
+ * about 0.02 ms; a MessageChannel round 0.2 ms; setTimeout(0) is clamped to 4 ms; scheduler.yield() would run before
+ * the waiting commands (its continuation is put first), which is what slicing is for.
+ */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { postTask?: (callback: () => void) => Promise<void> } }).scheduler;
+  if (scheduler?.postTask) return scheduler.postTask(() => {});
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(undefined);
+  });
 }

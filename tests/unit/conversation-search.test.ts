@@ -76,6 +76,34 @@ describe('search across conversations (the worker index)', () => {
   });
 });
 
+describe('the first search over many messages', () => {
+  it('indexes every batch read (first, middle, last), and other commands are answered while it builds', async () => {
+    const now = 1_700_000_000_000;
+    // 1,100 messages: three of the build's batches of 500, read one while the one before is indexed.
+    const conversations = Array.from({ length: 110 }, (_, index) => {
+      const id = `c${String(index).padStart(3, '0')}`;
+      const special = index === 0 ? ' aardvark' : index === 55 ? ' bison' : index === 109 ? ' chameleon' : '';
+      return {
+        conversation: { id, title: `Conversation ${index}`, createdAt: now, updatedAt: now + index, runState: 'idle' as const, completedSteps: 0 },
+        messages: Array.from({ length: 10 }, (_, seq) => ({ id: `${id}-m${seq}`, conversationId: id, seq, role: seq % 2 ? ('assistant' as const) : ('user' as const), blocks: [{ type: 'text' as const, text: `plain words ${seq}${seq === 9 ? special : ''}` }], status: 'complete' as const, createdAt: now, updatedAt: now })),
+      };
+    });
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const file = new Blob([JSON.stringify({ format: 'parley-export', version: 1, exportedAt: now, conversations })], { type: 'application/json' });
+    expect(await tab.send({ type: 'conversation.import', file })).toMatchObject({ imported: 110 });
+
+    const order: string[] = [];
+    const first = search(tab, 'aardvark').then((results) => (order.push('search'), results));
+    const list = tab.send({ type: 'conversation.list' }).then((found) => (order.push('list'), found));
+    expect(await list).toHaveLength(110);
+    expect((await first).map((result) => result.messageId)).toEqual(['c000-m9']);
+    expect(order).toEqual(['list', 'search']);
+    expect((await search(tab, 'bison')).map((result) => result.messageId)).toEqual(['c055-m9']);
+    expect((await search(tab, 'chameleon')).map((result) => result.messageId)).toEqual(['c109-m9']);
+    expect(await search(tab, 'plain words')).toHaveLength(20);
+  }, 60_000);
+});
+
 describe('search text', () => {
   it('cuts Chinese into characters and pairs, and a query into pairs only', () => {
     expect(terms('简体中文 ok')).toEqual(['简', '简体', '体', '体中', '中', '中文', '文', 'ok']);
