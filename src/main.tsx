@@ -1,6 +1,6 @@
 import { render } from 'solid-js/web';
+import { agentWorker } from './agent-worker';
 import { createWorkerClient } from './ui/channel';
-import { superviseWorker } from './ui/worker-supervisor';
 import { App } from './ui/components/App';
 import './ui/styles.css';
 import { applyTheme } from './ui/theme';
@@ -8,13 +8,7 @@ import { loadInitialLocale } from './ui/i18n/i18n';
 
 applyTheme();
 
-// A worker that dies is restarted with its listeners (see the supervisor); a fresh one is the same code.
-const worker = superviseWorker(() => {
-  const started = new Worker(new URL('./worker/main.ts', import.meta.url), { type: 'module' });
-  started.addEventListener('error', (event) => console.error('Parley: the worker failed', event.message));
-  return started;
-});
-const client = createWorkerClient(worker);
+const client = createWorkerClient(agentWorker);
 
 // Chromium tells pages, not workers, when the network comes back: pass it on so waiting runs resume at once.
 window.addEventListener('online', () => void client.send({ type: 'network.online' }).catch(() => undefined));
