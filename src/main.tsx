@@ -1,5 +1,6 @@
 import { render } from 'solid-js/web';
 import { agentWorker } from './agent-worker';
+import { afterFirstPaint } from './ui/after-first-paint';
 import { createWorkerClient } from './ui/channel';
 import { App } from './ui/components/App';
 import './ui/styles.css';
@@ -14,7 +15,7 @@ const client = createWorkerClient(agentWorker);
 window.addEventListener('online', () => void client.send({ type: 'network.online' }).catch(() => undefined));
 
 // Ask once that the browser not evict our IndexedDB under storage pressure; a refusal changes nothing.
-void navigator.storage?.persist?.().catch(() => false);
+afterFirstPaint(() => void navigator.storage?.persist?.().catch(() => false));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -180,6 +180,14 @@ describe('App (smoke, fake worker)', () => {
     expect(worker.commands.filter((command) => command.type === 'requests.listPending')).toHaveLength(1);
   });
 
+  it("asks sync's status after the first screen's reads, not beside them (issue 21.22)", async () => {
+    const worker = createFakeWorker();
+    render(() => <App client={createWorkerClient(worker.port)} />);
+    await waitFor(() => expect(worker.commands.map((command) => command.type)).toContain('sync.status'));
+    const types = worker.commands.map((command) => command.type);
+    expect(types.indexOf('sync.status')).toBeGreaterThan(types.indexOf('conversation.list'));
+  });
+
   it('shows Stop while running, Continue when interrupted, run notices and a storage banner', async () => {
     const worker = createFakeWorker();
     render(() => <App client={createWorkerClient(worker.port)} />);
