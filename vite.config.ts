@@ -31,6 +31,41 @@ function contentSecurityPolicy(): Plugin {
 }
 
 /**
+ * index.html's script (src/boot.ts) starts the agent worker, then imports the app (src/main.tsx): the app's files are
+ * preloaded from the page itself, as a static entry's are, so they load side by side with the worker's, not after the
+ * boot script ran.
+ */
+function preloadApp(entry = '/src/main.tsx'): Plugin {
+  return {
+    name: 'parley-preload-app',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const chunks = Object.values(context.bundle ?? {}).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+        const app = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(entry));
+        if (!app) throw new Error(`parley-preload-app: no chunk for ${entry}`);
+        const scripts = new Set<string>();
+        const styles = new Set<string>();
+        const visit = (fileName: string) => {
+          const chunk = chunks.find((candidate) => candidate.fileName === fileName);
+          if (!chunk || scripts.has(fileName)) return;
+          scripts.add(fileName);
+          for (const css of chunk.viteMetadata?.importedCss ?? []) styles.add(css);
+          chunk.imports.forEach(visit);
+        };
+        visit(app.fileName);
+        const links = [
+          ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+          ...[...scripts].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+        ].filter((link) => !html.includes(link.match(/href="[^"]+"/)![0]));
+        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+      },
+    },
+  };
+}
+
+/**
  * Cross-origin isolation, so the in-browser model can use multi-threaded WebAssembly (SharedArrayBuffer). `vite preview`
  * sends these headers; on static hosts public/coi-headers.js (imported by the service worker) adds them. COEP
  * `credentialless` (not `require-corp`): CORS fetches to providers and MCP servers work under either, but the no-cors
@@ -45,6 +80,7 @@ export default defineConfig({
   plugins: [
     solid(),
     contentSecurityPolicy(),
+    preloadApp(),
     VitePWA({
       strategies: 'generateSW',
       registerType: 'prompt',

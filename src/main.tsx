@@ -1,6 +1,7 @@
 import { render } from 'solid-js/web';
+import { agentWorker } from './agent-worker';
+import { afterFirstPaint } from './ui/after-first-paint';
 import { createWorkerClient } from './ui/channel';
-import { superviseWorker } from './ui/worker-supervisor';
 import { App } from './ui/components/App';
 import './ui/styles.css';
 import { applyTheme } from './ui/theme';
@@ -8,19 +9,13 @@ import { loadInitialLocale } from './ui/i18n/i18n';
 
 applyTheme();
 
-// A worker that dies is restarted with its listeners (see the supervisor); a fresh one is the same code.
-const worker = superviseWorker(() => {
-  const started = new Worker(new URL('./worker/main.ts', import.meta.url), { type: 'module' });
-  started.addEventListener('error', (event) => console.error('Parley: the worker failed', event.message));
-  return started;
-});
-const client = createWorkerClient(worker);
+const client = createWorkerClient(agentWorker);
 
 // Chromium tells pages, not workers, when the network comes back: pass it on so waiting runs resume at once.
 window.addEventListener('online', () => void client.send({ type: 'network.online' }).catch(() => undefined));
 
 // Ask once that the browser not evict our IndexedDB under storage pressure; a refusal changes nothing.
-void navigator.storage?.persist?.().catch(() => false);
+afterFirstPaint(() => void navigator.storage?.persist?.().catch(() => false));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -2,6 +2,7 @@ import { createEffect, on, onCleanup } from 'solid-js';
 import type { PendingRequest } from '../schema/protocol';
 import type { AppServices } from './app-context';
 import { settle } from './error-report';
+import { listPendingRequests } from './pending-requests';
 import { t } from './i18n/i18n';
 
 /** The device's choice (never synced): notify when Parley waits and no tab of it is visible. */
@@ -71,7 +72,7 @@ export function trackAttention(app: AppServices): void {
       async (key) => {
         // Until the conversations are listed, what waits is not known yet: the first list is the baseline.
         if (key === undefined) return;
-        const pending = key === '' ? [] : await settle(app.client.send({ type: 'requests.listPending' }));
+        const pending = key === '' ? [] : await settle(listPendingRequests(app.client, key));
         if (!pending || key !== app.state.pendingKey) return;
         setBadge(pending.length);
         const ids = new Set(pending.map((request) => request.requestId));

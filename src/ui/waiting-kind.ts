@@ -3,6 +3,7 @@ import type { PendingRequest } from '../schema/protocol';
 import type { Message } from '../schema/records';
 import type { AppServices } from './app-context';
 import { settle } from './error-report';
+import { listPendingRequests } from './pending-requests';
 import type { MessageKey } from './i18n/i18n';
 
 /** What a conversation waits for: a question of the model, a tool call to approve (or run again), a server's form. */
@@ -33,7 +34,7 @@ export function createWaitingKinds(app: AppServices): (conversationId: string) =
   createEffect(
     on(pendingKey, async (key) => {
       if (key === '') return setListed(new Map());
-      const pending = await settle(app.client.send({ type: 'requests.listPending' }));
+      const pending = await settle(listPendingRequests(app.client, key));
       if (!pending || key !== pendingKey()) return;
       const kinds = new Map<string, WaitingKind>();
       for (const request of pending) if (!kinds.has(request.conversationId)) kinds.set(request.conversationId, KIND_OF_REQUEST[request.kind]);

@@ -30,8 +30,8 @@ export function superviseWorker(create: () => WorkerLike, options: SupervisorOpt
   const pingTimeoutMs = options.pingTimeoutMs ?? 10_000;
   const isVisible = options.isVisible ?? (() => typeof document === 'undefined' || document.visibilityState === 'visible');
   const timers = options.timers ?? { setInterval: (callback, ms) => setInterval(callback, ms), now: () => Date.now() };
-  const messageListeners = new Set<(event: MessageEvent) => void>();
-  const errorListeners = new Set<(event: Event) => void>();
+  const messages = keptUntilListened<MessageEvent>();
+  const errors = keptUntilListened<Event>();
   let outstanding: { id: number; sentAt: number } | undefined;
   let nextPing = 1;
   let restarts = 0;
@@ -46,11 +46,11 @@ export function superviseWorker(create: () => WorkerLike, options: SupervisorOpt
         if (outstanding?.id === data.id) outstanding = undefined;
         return;
       }
-      for (const listener of [...messageListeners]) listener(event);
+      messages.deliver(event);
     });
     worker.addEventListener('error', (event: Event) => {
       if (worker !== current) return;
-      for (const listener of [...errorListeners]) listener(event);
+      errors.deliver(event);
     });
     return worker;
   }
@@ -59,8 +59,7 @@ export function superviseWorker(create: () => WorkerLike, options: SupervisorOpt
     current.terminate();
     outstanding = undefined;
     current = start();
-    const notice = new MessageEvent('message', { data: { kind: WORKER_RESTARTED } });
-    for (const listener of [...messageListeners]) listener(notice);
+    messages.deliver(new MessageEvent('message', { data: { kind: WORKER_RESTARTED } }));
   }
 
   timers.setInterval(() => {
@@ -81,8 +80,29 @@ export function superviseWorker(create: () => WorkerLike, options: SupervisorOpt
   return {
     postMessage: (message) => current.postMessage(message),
     addEventListener(type: 'message' | 'error', listener: ((event: MessageEvent) => void) & ((event: Event) => void)) {
-      if (type === 'message') messageListeners.add(listener);
-      else errorListeners.add(listener);
+      if (type === 'message') messages.listen(listener);
+      else errors.listen(listener);
     },
   } as MessagePortLike;
+}
+
+/**
+ * Listeners of one kind of event. The worker starts before the app's code has loaded (src/boot.ts): what it says before
+ * anyone listens is kept for the first listener (a failed start or an "app-outdated" must not be lost).
+ */
+function keptUntilListened<E>() {
+  const listeners = new Set<(event: E) => void>();
+  let kept: E[] = [];
+  return {
+    listen(listener: (event: E) => void): void {
+      listeners.add(listener);
+      const early = kept;
+      kept = [];
+      for (const event of early) listener(event);
+    },
+    deliver(event: E): void {
+      if (listeners.size === 0) kept.push(event);
+      for (const listener of [...listeners]) listener(event);
+    },
+  };
 }

@@ -98,8 +98,11 @@ function createFakeWorker() {
       }
       case 'profiles.test':
         return reply(id, { ok: true, message: 'Connected: 2 models', models: ['gpt-a', 'gpt-b'] });
-      case 'requests.listPending':
-        return reply(id, []);
+      case 'requests.listPending': {
+        const waiting = [...conversations.values()].filter((conversation) => conversation.runState === 'awaiting_input');
+        const question = { header: 'Pick', question: 'Which one?', options: [{ label: 'Alpha' }, { label: 'Beta' }] };
+        return reply(id, waiting.map((conversation) => ({ kind: 'question', conversationId: conversation.id, conversationTitle: conversation.title, messageId: 'm1', requestId: 'q1', questions: [question] })));
+      }
       case 'mcp.list':
         return reply(id, []);
       // Sync (issue 19) is off here, as on a first start: the app asks its status, Settings → Sync shows it.
@@ -166,6 +169,23 @@ describe('App (smoke, fake worker)', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Weekend' })).toBeNull());
     expect(window.location.hash).toBe('#/');
     expect(worker.commands.map((command) => command.type)).toContain('conversation.delete');
+  });
+
+  it('reads the pending requests once for the inbox, the pills and the notifications (issue 21.22)', async () => {
+    const worker = createFakeWorker();
+    worker.conversations.set('w1', { id: 'w1', title: 'Trip', createdAt: 1, updatedAt: 1, runState: 'awaiting_input', completedSteps: 1 });
+    render(() => <App client={createWorkerClient(worker.port)} />);
+    // The inbox shows once the read is answered; all three asked in the frame the waiting conversation was listed.
+    await screen.findByRole('button', { name: /Which one\?/ });
+    expect(worker.commands.filter((command) => command.type === 'requests.listPending')).toHaveLength(1);
+  });
+
+  it("asks sync's status after the first screen's reads, not beside them (issue 21.22)", async () => {
+    const worker = createFakeWorker();
+    render(() => <App client={createWorkerClient(worker.port)} />);
+    await waitFor(() => expect(worker.commands.map((command) => command.type)).toContain('sync.status'));
+    const types = worker.commands.map((command) => command.type);
+    expect(types.indexOf('sync.status')).toBeGreaterThan(types.indexOf('conversation.list'));
   });
 
   it('shows Stop while running, Continue when interrupted, run notices and a storage banner', async () => {

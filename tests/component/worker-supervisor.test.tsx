@@ -10,6 +10,7 @@ class FakeWorker implements WorkerLike {
   terminated = false;
   readonly commands: unknown[] = [];
   private readonly listeners: Array<(event: MessageEvent) => void> = [];
+  private readonly errorListeners: Array<(event: Event) => void> = [];
   postMessage(message: unknown): void {
     if (!this.alive || this.terminated) return;
     const data = message as { kind: string; id: unknown };
@@ -18,12 +19,16 @@ class FakeWorker implements WorkerLike {
   }
   addEventListener(type: string, listener: (event: never) => void): void {
     if (type === 'message') this.listeners.push(listener as (event: MessageEvent) => void);
+    else if (type === 'error') this.errorListeners.push(listener as (event: Event) => void);
   }
   terminate(): void {
     this.terminated = true;
   }
   emit(data: unknown): void {
     for (const listener of this.listeners) listener(new MessageEvent('message', { data }));
+  }
+  fail(message: string): void {
+    for (const listener of this.errorListeners) listener(new ErrorEvent('error', { message }));
   }
 }
 
@@ -95,6 +100,29 @@ describe('the worker supervisor', () => {
     visible = true;
     for (let index = 0; index < 4; index += 1) tick(1000);
     expect(workers).toHaveLength(2);
+  });
+
+  it('keeps what the worker says before the app listens: it starts before the app has loaded', () => {
+    const workers: FakeWorker[] = [];
+    const port = superviseWorker(() => {
+      const worker = new FakeWorker();
+      workers.push(worker);
+      return worker;
+    }, { timers: manualTimers().timers });
+    // Said while the app's code was still loading: the database is newer, then the worker's script failed.
+    workers[0]!.emit({ kind: 'event', event: { type: 'app-outdated' } });
+    workers[0]!.fail('the script failed');
+    // As in the app: events are flushed a frame later, after the app subscribed.
+    const flushes: Array<() => void> = [];
+    const client = createWorkerClient(port, { scheduleFlush: (flush) => flushes.push(flush) });
+    const events: AppEvent[] = [];
+    client.onEvent((event) => events.push(event));
+    for (const flush of flushes.splice(0)) flush();
+    expect(events).toEqual([{ type: 'app-outdated' }, expect.objectContaining({ type: 'storage-error' })]);
+    // Kept once: later words go straight through.
+    workers[0]!.emit({ kind: 'event', event: { type: 'worker-ready' } });
+    for (const flush of flushes.splice(0)) flush();
+    expect(events).toHaveLength(3);
   });
 
   it('gives up on a worker that cannot start at all instead of restarting forever', () => {

@@ -67,6 +67,8 @@ export function App(props: { client: WorkerClient }) {
           .then(() => settle(client.send({ type: 'conversation.list' })))
           .then((conversations) => {
           if (conversations) dispatch({ type: 'conversations-listed', conversations });
+          // Not needed to show the first screen: asked once its reads are answered, so it does not queue beside them.
+          void loadSyncState();
         });
         void settle(client.send({ type: 'settings.get' })).then((settings) => {
           if (settings) dispatch({ type: 'settings-changed', settings });
@@ -74,7 +76,6 @@ export function App(props: { client: WorkerClient }) {
         void settle(client.send({ type: 'profiles.list' })).then((profiles) => {
           if (profiles) dispatch({ type: 'profiles-changed', profiles });
         });
-        void loadSyncState();
       },
     ),
   );

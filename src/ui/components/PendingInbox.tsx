@@ -2,6 +2,7 @@ import { createEffect, createSignal, For, on, Show } from 'solid-js';
 import type { PendingRequest } from '../../schema/protocol';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
+import { listPendingRequests } from '../pending-requests';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 
@@ -19,7 +20,7 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
   createEffect(
     on(pendingKey, async (key) => {
       if (key === '') return setPending([]);
-      const listed = await settle(app.client.send({ type: 'requests.listPending' }));
+      const listed = await settle(listPendingRequests(app.client, key));
       if (listed && key === pendingKey()) setPending(listed);
     }),
   );

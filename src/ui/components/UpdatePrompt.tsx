@@ -1,5 +1,6 @@
-import { createEffect, onCleanup, Show } from 'solid-js';
+import { createEffect, createSignal, onCleanup, Show } from 'solid-js';
 import { useRegisterSW } from 'virtual:pwa-register/solid';
+import { afterFirstPaint } from '../after-first-paint';
 import { t } from '../i18n/i18n';
 
 const OFFLINE_NOTE_MS = 6000;
@@ -13,17 +14,26 @@ export interface ServiceWorkerPrompt {
   dismissOfflineNote(): void;
 }
 
-/** Registers the service worker and hides the offline note after a few seconds. Call once, in the shell. */
+/**
+ * Registers the service worker once the first screen is painted (its code, workbox-window, is not part of that screen),
+ * and hides the offline note after a few seconds. Call once, in the shell.
+ */
 export function createServiceWorkerPrompt(): ServiceWorkerPrompt {
-  const {
-    needRefresh: [needRefresh, setNeedRefresh],
-    offlineReady: [offlineReady, setOfflineReady],
-    updateServiceWorker,
-  } = useRegisterSW({
-    onRegisterError(error: unknown) {
-      console.error('Parley: service worker registration failed', error);
-    },
-  });
+  const [registration, setRegistration] = createSignal<ReturnType<typeof useRegisterSW>>();
+  afterFirstPaint(() =>
+    setRegistration(
+      useRegisterSW({
+        onRegisterError(error: unknown) {
+          console.error('Parley: service worker registration failed', error);
+        },
+      }),
+    ),
+  );
+  const needRefresh = () => registration()?.needRefresh[0]() ?? false;
+  const setNeedRefresh = (value: boolean) => registration()?.needRefresh[1](value);
+  const offlineReady = () => registration()?.offlineReady[0]() ?? false;
+  const setOfflineReady = (value: boolean) => registration()?.offlineReady[1](value);
+  const updateServiceWorker = async (reloadPage?: boolean) => registration()?.updateServiceWorker(reloadPage);
 
   createEffect(() => {
     if (!offlineReady()) return;
