@@ -90,6 +90,17 @@ export class SimulatedMirror implements Mirror {
     throw new Error('conflict');
   }
 
+  async getMany(ids: string[]): Promise<Array<EncryptedDocument | undefined>> {
+    return Promise.all(ids.map((id) => this.get(id)));
+  }
+
+  /** Each through `put` (so a subclass that refuses some writes refuses them here too); one failing fails only itself. */
+  async putMany(documents: EncryptedDocument[]): Promise<Array<Error | undefined>> {
+    const errors: Array<Error | undefined> = [];
+    for (const document of documents) errors.push(await this.put(document).then(() => undefined, (error: Error) => error));
+    return errors;
+  }
+
   follow(since: string | number | undefined, onChanges: (changes: MirrorChange[]) => Promise<void>): { cancel(): void } {
     let position = Number(since ?? 0);
     let cancelled = false;

@@ -114,6 +114,17 @@ export function ChatHeader(props: ChatHeaderProps) {
     }
   }
 
+  const otherTitlesId = `other-titles-${createUniqueId()}`;
+  /**
+   * Titles given on other devices that lost a rename conflict (sync keeps them, DESIGN 7b): newest first, each once,
+   * offered in the rename form so the user can take one back.
+   */
+  const otherTitles = () => {
+    const entries = [...(props.conversation.otherTitles ?? [])].sort((a, b) => b.at - a.at);
+    const titles = entries.map((entry) => entry.title).filter((title) => title.trim() && title !== props.conversation.title);
+    return [...new Set(titles)];
+  };
+
   function startRename() {
     setActionsOpen(false);
     setDraftTitle(props.conversation.title);
@@ -198,6 +209,20 @@ export function ChatHeader(props: ChatHeaderProps) {
             <button type="button" class="button" onClick={() => setRenaming(false)}>
               {t('dialog.cancel')}
             </button>
+            <Show when={otherTitles().length > 0}>
+              <div class="rename-others" role="group" aria-labelledby={otherTitlesId}>
+                <span class="rename-others__label" id={otherTitlesId}>
+                  {t('sync.otherTitles')}
+                </span>
+                <For each={otherTitles()}>
+                  {(title) => (
+                    <button type="button" class="button small" aria-label={t('sync.useOtherTitle', { title })} onClick={() => setDraftTitle(title)}>
+                      {title}
+                    </button>
+                  )}
+                </For>
+              </div>
+            </Show>
           </form>
         </Show>
         <p class="chat-status" role="status" aria-live="polite" data-run-state={props.conversation.runState}>

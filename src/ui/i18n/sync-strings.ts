@@ -37,6 +37,8 @@ const en = {
   'sync.reason.no_crypto': 'This browser cannot encrypt (Web Crypto is missing here, e.g. on a page not served over HTTPS), so sync cannot run.',
   'sync.serverSaid': 'The server said: {said}',
   'sync.runsOn': 'Runs on {device}',
+  'sync.otherTitles': 'Also named:',
+  'sync.useOtherTitle': 'Use “{title}”',
   'sync.runsOnUnnamed': 'Runs on another device',
   'sync.continueHere': 'Continue on this device',
   'sync.anotherDevice': 'another device',

@@ -35,6 +35,8 @@ export const syncStringsZhCN: Record<keyof (typeof syncStrings)['en'], string> =
   'sync.reason.no_crypto': '此浏览器无法加密（这里缺少 Web Crypto，例如页面不是通过 HTTPS 提供的），因此无法同步。',
   'sync.serverSaid': '服务器的原话：{said}',
   'sync.runsOn': '在 {device} 上运行',
+  'sync.otherTitles': '也曾命名为：',
+  'sync.useOtherTitle': '使用“{title}”',
   'sync.runsOnUnnamed': '在另一台设备上运行',
   'sync.continueHere': '在此设备上继续',
   'sync.anotherDevice': '另一台设备',

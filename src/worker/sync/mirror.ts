@@ -27,6 +27,13 @@ export interface Mirror {
    * revision that arrived meanwhile is retried over the newest one, since a device only writes what it is the author of.
    */
   put(document: EncryptedDocument): Promise<void>;
+  /** Several documents in one read, in order, each as `get` gives it. */
+  getMany(ids: string[]): Promise<Array<EncryptedDocument | undefined>>;
+  /**
+   * Several writes in one (PouchDB's `bulkDocs`), each as `put` does it (a conflict retried over the newest revision).
+   * One that fails does not fail the others: what each came to, in order — undefined when written, else its error.
+   */
+  putMany(documents: EncryptedDocument[]): Promise<Array<Error | undefined>>;
   /** Every change after `since` (all documents from the start), then each new one, local or replicated, in order. */
   follow(since: string | number | undefined, onChanges: (changes: MirrorChange[]) => Promise<void>): { cancel(): void };
   /** Reads a document from the server itself (not the mirror): what a compare-and-set there must start from. */

@@ -35,6 +35,9 @@ declare module 'pouchdb-browser' {
   interface Database<Document = Record<string, unknown>> {
     get(id: string): Promise<Document & { _id: string; _rev: string; _deleted?: boolean }>;
     put(document: Document): Promise<{ ok: boolean; id: string; rev: string }>;
+    /** One entry per document, in order: written, or its error (409 for a conflict). */
+    bulkDocs(documents: Document[]): Promise<Array<{ ok: true; id: string; rev: string } | (PouchError & { error: true; id?: string })>>;
+    allDocs(options: { keys: string[]; include_docs: true }): Promise<{ rows: Array<{ key: string; error?: string; value?: { rev: string; deleted?: boolean }; doc?: Document | null }> }>;
     changes(options: { since: string | number; limit?: number; include_docs: true; live?: false }): Promise<ChangesResult<Document>>;
     changes(options: { since: string | number; include_docs: true; live: true }): LiveChanges<Document>;
     sync(remote: Database<Document>, options: { live: boolean; retry: boolean; batch_size?: number; back_off_function?: (delay: number) => number }): SyncReplication;
