@@ -67,6 +67,8 @@ test('at 1280 px, tabbing onto a reply shows its actions, and Copy works from th
 // How the colouring keeps up is checked without a clock: the component test counts the characters the highlighter is
 // given (about once each, never once per update). Long tasks are timing, and timing on a shared machine is not a test.
 test('a 5,000-line code block streams and ends coloured whole, not a character lost', async ({ page }) => {
+  // 95,000 characters streamed, coloured and checked: about 40 s alone on a busy 2-core machine, more beside other tests.
+  test.setTimeout(180_000);
   const code = typescriptLines(5_000);
   expect(code.length).toBeLessThan(95_000);
   await page.goto('/');
