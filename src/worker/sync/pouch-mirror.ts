@@ -54,6 +54,37 @@ function stateOfError(error: PouchError, otherwise: 'offline' | 'server_error'):
  * documents each side holds, so an initial sync (one side empty) still shows how far it has got. Without either, the
  * total is left out ("Syncing…").
  */
+/**
+ * Whether what replication brought into the mirror is in Parley's own store yet. Replication pauses as soon as the
+ * documents are in the mirror, and the engine applies them after (in batches, with the records' transactions), so
+ * "Synced" waits until every change the mirror handed on is applied: a device that said "Synced" holds what it received.
+ */
+export function appliedTracker() {
+  let unapplied = 0;
+  let onIdle: (() => void) | undefined;
+  return {
+    get idle() {
+      return unapplied === 0;
+    },
+    handed(count: number) {
+      unapplied += count;
+    },
+    applied(count: number) {
+      unapplied = Math.max(0, unapplied - count);
+      if (unapplied === 0) onIdle?.();
+    },
+    whenIdle(callback: (() => void) | undefined) {
+      onIdle = callback;
+    },
+  };
+}
+
+/** The status once both directions have paused: an error if one paused on it, else Synced once all is applied here. */
+export function pausedState(error: PouchError | undefined, applied: boolean): ReplicationState {
+  if (error) return stateOfError(error, 'offline');
+  return applied ? { state: 'synced' } : { state: 'syncing', done: 0 };
+}
+
 export function replicationProgress(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, onState: (state: ReplicationState) => void, countAfterMs: number) {
   const directions = ['push', 'pull'] as const;
   type Direction = (typeof directions)[number];
@@ -206,6 +237,7 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
   let replication: ReturnType<Database<EncryptedDocument>['sync']> | undefined;
   let progress: ReturnType<typeof replicationProgress> | undefined;
   const followers = new Set<{ cancel(): void }>();
+  const tracker = appliedTracker();
 
   const get = async (database: Database<EncryptedDocument>, id: string): Promise<EncryptedDocument | undefined> => {
     try {
@@ -251,12 +283,17 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
       void (async () => {
         // Catch up page by page (each page applied before the next is read), then follow live from there.
         let position: string | number = since ?? 0;
-        for (;;) {
-          if (cancelled) return;
-          const page = await local.changes({ since: position, limit: PAGE, include_docs: true });
-          await onChanges(toChanges(page.results));
-          position = page.last_seq;
-          if (page.results.length < PAGE) break;
+        tracker.handed(1);
+        try {
+          for (;;) {
+            if (cancelled) return;
+            const page = await local.changes({ since: position, limit: PAGE, include_docs: true });
+            await onChanges(toChanges(page.results));
+            position = page.last_seq;
+            if (page.results.length < PAGE) break;
+          }
+        } finally {
+          tracker.applied(1);
         }
         if (cancelled) return;
         // Changes that arrive while earlier ones are applied are applied together: a replication batch (200 documents)
@@ -264,12 +301,17 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
         let waiting: Array<{ seq: string | number; doc?: EncryptedDocument }> = [];
         feed = local.changes({ since: position, live: true, include_docs: true }).on('change', (change) => {
           waiting.push(change);
+          tracker.handed(1);
           if (waiting.length > 1) return;
           chain = chain
-            .then(() => {
+            .then(async () => {
               const batch = waiting;
               waiting = [];
-              return cancelled ? undefined : onChanges(toChanges(batch));
+              try {
+                if (!cancelled) await onChanges(toChanges(batch));
+              } finally {
+                tracker.applied(batch.length);
+              }
             })
             .catch(() => undefined);
         });
@@ -322,9 +364,10 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
       const paused = { push: true, pull: true };
       const report = () => {
         const error = failed.push ?? failed.pull;
-        if (error) onState(stateOfError(error, 'offline'));
-        else if (paused.push && paused.pull) onState({ state: 'synced' });
+        if (error || (paused.push && paused.pull)) onState(pausedState(error, tracker.idle));
       };
+      // Received documents still being applied when replication paused: "Synced" is said once they are.
+      tracker.whenIdle(report);
       for (const direction of ['push', 'pull'] as const) {
         replication[direction]
           .on('active', () => {
@@ -348,12 +391,14 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
     async close() {
       replication?.cancel();
       progress?.stop();
+      tracker.whenIdle(undefined);
       for (const follower of followers) follower.cancel();
       await local.close();
     },
     async destroy() {
       replication?.cancel();
       progress?.stop();
+      tracker.whenIdle(undefined);
       for (const follower of followers) follower.cancel();
       await local.destroy();
     },
