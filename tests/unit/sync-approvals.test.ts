@@ -1,25 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { randomFrom, SimulatedMirror, SimulatedReplicator, SimulatedServer } from './sync-simulation';
+import { script, waitForRunState, type TestTab } from './host-harness';
+import { LAPTOP, PHONE, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
 import { zodTool } from '../../src/core/tools';
 import type { Tool } from '../../src/core/tool';
 import type { ToolCallBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
-import { newKeyDocument, open, type SyncKeys } from '../../src/worker/sync/sync-crypto';
+import { open } from '../../src/worker/sync/sync-crypto';
 import type { Proposal } from '../../src/schema/sync';
 
 // Issue 19 with issue 20's rule: a tool approved on the phone runs on the laptop, once; nothing the laptop approved
 // runs on the phone after a take-over unless the phone's user allows it there.
 
-const LAPTOP = { id: 'device-laptop', name: 'Laptop' };
-const PHONE = { id: 'device-phone', name: 'Phone' };
 const CALL = { text: 'Writing it.', toolCalls: [{ name: 'mcp__files__write_file', args: { path: 'a.txt' } }] };
 const ECHO = { text: 'Saw: {{lastToolResult}}' };
 
-let sharedKeys: Promise<SyncKeys> | undefined;
-const keys = () => (sharedKeys ??= newKeyDocument('correct horse battery staple', 100_000).then((made) => made.keys));
+const keys = testKeys;
 
 function countingTool() {
   const runs: string[] = [];
@@ -42,17 +39,12 @@ function countingTool() {
 const callIn = (message: Message | undefined) => message?.blocks.find((block): block is ToolCallBlock => block.type === 'tool_call');
 
 async function devices(seed: number) {
-  const server = new SimulatedServer();
-  const laptopMirror = new SimulatedMirror(server);
-  const phoneMirror = new SimulatedMirror(server);
-  const replicator = new SimulatedReplicator(server, [laptopMirror, phoneMirror], randomFrom(seed));
   const laptopTool = countingTool();
   const phoneTool = countingTool();
-  const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [laptopTool.tool] });
-  const phone = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [phoneTool.tool] });
-  await laptop.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) });
-  await laptop.host.sync.attach(laptopMirror, await keys(), LAPTOP);
-  await phone.host.sync.attach(phoneMirror, await keys(), PHONE);
+  const { server, laptopMirror, phoneMirror, replicator, laptop, phone } = await simulatedDevices(seed, {
+    tabs: { laptop: { tools: [laptopTool.tool] }, phone: { tools: [phoneTool.tool] } },
+    prepare: async (laptop) => void (await laptop.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) })),
+  });
   const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
   await laptop.send({ type: 'message.send', conversationId, text: 'write a.txt' });
   await waitForRunState(laptop, conversationId, ['awaiting_input']);

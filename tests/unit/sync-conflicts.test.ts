@@ -1,29 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, type TestTab } from './host-harness';
-import { randomFrom, SimulatedMirror, SimulatedReplicator, SimulatedServer } from './sync-simulation';
-import { newKeyDocument, type SyncKeys } from '../../src/worker/sync/sync-crypto';
+import { LAPTOP, PHONE, randomFrom, SimulatedMirror, SimulatedReplicator, simulatedDevices, testKeys } from './sync-simulation';
 
 // Issue 19: "Conflicts on ordinary fields (a title renamed on two devices) resolve deterministically and the losing value
 // is kept in the conversation's history, not dropped." A title is renamed on two devices at once when the laptop, offline,
 // does not yet know the phone took its conversation over. CouchDB picks one revision by its own rule; Parley's rule is the
 // runner's (the device the server's compare-and-set chose): its title on every device, the other kept in `otherTitles`.
 
-const LAPTOP = { id: 'device-laptop', name: 'Laptop' };
-const PHONE = { id: 'device-phone', name: 'Phone' };
 
-let sharedKeys: Promise<SyncKeys> | undefined;
-const keys = () => (sharedKeys ??= newKeyDocument('correct horse battery staple', 100_000).then((made) => made.keys));
+const keys = testKeys;
 
 async function devices(seed: number) {
-  const server = new SimulatedServer();
-  const laptopMirror = new SimulatedMirror(server);
-  const phoneMirror = new SimulatedMirror(server);
-  const replicator = new SimulatedReplicator(server, [laptopMirror, phoneMirror], randomFrom(seed));
-  const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-  const phone = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-  await laptop.host.sync.attach(laptopMirror, await keys(), LAPTOP);
-  await phone.host.sync.attach(phoneMirror, await keys(), PHONE);
+  const { server, laptop, phone, laptopMirror, replicator } = await simulatedDevices(seed);
   const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
   await laptop.send({ type: 'conversation.rename', conversationId, title: 'Trip' });
   await replicator.settle(async () => (await phone.host.store.getConversation(conversationId))?.title === 'Trip');

@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { randomFrom, SimulatedMirror, SimulatedReplicator, SimulatedServer } from './sync-simulation';
-import { newKeyDocument, type SyncKeys } from '../../src/worker/sync/sync-crypto';
+import { LAPTOP, PHONE, SimulatedMirror, SimulatedReplicator, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 
@@ -15,11 +14,8 @@ const ASK = {
   toolCalls: [{ name: 'question', args: { questions: [{ header: 'Trip', question: 'Where to?', options: [{ label: 'Beach' }, { label: 'City' }], custom: false }] } }],
 };
 const ECHO = { text: 'Got: {{lastToolResult}}' };
-const LAPTOP = { id: 'device-laptop', name: 'Laptop' };
-const PHONE = { id: 'device-phone', name: 'Phone' };
 
-let sharedKeys: Promise<SyncKeys> | undefined;
-const keys = () => (sharedKeys ??= newKeyDocument('correct horse battery staple', 100_000).then((made) => made.keys));
+const keys = testKeys;
 
 interface World {
   laptop: TestTab;
@@ -31,16 +27,7 @@ interface World {
 }
 
 async function world(seed: number): Promise<World> {
-  const server = new SimulatedServer();
-  const laptopMirror = new SimulatedMirror(server);
-  const phoneMirror = new SimulatedMirror(server);
-  const replicator = new SimulatedReplicator(server, [laptopMirror, phoneMirror], randomFrom(seed));
-  const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-  const phone = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-  await laptop.send({ type: 'settings.update', script: script([ASK, ECHO, ECHO]) });
-  await laptop.host.sync.attach(laptopMirror, await keys(), LAPTOP);
-  await phone.host.sync.attach(phoneMirror, await keys(), PHONE);
-  return { laptop, phone, server, laptopMirror, phoneMirror, replicator };
+  return simulatedDevices(seed, { prepare: async (laptop) => void (await laptop.send({ type: 'settings.update', script: script([ASK, ECHO, ECHO]) })) });
 }
 
 function questionOf(message: Message | undefined): QuestionRequestBlock {

@@ -1,4 +1,6 @@
 import type { EncryptedDocument, Mirror, MirrorChange } from '../../src/worker/sync/mirror';
+import { memoryLocks, openTab, uniqueDatabaseName, type TabOptions, type TestTab } from './host-harness';
+import { newKeyDocument, type SyncKeys } from '../../src/worker/sync/sync-crypto';
 
 /**
  * A CouchDB-like server and device mirrors in memory, joined by a replicator the test drives: it moves documents in
@@ -224,4 +226,31 @@ export class SimulatedReplicator {
     }
     throw new Error('replication did not settle');
   }
+}
+
+export const LAPTOP = { id: 'device-laptop', name: 'Laptop' };
+export const PHONE = { id: 'device-phone', name: 'Phone' };
+
+let sharedKeys: Promise<SyncKeys> | undefined;
+/** One key document for every test (its 100,000 PBKDF2 rounds are the slow part of attaching). */
+export const testKeys = () => (sharedKeys ??= newKeyDocument('correct horse battery staple', 100_000).then((made) => made.keys));
+
+/**
+ * Two devices, a laptop and a phone: each a tab over its own IndexedDB with its own mirror, joined to one server by a
+ * replicator that delays, duplicates and reorders as `seed` says. `prepare` runs on the tabs before sync is attached.
+ */
+export async function simulatedDevices(
+  seed: number,
+  { tabs = {}, prepare }: { tabs?: { laptop?: Partial<TabOptions>; phone?: Partial<TabOptions> }; prepare?: (laptop: TestTab, phone: TestTab) => Promise<void> } = {},
+) {
+  const server = new SimulatedServer();
+  const laptopMirror = new SimulatedMirror(server);
+  const phoneMirror = new SimulatedMirror(server);
+  const replicator = new SimulatedReplicator(server, [laptopMirror, phoneMirror], randomFrom(seed));
+  const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), ...tabs.laptop });
+  const phone = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), ...tabs.phone });
+  await prepare?.(laptop, phone);
+  await laptop.host.sync.attach(laptopMirror, await testKeys(), LAPTOP);
+  await phone.host.sync.attach(phoneMirror, await testKeys(), PHONE);
+  return { server, laptopMirror, phoneMirror, replicator, laptop, phone };
 }
