@@ -122,7 +122,12 @@ export default defineConfig({
     }),
   ],
   worker: { format: 'es' },
-  build: { target: 'es2022' },
+  build: {
+    target: 'es2022',
+    // Fonts stay files: an inlined `data:` font (KaTeX's smallest woff2 files are under Vite's 4 KB limit) is refused by
+    // the page's Content-Security-Policy (default-src 'self'), and a file is precached for offline use like the others.
+    assetsInlineLimit: (file: string) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
+  },
   server: { headers: ISOLATION_HEADERS },
   preview: { port: 4173, strictPort: true, headers: ISOLATION_HEADERS },
   test: {

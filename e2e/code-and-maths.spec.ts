@@ -88,11 +88,15 @@ test('a 5,000-line code block streams and ends coloured whole, not a character l
         const check = () => {
           const streaming = document.querySelector('article.message-assistant[data-status="streaming"]') !== null;
           sawStreaming ||= streaming;
-          const code = [...document.querySelectorAll('article.message-assistant pre code')].at(-1);
-          const ifs = code ? [...code.querySelectorAll('.hljs-keyword')].filter((keyword) => keyword.textContent === 'if').length : 0;
-          // Coloured to its last line: the last of 556 `if`s is on it.
-          if (sawStreaming && !streaming && ifs === 556) resolve({ sawStreaming, ifs });
-          else setTimeout(check, 100);
+          // The keywords are counted only once the reply has ended: counting them through a growing 5,000-line block
+          // every 100 ms took the page's main thread from the app on a busy machine.
+          if (sawStreaming && !streaming) {
+            const code = [...document.querySelectorAll('article.message-assistant pre code')].at(-1);
+            const ifs = code ? [...code.querySelectorAll('.hljs-keyword')].filter((keyword) => keyword.textContent === 'if').length : 0;
+            // Coloured to its last line: the last of 556 `if`s is on it.
+            if (ifs === 556) return resolve({ sawStreaming, ifs });
+          }
+          setTimeout(check, 100);
         };
         check();
       }),
@@ -169,6 +173,11 @@ test('maths in all four delimiters is typeset; light, dark, wide and narrow scre
     '- [x] write the code',
     '- [ ] check the maths',
   ].join('\n');
+  // The page's Content-Security-Policy refuses what is not the app's own files: a font inlined as `data:` was refused.
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/.test(message.text())) refused.push(message.text().slice(0, 200));
+  });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/');
   await useScript(page, [{ text: reply }]);
@@ -183,6 +192,12 @@ test('maths in all four delimiters is typeset; light, dark, wide and narrow scre
   await expect(message.locator('.hljs-keyword').first()).toHaveText('def');
   // KaTeX's fonts are loaded (bundled, same origin), so the maths is not drawn in a fallback font.
   await expect.poll(() => page.evaluate(() => document.fonts.check('16px KaTeX_Main'))).toBe(true);
+  // Every font face the maths may need is a file of the app's, none inlined as `data:`, which the CSP refuses.
+  const inlinedFonts = await page.evaluate(
+    () => [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules]).filter((rule) => rule instanceof CSSFontFaceRule && /url\(\s*["']?data:/.test(rule.cssText)).length,
+  );
+  expect(inlinedFonts).toBe(0);
+  expect(refused).toEqual([]);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const size of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
