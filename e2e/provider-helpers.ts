@@ -162,7 +162,8 @@ export async function exchange(page: Page, text: string, replyText: string): Pro
 
 /** The chat's run-bar notice ("Retrying in 1s…", "Offline: waiting…"). */
 export function runNotice(page: Page): Locator {
-  return page.locator('.run-bar').getByRole('status');
+  // The run bar holds two live regions: this notice, and sync's proposal note (always there, empty without sync).
+  return page.locator('.run-bar').getByRole('status').and(page.locator('.run-notice'));
 }
 
 /** The chat header's status line (run state, or the run's error message). */
