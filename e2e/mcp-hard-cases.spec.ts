@@ -42,7 +42,9 @@ test('a 5 MB result is cut for the model with a note, the model\'s bad arguments
     { text: 'Several calls.', toolCalls: [{ name: 'mcp__odd__huge', args: {} }, { name: 'mcp__odd__echo', args: { message: 7 } }, { name: 'mcp__odd__nothing', args: {} }] },
     { text: 'Done.' },
   ], { mcp__odd__huge: 'Always allow', mcp__odd__echo: 'Always allow' });
-  await expect(messageLog(page)).toContainText('Done.');
+  // Five megabytes cross the MCP transport and are cut before the next step: on a loaded machine CI saw "Done"
+  // without its last chunk after the default ten seconds, so this one wait is longer.
+  await expect(messageLog(page)).toContainText('Done.', { timeout: 30_000 });
   const cards = assistantMessages(page).first().locator('.tool-call');
   await expect(cards).toHaveCount(3);
   await expect(cards.nth(0)).toContainText('truncated');

@@ -72,7 +72,8 @@ export function profileForm(page: Page) {
     apiKey: page.getByLabel('API key', exact),
     model: page.getByRole('combobox', { name: 'Model', ...exact }).or(page.getByRole('textbox', { name: 'Model', ...exact })),
     testButton: page.getByRole('button', { name: 'Test connection', ...exact }),
-    testResult: page.locator('.settings').getByRole('status'),
+    // Settings holds other live regions too (sync's status), so the result is found by its own class as well.
+    testResult: page.locator('.settings').getByRole('status').and(page.locator('.test-result')),
     save: page.getByRole('button', { name: 'Save', ...exact }),
   };
 }
