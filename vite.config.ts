@@ -108,7 +108,7 @@ export default defineConfig({
         navigateFallback: '/index.html',
         cleanupOutdatedCaches: true,
         clientsClaim: true,
-        importScripts: ['coi-headers.js', 'notifications.js'],
+        importScripts: ['coi-headers.js', 'notifications.js', 'network-routes.js'],
         // The in-browser model's engine (8 MB) is not precached: it is cached when a model is downloaded (no surprise
         // download for users who never use it), and served from the cache from then on, offline included.
         runtimeCaching: [

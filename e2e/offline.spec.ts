@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { assistantMessages, cutNetwork, newConversation, send, useScript, waitForServiceWorker } from './fixtures';
 
@@ -29,4 +31,30 @@ test('the "Ready to work offline" note does not move the page under the pointer'
   // The note appears once the service worker has cached the app (a first visit), while the user may be clicking.
   await expect(page.getByRole('status').filter({ hasText: 'Ready to work offline' })).toBeVisible();
   expect([await settings.boundingBox(), await newConversationButton.boundingBox()]).toEqual(before);
+});
+
+test('requests to other origins go straight to the network, not through the service worker; the app\'s own still do', async ({ page, context }) => {
+  // Stands for a model provider or an MCP server: any origin but the app's.
+  const elsewhere = createServer((_request, response) => response.writeHead(200, { 'access-control-allow-origin': '*' }).end('ok'));
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  const otherUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/v1/models`;
+  try {
+    await page.goto('/');
+    await waitForServiceWorker(page);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const routes = new Map<string, { ruleIdMatched?: number; matchedSourceType?: string } | null>();
+    cdp.on('Network.responseReceived', (event) => {
+      routes.set(new URL(event.response.url).pathname, (event.response as { serviceWorkerRouterInfo?: { ruleIdMatched?: number; matchedSourceType?: string } }).serviceWorkerRouterInfo ?? null);
+    });
+    await page.evaluate(async (url) => {
+      await (await fetch(url)).text();
+      await (await fetch('/manifest.webmanifest')).text();
+    }, otherUrl);
+    await expect.poll(() => routes.size).toBe(2);
+    expect(routes.get('/v1/models')).toMatchObject({ matchedSourceType: 'network' });
+    expect(routes.get('/manifest.webmanifest')?.matchedSourceType).toBeUndefined();
+  } finally {
+    elsewhere.close();
+  }
 });
