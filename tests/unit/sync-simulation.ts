@@ -211,12 +211,14 @@ export class SimulatedReplicator {
   /**
    * Replicates until nothing is left to move and every device has applied what it received, checking `done` between
    * steps; yields to the engines between steps so their writes join in. Throws after `limit` rounds without `done`.
+   * A round with nothing to move waits 20 ms for the engines (they seal at most every 250 ms): with 3 ms, the rounds
+   * ran out before a loaded machine's engines had written, and "did not settle" failed a run in two under load.
    */
   async settle(done: () => Promise<boolean> = async () => true, limit = 4000): Promise<void> {
     let quiet = 0;
     for (let round = 0; round < limit; round += 1) {
       const moved = this.step();
-      await new Promise((resolve) => setTimeout(resolve, moved && this.random() < 0.7 ? 0 : 3));
+      await new Promise((resolve) => setTimeout(resolve, moved ? (this.random() < 0.7 ? 0 : 3) : 20));
       if (moved) {
         quiet = 0;
         continue;
