@@ -6,7 +6,7 @@ interface KnownState {
   runners: Runner[];
   foreign: string[];
   deleted: string[];
-  /** Conversations whose record here was last written by this device as their runner (see `receiveRecord`). */
+  /** Conversations whose record here was last written by this device as their runner (see ChangeReceiver.receiveRecord). */
   authored?: string[];
 }
 
