@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { appliedTracker, pausedState } from '../../src/worker/sync/replication-status';
 
 // Issue 19: the status "says what it is doing". Replication pauses as soon as the documents are in the mirror, and the
 // engine applies them to Parley's own store after; "Synced" must wait for that, or a device says "Synced" while the
 // conversations it received are not on screen yet (found measuring the initial sync: D said "Synced" seconds early).
-
-// pouchdb-browser reads the worker's `self` as it loads.
-(globalThis as { self?: unknown }).self ??= globalThis;
-const { appliedTracker, pausedState } = await import('../../src/worker/sync/pouch-mirror');
 
 describe('"Synced" waits for what was received to be applied', () => {
   it('is idle only when every change handed on has been applied, and says so once then', () => {

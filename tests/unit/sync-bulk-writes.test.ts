@@ -1,16 +1,13 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Database } from 'pouchdb-browser';
+import { getDocuments, putDocuments } from '../../src/worker/sync/bulk-documents';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror';
 
 // Issue 19: the mirror is written in bulk (one `bulkDocs` per batch of sealed documents, not one `put` each). What `put`
 // did for one document, `putDocuments` must do for each: a revision that arrived from the server meanwhile is written
 // over, and a document that fails fails alone. PouchDB's IndexedDB adapter does not run over fake-indexeddb, so this
 // runs the same PouchDB code over its in-memory adapter (pouchdb-core and pouchdb-adapter-memory, from pouchdb-server).
-
-// pouchdb-browser reads the worker's `self` as it loads.
-(globalThis as { self?: unknown }).self ??= globalThis;
-const { getDocuments, putDocuments } = await import('../../src/worker/sync/pouch-mirror');
 
 const require = createRequire(import.meta.url);
 type MemoryPouch = new (name: string, options: { adapter: 'memory' }) => Database<EncryptedDocument>;

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ReplicationState } from '../../src/worker/sync/pouch-mirror';
+import { replicationProgress, type ReplicationState } from '../../src/worker/sync/replication-status';
 
 // Issue 19's "Syncing 120 of 3,400": what the mirror reports from PouchDB's replication events. pouchdb-server (like
 // CouchDB 1) does not say how many changes remain, so the mirror counts the documents each side holds; CouchDB 2+ says.
 // (PouchDB's IndexedDB adapter does not run over fake-indexeddb, so the replicator's events are played here; the
 // benchmark, bench/sync.mjs, records the statuses a real initial sync shows in the browser.)
-
-// pouchdb-browser reads the worker's `self` as it loads.
-(globalThis as { self?: unknown }).self ??= globalThis;
-const { replicationProgress } = await import('../../src/worker/sync/pouch-mirror');
 
 /** Two sides whose document counts the test sets, as `info()` reports them. */
 function sides(local: number, remote: number) {

@@ -1,4 +1,4 @@
-// The few parts of PouchDB (pouchdb-browser 9) that pouch-mirror.ts uses, typed here rather than through
+// The few parts of PouchDB (pouchdb-browser 9) that the sync mirror's files use, typed here rather than through
 // @types/pouchdb-*, whose global declarations leak into every other tsconfig of the project.
 declare module 'pouchdb-browser' {
   interface PouchError {

@@ -1,7 +1,8 @@
 import type { DeviceRef } from '../../schema/device';
 import { WireError } from '../../schema/wire-error';
 import type { SyncStatus } from '../../schema/sync';
-import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess, type ReplicationState } from './pouch-mirror';
+import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './pouch-mirror';
+import type { ReplicationState } from './replication-status';
 import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
 import { SyncEngine } from './sync-engine';
 import type { SyncGate, SyncGateDeps } from './sync-gate';

@@ -1,0 +1,46 @@
+import type { CommandOf, CommandResult, CommandType } from '../../schema/commands';
+import type { AppEvent } from '../../schema/events';
+import type { ConnectionTestResult } from '../../schema/protocol';
+import type { Conversation, ConversationExport, Profile } from '../../schema/records';
+import type { ResolveContext } from '../../core/requests';
+import type { StorageEstimate } from '../attachment-files';
+import type { ConversationSearch } from '../conversation-search';
+import type { IndexedDbConversationStore } from '../conversation-store';
+import type { McpHub } from '../mcp/mcp-hub';
+import type { RunManager } from '../run-manager';
+import type { SettingsStore } from '../settings-store';
+import type { SyncGate } from '../sync/sync-gate';
+
+/** What the command handlers work with: the host's store, settings, runs, and the rest it hands them. */
+export interface CommandHandlerDeps {
+  store: IndexedDbConversationStore;
+  settings: SettingsStore;
+  runs: RunManager;
+  /** Asks other tabs' workers to stop their run of a conversation. */
+  requestPeerStop(conversationId: string): void;
+  emit(event: AppEvent): void;
+  testConnection(profile: Profile): Promise<ConnectionTestResult>;
+  /** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
+  requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'>>;
+  now(): number;
+  mcp: McpHub;
+  /** Search across conversations (its index is built on the first search). */
+  search: ConversationSearch;
+  /** Loads, without waiting, what the conversation's next model request will need (its provider's code). */
+  prepareModel?(conversation: Conversation): void;
+  /** The conversations some tab has on screen (their view locks, see VIEW_LOCK_PREFIX): never discarded as unused. */
+  viewedConversations?(): Promise<ReadonlySet<string>>;
+  /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */
+  readImport?(file: Blob): Promise<ConversationExport>;
+  /** Sync (issue 19): who runs each conversation, and proposals to the device that does. Absent in older tests. */
+  sync?: SyncGate;
+  /** Ids of new records (attachments, proposed messages); random UUIDs when absent. */
+  newId?(): string;
+  /** See HostEnvironment.estimateStorage; the browser's when absent. */
+  estimateStorage?: StorageEstimate;
+  /** The profile a conversation talks to (its own, else the default); undefined when it was deleted. */
+  profileOf?(conversation: Conversation): Promise<Profile | undefined>;
+}
+
+/** One handler per command type; each group of commands gives a part of it (`satisfies Partial<Handlers>`). */
+export type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };

@@ -1,0 +1,128 @@
+import type { DeviceRef } from '../../schema/device';
+import { profileAcceptsImages } from '../../schema/limits';
+import type { Message } from '../../schema/records';
+import { WireError } from '../../schema/wire-error';
+import type { PreparedAttachment } from '../attachment-records';
+import type { NewVersion } from '../branch-records';
+import type { CommandHandlerDeps, Handlers } from './command-deps';
+import { assertRunsHere, runsElsewhere, runsHere } from './runs-elsewhere';
+
+/** What starts, changes and stops a conversation's run: messages, their versions, Stop and Continue. */
+export function createRunHandlers(deps: CommandHandlerDeps) {
+  const { store, settings, runs } = deps;
+  return {
+    'message.send': async (command) => {
+      const inputs = command.attachments ?? [];
+      if (command.text === '' && inputs.length === 0) throw new WireError({ code: 'invalid_command', reason: 'message_empty', message: 'Write a message or attach a file first.', field: 'text' });
+      const elsewhere = deps.sync?.runnerElsewhere(command.conversationId);
+      if (elsewhere) {
+        // Files stay on the device they were attached on (their bytes are not synced): only text can be proposed.
+        if (inputs.length > 0) throw runsElsewhere(elsewhere);
+        const messageId = deps.newId?.() ?? crypto.randomUUID();
+        return { proposedTo: await deps.sync!.propose(command.conversationId, `message:${messageId}`, { type: 'message', messageId, text: command.text }) };
+      }
+      const { defaultProfileId } = await settings.getSettings();
+      // Files are checked, and the quota, before the run lock and the transaction (reading a Blob is not an IndexedDB request).
+      const files = inputs.length === 0 ? [] : await (await import('../attachment-files')).prepareAttachments(inputs, { acceptsImages: await acceptsImages(deps, command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
+      return { message: await sendMessage(deps, command.conversationId, command.text, { files }) };
+    },
+    'attachment.read': async (command) => {
+      const stored = await store.readAttachment(command.attachmentId);
+      if (!stored) throw new WireError({ code: 'not_found', reason: 'attachment_gone', message: 'This file is no longer stored.' });
+      return { blob: stored.blob, mimeType: stored.blob.type };
+    },
+    'message.regenerate': (command) => runsHere(deps.sync, command.conversationId) && startVersion(deps, command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
+    'message.edit': (command) => runsHere(deps.sync, command.conversationId) && startVersion(deps, command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
+    'message.selectVersion': (command) => runsHere(deps.sync, command.conversationId) && underLock(deps, command.conversationId, () => store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true })),
+    'message.deleteVersion': (command) => runsHere(deps.sync, command.conversationId) && underLock(deps, command.conversationId, () => store.deleteVersion(command.conversationId, command.messageId)),
+    'run.stop': async (command) => {
+      const { conversationId } = command;
+      const elsewhere = deps.sync?.runnerElsewhere(conversationId);
+      if (elsewhere) return { conversationId, proposedTo: await deps.sync!.propose(conversationId, `stop:${deps.now()}`, { type: 'stop' }) };
+      return stopHere(deps, conversationId);
+    },
+    'run.continue': async (command) => {
+      assertRunsHere(deps.sync, command.conversationId);
+      await runs.recover(command.conversationId);
+      const release = await runs.claim(command.conversationId);
+      const continued = await store.transition(command.conversationId, ['interrupted', 'waiting_network', 'error'], 'running').catch((error: unknown) => {
+        release();
+        throw error;
+      });
+      if (!continued) {
+        release();
+        throw new WireError({ code: 'invalid_state', reason: 'nothing_to_continue', message: 'There is nothing to continue in this conversation.' });
+      }
+      void runs.start(command.conversationId, release);
+      return { conversationId: command.conversationId };
+    },
+    'network.online': async () => {
+      await runs.resumeWaiting();
+      return { resumed: true as const };
+    },
+  } satisfies Partial<Handlers>;
+}
+
+/** Sends the user's message here and starts the run; `options` for a message another device proposed. */
+export async function sendMessage(deps: CommandHandlerDeps, conversationId: string, text: string, options: { messageId?: string; device?: DeviceRef; files?: readonly PreparedAttachment[] } = {}): Promise<Message> {
+  const { store, settings, runs } = deps;
+  await runs.recover(conversationId);
+  const release = await runs.claim(conversationId);
+  try {
+    const device = options.device ?? deps.sync?.device();
+    const { files = [], ...rest } = options;
+    const { message, run } = await store.appendUserMessage(conversationId, text, (await settings.getSettings()).defaultProfileId, files, { ...rest, ...(device ? { device } : {}) });
+    void runs.start(conversationId, release, run);
+    return message;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+export async function stopHere(deps: CommandHandlerDeps, conversationId: string): Promise<{ conversationId: string }> {
+  const { store, runs } = deps;
+  if (runs.stop(conversationId)) return { conversationId };
+  const conversation = await store.getConversation(conversationId);
+  if (!conversation) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists.' });
+  if (conversation.runState === 'running') {
+    deps.requestPeerStop(conversationId); // the tab running it writes the stopped state
+    await runs.recover(conversationId); // nobody is: repair it (it becomes interrupted, then stopped below)
+  }
+  await store.stopRun(conversationId);
+  deps.emit({ type: 'run-notice', conversationId, notice: null });
+  return { conversationId };
+}
+
+/** Whether the model the conversation talks to takes images (a deleted profile: the send fails later in words). */
+async function acceptsImages(deps: CommandHandlerDeps, conversationId: string, defaultProfileId: string): Promise<boolean> {
+  const conversation = await deps.store.getConversation(conversationId);
+  const profile = conversation ? await deps.profileOf?.(conversation) : await deps.settings.getProfile(defaultProfileId);
+  return profile ? profileAcceptsImages(profile) : true;
+}
+
+/** Changes a conversation's branches while holding its run lock, so no run starts meanwhile in this tab or another. */
+async function underLock<T>(deps: CommandHandlerDeps, conversationId: string, change: () => Promise<T>): Promise<T> {
+  await deps.runs.recover(conversationId);
+  const release = await deps.runs.claim(conversationId);
+  try {
+    return await change();
+  } finally {
+    release();
+  }
+}
+
+/** Stores a new version of a message (regenerated or edited) under the run lock, then runs from it. */
+async function startVersion(deps: CommandHandlerDeps, conversationId: string, version: NewVersion, discardPending: boolean | undefined): Promise<{ message: Message }> {
+  const { store, runs } = deps;
+  await runs.recover(conversationId);
+  const release = await runs.claim(conversationId);
+  try {
+    const { message, run } = await store.addVersion(conversationId, version, { discardPending: discardPending === true });
+    void runs.start(conversationId, release, run);
+    return { message };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+// The mirror's bulk reads and writes (`getMany`, `putMany`): one `allDocs` or `bulkDocs` for many documents, as an
+// initial upload needs. Any PouchDB database will do, so tests run it over PouchDB's in-memory adapter.
+import type { Database } from 'pouchdb-browser';
+import type { EncryptedDocument } from './mirror';
+
+/** Several documents of `database` in one read (`allDocs` by keys), in order; undefined when absent or deleted. */
+export async function getDocuments(database: Database<EncryptedDocument>, ids: string[]): Promise<Array<EncryptedDocument | undefined>> {
+  if (ids.length === 0) return [];
+  const { rows } = await database.allDocs({ keys: ids, include_docs: true });
+  return rows.map((row) => (row.doc && !row.value?.deleted && !row.doc._deleted ? (row.doc as EncryptedDocument) : undefined));
+}
+
+/**
+ * Writes `documents` to `database` with one `bulkDocs` per attempt. A revision that arrived from the server meanwhile
+ * (409) is written over with the newest revision, as `put` does, up to 3 times; any other error is that document's alone.
+ * What each came to, in order: undefined when written, else its error.
+ */
+export async function putDocuments(database: Database<EncryptedDocument>, documents: EncryptedDocument[]): Promise<Array<Error | undefined>> {
+  const errors: Array<Error | undefined> = documents.map(() => undefined);
+  let pending = documents.map((document, index) => ({ document, index }));
+  for (let attempt = 0; pending.length > 0; attempt += 1) {
+    let results: Awaited<ReturnType<Database<EncryptedDocument>['bulkDocs']>>;
+    try {
+      results = await database.bulkDocs(pending.map((entry) => entry.document));
+    } catch (error) {
+      // The whole write refused (a document PouchDB rejects before writing, IndexedDB aborting the transaction): each is
+      // written alone, so that one document that cannot be written does not hold back the others.
+      if (pending.length === 1) {
+        errors[pending[0]!.index] = error instanceof Error ? error : new Error(String(error));
+        break;
+      }
+      for (const entry of pending) errors[entry.index] = (await putDocuments(database, [entry.document]))[0];
+      break;
+    }
+    const conflicts: typeof pending = [];
+    pending.forEach((entry, position) => {
+      const result = results[position];
+      if (!result || !('error' in result) || !result.error) return;
+      if (result.status === 409 && attempt < 3) conflicts.push(entry);
+      else errors[entry.index] = Object.assign(new Error(result.message ?? result.name ?? 'write failed'), { status: result.status, name: result.name ?? 'Error' });
+    });
+    if (conflicts.length === 0) break;
+    const current = await getDocuments(database, conflicts.map((entry) => entry.document._id));
+    pending = conflicts.map((entry, position) => {
+      const { _rev: _ignored, ...rest } = entry.document;
+      const rev = current[position]?._rev;
+      return { index: entry.index, document: rev ? { ...rest, _rev: rev } : rest };
+    });
+  }
+  return errors;
+}

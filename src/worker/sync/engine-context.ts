@@ -1,0 +1,40 @@
+import type { RecordChange } from '../../core/store';
+import type { Conversation, Message } from '../../schema/records';
+import type { Proposal, RemoteRunners } from '../../schema/sync';
+import type { Mirror } from './mirror';
+import type { RunnerBook } from './runner-book';
+import type { SealedDocuments } from './sealed-documents';
+import type { SyncKeys } from './sync-crypto';
+
+/** What the engine needs of the device it runs on: its records, and what to do with what other devices sent. */
+export interface SyncEngineHost {
+  getConversation(conversationId: string): Promise<Conversation | undefined>;
+  getMessage(messageId: string): Promise<Message | undefined>;
+  listConversations(): Promise<Conversation[]>;
+  /** Every message of a conversation, every version. */
+  allMessages(conversationId: string): Promise<Message[]>;
+  /** Stores records another device wrote (a conversation this device does not run), telling the UI as a write does. */
+  applyRemote(change: RecordChange): Promise<void>;
+  deleteLocal(conversationId: string): Promise<void>;
+  /** A read-modify-write of a conversation this device runs, in one transaction, told as a write is (so it syncs). */
+  updateConversation(conversationId: string, update: (conversation: Conversation) => Conversation): Promise<void>;
+  /** Applies another device's proposal to a conversation this device runs, through the same compare-and-set as here. */
+  applyProposal(proposal: Proposal): Promise<{ status: 'applied' } | { status: 'refused'; reason: string }>;
+  /** Another device took over a conversation this device ran: stop running it here. */
+  runnerLost(conversationId: string): void;
+  /** This device took a conversation over: repair what the other device left running (it never runs here by itself). */
+  takenOver(conversationId: string): Promise<void>;
+  runnersChanged(runners: RemoteRunners): void;
+  now(): number;
+}
+
+/** What the engine's parts (its push queue, its receiver) share with it, one object for one engine. */
+export interface EngineContext {
+  readonly mirror: Mirror;
+  readonly keys: SyncKeys;
+  readonly host: SyncEngineHost;
+  readonly book: RunnerBook;
+  readonly sealed: SealedDocuments;
+  /** Set by `stop`: nothing more is pushed or applied. */
+  stopped: boolean;
+}
