@@ -258,11 +258,12 @@ test('a web page instead of a model, and a truncated model, each give a clear er
   await page.goto('/');
   await createInBrowserProfile(page, 'Page', `${server.url}/page.gguf`);
   await page.getByRole('button', { name: 'Download', exact: true }).click();
-  await expect(page.locator('.local-model').getByRole('alert')).toContainText('This is not a GGUF model file');
+  // A download's end is as slow as the other downloads' here (30 s) on a loaded machine: CI saw "Downloading…" at 10 s.
+  await expect(page.locator('.local-model').getByRole('alert')).toContainText('This is not a GGUF model file', { timeout: 30_000 });
 
   await createInBrowserProfile(page, 'Cut', `${server.url}/truncated.gguf`);
   await page.getByRole('button', { name: 'Download', exact: true }).click();
-  await expect(page.locator('.local-model').getByRole('alert')).toContainText('The download is incomplete');
+  await expect(page.locator('.local-model').getByRole('alert')).toContainText('The download is incomplete', { timeout: 30_000 });
   await expect(modelStatus(page)).not.toContainText(READY);
 
   // A conversation with the broken model says what to do instead of crashing.
