@@ -7,12 +7,12 @@ import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ConversationInstructions } from './ConversationInstructions';
-import { ChatRunner } from './ChatRunner';
 import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
 import { profileName } from '../profile-name';
 import { MoreIcon } from './icons';
 import { WAITING_WORDS, type WaitingKind } from '../waiting-kind';
 import { RenameForm } from './RenameForm';
+import { ChatRunner } from './ChatRunner';
 
 export interface ChatHeaderProps {
   conversation: Conversation;
