@@ -1,9 +1,8 @@
-import { createEffect, createSignal, createUniqueId, For, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, For, onCleanup, Show } from 'solid-js';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
-import { describeError, describeRunError, type ErrorWords } from '../error-words';
-import { deviceName } from '../device-name';
+import { describeRunError } from '../error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -12,6 +11,8 @@ import { conversationMarkdown, markdownFileName, readWholePath } from '../conver
 import { profileName } from '../profile-name';
 import { MoreIcon } from './icons';
 import { WAITING_WORDS, type WaitingKind } from '../waiting-kind';
+import { RenameForm } from './RenameForm';
+import { ChatRunner } from './ChatRunner';
 
 export interface ChatHeaderProps {
   conversation: Conversation;
@@ -59,7 +60,6 @@ export function ChatHeader(props: ChatHeaderProps) {
   const app = useApp();
   const [renaming, setRenaming] = createSignal(false);
   const [editingInstructions, setEditingInstructions] = createSignal(false);
-  const [draftTitle, setDraftTitle] = createSignal('');
   const [confirmingDelete, setConfirmingDelete] = createSignal(false);
   const profileSelectId = `profile-select-${createUniqueId()}`;
   const toolsId = `chat-tools-${createUniqueId()}`;
@@ -93,56 +93,10 @@ export function ChatHeader(props: ChatHeaderProps) {
 
   /** The device that runs this conversation when it is another one (sync): every change here is then a proposal. */
   const runner = () => app.state.runners[props.conversation.id];
-  const [takingOver, setTakingOver] = createSignal(false);
-  const [takeOverFailure, setTakeOverFailure] = createSignal<ErrorWords>();
-  createEffect(on(() => props.conversation.id, () => setTakeOverFailure(undefined), { defer: true }));
-
-  async function takeOver() {
-    if (takingOver()) return;
-    setTakingOver(true);
-    setTakeOverFailure(undefined);
-    const conversationId = props.conversation.id;
-    try {
-      await app.client.send({ type: 'conversation.takeOver', conversationId });
-      // Read back who runs what rather than guess: the notice goes when this conversation is no longer listed.
-      const runners = await settle(app.client.send({ type: 'sync.runners' }));
-      if (runners) app.dispatch({ type: 'sync-runners', runners });
-    } catch (error) {
-      setTakeOverFailure(describeError(error));
-    } finally {
-      setTakingOver(false);
-    }
-  }
-
-  const otherTitlesId = `other-titles-${createUniqueId()}`;
-  /**
-   * Titles given on other devices that lost a rename conflict (sync keeps them, DESIGN 7b): newest first, each once,
-   * offered in the rename form so the user can take one back.
-   */
-  const otherTitles = () => {
-    const entries = [...(props.conversation.otherTitles ?? [])].sort((a, b) => b.at - a.at);
-    const titles = entries.map((entry) => entry.title).filter((title) => title.trim() && title !== props.conversation.title);
-    return [...new Set(titles)];
-  };
 
   function startRename() {
     setActionsOpen(false);
-    setDraftTitle(props.conversation.title);
     setRenaming(true);
-  }
-
-  async function saveTitle() {
-    const title = draftTitle().trim();
-    if (!title || title === props.conversation.title) {
-      setRenaming(false);
-      return;
-    }
-    const conversation = await settle(
-      app.client.send({ type: 'conversation.rename', conversationId: props.conversation.id, title }),
-    );
-    if (conversation) {
-      setRenaming(false);
-    }
   }
 
   async function deleteConversation() {
@@ -180,50 +134,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           when={renaming()}
           fallback={<h1 class="chat-title" title={props.conversation.title}>{props.conversation.title || t('conversation.untitled')}</h1>}
         >
-          <form
-            class="rename-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void saveTitle();
-            }}
-          >
-            <input
-              class="input"
-              aria-label={t('chat.titleField')}
-              value={draftTitle()}
-              maxLength={200}
-              ref={(input) =>
-                queueMicrotask(() => {
-                  input.focus();
-                  input.select();
-                })
-              }
-              onInput={(event) => setDraftTitle(event.currentTarget.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Escape') setRenaming(false);
-              }}
-            />
-            <button type="submit" class="button primary">
-              {t('chat.saveTitle')}
-            </button>
-            <button type="button" class="button" onClick={() => setRenaming(false)}>
-              {t('dialog.cancel')}
-            </button>
-            <Show when={otherTitles().length > 0}>
-              <div class="rename-others" role="group" aria-labelledby={otherTitlesId}>
-                <span class="rename-others__label" id={otherTitlesId}>
-                  {t('sync.otherTitles')}
-                </span>
-                <For each={otherTitles()}>
-                  {(title) => (
-                    <button type="button" class="button small" aria-label={t('sync.useOtherTitle', { title })} onClick={() => setDraftTitle(title)}>
-                      {title}
-                    </button>
-                  )}
-                </For>
-              </div>
-            </Show>
-          </form>
+          <RenameForm conversation={props.conversation} onDone={() => setRenaming(false)} />
         </Show>
         <p class="chat-status" role="status" aria-live="polite" data-run-state={props.conversation.runState}>
           {statusText(props.conversation, props.waiting)}
@@ -312,25 +223,7 @@ export function ChatHeader(props: ChatHeaderProps) {
         <ConversationInstructions conversation={props.conversation} onDone={() => setEditingInstructions(false)} />
       </Show>
       {/* In view on a phone too (not in "Conversation actions"): while another device runs it, this is the way to act. */}
-      <Show when={runner()}>
-        {(device) => (
-          <div class="chat-runner">
-            <p class="chat-runner__text" role="status">
-              {device().name.trim() ? t('sync.runsOn', { device: deviceName(device()) }) : t('sync.runsOnUnnamed')}
-            </p>
-            <button type="button" class="button small" disabled={takingOver()} onClick={() => void takeOver()}>
-              {t('sync.continueHere')}
-            </button>
-            <Show when={takeOverFailure()}>
-              {(failure) => (
-                <p class="chat-runner__error" role="alert">
-                  {failure().text}
-                </p>
-              )}
-            </Show>
-          </div>
-        )}
-      </Show>
+      <ChatRunner conversationId={props.conversation.id} device={runner()} />
     </header>
   );
 }

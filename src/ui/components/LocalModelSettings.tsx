@@ -5,6 +5,8 @@ import { MAX_ENGINE_THREADS } from '../../schema/limits';
 import { useApp } from '../app-context';
 import { describeError } from '../error-words';
 import { t } from '../i18n/i18n';
+import { formatBytes, progressText, statusText } from './local-model-words';
+import { MODEL_CATALOG } from './model-catalog';
 import { checkModelUrl, isUsableModelSource } from './model-url';
 
 export interface LocalModelSettingsProps {
@@ -17,22 +19,6 @@ export interface LocalModelSettingsProps {
    */
   actionsMount?: HTMLElement | undefined;
 }
-
-interface CatalogEntry {
-  label: string;
-  url: string;
-  /** Download size in bytes, as listed on Hugging Face (approximate where marked in the README). */
-  bytes: number;
-  /** Memory the model needs while it runs, roughly: weights plus a 4K context. */
-  memoryGb: number;
-}
-
-/** Small models that call tools in the Qwen/Hermes format, in Q4_K_M. Sizes: see README "In-browser model". */
-export const MODEL_CATALOG: readonly CatalogEntry[] = [
-  { label: 'Qwen3 0.6B', url: 'https://huggingface.co/unsloth/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q4_K_M.gguf', bytes: 396_705_472, memoryGb: 0.8 },
-  { label: 'Qwen3.5 0.8B', url: 'https://huggingface.co/unsloth/Qwen3.5-0.8B-GGUF/resolve/main/Qwen3.5-0.8B-Q4_K_M.gguf', bytes: 528_000_000, memoryGb: 1 },
-  { label: 'Qwen3 1.7B', url: 'https://huggingface.co/unsloth/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q4_K_M.gguf', bytes: 1_107_409_472, memoryGb: 1.6 },
-];
 
 const CUSTOM = 'custom';
 const POLL_MS = 500;
@@ -281,39 +267,4 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
       </Show>
     </div>
   );
-}
-
-function statusText(status: LocalModelStatus | undefined): string {
-  if (!status) return '';
-  const parts: string[] = [];
-  if (status.state === 'ready') parts.push(t('localModel.ready'), t('localModel.stored', { size: formatBytes(status.storedBytes) }));
-  else if (status.state === 'downloading') parts.push(t('localModel.downloading'));
-  else if (status.state === 'paused') parts.push(t('localModel.paused'));
-  else if (status.state === 'absent') parts.push(t('localModel.absent'));
-  const engine = status.backend
-    ? t(`localModel.backend.${status.backend}`, { threads: status.threads ?? 1 })
-    : t(status.crossOriginIsolated ? 'localModel.willRunMulti' : 'localModel.willRunSingle');
-  parts.push(engine);
-  if (status.lastTokensPerSecond !== undefined) parts.push(t('localModel.speed', { rate: status.lastTokensPerSecond }));
-  return parts.join(' ');
-}
-
-function progressText(status: LocalModelStatus | undefined): string {
-  if (!status) return '';
-  const parts = [status.totalBytes ? t('localModel.bytesOf', { done: formatBytes(status.storedBytes), total: formatBytes(status.totalBytes) }) : formatBytes(status.storedBytes)];
-  if (status.bytesPerSecond !== undefined) parts.push(t('localModel.rate', { rate: formatBytes(status.bytesPerSecond) }));
-  if (status.secondsLeft !== undefined) parts.push(t('localModel.left', { time: formatDuration(status.secondsLeft) }));
-  return parts.join(' · ');
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(bytes >= 1e8 ? 0 : 1)} MB`;
-  return `${Math.max(0, Math.round(bytes / 1e3))} KB`;
-}
-
-function formatDuration(seconds: number): string {
-  if (seconds < 60) return `${Math.ceil(seconds)} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
 }

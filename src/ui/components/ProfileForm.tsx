@@ -9,6 +9,8 @@ import { t, type MessageKey } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
 import { originOf } from '../origin';
 import { isUsableModelSource } from './model-url';
+import { ProfileConnectionFields } from './ProfileConnectionFields';
+import { ProfileOptionFields } from './ProfileOptionFields';
 import './instructions.css';
 import { WireError } from '../../schema/wire-error';
 
@@ -215,119 +217,38 @@ export function ProfileForm(props: ProfileFormProps) {
           <label for={`${idPrefix}-name`}>{t('settings.name')}</label>
           <input id={`${idPrefix}-name`} class="input" value={name()} placeholder={t(provider().labelKey)} onInput={(event) => setName(event.currentTarget.value)} />
         </div>
-        {/* The in-browser model has its own fields; the others' fields follow (not re-indented, to keep the diff small). */}
+        {/* The in-browser model has its own fields; the others' connection fields follow. */}
         <Show when={kind() === 'in-browser'}>
           <LocalModelSettings source={model()} onSourceChange={setModel} actionsMount={downloadSlot()} />
         </Show>
         <Show when={kind() !== 'in-browser'}>
-        <div class="field">
-          <label for={`${idPrefix}-base-url`}>{t('settings.baseUrl')}</label>
-          <input
-            id={`${idPrefix}-base-url`}
-            class="input"
-            type="url"
-            value={baseUrl()}
-            placeholder={provider().baseUrlHint}
-            onInput={(event) => setBaseUrl(event.currentTarget.value)}
+          <ProfileConnectionFields
+            idPrefix={idPrefix}
+            baseUrl={baseUrl()}
+            baseUrlHint={provider().baseUrlHint}
+            onBaseUrlChange={setBaseUrl}
+            apiKey={apiKey()}
+            keyPlaceholder={storedKeyApplies() ? maskedKey() : ''}
+            onApiKeyChange={setApiKey}
+            model={model()}
+            onModelChange={setModel}
+            models={models()}
+            testResult={testResult()}
+            onTest={() => void testConnection()}
           />
-        </div>
-        <div class="field">
-          <label for={`${idPrefix}-api-key`}>{t('settings.apiKey')}</label>
-          <input
-            id={`${idPrefix}-api-key`}
-            class="input"
-            type="password"
-            autocomplete="off"
-            value={apiKey()}
-            placeholder={storedKeyApplies() ? maskedKey() : ''}
-            onInput={(event) => setApiKey(event.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for={`${idPrefix}-model`}>{t('settings.model')}</label>
-          <input id={`${idPrefix}-model`} class="input" list={`${idPrefix}-models`} value={model()} onInput={(event) => setModel(event.currentTarget.value)} />
-          <datalist id={`${idPrefix}-models`}>
-            <For each={models()}>{(modelName) => <option value={modelName} />}</For>
-          </datalist>
-        </div>
-        <Show when={models().length > 0}>
-          <div class="field">
-            <label for={`${idPrefix}-model-list`}>{t('settings.modelList')}</label>
-            <select id={`${idPrefix}-model-list`} class="select" onChange={(event) => setModel(event.currentTarget.value)}>
-              <For each={models()}>
-                {(modelName) => (
-                  <option value={modelName} selected={modelName === model()}>
-                    {modelName}
-                  </option>
-                )}
-              </For>
-            </select>
-          </div>
         </Show>
-        <div class="form-row">
-          <button type="button" class="button" onClick={() => void testConnection()}>
-            {t('settings.test')}
-          </button>
-          <div class="test-result" role="status">
-            {testResult().text}
-            <ErrorDetail detail={testResult().detail} />
-          </div>
-        </div>
-        </Show>
-        <div class="field">
-          <label for={`${idPrefix}-instructions`}>{t('settings.instructions')}</label>
-          <textarea
-            id={`${idPrefix}-instructions`}
-            class="input"
-            rows={4}
-            maxLength={20_000}
-            aria-describedby={`${idPrefix}-instructions-hint`}
-            value={instructions()}
-            onInput={(event) => setInstructions(event.currentTarget.value)}
-          />
-          <small class="field-hint" id={`${idPrefix}-instructions-hint`}>
-            {t('settings.instructionsHint')}
-          </small>
-        </div>
-        <div class="form-row sampling-row">
-          <div class="field">
-            <label for={`${idPrefix}-temperature`}>{t('settings.temperature')}</label>
-            <input
-              id={`${idPrefix}-temperature`}
-              class="input"
-              type="number"
-              min="0"
-              max="2"
-              step="0.1"
-              placeholder={t('settings.providerDefault')}
-              value={temperature()}
-              onInput={(event) => setTemperature(event.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for={`${idPrefix}-max-tokens`}>{t('settings.maxOutputTokens')}</label>
-            <input
-              id={`${idPrefix}-max-tokens`}
-              class="input"
-              type="number"
-              min="1"
-              max="1000000"
-              step="1"
-              placeholder={t('settings.providerDefault')}
-              value={maxOutputTokens()}
-              onInput={(event) => setMaxOutputTokens(event.currentTarget.value)}
-            />
-          </div>
-        </div>
-        <Show when={kind() === 'openai-compatible' || kind() === 'anthropic'}>
-          <label class="checkbox-field">
-            <input type="checkbox" checked={acceptsImages()} aria-describedby={`${idPrefix}-images-hint`} onChange={(event) => setAcceptsImages(event.currentTarget.checked)} />
-            {t('settings.acceptsImages')}
-          </label>
-          <small class="field-hint" id={`${idPrefix}-images-hint`}>
-            {t('settings.acceptsImagesHint')}
-          </small>
-        </Show>
+        <ProfileOptionFields
+          idPrefix={idPrefix}
+          instructions={instructions()}
+          onInstructionsChange={setInstructions}
+          temperature={temperature()}
+          onTemperatureChange={setTemperature}
+          maxOutputTokens={maxOutputTokens()}
+          onMaxOutputTokensChange={setMaxOutputTokens}
+          imagesOption={kind() === 'openai-compatible' || kind() === 'anthropic'}
+          acceptsImages={acceptsImages()}
+          onAcceptsImagesChange={setAcceptsImages}
+        />
       </Show>
       <Show when={error()}>
         {(shown) => (

@@ -1,9 +1,7 @@
 import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
 import type { QuestionRequestBlock } from '../../../schema/blocks';
 import type { QuestionAnswer } from '../../../schema/question';
-import { WireError, type ResolvedOutcome } from '../../../schema/wire-error';
-import type { Message } from '../../../schema/records';
-import type { Proposed } from '../../../schema/commands';
+import type { ResolvedOutcome } from '../../../schema/wire-error';
 import type { DeviceRef } from '../../../schema/device';
 import type { WorkerClient } from '../../channel';
 import { t, type MessageKey } from '../../i18n/i18n';
@@ -21,9 +19,10 @@ import {
   reduceQuestionForm,
   type QuestionFormAction,
 } from './question-form-state';
-import { announce, outcomeFromMessage, sendFailure, type ErrorText } from './question-outcome';
+import { announce, type ErrorText } from './question-outcome';
 import { QuestionReview } from './QuestionReview';
 import { createFormView } from './reveal-question';
+import { createQuestionResolution } from './question-resolution';
 
 /** Quiet period before a draft is saved: long enough to coalesce typing, short enough to survive a reload. */
 export const DRAFT_DELAY_MS = 400;
@@ -59,10 +58,6 @@ export function PendingQuestionForm(props: {
   // Seeded once from the stored draft; later drafts echoed back by the worker are our own.
   const [state, setState] = createSignal(createQuestionFormState(initialQuestions, props.block.draft));
   const answers = createMemo(() => answersFromState(questions(), state()));
-  const [busy, setBusy] = createSignal(false);
-  /** Sent as a proposal to the device that runs the conversation: waiting for its outcome, nothing more to send. */
-  const [proposed, setProposed] = createSignal(false);
-  const locked = () => busy() || proposed();
   const [error, setError] = createSignal<ErrorText>();
   const [announced, setAnnounced] = createSignal(false);
   /** Submit was pressed with questions unanswered: Review lists them and offers "Submit anyway". */
@@ -74,7 +69,6 @@ export function PendingQuestionForm(props: {
   /** Tabs on a wide screen; a narrow one steps through the questions instead (and one question needs neither). */
   const tabbed = () => !single() && !narrow();
   const unanswered = () => questions().flatMap((question, index) => (isAnswered(answers()[index]) ? [] : [{ question, index }]));
-  let settled = false;
   const view = createFormView();
   const otherTextElements: HTMLTextAreaElement[] = [];
   let skipNotice: HTMLElement | undefined;
@@ -133,10 +127,18 @@ export function PendingQuestionForm(props: {
     }
   }
 
+  const { busy, proposed, locked, settled, resolve } = createQuestionResolution(props, {
+    target,
+    saver,
+    answers,
+    draft: () => draftFromState(state()),
+    setError,
+  });
+
   const keyboard = createQuestionKeyboard({ dismiss: () => void dismiss(), submit: () => void submit(), pick: pickByDigit });
 
   async function submit(skipUnanswered = false): Promise<void> {
-    if (locked() || settled) return;
+    if (locked() || settled()) return;
     const current = answers();
     // An all-empty submit is what other agents mistook for a real answer; Dismiss says that honestly.
     if (!current.some(isAnswered)) {
@@ -157,7 +159,7 @@ export function PendingQuestionForm(props: {
   }
 
   async function dismiss(discardAnswers = false): Promise<void> {
-    if (locked() || settled) return;
+    if (locked() || settled()) return;
     if (!discardAnswers && answers().some(isAnswered)) {
       setConfirmingDismiss(true);
       return;
@@ -168,40 +170,6 @@ export function PendingQuestionForm(props: {
     });
   }
 
-  async function resolve(send: () => Promise<{ message: Message } & Proposed>, expected: ResolvedOutcome): Promise<void> {
-    const hadUnsavedDraft = saver.cancel();
-    // The command leaves first; the form's own re-render (busy, errors cleared) happens while the worker works.
-    const sent = send();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const result = await sent;
-      if (result.proposedTo) {
-        setProposed(true);
-        props.onProposed?.(result.proposedTo);
-        return;
-      }
-      settled = true;
-      props.onSettled(outcomeFromMessage(result.message, props.block.toolCallId) ?? expected, false, answers());
-      // The form is gone: the next thing to do is writing, so focus goes to the composer, not to <body>.
-      if (expected.resolution === 'dismissed') document.querySelector<HTMLTextAreaElement>('textarea.composer-input')?.focus();
-    } catch (caught) {
-      if (caught instanceof WireError && caught.code === 'already_resolved') {
-        if (caught.outcome) {
-          settled = true;
-          props.onSettled(caught.outcome, true, answers());
-        } else {
-          props.onNotice('question.alreadyResolved');
-        }
-        return;
-      }
-      if (hadUnsavedDraft) saver.schedule(draftFromState(state()));
-      setError(sendFailure(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
-
   let letGoOfQuestion: (followNewest: boolean) => void = () => undefined;
   onMount(() => {
     setAnnounced(true);
@@ -210,10 +178,10 @@ export function PendingQuestionForm(props: {
   const stopFlushingOnHide = flushWhenPageHides(saver);
   onCleanup(() => {
     // Busy: our own command is on its way (its event can land before its reply), so this tab did send.
-    props.onLeft?.({ filledIn: answers(), sentHere: settled || busy() || proposed() });
+    props.onLeft?.({ filledIn: answers(), sentHere: settled() || busy() || proposed() });
     stopFlushingOnHide();
-    letGoOfQuestion(settled || props.block.status !== 'pending');
-    if (settled || props.block.status !== 'pending') saver.cancel();
+    letGoOfQuestion(settled() || props.block.status !== 'pending');
+    if (settled() || props.block.status !== 'pending') saver.cancel();
     else saver.flush();
   });
 

@@ -1,0 +1,76 @@
+import { Show } from 'solid-js';
+import { t } from '../i18n/i18n';
+
+/** A profile's optional settings: instructions, sampling (each empty for the provider's default), and images. */
+export function ProfileOptionFields(props: {
+  idPrefix: string;
+  instructions: string;
+  onInstructionsChange: (instructions: string) => void;
+  temperature: string;
+  onTemperatureChange: (temperature: string) => void;
+  maxOutputTokens: string;
+  onMaxOutputTokensChange: (maxOutputTokens: string) => void;
+  /** Whether "Accepts images" is asked (remote providers only). */
+  imagesOption: boolean;
+  acceptsImages: boolean;
+  onAcceptsImagesChange: (acceptsImages: boolean) => void;
+}) {
+  return (
+    <>
+      <div class="field">
+        <label for={`${props.idPrefix}-instructions`}>{t('settings.instructions')}</label>
+        <textarea
+          id={`${props.idPrefix}-instructions`}
+          class="input"
+          rows={4}
+          maxLength={20_000}
+          aria-describedby={`${props.idPrefix}-instructions-hint`}
+          value={props.instructions}
+          onInput={(event) => props.onInstructionsChange(event.currentTarget.value)}
+        />
+        <small class="field-hint" id={`${props.idPrefix}-instructions-hint`}>
+          {t('settings.instructionsHint')}
+        </small>
+      </div>
+      <div class="form-row sampling-row">
+        <div class="field">
+          <label for={`${props.idPrefix}-temperature`}>{t('settings.temperature')}</label>
+          <input
+            id={`${props.idPrefix}-temperature`}
+            class="input"
+            type="number"
+            min="0"
+            max="2"
+            step="0.1"
+            placeholder={t('settings.providerDefault')}
+            value={props.temperature}
+            onInput={(event) => props.onTemperatureChange(event.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for={`${props.idPrefix}-max-tokens`}>{t('settings.maxOutputTokens')}</label>
+          <input
+            id={`${props.idPrefix}-max-tokens`}
+            class="input"
+            type="number"
+            min="1"
+            max="1000000"
+            step="1"
+            placeholder={t('settings.providerDefault')}
+            value={props.maxOutputTokens}
+            onInput={(event) => props.onMaxOutputTokensChange(event.currentTarget.value)}
+          />
+        </div>
+      </div>
+      <Show when={props.imagesOption}>
+        <label class="checkbox-field">
+          <input type="checkbox" checked={props.acceptsImages} aria-describedby={`${props.idPrefix}-images-hint`} onChange={(event) => props.onAcceptsImagesChange(event.currentTarget.checked)} />
+          {t('settings.acceptsImages')}
+        </label>
+        <small class="field-hint" id={`${props.idPrefix}-images-hint`}>
+          {t('settings.acceptsImagesHint')}
+        </small>
+      </Show>
+    </>
+  );
+}
