@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, type TestTab } from './host-harness';
+import { documentId } from '../../src/worker/sync/sync-crypto';
 import { LAPTOP, PHONE, randomFrom, SimulatedMirror, SimulatedReplicator, simulatedDevices, testKeys } from './sync-simulation';
 
 // Issue 19: "Conflicts on ordinary fields (a title renamed on two devices) resolve deterministically and the losing value
@@ -36,9 +37,13 @@ async function renameOnBoth(seed: number, laptopTitle: string | undefined) {
   // Some of the phone's documents move meanwhile (to the server only: the laptop is offline).
   for (let step = 0; step < seed % 7; step += 1) replicator.step();
   replicator.setOffline(laptopMirror, false);
+  let last: unknown;
   await replicator.settle(async () => {
     const [onLaptop, onPhone] = await Promise.all([titlesOf(laptop, conversationId), titlesOf(phone, conversationId)]);
+    last = { onLaptop, onPhone };
     return isDeepStrictEqual(onLaptop, onPhone) && onPhone.title === 'Beach week' && (!laptopTitle || onPhone.otherTitles.length > 0);
+  }).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; seed ${seed}, last seen ${JSON.stringify(last)}`);
   });
   return current;
 }
@@ -59,6 +64,25 @@ describe('a title renamed on two devices at once (sync)', { timeout: 120_000 }, 
       await tablet.host.sync.attach(tabletMirror, await keys(), { id: 'device-tablet', name: 'Tablet' });
       const later = new SimulatedReplicator(server, [tabletMirror], randomFrom(trial));
       await later.settle(async () => isDeepStrictEqual(await titlesOf(tablet, conversationId), expected));
+    }
+  });
+
+  it('the laptop hears the phone’s renamed record before the take-over: the two still end the same', async () => {
+    // Found by the test above under load: the laptop, still running the conversation in its own eyes, kept the phone's
+    // title as another one, in a write it could no longer send once the take-over arrived; the devices stayed apart.
+    for (let trial = 0; trial < 3; trial += 1) {
+      const { laptop, phone, laptopMirror, replicator, conversationId } = await devices(400 + trial);
+      replicator.setOffline(laptopMirror, true);
+      await phone.send({ type: 'conversation.takeOver', conversationId });
+      await phone.send({ type: 'conversation.rename', conversationId, title: 'Beach week' });
+      await laptop.send({ type: 'conversation.rename', conversationId, title: 'Lisbon in May' });
+      const runnerDocument = await documentId(await keys(), 'runner', conversationId);
+      replicator.holdBack = { mirror: laptopMirror, ids: new Set([runnerDocument]) };
+      replicator.setOffline(laptopMirror, false);
+      await replicator.settle(async () => (await titlesOf(laptop, conversationId)).otherTitles.some((entry) => entry.title === 'Beach week'));
+      replicator.holdBack = undefined;
+      const expected = { title: 'Beach week', otherTitles: [{ title: 'Lisbon in May', device: LAPTOP.id }] };
+      await replicator.settle(async () => isDeepStrictEqual(await titlesOf(laptop, conversationId), expected) && isDeepStrictEqual(await titlesOf(phone, conversationId), expected));
     }
   });
 

@@ -26,6 +26,8 @@ function holdsTitle(conversation: Conversation, title: string): boolean {
  */
 export class ChangeReceiver {
   private readonly handledProposals = new Set<string>();
+  /** Conversations this device ran until a runner document of another device arrived, in the changes being applied. */
+  private readonly lostHere = new Set<string>();
 
   constructor(
     private readonly context: EngineContext,
@@ -72,6 +74,7 @@ export class ChangeReceiver {
     }
     if (this.context.stopped) return;
     await storeMessages();
+    await this.reconsiderLost();
     const last = changes.at(-1);
     if (last) {
       // The state first: a crash between the two writes only makes the next start read some documents again.
@@ -95,8 +98,28 @@ export class ChangeReceiver {
     book.runners.set(runner.conversationId, runner);
     book.changed = true;
     if (runner.device.id !== book.device.id) book.foreign.add(runner.conversationId);
-    if (current?.device.id === book.device.id && runner.device.id !== book.device.id) this.context.host.runnerLost(runner.conversationId);
+    if (current?.device.id === book.device.id && runner.device.id !== book.device.id) {
+      this.context.host.runnerLost(runner.conversationId);
+      this.lostHere.add(runner.conversationId);
+    }
     return true;
+  }
+
+  /**
+   * A conversation this device no longer runs: the record the mirror holds for it is taken again as a non-runner takes
+   * it. Received while this device still ran it, the new runner's record only had its title kept here, in a write this
+   * device may no longer send (it writes only what it runs), and the two devices stayed apart for good.
+   */
+  private async reconsiderLost(): Promise<void> {
+    const { host, keys, mirror } = this.context;
+    for (const conversationId of [...this.lostHere]) {
+      this.lostHere.delete(conversationId);
+      const document = await mirror.get(await documentId(keys, 'conversation', conversationId));
+      const payload = document ? await this.context.sealed.read(document) : undefined;
+      if (payload?.kind !== 'conversation') continue;
+      const change = await this.receiveRecord(payload);
+      if (change) await host.applyRemote(change);
+    }
   }
 
   /**
