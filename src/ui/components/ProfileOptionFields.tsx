@@ -33,34 +33,8 @@ export function ProfileOptionFields(props: {
         </small>
       </div>
       <div class="form-row sampling-row">
-        <div class="field">
-          <label for={`${props.idPrefix}-temperature`}>{t('settings.temperature')}</label>
-          <input
-            id={`${props.idPrefix}-temperature`}
-            class="input"
-            type="number"
-            min="0"
-            max="2"
-            step="0.1"
-            placeholder={t('settings.providerDefault')}
-            value={props.temperature}
-            onInput={(event) => props.onTemperatureChange(event.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for={`${props.idPrefix}-max-tokens`}>{t('settings.maxOutputTokens')}</label>
-          <input
-            id={`${props.idPrefix}-max-tokens`}
-            class="input"
-            type="number"
-            min="1"
-            max="1000000"
-            step="1"
-            placeholder={t('settings.providerDefault')}
-            value={props.maxOutputTokens}
-            onInput={(event) => props.onMaxOutputTokensChange(event.currentTarget.value)}
-          />
-        </div>
+        <NumberField id={`${props.idPrefix}-temperature`} label={t('settings.temperature')} min="0" max="2" step="0.1" value={props.temperature} onChange={props.onTemperatureChange} />
+        <NumberField id={`${props.idPrefix}-max-tokens`} label={t('settings.maxOutputTokens')} min="1" max="1000000" step="1" value={props.maxOutputTokens} onChange={props.onMaxOutputTokensChange} />
       </div>
       <Show when={props.imagesOption}>
         <label class="checkbox-field">
@@ -72,5 +46,25 @@ export function ProfileOptionFields(props: {
         </small>
       </Show>
     </>
+  );
+}
+
+/** A sampling number: empty means the provider's default, which its placeholder says. */
+function NumberField(props: { id: string; label: string; min: string; max: string; step: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        class="input"
+        type="number"
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        placeholder={t('settings.providerDefault')}
+        value={props.value}
+        onInput={(event) => props.onChange(event.currentTarget.value)}
+      />
+    </div>
   );
 }
