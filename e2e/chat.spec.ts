@@ -109,3 +109,26 @@ async function renameOpenConversation(page: Page, title: string): Promise<void> 
   await field.press('Enter');
   await expect(field).toHaveCount(0);
 }
+
+test('the log keeps following when the content grows again before the event of its own scroll to the end', async ({ page }) => {
+  // Seen in CI: the scroll event of the app's own scroll to the end came after a tall reply had grown the log again, so
+  // "not near the end" stopped following for good: "Jump to latest" showed and the next question's form was never drawn.
+  await useScript(page, { steps: [{ text: numberedWords(600) }], chunkSize: 300, chunkDelayMs: 10 });
+  await newConversation(page);
+  await send(page, 'A long answer, please.');
+  await expect(assistantMessages(page).first()).toHaveAttribute('data-status', 'complete');
+  const log = page.getByRole('log', { name: 'Messages', exact: true });
+  const jump = page.getByRole('button', { name: 'Jump to latest', exact: true });
+  await expect(jump).toHaveCount(0);
+  await log.evaluate((element) => {
+    const rows = element.querySelectorAll<HTMLElement>('[data-id]');
+    const last = rows[rows.length - 1]!;
+    const height = last.offsetHeight;
+    last.style.minHeight = `${height + 400}px`;
+    element.scrollTop = element.scrollHeight; // down to the end: its scroll event is dispatched later…
+    last.style.minHeight = `${height + 1000}px`; // …after the content grew again
+  });
+  // Following, the log reaches the end again once the row's new height is measured.
+  await expect.poll(() => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(2);
+  await expect(jump).toHaveCount(0);
+});

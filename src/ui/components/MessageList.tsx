@@ -83,6 +83,9 @@ export function MessageList(props: MessageListProps) {
     }
   }
 
+  /** The log's scrollTop at its last scroll event: which way the reader went. */
+  let lastScrollTop = 0;
+
   function nearEnd(): boolean {
     return log.scrollHeight - log.scrollTop - log.clientHeight < STICK_DISTANCE;
   }
@@ -309,7 +312,12 @@ export function MessageList(props: MessageListProps) {
         onWheel={() => (findScroll = undefined)}
         onTouchStart={() => (findScroll = undefined)}
         onScroll={() => {
-          setAtBottom(nearEnd());
+          // Only a scroll up leaves the latest: the event of the app's own scroll to the end can arrive after the content
+          // grew again (a tall reply being measured), and reading "not near the end" then stopped following for good.
+          const top = log.scrollTop;
+          if (nearEnd()) setAtBottom(true);
+          else if (top < lastScrollTop) setAtBottom(false);
+          lastScrollTop = top;
           readScroll();
         }}
       >
