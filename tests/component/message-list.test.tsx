@@ -156,6 +156,9 @@ describe('MessageList', () => {
     Object.defineProperty(log, 'clientHeight', { configurable: true, get: () => 800 });
     Object.defineProperty(log, 'scrollTop', { configurable: true, get: () => position, set: (value: number) => (position = value) });
     expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    // The reader is at the end, then scrolls up to the top: only a scroll up leaves the latest.
+    position = 500 * 120 - 800;
+    log.dispatchEvent(new Event('scroll'));
     position = 0;
     log.dispatchEvent(new Event('scroll'));
     const jump = await screen.findByRole('button', { name: 'Jump to latest' });
