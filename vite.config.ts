@@ -2,6 +2,13 @@
 import { defineConfig, type Plugin } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { appShellHtml } from './src/ui/app-shell';
+
+/** The app shell's script, inlined into index.html (appShell below) and allowed by its hash in the CSP. */
+const SHELL_SCRIPT = readFileSync(new URL('./src/ui/app-shell-script.js', import.meta.url), 'utf8');
+const SHELL_SCRIPT_HASH = `'sha256-${createHash('sha256').update(SHELL_SCRIPT).digest('base64')}'`;
 
 /**
  * The production page's Content-Security-Policy: a second wall behind the Markdown sanitizer. Only our own scripts
@@ -10,7 +17,7 @@ import { VitePWA } from 'vite-plugin-pwa';
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  `script-src 'self' ${SHELL_SCRIPT_HASH}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "connect-src 'self' http: https:",
@@ -55,11 +62,13 @@ function preloadApp(entry = '/src/main.tsx'): Plugin {
           chunk.imports.forEach(visit);
         };
         visit(app.fileName);
-        const links = [
-          ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
-          ...[...scripts].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
-        ].filter((link) => !html.includes(link.match(/href="[^"]+"/)![0]));
-        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+        const fresh = (links: string[]) => links.filter((link) => !html.includes(link.match(/href="[^"]+"/)![0]));
+        // The stylesheets first: they hold the first paint (the app shell), so they are asked for before the scripts.
+        const stylesheets = fresh([...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`));
+        const preloads = fresh([...scripts].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`));
+        return html
+          .replace('<script type="module"', `${stylesheets.join('\n    ')}\n    <script type="module"`)
+          .replace('</head>', `  ${preloads.join('\n    ')}\n  </head>`);
       },
     },
   };
@@ -76,10 +85,25 @@ const ISOLATION_HEADERS = {
   'Cross-Origin-Embedder-Policy': 'credentialless',
 };
 
+/**
+ * The app shell (src/ui/app-shell.ts) in index.html's #root, and its script (app-shell-script.js) inline after it: the first
+ * screen's frame is painted with the page instead of after the app's JavaScript has loaded and run.
+ */
+function appShell(): Plugin {
+  return {
+    name: 'parley-app-shell',
+    transformIndexHtml: (html) => {
+      if (!html.includes('<div id="root"></div>')) throw new Error('parley-app-shell: index.html has no empty #root');
+      return html.replace('<div id="root"></div>', `<div id="root">${appShellHtml()}</div>\n    <script>${SHELL_SCRIPT}</script>`);
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     solid(),
     contentSecurityPolicy(),
+    appShell(),
     preloadApp(),
     VitePWA({
       strategies: 'generateSW',

@@ -1,4 +1,5 @@
 import type { JSX } from 'solid-js';
+import { MENU_PATH, SETTINGS_CIRCLE, SETTINGS_PATH } from '../icon-paths';
 
 /**
  * Small line icons for the phone layout, drawn in the text colour. Always decorative (`aria-hidden`): the
@@ -14,14 +15,14 @@ function Icon(props: { children: JSX.Element }) {
 
 export const MenuIcon = () => (
   <Icon>
-    <path d="M4 6h16M4 12h16M4 18h16" />
+    <path d={MENU_PATH} />
   </Icon>
 );
 
 export const SettingsIcon = () => (
   <Icon>
-    <circle cx="12" cy="12" r="3" />
-    <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
+    <circle cx={SETTINGS_CIRCLE.cx} cy={SETTINGS_CIRCLE.cy} r={SETTINGS_CIRCLE.r} />
+    <path d={SETTINGS_PATH} />
   </Icon>
 );
 

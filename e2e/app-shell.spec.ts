@@ -1,0 +1,87 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// The app shell (issue 21.22): index.html carries the first screen's frame, painted before any of the app's JavaScript
+// has run; its inline script gives it the theme, the route's layout and the language; a click on it is done once the
+// app runs. Each test holds the app's code back (its main chunk) to look at the shell alone, then lets it through.
+
+/** Holds every main-*.js (the app's and the worker's entry chunks) until the returned function is called. */
+async function holdTheApp(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.context().route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+// No service worker: what it serves from its cache would pass the hold by.
+test.use({ serviceWorkers: 'block' });
+
+const theAppRuns = (page: Page) => expect(page.getByRole('searchbox', { name: 'Search conversations', exact: true })).toBeEnabled();
+
+test('the first screen is painted before the app runs, and a click on "New conversation" made then is done', async ({ page }) => {
+  const policyErrors: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) policyErrors.push(message.text());
+  });
+  const release = await holdTheApp(page);
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  const newConversation = page.getByRole('button', { name: 'New conversation', exact: true });
+  await expect(newConversation).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Conversations', exact: true })).toBeVisible();
+  // Only the app searches: the shell's field waits, disabled, rather than lose what is typed into it.
+  await expect(page.getByRole('searchbox', { name: 'Search conversations', exact: true })).toBeDisabled();
+  await newConversation.click();
+  release();
+  await expect(page).toHaveURL(/#\/c\/[^/]+$/);
+  await expect(page.getByRole('textbox', { name: 'Message', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New conversation', exact: true })).toHaveCount(1);
+  expect(policyErrors, 'the shell\'s inline script is allowed by its hash').toEqual([]);
+});
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('the shell is painted in the browser\'s language, and the app keeps it', async ({ page }) => {
+    const release = await holdTheApp(page);
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await expect(page.getByRole('button', { name: '新建对话', exact: true })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: '对话', exact: true })).toBeVisible();
+    await expect(page.getByRole('searchbox', { name: '搜索对话', exact: true })).toHaveAttribute('placeholder', '搜索对话');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    release();
+    await expect(page.getByRole('searchbox', { name: '搜索对话', exact: true })).toBeEnabled();
+    await expect(page.getByRole('button', { name: '新建对话', exact: true })).toBeVisible();
+  });
+});
+
+test('the shell has the chosen theme and the route\'s layout before the app runs', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/');
+  await theAppRuns(page);
+  await page.evaluate(() => localStorage.setItem('parley-theme', 'dark'));
+  await page.evaluate(() => (location.hash = '#/settings'));
+  const release = await holdTheApp(page);
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('.app')).toHaveAttribute('data-route', 'settings');
+  // The phone's "Conversations" toggle (hidden at this width) says the list is closed, as the app's does outside home.
+  await expect(page.locator('.nav-toggle')).toHaveAttribute('aria-expanded', 'false');
+  release();
+  await expect(page.getByRole('combobox', { name: 'Theme', exact: true })).toHaveValue('dark');
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+
+  test('a tap on the shell\'s "Settings" opens Settings once the app runs', async ({ page }) => {
+    const release = await holdTheApp(page);
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await expect(page.getByRole('button', { name: 'New conversation', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Settings', exact: true }).tap();
+    release();
+    await expect(page).toHaveURL(/#\/settings$/);
+    await expect(page.getByRole('combobox', { name: 'Theme', exact: true })).toBeVisible();
+  });
+});

@@ -1,0 +1,29 @@
+// The app shell's own script (see src/ui/app-shell.ts), inlined after the shell in index.html and allowed by its hash
+// in the Content-Security-Policy (vite.config.ts): it runs as the page is parsed, before the first paint, so the shell
+// is painted in the chosen theme, the route's layout and the browser's language; and it keeps the last click on the
+// shell's buttons, which the app does once it runs (main.tsx). Plain script: nothing imports it, nothing bundles it.
+(function () {
+  var page = document.documentElement;
+  try {
+    var theme = localStorage.getItem('parley-theme');
+    if (theme === 'light' || theme === 'dark') page.dataset.theme = theme;
+  } catch (error) {
+    // no storage (a locked-down browser): the system's theme
+  }
+  var shell = document.querySelector('.app-shell');
+  if (!shell) return;
+  var path = location.hash.replace(/^#/, '');
+  var route = /^\/c\/[^/]+$/.test(path) ? 'conversation' : /^\/settings(\?tool=[^&]+)?$/.test(path) ? 'settings' : 'home';
+  shell.dataset.route = route;
+  shell.querySelector('.nav-toggle').setAttribute('aria-expanded', String(route === 'home'));
+  if (navigator.language.toLowerCase().indexOf('zh') === 0) {
+    page.lang = 'zh-CN';
+    shell.querySelectorAll('[data-zh]').forEach(function (element) { element.textContent = element.dataset.zh; });
+    shell.querySelectorAll('[data-zh-aria-label]').forEach(function (element) { element.setAttribute('aria-label', element.dataset.zhAriaLabel); });
+    shell.querySelectorAll('[data-zh-placeholder]').forEach(function (element) { element.placeholder = element.dataset.zhPlaceholder; });
+  }
+  shell.addEventListener('click', function (event) {
+    var button = event.target.closest('[data-shell-action]');
+    if (button) shell.dataset.action = button.dataset.shellAction;
+  });
+})();
