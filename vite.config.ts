@@ -4,7 +4,7 @@ import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { appShellHtml } from './src/ui/app-shell';
+import { appShellHtml } from './src/ui/app-shell.ts';
 
 /** The app shell's script, inlined into index.html (appShell below) and allowed by its hash in the CSP. */
 const SHELL_SCRIPT = readFileSync(new URL('./src/ui/app-shell-script.js', import.meta.url), 'utf8');
@@ -62,10 +62,18 @@ function preloadApp(entry = '/src/main.tsx'): Plugin {
           chunk.imports.forEach(visit);
         };
         visit(app.fileName);
-        const fresh = (links: string[]) => links.filter((link) => !html.includes(link.match(/href="[^"]+"/)![0]));
-        // The stylesheets first: they hold the first paint (the app shell), so they are asked for before the scripts.
-        const stylesheets = fresh([...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`));
-        const preloads = fresh([...scripts].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`));
+        const preloads = [...scripts]
+          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+          .filter((link) => !html.includes(link.match(/href="[^"]+"/)![0]));
+        // The app's stylesheets are inlined: the first paint (the app shell) waits for no request, and the shell's
+        // script, which a pending stylesheet would hold, runs as it is parsed. Each file stays as a *disabled* link,
+        // never fetched: the app's import of its chunk finds it there, rather than fetching the same rules again.
+        const stylesheets = [...styles].map((file) => {
+          const asset = context.bundle?.[file];
+          const css = asset?.type !== 'asset' ? undefined : typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
+          if (css === undefined || css.includes('</style')) throw new Error(`parley-preload-app: cannot inline ${file}`);
+          return `<style>${css}</style>\n    <link rel="stylesheet" crossorigin href="/${file}" disabled>`;
+        });
         return html
           .replace('<script type="module"', `${stylesheets.join('\n    ')}\n    <script type="module"`)
           .replace('</head>', `  ${preloads.join('\n    ')}\n  </head>`);

@@ -1,8 +1,11 @@
-import { baseStrings } from './i18n/base-strings';
-import { baseStringsZhCN } from './i18n/base-strings.zh-CN';
-import { conversationSearchStrings } from './i18n/conversation-search-strings';
-import { conversationSearchStringsZhCN } from './i18n/conversation-search-strings.zh-CN';
-import { MENU_PATH, SETTINGS_CIRCLE, SETTINGS_PATH } from './icon-paths';
+// Loaded by vite.config.ts alone (tsconfig.node.json), hence the `.ts` of its imports (a config loaded natively by Node
+// needs them).
+
+import { baseStrings } from './i18n/base-strings.ts';
+import { baseStringsZhCN } from './i18n/base-strings.zh-CN.ts';
+import { conversationSearchStrings } from './i18n/conversation-search-strings.ts';
+import { conversationSearchStringsZhCN } from './i18n/conversation-search-strings.zh-CN.ts';
+import { MENU_PATH, SETTINGS_CIRCLE, SETTINGS_PATH } from './icon-paths.ts';
 
 /**
  * The app shell: the first screen's frame (the bar, "Conversations", "Settings", "New conversation", the search field),
