@@ -3,9 +3,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { transformWithOxc } from 'vite';
+import { BLANK_PAGE } from './preview-server.mjs';
 
 /** The same binary and flags as the e2e suite (e2e/fixtures.ts). */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -19,12 +20,18 @@ export const median = (values) => {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Serves a build (dist/ by default) with `vite preview`; resolves once it answers. The returned function stops it (its whole group). */
+/**
+ * Serves a build (dist/ by default) with `vite preview` in a process of its own (preview-server.mjs), which also answers
+ * `/bench-blank` with the empty baseline page; resolves once it answers. The returned function stops it (its group).
+ */
 export async function startPreview(port, distDirectory = 'dist') {
   // Another checkout's server on this port would answer for ours, and the run would measure its build.
   const taken = await fetch(`http://localhost:${port}/`).then(() => true, () => false);
   if (taken) throw new Error(`Port ${port} already answers: stop that server or pick another port with BENCH_PORT.`);
-  const child = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--outDir', distDirectory], { stdio: 'ignore', detached: true });
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./preview-server.mjs', import.meta.url)), String(port), distDirectory], {
+    stdio: 'ignore',
+    detached: true,
+  });
   const stop = () => {
     try {
       process.kill(-child.pid, 'SIGTERM');
@@ -36,7 +43,7 @@ export async function startPreview(port, distDirectory = 'dist') {
   const base = `http://localhost:${port}`;
   for (let attempt = 0; attempt < 150; attempt += 1) {
     try {
-      if ((await fetch(base)).ok) return { base, stop };
+      if ((await fetch(`${base}/bench-blank`)).ok) return { base, stop };
     } catch {
       // not up yet
     }
@@ -176,17 +183,26 @@ export function instrumentPage() {
   }
 }
 
-/** An empty HTML page on `origin`: the baseline page, and a place to set sessionStorage before the app loads. */
+/**
+ * An empty HTML page at `origin`/bench-blank, made up by Playwright: for another app's origin (NextChat), whose server
+ * has no such page. It intercepts every request of the page, which costs each a round trip through node: never on the
+ * pages that measure Parley, whose server answers /bench-blank itself (startPreview).
+ */
 export async function routeBlankPage(page, origin) {
-  await page.route(`${origin}/bench-blank`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title><p>blank</p>' }));
+  await page.route(`${origin}/bench-blank`, (route) => route.fulfill({ contentType: 'text/html', body: BLANK_PAGE }));
 }
 
-/** A fresh context with the instruments, no service worker (every load is a network load), and its first page. */
-export async function freshPage(browser, origin) {
+/**
+ * A fresh context with the instruments, no service worker (every load is a network load), and its first page, which
+ * has visited the origin's blank page once (a warm renderer and connection, as for every load measured after it).
+ * `routeBlank` makes the blank page up for an origin whose server has none (see routeBlankPage).
+ */
+export async function freshPage(browser, origin, { routeBlank = false } = {}) {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
   await context.addInitScript(instrumentPage);
   const page = await context.newPage();
-  await routeBlankPage(page, origin);
+  if (routeBlank) await routeBlankPage(page, origin);
+  await page.goto(`${origin}/bench-blank`);
   return { context, page };
 }
 

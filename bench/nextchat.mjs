@@ -70,7 +70,7 @@ export async function measureNextChat(browser, url, provider, { sizes, tokens, r
   const origin = new URL(url).origin;
   const results = { load: [], blank: [], open: {}, stream: [] };
   for (let round = 0; round < repetitions.load; round += 1) {
-    const { context, page } = await freshPage(browser, origin);
+    const { context, page } = await freshPage(browser, origin, { routeBlank: true });
     try {
       const [blank, loaded] = await measureLoad(page, origin, url, 'textarea');
       results.blank.push(blank);
@@ -81,7 +81,7 @@ export async function measureNextChat(browser, url, provider, { sizes, tokens, r
       await context.close();
     }
   }
-  const { context, page } = await freshPage(browser, origin);
+  const { context, page } = await freshPage(browser, origin, { routeBlank: true });
   try {
     await page.goto(`${origin}/bench-blank`);
     await writeStores(page, storesFor(provider.url, sizes));

@@ -8,7 +8,7 @@
 // Environment: CHROMIUM_PATH, BENCH_PORT (4196), BENCH_TOKENS (50000).
 import { existsSync, writeFileSync } from 'node:fs';
 import { FIRST_LOAD_BUDGET_KIB, firstLoadJs } from './first-load.mjs';
-import { freshPage, launchBrowser, median, routeBlankPage, startPreview, startProviderServer } from './harness.mjs';
+import { freshPage, launchBrowser, median, startPreview, startProviderServer } from './harness.mjs';
 import { MANY_CONVERSATIONS, measureHostile } from './hostile.mjs';
 import { measureStreamWithoutDevTools } from './bare-cdp.mjs';
 import { measureMcpApproval } from './mcp.mjs';
@@ -231,10 +231,7 @@ try {
       } catch (error) {
         longStreamFailure = error instanceof Error ? error.message.split('\n')[0] : String(error);
         log(`the ${TOKENS}-token reply did not finish: ${longStreamFailure}`);
-        if (page.isClosed()) {
-          page = await context.newPage();
-          await routeBlankPage(page, base);
-        }
+        if (page.isClosed()) page = await context.newPage();
       }
     }
     const questions = [];
