@@ -61,6 +61,24 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
   let created: Promise<Host> | undefined;
   const host = () => (created ??= deps.loadHost());
 
+  // Code a likely next step needs (the full host, a provider's) loads once the first screen has been answered: loaded
+  // at start, its evaluation held the worker's thread while the first reads waited (issue 21.22: a reload with a
+  // request waiting painted its form ~100 ms later). Answered: the list was, and no other first-screen read is under way.
+  let served = false;
+  let listAnswered = false;
+  let underWay = 0;
+  const waitingToLoad: Array<() => void> = [];
+  const loadLater = (load: () => void) => (served ? load() : waitingToLoad.push(load));
+  const noteAnswered = (type: FirstScreenCommand['type']) => {
+    if (type === 'conversation.list') listAnswered = true;
+    if (served || !listAnswered || underWay > 0) return;
+    served = true;
+    // After this turn: the answer is posted first.
+    setTimeout(() => {
+      for (const load of waitingToLoad.splice(0)) load();
+    }, 0);
+  };
+
   const anyIn = async (states: readonly RunState[]): Promise<boolean> => {
     const index = database.transaction('conversations').store.index('by-run-state');
     const counts = await Promise.all(states.map((state) => index.count(state)));
@@ -68,7 +86,7 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
   };
   const started = (async () => {
     const [syncOn, needed, waiting] = await Promise.all([database.get('settings', SYNC_KEY), anyIn(START_STATES), anyIn(['awaiting_input'])]);
-    if (waiting) deps.warmHost?.();
+    if (waiting && deps.warmHost) loadLater(deps.warmHost);
     return Boolean(syncOn) || needed;
   })().catch(() => true);
   void started.then((needed) => (needed ? host() : undefined)).catch(() => undefined);
@@ -82,10 +100,10 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
   const prepare = (conversation: Conversation) => {
     const prepareModel = deps.prepareModel;
     if (!prepareModel) return;
-    void (async () => settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId))().then(
+    loadLater(() => void (async () => settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId))().then(
       (profile) => profile && prepareModel(profile),
       () => undefined,
-    );
+    ));
   };
   /** The messages on a conversation's selected branch, as the full host's repair reads them. */
   const pathOf = (conversationId: string) => messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
@@ -127,7 +145,7 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
         if (conversation.runState === 'awaiting_input' && repairDeadRun(await pathOf(command.conversationId), 0).changed.length > 0) return undefined;
         // A message may follow: its provider's code and the full host's load meanwhile.
         prepare(conversation);
-        deps.warmHost?.();
+        if (deps.warmHost) loadLater(deps.warmHost);
         const { messages, earlier } = await listNewestMessages(database, command.conversationId, OPEN_PAGE_SIZE);
         return { result: { conversation, messages, earlier } };
       }
@@ -141,8 +159,14 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     async handle(raw) {
       const command = readFirstScreenCommand(raw);
       if (command && !(await started) && !created) {
-        const answer = await answerHere(command);
-        if (answer) return answer.result;
+        underWay += 1;
+        try {
+          const answer = await answerHere(command);
+          if (answer) return answer.result;
+        } finally {
+          underWay -= 1;
+          noteAnswered(command.type);
+        }
       }
       return (await host()).handle(raw);
     },
