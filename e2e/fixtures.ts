@@ -126,10 +126,6 @@ export function isCountingPrefix(numbers: readonly number[]): boolean {
 }
 
 /**
- * Waits until the page's service worker is activated and controls the page. `navigator.serviceWorker.ready`
- * can resolve while the worker is still activating, so its state is awaited too.
- */
-/**
  * Takes the context offline and refuses, and records, every request that still tries to leave the browser (the page's,
  * its workers' and the service worker's). The list it returns is what reached for the network: a test asserts it
  * stays empty rather than reading `navigator.onLine`, which some Chromium builds keep `true` under emulation.
@@ -144,6 +140,10 @@ export async function cutNetwork(context: BrowserContext): Promise<string[]> {
   return reached;
 }
 
+/**
+ * Waits until the page's service worker is activated and controls the page. `navigator.serviceWorker.ready`
+ * can resolve while the worker is still activating, so its state is awaited too.
+ */
 export async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.ready;

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { SMALL_CONTEXT_TOKENS, startModelServer, type ModelServer } from '../tests/fixtures/model-server';
-import { assistantMessages, newConversation, send } from './fixtures';
+import { assistantMessages, newConversation, send, waitForServiceWorker } from './fixtures';
 import { questionForm, submitButton } from './question-helpers';
 
 /**
@@ -55,6 +55,12 @@ async function storageUsage(page: Page): Promise<number> {
 
 test('download with progress survives a reload, then the model runs offline, streams, stops, and is deleted', async ({ page, context }) => {
   await page.goto('/');
+  // Ready to work offline first ("Ready to work offline."), then a reload: the page and its agent worker start under the
+  // service worker, so the engine's files that the download fetches are cached for the offline run below. Without it,
+  // on a loaded machine the service worker could still be installing through the whole download, and the offline
+  // engine then had no wasm (its reply stayed empty for 120 s).
+  await waitForServiceWorker(page);
+  await page.reload();
   expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
   const url = `${server.url}/slow/tiny.gguf`;
   await createInBrowserProfile(page, 'Tiny', url);
