@@ -142,7 +142,8 @@ export default defineConfig({
         clientsClaim: true,
         importScripts: ['coi-headers.js', 'notifications.js', 'network-routes.js'],
         // The in-browser model's engine (8 MB) is not precached: it is cached when a model is downloaded (no surprise
-        // download for users who never use it), and served from the cache from then on, offline included.
+        // download for users who never use it; model-download.ts puts it into this cache by name), and served from the
+        // cache from then on, offline included.
         runtimeCaching: [
           {
             urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith('.wasm'),

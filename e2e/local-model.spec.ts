@@ -248,6 +248,20 @@ test('a model split into three gguf-split files downloads every part and runs', 
   await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'stopped');
 });
 
+test.describe('before the service worker runs', () => {
+  // A first visit's download can start while the service worker is still installing: no service worker at all here.
+  test.use({ serviceWorkers: 'block' });
+
+  test("a download puts the engine's files into the service worker's cache, for the offline runs to come", async ({ page }) => {
+    await page.goto('/');
+    await createInBrowserProfile(page, 'Early', `${server.url}/tiny.gguf`);
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    await expect(modelStatus(page)).toContainText(READY, { timeout: 30_000 });
+    const cached = () => page.evaluate(async () => (await (await caches.open('parley-engine')).keys()).map((request) => new URL(request.url).pathname));
+    await expect.poll(cached).toEqual([expect.stringMatching(/\.wasm$/)]);
+  });
+});
+
 test('a cancelled download leaves nothing behind', async ({ page }) => {
   await page.goto('/');
   await createInBrowserProfile(page, 'Cancelled', `${server.url}/slow/tiny.gguf?cancel`);

@@ -140,8 +140,20 @@ export function bytesPerSecond(samples: ActiveDownload['samples']): number | und
   return ((last.bytes - first.bytes) / (last.at - first.at)) * 1000;
 }
 
-/** The engine's wasm goes into the service worker's cache with the model, so the model runs offline afterwards. */
+/** The service worker's cache of the engine's files (its runtime caching of `.wasm` in vite.config.ts). */
+const ENGINE_CACHE = 'parley-engine';
+
+/**
+ * The engine's wasm goes into the service worker's engine cache with the model, so the model runs offline afterwards.
+ * Put there directly rather than fetched through the service worker: on a first visit the download can start before the
+ * service worker controls this worker, and a fetch then bypassed it (the offline engine had no wasm).
+ */
 async function warmEngineFiles(): Promise<void> {
   const { ENGINE_WASM_URL } = await import('./engine-assets');
-  await fetch(ENGINE_WASM_URL).then((response) => response.arrayBuffer()).catch(() => undefined);
+  try {
+    const cache = await caches.open(ENGINE_CACHE);
+    if (!(await cache.match(ENGINE_WASM_URL))) await cache.add(ENGINE_WASM_URL);
+  } catch {
+    // No Cache Storage here, or it is full: the engine's first use online caches it through the service worker.
+  }
 }
