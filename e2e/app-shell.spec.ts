@@ -40,6 +40,16 @@ test('the first screen is painted before the app runs, and a click on "New conve
   expect(policyErrors, 'the shell\'s inline script is allowed by its hash').toEqual([]);
 });
 
+test('the keyboard focus on the shell\'s "New conversation" moves to the app\'s', async ({ page }) => {
+  const release = await holdTheApp(page);
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await page.getByRole('button', { name: 'New conversation', exact: true }).focus();
+  await expect(page.locator('.app-shell .new-conversation')).toBeFocused();
+  release();
+  await theAppRuns(page);
+  await expect(page.getByRole('button', { name: 'New conversation', exact: true })).toBeFocused();
+});
+
 test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });
 

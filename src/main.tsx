@@ -21,9 +21,11 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 // A Chinese browser's dictionary is a chunk of its own: the first frame is already in Chinese (English: no wait).
 await loadInitialLocale();
-// index.html's app shell (app-shell.ts) gives way to the app; a click made on it meanwhile is done now (the shell keeps
-// the selector of the app's matching button).
+// index.html's app shell (app-shell.ts) gives way to the app: the focus on one of its buttons moves to the app's, and a
+// click made on it meanwhile is done now (each keeps the selector of the app's matching button).
 const shellClick = root.querySelector<HTMLElement>('.app-shell')?.dataset.action;
+const shellFocus = document.activeElement?.closest<HTMLElement>('[data-shell-action]')?.dataset.shellAction;
 root.replaceChildren();
 render(() => <App client={client} />, root);
-if (shellClick) root.querySelector<HTMLButtonElement>(shellClick)?.click();
+if (shellFocus) root.querySelector<HTMLElement>(shellFocus)?.focus();
+if (shellClick) root.querySelector<HTMLElement>(shellClick)?.click();
