@@ -14,7 +14,7 @@ import { RequestRecords, type RequestTarget } from './request-records';
 import { RunRecords } from './run-records';
 import { conversationSizes } from './storage-usage';
 import { DEFAULT_TITLE, notFound, type StoreContext, type StoreListener } from './store-context';
-import { removeUnused } from './unused-conversations';
+import { discardUnused, removeUnused } from './unused-conversations';
 import { readStoredSettings } from './stored-config';
 import { inTransaction, type Transaction } from './transaction';
 import { deleteAttachmentsOfConversation, type PreparedAttachment } from './attachment-records';
@@ -99,7 +99,7 @@ export class IndexedDbConversationStore implements ConversationStore {
    * tab), so one left for another conversation, for Settings or by a closed tab is not kept.
    */
   async discardUnused(keep: ReadonlySet<string>): Promise<string[]> {
-    const removed = await inTransaction(this.database, ['conversations', 'messages'], (transaction) => removeUnused(transaction, keep));
+    const removed = await discardUnused(this.database, keep);
     for (const id of removed) this.listener.deleted(id);
     return removed;
   }

@@ -11,8 +11,7 @@ import { hintFor, type PeerHint } from './peer-channel';
 import { SettingsStore } from './settings-store';
 import { StoredConfig } from './stored-config';
 import { loadDevice, SYNC_KEY } from './sync/device';
-import { inTransaction } from './transaction';
-import { removeUnused } from './unused-conversations';
+import { discardUnused } from './unused-conversations';
 import { messagesIn } from './store-context';
 import { repairDeadRun } from '../core/run-repair';
 
@@ -133,7 +132,7 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
       case 'conversation.discardUnused': {
         const keep = new Set(await viewedConversations(deps.locks));
         if (command.keep) keep.add(command.keep);
-        const removed = await inTransaction(database, ['conversations', 'messages'], (transaction) => removeUnused(transaction, keep));
+        const removed = await discardUnused(database, keep);
         for (const conversationId of removed) emit({ type: 'conversation-deleted', conversationId });
         return { result: { removed } };
       }

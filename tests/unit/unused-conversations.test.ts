@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { VIEW_LOCK_PREFIX } from '../../src/schema/limits';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
+import { openParleyDatabase, type ParleyDatabase } from '../../src/worker/database';
+import { discardUnused } from '../../src/worker/unused-conversations';
+import { DEFAULT_TITLE } from '../../src/worker/store-context';
+import type { Conversation, Message } from '../../src/schema/records';
 
 /** Issue 21.16: a conversation opened and never used is not kept once its tab has left it. */
 describe('unused conversations', () => {
@@ -47,5 +51,68 @@ describe('unused conversations', () => {
     expect(sizes.largest.map((entry) => entry.conversationId)).toEqual(['used']);
     expect(sizes.conversations).toBe(2);
     tab.close();
+  });
+});
+
+/**
+ * Issue 21.22: the page asks for this at every start, beside the first screen's reads. A readwrite transaction there
+ * held those reads until it had committed, though there is rarely anything to remove: it now looks first, read-only.
+ */
+describe('discardUnused', () => {
+  const conversation = (id: string, extra: Partial<Conversation> = {}): Conversation => ({ id, title: DEFAULT_TITLE, createdAt: 1, updatedAt: 1, runState: 'idle', completedSteps: 0, ...extra });
+  const message = (conversationId: string): Message => ({ id: `${conversationId}-m0`, conversationId, seq: 0, parentId: '', role: 'user', blocks: [{ type: 'text', text: 'Hello' }], status: 'complete', createdAt: 2, updatedAt: 2 });
+
+  /** The database with every transaction's mode recorded, and `onLook` run as each read-only one begins. */
+  async function recordedDatabase(onLook?: (database: ParleyDatabase) => void) {
+    const database = await openParleyDatabase(uniqueDatabaseName());
+    const modes: string[] = [];
+    const transaction = database.transaction.bind(database) as (...args: unknown[]) => unknown;
+    (database as unknown as { transaction: (...args: unknown[]) => unknown }).transaction = (stores: unknown, mode?: unknown, ...rest: unknown[]) => {
+      const begun = transaction(stores, mode, ...rest);
+      modes.push(String(mode ?? 'readonly'));
+      if ((mode ?? 'readonly') === 'readonly') onLook?.(database);
+      return begun;
+    };
+    return { database, modes };
+  }
+
+  it('writes nothing when nothing is unused', async () => {
+    const { database, modes } = await recordedDatabase();
+    await database.put('conversations', conversation('used'));
+    await database.put('messages', message('used'));
+    await database.put('conversations', conversation('titled', { title: 'Trip plans' }));
+    modes.length = 0;
+    expect(await discardUnused(database, new Set())).toEqual([]);
+    expect(modes).toEqual(['readonly']);
+    expect((await database.getAll('conversations')).map((stored) => stored.id).sort()).toEqual(['titled', 'used']);
+    database.close();
+  });
+
+  it('removes what it found unused, except what is kept, in one readwrite transaction', async () => {
+    const { database, modes } = await recordedDatabase();
+    await database.put('conversations', conversation('empty'));
+    await database.put('conversations', conversation('on-screen'));
+    await database.put('conversations', conversation('used'));
+    await database.put('messages', message('used'));
+    modes.length = 0;
+    expect(await discardUnused(database, new Set(['on-screen']))).toEqual(['empty']);
+    expect(modes).toEqual(['readonly', 'readwrite']);
+    expect((await database.getAll('conversations')).map((stored) => stored.id).sort()).toEqual(['on-screen', 'used']);
+    database.close();
+  });
+
+  it('keeps a conversation that got its first message between the look and the removal', async () => {
+    let sent = false;
+    // Begun right after the look's transaction: it runs after the look and commits before the removal's.
+    const { database } = await recordedDatabase((opened) => {
+      if (sent) return;
+      sent = true;
+      void opened.put('messages', message('racing'));
+    });
+    await database.put('conversations', conversation('racing'));
+    await database.put('conversations', conversation('empty'));
+    expect(await discardUnused(database, new Set())).toEqual(['empty']);
+    expect((await database.getAll('conversations')).map((stored) => stored.id)).toEqual(['racing']);
+    database.close();
   });
 });
