@@ -5,6 +5,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { appShellHtml } from './src/ui/app-shell.ts';
+import { ENGINE_CACHE } from './src/schema/cache-names.ts';
 
 /** The app shell's script, inlined into index.html (appShell below) and allowed by its hash in the CSP. */
 const SHELL_SCRIPT = readFileSync(new URL('./src/ui/app-shell-script.js', import.meta.url), 'utf8');
@@ -142,13 +143,13 @@ export default defineConfig({
         clientsClaim: true,
         importScripts: ['coi-headers.js', 'notifications.js', 'network-routes.js'],
         // The in-browser model's engine (8 MB) is not precached: it is cached when a model is downloaded (no surprise
-        // download for users who never use it; model-download.ts puts it into this cache by name), and served from the
+        // download for users who never use it; model-download.ts puts it into this cache too), and served from the
         // cache from then on, offline included.
         runtimeCaching: [
           {
             urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith('.wasm'),
             handler: 'CacheFirst',
-            options: { cacheName: 'parley-engine', expiration: { maxEntries: 4 } },
+            options: { cacheName: ENGINE_CACHE, expiration: { maxEntries: 4 } },
           },
         ],
       },

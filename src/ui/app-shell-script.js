@@ -13,7 +13,17 @@
   var shell = document.querySelector('.app-shell');
   if (!shell) return;
   var path = location.hash.replace(/^#/, '');
-  var route = /^\/c\/[^/]+$/.test(path) ? 'conversation' : /^\/settings(\?tool=[^&]+)?$/.test(path) ? 'settings' : 'home';
+  // As parseRoute (hash-route.ts) decides; tests/component/app-shell-script.test.tsx holds the two in step.
+  var conversation = /^\/c\/([^/]+)$/.exec(path);
+  var route = /^\/settings(\?tool=[^&]+)?$/.test(path) ? 'settings' : 'home';
+  if (conversation) {
+    try {
+      decodeURIComponent(conversation[1]);
+      route = 'conversation';
+    } catch (error) {
+      // an id that cannot be read: the app goes home
+    }
+  }
   shell.dataset.route = route;
   shell.querySelector('.nav-toggle').setAttribute('aria-expanded', String(route === 'home'));
   if (navigator.language.toLowerCase().indexOf('zh') === 0) {

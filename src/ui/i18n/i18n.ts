@@ -11,7 +11,8 @@ const [locale, setLoadedLocale] = createSignal<Locale>('en');
 /** The current UI locale; a signal, so text re-renders when it changes. */
 export { locale };
 
-function browserLocale(): Locale {
+/** The browser's language as a locale of ours (app-shell-script.js decides the same way; its test holds them in step). */
+export function browserLocale(): Locale {
   const preferred = typeof navigator === 'undefined' ? 'en' : navigator.language;
   return preferred.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
 }

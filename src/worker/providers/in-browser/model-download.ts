@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { checkGguf, hasGgufMagic } from './gguf-check';
+import { ENGINE_CACHE } from '../../../schema/cache-names';
 import {
   assertRoomFor, LocalModelStoreError, modelDirectory, partName, readMeta, removeParts, storageError, writeMeta, type StoredMeta,
 } from './model-files';
@@ -139,9 +140,6 @@ export function bytesPerSecond(samples: ActiveDownload['samples']): number | und
   if (!first || !last || last.at - first.at < 200) return undefined;
   return ((last.bytes - first.bytes) / (last.at - first.at)) * 1000;
 }
-
-/** The service worker's cache of the engine's files (its runtime caching of `.wasm` in vite.config.ts). */
-const ENGINE_CACHE = 'parley-engine';
 
 /**
  * The engine's wasm goes into the service worker's engine cache with the model, so the model runs offline afterwards.
