@@ -60,23 +60,9 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
   let created: Promise<Host> | undefined;
   const host = () => (created ??= deps.loadHost());
 
-  // Code a likely next step needs (the full host, a provider's) loads once the first screen has been answered: loaded
-  // at start, its evaluation held the worker's thread while the first reads waited (issue 21.22: a reload with a
-  // request waiting painted its form ~100 ms later). Answered: the list was, and no other first-screen read is under way.
-  let served = false;
-  let listAnswered = false;
-  let underWay = 0;
-  const waitingToLoad: Array<() => void> = [];
-  const loadLater = (load: () => void) => (served ? load() : waitingToLoad.push(load));
-  const noteAnswered = (type: FirstScreenCommand['type']) => {
-    if (type === 'conversation.list') listAnswered = true;
-    if (served || !listAnswered || underWay > 0) return;
-    served = true;
-    // After this turn: the answer is posted first.
-    setTimeout(() => {
-      for (const load of waitingToLoad.splice(0)) load();
-    }, 0);
-  };
+  // After this turn: the answer is posted first.
+  const later = createAfterFirstScreen((run) => setTimeout(run, 0));
+  const loadLater = later.load;
 
   const anyIn = async (states: readonly RunState[]): Promise<boolean> => {
     const index = database.transaction('conversations').store.index('by-run-state');
@@ -158,13 +144,12 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     async handle(raw) {
       const command = readFirstScreenCommand(raw);
       if (command && !(await started) && !created) {
-        underWay += 1;
+        later.begin();
         try {
           const answer = await answerHere(command);
           if (answer) return answer.result;
         } finally {
-          underWay -= 1;
-          noteAnswered(command.type);
+          later.end(command.type);
         }
       }
       return (await host()).handle(raw);
@@ -176,5 +161,39 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     },
     createdHost: () => created,
     started,
+  };
+}
+
+/**
+ * Code a likely next step needs (the full host, a provider's) loads once the first screen has been answered: loaded at
+ * start, its evaluation held the worker's thread while the first reads waited (issue 21.22: a reload with a request
+ * waiting painted its form ~100 ms later). Answered: the list was, and no other first-screen read is under way. What
+ * waits runs through `schedule` (after the turn that posts the last answer), in the order it was asked for; once
+ * answered, a load runs at once.
+ */
+export function createAfterFirstScreen(schedule: (run: () => void) => void) {
+  let served = false;
+  let listAnswered = false;
+  let underWay = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    load(load: () => void): void {
+      if (served) load();
+      else waiting.push(load);
+    },
+    /** A first-screen read begins. */
+    begin(): void {
+      underWay += 1;
+    },
+    /** A first-screen read of `type` was answered (or failed). */
+    end(type: FirstScreenCommand['type']): void {
+      underWay -= 1;
+      if (type === 'conversation.list') listAnswered = true;
+      if (served || !listAnswered || underWay > 0) return;
+      served = true;
+      schedule(() => {
+        for (const load of waiting.splice(0)) load();
+      });
+    },
   };
 }

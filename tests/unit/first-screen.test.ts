@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
 import { openParleyDatabase } from '../../src/worker/database';
-import { createFirstScreen } from '../../src/worker/first-screen';
+import { createAfterFirstScreen, createFirstScreen } from '../../src/worker/first-screen';
 import type { PeerHint } from '../../src/worker/peer-channel';
 import type { Locks } from '../../src/worker/locks';
 import type { AppEvent } from '../../src/schema/events';
@@ -179,5 +179,50 @@ describe('the worker\'s first screen', () => {
     expect(listed.find((conversation) => conversation.id === conversationId)?.runState).toBe('interrupted');
     expect(worker.hostsCreated()).toBe(1);
     worker.close();
+  });
+});
+
+describe('what loads after the first screen', () => {
+  /** The gate, with what it scheduled kept to run when the test says. */
+  function gate() {
+    const scheduled: Array<() => void> = [];
+    const ran: string[] = [];
+    const later = createAfterFirstScreen((run) => scheduled.push(run));
+    return { later, ran, scheduled, load: (name: string) => later.load(() => ran.push(name)), flush: () => scheduled.splice(0).forEach((run) => run()) };
+  }
+
+  it('waits for the list, then for every read still under way, and runs what waited in order, once', () => {
+    const { later, ran, scheduled, load, flush } = gate();
+    load('host');
+    later.begin(); // settings.get
+    later.begin(); // conversation.open
+    later.begin(); // conversation.list
+    later.end('settings.get');
+    expect(scheduled).toHaveLength(0);
+    load('provider');
+    later.end('conversation.list');
+    // The list is answered, the conversation's read is not: its answer must not wait behind the code's evaluation.
+    expect(scheduled).toHaveLength(0);
+    later.end('conversation.open');
+    expect(scheduled).toHaveLength(1);
+    expect(ran).toEqual([]);
+    flush();
+    expect(ran).toEqual(['host', 'provider']);
+    // Answered: a later read changes nothing, and a load runs at once.
+    later.begin();
+    later.end('conversation.list');
+    expect(scheduled).toHaveLength(0);
+    load('later');
+    expect(ran).toEqual(['host', 'provider', 'later']);
+  });
+
+  it('never runs before the list has been answered, however many other reads end', () => {
+    const { later, scheduled, load } = gate();
+    load('host');
+    for (const type of ['settings.get', 'profiles.list', 'conversation.open', 'requests.listPending'] as const) {
+      later.begin();
+      later.end(type);
+    }
+    expect(scheduled).toHaveLength(0);
   });
 });
