@@ -95,3 +95,37 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('combobox', { name: 'Theme', exact: true })).toBeVisible();
   });
 });
+
+// app-shell.ts writes App.tsx's first-screen markup by hand: a change to one that the other does not follow would move
+// what the user sees (or aims at) the moment the app takes over. Each named part is where the shell had it.
+for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
+  test(`the app takes the shell's place without moving anything at ${viewport.width} px`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const parts = [
+      page.getByRole('button', { name: 'New conversation', exact: true }),
+      page.getByRole('button', { name: 'Settings', exact: true }),
+      page.getByRole('navigation', { name: 'Conversations', exact: true }),
+      page.getByRole('searchbox', { name: 'Search conversations', exact: true }),
+      page.getByRole('banner'),
+    ];
+    // Where each part starts and how wide it is; the list's height follows what it lists (with nothing stored, a phone's
+    // home gives the welcome text the room below it), so only the others' heights are compared.
+    const boxes = () =>
+      Promise.all(
+        parts.map(async (part, index) => {
+          if ((await part.count()) !== 1) return `${String(part)}: ${await part.count()} found`;
+          const box = (await part.boundingBox())!;
+          return index === 2 ? { x: box.x, y: box.y, width: box.width } : box;
+        }),
+      );
+    const release = await holdTheApp(page);
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await expect(parts[0]!).toBeVisible();
+    const shell = await boxes();
+    release();
+    await theAppRuns(page);
+    await expect(page.locator('.app-shell')).toHaveCount(0);
+    const app = await boxes();
+    expect(app).toEqual(shell);
+  });
+}
