@@ -3,8 +3,8 @@ import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../channel';
 import { t } from '../i18n/i18n';
 import { countOccurrences, type MessageMatches } from '../../schema/find-matches';
-import { clearHighlights, paintHighlights, renderedMatches } from './find-highlights';
-import { MessageSearch, type FindState } from './MessageSearch';
+import { createFindInList } from './find-in-list';
+import { MessageSearch } from './MessageSearch';
 import { MessageView } from './MessageView';
 import { rowAt, rowOffsets, visibleRows } from './virtual-window';
 
@@ -49,7 +49,6 @@ export function MessageList(props: MessageListProps) {
   const [ownSearching, setOwnSearching] = createSignal(false);
   const searching = () => props.finding ?? ownSearching();
   const setSearching = (open: boolean) => (props.onFindingChange ? props.onFindingChange(open) : setOwnSearching(open));
-  const [find, setFind] = createSignal<FindState>();
   const [marked, setMarked] = createSignal<number>();
   const [loading, setLoading] = createSignal(false);
   const heights = new Map<string, number>();
@@ -210,82 +209,17 @@ export function MessageList(props: MessageListProps) {
     return Promise.resolve(matches.filter((match) => match.count > 0));
   }
 
-  // ---- Find's highlights: drawn from the rendered rows' text, again whenever rows or their text change. ----
-
   const seqById = createMemo(() => new Map(all().map((message) => [message.id, message.seq])));
-  /** After a move to a match, what still has to be scrolled into view: the match, or first its message. */
-  let findScroll: 'row' | 'match' | undefined;
-  let paintFrame: number | undefined;
-
-  /** Find moved (or its query changed): mark the message, bring the match into view, highlight. */
-  async function showMatch(state: FindState | undefined) {
-    setFind(state);
-    const seq = state?.current?.seq;
-    setMarked(seq);
-    findScroll = seq === undefined ? undefined : 'row';
-    // A match in a message that is not rendered (never read, or outside the window) is scrolled near first.
-    if (seq !== undefined && !renderedRow(seq)) await reveal(seq);
-    schedulePaint();
-  }
-
-  function renderedRow(seq: number): HTMLElement | undefined {
-    for (const row of log.querySelectorAll<HTMLElement>('.virtual-row')) if (seqById().get(row.dataset.id ?? '') === seq) return row;
-    return undefined;
-  }
-
-  /** One drawing per frame however many rows or Markdown steps changed in it. */
-  function schedulePaint() {
-    if (paintFrame !== undefined) return;
-    paintFrame = requestAnimationFrame(paint);
-  }
-
-  function paint() {
-    paintFrame = undefined;
-    const state = find();
-    if (!state) return clearHighlights();
-    const { ranges, current, currentRow } = renderedMatches(log, state, (id) => seqById().get(id));
-    paintHighlights(ranges, current);
-    if (!findScroll || !currentRow) return;
-    if (current) {
-      findScroll = undefined;
-      // A match in reasoning is inside a closed disclosure: open it, or the match cannot be seen.
-      const details = current.startContainer.parentElement?.closest('details');
-      if (details && !details.open) details.open = true;
-      bringIntoView(current, 'match');
-    } else if (findScroll === 'row') {
-      // Its text is not rendered yet (Markdown loads and renders in steps): show the message, the match follows.
-      findScroll = 'match';
-      bringIntoView(currentRow, 'row');
-    }
-  }
-
-  /** Scrolls the log so that `target` is in view: a match a third of the way down, a message at its top. */
-  function bringIntoView(target: Range | Element, kind: 'match' | 'row') {
-    const box = log.getBoundingClientRect();
-    if (box.height === 0 || typeof target.getBoundingClientRect !== 'function') return; // No layout (a test DOM).
-    const rect = target.getBoundingClientRect();
-    // The bottom margin keeps a match clear of "Jump to latest", which floats over the log's bottom.
-    if (rect.top >= box.top && rect.bottom <= box.bottom - 56) return;
-    setAtBottom(false);
-    log.scrollTop += rect.top - box.top - (kind === 'match' ? box.height / 3 : 32);
-    readScroll();
-  }
-
-  // While Find shows a query: draw again whenever the DOM of the log changes (rows come and go as it scrolls,
-  // Markdown renders in steps, text streams in). Drawing changes no DOM, so it never triggers itself.
-  const mutations = typeof MutationObserver === 'undefined' ? undefined : new MutationObserver(schedulePaint);
-  createEffect(() => {
-    if (!find()) {
-      clearHighlights();
-      return;
-    }
-    mutations?.observe(log, { childList: true, subtree: true, characterData: true });
-    schedulePaint();
-    onCleanup(() => mutations?.disconnect());
-  });
-  onCleanup(() => {
-    if (paintFrame !== undefined) cancelAnimationFrame(paintFrame);
-    clearHighlights();
+  const finder = createFindInList({
+    log: () => log,
+    seqOf: (id) => seqById().get(id),
+    mark: setMarked,
+    reveal,
+    scrollBy(delta) {
+      setAtBottom(false);
+      log.scrollTop += delta;
+      readScroll();
+    },
   });
 
   return (
@@ -299,7 +233,7 @@ export function MessageList(props: MessageListProps) {
             </button>
           }
         >
-          <MessageSearch search={props.search ?? searchLoaded} onFind={(state) => void showMatch(state)} onClose={closeSearch} />
+          <MessageSearch search={props.search ?? searchLoaded} onFind={(state) => void finder.showMatch(state)} onClose={closeSearch} />
         </Show>
       </div>
       <div
@@ -308,9 +242,8 @@ export function MessageList(props: MessageListProps) {
         role="log"
         aria-label={t('messages.label')}
         tabIndex={0}
-        // The reader scrolls: a match still waiting to be shown (its text not yet rendered) no longer pulls the view.
-        onWheel={() => (findScroll = undefined)}
-        onTouchStart={() => (findScroll = undefined)}
+        onWheel={() => finder.stopPulling()}
+        onTouchStart={() => finder.stopPulling()}
         onScroll={() => {
           // Only a scroll up leaves the latest: the event of the app's own scroll to the end can arrive after the content
           // grew again (a tall reply being measured), and reading "not near the end" then stopped following for good.
