@@ -169,8 +169,13 @@ test('both devices answer at once, three times: one outcome on both, the model r
     await openSynced(phone, conversationId);
     await questionGroup(laptop.page, COLOR).getByRole('radio', { name: 'Red', exact: true }).click();
     await questionGroup(phone.page, COLOR).getByRole('radio', { name: 'Blue', exact: true }).click();
-    // Both submit together: the laptop's click is a local compare-and-set, the phone's a proposal racing it.
-    await Promise.all([submitButton(laptop.page).click(), submitButton(phone.page).click()]);
+    // Both submit together: the laptop's click is a local compare-and-set, the phone's a proposal racing it. The two
+    // Submit buttons are found first, then clicked in the same instant: Playwright's click waits for each to be stable
+    // first, and on a loaded machine the laptop's answer reached the phone meanwhile and took its form away for good,
+    // leaving the phone's click waiting for a button that would not come back. (A device that did not get to submit
+    // is told the same as a loser: what it had filled in was not used.)
+    const buttons = await Promise.all([laptop.page, phone.page].map((page) => submitButton(page).elementHandle()));
+    await Promise.all(buttons.map((button) => button!.evaluate((element) => (element as HTMLButtonElement).click())));
 
     // Whichever won, the laptop's model was told exactly that, and both devices show that same outcome.
     await expect(messageLog(laptop.page)).toContainText(/Received: User has answered/, REPLICATION);
