@@ -23,6 +23,35 @@ export function requestIdOf(block: Block): string | undefined {
   }
 }
 
+/** Which request a block asks: a tool call asks first for permission, and after an interruption whether to run it again. */
+export type RequestKind = 'question' | 'permission' | 'rerun' | 'elicitation';
+
+/**
+ * What names one request exactly, beyond its id: its kind and, for an approval, when the runner asked. A tool call keeps
+ * its id through its permission and any rerun, so an answer given for one must name which (see sync's proposals).
+ */
+export interface RequestBinding {
+  kind: RequestKind;
+  requestedAt?: number | undefined;
+}
+
+export function requestBindingOf(block: RequestBlock): RequestBinding {
+  switch (block.type) {
+    case 'question_request':
+      return { kind: 'question' };
+    case 'elicitation_request':
+      return { kind: 'elicitation' };
+    case 'tool_call':
+      return { kind: block.approval?.kind ?? 'permission', ...(block.approval?.requestedAt !== undefined ? { requestedAt: block.approval.requestedAt } : {}) };
+  }
+}
+
+/** Whether `block` is the very request `binding` names (the same kind, asked at the same time). */
+export function bindingMatches(block: RequestBlock, binding: RequestBinding): boolean {
+  const actual = requestBindingOf(block);
+  return actual.kind === binding.kind && actual.requestedAt === binding.requestedAt;
+}
+
 export function isPendingRequest(block: Block): boolean {
   switch (block.type) {
     case 'question_request':

@@ -18,11 +18,13 @@ export interface RequestResolution {
   cancel?: boolean;
   /** With sync on: the device where the user decided, stamped on the resolved block (`resolvedOn`). */
   device?: DeviceRef;
+  /** The request the user saw and decided (another device's proposal names it): any other is refused, never decided. */
+  expect?: RequestBinding;
 }
 
 // Which block is a request, and whether it is pending: zod-free, for the worker's first screen (see request-ids).
 export { findRequest, isPendingRequest, requestIdOf, syncPendingIndex, withPendingIndex, type RequestBlock } from './request-ids';
-import { requestIdOf, withPendingIndex, type RequestBlock } from './request-ids';
+import { bindingMatches, requestIdOf, withPendingIndex, type RequestBinding, type RequestBlock } from './request-ids';
 
 /** The message with `block` in place of the request of the same id, and its pending-request index field recomputed. */
 export function withRequest(message: Message, block: RequestBlock, now: number): Message {
@@ -51,6 +53,9 @@ const QuestionParams = z.object({ answers: z.array(QuestionAnswer).min(1).max(4)
  * Pure: the store calls it inside its compare-and-set transaction.
  */
 export function resolveRequest(block: RequestBlock, resolution: RequestResolution, context: ResolveContext): ResolveResult {
+  if (resolution.expect && !bindingMatches(block, resolution.expect)) {
+    return { ok: false, field: 'requestId', reason: 'request_changed', params: {}, message: 'This is not the request that was decided: it was asked again since.' };
+  }
   const result = resolveUnstamped(block, resolution, context);
   return result.ok && resolution.device ? { ...result, block: stampDevice(result.block, resolution.device) } : result;
 }

@@ -17,7 +17,7 @@ export function repairDeadRun(messages: readonly Message[], now: number): { chan
       if (block.type === 'tool_call' && block.status === 'running') {
         touched = true;
         asks = true;
-        return { ...block, status: 'interrupted' as const, result: INTERRUPTED_TOOL_TEXT, approval: { kind: 'rerun' as const, status: 'pending' as const } };
+        return { ...block, status: 'interrupted' as const, result: INTERRUPTED_TOOL_TEXT, approval: { kind: 'rerun' as const, status: 'pending' as const, requestedAt: now } };
       }
       if (block.type === 'elicitation_request' && block.status === 'pending') {
         touched = true;

@@ -20,7 +20,7 @@ export function repairTakenOver(conversation: Conversation, messages: readonly M
     const blocks = message.blocks.map((block): Block => {
       if (block.type !== 'tool_call' || block.status !== 'pending' || block.approval?.status !== 'success') return block;
       touched = true;
-      return { ...block, approval: { kind: 'permission', status: 'pending' } };
+      return { ...block, approval: { kind: 'permission', status: 'pending', requestedAt: now } };
     });
     if (touched || message.status === 'streaming') {
       message = syncPendingIndex({ ...message, blocks, updatedAt: now, ...(message.status === 'streaming' ? { status: 'interrupted' as const } : {}) });

@@ -99,7 +99,7 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
     if (approved ? !approvalHolds(block, tool) : tool.permission === 'ask') {
       const asking = tool.source ? { source: { ...tool.source, inputSchema: tool.inputSchema } } : {};
       const { result: _result, ...unrun } = block;
-      message.blocks[index] = { ...unrun, ...asking, approval: { kind: 'permission', status: 'pending' } };
+      message.blocks[index] = { ...unrun, ...asking, approval: { kind: 'permission', status: 'pending', requestedAt: ports.now() } };
       return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
     }
     const running: ToolCallBlock = { ...block, ...source, status: 'running' };

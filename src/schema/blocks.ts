@@ -47,6 +47,11 @@ export type ToolApprovalBinding = z.infer<typeof ToolApprovalBinding>;
 export const ToolApproval = z.object({
   kind: z.enum(['permission', 'rerun']),
   status: z.enum(['pending', 'success', 'denied']),
+  /**
+   * When the runner asked (its clock). A proposal from another device names it, so an Allow given for one request of
+   * this call never decides a later one (a rerun after an interruption). Absent on approvals asked before it was kept.
+   */
+  requestedAt: z.number().optional(),
   /** `imported`: the call came from an imported file and was closed unrun; approvals are only ever given here. */
   resolution: z.enum(['approved', 'edited', 'denied', 'chat', 'stopped', 'imported']).optional(),
   /** What the user wrote when denying; the model reads it. */

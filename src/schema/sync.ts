@@ -35,6 +35,11 @@ export const ProposalAction = z.discriminatedUnion('type', [
     cancel: z.boolean().optional(),
     /** For a tool call: the SHA-256 of the arguments the user saw; the runner refuses a call that no longer matches. */
     argsHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    /**
+     * Which request the user decided (core/request-ids.ts `RequestBinding`): a tool call keeps its id from its permission
+     * to any rerun, so an Allow names which. The runner refuses a resolve without it, or for another request.
+     */
+    request: z.object({ kind: z.enum(['question', 'permission', 'rerun', 'elicitation']), requestedAt: z.number().optional() }).optional(),
   }),
   /** A message typed into the composer (it also answers what waits, as a chat reply does). Its id makes it idempotent. */
   z.object({ type: z.literal('message'), messageId: z.string().min(1).max(100), text: z.string().min(1).max(100_000) }),
@@ -49,6 +54,11 @@ export const Proposal = z.object({
   from: DeviceRef,
   action: ProposalAction,
   createdAt: z.number(),
+  /**
+   * 128 random bits, sealed with the rest: the runner keeps every nonce it has applied in its own database, so a proposal
+   * is applied at most once even when the server writes an old revision back. Proposals without one are refused.
+   */
+  nonce: z.string().regex(/^[0-9a-f]{32}$/).optional(),
   /** Set by the runner once it has tried it: applied, or refused (already decided elsewhere, invalid). */
   outcome: z.object({ status: z.enum(['applied', 'refused']), reason: z.string().max(100).optional(), at: z.number(), by: DeviceRef }).optional(),
 });

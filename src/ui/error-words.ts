@@ -62,6 +62,7 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   already_sent: 'error.reason.already_sent',
   runs_elsewhere: 'error.reason.runs_elsewhere',
   taken_over_elsewhere: 'error.reason.taken_over_elsewhere',
+  request_changed: 'error.reason.request_changed',
   // A refused `sync.enable` says what a SyncStatus with the same reason says.
   sync_wrong_passphrase: 'sync.reason.wrong_passphrase',
   sync_unauthorized: 'sync.reason.unauthorized',

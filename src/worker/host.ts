@@ -20,6 +20,7 @@ import { SettingsStore } from './settings-store';
 import { StoredConfig } from './stored-config';
 import { McpHub } from './mcp/mcp-hub';
 import { SyncGate } from './sync/sync-gate';
+import { claimProposal } from './sync/applied-proposals';
 import type { Timers } from '../core/coalesced-writer';
 import { profileAcceptsImages } from '../schema/limits';
 import { withAttachments } from './attachment-model';
@@ -130,6 +131,7 @@ export function createHost(environment: HostEnvironment): Host {
         runs.stop(conversationId);
         if (await store.getConversation(conversationId)) await store.deleteConversation(conversationId);
       },
+      claimProposal: (nonce) => claimProposal(environment.database, nonce),
       applyProposal: (proposal) => environment.locks.acquire('parley-sync-proposals').then(async (release) => {
         try {
           return await handle.applyProposal(proposal);

@@ -107,7 +107,7 @@ describe('an approval is bound to the call the user saw', () => {
         const { end, block } = await process(edited, named);
         expect(runs).toEqual([]);
         expect(end).toEqual({ kind: 'paused' });
-        expect(block.approval).toEqual({ kind: 'permission', status: 'pending' });
+        expect(block.approval).toEqual({ kind: 'permission', status: 'pending', requestedAt: 1 });
         expect(block.status).toBe('pending');
       });
     }
@@ -118,5 +118,31 @@ describe('an approval is bound to the call the user saw', () => {
     const { end } = await process(approve(), tool);
     expect(end).toEqual({ kind: 'paused' });
     expect(runs).toEqual([]);
+  });
+});
+
+describe('a decision names the request it decides (kind and when it was asked)', () => {
+  const rerun: ToolCallBlock = { ...asked, status: 'interrupted', approval: { kind: 'rerun', status: 'pending', requestedAt: 20 } };
+
+  it('an Allow given for the permission does not decide the rerun of the same call', () => {
+    const result = resolveRequest(rerun, { approved: true, expect: { kind: 'permission' } }, checks);
+    expect(result).toMatchObject({ ok: false, reason: 'request_changed' });
+  });
+
+  it('an Allow given for an earlier rerun does not decide a later one', () => {
+    expect(resolveRequest(rerun, { approved: true, expect: { kind: 'rerun', requestedAt: 10 } }, checks)).toMatchObject({ ok: false, reason: 'request_changed' });
+    expect(resolveRequest(rerun, { approved: true, expect: { kind: 'rerun', requestedAt: 20 } }, checks)).toMatchObject({ ok: true });
+  });
+
+  it('an Allow that names the request decides it; one with no binding (this device) decides as before', () => {
+    expect(resolveRequest(asked, { approved: true, expect: { kind: 'permission' } }, checks)).toMatchObject({ ok: true });
+    expect(resolveRequest(rerun, { approved: true }, checks)).toMatchObject({ ok: true });
+  });
+
+  it('a call asks for its permission and, once interrupted, for its rerun, each stamped with when it asked', async () => {
+    const { tool } = spy('ask');
+    const fresh: ToolCallBlock = { type: 'tool_call', toolCallId: 'call-2', toolName: tool.name, args: { path: 'a.txt' }, status: 'pending' };
+    const { block } = await process(fresh, tool);
+    expect(block.approval).toEqual({ kind: 'permission', status: 'pending', requestedAt: 1 });
   });
 });

@@ -152,7 +152,7 @@ describe('approving a tool call', () => {
     expect(conversation.runState).toBe('awaiting_input');
     expect(callOf(messages)).toMatchObject({ status: 'interrupted', approval: { kind: 'rerun', status: 'pending' }, result: expect.stringContaining('may or may not have run') });
     expect(runs).toHaveLength(1); // not re-run by itself
-    expect(await reopened.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'approval', approval: { kind: 'rerun', status: 'pending' } })]);
+    expect(await reopened.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'approval', approval: { kind: 'rerun', status: 'pending', requestedAt: expect.any(Number) } })]);
 
     await reopened.send({ type: 'request.resolve', ...target, approved: false });
     await waitForRunState(reopened, target.conversationId, ['idle']);

@@ -52,6 +52,7 @@ const en = {
   'error.reason.already_sent': 'This message was already sent.',
   'error.reason.runs_elsewhere': 'This conversation runs on {device}. Press “Continue on this device” to change it here.',
   'error.reason.taken_over_elsewhere': 'Another device took it over first.',
+  'error.reason.request_changed': 'This was asked again since you decided, so your decision was not used. Decide again.',
   'error.reason.sync_off': 'Sync is off. Turn it on in Settings → Sync first.',
 };
 

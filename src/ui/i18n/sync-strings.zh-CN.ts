@@ -50,5 +50,6 @@ export const syncStringsZhCN: Record<keyof (typeof syncStrings)['en'], string> =
   'error.reason.already_sent': '这条消息已经发送过了。',
   'error.reason.runs_elsewhere': '此对话在 {device} 上运行。按“在此设备上继续”即可在这里更改它。',
   'error.reason.taken_over_elsewhere': '另一台设备先接管了它。',
+  'error.reason.request_changed': '你做出决定之后，这个请求又被重新提出，所以你的决定没有被采用。请重新决定。',
   'error.reason.sync_off': '同步已关闭。请先在“设置 → 同步”中开启。',
 };

@@ -1,4 +1,5 @@
 import { argumentsDigest } from '../../core/approval-binding';
+import { requestBindingOf } from '../../core/request-ids';
 import type { RequestResolution } from '../../core/requests';
 import type { DeviceRef } from '../../schema/device';
 import type { Message } from '../../schema/records';
@@ -46,6 +47,7 @@ async function resolve(deps: CommandHandlerDeps, target: RequestTarget, resoluti
       ...(resolution.reason !== undefined ? { reason: resolution.reason } : {}),
       ...(resolution.cancel !== undefined ? { cancel: resolution.cancel } : {}),
       ...(argsHash ? { argsHash } : {}),
+      request: requestBindingOf(block),
     });
     return { message, proposedTo };
   }

@@ -42,7 +42,8 @@ export async function applyProposal(deps: CommandHandlerDeps, proposal: Proposal
         // Approved on the other device for the arguments it showed: a call whose arguments differ here is not that call.
         if (block?.type === 'tool_call' && argumentsDigest(block.args) !== action.argsHash) return { status: 'refused', reason: 'arguments_changed' };
       }
-      await resolveHere(deps, target, { approved: action.approved, params: action.params, ...(action.reason !== undefined ? { reason: action.reason } : {}), ...(action.cancel !== undefined ? { cancel: action.cancel } : {}), device: proposal.from });
+      const expect = action.request && { kind: action.request.kind, ...(action.request.requestedAt !== undefined ? { requestedAt: action.request.requestedAt } : {}) };
+      await resolveHere(deps, target, { approved: action.approved, params: action.params, ...(action.reason !== undefined ? { reason: action.reason } : {}), ...(action.cancel !== undefined ? { cancel: action.cancel } : {}), device: proposal.from, ...(expect ? { expect } : {}) });
     } else if (action.type === 'message') {
       await sendMessage(deps, conversationId, action.text, { messageId: action.messageId, device: proposal.from });
     } else {

@@ -25,7 +25,10 @@ function holdsTitle(conversation: Conversation, title: string): boolean {
  * runs are stored, deletions delete, and proposals for what this device runs are applied once and answered.
  */
 export class ChangeReceiver {
+  /** Nonces of the proposals this engine has taken (the durable record is the host's `claimProposal`). */
   private readonly handledProposals = new Set<string>();
+  /** Proposals refused as replayed, for another request than the one waiting, or without a binding (an older device). */
+  refusedProposals = 0;
   /** Conversations this device ran until a runner document of another device arrived, in the changes being applied. */
   private readonly lostHere = new Set<string>();
 
@@ -186,15 +189,36 @@ export class ChangeReceiver {
     await host.deleteLocal(conversationId);
   }
 
-  /** A proposal for a conversation this device runs is applied once; its outcome is written back for its author. */
+  /**
+   * A proposal for a conversation this device runs is applied at most once, and only to the request it names: its nonce
+   * is recorded in this device's database before it is applied, so an old revision the server writes back is refused,
+   * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author.
+   */
   private async receiveProposal(proposal: Proposal, documentIdOfProposal: string): Promise<void> {
     const { book, host } = this.context;
-    if (proposal.outcome || this.handledProposals.has(documentIdOfProposal)) return;
+    if (proposal.outcome) return;
     if (book.runners.get(proposal.conversationId)?.device.id !== book.device.id) return;
     if (proposal.id !== documentIdOfProposal) return; // a proposal copied under another id: never applied
-    this.handledProposals.add(documentIdOfProposal);
+    if (!proposal.nonce || (proposal.action.type === 'resolve' && !proposal.action.request)) {
+      // Written by a device on an older build (or replayed from one): it cannot be told from a replay, so it is refused.
+      this.refusedProposals += 1;
+      await this.writeOutcome(proposal, { status: 'refused', reason: 'outdated_device' });
+      return;
+    }
+    if (this.handledProposals.has(proposal.nonce)) return;
+    this.handledProposals.add(proposal.nonce);
+    if (!(await host.claimProposal(proposal.nonce))) {
+      this.refusedProposals += 1; // applied before: the server wrote an old revision back
+      return;
+    }
     const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
+    if (result.status === 'refused' && result.reason === 'request_changed') this.refusedProposals += 1;
+    await this.writeOutcome(proposal, result);
+  }
+
+  private async writeOutcome(proposal: Proposal, result: { status: 'applied' } | { status: 'refused'; reason: string }): Promise<void> {
+    const { book, host } = this.context;
     const outcome = { status: result.status, ...(result.status === 'refused' ? { reason: result.reason.slice(0, 100) } : {}), at: host.now(), by: book.device };
-    await this.context.sealed.write(documentIdOfProposal, { kind: 'proposal', proposal: { ...proposal, outcome } });
+    await this.context.sealed.write(proposal.id, { kind: 'proposal', proposal: { ...proposal, outcome } });
   }
 }

@@ -4,6 +4,8 @@ import type { ParleyDatabase } from '../database';
 /** Settings keys (in the `settings` store) of what sync keeps on this device. Never exported, never synced. */
 export const DEVICE_KEY = 'device';
 export const SYNC_KEY = 'sync';
+/** The nonces of the proposals this device applied as a runner (applied-proposals.ts). */
+export const APPLIED_PROPOSALS_KEY = 'sync-applied-proposals';
 
 /** This device's id and name, made (and stored) the first time they are needed. */
 export async function loadDevice(deps: { database: ParleyDatabase; newId(): string }): Promise<DeviceRef> {

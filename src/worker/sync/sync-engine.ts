@@ -38,6 +38,11 @@ export class SyncEngine {
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
   }
 
+  /** Proposals refused since this engine started: replayed, for another request, or from an outdated device. */
+  get refusedProposals(): number {
+    return this.receiver.refusedProposals;
+  }
+
   /** Follows the mirror from where it stopped; once caught up, writes what this device runs that the mirror lacks. */
   async start(): Promise<void> {
     // Who runs what, as known when this device last stopped: `follow` resumes after the documents it was learnt from.
@@ -111,7 +116,7 @@ export class SyncEngine {
     const runner = this.runnerElsewhere(conversationId);
     if (!runner) throw new Error('propose: this device runs the conversation');
     const id = await documentId(this.keys, 'proposal', conversationId, key, this.book.device.id);
-    const proposal: Proposal = { id, conversationId, from: this.book.device, action, createdAt: this.host.now() };
+    const proposal: Proposal = { id, conversationId, from: this.book.device, action, createdAt: this.host.now(), nonce: newNonce() };
     await this.sealed.write(id, { kind: 'proposal', proposal });
     return runner;
   }
@@ -178,4 +183,9 @@ export class SyncEngine {
     for (const message of await this.host.allMessages(conversationId)) this.pushQueue.markDirty({ kind: 'message', id: message.id });
     await this.flush();
   }
+}
+
+/** 128 random bits in hex: a proposal's nonce. */
+function newNonce(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
