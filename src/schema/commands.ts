@@ -182,6 +182,8 @@ export const COMMANDS = {
   /** Stops syncing and forgets the server, the password and the key; every conversation stays on this device. */
   'sync.disable': command<SyncStatus>()({}),
   'sync.setDeviceName': command<SyncStatus>()({ name: z.string().trim().min(1).max(80) }),
+  /** Forgets the documents refused so far (the warning in Sync's status); later ones are counted again. */
+  'sync.clearRefusals': command<SyncStatus>()({}),
   /** The conversations another device runs, and which. */
   'sync.runners': command<RemoteRunners>()({}),
   /** "Continue on this device": takes the conversation's run over on the server (one device wins). */

@@ -74,6 +74,20 @@ export const SyncPayload = z.discriminatedUnion('kind', [
 ]);
 export type SyncPayload = z.infer<typeof SyncPayload>;
 
+/**
+ * Documents from the server this device refused, by why; never applied. A server that is not tampered with gives none:
+ * a document it cannot open (another key, or changed bytes), an older copy written back over a newer one (a replayed
+ * record, or a decision applied before), or a record under another record's id.
+ */
+export const SyncRefusals = z.object({
+  unreadable: z.number().int().min(0),
+  replayed: z.number().int().min(0),
+  misplaced: z.number().int().min(0),
+  /** When the last one was refused. */
+  lastAt: z.number(),
+});
+export type SyncRefusals = z.infer<typeof SyncRefusals>;
+
 /** What Settings → Sync shows; `reason` is worded by the UI. Never carries the password or the passphrase. */
 export const SyncStatus = z.object({
   state: z.enum(['off', 'starting', 'syncing', 'synced', 'offline', 'error']),
@@ -85,6 +99,8 @@ export const SyncStatus = z.object({
   device: DeviceRef,
   /** When the last replication round ended with nothing left to move. */
   lastSyncedAt: z.number().optional(),
+  /** Present while anything from the server was refused (until the user clears the warning). */
+  refused: SyncRefusals.optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 

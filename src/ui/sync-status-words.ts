@@ -1,4 +1,4 @@
-import type { SyncStatus } from '../schema/sync';
+import type { SyncRefusals, SyncStatus } from '../schema/sync';
 import { formatResolvedAt } from './components/question/answer-text';
 import { t, type MessageKey } from './i18n/i18n';
 
@@ -29,6 +29,8 @@ export function syncStatusText(status: SyncStatus, locale: string, now: number =
       return t('sync.state.syncingProgress', { done: number.format(Math.min(progress.done, progress.total)), total: number.format(progress.total) });
     }
     case 'synced':
+      // "Synced" is said only when nothing from the server was refused.
+      if (status.refused) return refusalSummary(status.refused, locale);
       return status.lastSyncedAt === undefined ? t('sync.state.synced') : t('sync.state.syncedAt', { time: formatResolvedAt(status.lastSyncedAt, locale, now) });
     case 'offline':
       return t('sync.state.offline');
@@ -36,4 +38,11 @@ export function syncStatusText(status: SyncStatus, locale: string, now: number =
       // A reason this version does not know (a newer worker's) still says that sync stopped.
       return status.reason !== undefined && Object.hasOwn(REASON_KEYS, status.reason) ? t(REASON_KEYS[status.reason]) : t('sync.state.error');
   }
+}
+
+/** "3 documents on the server could not be used — they may have been changed by someone else." */
+export function refusalSummary(refused: SyncRefusals, locale: string): string {
+  const count = refused.unreadable + refused.replayed + refused.misplaced;
+  const form = new Intl.PluralRules(locale).select(count) === 'one' ? 'sync.refused.one' : 'sync.refused.other';
+  return t(form, { count: new Intl.NumberFormat(locale).format(count) });
 }

@@ -117,6 +117,35 @@ describe('Settings → Sync', () => {
     await waitFor(() => expect(status()).toHaveTextContent('正在同步：3,400 / 3,400'));
   });
 
+  it('says "Synced" only when nothing from the server was refused: the warning, its details and "Clear the warning", in Chinese too', async () => {
+    const refused = { unreadable: 2, replayed: 1, misplaced: 0, lastAt: Date.now() };
+    const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now(), refused };
+    const { send, dispatch, region, status } = renderSync((command) => (command.type === 'sync.clearRefusals' ? { ...on, refused: undefined } : on));
+    await waitFor(() => expect(status()).toHaveTextContent('3 documents on the server could not be used — they may have been changed by someone else.'));
+    expect(status()).not.toHaveTextContent(/Synced/);
+    fireEvent.click(within(region).getByText('Details of what was refused'));
+    expect(within(region).getByText('Could not be opened (another key, or changed bytes): 2')).toBeInTheDocument();
+    expect(within(region).getByText('An older copy written back over a newer one: 1')).toBeInTheDocument();
+    expect(within(region).queryByText(/A record put under/)).toBeNull();
+    // While syncing, the status says so and the warning stands beside it; one document is said in the singular.
+    dispatch({ type: 'sync-status', status: { ...on, state: 'syncing', refused: { ...refused, unreadable: 0, replayed: 1 } } });
+    await waitFor(() => expect(status()).toHaveTextContent('Syncing…'));
+    expect(within(region).getByText('1 document on the server could not be used — it may have been changed by someone else.')).toBeInTheDocument();
+    dispatch({ type: 'sync-status', status: on });
+    fireEvent.click(within(region).getByRole('button', { name: 'Clear the warning' }));
+    await waitFor(() => expect(status()).toHaveTextContent(/^Synced, last synced /));
+    expect(send).toHaveBeenCalledWith({ type: 'sync.clearRefusals' });
+    expect(within(region).queryByRole('button', { name: 'Clear the warning' })).toBeNull();
+  });
+
+  it('words the warning in Chinese', async () => {
+    await setLocale('zh-CN');
+    const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', lastSyncedAt: Date.now(), refused: { unreadable: 0, replayed: 0, misplaced: 4, lastAt: Date.now() } };
+    const { region, status } = renderSync(() => on, '同步');
+    await waitFor(() => expect(status()).toHaveTextContent('服务器上有 4 份文档无法使用——它们可能被他人改动过。'));
+    expect(within(region).getByRole('button', { name: '清除警告' })).toBeInTheDocument();
+  });
+
   it('"Turn off sync" sends sync.disable and shows the form again', async () => {
     const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now() };
     const { send, region, status } = renderSync((command) => (command.type === 'sync.disable' ? off : on));

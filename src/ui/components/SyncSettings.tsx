@@ -5,6 +5,7 @@ import { describeError, type ErrorWords } from '../error-words';
 import { locale, t } from '../i18n/i18n';
 import { syncStatusText } from '../sync-status-words';
 import { ErrorDetail } from './ErrorDetail';
+import { SyncRefusals } from './SyncRefusals';
 import './sync-settings.css';
 
 /** Sync is set up (whatever it is doing now) in every state but `off`: then "Turn off sync" is what it offers. */
@@ -116,10 +117,11 @@ export function SyncSettings() {
     <section class="settings-section sync-settings" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{t('sync.heading')}</h2>
       <p>{t('sync.explain')}</p>
-      <p class="sync-status" role="status" data-sync-state={statusWords()?.state}>
+      <p class="sync-status" role="status" data-sync-state={statusWords()?.state} data-refused={status()?.refused && isOn(status()) ? '' : undefined}>
         {statusWords()?.text ?? ''}
       </p>
       <Show when={!busy() && failure() && !isOn(status()) ? failure()?.detail : undefined}>{(detail) => <ErrorDetail detail={detail()} />}</Show>
+      <Show when={isOn(status()) ? status() : undefined}>{(current) => <SyncRefusals status={current()} />}</Show>
 
       <form class="sync-device" onSubmit={(event) => void useName(event)}>
         <div class="field">

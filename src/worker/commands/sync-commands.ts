@@ -19,6 +19,7 @@ export function createSyncHandlers(deps: CommandHandlerDeps) {
     'sync.enable': (command) => syncGate().enable(command),
     'sync.disable': () => syncGate().disable(),
     'sync.setDeviceName': (command) => syncGate().setDeviceName(command.name),
+    'sync.clearRefusals': () => syncGate().clearRefusals(),
     'sync.runners': async () => syncGate().runners(),
     'conversation.takeOver': async (command) => {
       if (!(await store.getConversation(command.conversationId))) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists.' });

@@ -64,9 +64,13 @@ export class ChangeReceiver {
       if (document._id === KEY_DOC_ID || document._deleted) continue;
       const payload = await this.context.sealed.read(document);
       if (!payload) continue;
+      if (!(await this.inItsPlace(document._id, payload))) {
+        this.context.refused('misplaced');
+        continue;
+      }
       if (payload.kind !== 'message') await storeMessages();
       if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
-      else if (payload.kind === 'proposal') await this.receiveProposal(payload.proposal, document._id);
+      else if (payload.kind === 'proposal') await this.receiveProposal(payload.proposal);
       else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
       else {
         const change = await this.receiveRecord(payload);
@@ -85,6 +89,26 @@ export class ChangeReceiver {
       await this.context.mirror.setLocal('since', last.seq);
     }
     if (runnersMoved) host.runnersChanged(book.remoteRunners());
+  }
+
+  /**
+   * Whether a document is where its record belongs: ids are HMACs of what they name, so a sealed record the server
+   * copied under another record's id (to put one conversation's message into another, say) is found and refused.
+   */
+  private async inItsPlace(id: string, payload: SyncPayload): Promise<boolean> {
+    const { keys } = this.context;
+    switch (payload.kind) {
+      case 'conversation':
+        return id === (await documentId(keys, 'conversation', payload.conversation.id));
+      case 'conversation-deleted':
+        return id === (await documentId(keys, 'conversation', payload.conversationId));
+      case 'message':
+        return id === (await documentId(keys, 'message', payload.message.id));
+      case 'runner':
+        return id === (await documentId(keys, 'runner', payload.runner.conversationId));
+      case 'proposal':
+        return id === payload.proposal.id;
+    }
   }
 
   /** A runner document: the highest epoch wins (the server's compare-and-set made it); ties go to the smaller id. */
@@ -146,6 +170,10 @@ export class ChangeReceiver {
     }
     if (!runner && !book.foreign.has(conversationId) && (await host.getConversation(conversationId))) return;
     if (runner && payload.epoch < runner.epoch) return; // superseded: the runner writes over it
+    if (payload.kind === 'conversation' && book.isOlderRecord(conversationId, payload.epoch, payload.conversation.updatedAt)) {
+      this.context.refused('replayed');
+      return;
+    }
     const mine = payload.kind === 'conversation' && book.authored.has(conversationId) ? await host.getConversation(conversationId) : undefined;
     if (mine && payload.kind === 'conversation' && renamedMeanwhile(mine.title, runner) && !holdsTitle(payload.conversation, mine.title)) {
       // This device ran it and renamed it before it heard of the take-over: its record goes to the runner again (under an
@@ -158,6 +186,7 @@ export class ChangeReceiver {
       book.changed = true;
     }
     if (payload.kind === 'conversation' && book.authored.delete(conversationId)) book.changed = true;
+    if (payload.kind === 'conversation') book.tookRecord(conversationId, payload.epoch, payload.conversation.updatedAt);
     return payload.kind === 'conversation' ? { conversation: payload.conversation } : { messages: [payload.message] };
   }
 
@@ -194,11 +223,10 @@ export class ChangeReceiver {
    * is recorded in this device's database before it is applied, so an old revision the server writes back is refused,
    * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author.
    */
-  private async receiveProposal(proposal: Proposal, documentIdOfProposal: string): Promise<void> {
+  private async receiveProposal(proposal: Proposal): Promise<void> {
     const { book, host } = this.context;
     if (proposal.outcome) return;
     if (book.runners.get(proposal.conversationId)?.device.id !== book.device.id) return;
-    if (proposal.id !== documentIdOfProposal) return; // a proposal copied under another id: never applied
     if (!proposal.nonce || (proposal.action.type === 'resolve' && !proposal.action.request)) {
       // Written by a device on an older build (or replayed from one): it cannot be told from a replay, so it is refused.
       this.refusedProposals += 1;
@@ -208,7 +236,9 @@ export class ChangeReceiver {
     if (this.handledProposals.has(proposal.nonce)) return;
     this.handledProposals.add(proposal.nonce);
     if (!(await host.claimProposal(proposal.nonce))) {
-      this.refusedProposals += 1; // applied before: the server wrote an old revision back
+      // Applied before: the server wrote an old revision back.
+      this.refusedProposals += 1;
+      this.context.refused('replayed');
       return;
     }
     const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));

@@ -2,6 +2,7 @@ import type { RecordChange } from '../../core/store';
 import type { Conversation, Message } from '../../schema/records';
 import type { Proposal, RemoteRunners } from '../../schema/sync';
 import type { Mirror } from './mirror';
+import type { RefusalKind } from './refusal-log';
 import type { RunnerBook } from './runner-book';
 import type { SealedDocuments } from './sealed-documents';
 import type { SyncKeys } from './sync-crypto';
@@ -37,6 +38,8 @@ export interface EngineContext {
   readonly host: SyncEngineHost;
   readonly book: RunnerBook;
   readonly sealed: SealedDocuments;
+  /** Counts a document from the server that was refused (never applied), for the warning in Sync's status. */
+  refused(kind: RefusalKind): void;
   /** Set by `stop`: nothing more is pushed or applied. */
   stopped: boolean;
 }

@@ -8,6 +8,8 @@ interface KnownState {
   deleted: string[];
   /** Conversations whose record here was last written by this device as their runner (see ChangeReceiver.receiveRecord). */
   authored?: string[];
+  /** [conversation id, epoch, updatedAt] of the newest record of each conversation received from its runner. */
+  received?: Array<[string, number, number]>;
 }
 
 /**
@@ -20,6 +22,11 @@ export class RunnerBook {
   readonly foreign = new Set<string>();
   readonly deleted = new Set<string>();
   readonly authored = new Set<string>();
+  /**
+   * The newest conversation record taken from each conversation's runner, by runner epoch and then `updatedAt` (one
+   * device writes within an epoch): an older one the server writes back is refused, never applied.
+   */
+  readonly received = new Map<string, { epoch: number; updatedAt: number }>();
   /** Something above changed since it was last saved. */
   changed = false;
 
@@ -37,12 +44,14 @@ export class RunnerBook {
     for (const id of known?.foreign ?? []) this.foreign.add(id);
     for (const id of known?.deleted ?? []) this.deleted.add(id);
     for (const id of known?.authored ?? []) this.authored.add(id);
+    for (const [id, epoch, updatedAt] of known?.received ?? []) this.received.set(id, { epoch, updatedAt });
     return since;
   }
 
   async save(): Promise<void> {
     this.changed = false;
-    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted], authored: [...this.authored] };
+    const received = [...this.received].map(([id, { epoch, updatedAt }]): [string, number, number] => [id, epoch, updatedAt]);
+    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted], authored: [...this.authored], received };
     await this.mirror.setLocal('state', state);
   }
 
@@ -63,6 +72,17 @@ export class RunnerBook {
   /** Whether this device writes the conversation's records: it runs it, or it was never anyone else's. */
   runsHere(conversationId: string): boolean {
     return this.runnerElsewhere(conversationId) === undefined;
+  }
+
+  /** Whether a conversation record from its runner is older than one already taken: the server wrote an old one back. */
+  isOlderRecord(conversationId: string, epoch: number, updatedAt: number): boolean {
+    const newest = this.received.get(conversationId);
+    return newest !== undefined && (epoch < newest.epoch || (epoch === newest.epoch && updatedAt < newest.updatedAt));
+  }
+
+  tookRecord(conversationId: string, epoch: number, updatedAt: number): void {
+    this.received.set(conversationId, { epoch, updatedAt });
+    this.changed = true;
   }
 
   epochOf(conversationId: string): number {

@@ -4,8 +4,6 @@ import { open, seal, type SyncKeys } from './sync-crypto';
 
 /** The engine's payloads as the mirror holds them: sealed with the user's key on the way in, opened and checked on the way out. */
 export class SealedDocuments {
-  /** Documents that could not be opened (another key, altered): counted, never applied. */
-  unreadable = 0;
   /** Documents sealed and written to the mirror, and their ciphertext's size (base64 characters). */
   sealedDocuments = 0;
   sealedBytes = 0;
@@ -13,6 +11,8 @@ export class SealedDocuments {
   constructor(
     private readonly mirror: Mirror,
     private readonly keys: SyncKeys,
+    /** A document that could not be opened (another key, altered bytes) or is not a payload: never applied. */
+    private readonly onUnreadable: () => void = () => undefined,
   ) {}
 
   /** Seals and writes a payload, unless the mirror already holds exactly it. */
@@ -64,7 +64,7 @@ export class SealedDocuments {
     } catch {
       // another key, or altered: below
     }
-    this.unreadable += 1;
+    this.onUnreadable();
     return undefined;
   }
 }

@@ -1,9 +1,10 @@
 import type { RecordChange } from '../../core/store';
-import type { DeviceRef, Proposal, ProposalAction, RemoteRunners, Runner, SyncPayload } from '../../schema/sync';
+import type { DeviceRef, Proposal, ProposalAction, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync';
 import { ChangeReceiver } from './change-receiver';
 import type { EngineContext, SyncEngineHost } from './engine-context';
 import type { EncryptedDocument, Mirror } from './mirror';
 import { PUSH_CHUNK, PushQueue } from './push-queue';
+import { RefusalLog } from './refusal-log';
 import { RunnerBook } from './runner-book';
 import { SealedDocuments } from './sealed-documents';
 import { documentId, seal, type SyncKeys } from './sync-crypto';
@@ -23,6 +24,8 @@ export class SyncEngine {
   private readonly pushQueue: PushQueue;
   private readonly receiver: ChangeReceiver;
   private following: { cancel(): void } | undefined;
+  private readonly refusals: RefusalLog;
+  private refusalListener: (() => void) | undefined;
   private caughtUp = false;
 
   constructor(
@@ -32,8 +35,9 @@ export class SyncEngine {
     private readonly host: SyncEngineHost,
   ) {
     this.book = new RunnerBook(mirror, device);
-    this.sealed = new SealedDocuments(mirror, keys);
-    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, stopped: false };
+    this.refusals = new RefusalLog(mirror, host.now, () => this.refusalListener?.());
+    this.sealed = new SealedDocuments(mirror, keys, () => this.refusals.note('unreadable'));
+    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, refused: (kind) => this.refusals.note(kind), stopped: false };
     this.pushQueue = new PushQueue(this.context);
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
   }
@@ -43,10 +47,24 @@ export class SyncEngine {
     return this.receiver.refusedProposals;
   }
 
+  /** What was refused from the server so far (undefined: nothing), and a listener told when that changes. */
+  refused(): SyncRefusals | undefined {
+    return this.refusals.snapshot();
+  }
+
+  onRefusal(listener: () => void): void {
+    this.refusalListener = listener;
+  }
+
+  clearRefusals(): void {
+    this.refusals.clear();
+  }
+
   /** Follows the mirror from where it stopped; once caught up, writes what this device runs that the mirror lacks. */
   async start(): Promise<void> {
     // Who runs what, as known when this device last stopped: `follow` resumes after the documents it was learnt from.
     const since = await this.book.load();
+    await this.refusals.load();
     let resolveCaughtUp!: () => void;
     const caughtUp = new Promise<void>((resolve) => (resolveCaughtUp = resolve));
     this.following = this.mirror.follow(since, async (changes) => {

@@ -74,6 +74,10 @@ export class SyncGate {
     return { state: 'off', device: await loadDevice(this.deps) };
   }
 
+  async clearRefusals(): Promise<SyncStatus> {
+    return (await this.load()).clearRefusals();
+  }
+
   async enable(input: { url: string; username: string; password: string; passphrase: string }): Promise<SyncStatus> {
     return (await this.load()).enable(input);
   }

@@ -93,7 +93,11 @@ export class SyncService {
     const attaching = this.gate.attach(mirror, stored.keys, this.device);
     this.engine = undefined;
     void attaching.then(
-      (engine) => (this.engine = engine),
+      (engine) => {
+        this.engine = engine;
+        engine.onRefusal(() => this.deps.post({ type: 'sync-status', status: this.snapshot() }));
+        if (engine.refused()) this.deps.post({ type: 'sync-status', status: this.snapshot() });
+      },
       () => this.setState({ ...this.current, state: 'error', reason: 'server_error' }),
     );
   }
@@ -159,8 +163,16 @@ export class SyncService {
     this.deps.post({ type: 'sync-status', status: this.snapshot() });
   }
 
+  /** Forgets what was refused so far: the warning goes until something else is refused. */
+  async clearRefusals(): Promise<SyncStatus> {
+    await this.loadDevice();
+    this.engine?.clearRefusals();
+    return this.snapshot();
+  }
+
   private snapshot(): SyncStatus {
-    return { ...this.current, device: this.device };
+    const refused = this.current.state === 'off' ? undefined : this.engine?.refused();
+    return { ...this.current, device: this.device, ...(refused ? { refused } : {}) };
   }
 }
 

@@ -176,3 +176,57 @@ describe('proposals that name no request', { timeout: 60_000 }, () => {
   });
 });
 
+
+/** The server's document for a record, found by what it decrypts to. */
+async function documentOf(server: SimulatedServer, matches: (payload: SyncPayload) => boolean): Promise<EncryptedDocument> {
+  for (const { document } of server.documents.values()) {
+    const payload = await payloadOf(document).catch(() => undefined);
+    if (payload && matches(payload)) return structuredClone(document);
+  }
+  throw new Error('no such document on the server');
+}
+
+describe('a hostile sync server changes records', { timeout: 60_000 }, () => {
+  async function renamedOnLaptop(seed: number) {
+    const world = await simulatedDevices(seed, { prepare: async (laptop) => void (await laptop.send({ type: 'settings.update', script: script([ECHO]) })) });
+    const { id: conversationId } = await world.laptop.send({ type: 'conversation.create' });
+    await world.laptop.send({ type: 'conversation.rename', conversationId, title: 'First title' });
+    await world.replicator.settle(async () => (await world.phone.host.store.getConversation(conversationId))?.title === 'First title');
+    const old = await documentOf(world.server, (payload) => payload.kind === 'conversation' && payload.conversation.title === 'First title');
+    await world.laptop.send({ type: 'conversation.rename', conversationId, title: 'Second title' });
+    await world.replicator.settle(async () => (await world.phone.host.store.getConversation(conversationId))?.title === 'Second title');
+    const phoneEngine = await world.phone.host.sync.attach(world.phoneMirror, await testKeys(), { id: 'device-phone', name: 'Phone' });
+    return { ...world, conversationId, old, phoneEngine };
+  }
+
+  it('an older conversation record written back does not roll the title back on a device that does not run it, and is counted', async () => {
+    const world = await renamedOnLaptop(61);
+    replay(world.server, world.old);
+    await world.replicator.settle(async () => world.phoneEngine.refused() !== undefined || (await world.phone.host.store.getConversation(world.conversationId))?.title !== 'Second title');
+    expect((await world.phone.host.store.getConversation(world.conversationId))?.title).toBe('Second title');
+    expect(world.phoneEngine.refused()).toMatchObject({ replayed: 1, unreadable: 0, misplaced: 0 });
+  });
+
+  it('a record copied under another record’s id, and a flipped byte, are refused and counted; nothing changes', async () => {
+    const world = await renamedOnLaptop(62);
+    const { id: otherId } = await world.laptop.send({ type: 'conversation.create' });
+    await world.laptop.send({ type: 'conversation.rename', conversationId: otherId, title: 'Other' });
+    await world.replicator.settle(async () => (await world.phone.host.store.getConversation(otherId))?.title === 'Other');
+    const target = await documentOf(world.server, (payload) => payload.kind === 'conversation' && payload.conversation.id === otherId);
+    const current = await documentOf(world.server, (payload) => payload.kind === 'conversation' && payload.conversation.id === world.conversationId);
+    // The first conversation's sealed record, put where the other conversation's belongs.
+    expect(world.server.put({ ...target, iv: current.iv, ct: current.ct })).toBe('ok');
+    await world.replicator.settle(async () => (world.phoneEngine.refused()?.misplaced ?? 0) > 0);
+    const flipped = await documentOf(world.server, (payload) => payload.kind === 'conversation' && payload.conversation.id === world.conversationId);
+    const bytes = Buffer.from(flipped.ct!, 'base64');
+    bytes[bytes.length - 20] ^= 1;
+    expect(world.server.put({ ...flipped, ct: bytes.toString('base64') })).toBe('ok');
+    await world.replicator.settle(async () => (world.phoneEngine.refused()?.unreadable ?? 0) > 0);
+    expect(world.phoneEngine.refused()).toMatchObject({ misplaced: 1, unreadable: 1 });
+    expect((await world.phone.host.store.getConversation(otherId))?.title).toBe('Other');
+    expect((await world.phone.host.store.getConversation(world.conversationId))?.title).toBe('Second title');
+    // The warning stays until the person clears it.
+    world.phoneEngine.clearRefusals();
+    expect(world.phoneEngine.refused()).toBeUndefined();
+  });
+});
