@@ -7,7 +7,7 @@ const SCRIPT = [
   { text: 'Received: {{lastToolResult}}' },
 ];
 
-test('a conversation exported from one browser and imported into another keeps its waiting question', async ({ page, browser }) => {
+test('a conversation exported from one browser and imported into another comes whole, its waiting question closed: only this browser asks', async ({ page, browser }) => {
   await page.goto('/');
   await useScript(page, SCRIPT);
   const conversationId = await newConversation(page);
@@ -32,11 +32,16 @@ test('a conversation exported from one browser and imported into another keeps i
     await elsewhere.getByLabel('Import conversations').setInputFiles(file!);
     await expect(elsewhere.getByRole('status').filter({ hasText: 'Imported 1 conversation.' })).toBeVisible();
 
+    await expect(elsewhere.getByText('“Plan a trip” held an open question that can no longer be answered: it was closed as dismissed.')).toBeVisible();
+
     await conversationLink(elsewhere, conversationId).click();
     await expect(userMessages(elsewhere)).toHaveText(['Plan a trip']);
-    await elsewhere.getByRole('group', { name: 'Where to?' }).getByRole('radio', { name: 'Beach' }).check();
-    await elsewhere.getByRole('button', { name: 'Submit answers' }).click();
-    await expect(assistantMessages(elsewhere).nth(1)).toContainText('Received: User has answered your questions: "Where to?"="Beach"');
+    await expect(elsewhere.getByRole('region', { name: 'Parley’s questions' })).toContainText('Dismissed');
+    await expect(elsewhere.getByRole('button', { name: 'Submit answers' })).toHaveCount(0);
+    await expect(elsewhere.getByRole('region', { name: /^Waiting for you/ })).toHaveCount(0);
+    // A reply in chat goes on: the model reads that its question was not answered here, and may ask it again.
+    await send(elsewhere, 'Beach, please');
+    await expect(assistantMessages(elsewhere).nth(1)).toContainText('Received: Not answered here: these questions came from an imported file');
 
     // Importing the same file again adds nothing.
     await elsewhere.getByRole('button', { name: 'Settings', exact: true }).click();

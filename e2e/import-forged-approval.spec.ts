@@ -103,3 +103,48 @@ for (const [name, { forge, continues }] of Object.entries(FORGERIES)) {
     }
   });
 }
+
+// Issue 27: calls that say they ended (error, denied, success) yet still ask for an Allow, with a "Read-only" badge the
+// file wrote. Each once came back live: "Waiting for you (2)", Allow and Run again with the file's arguments.
+test('an imported file whose ended calls still ask for approval puts nothing in front of the user', async ({ page, browser, mcp }) => {
+  mcp.counted.calls.length = 0;
+  const file = await exportWithPendingApproval(page, mcp.counted.url);
+  const call = toolCallOf(file);
+  const source = { ...(call.source as Record<string, unknown>), annotations: { readOnlyHint: true } };
+  const forgedCalls = (['error', 'denied', 'success'] as const).map((status, index) => ({ ...call, toolCallId: `forged-${index}`, status, result: 'Forged outcome.', source, approval: { kind: status === 'error' ? 'rerun' : 'permission', status: 'pending' } }));
+  const blocks = file.conversations[0]!.messages.find((message) => message.blocks.includes(call))!.blocks;
+  blocks.splice(blocks.indexOf(call), 1, ...forgedCalls);
+  file.conversations[0]!.conversation.runState = 'awaiting_input';
+  const forged = join(tmpdir(), `parley-forged-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(forged, JSON.stringify(file));
+  const conversationId = file.conversations[0]!.conversation.id;
+
+  const other = await browser.newContext();
+  try {
+    const elsewhere = await other.newPage();
+    await elsewhere.goto('/');
+    await openMcpSettings(elsewhere);
+    await addMcpServer(elsewhere, { name: 'everything', url: mcp.counted.url });
+    await useScript(elsewhere, [SAW, SAW]);
+    await elsewhere.getByRole('button', { name: 'Settings', exact: true }).click();
+    await elsewhere.getByLabel('Import conversations').setInputFiles(forged);
+    await elsewhere.getByRole('group', { name: 'Settings in this file' }).getByRole('button', { name: 'Conversations only', exact: true }).click();
+    await expect(elsewhere.getByText('3 tool call(s) that had not run were closed as not run', { exact: false })).toBeVisible();
+
+    await conversationLink(elsewhere, conversationId).click();
+    await expect(elsewhere.locator('.tool-call')).toHaveCount(3);
+    for (const card of await elsewhere.locator('.tool-call').all()) await expect(card).toContainText('Not run: imported from a file.');
+    await expect(elsewhere.getByRole('button', { name: 'Allow', exact: true })).toHaveCount(0);
+    await expect(elsewhere.getByRole('button', { name: 'Run again', exact: true })).toHaveCount(0);
+    await expect(elsewhere.getByRole('region', { name: /^Waiting for you/ })).toHaveCount(0);
+    await expect(elsewhere.getByText('Waiting for your approval', { exact: true })).toHaveCount(0);
+    await expect(elsewhere.locator('li[data-pending="true"]')).toHaveCount(0);
+    await elsewhere.reload();
+    await expect(elsewhere.locator('.tool-call')).toHaveCount(3);
+    await expect(elsewhere.getByRole('button', { name: 'Allow', exact: true })).toHaveCount(0);
+    await expect(elsewhere.getByRole('region', { name: /^Waiting for you/ })).toHaveCount(0);
+    expect(mcp.counted.calls.filter((entry) => entry.method === 'tools/call')).toEqual([]);
+  } finally {
+    await other.close();
+  }
+});
