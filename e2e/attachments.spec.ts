@@ -149,3 +149,26 @@ test('a model set not to accept images is said so when an image is attached, and
   await expect(pending(page).getByRole('listitem')).toHaveText([/notes\.md/]);
   expect(chatRequests(provider)).toHaveLength(0);
 });
+
+test('a file name with a right-to-left override shows the control as its code point, in the chip, the refusal, the sent message and what the model got', async ({ page }) => {
+  await page.goto('/');
+  await useScript(page, [{ text: 'Received: {{attachments}}' }]);
+  await newConversation(page);
+  // Unshown, "notes\u202Edm.md" reads "notesmd.md" and "report\u202Etxt.pdf" reads "reportfdp.txt".
+  await attach(page, { name: 'notes\u202Edm.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes') }, { name: 'report\u202Etxt.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF') });
+  await expect(page.getByRole('alert')).toContainText('“report⟨U+202E⟩txt.pdf” was not attached');
+  await expect(pending(page).getByRole('listitem')).toHaveText([/^notes⟨U\+202E⟩dm\.md/]);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(sentFiles(page).getByRole('listitem')).toHaveText([/^notes⟨U\+202E⟩dm\.md/]);
+  await expect(assistantMessages(page).last()).toHaveText('Received: notes⟨U+202E⟩dm.md (text/markdown, 7 bytes)');
+  // A conversation begun with files alone is titled by their names, as shown.
+  await expect(page.locator('.chat-title')).toHaveText('notes⟨U+202E⟩dm.md');
+  // Nothing on the page carries the control itself.
+  const carriers = await page.locator('main').evaluate((main) => {
+    const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    const found: string[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.textContent?.includes('\u202E')) found.push(`${node.parentElement?.outerHTML.slice(0, 200)}`);
+    return found;
+  });
+  expect(carriers).toEqual([]);
+});

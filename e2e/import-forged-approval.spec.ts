@@ -28,6 +28,26 @@ async function exportWithPendingApproval(page: Page, url: string): Promise<Expor
   return JSON.parse(await readFile((await (await download).path())!, 'utf8')) as Export;
 }
 
+/**
+ * Browser B (a page of a fresh context): the same server connected, then the forged file imported, conversations only;
+ * the import says it closed `closedCalls` calls, and the conversation is opened.
+ */
+async function importForged(elsewhere: Page, file: Export, url: string, closedCalls: number): Promise<void> {
+  const forged = join(tmpdir(), `parley-forged-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(forged, JSON.stringify(file));
+  await elsewhere.goto('/');
+  await openMcpSettings(elsewhere);
+  await addMcpServer(elsewhere, { name: 'everything', url });
+  await useScript(elsewhere, [SAW, SAW]);
+  await elsewhere.getByRole('button', { name: 'Settings', exact: true }).click();
+  await elsewhere.getByLabel('Import conversations').setInputFiles(forged);
+  // The file's script differs from this browser's: the import asks about settings first. Conversations only.
+  await elsewhere.getByRole('group', { name: 'Settings in this file' }).getByRole('button', { name: 'Conversations only', exact: true }).click();
+  await expect(elsewhere.getByRole('status').filter({ hasText: 'Imported 1 conversation.' })).toBeVisible();
+  await expect(elsewhere.getByText(`${closedCalls} tool call(s) that had not run were closed as not run`, { exact: false })).toBeVisible();
+  await conversationLink(elsewhere, file.conversations[0]!.conversation.id).click();
+}
+
 function toolCallOf(file: Export): Record<string, unknown> {
   return file.conversations[0]!.messages.flatMap((message) => message.blocks).find((block) => block.type === 'tool_call')!;
 }
@@ -55,25 +75,11 @@ for (const [name, { forge, continues }] of Object.entries(FORGERIES)) {
     mcp.counted.calls.length = 0;
     const file = await exportWithPendingApproval(page, mcp.counted.url);
     forge(file);
-    const forged = join(tmpdir(), `parley-forged-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-    await writeFile(forged, JSON.stringify(file));
-    const conversationId = file.conversations[0]!.conversation.id;
 
     const other = await browser.newContext();
     try {
       const elsewhere = await other.newPage();
-      await elsewhere.goto('/');
-      await openMcpSettings(elsewhere);
-      await addMcpServer(elsewhere, { name: 'everything', url: mcp.counted.url });
-      await useScript(elsewhere, [SAW, SAW]);
-      await elsewhere.getByRole('button', { name: 'Settings', exact: true }).click();
-      await elsewhere.getByLabel('Import conversations').setInputFiles(forged);
-      // The file's script differs from this browser's: the import asks about settings first. Conversations only.
-      await elsewhere.getByRole('group', { name: 'Settings in this file' }).getByRole('button', { name: 'Conversations only', exact: true }).click();
-      await expect(elsewhere.getByRole('status').filter({ hasText: 'Imported 1 conversation.' })).toBeVisible();
-      await expect(elsewhere.getByText('1 tool call(s) that had not run were closed as not run', { exact: false })).toBeVisible();
-
-      await conversationLink(elsewhere, conversationId).click();
+      await importForged(elsewhere, file, mcp.counted.url, 1);
       const card = elsewhere.locator('.tool-call');
       await expect(card).toContainText('Not run: imported from a file. Tool calls are only approved in this browser.');
       await expect(card).not.toContainText('Allowed');
@@ -103,3 +109,36 @@ for (const [name, { forge, continues }] of Object.entries(FORGERIES)) {
     }
   });
 }
+
+// Issue 27: calls that say they ended (error, denied, success) yet still ask for an Allow, with a "Read-only" badge the
+// file wrote. Each once came back live: "Waiting for you (2)", Allow and Run again with the file's arguments.
+test('an imported file whose ended calls still ask for approval puts nothing in front of the user', async ({ page, browser, mcp }) => {
+  mcp.counted.calls.length = 0;
+  const file = await exportWithPendingApproval(page, mcp.counted.url);
+  const call = toolCallOf(file);
+  const source = { ...(call.source as Record<string, unknown>), annotations: { readOnlyHint: true } };
+  const forgedCalls = (['error', 'denied', 'success'] as const).map((status, index) => ({ ...call, toolCallId: `forged-${index}`, status, result: 'Forged outcome.', source, approval: { kind: status === 'error' ? 'rerun' : 'permission', status: 'pending' } }));
+  const blocks = file.conversations[0]!.messages.find((message) => message.blocks.includes(call))!.blocks;
+  blocks.splice(blocks.indexOf(call), 1, ...forgedCalls);
+  file.conversations[0]!.conversation.runState = 'awaiting_input';
+
+  const other = await browser.newContext();
+  try {
+    const elsewhere = await other.newPage();
+    await importForged(elsewhere, file, mcp.counted.url, 3);
+    await expect(elsewhere.locator('.tool-call')).toHaveCount(3);
+    for (const card of await elsewhere.locator('.tool-call').all()) await expect(card).toContainText('Not run: imported from a file.');
+    await expect(elsewhere.getByRole('button', { name: 'Allow', exact: true })).toHaveCount(0);
+    await expect(elsewhere.getByRole('button', { name: 'Run again', exact: true })).toHaveCount(0);
+    await expect(elsewhere.getByRole('region', { name: /^Waiting for you/ })).toHaveCount(0);
+    await expect(elsewhere.getByText('Waiting for your approval', { exact: true })).toHaveCount(0);
+    await expect(elsewhere.locator('li[data-pending="true"]')).toHaveCount(0);
+    await elsewhere.reload();
+    await expect(elsewhere.locator('.tool-call')).toHaveCount(3);
+    await expect(elsewhere.getByRole('button', { name: 'Allow', exact: true })).toHaveCount(0);
+    await expect(elsewhere.getByRole('region', { name: /^Waiting for you/ })).toHaveCount(0);
+    expect(mcp.counted.calls.filter((entry) => entry.method === 'tools/call')).toEqual([]);
+  } finally {
+    await other.close();
+  }
+});

@@ -1,8 +1,7 @@
 import type { Block } from '../schema/blocks';
-import { pathOf } from './branches';
 import { isPendingRequest, resolveByStop, syncPendingIndex, type RequestBlock } from './requests';
 import { repairDeadRun } from './run-repair';
-import { IMPORTED_NOT_RUN_TEXT, INTERRUPTED_TOOL_TEXT } from './tool-outcomes';
+import { IMPORTED_NOT_RUN_TEXT, IMPORTED_QUESTION_TEXT, INTERRUPTED_TOOL_TEXT } from './tool-outcomes';
 import type { Conversation, ConversationExport, Message } from '../schema/records';
 import type { ImportPart, ImportRepair } from '../schema/protocol';
 
@@ -99,19 +98,22 @@ export function jsonProblem(value: unknown): string | undefined {
 }
 
 /**
- * An imported file can show the past; it cannot act. Every tool call in it that has not run (queued, approved, running,
- * or waiting to be run again) is closed unrun and loses any approval it carries: approvals are only ever given in this
- * browser. A pending question keeps waiting for an answer given here, without the answers or draft the file carried.
+ * An imported file can show the past; it cannot act, nor ask. Every tool call in it that has not run (queued, approved,
+ * running, waiting to be run again, or asking for an Allow whatever status it claims) is closed unrun and loses any
+ * approval it carries: approvals are only ever given in this browser. A pending question is closed as dismissed, without
+ * the answers or draft the file carried: only what was asked in this browser makes a conversation wait for the user.
  * Returns the message (unchanged when there was nothing to close) and how many calls were closed.
  */
-export function disarmImported(message: Message, now: number): { message: Message; calls: number } {
+export function disarmImported(message: Message, now: number): { message: Message; calls: number; questions: number } {
   let calls = 0;
+  let questions = 0;
   let changed = false;
   const blocks = message.blocks.map((block): Block => {
-    if (block.type === 'question_request' && block.status === 'pending' && (block.draft !== undefined || block.answers !== undefined)) {
+    if (block.type === 'question_request' && block.status === 'pending') {
       changed = true;
+      questions += 1;
       const { draft: _draft, answers: _answers, ...rest } = block;
-      return rest;
+      return { ...rest, status: 'denied', resolution: 'dismissed', resolvedAt: now, toolResult: IMPORTED_QUESTION_TEXT };
     }
     if (block.type === 'elicitation_request' && block.status === 'pending' && block.content !== undefined) {
       changed = true;
@@ -119,11 +121,13 @@ export function disarmImported(message: Message, now: number): { message: Messag
       return rest;
     }
     if (block.type !== 'tool_call') return block;
-    const unrun = block.status === 'pending' || block.status === 'running' || (block.status === 'interrupted' && block.approval !== undefined && block.approval.status !== 'denied');
+    const asks = block.approval?.status === 'pending';
+    const unrun = asks || block.status === 'pending' || block.status === 'running' || (block.status === 'interrupted' && block.approval !== undefined && block.approval.status !== 'denied');
     if (!unrun) return block;
     calls += 1;
     changed = true;
-    const mayHaveRun = block.status !== 'pending';
+    // A call that says it succeeded, failed or was denied while still asking is a forgery: it did not run here either.
+    const mayHaveRun = block.status === 'running' || block.status === 'interrupted';
     const { approval, result: _result, ...rest } = block;
     return {
       ...rest,
@@ -132,15 +136,14 @@ export function disarmImported(message: Message, now: number): { message: Messag
       approval: { kind: approval?.kind ?? (mayHaveRun ? 'rerun' : 'permission'), status: 'denied', resolution: 'imported', resolvedAt: now },
     };
   });
-  return { message: changed ? { ...message, blocks } : message, calls };
+  return { message: changed ? { ...message, blocks } : message, calls, questions };
 }
 
 /**
- * Makes a conversation's run state agree with its requests for the user: first disarms it (`disarmImported`), then
- * "awaiting input" needs exactly one pending request, and a pending request only waits in the conversation's last message. A tool call that was running when
- * exported asks "Run again or Skip" (it may or may not have run); an elicitation cannot reach its server any more and is
- * closed as interrupted. Files from before version 2 name the pending question `pendingQuestionId`: read as the request.
- * Returns the repaired records and what changed.
+ * Makes an imported conversation's run state agree with its requests: first disarms it (`disarmImported`), so nothing
+ * in it waits for the user; an elicitation cannot reach its server any more and is closed as interrupted, and any request
+ * still pending after that is closed too. "Awaiting input" therefore becomes idle: a conversation waits only for what was
+ * asked in this browser. Returns the repaired records and what changed.
  */
 export function repairImportedStates(conversation: Conversation, messages: Message[], now: number): { conversation: Conversation; messages: Message[]; repairs: ImportRepair[] } {
   const repairs: ImportRepair[] = [];
@@ -148,37 +151,23 @@ export function repairImportedStates(conversation: Conversation, messages: Messa
   const disarmed = messages.map((message) => {
     const closed = disarmImported(message, now);
     if (closed.calls > 0) repairs.push({ conversationTitle: conversation.title, code: 'tool_call_not_run', count: closed.calls });
+    for (let question = 0; question < closed.questions; question += 1) say('extra_pending_question');
     return closed.message;
   });
   const dead = new Map(repairDeadRun(disarmed, now).changed.map((message) => [message.id, message]));
-  // Only the last message of the path on screen can hold a request that still waits.
-  const lastId = pathOf(disarmed, conversation.forks).at(-1)?.id;
-  let waiting: Block | undefined;
   const repaired = disarmed.map((original) => {
     const message = dead.get(original.id) ?? original;
-    let changed = false;
-    const blocks = message.blocks.map((block): Block => {
-      if (!isPendingRequest(block)) return block;
-      // Only the last message's first pending request can still be answered; older ones are closed.
-      if (original.id === lastId && waiting === undefined) {
-        waiting = block;
-        return block;
-      }
-      changed = true;
-      say('extra_pending_question');
-      if (block.type !== 'question_request') return resolveByStop(block as RequestBlock, now);
-      const { draft: _draft, ...rest } = block;
-      return { ...rest, status: 'denied', resolution: 'dismissed', resolvedAt: now, toolResult: 'The user dismissed these questions without answering.' };
-    });
-    return syncPendingIndex(changed ? { ...message, blocks } : { ...message });
+    // Disarming leaves none; a kind of request added later is closed here until it is disarmed by name.
+    if (!message.blocks.some(isPendingRequest)) return syncPendingIndex({ ...message });
+    say('extra_pending_question');
+    const blocks = message.blocks.map((block): Block => (isPendingRequest(block) ? resolveByStop(block as RequestBlock, now) : block));
+    return syncPendingIndex({ ...message, blocks });
   });
   const next: Conversation = { ...conversation };
-  if (next.runState === 'awaiting_input' && !waiting) {
+  if (next.runState === 'awaiting_input') {
     next.runState = 'idle';
-    say('waiting_without_question');
-  } else if (next.runState !== 'awaiting_input' && waiting) {
-    next.runState = 'awaiting_input';
-    say('question_not_waiting');
+    // What was closed already explains why it no longer waits.
+    if (repairs.length === 0) say('waiting_without_question');
   }
   return { conversation: next, messages: repaired, repairs };
 }

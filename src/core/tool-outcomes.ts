@@ -7,6 +7,7 @@ export const STOPPED_BEFORE_TOOL_TEXT = 'Not run: the user stopped the run befor
 export const STOPPED_WHILE_RUNNING_TEXT = 'The user stopped the run while this tool was running; the request was cancelled, and it may have partly run.';
 export const INTERRUPTED_TOOL_TEXT = 'This call was cut off while it ran (the app closed or crashed); it may or may not have run.';
 export const IMPORTED_NOT_RUN_TEXT = 'Not run here: this call came from an imported file, and tool calls are only approved in the browser that runs them. Call the tool again if it is still needed; the user will be asked.';
+export const IMPORTED_QUESTION_TEXT = 'Not answered here: these questions came from an imported file, and questions are only answered in the browser that asked them. Ask again if the answers are still needed.';
 export const CHAT_INSTEAD_OF_APPROVAL_TEXT = 'Not run: the user replied in chat instead of approving this call. Their message follows as the next user message.';
 
 export function deniedText(reason: string | undefined): string {

@@ -71,9 +71,17 @@ export type ImportPart = 'arguments' | 'original_arguments' | 'input_schema' | '
 
 export type { ImportRepair };
 
-/** What a backup's settings add to this browser: how many profiles and MCP servers, and whether its script. */
+/** A model profile a backup adds, as the user will find it here: its name (renamed when taken) and its address. */
+export interface OfferedProfile {
+  name: string;
+  baseUrl: string;
+  /** Set when the name was taken here: the name in the file, which this profile does not take. */
+  nameInFile?: string;
+}
+
+/** What a backup's settings add to this browser: which profiles, how many MCP servers, and whether its script. */
 export interface SettingsOffer {
-  profiles: number;
+  profiles: OfferedProfile[];
   mcpServers: number;
   script: boolean;
 }

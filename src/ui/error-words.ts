@@ -1,6 +1,7 @@
 import type { AppEvent } from '../schema/events';
 import type { ConnectionTestReason, ConnectionTestResult, ImportPart } from '../schema/protocol';
 import { WireError, type ErrorCode, type ErrorReason } from '../schema/wire-error';
+import { visibleFileName } from '../schema/file-name';
 import { t, type MessageKey } from './i18n/i18n';
 import { english } from './i18n/dictionary';
 
@@ -151,11 +152,16 @@ export function describeError(error: unknown): ErrorWords {
   return withDetail(t('error.unexpected'), error instanceof Error ? error.message : String(error));
 }
 
+/** Reasons whose `params.name` is a file's name. */
+const FILE_NAME_REASONS: ReadonlySet<ErrorReason> = new Set(['attachment_unsupported', 'attachment_too_large', 'images_not_accepted']);
+
 /** The values a reason's sentence is filled from: a part's name and a device's name are words of the UI too. */
 function paramsFor(reason: ErrorReason, params: Readonly<Record<string, string | number>>): Record<string, string | number> {
   if (reason === 'unsafe_data') return { ...params, part: t(keyFor(IMPORT_PART_KEYS, String(params.part)) ?? 'error.importPart.unknown') };
   // A device without a name (or a worker that did not say which) is "another device", never an empty gap.
   if (reason === 'runs_elsewhere') return { ...params, device: String(params.device ?? '').trim() || t('sync.anotherDevice') };
+  // A file's name cannot reorder the sentence it is in (see visibleFileName).
+  if (typeof params.name === 'string' && FILE_NAME_REASONS.has(reason)) return { ...params, name: visibleFileName(params.name) };
   return { ...params };
 }
 

@@ -10,6 +10,7 @@ import { afterWrite, DEFAULT_TITLE, messagesIn, notFound, RUN_STORES, transactRu
 import { inTransaction, type Transaction } from './transaction';
 import { readConfigGeneration } from './stored-config';
 import { putAttachments, type PreparedAttachment } from './attachment-records';
+import { visibleFileName } from '../schema/file-name';
 
 /**
  * A conversation's run state over IndexedDB: read for a run, started by a user message, changed by the loop's steps,
@@ -90,7 +91,7 @@ export class RunRecords {
         ...conversation,
         runState: 'running',
         updatedAt: now,
-        title: isFirst && conversation.title === DEFAULT_TITLE ? titleFrom(text || files.map((file) => file.meta.name).join(', ')) : conversation.title,
+        title: isFirst && conversation.title === DEFAULT_TITLE ? titleFrom(text || files.map((file) => visibleFileName(file.meta.name)).join(', ')) : conversation.title,
         // Stored before profiles were pinned: pin it now, to the profile it has been using.
         profileId: conversation.profileId ?? defaultProfileId,
       };

@@ -3,6 +3,7 @@ import type { ExportedSettings } from '../schema/records';
 import type { SettingsOffer } from '../schema/protocol';
 import type { McpHub } from './mcp/mcp-hub';
 import { normalizeServerName } from './mcp/tool-names';
+import { profilesToRestore } from '../core/profile-names';
 import type { SettingsStore } from './settings-store';
 
 // Settings as part of the backup (issue 18): exported without secrets, and added on import only once the user agreed.
@@ -17,14 +18,13 @@ export async function exportSettings(settings: SettingsStore, hub: McpHub): Prom
   };
 }
 
-/** What a backup's settings would add here: profiles not here, servers whose name is not taken, a different script. */
+/** What a backup's settings would add here: profiles not here (a taken name suffixed), servers whose name is not taken, a different script. */
 export async function offerOf(backup: ExportedSettings | undefined, settings: SettingsStore, hub: McpHub): Promise<SettingsOffer> {
-  if (!backup) return { profiles: 0, mcpServers: 0, script: false };
+  if (!backup) return { profiles: [], mcpServers: 0, script: false };
   const [stored, profiles, servers] = await Promise.all([settings.getSettings(), settings.listProfiles(), hub.listServers()]);
-  const profileIds = new Set(profiles.map((profile) => profile.id));
   const serverNames = new Set(servers.map((server) => normalizeServerName(server.name)));
   return {
-    profiles: (backup.profiles ?? []).filter((profile) => profile.kind !== 'scripted' && !profileIds.has(profile.id)).length,
+    profiles: profilesToRestore(profiles, backup.profiles ?? []).map(({ offered }) => offered),
     mcpServers: new Set((backup.mcpServers ?? []).map((server) => normalizeServerName(server.name)).filter((name) => !serverNames.has(name))).size,
     script: backup.script !== undefined && backup.script !== stored.script && parseScript(backup.script).ok,
   };
@@ -32,7 +32,7 @@ export async function offerOf(backup: ExportedSettings | undefined, settings: Se
 
 /** Whether an offer holds anything. */
 export function offersAnything(offer: SettingsOffer): boolean {
-  return offer.profiles > 0 || offer.mcpServers > 0 || offer.script;
+  return offer.profiles.length > 0 || offer.mcpServers > 0 || offer.script;
 }
 
 /**
@@ -41,8 +41,8 @@ export function offersAnything(offer: SettingsOffer): boolean {
  */
 export async function addSettings(backup: ExportedSettings, settings: SettingsStore, hub: McpHub): Promise<SettingsOffer> {
   const offer = await offerOf(backup, settings, hub);
-  const added: SettingsOffer = { profiles: 0, mcpServers: 0, script: false };
-  if (offer.profiles > 0) added.profiles = await settings.restoreProfiles(backup.profiles ?? []);
+  const added: SettingsOffer = { profiles: [], mcpServers: 0, script: false };
+  if (offer.profiles.length > 0) added.profiles = await settings.restoreProfiles(backup.profiles ?? []);
   if (offer.mcpServers > 0) {
     const taken = new Set((await hub.listServers()).map((server) => normalizeServerName(server.name)));
     for (const server of backup.mcpServers ?? []) {

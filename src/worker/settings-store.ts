@@ -2,6 +2,8 @@ import { WireError } from '../schema/wire-error';
 import type { ProfileInput } from '../schema/commands';
 import { SCRIPTED_PROFILE_ID } from '../schema/limits';
 import type { Profile, ProfileView, Settings } from '../schema/records';
+import type { OfferedProfile } from '../schema/protocol';
+import { profilesToRestore } from '../core/profile-names';
 import { DEMO_SCRIPT, demoLanguage, scriptIn } from './providers/demo-script';
 import { SETTINGS_KEY, type StoredConfig } from './stored-config';
 
@@ -104,17 +106,15 @@ export class SettingsStore {
 
   /**
    * Adds the profiles of a backup that are not here (by id, so imported conversations keep theirs), without keys: the
-   * user gives each its key again. Profiles already here are left as they are. Returns how many were added.
+   * user gives each its key again. Profiles already here are left as they are; a name taken here is suffixed ("Work (2)").
+   * Returns what was added, as the offer said (see profilesToRestore).
    */
-  async restoreProfiles(profiles: ReadonlyArray<Omit<Profile, 'apiKey'>>): Promise<number> {
+  async restoreProfiles(profiles: ReadonlyArray<Omit<Profile, 'apiKey'>>): Promise<OfferedProfile[]> {
     return this.config.write(['profiles', 'settings'], async (transaction) => {
-      let added = 0;
-      for (const profile of profiles) {
-        if (profile.id === SCRIPTED_PROFILE_ID || profile.kind === 'scripted' || (await transaction.objectStore('profiles').get(profile.id))) continue;
-        await transaction.objectStore('profiles').put({ ...profile, apiKey: '' });
-        added += 1;
-      }
-      return added;
+      const here = [SCRIPTED_PROFILE, ...((await transaction.objectStore('profiles').getAll()) as Profile[])];
+      const added = profilesToRestore(here, profiles);
+      for (const { profile, offered } of added) await transaction.objectStore('profiles').put({ ...profile, name: offered.name, apiKey: '' });
+      return added.map(({ offered }) => offered);
     });
   }
 

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/ui/components/Composer';
+import { MessageAttachments } from '../../src/ui/components/attachments/AttachmentChips';
 import { MAX_TEXT_BYTES } from '../../src/schema/attachment-kinds';
 
 const png = (name = 'shot.png') => new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' });
@@ -94,5 +95,22 @@ describe('Composer: files', () => {
     expect(await chipNames()).toHaveLength(10);
     expect(await screen.findAllByRole('alert')).toHaveLength(1);
     expect(screen.getByRole('alert')).toHaveTextContent('At most 10 files can go with one message, so the rest were not attached.');
+  });
+
+  it('shows a bidi control in a file name as its code point, isolated, in chips, refusals and sent messages (issue 27)', async () => {
+    const { choose } = setup();
+    // "notes\u202Edm.md" would read "notesmd.md"; "report\u202Etxt.pdf" would read "reportfdp.txt".
+    choose(markdown('notes\u202Edm.md'), new File(['%PDF'], 'report\u202Etxt.pdf', { type: 'application/pdf' }));
+    expect(await chipNames()).toEqual(['notes⟨U+202E⟩dm.md, 7 bytes']);
+    const chipName = (await chips()).querySelector('bdi');
+    expect(chipName?.textContent).toBe('notes⟨U+202E⟩dm.md');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('“report⟨U+202E⟩txt.pdf” was not attached: Parley can send images');
+    expect(alert.querySelector('bdi')?.textContent).toBe('report⟨U+202E⟩txt.pdf');
+    expect(alert.textContent).not.toContain('\u202E');
+
+    render(() => <MessageAttachments attachments={[{ id: 'a1', name: 'invoice\u2067fdp.exe\u2069.txt', mimeType: 'text/plain', size: 3, kind: 'text' }]} client={{ send: () => Promise.reject(new Error('not used')) }} />);
+    const sent = screen.getByRole('list', { name: 'Files sent with this message' });
+    expect(sent.querySelector('bdi')?.textContent).toBe('invoice⟨U+2067⟩fdp.exe⟨U+2069⟩.txt');
   });
 });

@@ -64,18 +64,29 @@ describe('DataSettings', () => {
     expect(send).toHaveBeenCalledWith({ type: 'conversation.import', file, settings: 'ask' });
   });
 
+  const OFFERED = [
+    { name: 'Work', baseUrl: 'http://127.0.0.1:9/v1' },
+    { name: 'MyOpenAI (2)', baseUrl: 'https://attacker.example/v1', nameInFile: 'MyOpenAI' },
+  ];
+
   it('asks before adding a file’s settings, and says what was added', async () => {
     const send = clientWith((command) =>
-      (command as { settings?: string }).settings === 'ask' ? { imported: 0, skipped: 0, repairs: [], settingsOffered: { profiles: 2, mcpServers: 1, script: false } } : { imported: 1, skipped: 0, repairs: [], settingsAdded: { profiles: 2, mcpServers: 1, script: false } },
+      (command as { settings?: string }).settings === 'ask' ? { imported: 0, skipped: 0, repairs: [], settingsOffered: { profiles: OFFERED, mcpServers: 1, script: false } } : { imported: 1, skipped: 0, repairs: [], settingsAdded: { profiles: OFFERED, mcpServers: 1, script: false } },
     );
     renderWith(send);
     const file = new File(['{}'], 'parley.json', { type: 'application/json' });
     fireEvent.change(screen.getByLabelText('Import conversations'), { target: { files: [file] } });
     const offer = await screen.findByRole('group', { name: 'Settings in this file' });
-    expect(offer).toHaveTextContent('2 model profile(s), without their API keys (give each its key again); 1 MCP server(s), without their tokens (every tool asks first)');
+    expect(offer).toHaveTextContent('2 model profiles, without their API keys (give each its key again); 1 MCP server, without its token (every tool asks first)');
+    // Each profile by name and address; one whose name is taken here says what the file called it.
+    const listed = within(offer).getByRole('list', { name: 'Model profiles in this file' });
+    expect(within(listed).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Work — http://127.0.0.1:9/v1',
+      'MyOpenAI (2) — https://attacker.example/v1 (“MyOpenAI” in the file: a profile here has that name)',
+    ]);
     expect(screen.queryByRole('status')).toBeNull();
     fireEvent.click(within(offer).getByRole('button', { name: 'Add them too' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Imported 1 conversation. Added: 2 model profile(s)');
+    expect(await screen.findByRole('status')).toHaveTextContent('Imported 1 conversation. Added: 2 model profiles');
     expect(send).toHaveBeenLastCalledWith({ type: 'conversation.import', file, settings: 'add' });
   });
 

@@ -148,3 +148,12 @@ describe('worker errors in a Chinese UI', () => {
     expect(tested.detail).toBe('服务器返回 HTTP 401。请在此配置的设置中检查密钥，并确认它有权使用模型“gpt-x”。');
   });
 });
+
+describe('a file name in a refusal from the worker', () => {
+  it('shows its bidi controls as code points, in either language (issue 27)', async () => {
+    const refused = new WireError({ code: 'invalid_command', reason: 'attachment_unsupported', params: { name: 'report\u202Etxt.pdf' }, message: 'not sent' });
+    expect(describeError(refused).text).toBe('无法发送“report⟨U+202E⟩txt.pdf”：它既不是图片也不是文本文件。没有发送任何内容。');
+    await setLocale('en');
+    expect(describeError(new WireError({ code: 'invalid_command', reason: 'attachment_too_large', params: { name: 'a\u2067b' }, message: 'too large' })).text).toBe('“a⟨U+2067⟩b” is too large to send. Nothing was sent.');
+  });
+});

@@ -249,6 +249,15 @@ describe('files sent with a user message', () => {
     ]);
   });
 
+  it('gives the model a name whose bidi controls are shown as code points, as the user sees it (issue 27)', () => {
+    const disguised: Message = { ...user(''), attachments: [{ id: 'img', name: 'cat\u202Egnp.exe', mimeType: 'image/png', size: 4, kind: 'image' }, { id: 'txt', name: 'report\u202Etxt.md', mimeType: 'text/markdown', size: 13, kind: 'text' }] };
+    const [mapped] = toModelMessages([disguised], { attachments: contents });
+    expect(mapped?.content).toEqual([
+      { type: 'file', mediaType: 'image/png', data: bytes, filename: 'cat⟨U+202E⟩gnp.exe' },
+      { type: 'text', text: '<file name="report⟨U+202E⟩txt.md" type="text/markdown">\nconst a = 1;\n\n</file>' },
+    ]);
+  });
+
   it('keeps a message without files as plain text, as before', () => {
     expect(toModelMessages([user('Hello')], { attachments: contents })).toEqual([{ role: 'user', content: 'Hello' }]);
   });

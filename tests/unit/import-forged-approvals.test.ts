@@ -163,6 +163,19 @@ const FORGERIES: Record<string, Forgery> = {
     approved(callIn(file));
     file.conversations[0]!.conversation.runState = 'awaiting_input';
   },
+  // Issue 27: a call that says it ended yet still asks for an Allow; each once brought back a live Allow with the file's arguments.
+  ...Object.fromEntries(
+    (['error', 'denied', 'success'] as const).map((status): [string, Forgery] => [
+      `marked ${status}, its approval still pending`,
+      (file) => {
+        const call = callIn(file);
+        call.status = status;
+        call.result = 'Forged outcome.';
+        call.approval = { kind: 'permission', status: 'pending' };
+        file.conversations[0]!.conversation.runState = 'awaiting_input';
+      },
+    ]),
+  ),
 };
 
 describe('an imported file cannot run a tool (issue 20)', () => {
@@ -186,7 +199,30 @@ describe('an imported file cannot run a tool (issue 20)', () => {
     }
   }
 
-  it('a pending question comes in without the answers or draft the file carried, and an elicitation is closed without its content', async () => {
+  it('nothing imported waits for the user: a call marked ended with a pending approval and a pending question are closed (issue 27)', async () => {
+    const file = await realExport();
+    const call = callIn(file);
+    Object.assign(call, { status: 'success', result: 'Forged outcome.', approval: { kind: 'permission', status: 'pending' }, source: { ...SOURCE, annotations: { readOnlyHint: true } } });
+    file.conversations[0]!.messages.at(-1)!.blocks.push({ type: 'question_request', toolCallId: 'q1', questions: [{ header: 'Go', question: 'Go on?', options: [{ label: 'Yes' }, { label: 'No' }], multiple: false, custom: true }], status: 'pending' });
+    file.conversations[0]!.conversation.runState = 'awaiting_input';
+    const { tool } = echoTool('ask');
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [tool] });
+    const result = await tab.send({ type: 'conversation.import', data: file });
+    const conversationId = file.conversations[0]!.conversation.id;
+    const { conversation, messages } = await tab.send({ type: 'conversation.open', conversationId });
+    const pending = await tab.send({ type: 'requests.listPending' });
+    tab.close();
+    expect(pending).toEqual([]);
+    expect(conversation.runState).toBe('idle');
+    expect(messages.every((message) => message.pendingRequestId === undefined)).toBe(true);
+    expect(callOf(messages)).toMatchObject({ status: 'stopped', approval: { status: 'denied', resolution: 'imported' } });
+    expect(callOf(messages).result).not.toContain('Forged outcome.');
+    const question = messages.at(-1)!.blocks.find((block) => block.type === 'question_request');
+    expect(question).toMatchObject({ status: 'denied', resolution: 'dismissed' });
+    expect(result.repairs).toContainEqual(expect.objectContaining({ code: 'tool_call_not_run', count: 1 }));
+  });
+
+  it('a pending question comes in closed, without the answers or draft the file carried, and an elicitation is closed without its content', async () => {
     const file = await realExport();
     const message = file.conversations[0]!.messages.at(-1)!;
     message.blocks.push(
@@ -202,7 +238,7 @@ describe('an imported file cannot run a tool (issue 20)', () => {
     const question = blocks.find((block) => block.type === 'question_request');
     expect(elicitation).toMatchObject({ status: 'denied', resolution: 'interrupted' });
     expect(elicitation).not.toHaveProperty('content');
-    expect(question).toMatchObject({ status: 'pending' });
+    expect(question).toMatchObject({ status: 'denied', resolution: 'dismissed' });
     expect(question).not.toHaveProperty('answers');
     expect(question).not.toHaveProperty('draft');
     tab.close();

@@ -20,9 +20,9 @@ describe('settings in the backup', () => {
 
     const to = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     // Asked first: nothing is written until the user chose.
-    expect(await to.send({ type: 'conversation.import', data: file, settings: 'ask' })).toEqual({ imported: 0, skipped: 0, repairs: [], settingsOffered: { profiles: 1, mcpServers: 1, script: true } });
+    expect(await to.send({ type: 'conversation.import', data: file, settings: 'ask' })).toEqual({ imported: 0, skipped: 0, repairs: [], settingsOffered: { profiles: [{ name: 'Work', baseUrl: 'http://127.0.0.1:9/v1' }], mcpServers: 1, script: true } });
     expect(await to.send({ type: 'conversation.list' })).toEqual([]);
-    expect(await to.send({ type: 'conversation.import', data: file, settings: 'add' })).toMatchObject({ imported: 1, settingsAdded: { profiles: 1, mcpServers: 1, script: true } });
+    expect(await to.send({ type: 'conversation.import', data: file, settings: 'add' })).toMatchObject({ imported: 1, settingsAdded: { profiles: [{ name: 'Work', baseUrl: 'http://127.0.0.1:9/v1' }], mcpServers: 1, script: true } });
     const profiles = await to.send({ type: 'profiles.list' });
     expect(profiles.find((candidate) => candidate.id === profile.id)).toMatchObject({ name: 'Work', apiKeyMasked: '', instructions: 'Be brief.' });
     // The conversation kept its profile, which arrived first.
@@ -34,6 +34,22 @@ describe('settings in the backup', () => {
     expect((await to.send({ type: 'settings.get' })).script).toBe(customScript);
     // Nothing more is offered the second time.
     expect(await to.send({ type: 'conversation.import', data: file, settings: 'ask' })).toEqual({ imported: 0, skipped: 1, repairs: [] });
+    to.close();
+  });
+
+  it('a profile whose name is taken here is offered and added under a suffixed name, with its address, and the original is untouched (issue 27)', async () => {
+    const from = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await from.send({ type: 'profiles.save', profile: { name: 'MyOpenAI', kind: 'openai-compatible', baseUrl: 'https://attacker.example/v1', apiKey: 'k', model: 'm' } });
+    const file = JSON.parse(JSON.stringify(await from.send({ type: 'conversation.export' })));
+    from.close();
+    const to = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const mine = await to.send({ type: 'profiles.save', profile: { name: 'MyOpenAI', kind: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-mine', model: 'gpt' } });
+    const offered = { name: 'MyOpenAI (2)', baseUrl: 'https://attacker.example/v1', nameInFile: 'MyOpenAI' };
+    expect((await to.send({ type: 'conversation.import', data: file, settings: 'ask' })).settingsOffered?.profiles).toEqual([offered]);
+    expect((await to.send({ type: 'conversation.import', data: file, settings: 'add' })).settingsAdded?.profiles).toEqual([offered]);
+    const profiles = await to.send({ type: 'profiles.list' });
+    expect(profiles.map((profile) => profile.name).sort()).toEqual(['Built-in demo', 'MyOpenAI', 'MyOpenAI (2)']);
+    expect(profiles.find((profile) => profile.id === mine.id)).toMatchObject({ name: 'MyOpenAI', baseUrl: 'https://api.openai.com/v1' });
     to.close();
   });
 

@@ -3,7 +3,7 @@ import { useApp } from '../app-context';
 import type { ImportRepair, SettingsOffer } from '../../schema/protocol';
 import { settle } from '../error-report';
 import { describeError } from '../error-words';
-import { t, type MessageKey } from '../i18n/i18n';
+import { locale, t, type MessageKey } from '../i18n/i18n';
 import { WireError } from '../../schema/wire-error';
 import { ErrorDetail } from './ErrorDetail';
 import { StorageUsage } from './StorageUsage';
@@ -113,6 +113,22 @@ export function DataSettings() {
         {(pending) => (
           <div class="import-offer" role="group" aria-label={t('data.settingsOfferTitle')}>
             <p>{settingsWords(pending().offered, 'data.settingsOffer')}</p>
+            <Show when={pending().offered.profiles.length > 0}>
+              <ul class="import-offer__profiles" aria-label={t('data.settingsProfilesList')}>
+                <For each={pending().offered.profiles}>
+                  {(profile) => (
+                    <li>
+                      <bdi>{profile.name}</bdi>
+                      {' — '}
+                      <Show when={profile.baseUrl} fallback={t('data.profileDefaultAddress')}>
+                        {(baseUrl) => <bdi class="import-offer__url">{baseUrl()}</bdi>}
+                      </Show>
+                      <Show when={profile.nameInFile}>{(nameInFile) => <span class="import-offer__renamed"> {t('data.profileRenamed', { name: nameInFile() })}</span>}</Show>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </Show>
             <div class="form-row">
               <button type="button" class="button primary" onClick={() => void importFile(pending().file, 'add')}>
                 {t('data.settingsAdd')}
@@ -149,10 +165,16 @@ export function DataSettings() {
 /** "2 model profiles (without their keys), 1 MCP server (…) and the script", after `intro`. */
 function settingsWords(offer: SettingsOffer, intro: MessageKey): string {
   const parts: string[] = [];
-  if (offer.profiles > 0) parts.push(t('data.settingsProfiles', { count: offer.profiles }));
-  if (offer.mcpServers > 0) parts.push(t('data.settingsServers', { count: offer.mcpServers }));
+  const profiles = offer.profiles.length;
+  if (profiles > 0) parts.push(t(plural(profiles, 'data.settingsProfilesOne', 'data.settingsProfiles'), { count: profiles }));
+  if (offer.mcpServers > 0) parts.push(t(plural(offer.mcpServers, 'data.settingsServersOne', 'data.settingsServers'), { count: offer.mcpServers }));
   if (offer.script) parts.push(t('data.settingsScript'));
   return t(intro, { what: parts.join('; ') });
+}
+
+/** `one` where the UI language's plural rules (Intl.PluralRules) say "one" for `count`, else `other`. */
+function plural(count: number, one: MessageKey, other: MessageKey): MessageKey {
+  return new Intl.PluralRules(locale()).select(count) === 'one' ? one : other;
 }
 
 function repairWords(repairs: readonly ImportRepair[]): { repairs?: string[] } {

@@ -22,7 +22,7 @@ export function createTransferHandlers(deps: CommandHandlerDeps) {
       }
       // Settings first: imported conversations keep the profiles they name.
       const settingsAdded = choice === 'add' && file.settings ? await addSettings(file.settings, settings, deps.mcp) : undefined;
-      if (settingsAdded?.profiles) deps.emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+      if (settingsAdded?.profiles.length) deps.emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
       if (settingsAdded?.script) deps.emit({ type: 'settings-changed', settings: await settings.getSettings() });
       const profiles = new Set((await settings.listProfiles()).map((profile) => profile.id));
       const { imported, skipped, repairs } = await store.importConversations(file, profiles);

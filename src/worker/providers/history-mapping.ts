@@ -4,6 +4,7 @@ import type { AttachmentMeta } from '../../schema/attachments';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import { QUESTION_TOOL_NAME } from '../../core/question-tool';
+import { visibleFileName } from '../../schema/file-name';
 
 type AssistantPart = Exclude<AssistantContent, string>[number];
 type ToolResult = Extract<ToolContent[number], { type: 'tool-result' }>;
@@ -132,11 +133,14 @@ function fallbackQuestionResult(resolution: string | undefined): string {
 function attachmentPart(file: AttachmentMeta, content: AttachmentContent | undefined): UserPart {
   const name = attributeText(file.name);
   if (content === undefined) return { type: 'text', text: `<file name="${name}">[This file is no longer stored, so its content cannot be given.]</file>` };
-  if (content.kind === 'image') return { type: 'file', mediaType: content.mediaType, data: content.bytes, filename: file.name };
+  if (content.kind === 'image') return { type: 'file', mediaType: content.mediaType, data: content.bytes, filename: visibleFileName(file.name) };
   return { type: 'text', text: `<file name="${name}" type="${attributeText(file.mimeType)}">\n${content.text}\n</file>` };
 }
 
-/** A file name inside the `<file name="…">` wrapper: nothing in it can close the attribute or the tag. */
+/**
+ * A file name inside the `<file name="…">` wrapper: nothing in it can close the attribute or the tag, nor (its bidi
+ * controls shown as code points, as the user sees them) disguise itself in what the model writes back.
+ */
 function attributeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\r\n]/g, ' ');
+  return visibleFileName(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\r\n]/g, ' ');
 }

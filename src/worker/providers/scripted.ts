@@ -2,6 +2,7 @@ import type { Model, ModelPart, ModelRequest } from '../../core/model';
 import type { Message } from '../../schema/records';
 import type { ParsedScript, ScriptStep } from '../../schema/script';
 import { systemFor } from './instructions';
+import { visibleFileName } from '../../schema/file-name';
 
 export { parseScript } from '../../schema/script';
 
@@ -128,9 +129,11 @@ function attachmentsText(request: ModelRequest): string {
   return files
     .map((file) => {
       const content = request.attachments?.get(file.id);
-      if (!content) return `${file.name} (not stored)`;
+      // The name as a real model gets it (history-mapping.ts): its bidi controls shown as code points.
+      const name = visibleFileName(file.name);
+      if (!content) return `${name} (not stored)`;
       const bytes = content.kind === 'image' ? content.bytes.length : new TextEncoder().encode(content.text).length;
-      return `${file.name} (${file.mimeType}, ${bytes} bytes)`;
+      return `${name} (${file.mimeType}, ${bytes} bytes)`;
     })
     .join(', ');
 }

@@ -1,9 +1,10 @@
-import { createResource, For, onCleanup, Show } from 'solid-js';
+import { createResource, For, onCleanup, Show, type JSX } from 'solid-js';
 import type { AttachmentMeta } from '../../../schema/attachments';
 import type { AttachmentRefusal } from '../../../schema/attachment-kinds';
 import type { WorkerClient } from '../../channel';
 import { fileSize } from '../../file-size';
-import { t } from '../../i18n/i18n';
+import { t, type MessageKey } from '../../i18n/i18n';
+import { visibleFileName } from '../../../schema/file-name';
 import type { PendingAttachment } from '../../attachment-drafts';
 import './attachments.css';
 
@@ -23,18 +24,40 @@ export function ComposerAttachments(props: { attachments: readonly PendingAttach
   );
 }
 
-/** Why a file was not attached, in the UI's language. */
-function refusalText(refusal: AttachmentRefusal): string {
+/** Why a file was not attached, in the UI's language, its name isolated from the sentence (see FileName). */
+function refusalText(refusal: AttachmentRefusal): JSX.Element {
   switch (refusal.reason) {
     case 'unsupported_type':
-      return t('attach.refused.unsupported_type', { name: refusal.name });
+      return withFileName('attach.refused.unsupported_type', refusal.name);
     case 'too_large':
-      return t('attach.refused.too_large', { name: refusal.name, size: fileSize(refusal.size), limit: fileSize(refusal.limit) });
+      return withFileName('attach.refused.too_large', refusal.name, { size: fileSize(refusal.size), limit: fileSize(refusal.limit) });
     case 'too_many':
       return t('attach.refused.too_many', { limit: refusal.limit });
     case 'images_not_accepted':
-      return t('attach.refused.images_not_accepted', { name: refusal.name });
+      return withFileName('attach.refused.images_not_accepted', refusal.name);
   }
+}
+
+const NAME_SLOT = '\u0000name\u0000';
+
+/** The sentence of `key` with the file's name in its `{name}` place as a FileName element, not as text. */
+function withFileName(key: MessageKey, name: string, params: Readonly<Record<string, string | number>> = {}): JSX.Element {
+  const [before = '', ...after] = t(key, { ...params, name: NAME_SLOT }).split(NAME_SLOT);
+  return (
+    <>
+      {before}
+      <FileName name={name} />
+      {after.join(visibleFileName(name))}
+    </>
+  );
+}
+
+/**
+ * A file's name, wherever it is shown: isolated from the text around it (`<bdi>`), its bidi controls shown as their code
+ * points, so "report\u202Etxt.pdf" reads "report⟨U+202E⟩txt.pdf" and not "reportfdp.txt".
+ */
+export function FileName(props: { name: string; class?: string }) {
+  return <bdi class={props.class}>{visibleFileName(props.name)}</bdi>;
 }
 
 /**
@@ -51,7 +74,7 @@ export function AttachmentChips(props: { attachments: readonly PendingAttachment
               <ObjectUrlImage blob={attachment.file} />
             </Show>
             <span class="attachment-chip__text">
-              <span class="attachment-chip__name">{attachment.file.name}</span>
+              <FileName class="attachment-chip__name" name={attachment.file.name} />
               {/* Read aloud as "notes.md, 22 bytes", not run together. */}
               <span class="visually-hidden">, </span>
               <span class="attachment-chip__size">{fileSize(attachment.file.size)}</span>
@@ -82,7 +105,7 @@ export function MessageAttachments(props: { attachments: readonly AttachmentMeta
               <StoredImage id={attachment.id} client={props.client} />
             </Show>
             <span class="attachment-chip__text">
-              <span class="attachment-chip__name">{attachment.name}</span>
+              <FileName class="attachment-chip__name" name={attachment.name} />
               <span class="visually-hidden">, </span>
               <span class="attachment-chip__size">{fileSize(attachment.size)}</span>
             </span>
