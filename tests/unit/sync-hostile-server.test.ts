@@ -219,7 +219,7 @@ describe('a hostile sync server changes records', { timeout: 60_000 }, () => {
     await world.replicator.settle(async () => (world.phoneEngine.refused()?.misplaced ?? 0) > 0);
     const flipped = await documentOf(world.server, (payload) => payload.kind === 'conversation' && payload.conversation.id === world.conversationId);
     const bytes = Buffer.from(flipped.ct!, 'base64');
-    bytes[bytes.length - 20] ^= 1;
+    bytes[bytes.length - 20]! ^= 1;
     expect(world.server.put({ ...flipped, ct: bytes.toString('base64') })).toBe('ok');
     await world.replicator.settle(async () => (world.phoneEngine.refused()?.unreadable ?? 0) > 0);
     expect(world.phoneEngine.refused()).toMatchObject({ misplaced: 1, unreadable: 1 });
