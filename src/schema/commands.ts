@@ -178,12 +178,16 @@ export const COMMANDS = {
     username: z.string().max(200),
     password: z.string().max(500),
     passphrase: z.string().min(1).max(500),
+    /** The database holds data but its key document is gone: make a new one (the person chose to, in words). */
+    newKey: z.boolean().optional(),
   }),
   /** Stops syncing and forgets the server, the password and the key; every conversation stays on this device. */
   'sync.disable': command<SyncStatus>()({}),
   'sync.setDeviceName': command<SyncStatus>()({ name: z.string().trim().min(1).max(80) }),
   /** Forgets the documents refused so far (the warning in Sync's status); later ones are counted again. */
   'sync.clearRefusals': command<SyncStatus>()({}),
+  /** Puts the key document this device joined with back on the server, where it is gone. */
+  'sync.restoreKey': command<SyncStatus>()({}),
   /** The conversations another device runs, and which. */
   'sync.runners': command<RemoteRunners>()({}),
   /** "Continue on this device": takes the conversation's run over on the server (one device wins). */

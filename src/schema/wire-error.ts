@@ -87,6 +87,8 @@ export const ERROR_REASONS = [
   'sync_unauthorized',
   'sync_unreachable',
   'sync_not_a_database',
+  /** The database holds data but no key document: never replaced silently (`sync.enable` with `newKey` makes one). */
+  'sync_key_missing',
   /** Sync: another device's decision named a request that is no longer the one waiting (asked again since). */
   'request_changed',
   /** Sync: a command that needs sync on while it is off. */

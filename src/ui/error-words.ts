@@ -69,6 +69,7 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   sync_unauthorized: 'sync.reason.unauthorized',
   sync_unreachable: 'sync.reason.unreachable',
   sync_not_a_database: 'sync.reason.not_a_database',
+  sync_key_missing: 'sync.reason.key_missing',
   sync_off: 'error.reason.sync_off',
   attachment_unsupported: 'error.reason.attachment_unsupported',
   attachment_too_large: 'error.reason.attachment_too_large',

@@ -10,6 +10,7 @@ const REASON_KEYS: Record<SyncReason, MessageKey> = {
   unauthorized: 'sync.reason.unauthorized',
   unreachable: 'sync.reason.unreachable',
   not_a_database: 'sync.reason.not_a_database',
+  key_missing: 'sync.reason.key_missing',
   server_full: 'sync.reason.server_full',
   server_error: 'sync.reason.server_error',
   no_crypto: 'sync.reason.no_crypto',

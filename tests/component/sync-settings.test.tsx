@@ -85,6 +85,33 @@ describe('Settings → Sync', () => {
     expect(within(region).getByRole('button', { name: 'Turn on sync' })).toBeEnabled();
   });
 
+  it('data without its key document is never given a new key silently: "Make a new key and turn on sync" asks for one', async () => {
+    const on: SyncStatus = { state: 'syncing', device: phone, url: 'https://couch.example.com/parley', username: 'me' };
+    const { send, region, status } = renderSync((command) => {
+      if (command.type === 'sync.enable' && !command.newKey) throw new WireError({ code: 'invalid_state', reason: 'sync_key_missing', message: 'key missing' });
+      return command.type === 'sync.enable' ? on : off;
+    });
+    fillIn(region);
+    expect(within(region).queryByRole('button', { name: 'Make a new key and turn on sync' })).toBeNull();
+    fireEvent.click(within(region).getByRole('button', { name: 'Turn on sync' }));
+    await waitFor(() => expect(status()).toHaveTextContent('This database holds data, but its key document is gone'));
+    fireEvent.click(within(region).getByRole('button', { name: 'Make a new key and turn on sync' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Syncing…'));
+    expect(send).toHaveBeenCalledWith({ type: 'sync.enable', url: 'https://couch.example.com/parley', username: 'me', password: 'secret', passphrase: 'correct horse', newKey: true });
+  });
+
+  it('a key document gone from the server is said, and "Put this device’s key back" puts it back; a replaced one is said', async () => {
+    const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now(), keyDocument: 'missing' };
+    const { send, dispatch, region } = renderSync((command) => (command.type === 'sync.restoreKey' ? { ...on, keyDocument: undefined } : on));
+    await waitFor(() => expect(within(region).getByText(/The key document is gone from the sync server/)).toBeInTheDocument());
+    fireEvent.click(within(region).getByRole('button', { name: 'Put this device’s key back' }));
+    await waitFor(() => expect(within(region).queryByText(/The key document is gone/)).toBeNull());
+    expect(send).toHaveBeenCalledWith({ type: 'sync.restoreKey' });
+    dispatch({ type: 'sync-status', status: { ...on, keyDocument: 'replaced' } });
+    await waitFor(() => expect(within(region).getByText(/is not the one this device joined with/)).toBeInTheDocument());
+    expect(within(region).queryByRole('button', { name: 'Put this device’s key back' })).toBeNull();
+  });
+
   it('words each refusal and each error reason, in Chinese too', async () => {
     const refusals: Array<[string, string]> = [
       ['sync_unauthorized', 'The server refused the password'],

@@ -1,22 +1,52 @@
-import { Show } from 'solid-js';
+import { createSignal, Show } from 'solid-js';
 import type { SyncRefusals as Refusals, SyncStatus } from '../../schema/sync';
 import { useApp } from '../app-context';
+import { describeError } from '../error-words';
 import { formatResolvedAt } from './question/answer-text';
 import { locale, t } from '../i18n/i18n';
 import { refusalSummary } from '../sync-status-words';
 
 /**
- * What this device refused from the sync server, said in words (the security issue: nothing changed on the server goes
+ * What this device refused from the sync server, and a key document gone or replaced there, said in words (the security issue: nothing changed on the server goes
  * unnoticed): how many documents and why, that none was applied, and "Clear the warning" once the person has seen it.
  */
 export function SyncRefusals(props: { status: SyncStatus }) {
   const app = useApp();
   const number = (value: number) => new Intl.NumberFormat(locale()).format(value);
-  async function clear() {
-    app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.clearRefusals' }) });
+  const [failure, setFailure] = createSignal<string>();
+  async function send(type: 'sync.clearRefusals' | 'sync.restoreKey') {
+    setFailure(undefined);
+    try {
+      app.dispatch({ type: 'sync-status', status: await app.client.send({ type }) });
+    } catch (error) {
+      setFailure(describeError(error).text);
+    }
   }
   return (
-    <Show when={props.status.refused}>
+    <>
+      {/* The key document gone or replaced on the server: said, never mended silently; this device can put its own back. */}
+      <Show when={props.status.keyDocument}>
+        {(state) => (
+          <div class="sync-refused">
+            <p>{t(state() === 'missing' ? 'sync.keyDocument.missing' : 'sync.keyDocument.replaced')}</p>
+            <Show when={state() === 'missing'}>
+              <div class="form-row">
+                <button type="button" class="button" onClick={() => void send('sync.restoreKey')}>
+                  {t('sync.keyDocument.restore')}
+                </button>
+              </div>
+            </Show>
+          </div>
+        )}
+      </Show>
+      <Show when={failure()}>
+        {(text) => (
+          <p class="form-error" role="alert">
+            {text()}
+          </p>
+        )}
+      </Show>
+      <Show when={props.status.refused}>
       {(refused) => (
         <div class="sync-refused">
           {/* "Synced" gives way to the warning in the status line; in any other state it is said here. */}
@@ -36,12 +66,13 @@ export function SyncRefusals(props: { status: SyncStatus }) {
             <p class="field-hint">{t('sync.refused.explain')}</p>
           </details>
           <div class="form-row">
-            <button type="button" class="button" onClick={() => void clear()}>
+            <button type="button" class="button" onClick={() => void send('sync.clearRefusals')}>
               {t('sync.refused.clear')}
             </button>
           </div>
         </div>
       )}
-    </Show>
+      </Show>
+    </>
   );
 }

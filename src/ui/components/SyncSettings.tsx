@@ -4,6 +4,7 @@ import { useApp } from '../app-context';
 import { describeError, type ErrorWords } from '../error-words';
 import { locale, t } from '../i18n/i18n';
 import { syncStatusText } from '../sync-status-words';
+import { WireError } from '../../schema/wire-error';
 import { ErrorDetail } from './ErrorDetail';
 import { SyncRefusals } from './SyncRefusals';
 import './sync-settings.css';
@@ -30,6 +31,8 @@ export function SyncSettings() {
   let deviceNameEdited = false;
   const [busy, setBusy] = createSignal<'enable' | 'disable' | undefined>();
   const [failure, setFailure] = createSignal<ErrorWords>();
+  /** "Turn on sync" found data without its key document: a new key is made only if the person asks for it. */
+  const [keyMissing, setKeyMissing] = createSignal(false);
   const [nameFailure, setNameFailure] = createSignal<ErrorWords>();
   const [nameUsed, setNameUsed] = createSignal('');
   const status = () => app.state.sync;
@@ -64,13 +67,14 @@ export function SyncSettings() {
     return current ? { text: syncStatusText(current, locale()), state: current.state } : undefined;
   };
 
-  async function turnOn(event: SubmitEvent) {
+  async function turnOn(event: Event, newKey = false) {
     event.preventDefault();
     if (busy()) return;
     setFailure(undefined);
+    setKeyMissing(false);
     setBusy('enable');
     try {
-      const result = await app.client.send({ type: 'sync.enable', url: url().trim(), username: username().trim(), password: password(), passphrase: passphrase() });
+      const result = await app.client.send({ type: 'sync.enable', url: url().trim(), username: username().trim(), password: password(), passphrase: passphrase(), ...(newKey ? { newKey } : {}) });
       // A status is a snapshot, not a record: the reply is at least as new as the events delivered before it.
       app.dispatch({ type: 'sync-status', status: result });
       // Secrets are not kept on screen (or in memory) once the worker has them.
@@ -78,6 +82,7 @@ export function SyncSettings() {
       setPassphrase('');
     } catch (error) {
       setFailure(describeError(error));
+      setKeyMissing(error instanceof WireError && error.reason === 'sync_key_missing');
     } finally {
       setBusy(undefined);
     }
@@ -216,6 +221,11 @@ export function SyncSettings() {
               <button type="submit" class="button primary" disabled={busy() !== undefined}>
                 {t('sync.turnOn')}
               </button>
+              <Show when={keyMissing()}>
+                <button type="button" class="button" disabled={busy() !== undefined} onClick={(event) => void turnOn(event, true)}>
+                  {t('sync.makeNewKey')}
+                </button>
+              </Show>
             </div>
           </form>
         }

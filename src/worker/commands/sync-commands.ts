@@ -20,6 +20,7 @@ export function createSyncHandlers(deps: CommandHandlerDeps) {
     'sync.disable': () => syncGate().disable(),
     'sync.setDeviceName': (command) => syncGate().setDeviceName(command.name),
     'sync.clearRefusals': () => syncGate().clearRefusals(),
+    'sync.restoreKey': () => syncGate().restoreKey(),
     'sync.runners': async () => syncGate().runners(),
     'conversation.takeOver': async (command) => {
       if (!(await store.getConversation(command.conversationId))) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists.' });

@@ -74,11 +74,15 @@ export class SyncGate {
     return { state: 'off', device: await loadDevice(this.deps) };
   }
 
+  async restoreKey(): Promise<SyncStatus> {
+    return (await this.load()).restoreKey();
+  }
+
   async clearRefusals(): Promise<SyncStatus> {
     return (await this.load()).clearRefusals();
   }
 
-  async enable(input: { url: string; username: string; password: string; passphrase: string }): Promise<SyncStatus> {
+  async enable(input: { url: string; username: string; password: string; passphrase: string; newKey?: boolean }): Promise<SyncStatus> {
     return (await this.load()).enable(input);
   }
 

@@ -14,7 +14,12 @@ interface StoredSync extends RemoteAccess {
   keys: SyncKeys;
   /** The local PouchDB database that mirrors the server's. */
   localName: string;
+  /** The key document this device joined with (nothing in it is secret), to notice it gone or replaced, and put it back. */
+  keyDocument?: KeyDocument;
 }
+
+/** How often, at most, the server's key document is looked at again once a replication round has ended. */
+const KEY_CHECK_INTERVAL_MS = 30_000;
 
 /** Sync's code, loaded when sync is first used (see SyncGate). One per worker. */
 export class SyncService {
@@ -22,6 +27,9 @@ export class SyncService {
   private engine: SyncEngine | undefined;
   private mirror: PouchMirror | undefined;
   private current: Omit<SyncStatus, 'device'> = { state: 'off' };
+  private stored: StoredSync | undefined;
+  private keyDocument: SyncStatus['keyDocument'];
+  private keyCheckedAt = 0;
 
   constructor(
     private readonly deps: SyncGateDeps,
@@ -44,7 +52,7 @@ export class SyncService {
    * Checks the server (reachable, the password accepted, a database Parley can use) and the passphrase (it opens the
    * database's key document, or makes one for an empty database), then starts syncing. Nothing is stored on a refusal.
    */
-  async enable(input: { url: string; username: string; password: string; passphrase: string }): Promise<SyncStatus> {
+  async enable(input: { url: string; username: string; password: string; passphrase: string; newKey?: boolean }): Promise<SyncStatus> {
     await this.loadDevice();
     if (!globalThis.crypto?.subtle) throw refusal('sync_unreachable', 'This browser has no WebCrypto here (the page must be served over HTTPS or from localhost), so nothing can be encrypted.');
     const url = checkedUrl(input.url);
@@ -52,8 +60,9 @@ export class SyncService {
     if (this.mirror) await this.stopEngine();
     this.setState({ state: 'starting', url, username: input.username });
     try {
-      const keys = await this.openServer(access, input.passphrase);
-      const stored: StoredSync = { ...access, keys, localName: `parley-sync-${this.deps.newId()}` };
+      const { keys, document } = await this.openServer(access, input.passphrase, input.newKey === true);
+      const { _rev: _revision, ...keyDocument } = document;
+      const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: `parley-sync-${this.deps.newId()}` };
       await this.deps.database.put('settings', stored, SYNC_KEY);
       await this.start(stored);
       return this.snapshot();
@@ -70,6 +79,8 @@ export class SyncService {
     await this.stopEngine();
     await mirror?.destroy().catch(() => undefined);
     await this.deps.database.delete('settings', SYNC_KEY);
+    this.stored = undefined;
+    this.keyDocument = undefined;
     this.setState({ state: 'off' });
     this.deps.post({ type: 'sync-runners', runners: {} });
     return this.snapshot();
@@ -87,6 +98,10 @@ export class SyncService {
   private async start(stored: StoredSync): Promise<void> {
     const mirror = openPouchMirror(stored.localName, stored);
     this.mirror = mirror;
+    this.stored = stored;
+    this.keyDocument = undefined;
+    this.keyCheckedAt = 0;
+    void this.checkKeyDocument();
     this.setState({ state: 'syncing', url: stored.url, username: stored.username });
     mirror.replicate((state) => this.onReplication(state));
     // Caught up with the mirror in the background: the app works meanwhile, as on any device without sync.
@@ -112,13 +127,52 @@ export class SyncService {
   private onReplication(state: ReplicationState): void {
     const base = { url: this.current.url, username: this.current.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}) };
     if (state.state === 'syncing') this.setState({ ...base, state: 'syncing', ...(state.total !== undefined ? { progress: { done: Math.min(state.done, state.total), total: state.total } } : {}) });
-    else if (state.state === 'synced') this.setState({ ...base, state: 'synced', lastSyncedAt: Date.now() });
+    else if (state.state === 'synced') {
+      this.setState({ ...base, state: 'synced', lastSyncedAt: Date.now() });
+      if (Date.now() - this.keyCheckedAt >= KEY_CHECK_INTERVAL_MS) void this.checkKeyDocument();
+    }
     else if (state.state === 'offline') this.setState({ ...base, state: 'offline' });
     else this.setState({ ...base, state: 'error', reason: state.reason });
   }
 
+  /**
+   * Whether the server still holds the key document this device joined with: gone (deleted, or the database lost) or
+   * replaced (another salt) is said in the status, never mended silently. An unreachable server says nothing new.
+   */
+  private async checkKeyDocument(): Promise<void> {
+    const stored = this.stored;
+    if (!stored?.keyDocument) return;
+    this.keyCheckedAt = Date.now();
+    let found: unknown;
+    try {
+      found = await remoteDatabase(stored).get(KEY_DOC_ID).catch((error: { status?: number }) => (error.status === 404 ? undefined : Promise.reject(error)));
+    } catch {
+      return;
+    }
+    if (this.stored !== stored) return;
+    const state = found === undefined ? 'missing' : sameKeyDocument(found, stored.keyDocument) ? undefined : 'replaced';
+    if (state === this.keyDocument) return;
+    this.keyDocument = state;
+    this.deps.post({ type: 'sync-status', status: this.snapshot() });
+  }
+
+  /** "Put this device's key back": the key document this device joined with, written where it is gone. */
+  async restoreKey(): Promise<SyncStatus> {
+    await this.loadDevice();
+    const stored = this.stored;
+    if (!stored?.keyDocument) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off, or this device does not know its key document.' });
+    try {
+      await remoteDatabase(stored).put({ ...stored.keyDocument } as never);
+    } catch (error) {
+      // 409: someone wrote one meanwhile; the check below says which.
+      if ((error as { status?: number }).status !== 409) throw refusal('sync_unreachable', 'The key document could not be written to the sync server.');
+    }
+    await this.checkKeyDocument();
+    return this.snapshot();
+  }
+
   /** The key document's keys; refusals in words: server unreachable, password refused, not a database, wrong passphrase. */
-  private async openServer(access: RemoteAccess, passphrase: string): Promise<SyncKeys> {
+  private async openServer(access: RemoteAccess, passphrase: string, newKey: boolean): Promise<{ keys: SyncKeys; document: KeyDocument }> {
     const remote = remoteDatabase(access);
     let response: Response;
     try {
@@ -131,8 +185,12 @@ export class SyncService {
       // An empty server: make the database (CouchDB lets an admin; otherwise the user must create it first).
       const created = await fetch(access.url, { method: 'PUT', headers: authorizationHeaders(access), credentials: 'omit' }).catch(() => undefined);
       if (!created?.ok) throw refusal('sync_not_a_database', 'There is no database at this URL, and it could not be created. Create it on the server first.');
-    } else if (!response.ok || !(await response.json().catch(() => undefined))?.db_name) {
-      throw refusal('sync_not_a_database', 'This URL is not a CouchDB database (give the database URL, e.g. https://couch.example.com/parley).');
+    }
+    let documentCount = 0;
+    if (response.status !== 404) {
+      const info = response.ok ? ((await response.json().catch(() => undefined)) as { db_name?: unknown; doc_count?: unknown } | undefined) : undefined;
+      if (!info?.db_name) throw refusal('sync_not_a_database', 'This URL is not a CouchDB database (give the database URL, e.g. https://couch.example.com/parley).');
+      documentCount = typeof info.doc_count === 'number' ? info.doc_count : 0;
     }
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const existing = await remote.get(KEY_DOC_ID).catch((error: { status?: number }) => (error.status === 404 ? undefined : Promise.reject(error)));
@@ -140,12 +198,14 @@ export class SyncService {
         if (!isKeyDocument(existing)) throw refusal('sync_not_a_database', 'This database holds something other than Parley’s encrypted data.');
         const keys = await openKeyDocument(existing as KeyDocument, passphrase);
         if (!keys) throw refusal('sync_wrong_passphrase', 'Wrong passphrase: it does not open the data on this server.');
-        return keys;
+        return { keys, document: existing as KeyDocument };
       }
+      // Data without its key document was deleted or changed by someone: a new key is made only when the person says so.
+      if (documentCount > 0 && !newKey) throw refusal('sync_key_missing', 'This database holds data, but its key document is gone. Nothing was changed; make a new key only if you expected this.');
       const made = await newKeyDocument(passphrase);
       try {
         await remote.put(made.document);
-        return made.keys;
+        return made;
       } catch (error) {
         if ((error as { status?: number }).status !== 409) throw refusal('sync_unauthorized', 'The sync server refused to store Parley’s key document (is the user allowed to write to this database?).');
         // Another device made it first: read theirs.
@@ -171,12 +231,18 @@ export class SyncService {
   }
 
   private snapshot(): SyncStatus {
-    const refused = this.current.state === 'off' ? undefined : this.engine?.refused();
-    return { ...this.current, device: this.device, ...(refused ? { refused } : {}) };
+    const on = this.current.state !== 'off';
+    const refused = on ? this.engine?.refused() : undefined;
+    return { ...this.current, device: this.device, ...(refused ? { refused } : {}), ...(on && this.keyDocument ? { keyDocument: this.keyDocument } : {}) };
   }
 }
 
-function refusal(reason: 'sync_unreachable' | 'sync_unauthorized' | 'sync_not_a_database' | 'sync_wrong_passphrase', message: string): WireError {
+/** Whether a document on the server is the key document this device joined with (the same salt and check). */
+function sameKeyDocument(found: unknown, mine: KeyDocument): boolean {
+  return isKeyDocument(found) && found.kdf.salt === mine.kdf.salt && found.kdf.iterations === mine.kdf.iterations && found.check.iv === mine.check.iv && found.check.ct === mine.check.ct;
+}
+
+function refusal(reason: 'sync_unreachable' | 'sync_unauthorized' | 'sync_not_a_database' | 'sync_wrong_passphrase' | 'sync_key_missing', message: string): WireError {
   return new WireError({ code: 'invalid_state', reason, message });
 }
 
