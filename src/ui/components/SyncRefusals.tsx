@@ -47,31 +47,31 @@ export function SyncRefusals(props: { status: SyncStatus }) {
         )}
       </Show>
       <Show when={props.status.refused}>
-      {(refused) => (
-        <div class="sync-refused">
-          {/* "Synced" gives way to the warning in the status line; in any other state it is said here. */}
-          <Show when={props.status.state !== 'synced'}>
-            <p>{refusalSummary(refused(), locale())}</p>
-          </Show>
-          <details>
-            <summary>{t('sync.refused.details')}</summary>
-            <ul>
-              {(['unreadable', 'replayed', 'misplaced'] as const satisfies ReadonlyArray<keyof Refusals>).map((kind) => (
-                <Show when={refused()[kind] > 0}>
-                  <li>{t(`sync.refused.${kind}`, { count: number(refused()[kind]) })}</li>
-                </Show>
-              ))}
-              <li>{t('sync.refused.last', { time: formatResolvedAt(refused().lastAt, locale(), Date.now()) })}</li>
-            </ul>
-            <p class="field-hint">{t('sync.refused.explain')}</p>
-          </details>
-          <div class="form-row">
-            <button type="button" class="button" onClick={() => void send('sync.clearRefusals')}>
-              {t('sync.refused.clear')}
-            </button>
+        {(refused) => (
+          <div class="sync-refused">
+            {/* "Synced" gives way to the warning in the status line; in any other state it is said here. */}
+            <Show when={props.status.state !== 'synced'}>
+              <p>{refusalSummary(refused(), locale())}</p>
+            </Show>
+            <details>
+              <summary>{t('sync.refused.details')}</summary>
+              <ul>
+                {(['unreadable', 'replayed', 'misplaced'] as const satisfies ReadonlyArray<keyof Refusals>).map((kind) => (
+                  <Show when={refused()[kind] > 0}>
+                    <li>{t(`sync.refused.${kind}`, { count: number(refused()[kind]) })}</li>
+                  </Show>
+                ))}
+                <li>{t('sync.refused.last', { time: formatResolvedAt(refused().lastAt, locale(), Date.now()) })}</li>
+              </ul>
+              <p class="field-hint">{t('sync.refused.explain')}</p>
+            </details>
+            <div class="form-row">
+              <button type="button" class="button" onClick={() => void send('sync.clearRefusals')}>
+                {t('sync.refused.clear')}
+              </button>
+            </div>
           </div>
-        </div>
-      )}
+        )}
       </Show>
     </>
   );
