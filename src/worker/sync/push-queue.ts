@@ -19,6 +19,10 @@ export class PushQueue {
   private pushing: Promise<void> = Promise.resolve();
   /** Writes to the mirror that failed and were noted again for a retry. */
   pushFailures = 0;
+  /** Pushes under way (their batch taken, not yet in the mirror). */
+  private active = 0;
+  /** Told when nothing is left to write; `wrote` says whether the last push put anything into the mirror. */
+  onIdle: ((wrote: boolean) => void) | undefined;
 
   constructor(private readonly context: EngineContext) {}
 
@@ -43,13 +47,26 @@ export class PushQueue {
     if (this.pushTimer) clearTimeout(this.pushTimer);
   }
 
+  /** Nothing noted is waiting to be written to the mirror (a failed write waiting for its retry is not idle). */
+  get idle(): boolean {
+    return this.dirty.size === 0 && this.pushTimer === undefined && this.active === 0;
+  }
+
   private schedulePush(delay: number): void {
     if (this.pushTimer) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
       const batch = [...this.dirty.values()];
       this.dirty.clear();
-      this.pushing = this.pushing.then(() => this.push(batch)).catch(() => undefined);
+      this.active += 1;
+      const written = this.context.sealed.sealedDocuments;
+      this.pushing = this.pushing
+        .then(() => this.push(batch))
+        .catch(() => undefined)
+        .finally(() => {
+          this.active -= 1;
+          if (this.idle && !this.context.stopped) this.onIdle?.(this.context.sealed.sealedDocuments !== written);
+        });
     }, delay);
   }
 

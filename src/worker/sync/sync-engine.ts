@@ -56,6 +56,16 @@ export class SyncEngine {
     this.refusalListener = listener;
   }
 
+  /** Whether local writes are still on their way to the mirror ("Synced" waits for them: a first upload is gradual). */
+  get writesPending(): boolean {
+    return !this.pushQueue.idle;
+  }
+
+  /** Told when the local writes have all reached the mirror; `wrote`: the last push put something there. */
+  onWritesIdle(listener: (wrote: boolean) => void): void {
+    this.pushQueue.onIdle = listener;
+  }
+
   clearRefusals(): void {
     this.refusals.clear();
   }

@@ -30,6 +30,8 @@ export class SyncService {
   private stored: StoredSync | undefined;
   private keyDocument: SyncStatus['keyDocument'];
   private keyCheckedAt = 0;
+  /** Replication's last word was "paused with nothing left" (its `synced`): Synced once this device's writes are out too. */
+  private replicationIdle = false;
 
   constructor(
     private readonly deps: SyncGateDeps,
@@ -101,6 +103,7 @@ export class SyncService {
     this.stored = stored;
     this.keyDocument = undefined;
     this.keyCheckedAt = 0;
+    this.replicationIdle = false;
     void this.checkKeyDocument();
     this.setState({ state: 'syncing', url: stored.url, username: stored.username });
     mirror.replicate((state) => this.onReplication(state));
@@ -111,7 +114,13 @@ export class SyncService {
       (engine) => {
         this.engine = engine;
         engine.onRefusal(() => this.deps.post({ type: 'sync-status', status: this.snapshot() }));
+        // A push that wrote documents makes replication active again, and its next pause says Synced; one that wrote
+        // nothing new leaves replication paused, so the status is decided here.
+        engine.onWritesIdle((wrote) => {
+          if (!wrote && this.engine === engine) this.syncedIfDone();
+        });
         if (engine.refused()) this.deps.post({ type: 'sync-status', status: this.snapshot() });
+        this.syncedIfDone();
       },
       () => this.setState({ ...this.current, state: 'error', reason: 'server_error' }),
     );
@@ -125,14 +134,30 @@ export class SyncService {
   }
 
   private onReplication(state: ReplicationState): void {
+    if (state.state !== 'synced') this.replicationIdle = false;
     const base = { url: this.current.url, username: this.current.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}) };
     if (state.state === 'syncing') this.setState({ ...base, state: 'syncing', ...(state.total !== undefined ? { progress: { done: Math.min(state.done, state.total), total: state.total } } : {}) });
     else if (state.state === 'synced') {
-      this.setState({ ...base, state: 'synced', lastSyncedAt: Date.now() });
+      this.replicationIdle = true;
+      this.syncedIfDone();
       if (Date.now() - this.keyCheckedAt >= KEY_CHECK_INTERVAL_MS) void this.checkKeyDocument();
     }
     else if (state.state === 'offline') this.setState({ ...base, state: 'offline' });
     else this.setState({ ...base, state: 'error', reason: state.reason });
+  }
+
+  /**
+   * "Synced" only once replication is idle AND this device's own writes have reached the mirror: a first upload seals
+   * its records gradually, and replication pauses between them (it said "Synced" before the documents were on the server).
+   */
+  private syncedIfDone(): void {
+    if (!this.replicationIdle || !this.mirror) return;
+    const base = { url: this.current.url, username: this.current.username };
+    if (!this.engine || this.engine.writesPending) {
+      if (this.current.state !== 'syncing') this.setState({ ...base, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), state: 'syncing' });
+      return;
+    }
+    this.setState({ ...base, state: 'synced', lastSyncedAt: Date.now() });
   }
 
   /**
