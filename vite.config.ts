@@ -95,6 +95,16 @@ const ISOLATION_HEADERS = {
 };
 
 /**
+ * No other page may frame Parley (clickjacking: a page drew its own button over our Allow, at 30% opacity). Only an HTTP
+ * header can say so: a `<meta>` CSP cannot carry frame-ancestors. X-Frame-Options for browsers without CSP level 2.
+ * Static hosts must send these themselves (README, "Deploying"); app-shell-script.js refuses to run framed regardless.
+ */
+const FRAME_HEADERS = {
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "frame-ancestors 'none'",
+};
+
+/**
  * The app shell (src/ui/app-shell.ts) in index.html's #root, and its script (app-shell-script.js) inline after it: the first
  * screen's frame is painted with the page instead of after the app's JavaScript has loaded and run.
  */
@@ -162,8 +172,8 @@ export default defineConfig({
     // the page's Content-Security-Policy (default-src 'self'), and a file is precached for offline use like the others.
     assetsInlineLimit: (file: string) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
   },
-  server: { headers: ISOLATION_HEADERS },
-  preview: { port: 4173, strictPort: true, headers: ISOLATION_HEADERS },
+  server: { headers: { ...ISOLATION_HEADERS, ...FRAME_HEADERS } },
+  preview: { port: 4173, strictPort: true, headers: { ...ISOLATION_HEADERS, ...FRAME_HEADERS } },
   test: {
     environment: 'node',
     projects: [

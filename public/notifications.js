@@ -1,4 +1,4 @@
-// Parley: what the service worker does when the user clicks one of Parley's notifications ("Parley asks: …"). Loaded
+// Parley: what the service worker does when the user clicks one of Parley's notifications ("Parley is waiting for …"). Loaded
 // by the generated service worker with importScripts. It focuses a tab of Parley and asks it to open the conversation
 // the notification names, or opens a new tab at that conversation when none is open.
 /* global self, clients */

@@ -14,7 +14,8 @@ import { MENU_PATH, SETTINGS_CIRCLE, SETTINGS_PATH } from './icon-paths.ts';
  * app-shell-script.js, a few lines inlined after it that run as it is parsed, gives it the chosen theme, the route's
  * layout and the browser's language (the Chinese words are carried in `data-zh` attributes), and keeps a click made
  * before the app ran (`data-action` on the shell: the selector of the app's matching button), which the app then does.
- * The search field waits, disabled, for the app.
+ * The search field waits, disabled, for the app. Framed by another page, the script puts the `framed-refusal` template's
+ * one line in the shell's place instead (clickjacking: no control of Parley's may sit under another page's).
  */
 export function appShellHtml(): string {
   const en = { ...baseStrings.en, ...conversationSearchStrings.en };
@@ -37,6 +38,7 @@ export function appShellHtml(): string {
     '</div></nav>',
     '<main class="main-area"></main>',
     '</div>',
+    `<template class="framed-refusal-template"><p class="framed-refusal"><a href="/" target="_blank" rel="noopener" ${text('framed.openInOwnTab')}</a></p></template>`,
   ].join('');
 }
 

@@ -7,6 +7,8 @@ import { t } from './i18n/i18n';
 
 /** The device's choice (never synced): notify when Parley waits and no tab of it is visible. */
 const PREFERENCE_KEY = 'parley-notify';
+/** The device's choice (never synced): a notification also names its conversation. Off unless set. */
+const TITLE_PREFERENCE_KEY = 'parley-notify-title';
 const PRESENCE_CHANNEL = 'parley-presence';
 
 export type NotificationState = 'unsupported' | 'off' | 'on' | 'blocked';
@@ -28,6 +30,16 @@ export async function turnNotificationsOn(): Promise<NotificationState> {
 
 export function turnNotificationsOff(): void {
   localStorage.removeItem(PREFERENCE_KEY);
+}
+
+/** Whether a notification names its conversation (its title), as the user chose on this device. */
+export function notificationShowsTitle(): boolean {
+  return localStorage.getItem(TITLE_PREFERENCE_KEY) === 'on';
+}
+
+export function setNotificationShowsTitle(shows: boolean): void {
+  if (shows) localStorage.setItem(TITLE_PREFERENCE_KEY, 'on');
+  else localStorage.removeItem(TITLE_PREFERENCE_KEY);
 }
 
 /**
@@ -93,15 +105,19 @@ function setBadge(count: number): void {
   else void badging.clearAppBadge?.()?.catch(() => undefined);
 }
 
-/** What a notification says: what waits, and in which conversation. */
-export function notificationText(request: PendingRequest): { title: string; body: string } {
+/**
+ * What a notification says: only what kind of request waits, since anyone who sees the screen reads it. No question,
+ * tool, server or server's message; the conversation's title (often the first thing the user typed) only if they chose it.
+ */
+export function notificationText(request: PendingRequest, showTitle: boolean): { title: string; body: string } {
+  const body = showTitle ? request.conversationTitle : '';
   switch (request.kind) {
     case 'question':
-      return { title: t('notify.question', { header: request.questions[0]?.header ?? '' }), body: request.conversationTitle };
+      return { title: t('notify.question'), body };
     case 'approval':
-      return { title: t('notify.approval', { tool: request.toolName }), body: request.conversationTitle };
+      return { title: t('notify.approval'), body };
     case 'elicitation':
-      return { title: t('notify.elicitation', { server: request.serverName }), body: `${request.conversationTitle}: ${request.message.slice(0, 200)}` };
+      return { title: t('notify.elicitation'), body };
   }
 }
 
@@ -112,7 +128,7 @@ export function notificationText(request: PendingRequest): { title: string; body
 async function notify(request: PendingRequest, stillWaiting: (requestId: string) => boolean): Promise<void> {
   const registration = await navigator.serviceWorker.ready.catch(() => undefined);
   if (!registration || !stillWaiting(request.requestId)) return;
-  const { title, body } = notificationText(request);
+  const { title, body } = notificationText(request, notificationShowsTitle());
   const shown = await registration
     .showNotification(title, { body, tag: request.requestId, icon: '/icons/icon-192.png', data: { conversationId: request.conversationId } })
     .then(() => true, () => false);

@@ -60,4 +60,28 @@ describe("the app shell's script", () => {
       });
     }
   });
+
+  it('framed by another page, puts one line in the shell\'s place: a link to Parley in its own tab, and no control', () => {
+    for (const preferred of ['en-US', 'zh-CN']) {
+      const frame = document.createElement('iframe');
+      document.body.replaceChildren(frame);
+      const framed = frame.contentWindow as Window & typeof globalThis;
+      Object.defineProperty(framed.navigator, 'language', { configurable: true, get: () => preferred });
+      // As app-shell.ts writes it (e2e/framing.spec.ts looks at the built page's).
+      framed.document.body.innerHTML =
+        '<div id="root"><div class="app-shell"><button class="nav-toggle"></button><input type="search"></div>' +
+        '<template class="framed-refusal-template"><p class="framed-refusal"><a href="/" target="_blank" rel="noopener" data-zh="在单独的标签页中打开 Parley">Open Parley in its own tab</a></p></template></div>';
+      new framed.Function(shellScript)();
+      const root = framed.document.getElementById('root')!;
+      expect(framed.top).not.toBe(framed);
+      expect(root.querySelectorAll('button, input, .app-shell')).toHaveLength(0);
+      const link = root.querySelector('a')!;
+      expect({ text: root.textContent, href: link.href, target: link.target, rel: link.rel }).toEqual({
+        text: preferred === 'zh-CN' ? '在单独的标签页中打开 Parley' : 'Open Parley in its own tab',
+        href: framed.location.href,
+        target: '_blank',
+        rel: 'noopener',
+      });
+    }
+  });
 });

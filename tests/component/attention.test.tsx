@@ -1,7 +1,7 @@
 import { createRoot } from 'solid-js';
 import { waitFor } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { notificationText, trackAttention } from '../../src/ui/attention';
+import { notificationText, setNotificationShowsTitle, trackAttention } from '../../src/ui/attention';
 import { createUiStore } from '../../src/ui/store';
 import type { AppServices } from '../../src/ui/app-context';
 import type { WorkerClient } from '../../src/ui/channel';
@@ -22,25 +22,31 @@ const approval: PendingRequest = { kind: 'approval', conversationId: 'c2', conve
 const elicitation: PendingRequest = { kind: 'elicitation', conversationId: 'c3', conversationTitle: 'Sign up', messageId: 'm3', requestId: 'e1', serverName: 'everything', message: 'Your name, please.' };
 
 describe('what a notification says', () => {
-  it('names what waits: a question by its header, an approval by its tool, a form by its server', () => {
-    expect(notificationText(question)).toEqual({ title: 'Parley asks: Budget', body: 'Trip plans' });
-    expect(notificationText(approval)).toEqual({ title: 'Allow mcp__files__delete?', body: 'Files' });
-    expect(notificationText(elicitation)).toEqual({ title: 'everything asks you to fill in a form', body: 'Sign up: Your name, please.' });
+  it('says only what kind of request waits: no title, question, tool, server or server\'s message', () => {
+    expect(notificationText(question, false)).toEqual({ title: 'Parley is waiting for your answer', body: '' });
+    expect(notificationText(approval, false)).toEqual({ title: 'Parley is waiting for your approval', body: '' });
+    expect(notificationText(elicitation, false)).toEqual({ title: 'Parley is waiting for you to fill in a form', body: '' });
+  });
+
+  it('names the conversation by its title when the user chose it, and still nothing of the request', () => {
+    expect(notificationText(question, true)).toEqual({ title: 'Parley is waiting for your answer', body: 'Trip plans' });
+    expect(notificationText(approval, true)).toEqual({ title: 'Parley is waiting for your approval', body: 'Files' });
+    expect(notificationText(elicitation, true)).toEqual({ title: 'Parley is waiting for you to fill in a form', body: 'Sign up' });
   });
 });
 
 /** The service worker's notifications as a browser keeps them: one per tag, each closable. */
 function fakeRegistration() {
-  const shown: Array<{ title: string; tag: string; closed: boolean }> = [];
+  const shown: Array<{ title: string; body: string; tag: string; closed: boolean }> = [];
   let hold: Promise<void> = Promise.resolve();
   let asked = 0;
   let looked = 0;
   const registration = {
-    async showNotification(title: string, options: { tag: string }) {
+    async showNotification(title: string, options: { tag: string; body: string }) {
       asked += 1;
       await hold;
       for (const old of shown) if (old.tag === options.tag) old.closed = true;
-      shown.push({ title, tag: options.tag, closed: false });
+      shown.push({ title, body: options.body, tag: options.tag, closed: false });
     },
     async getNotifications(filter: { tag?: string } = {}) {
       looked += 1;
@@ -51,6 +57,8 @@ function fakeRegistration() {
     registration,
     open: () => shown.filter((entry) => !entry.closed).map((entry) => entry.title),
     everShown: () => shown.map((entry) => entry.title),
+    /** What each notification shown said, title and body. */
+    texts: () => shown.map((entry) => ({ title: entry.title, body: entry.body })),
     /** How many times the page asked to show one (finished or not). */
     asked: () => asked,
     /** How many times the page looked for notifications to close. */
@@ -120,9 +128,25 @@ describe('notifications follow the requests', () => {
     const tab = setup();
     dispose = tab.dispose;
     tab.waiting([question]);
-    await waitFor(() => expect(tab.worker.open()).toEqual(['Parley asks: Budget']));
+    await waitFor(() => expect(tab.worker.open()).toEqual(['Parley is waiting for your answer']));
     tab.waiting([]);
     await waitFor(() => expect(tab.worker.open()).toEqual([]));
+  });
+
+  it("names the conversation only once \"Show the conversation's title\" is checked on this device", async () => {
+    const tab = setup();
+    dispose = tab.dispose;
+    tab.waiting([question]);
+    await waitFor(() => expect(tab.worker.texts()).toEqual([{ title: 'Parley is waiting for your answer', body: '' }]));
+    tab.waiting([]);
+    await waitFor(() => expect(tab.worker.open()).toEqual([]));
+    setNotificationShowsTitle(true);
+    expect(localStorage.getItem('parley-notify-title')).toBe('on');
+    tab.waiting([approval]);
+    await waitFor(() => expect(tab.worker.texts()).toHaveLength(2));
+    expect(tab.worker.texts()[1]).toEqual({ title: 'Parley is waiting for your approval', body: 'Files' });
+    setNotificationShowsTitle(false);
+    expect(localStorage.getItem('parley-notify-title')).toBeNull();
   });
 
   it('does not announce a request that another tab answered before this one learned what waits', async () => {
@@ -152,7 +176,7 @@ describe('notifications follow the requests', () => {
     tab.waiting([]);
     await waitFor(() => expect(tab.worker.looked()).toBe(1));
     show();
-    await waitFor(() => expect(tab.worker.everShown()).toEqual(['Parley asks: Budget']));
+    await waitFor(() => expect(tab.worker.everShown()).toEqual(['Parley is waiting for your answer']));
     await waitFor(() => expect(tab.worker.open()).toEqual([]));
   });
 });

@@ -1,10 +1,18 @@
 import { createSignal, Match, Switch } from 'solid-js';
-import { notificationState, turnNotificationsOff, turnNotificationsOn, type NotificationState } from '../attention';
+import {
+  notificationShowsTitle,
+  notificationState,
+  setNotificationShowsTitle,
+  turnNotificationsOff,
+  turnNotificationsOn,
+  type NotificationState,
+} from '../attention';
 import { t } from '../i18n/i18n';
 
 /**
  * Settings → "Notifications": the browser's permission is asked only from this button, never on load. Once on, a
- * request for the user that arrives while no tab of Parley is visible is announced (see attention.ts).
+ * request for the user that arrives while no tab of Parley is visible is announced (see attention.ts), saying only what
+ * waits unless "Show the conversation's title" is checked (this device's choice).
  */
 export function NotificationSettings() {
   const [state, setState] = createSignal<NotificationState>(notificationState());
@@ -30,6 +38,18 @@ export function NotificationSettings() {
           >
             {t('notify.turnOff')}
           </button>
+          <label class="checkbox-field notification-title-option">
+            <input
+              type="checkbox"
+              checked={notificationShowsTitle()}
+              aria-describedby="notifications-title-hint"
+              onChange={(event) => setNotificationShowsTitle(event.currentTarget.checked)}
+            />
+            {t('notify.showTitle')}
+          </label>
+          <small class="field-hint notification-title-hint" id="notifications-title-hint">
+            {t('notify.showTitleHint')}
+          </small>
         </Match>
         <Match when={state() === 'blocked'}>
           <p>{t('notify.blocked')}</p>

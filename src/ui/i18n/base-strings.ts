@@ -9,6 +9,8 @@ const en = {
 
   'nav.conversations': 'Conversations',
   'nav.settings': 'Settings',
+  // Shown instead of the app when another page frames it (app-shell-script.js): nothing in a frame can be clicked.
+  'framed.openInOwnTab': 'Open Parley in its own tab',
 
   'conversations.new': 'New conversation',
   'conversations.empty': 'No conversations yet.',

@@ -7,6 +7,7 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
 
   'nav.conversations': '对话',
   'nav.settings': '设置',
+  'framed.openInOwnTab': '在单独的标签页中打开 Parley',
 
   'conversations.new': '新建对话',
   'conversations.empty': '还没有对话。',
