@@ -196,3 +196,38 @@ describe('McpHub with servers that fail', () => {
     });
   });
 });
+
+describe('a server that never answers', () => {
+  it('holds a model step only briefly: its tools are left out of that step and it stays shown as connecting; the next step does not wait again', async () => {
+    // A real HTTP server that accepts every request and never answers it.
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = (await import('node:http')).createServer(() => undefined);
+    silent.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    stoppers.push(() => new Promise((resolve) => {
+      silent.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    }));
+    const port = (silent.address() as import('node:net').AddressInfo).port;
+    const database = await openParleyDatabase(uniqueDatabaseName());
+    let counter = 0;
+    const hub = new McpHub({ database, newId: () => `server-${(counter += 1)}`, onChange: () => undefined, connectWaitMs: 200 });
+    try {
+      const { id } = await hub.saveServer({ name: 'Everything', url: everything.url });
+      expect((await hub.connect(id)).status).toBe('connected');
+      await hub.saveServer({ name: 'Silent', url: `http://127.0.0.1:${port}/mcp` });
+      // Without a bound this waits for the silent server's connection for as long as the transport does.
+      const tools = await hub.tools();
+      expect(tools.some((tool) => tool.source?.serverName === 'Everything')).toBe(true);
+      expect(tools.some((tool) => tool.source?.serverName === 'Silent')).toBe(false);
+      expect((await hub.listServers()).find((server) => server.name === 'Silent')?.status).toBe('connecting');
+      expect((await hub.tools()).some((tool) => tool.source?.serverName === 'Everything')).toBe(true);
+    } finally {
+      await hub.close();
+      database.close();
+    }
+  });
+});

@@ -23,6 +23,12 @@ export interface McpHubOptions {
   fetch?: typeof fetch;
   /** How a failed server is retried by `tools()`: not more often than this (default 30 s). */
   retryAfterMs?: number;
+  /**
+   * How long a model step waits for a server still connecting (default 8 s, counted from the attempt's start): one that
+   * takes longer is left out of that step and goes on connecting, shown as connecting in Settings, so a server that
+   * never answers does not hold every step.
+   */
+  connectWaitMs?: number;
   now?(): number;
   /** Loads the SDK side; a dynamic import by default so the worker starts without the SDK. */
   loadConnector?(): Promise<typeof openMcpConnection>;
@@ -92,17 +98,29 @@ export class McpHub {
     await Promise.all(
       servers.map(async (server) => {
         const state = this.state(server.id);
-        if (state.connecting) return state.connecting;
+        if (state.connecting) return this.waitBriefly(state);
         const stale = state.connection !== undefined && state.connectedWith !== fingerprint(server);
         const retry = state.status === 'error' && now - (state.failedAt ?? 0) >= (this.options.retryAfterMs ?? 30_000);
         if (state.status === 'disconnected' || stale || retry) {
           this.disconnect(server.id);
-          return this.open(server);
+          void this.open(server);
+          return this.waitBriefly(state);
         }
         return undefined;
       }),
     );
     return servers.flatMap((server) => this.state(server.id).tools.map((tool) => this.toTool(server, tool)));
+  }
+
+  /** A connection attempt, waited for until `connectWaitMs` after it began (at once when it began longer ago). */
+  private async waitBriefly(state: ServerState): Promise<void> {
+    const attempt = state.connecting;
+    if (!attempt) return;
+    const left = (state.connectingSince ?? this.now()) + (this.options.connectWaitMs ?? 8_000) - this.now();
+    if (left <= 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([attempt, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
+    clearTimeout(timer);
   }
 
   /** What the model reads after calling an `mcp__` name that is no tool it may call. */
@@ -188,6 +206,7 @@ export class McpHub {
     const state = this.state(server.id);
     const generation = state.generation;
     state.status = 'connecting';
+    state.connectingSince = this.now();
     delete state.error;
     const attempt = (async () => {
       void this.changed();

@@ -21,6 +21,8 @@ export interface InFlightCall {
 export interface ServerState extends ConnectionFacts {
   connection?: McpConnection;
   connecting?: Promise<void>;
+  /** When the attempt in `connecting` began (a model step waits for it only so long). */
+  connectingSince?: number;
   failedAt?: number;
   /** Bumped by each connect and disconnect: a late result of an older attempt is dropped. */
   generation: number;
