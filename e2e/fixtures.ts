@@ -1,11 +1,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { chromium, expect, type BrowserContext, type LaunchOptions, type Locator, type Page } from '@playwright/test';
 
-/** Where `vite preview` serves the production build. `PARLEY_E2E_PORT` lets two checkouts test side by side. */
-export const E2E_PORT = Number(process.env.PARLEY_E2E_PORT || 4173);
+/**
+ * Where `vite preview` serves the production build: a free port, chosen once by the runner and handed to its workers
+ * through the environment, so `npm test` works while `npm start` serves the app on 4173. `PARLEY_E2E_PORT` forces one.
+ */
+export const E2E_PORT = Number((process.env.PARLEY_E2E_PORT ||= String(freePortNow())));
 export const BASE_URL = `http://localhost:${E2E_PORT}`;
+
+/** A port nothing listens on now, found synchronously (the config cannot wait): a child node binds port 0 and says which. */
+function freePortNow(): number {
+  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+}
 
 /**
  * The one place the browser is configured: the system Chromium (never a downloaded one), flags that keep
