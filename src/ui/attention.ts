@@ -87,12 +87,12 @@ export function trackAttention(app: AppServices): void {
         const pending = key === '' ? [] : await settle(listPendingRequests(app.client, key));
         if (!pending || key !== app.state.pendingKey) return;
         setBadge(pending.length);
-        const ids = new Set(pending.map((request) => request.requestId));
-        const arrived = known ? pending.filter((request) => !known!.has(request.requestId)) : [];
-        const gone = known ? [...known].filter((id) => !ids.has(id)) : [];
-        known = ids;
+        const keys = new Set(pending.map(notificationTag));
+        const arrived = known ? pending.filter((request) => !known!.has(notificationTag(request))) : [];
+        const gone = known ? [...known].filter((key) => !keys.has(key)) : [];
+        known = keys;
         if (gone.length > 0) void closeNotifications(gone);
-        const stillWaiting = (requestId: string) => known?.has(requestId) === true;
+        const stillWaiting = (tag: string) => known?.has(tag) === true;
         if (arrived.length > 0 && notificationState() === 'on' && noTabVisible()) for (const request of arrived) void notify(request, stillWaiting);
       },
     ),
@@ -125,20 +125,30 @@ export function notificationText(request: PendingRequest, showTitle: boolean): {
  * Shows a request's notification. Showing takes a few awaits, during which another tab may answer the request: the
  * close sent meanwhile found nothing to close, so a request no longer waiting is not shown, or is closed once shown.
  */
-async function notify(request: PendingRequest, stillWaiting: (requestId: string) => boolean): Promise<void> {
+async function notify(request: PendingRequest, stillWaiting: (tag: string) => boolean): Promise<void> {
+  const tag = notificationTag(request);
   const registration = await navigator.serviceWorker.ready.catch(() => undefined);
-  if (!registration || !stillWaiting(request.requestId)) return;
+  if (!registration || !stillWaiting(tag)) return;
   const { title, body } = notificationText(request, notificationShowsTitle());
   const shown = await registration
-    .showNotification(title, { body, tag: request.requestId, icon: '/icons/icon-192.png', data: { conversationId: request.conversationId } })
+    .showNotification(title, { body, tag, icon: '/icons/icon-192.png', data: { conversationId: request.conversationId } })
     .then(() => true, () => false);
-  if (shown && !stillWaiting(request.requestId)) await closeNotifications([request.requestId]);
+  if (shown && !stillWaiting(tag)) await closeNotifications([tag]);
 }
 
-async function closeNotifications(requestIds: readonly string[]): Promise<void> {
+/**
+ * What names one request's notification: its conversation, message and id. Request ids are a provider's tool-call ids,
+ * which repeat across conversations (the scripted model's first is `call_1_0` in every one): keyed by the id alone, a
+ * second conversation's question was never shown, and answering the first closed nothing of the second.
+ */
+export function notificationTag(request: Pick<PendingRequest, 'conversationId' | 'messageId' | 'requestId'>): string {
+  return `${request.conversationId}/${request.messageId}/${request.requestId}`;
+}
+
+async function closeNotifications(tags: readonly string[]): Promise<void> {
   const registration = await navigator.serviceWorker?.ready.catch(() => undefined);
   if (!registration) return;
-  for (const tag of requestIds) for (const notification of await registration.getNotifications({ tag })) notification.close();
+  for (const tag of tags) for (const notification of await registration.getNotifications({ tag })) notification.close();
 }
 
 /** Opens the conversation a clicked notification names (the service worker asks the tab it focused). */

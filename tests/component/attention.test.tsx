@@ -100,7 +100,9 @@ function setup() {
     /** The worker's list of requests changes (this tab's or another's doing); the conversation list follows. */
     waiting(requests: PendingRequest[]) {
       pending = requests;
-      dispatch({ type: 'conversations-listed', conversations: [conversation('c1', requests.length > 0 ? 'awaiting_input' : 'idle')] });
+      const waitingIn = new Set(requests.map((request) => request.conversationId));
+      const ids = new Set(['c1', ...waitingIn]);
+      dispatch({ type: 'conversations-listed', conversations: [...ids].map((id) => conversation(id, waitingIn.has(id) ? 'awaiting_input' : 'idle')) });
     },
     /** Until the returned function is called, the worker's answer to "what is pending" does not arrive. */
     holdListing() {
@@ -147,6 +149,19 @@ describe('notifications follow the requests', () => {
     expect(tab.worker.texts()[1]).toEqual({ title: 'Parley is waiting for your approval', body: 'Files' });
     setNotificationShowsTitle(false);
     expect(localStorage.getItem('parley-notify-title')).toBeNull();
+  });
+
+  it('tells apart two conversations whose requests have the same id: each is announced, and answering one closes only its own', async () => {
+    const tab = setup();
+    dispose = tab.dispose;
+    const other: PendingRequest = { ...question, conversationId: 'c9', messageId: 'm9' };
+    tab.waiting([question]);
+    await waitFor(() => expect(tab.worker.open()).toEqual(['Parley is waiting for your answer']));
+    tab.waiting([question, other]);
+    await waitFor(() => expect(tab.worker.open()).toEqual(['Parley is waiting for your answer', 'Parley is waiting for your answer']));
+    tab.waiting([other]);
+    await waitFor(() => expect(tab.worker.open()).toHaveLength(1));
+    expect(tab.worker.texts()).toHaveLength(2);
   });
 
   it('does not announce a request that another tab answered before this one learned what waits', async () => {
