@@ -185,6 +185,22 @@ describe('Settings → Sync', () => {
     expect(within(region).getByRole('button', { name: 'Turn on sync' })).toBeInTheDocument();
   });
 
+  it('a name typed in "This device\'s name" is the one used when "Turn on sync" is pressed', async () => {
+    let named = phone;
+    const { send, region, status } = renderSync((command) => {
+      if (command.type === 'sync.setDeviceName') named = { ...phone, name: String(command.name) };
+      return command.type === 'sync.enable' ? { state: 'syncing', device: named, url: 'https://couch.example.com/parley' } : { ...off, device: named };
+    });
+    await waitFor(() => expect(within(region).getByRole('textbox', { name: "This device's name" })).toHaveValue('Phone'));
+    fireEvent.input(within(region).getByRole('textbox', { name: "This device's name" }), { target: { value: 'Laptop at work' } });
+    fillIn(region);
+    fireEvent.click(within(region).getByRole('button', { name: 'Turn on sync' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Syncing…'));
+    const types = (send.mock.calls as unknown as Array<[{ type: string; name?: string }]>).map(([command]) => command.type);
+    expect(types.indexOf('sync.setDeviceName')).toBeLessThan(types.indexOf('sync.enable'));
+    expect(send).toHaveBeenCalledWith({ type: 'sync.setDeviceName', name: 'Laptop at work' });
+  });
+
   it('names this device with sync off too, and a name being typed is not overwritten by a status', async () => {
     const { send, dispatch, region } = renderSync((command) => (command.type === 'sync.setDeviceName' ? { ...off, device: { ...phone, name: 'Work phone' } } : off));
     const name = within(region).getByRole('textbox', { name: "This device's name" });

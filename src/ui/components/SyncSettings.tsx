@@ -74,6 +74,13 @@ export function SyncSettings() {
     setKeyMissing(false);
     setBusy('enable');
     try {
+      // A name typed but not yet used is the one this device is known by once sync is on (it was dropped before).
+      const name = deviceName().trim();
+      if (deviceNameEdited && name && name !== status()?.device.name) {
+        app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.setDeviceName', name }) });
+        deviceNameEdited = false;
+        setNameUsed(name);
+      }
       const result = await app.client.send({ type: 'sync.enable', url: url().trim(), username: username().trim(), password: password(), passphrase: passphrase(), ...(newKey ? { newKey } : {}) });
       // A status is a snapshot, not a record: the reply is at least as new as the events delivered before it.
       app.dispatch({ type: 'sync-status', status: result });
