@@ -15,8 +15,8 @@ function clientWith(other: (command: { type: string }) => unknown, ...sizes: Con
   return vi.fn(async (command: { type: string }) => (command.type === 'storage.conversationSizes' ? (sizes[Math.min(call++, sizes.length - 1)] ?? noSizes) : other(command)));
 }
 
-function renderWith(send: WorkerClient['send'] | ReturnType<typeof clientWith>) {
-  const services = { client: { send, onEvent: () => () => undefined }, state: {}, dispatch: () => undefined } as unknown as AppServices;
+function renderWith(send: WorkerClient['send'] | ReturnType<typeof clientWith>, state: Record<string, unknown> = {}) {
+  const services = { client: { send, onEvent: () => () => undefined }, state, dispatch: () => undefined } as unknown as AppServices;
   render(() => (
     <AppContext.Provider value={services}>
       <DataSettings />
@@ -40,6 +40,15 @@ describe('DataSettings', () => {
     expect(send).toHaveBeenCalledWith({ type: 'conversation.export' });
     expect(clicked[0]!.download).toBe('parley-export-2026-11-21.json');
     expect(JSON.parse(await files[0]!.text())).toEqual(exported);
+  });
+
+  it('says where the conversations are: only here, or here and encrypted on the sync server while sync is on', async () => {
+    renderWith(clientWith(() => undefined));
+    expect(screen.getByText(/no server has a copy/)).toBeInTheDocument();
+    document.body.innerHTML = '';
+    renderWith(clientWith(() => undefined), { sync: { state: 'synced', device: { id: 'd', name: 'Laptop' } } });
+    expect(screen.queryByText(/no server has a copy/)).toBeNull();
+    expect(screen.getByText(/an encrypted copy on your sync server that only your devices can read/)).toBeInTheDocument();
   });
 
   it('says whether the browser promised to keep the data', async () => {

@@ -87,7 +87,8 @@ export function DataSettings() {
   return (
     <div class="settings-section">
       <h2>{t('data.heading')}</h2>
-      <p>{t('data.local')}</p>
+      {/* With sync on, the sync server holds an encrypted copy: "no server has a copy" would not be true. */}
+      <p>{t(app.state.sync && app.state.sync.state !== 'off' ? 'data.localSynced' : 'data.local')}</p>
       <Show when={facts()}>
         {(known) => (
           <p class="storage-facts">

@@ -3,6 +3,7 @@
 const en = {
   'data.heading': 'Your data',
   'data.local': 'Conversations are stored only in this browser; no server has a copy. Export them to keep one.',
+  'data.localSynced': 'Conversations are stored in this browser, and sync keeps an encrypted copy on your sync server that only your devices can read. Export them to keep one of your own.',
   'data.persisted': 'The browser has promised to keep them.',
   'data.notPersisted': 'The browser may delete them when space runs low.',
   'data.usage': 'Using {used} MB of {quota} MB.',

@@ -4,6 +4,7 @@ import type { dataStrings } from './data-strings';
 export const dataStringsZhCN: Record<keyof (typeof dataStrings)['en'], string> = {
   'data.heading': '你的数据',
   'data.local': '对话只保存在这个浏览器里，没有服务器副本。导出它们以另存一份。',
+  'data.localSynced': '对话保存在这个浏览器里，同步功能还会在你的同步服务器上保留一份只有你的设备能读取的加密副本。导出它们以自己另存一份。',
   'data.persisted': '浏览器已承诺保留它们。',
   'data.notPersisted': '空间不足时浏览器可能会删除它们。',
   'data.usage': '已使用 {used} MB，共 {quota} MB。',
