@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
 import { assistantMessages, conversationLink, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
-import { addMcpServer, expect, openMcpSettings, test as mcpTest } from './mcp-servers';
+import { addMcpServer, expect, openMcpSettings, test as mcpTest, type McpServers } from './mcp-servers';
 import { addProfile } from './provider-helpers';
 import { COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
 
@@ -102,6 +102,23 @@ async function turnOnSync(device: Device, couch: CouchServer, database: string):
   await goHome(device.page);
 }
 
+/** A laptop and a phone, in that order, both synced with the test's database. */
+async function syncedLaptopAndPhone(couch: CouchServer, database: string, device: (name: string) => Promise<Device>): Promise<{ laptop: Device; phone: Device }> {
+  const laptop = await device('Laptop');
+  const phone = await device('Phone');
+  await turnOnSync(laptop, couch, database);
+  await turnOnSync(phone, couch, database);
+  return { laptop, phone };
+}
+
+/** A new conversation on `page` whose model (scripted with `[{ text: 'First reply.' }]`) has replied to `text`; its id. */
+async function conversationWithReply(page: Page, text: string): Promise<string> {
+  const conversationId = await newConversation(page);
+  await send(page, text);
+  await expect(messageLog(page)).toContainText('First reply.');
+  return conversationId;
+}
+
 /** The question script most tests use: one single-choice question, then a reply that shows what the model received. */
 const ONE_QUESTION = questionScript([COLOR], [RECEIVED_STEP, { text: 'Third call: {{lastUserMessage}}' }]);
 
@@ -158,10 +175,7 @@ test('a question asked on the laptop is answered on the phone: the laptop goes o
 });
 
 test('both devices answer at once, three times: one outcome on both, the model reads it once, the loser is told', async ({ couch, database, device }) => {
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, ONE_QUESTION);
   for (let trial = 0; trial < 3; trial += 1) {
     await goHome(laptop.page);
@@ -202,10 +216,7 @@ test('both devices answer at once, three times: one outcome on both, the model r
 });
 
 test('an answer given while the phone is offline is delivered when it is back online', async ({ couch, database, device }) => {
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, ONE_QUESTION);
   const conversationId = await askOn(laptop);
   await openSynced(phone, conversationId);
@@ -227,26 +238,45 @@ test('an answer given while the phone is offline is delivered when it is back on
   await expect(messageLog(phone.page)).toContainText(received('Blue'), REPLICATION);
 });
 
-test('a tool call allowed on the phone runs once, on the laptop, at the real MCP server', async ({ couch, database, device, mcp }) => {
+interface ToolCallWorld {
+  laptop: Device;
+  phone: Device;
+  conversationId: string;
+  /** The call's card while it waits for a decision (or for "Run again"), on either device. */
+  approval: (page: Page) => Locator;
+  /** The tools/call requests the counting proxy has forwarded to server-everything in this test. */
+  toolCalls: () => number;
+}
+
+/**
+ * Two synced devices; only the laptop is connected to server-everything (through the counting proxy), so the phone never
+ * runs a tool, it only decides. The laptop's model calls `tool` with `args`, and the call waits for approval on both.
+ */
+async function toolCallWaitingOnBoth(
+  { couch, database, device, mcp }: { couch: CouchServer; database: string; device: (name: string) => Promise<Device>; mcp: McpServers },
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<ToolCallWorld> {
   mcp.counted.calls.length = 0;
   const toolCalls = () => mcp.counted.calls.filter((call) => call.method === 'tools/call').length;
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
-  // Only the laptop is connected to the server: the phone never runs the tool, it only decides.
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await openMcpSettings(laptop.page);
   await addMcpServer(laptop.page, { name: 'everything', url: mcp.counted.url });
-  const call: ScriptStep = { text: 'Calling a tool.', toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'allowed on the phone' } }] };
+  const call: ScriptStep = { text: 'Calling a tool.', toolCalls: [{ name: tool, args }] };
   await useScript(laptop.page, [call, { text: 'Tool said: {{lastToolResult}}' }]);
   const conversationId = await newConversation(laptop.page);
-  await send(laptop.page, 'Echo something');
-  const approval = (page: Page) => page.getByRole('group', { name: 'Tool call: mcp__everything__echo', exact: true });
+  await send(laptop.page, 'Use the tool');
+  const approval = (page: Page) => page.getByRole('group', { name: `Tool call: ${tool}`, exact: true });
   await expect(approval(laptop.page)).toBeVisible();
 
   await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
   await conversationLink(phone.page, conversationId).click();
   await expect(approval(phone.page)).toBeVisible(REPLICATION);
+  return { laptop, phone, conversationId, approval, toolCalls };
+}
+
+test('a tool call allowed on the phone runs once, on the laptop, at the real MCP server', async ({ couch, database, device, mcp }) => {
+  const { laptop, phone, approval, toolCalls } = await toolCallWaitingOnBoth({ couch, database, device, mcp }, 'mcp__everything__echo', { message: 'allowed on the phone' });
   await approval(phone.page).getByRole('button', { name: 'Allow', exact: true }).click();
 
   await expect(messageLog(laptop.page)).toContainText('Tool said: Echo: allowed on the phone', REPLICATION);
@@ -256,10 +286,7 @@ test('a tool call allowed on the phone runs once, on the laptop, at the real MCP
 });
 
 test('“Continue on this device” on the phone while the laptop is closed: the phone takes the conversation over and goes on', async ({ couch, database, device }) => {
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, ONE_QUESTION);
   // The script is a setting of this device (settings are not synced): the phone needs it to go on.
   await useScript(phone.page, ONE_QUESTION);
@@ -328,17 +355,10 @@ test('a wrong passphrase and a wrong password are told in words in the Sync stat
 });
 
 test('turning sync off keeps every local conversation, on the device that made them and on the one they came to', async ({ couch, database, device }) => {
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, [{ text: 'First reply.' }]);
-  const first = await newConversation(laptop.page);
-  await send(laptop.page, 'first conversation');
-  await expect(messageLog(laptop.page)).toContainText('First reply.');
-  const second = await newConversation(laptop.page);
-  await send(laptop.page, 'second conversation');
-  await expect(messageLog(laptop.page)).toContainText('First reply.');
+  const first = await conversationWithReply(laptop.page, 'first conversation');
+  const second = await conversationWithReply(laptop.page, 'second conversation');
   for (const conversationId of [first, second]) await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
   await conversationLink(phone.page, second).click();
   await expect(messageLog(phone.page)).toContainText('First reply.', REPLICATION);
