@@ -376,3 +376,105 @@ test('turning sync off keeps every local conversation, on the device that made t
     await expect(messageLog(page)).toContainText('First reply.');
   }
 });
+
+// The security issue's hostile server, end to end: it keeps every revision it was sent (as CouchDB does until compaction)
+// and writes an old one's body back as the newest revision, through its ordinary HTTP API. Ids are HMACs and bodies
+// ciphertext, so the attacker finds a document the way a server's operator could: by which one a device just wrote.
+
+/** What Settings → Sync's status says once this device refused one document from the server. */
+const ONE_REFUSED = '1 document on the server could not be used — it may have been changed by someone else.';
+
+/** Each document's current revision on the server, by id. */
+async function revisionsNow(couch: CouchServer, database: string): Promise<Map<string, string>> {
+  return new Map((await couch.allDocuments(database)).map((document) => [String(document._id), String(document._rev)]));
+}
+
+/** Renames the conversation open on `page` through its header, and waits for the list to say the new title. */
+async function rename(page: Page, conversationId: string, title: string): Promise<void> {
+  await page.getByRole('button', { name: 'Rename conversation', exact: true }).click();
+  const titleBox = page.getByRole('textbox', { name: /title/i });
+  await titleBox.fill(title);
+  await titleBox.press('Enter');
+  await expect(conversationLink(page, conversationId)).toHaveText(title);
+}
+
+/** Waits until Settings → Sync says "Synced" (both directions idle, all received applied), then opens a conversation. */
+async function syncedThenOpen(page: Page, conversationId: string): Promise<void> {
+  await openSettings(page);
+  await expect(syncStatus(page)).toHaveText(/^Synced/, REPLICATION);
+  await goHome(page);
+  await conversationLink(page, conversationId).click();
+  await expect(page).toHaveURL(new RegExp(`#/c/${conversationId}$`));
+}
+
+/** Settings → Sync says one document was refused, as an older copy written back; its details say so too. */
+async function expectOneReplayRefused(page: Page): Promise<void> {
+  await openSettings(page);
+  await expect(syncStatus(page)).toHaveText(ONE_REFUSED, REPLICATION);
+  await syncRegion(page).getByText('Details of what was refused', { exact: true }).click();
+  await expect(syncRegion(page).getByText('An older copy written back over a newer one: 1', { exact: true })).toBeVisible();
+}
+
+test('a replayed Allow does not re-run a tool after the laptop restarts mid-call', async ({ couch, database, device, mcp }) => {
+  // A minute long: the laptop is closed long before it ends, however loaded the machine.
+  const { laptop, phone, conversationId, approval: card, toolCalls } = await toolCallWaitingOnBoth({ couch, database, device, mcp }, 'mcp__everything__trigger-long-running-operation', { duration: 60, steps: 60 });
+
+  // The phone's Allow is the one document that appears on the server when it is pressed.
+  const before = await revisionsNow(couch, database);
+  await card(phone.page).getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect.poll(toolCalls, { message: 'tools/call requests at the server', ...REPLICATION }).toBe(1);
+  let created: string[] = [];
+  await expect.poll(async () => (created = [...(await revisionsNow(couch, database)).keys()].filter((id) => !before.has(id))), REPLICATION).toHaveLength(1);
+  const [proposal] = created;
+  // The laptop wrote the outcome over it: the revision to replay is the phone's first, without one.
+  await expect.poll(async () => (await couch.revisions(database, proposal!)).length, REPLICATION).toBeGreaterThanOrEqual(2);
+  const firstRevision = (await couch.revisions(database, proposal!)).at(-1)!;
+  expect(firstRevision).toMatch(/^1-/);
+
+  // The laptop's browser closes mid-call (its worker goes with the page) and opens again over the same storage.
+  await laptop.page.close();
+  laptop.page = await laptop.context.newPage();
+  await laptop.page.goto('/');
+  await syncedThenOpen(laptop.page, conversationId);
+  await expect(card(laptop.page).getByRole('button', { name: 'Run again', exact: true })).toBeVisible();
+  await expect(card(laptop.page).getByRole('button', { name: 'Skip', exact: true })).toBeVisible();
+
+  await couch.writeBack(database, proposal!, firstRevision);
+  // Once the laptop says it refused the replay, it has read it: the call was not made again, and still waits for a click.
+  await expectOneReplayRefused(laptop.page);
+  expect(toolCalls()).toBe(1);
+  await syncRegion(laptop.page).getByRole('button', { name: 'Clear the warning', exact: true }).click();
+  await expect(syncStatus(laptop.page)).toHaveText(/^Synced/);
+  await goHome(laptop.page);
+  await conversationLink(laptop.page, conversationId).click();
+  await expect(card(laptop.page).getByRole('button', { name: 'Run again', exact: true })).toBeVisible();
+  // The rerun was decided nowhere: an applied replay would have said the phone decided it.
+  await expect(laptop.page.locator('.tool-call')).not.toContainText('Decided on Phone');
+  expect(toolCalls()).toBe(1);
+});
+
+test('an older conversation record written back does not roll back a title on the phone', async ({ couch, database, device }) => {
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
+  await useScript(laptop.page, [{ text: 'First reply.' }]);
+  const conversationId = await conversationWithReply(laptop.page, 'name this');
+  await rename(laptop.page, conversationId, 'First title');
+  await expect(conversationLink(phone.page, conversationId)).toHaveText('First title', REPLICATION);
+  // Nothing of the laptop's still on its way, so that the second rename is all that is written next.
+  await syncedThenOpen(laptop.page, conversationId);
+
+  // The conversation's record is the document the second rename writes; its revision before is the first title's.
+  const [since, before] = await Promise.all([couch.updateSeq(database), revisionsNow(couch, database)]);
+  await rename(laptop.page, conversationId, 'Second title');
+  await expect(conversationLink(phone.page, conversationId)).toHaveText('Second title', REPLICATION);
+  const changed = await couch.changedSince(database, since);
+  expect(changed).toHaveLength(1);
+  const [record] = changed;
+  expect(before.has(record!)).toBe(true);
+
+  await couch.writeBack(database, record!, before.get(record!)!);
+  await expectOneReplayRefused(phone.page);
+  await goHome(phone.page);
+  await expect(conversationLink(phone.page, conversationId)).toHaveText('Second title');
+  // The laptop wrote the record and runs the conversation: its own copy is the truth, and it keeps its title.
+  await expect(conversationLink(laptop.page, conversationId)).toHaveText('Second title');
+});
