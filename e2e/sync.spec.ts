@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
 import { assistantMessages, conversationLink, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
-import { addMcpServer, expect, openMcpSettings, test as mcpTest } from './mcp-servers';
+import { addMcpServer, expect, openMcpSettings, test as mcpTest, type McpServers } from './mcp-servers';
 import { addProfile } from './provider-helpers';
 import { COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
 
@@ -54,6 +54,9 @@ async function openDevice(browser: Browser, name: string): Promise<Device> {
   await page.goto('/');
   await openSettings(page);
   const nameBox = syncRegion(page).getByRole('textbox', { name: "This device's name", exact: true });
+  // The worker's first name for the device ("Linux computer") arrives after the box: filled before it, the box took it
+  // between fill's select-all and its typing, and a loaded run named the phone "Linux computerPhone".
+  await expect(nameBox).not.toHaveValue('');
   await nameBox.fill(name);
   await syncRegion(page).getByRole('button', { name: 'Use this name', exact: true }).click();
   await expect(syncRegion(page).getByText(`This device is called “${name}”.`, { exact: true })).toBeVisible();
@@ -100,6 +103,23 @@ async function turnOnSync(device: Device, couch: CouchServer, database: string):
   await expect(syncRegion(device.page).getByRole('button', { name: 'Turn off sync', exact: true })).toBeVisible(REPLICATION);
   await expect(syncStatus(device.page)).toHaveText(/^Synced/, REPLICATION);
   await goHome(device.page);
+}
+
+/** A laptop and a phone, in that order, both synced with the test's database. */
+async function syncedLaptopAndPhone(couch: CouchServer, database: string, device: (name: string) => Promise<Device>): Promise<{ laptop: Device; phone: Device }> {
+  const laptop = await device('Laptop');
+  const phone = await device('Phone');
+  await turnOnSync(laptop, couch, database);
+  await turnOnSync(phone, couch, database);
+  return { laptop, phone };
+}
+
+/** A new conversation on `page` whose model (scripted with `[{ text: 'First reply.' }]`) has replied to `text`; its id. */
+async function conversationWithReply(page: Page, text: string): Promise<string> {
+  const conversationId = await newConversation(page);
+  await send(page, text);
+  await expect(messageLog(page)).toContainText('First reply.');
+  return conversationId;
 }
 
 /** The question script most tests use: one single-choice question, then a reply that shows what the model received. */
@@ -158,10 +178,7 @@ test('a question asked on the laptop is answered on the phone: the laptop goes o
 });
 
 test('both devices answer at once, three times: one outcome on both, the model reads it once, the loser is told', async ({ couch, database, device }) => {
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, ONE_QUESTION);
   for (let trial = 0; trial < 3; trial += 1) {
     await goHome(laptop.page);
@@ -202,10 +219,7 @@ test('both devices answer at once, three times: one outcome on both, the model r
 });
 
 test('an answer given while the phone is offline is delivered when it is back online', async ({ couch, database, device }) => {
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, ONE_QUESTION);
   const conversationId = await askOn(laptop);
   await openSynced(phone, conversationId);
@@ -227,26 +241,45 @@ test('an answer given while the phone is offline is delivered when it is back on
   await expect(messageLog(phone.page)).toContainText(received('Blue'), REPLICATION);
 });
 
-test('a tool call allowed on the phone runs once, on the laptop, at the real MCP server', async ({ couch, database, device, mcp }) => {
+interface ToolCallWorld {
+  laptop: Device;
+  phone: Device;
+  conversationId: string;
+  /** The call's card while it waits for a decision (or for "Run again"), on either device. */
+  approval: (page: Page) => Locator;
+  /** The tools/call requests the counting proxy has forwarded to server-everything in this test. */
+  toolCalls: () => number;
+}
+
+/**
+ * Two synced devices; only the laptop is connected to server-everything (through the counting proxy), so the phone never
+ * runs a tool, it only decides. The laptop's model calls `tool` with `args`, and the call waits for approval on both.
+ */
+async function toolCallWaitingOnBoth(
+  { couch, database, device, mcp }: { couch: CouchServer; database: string; device: (name: string) => Promise<Device>; mcp: McpServers },
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<ToolCallWorld> {
   mcp.counted.calls.length = 0;
   const toolCalls = () => mcp.counted.calls.filter((call) => call.method === 'tools/call').length;
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
-  // Only the laptop is connected to the server: the phone never runs the tool, it only decides.
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await openMcpSettings(laptop.page);
   await addMcpServer(laptop.page, { name: 'everything', url: mcp.counted.url });
-  const call: ScriptStep = { text: 'Calling a tool.', toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'allowed on the phone' } }] };
+  const call: ScriptStep = { text: 'Calling a tool.', toolCalls: [{ name: tool, args }] };
   await useScript(laptop.page, [call, { text: 'Tool said: {{lastToolResult}}' }]);
   const conversationId = await newConversation(laptop.page);
-  await send(laptop.page, 'Echo something');
-  const approval = (page: Page) => page.getByRole('group', { name: 'Tool call: mcp__everything__echo', exact: true });
+  await send(laptop.page, 'Use the tool');
+  const approval = (page: Page) => page.getByRole('group', { name: `Tool call: ${tool}`, exact: true });
   await expect(approval(laptop.page)).toBeVisible();
 
   await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
   await conversationLink(phone.page, conversationId).click();
   await expect(approval(phone.page)).toBeVisible(REPLICATION);
+  return { laptop, phone, conversationId, approval, toolCalls };
+}
+
+test('a tool call allowed on the phone runs once, on the laptop, at the real MCP server', async ({ couch, database, device, mcp }) => {
+  const { laptop, phone, approval, toolCalls } = await toolCallWaitingOnBoth({ couch, database, device, mcp }, 'mcp__everything__echo', { message: 'allowed on the phone' });
   await approval(phone.page).getByRole('button', { name: 'Allow', exact: true }).click();
 
   await expect(messageLog(laptop.page)).toContainText('Tool said: Echo: allowed on the phone', REPLICATION);
@@ -256,10 +289,7 @@ test('a tool call allowed on the phone runs once, on the laptop, at the real MCP
 });
 
 test('“Continue on this device” on the phone while the laptop is closed: the phone takes the conversation over and goes on', async ({ couch, database, device }) => {
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, ONE_QUESTION);
   // The script is a setting of this device (settings are not synced): the phone needs it to go on.
   await useScript(phone.page, ONE_QUESTION);
@@ -328,17 +358,10 @@ test('a wrong passphrase and a wrong password are told in words in the Sync stat
 });
 
 test('turning sync off keeps every local conversation, on the device that made them and on the one they came to', async ({ couch, database, device }) => {
-  const laptop = await device('Laptop');
-  const phone = await device('Phone');
-  await turnOnSync(laptop, couch, database);
-  await turnOnSync(phone, couch, database);
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, [{ text: 'First reply.' }]);
-  const first = await newConversation(laptop.page);
-  await send(laptop.page, 'first conversation');
-  await expect(messageLog(laptop.page)).toContainText('First reply.');
-  const second = await newConversation(laptop.page);
-  await send(laptop.page, 'second conversation');
-  await expect(messageLog(laptop.page)).toContainText('First reply.');
+  const first = await conversationWithReply(laptop.page, 'first conversation');
+  const second = await conversationWithReply(laptop.page, 'second conversation');
   for (const conversationId of [first, second]) await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
   await conversationLink(phone.page, second).click();
   await expect(messageLog(phone.page)).toContainText('First reply.', REPLICATION);
@@ -355,4 +378,106 @@ test('turning sync off keeps every local conversation, on the device that made t
     await expect(messageLog(page)).toContainText('first conversation');
     await expect(messageLog(page)).toContainText('First reply.');
   }
+});
+
+// The security issue's hostile server, end to end: it keeps every revision it was sent (as CouchDB does until compaction)
+// and writes an old one's body back as the newest revision, through its ordinary HTTP API. Ids are HMACs and bodies
+// ciphertext, so the attacker finds a document the way a server's operator could: by which one a device just wrote.
+
+/** What Settings → Sync's status says once this device refused one document from the server. */
+const ONE_REFUSED = '1 document on the server could not be used — it may have been changed by someone else.';
+
+/** Each document's current revision on the server, by id. */
+async function revisionsNow(couch: CouchServer, database: string): Promise<Map<string, string>> {
+  return new Map((await couch.allDocuments(database)).map((document) => [String(document._id), String(document._rev)]));
+}
+
+/** Renames the conversation open on `page` through its header, and waits for the list to say the new title. */
+async function rename(page: Page, conversationId: string, title: string): Promise<void> {
+  await page.getByRole('button', { name: 'Rename conversation', exact: true }).click();
+  const titleBox = page.getByRole('textbox', { name: /title/i });
+  await titleBox.fill(title);
+  await titleBox.press('Enter');
+  await expect(conversationLink(page, conversationId)).toHaveText(title);
+}
+
+/** Waits until Settings → Sync says "Synced" (both directions idle, all received applied), then opens a conversation. */
+async function syncedThenOpen(page: Page, conversationId: string): Promise<void> {
+  await openSettings(page);
+  await expect(syncStatus(page)).toHaveText(/^Synced/, REPLICATION);
+  await goHome(page);
+  await conversationLink(page, conversationId).click();
+  await expect(page).toHaveURL(new RegExp(`#/c/${conversationId}$`));
+}
+
+/** Settings → Sync says one document was refused, as an older copy written back; its details say so too. */
+async function expectOneReplayRefused(page: Page): Promise<void> {
+  await openSettings(page);
+  await expect(syncStatus(page)).toHaveText(ONE_REFUSED, REPLICATION);
+  await syncRegion(page).getByText('Details of what was refused', { exact: true }).click();
+  await expect(syncRegion(page).getByText('An older copy written back over a newer one: 1', { exact: true })).toBeVisible();
+}
+
+test('a replayed Allow does not re-run a tool after the laptop restarts mid-call', async ({ couch, database, device, mcp }) => {
+  // A minute long: the laptop is closed long before it ends, however loaded the machine.
+  const { laptop, phone, conversationId, approval: card, toolCalls } = await toolCallWaitingOnBoth({ couch, database, device, mcp }, 'mcp__everything__trigger-long-running-operation', { duration: 60, steps: 60 });
+
+  // The phone's Allow is the one document that appears on the server when it is pressed.
+  const before = await revisionsNow(couch, database);
+  await card(phone.page).getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect.poll(toolCalls, { message: 'tools/call requests at the server', ...REPLICATION }).toBe(1);
+  let created: string[] = [];
+  await expect.poll(async () => (created = [...(await revisionsNow(couch, database)).keys()].filter((id) => !before.has(id))), REPLICATION).toHaveLength(1);
+  const [proposal] = created;
+  // The laptop wrote the outcome over it: the revision to replay is the phone's first, without one.
+  await expect.poll(async () => (await couch.revisions(database, proposal!)).length, REPLICATION).toBeGreaterThanOrEqual(2);
+  const firstRevision = (await couch.revisions(database, proposal!)).at(-1)!;
+  expect(firstRevision).toMatch(/^1-/);
+
+  // The laptop's browser closes mid-call (its worker goes with the page) and opens again over the same storage.
+  await laptop.page.close();
+  laptop.page = await laptop.context.newPage();
+  await laptop.page.goto('/');
+  await syncedThenOpen(laptop.page, conversationId);
+  await expect(card(laptop.page).getByRole('button', { name: 'Run again', exact: true })).toBeVisible();
+  await expect(card(laptop.page).getByRole('button', { name: 'Skip', exact: true })).toBeVisible();
+
+  await couch.writeBack(database, proposal!, firstRevision);
+  // Once the laptop says it refused the replay, it has read it: the call was not made again, and still waits for a click.
+  await expectOneReplayRefused(laptop.page);
+  expect(toolCalls()).toBe(1);
+  await syncRegion(laptop.page).getByRole('button', { name: 'Clear the warning', exact: true }).click();
+  await expect(syncStatus(laptop.page)).toHaveText(/^Synced/);
+  await goHome(laptop.page);
+  await conversationLink(laptop.page, conversationId).click();
+  await expect(card(laptop.page).getByRole('button', { name: 'Run again', exact: true })).toBeVisible();
+  // The rerun was decided nowhere: an applied replay would have said the phone decided it.
+  await expect(laptop.page.locator('.tool-call')).not.toContainText('Decided on Phone');
+  expect(toolCalls()).toBe(1);
+});
+
+test('an older conversation record written back does not roll back a title on the phone', async ({ couch, database, device }) => {
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
+  await useScript(laptop.page, [{ text: 'First reply.' }]);
+  const conversationId = await conversationWithReply(laptop.page, 'name this');
+  await rename(laptop.page, conversationId, 'First title');
+  await expect(conversationLink(phone.page, conversationId)).toHaveText('First title', REPLICATION);
+  // Nothing of the laptop's still on its way, so that the second rename is all that is written next.
+  await syncedThenOpen(laptop.page, conversationId);
+
+  // The conversation's record is the document the second rename writes; its revision before is the first title's.
+  const [since, before] = await Promise.all([couch.updateSeq(database), revisionsNow(couch, database)]);
+  await rename(laptop.page, conversationId, 'Second title');
+  await expect(conversationLink(phone.page, conversationId)).toHaveText('Second title', REPLICATION);
+  const changed = await couch.changedSince(database, since);
+  expect(changed).toHaveLength(1);
+  const [record] = changed;
+  expect(before.has(record!)).toBe(true);
+
+  await couch.writeBack(database, record!, before.get(record!)!);
+  await expectOneReplayRefused(phone.page);
+  await goHome(phone.page);
+  await expect(conversationLink(phone.page, conversationId)).toHaveText('Second title');
+  // The laptop wrote the record and runs the conversation: its own copy is the truth, and it keeps its title.
+  await expect(conversationLink(laptop.page, conversationId)).toHaveText('Second title');
 });

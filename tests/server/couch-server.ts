@@ -30,6 +30,17 @@ export interface CouchServer {
   createDatabase(): Promise<string>;
   /** Every document of a database with its body, read with the admin's credentials (what the server holds). */
   allDocuments(databaseUrl: string): Promise<Array<Record<string, unknown>>>;
+  /** The database's current update sequence (opaque on CouchDB 2+): pass it to `changedSince`. */
+  updateSeq(databaseUrl: string): Promise<string>;
+  /** The ids of the documents written since `since` (an `updateSeq`), as `_changes` lists them. */
+  changedSince(databaseUrl: string, since: string): Promise<string[]>;
+  /** A document's revisions the server still holds the bodies of, newest first (`?revs_info=true`, status "available"). */
+  revisions(databaseUrl: string, id: string): Promise<string[]>;
+  /**
+   * What a hostile server can do: writes the body of an old revision (kept until compaction) back over the document as
+   * its newest revision, with the current `_rev`, as any client with write access could. Resolves with the new revision.
+   */
+  writeBack(databaseUrl: string, id: string, rev: string): Promise<string>;
   /** Deletes the databases made here (a real CouchDB keeps nothing of a run) and stops a server started here. */
   stop(): Promise<void>;
 }
@@ -102,6 +113,43 @@ function couchServer(origin: string, username: string, password: string, local: 
       await expectOk(response, 'GET _all_docs');
       const body = (await response.json()) as { rows: Array<{ doc?: Record<string, unknown> }> };
       return body.rows.flatMap((row) => (row.doc ? [row.doc] : []));
+    },
+    async updateSeq(databaseUrl) {
+      const response = await authorized(databaseUrl);
+      await expectOk(response, 'GET /<database>');
+      return String(((await response.json()) as { update_seq: string | number }).update_seq);
+    },
+    async changedSince(databaseUrl, since) {
+      const response = await authorized(`${databaseUrl}/_changes?since=${encodeURIComponent(since)}`);
+      await expectOk(response, 'GET _changes');
+      const body = (await response.json()) as { results: Array<{ id: string }> };
+      return [...new Set(body.results.map((row) => row.id))];
+    },
+    async revisions(databaseUrl, id) {
+      const response = await authorized(`${databaseUrl}/${encodeURIComponent(id)}?revs_info=true`);
+      await expectOk(response, 'GET /<database>/<id>?revs_info=true');
+      const body = (await response.json()) as { _revs_info: Array<{ rev: string; status: string }> };
+      return body._revs_info.filter((entry) => entry.status === 'available').map((entry) => entry.rev);
+    },
+    async writeBack(databaseUrl, id, oldRev) {
+      const documentUrl = `${databaseUrl}/${encodeURIComponent(id)}`;
+      const old = await authorized(`${documentUrl}?rev=${encodeURIComponent(oldRev)}`);
+      await expectOk(old, 'GET /<database>/<id>?rev=<old rev>');
+      const current = await authorized(documentUrl);
+      await expectOk(current, 'GET /<database>/<id>');
+      // Every field of the old body but CouchDB's own (`_id`, `_rev`, `_revisions`…): the sealed `e`, `iv` and `ct`.
+      const fields = Object.fromEntries(Object.entries((await old.json()) as Record<string, unknown>).filter(([key]) => !key.startsWith('_')));
+      const body = { ...fields, _rev: ((await current.json()) as { _rev: string })._rev };
+      const written = await authorized(documentUrl, { method: 'PUT', body: JSON.stringify(body) });
+      await expectOk(written, 'PUT /<database>/<id> (an old body, the current _rev)');
+      const rev = ((await written.json()) as { rev: string }).rev;
+      // The attack took: what a device reads now is the old body, under the new revision.
+      const now = await authorized(documentUrl);
+      await expectOk(now, 'GET /<database>/<id> after the write-back');
+      const { _rev: newest, ...newestFields } = (await now.json()) as Record<string, unknown>;
+      delete newestFields._id;
+      if (newest !== rev || JSON.stringify(newestFields) !== JSON.stringify(fields)) throw new Error(`writeBack: ${id} is not the old body under ${rev}`);
+      return rev;
     },
     async stop() {
       await Promise.all(made.splice(0).map((url) => authorized(url, { method: 'DELETE' }).catch(() => undefined)));
