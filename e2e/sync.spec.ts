@@ -1,3 +1,6 @@
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
 import { assistantMessages, conversationLink, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
@@ -480,4 +483,48 @@ test('an older conversation record written back does not roll back a title on th
   await expect(conversationLink(phone.page, conversationId)).toHaveText('Second title');
   // The laptop wrote the record and runs the conversation: its own copy is the truth, and it keeps its title.
   await expect(conversationLink(laptop.page, conversationId)).toHaveText('Second title');
+});
+
+test('a key document deleted on the server is never replaced silently: a new device is told and asked, a syncing one puts its key back', async ({ couch, database, device }) => {
+  const laptop = await device('Laptop');
+  await turnOnSync(laptop, couch, database);
+  await useScript(laptop.page, [{ text: 'First reply.' }]);
+  const conversationId = await conversationWithReply(laptop.page, 'keep this');
+  await openSettings(laptop.page);
+  await expect(syncStatus(laptop.page)).toHaveText(/^Synced/, REPLICATION);
+
+  await couch.deleteDocument(database, 'parley-key');
+  // The device that joined with it notices as soon as the deletion reaches it, and says so.
+  await expect(syncRegion(laptop.page).getByText(/^The key document is gone from the sync server/)).toBeVisible(REPLICATION);
+
+  // A device turning sync on now is refused in words, and a new key is made only if it asks for one.
+  const tablet = await device('Tablet');
+  await fillSync(tablet.page, { url: database, username: couch.username, password: couch.password, passphrase: PASSPHRASE });
+  await expect(syncStatus(tablet.page)).toContainText('This database holds data, but its key document is gone', REPLICATION);
+  await expect(syncRegion(tablet.page).getByRole('button', { name: 'Make a new key and turn on sync', exact: true })).toBeVisible();
+  expect((await couch.allDocuments(database)).some((document) => document._id === 'parley-key')).toBe(false);
+
+  // The laptop puts its own key back: the tablet then joins with the same passphrase and sees what the laptop holds.
+  await syncRegion(laptop.page).getByRole('button', { name: 'Put this device’s key back', exact: true }).click();
+  await expect(syncRegion(laptop.page).getByText(/^The key document is gone/)).toHaveCount(0, REPLICATION);
+  await syncRegion(tablet.page).getByRole('button', { name: 'Turn on sync', exact: true }).click();
+  await expect(syncStatus(tablet.page)).toHaveText(/^Synced/, REPLICATION);
+  await goHome(tablet.page);
+  await expect(conversationLink(tablet.page, conversationId)).toHaveText('keep this', REPLICATION);
+});
+
+test('"Synced" is said on a first upload only once the server holds every document', async ({ couch, database, device }) => {
+  const laptop = await device('Laptop');
+  // One conversation of 1,200 messages: sealed and written in chunks, with replication pausing between them.
+  const messages = Array.from({ length: 1200 }, (_, seq) => ({ id: `long-m${seq}`, conversationId: 'long', seq, role: seq % 2 === 0 ? 'user' : 'assistant', blocks: [{ type: 'text', text: `Message ${seq}` }], status: 'complete', createdAt: seq, updatedAt: seq }));
+  const file = join(tmpdir(), `parley-sync-upload-${process.pid}-${Date.now()}.json`);
+  await writeFile(file, JSON.stringify({ format: 'parley-export', version: 1, exportedAt: 1, conversations: [{ conversation: { id: 'long', title: 'Long one', createdAt: 0, updatedAt: 1200, runState: 'idle', completedSteps: 600 }, messages }] }));
+  await openSettings(laptop.page);
+  await laptop.page.getByLabel('Import conversations').setInputFiles(file);
+  await expect(laptop.page.getByRole('status').filter({ hasText: 'Imported 1 conversation' })).toBeVisible();
+
+  await fillSync(laptop.page, { url: database, username: couch.username, password: couch.password, passphrase: PASSPHRASE });
+  await expect(syncStatus(laptop.page)).toHaveText(/^Synced/, { timeout: 120_000 });
+  // Read as soon as it says so: the key document, the runner, the conversation and every message are there.
+  expect(await couch.documentCount(database)).toBe(1 + 1 + 1 + 1200);
 });

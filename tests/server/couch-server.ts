@@ -41,6 +41,10 @@ export interface CouchServer {
    * its newest revision, with the current `_rev`, as any client with write access could. Resolves with the new revision.
    */
   writeBack(databaseUrl: string, id: string, rev: string): Promise<string>;
+  /** Deletes one document, as anyone with write access to the database could (or a server that lost it). */
+  deleteDocument(databaseUrl: string, id: string): Promise<void>;
+  /** How many documents the database holds now (`doc_count`: deleted ones not counted). */
+  documentCount(databaseUrl: string): Promise<number>;
   /** Deletes the databases made here (a real CouchDB keeps nothing of a run) and stops a server started here. */
   stop(): Promise<void>;
 }
@@ -150,6 +154,18 @@ function couchServer(origin: string, username: string, password: string, local: 
       delete newestFields._id;
       if (newest !== rev || JSON.stringify(newestFields) !== JSON.stringify(fields)) throw new Error(`writeBack: ${id} is not the old body under ${rev}`);
       return rev;
+    },
+    async deleteDocument(databaseUrl, id) {
+      const documentUrl = `${databaseUrl}/${encodeURIComponent(id)}`;
+      const current = await authorized(documentUrl);
+      await expectOk(current, 'GET /<database>/<id>');
+      const rev = ((await current.json()) as { _rev: string })._rev;
+      await expectOk(await authorized(`${documentUrl}?rev=${encodeURIComponent(rev)}`, { method: 'DELETE' }), 'DELETE /<database>/<id>');
+    },
+    async documentCount(databaseUrl) {
+      const response = await authorized(databaseUrl);
+      await expectOk(response, 'GET /<database>');
+      return ((await response.json()) as { doc_count: number }).doc_count;
     },
     async stop() {
       await Promise.all(made.splice(0).map((url) => authorized(url, { method: 'DELETE' }).catch(() => undefined)));

@@ -61,6 +61,7 @@ export class ChangeReceiver {
     };
     for (const { document } of changes) {
       if (this.context.stopped) return;
+      if (document._id === KEY_DOC_ID) this.context.keyDocumentChanged();
       if (document._id === KEY_DOC_ID || document._deleted) continue;
       const payload = await this.context.sealed.read(document);
       if (!payload) continue;

@@ -40,6 +40,8 @@ export interface EngineContext {
   readonly sealed: SealedDocuments;
   /** Counts a document from the server that was refused (never applied), for the warning in Sync's status. */
   refused(kind: RefusalKind): void;
+  /** The key document changed on the server (written, replaced or deleted): the service looks at it again. */
+  keyDocumentChanged(): void;
   /** Set by `stop`: nothing more is pushed or applied. */
   stopped: boolean;
 }

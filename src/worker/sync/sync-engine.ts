@@ -26,6 +26,7 @@ export class SyncEngine {
   private following: { cancel(): void } | undefined;
   private readonly refusals: RefusalLog;
   private refusalListener: (() => void) | undefined;
+  private keyDocumentListener: (() => void) | undefined;
   private caughtUp = false;
 
   constructor(
@@ -37,7 +38,7 @@ export class SyncEngine {
     this.book = new RunnerBook(mirror, device);
     this.refusals = new RefusalLog(mirror, host.now, () => this.refusalListener?.());
     this.sealed = new SealedDocuments(mirror, keys, () => this.refusals.note('unreadable'));
-    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, refused: (kind) => this.refusals.note(kind), stopped: false };
+    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
     this.pushQueue = new PushQueue(this.context);
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
   }
@@ -64,6 +65,11 @@ export class SyncEngine {
   /** Told when the local writes have all reached the mirror; `wrote`: the last push put something there. */
   onWritesIdle(listener: (wrote: boolean) => void): void {
     this.pushQueue.onIdle = listener;
+  }
+
+  /** Told when the key document's revision reaches the mirror (it changed on the server, or this start read it). */
+  onKeyDocumentChange(listener: () => void): void {
+    this.keyDocumentListener = listener;
   }
 
   clearRefusals(): void {

@@ -114,6 +114,7 @@ export class SyncService {
       (engine) => {
         this.engine = engine;
         engine.onRefusal(() => this.deps.post({ type: 'sync-status', status: this.snapshot() }));
+        engine.onKeyDocumentChange(() => void this.checkKeyDocument());
         // A push that wrote documents makes replication active again, and its next pause says Synced; one that wrote
         // nothing new leaves replication paused, so the status is decided here.
         engine.onWritesIdle((wrote) => {
