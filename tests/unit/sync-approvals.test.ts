@@ -1,11 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { script, waitForRunState, type TestTab } from './host-harness';
-import { LAPTOP, PHONE, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
-import { zodTool } from '../../src/core/tools';
-import type { Tool } from '../../src/core/tool';
-import type { ToolCallBlock } from '../../src/schema/blocks';
+import { LAPTOP, PHONE, SimulatedServer, testKeys } from './sync-simulation';
+import { CALL, ECHO, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
 import type { Message } from '../../src/schema/records';
 import { open } from '../../src/worker/sync/sync-crypto';
 import type { Proposal } from '../../src/schema/sync';
@@ -13,45 +10,13 @@ import type { Proposal } from '../../src/schema/sync';
 // Issue 19 with issue 20's rule: a tool approved on the phone runs on the laptop, once; nothing the laptop approved
 // runs on the phone after a take-over unless the phone's user allows it there.
 
-const CALL = { text: 'Writing it.', toolCalls: [{ name: 'mcp__files__write_file', args: { path: 'a.txt' } }] };
-const ECHO = { text: 'Saw: {{lastToolResult}}' };
-
 const keys = testKeys;
 
-function countingTool() {
-  const runs: string[] = [];
-  const tool: Tool = {
-    ...zodTool({
-      name: 'mcp__files__write_file',
-      description: 'Writes a file.',
-      input: z.object({ path: z.string().min(1) }).strict(),
-      async execute(args) {
-        runs.push((args as { path: string }).path);
-        return { text: `wrote ${(args as { path: string }).path}` };
-      },
-    }),
-    permission: 'ask',
-    source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
-  };
-  return { tool, runs };
-}
-
-const callIn = (message: Message | undefined) => message?.blocks.find((block): block is ToolCallBlock => block.type === 'tool_call');
 
 async function devices(seed: number) {
   const laptopTool = countingTool();
   const phoneTool = countingTool();
-  const { server, laptopMirror, phoneMirror, replicator, laptop, phone } = await simulatedDevices(seed, {
-    tabs: { laptop: { tools: [laptopTool.tool] }, phone: { tools: [phoneTool.tool] } },
-    prepare: async (laptop) => void (await laptop.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) })),
-  });
-  const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
-  await laptop.send({ type: 'message.send', conversationId, text: 'write a.txt' });
-  await waitForRunState(laptop, conversationId, ['awaiting_input']);
-  await replicator.settle(async () => (await phone.send({ type: 'requests.listPending' })).length === 1);
-  const [pending] = await phone.send({ type: 'requests.listPending' });
-  const target = { conversationId, messageId: pending!.messageId, requestId: pending!.requestId };
-  return { server, replicator, laptop, phone, laptopTool, phoneTool, target, laptopMirror, phoneMirror };
+  return { ...(await toolCallWaitingOnPhone(seed, { laptop: { tools: [laptopTool.tool] }, phone: { tools: [phoneTool.tool] } })), laptopTool, phoneTool };
 }
 
 async function proposalsOn(server: SimulatedServer): Promise<Proposal[]> {

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
-import { zodTool } from '../../src/core/tools';
-import type { Tool } from '../../src/core/tool';
-import type { ToolCallBlock } from '../../src/schema/blocks';
-import type { Message } from '../../src/schema/records';
+import { ECHO, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
 import type { Proposal, SyncPayload } from '../../src/schema/sync';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror';
 import { open } from '../../src/worker/sync/sync-crypto';
@@ -14,31 +10,6 @@ import { open } from '../../src/worker/sync/sync-crypto';
 // one back as a new revision. A proposal the runner applied once (an Allow, a Stop) must never act again, and an Allow
 // given for one request must never decide another (a rerun after an interruption asks for an Allow of its own).
 
-const CALL = { text: 'Writing it.', toolCalls: [{ name: 'mcp__files__write_file', args: { path: 'a.txt' } }] };
-const ECHO = { text: 'Saw: {{lastToolResult}}' };
-
-/** A tool that counts its calls; while `hold` is set a call waits for ever (a long call the browser is closed in). */
-function countingTool() {
-  const runs: string[] = [];
-  const state = { hold: true };
-  const tool: Tool = {
-    ...zodTool({
-      name: 'mcp__files__write_file',
-      description: 'Writes a file.',
-      input: z.object({ path: z.string().min(1) }).strict(),
-      async execute(args) {
-        runs.push((args as { path: string }).path);
-        if (state.hold) await new Promise(() => undefined);
-        return { text: `wrote ${(args as { path: string }).path}` };
-      },
-    }),
-    permission: 'ask',
-    source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
-  };
-  return { tool, runs, state };
-}
-
-const callIn = (message: Message | undefined) => message?.blocks.find((block): block is ToolCallBlock => block.type === 'tool_call');
 
 async function payloadOf(document: EncryptedDocument): Promise<SyncPayload | undefined> {
   if (!document.ct || !document.iv) return undefined;
@@ -66,18 +37,9 @@ function replay(server: SimulatedServer, old: EncryptedDocument): void {
  * when the laptop's browser closes. `first` is the proposal document as the phone first wrote it (no outcome).
  */
 async function allowedOnPhoneThenLaptopClosed(seed: number) {
-  const tool = countingTool();
+  const tool = countingTool({ hold: true });
   const laptopDatabase = uniqueDatabaseName();
-  const { server, laptopMirror, replicator, laptop, phone, phoneMirror } = await simulatedDevices(seed, {
-    tabs: { laptop: { databaseName: laptopDatabase, tools: [tool.tool] } },
-    prepare: async (laptop) => void (await laptop.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) })),
-  });
-  const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
-  await laptop.send({ type: 'message.send', conversationId, text: 'write a.txt' });
-  await waitForRunState(laptop, conversationId, ['awaiting_input']);
-  await replicator.settle(async () => (await phone.send({ type: 'requests.listPending' })).length === 1);
-  const [pending] = await phone.send({ type: 'requests.listPending' });
-  const target = { conversationId, messageId: pending!.messageId, requestId: pending!.requestId };
+  const { server, laptopMirror, replicator, laptop, phone, phoneMirror, target } = await toolCallWaitingOnPhone(seed, { laptop: { databaseName: laptopDatabase, tools: [tool.tool] } });
   await phone.send({ type: 'request.resolve', ...target, approved: true });
   const firstProposals = await Promise.all([...phoneMirror.local.documents.values()].map(async (stored) => ({ document: structuredClone(stored.document), payload: await payloadOf(stored.document) })));
   const firstRevision = firstProposals.find((entry) => entry.payload?.kind === 'proposal')!.document;
@@ -158,21 +120,13 @@ describe('a hostile sync server replays a Stop', { timeout: 60_000 }, () => {
 describe('proposals that name no request', { timeout: 60_000 }, () => {
   it('an Allow without a binding (an older device, or a replay of one) is refused in its outcome, and nothing runs', async () => {
     const tool = countingTool();
-    tool.state.hold = false;
-    const { server, replicator, laptop, phone } = await simulatedDevices(51, {
-      tabs: { laptop: { tools: [tool.tool] } },
-      prepare: async (laptop) => void (await laptop.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) })),
-    });
-    const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
-    await laptop.send({ type: 'message.send', conversationId, text: 'write a.txt' });
-    await waitForRunState(laptop, conversationId, ['awaiting_input']);
-    await replicator.settle(async () => (await phone.send({ type: 'requests.listPending' })).length === 1);
-    const [pending] = await phone.send({ type: 'requests.listPending' });
+    const { server, replicator, laptop, phone, target } = await toolCallWaitingOnPhone(51, { laptop: { tools: [tool.tool] } });
+    const { conversationId } = target;
     // What a build before the binding wrote: an Allow that does not say which request it decides.
-    await phone.host.sync.propose(conversationId, `request:${pending!.messageId}:${pending!.requestId}`, { type: 'resolve', messageId: pending!.messageId, requestId: pending!.requestId, approved: true });
+    await phone.host.sync.propose(conversationId, `request:${target.messageId}:${target.requestId}`, { type: 'resolve', messageId: target.messageId, requestId: target.requestId, approved: true });
     await replicator.settle(async () => (await proposalsOn(server)).some(({ proposal }) => proposal.outcome?.reason === 'outdated_device'));
     expect(tool.runs).toEqual([]);
-    expect(callIn(await laptop.host.store.getMessage(pending!.messageId))?.approval?.status).toBe('pending');
+    expect(callIn(await laptop.host.store.getMessage(target.messageId))?.approval?.status).toBe('pending');
   });
 });
 

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { script, waitForRunState, type TabOptions } from './host-harness';
+import { simulatedDevices } from './sync-simulation';
+import { zodTool } from '../../src/core/tools';
+import type { Tool } from '../../src/core/tool';
+import type { ToolCallBlock } from '../../src/schema/blocks';
+import type { Message } from '../../src/schema/records';
+
+/** The laptop's model calls `write_file`, an MCP tool that asks first; then replies with what it saw. */
+export const CALL = { text: 'Writing it.', toolCalls: [{ name: 'mcp__files__write_file', args: { path: 'a.txt' } }] };
+export const ECHO = { text: 'Saw: {{lastToolResult}}' };
+
+/** A tool that counts its calls; while `state.hold` is set a call waits for ever (a long call the browser is closed in). */
+export function countingTool({ hold = false } = {}) {
+  const runs: string[] = [];
+  const state = { hold };
+  const tool: Tool = {
+    ...zodTool({
+      name: 'mcp__files__write_file',
+      description: 'Writes a file.',
+      input: z.object({ path: z.string().min(1) }).strict(),
+      async execute(args) {
+        runs.push((args as { path: string }).path);
+        if (state.hold) await new Promise(() => undefined);
+        return { text: `wrote ${(args as { path: string }).path}` };
+      },
+    }),
+    permission: 'ask',
+    source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
+  };
+  return { tool, runs, state };
+}
+
+export const callIn = (message: Message | undefined) => message?.blocks.find((block): block is ToolCallBlock => block.type === 'tool_call');
+
+/** Two synced devices; the laptop's agent has asked to run `write_file`, and the phone lists that approval as pending. */
+export async function toolCallWaitingOnPhone(seed: number, tabs: { laptop?: Partial<TabOptions>; phone?: Partial<TabOptions> }) {
+  const world = await simulatedDevices(seed, { tabs, prepare: async (laptop) => void (await laptop.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) })) });
+  const { laptop, phone, replicator } = world;
+  const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
+  await laptop.send({ type: 'message.send', conversationId, text: 'write a.txt' });
+  await waitForRunState(laptop, conversationId, ['awaiting_input']);
+  await replicator.settle(async () => (await phone.send({ type: 'requests.listPending' })).length === 1);
+  const [pending] = await phone.send({ type: 'requests.listPending' });
+  return { ...world, target: { conversationId, messageId: pending!.messageId, requestId: pending!.requestId } };
+}
