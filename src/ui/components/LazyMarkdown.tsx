@@ -1,5 +1,6 @@
 import { createSignal, Show } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
+import { LongText } from './LongText';
 
 type MarkdownComponent = typeof import('./Markdown').Markdown;
 
@@ -22,13 +23,13 @@ function loadMarkdown(): void {
 
 /**
  * Model text as Markdown. The renderer and its sanitizer (marked, DOMPurify: a third of the page's script) load with
- * the first reply shown, not with the app; until then the text shows plain (never as HTML), and the list's row
+ * the first reply shown, not with the app; until then the text shows plain (never as HTML, cut as Markdown is), and the list's row
  * measuring follows the change.
  */
 export function LazyMarkdown(props: { text: string }) {
   loadMarkdown();
   return (
-    <Show when={markdown()} fallback={<p class="message-text">{props.text}</p>}>
+    <Show when={markdown()} fallback={<LongText class="message-text" text={props.text} />}>
       {(component) => <Dynamic component={component()} text={props.text} />}
     </Show>
   );

@@ -1,14 +1,11 @@
 import { createRenderEffect, createSignal, onCleanup, Show, untrack } from 'solid-js';
-import { t } from '../i18n/i18n';
 import { IncrementalMarkdown } from '../incremental-markdown';
 import { richMarkdown } from '../rich-markdown';
+import { CutNotice, RENDER_LIMIT } from './LongText';
 import './rich-markdown.css';
 
-/**
- * How much of one message is rendered as Markdown at first. Parsing is superlinear in nesting and a 10 MB reply
- * overflowed the parser's stack; the rest is one click away ("Show all") and never rendered by surprise.
- */
-export const RENDER_LIMIT = 100_000;
+// Parsing is superlinear in nesting and a 10 MB reply overflowed the parser's stack: Markdown too is cut at the limit.
+export { RENDER_LIMIT };
 
 /**
  * At most this much new text is rendered per task; the rest follows in the next tasks. A reply that arrives in one big
@@ -26,14 +23,9 @@ export function Markdown(props: { text: string }) {
   return (
     <>
       <div class="markdown" ref={(element) => renderInSteps(element, () => (cut() ? props.text.slice(0, limit()) : props.text))} />
+      {/* Once caught up, text still streaming in is shown as it comes. */}
       <Show when={cut() && limit() === RENDER_LIMIT}>
-        <p class="markdown-cut">
-          {t('message.cut', { shown: RENDER_LIMIT.toLocaleString(), total: props.text.length.toLocaleString() })}{' '}
-          {/* Once caught up, text still streaming in is shown as it comes. */}
-          <button type="button" class="button small" onClick={() => setLimit(Number.POSITIVE_INFINITY)}>
-            {t('message.showAll')}
-          </button>
-        </p>
+        <CutNotice total={props.text.length} onShowAll={() => setLimit(Number.POSITIVE_INFINITY)} />
       </Show>
     </>
   );
