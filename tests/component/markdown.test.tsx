@@ -1,7 +1,7 @@
 import { render, waitFor } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it } from 'vitest';
-import { Markdown, RENDER_STEP } from '../../src/ui/components/Markdown';
+import { Markdown, RENDER_LIMIT, RENDER_STEP } from '../../src/ui/components/Markdown';
 import { renderMarkdown, sanitizedFragment } from '../../src/ui/markdown';
 
 function mount(text: string): HTMLElement {
@@ -139,13 +139,40 @@ describe('Markdown from a hostile or careless model', () => {
 
 describe('Markdown cost cap', () => {
   it('renders a 10 MB nested-list reply without throwing, cut with "Show all"', () => {
-    const nested = Array.from({ length: 200_000 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
+    const nested = Array.from({ length: 420_000 }, (_, index) => `${'  '.repeat(index % 12)}- item ${index}`).join('\n');
     expect(nested.length).toBeGreaterThan(10_000_000);
     const container = mount(nested);
     expect(container.querySelector('.markdown')).not.toBeNull();
     expect(container).toHaveTextContent('Showing the first 100,000 of');
     expect(container.querySelector('button')).toHaveTextContent('Show all');
   }, 30_000);
+});
+
+describe('Markdown too costly to render in steps', () => {
+  // Measured before: 10,000 nested lists 878 ms, 100,000 characters nested 15 deep under one item 1.1 s, a 300,000-
+  // character line 752 ms in one task. Such text is shown plain, cut as plain text is, and says why.
+  it.each([
+    ['nested past any honest reply', `${'- '.repeat(10_000)}x`],
+    ['nested in one huge block', `- top\n${Array.from({ length: 3_000 }, (_, index) => `${'  '.repeat(1 + (index % 14))}- item ${index}`).join('\n')}`],
+    ['a quote that never ends', Array.from({ length: 5_000 }, (_, index) => `${'> '.repeat(1 + (index % 15))}line ${index}`).join('\n')],
+    ['one huge line', 'word '.repeat(60_000)],
+  ])('is shown as plain text: %s', (_, text) => {
+    const container = mount(text);
+    expect(container.querySelector('.markdown')).toBeNull();
+    expect(container).toHaveTextContent('Shown as plain text');
+    expect(container.querySelector('.message-text')!.textContent!.length).toBeLessThanOrEqual(RENDER_LIMIT);
+  });
+
+  it('keeps honest Markdown formatted: lists a few levels deep, long code, many paragraphs', () => {
+    const honest = [
+      Array.from({ length: 2_000 }, (_, index) => `${'  '.repeat(index % 6)}- item ${index}`).join('\n'),
+      `\`\`\`js\n${'let a = 1;'.repeat(5_000)}\n\`\`\``,
+      Array.from({ length: 500 }, (_, index) => `Paragraph ${index} ${'x'.repeat(100)}`).join('\n\n'),
+    ].join('\n\n');
+    const container = mount(honest);
+    expect(container.querySelector('.markdown')).not.toBeNull();
+    expect(container).not.toHaveTextContent('Shown as plain text');
+  });
 });
 
 describe('A reply streaming past the limit', () => {
@@ -184,7 +211,7 @@ describe('Show all', () => {
 
 describe('Rendering in steps', () => {
   it('renders a reply that arrives in one big jump a step per task, never all in the first', async () => {
-    const nested = Array.from({ length: 1_500 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
+    const nested = Array.from({ length: 1_500 }, (_, index) => `${'  '.repeat(index % 12)}- item ${index}`).join('\n');
     expect(nested.length).toBeGreaterThan(RENDER_STEP * 5);
     const { container, findByText } = render(() => <Markdown text={nested} />);
     // The first task rendered about one step: the start is there, the end is not yet.
