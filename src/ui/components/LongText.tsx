@@ -1,4 +1,4 @@
-import { createMemo, createSignal, For, onCleanup, onMount, Show } from 'solid-js';
+import { createEffect, createMemo, createSignal, For, onCleanup, Show, untrack } from 'solid-js';
 import { t } from '../i18n/i18n';
 
 /**
@@ -29,9 +29,9 @@ export function CutNotice(props: { total: number; onShowAll: () => void }) {
 /**
  * Text shown as text (never as markup), cut at RENDER_LIMIT with "Show all", which adds the rest a slice per frame.
  * `tag` and `class` are the element the text is in; text that grows (streaming) re-renders only its last slice. `whole`
- * starts as if "Show all" was pressed (Markdown that turned plain after it was).
+ * acts as "Show all" pressed elsewhere (a reply's Markdown view, which this stands for), and `onShowAll` tells it.
  */
-export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'; whole?: boolean }) {
+export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'; whole?: boolean; onShowAll?: () => void }) {
   const [limit, setLimit] = createSignal(RENDER_LIMIT);
   const [showingAll, setShowingAll] = createSignal(false);
   const shown = () => Math.min(props.text.length, limit());
@@ -51,10 +51,12 @@ export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'
   }
   onCleanup(() => frame !== undefined && cancelAnimationFrame(frame));
   const showAll = () => {
+    if (showingAll()) return;
     setShowingAll(true);
     showMore();
+    props.onShowAll?.();
   };
-  onMount(() => props.whole && showAll());
+  createEffect(() => props.whole && untrack(showAll));
 
   const body = () => <For each={slices()}>{(slice) => <span class="text-slice">{slice}</span>}</For>;
   return (

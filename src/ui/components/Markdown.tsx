@@ -1,13 +1,10 @@
-import { createMemo, createRenderEffect, createSignal, onCleanup, Show, untrack } from 'solid-js';
-import { tooCostlyForMarkdown } from '../costly-markdown';
-import { t } from '../i18n/i18n';
+import { createRenderEffect, onCleanup, untrack } from 'solid-js';
 import { IncrementalMarkdown } from '../incremental-markdown';
 import { richMarkdown } from '../rich-markdown';
-import { CutNotice, LongText, RENDER_LIMIT } from './LongText';
 import './rich-markdown.css';
 
-// Parsing is superlinear in nesting and a 10 MB reply overflowed the parser's stack: Markdown too is cut at the limit.
-export { RENDER_LIMIT };
+// Loaded with the renderer: the page decides with it whether to render at all, without loading its code first.
+export { tooCostlyForMarkdown } from '../costly-markdown';
 
 /**
  * At most this much new text is rendered per task; the rest follows in the next tasks. A reply that arrives in one big
@@ -18,32 +15,11 @@ export { RENDER_LIMIT };
 export const RENDER_STEP = 6_000;
 
 /**
- * Model text as sanitized Markdown. While `text` grows (streaming) only its changed tail is rendered again. Markdown
- * too costly to parse in steps (nested past any honest reply, or one huge line) is shown as plain text, and says so.
+ * Model text as sanitized Markdown. While `text` grows (streaming) only its changed tail is rendered again. It renders
+ * what it is given: LazyMarkdown cuts the text first, and shows it plain where tooCostlyForMarkdown says so.
  */
 export function Markdown(props: { text: string }) {
-  const [limit, setLimit] = createSignal(RENDER_LIMIT);
-  const cut = () => props.text.length > limit();
-  const wanted = createMemo(() => (cut() ? props.text.slice(0, limit()) : props.text));
-  const costly = createMemo(() => tooCostlyForMarkdown(wanted()));
-
-  return (
-    <Show
-      when={!costly()}
-      fallback={
-        <>
-          <p class="markdown-cut">{t('message.plain')}</p>
-          <LongText class="message-text" text={props.text} whole={limit() !== RENDER_LIMIT} />
-        </>
-      }
-    >
-      <div class="markdown" ref={(element) => renderInSteps(element, wanted)} />
-      {/* Once caught up, text still streaming in is shown as it comes. */}
-      <Show when={cut() && limit() === RENDER_LIMIT}>
-        <CutNotice total={props.text.length} onShowAll={() => setLimit(Number.POSITIVE_INFINITY)} />
-      </Show>
-    </Show>
-  );
+  return <div class="markdown" ref={(element) => renderInSteps(element, () => props.text)} />;
 }
 
 /** Keeps `element` rendering `wanted()`, adding at most about RENDER_STEP characters per task. */
