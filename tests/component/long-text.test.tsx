@@ -44,6 +44,11 @@ describe('Long text is cut with "Show all"', () => {
     expect(shownText(plain!)).toBe(RENDER_LIMIT);
   });
 
+  it("in an error's details (an imported error block can hold any length)", () => {
+    render(() => <MessageView message={message('assistant', [{ type: 'error', code: 'provider_error', message: LONG }])} client={client} />);
+    expect(shownText(document.querySelector('.error-details__text')!)).toBe(RENDER_LIMIT);
+  });
+
   it("in a tool's arguments and result", () => {
     const block: Block = { type: 'tool_call', toolCallId: 'call-1', toolName: 'fetch', args: LONG, status: 'success', result: LONG };
     render(() => <ToolCallCard block={block} conversationId="c1" messageId="m1" client={client} />);
