@@ -31,7 +31,7 @@ function loadMarkdown(): void {
 export function LazyMarkdown(props: { text: string }) {
   loadMarkdown();
   const [whole, setWhole] = createSignal(false);
-  const shown = createMemo(() => (whole() || props.text.length <= RENDER_LIMIT ? props.text : props.text.slice(0, RENDER_LIMIT)));
+  const shown = createMemo(() => (whole() ? props.text : props.text.slice(0, RENDER_LIMIT)));
   const costly = createMemo(() => markdown()?.tooCostlyForMarkdown(shown()) ?? false);
   const plain = () => (
     <>

@@ -1,4 +1,5 @@
 import { createEffect, createMemo, createSignal, For, onCleanup, Show, untrack } from 'solid-js';
+import { Dynamic } from 'solid-js/web';
 import { t } from '../i18n/i18n';
 
 /**
@@ -49,7 +50,7 @@ export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'
     setLimit(limit() + TEXT_SLICE);
     frame = requestAnimationFrame(showMore);
   }
-  onCleanup(() => frame !== undefined && cancelAnimationFrame(frame));
+  onCleanup(() => cancelAnimationFrame(frame ?? 0));
   const showAll = () => {
     if (showingAll()) return;
     setShowingAll(true);
@@ -58,12 +59,11 @@ export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'
   };
   createEffect(() => props.whole && untrack(showAll));
 
-  const body = () => <For each={slices()}>{(slice) => <span class="text-slice">{slice}</span>}</For>;
   return (
     <>
-      <Show when={props.tag === 'pre'} fallback={<p class={props.class}>{body()}</p>}>
-        <pre class={props.class}>{body()}</pre>
-      </Show>
+      <Dynamic component={props.tag ?? 'p'} class={props.class}>
+        <For each={slices()}>{(slice) => <span class="text-slice">{slice}</span>}</For>
+      </Dynamic>
       <Show when={!showingAll() && props.text.length > RENDER_LIMIT}>
         <CutNotice total={props.text.length} onShowAll={showAll} />
       </Show>
@@ -83,14 +83,11 @@ export function textSlices(text: string, length: number): string[] {
     if (to < length) {
       const lineEnd = text.lastIndexOf('\n', to - 1);
       if (lineEnd >= from + TEXT_SLICE / 2) to = lineEnd + 1;
-      else if (isHighSurrogate(text.charCodeAt(to - 1))) to -= 1;
+      // A high surrogate: the first half of a pair.
+      else if ((text.charCodeAt(to - 1) & 0xfc00) === 0xd800) to -= 1;
     }
     slices.push(text.slice(from, to));
     from = to;
   }
   return slices;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }

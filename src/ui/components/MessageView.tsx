@@ -140,7 +140,8 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
       return (
         <div class="error-block" role="alert">
           {words().text}
-          <ErrorDetail detail={words().detail} />
+          {/* An imported error block's message has no length bound. */}
+          <ErrorDetail detail={words().detail} text={(detail) => <LongText class="error-details__text" text={detail} />} />
         </div>
       );
     }
