@@ -1,6 +1,8 @@
 import { render, waitFor } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LazyMarkdown } from '../../src/ui/components/LazyMarkdown';
+import { RENDER_LIMIT } from '../../src/ui/components/LongText';
 import { Markdown, RENDER_STEP } from '../../src/ui/components/Markdown';
 import { renderMarkdown, sanitizedFragment } from '../../src/ui/markdown';
 
@@ -8,6 +10,18 @@ function mount(text: string): HTMLElement {
   const { container } = render(() => <Markdown text={text} />);
   return container;
 }
+
+/** A reply as the app shows it: cut, and plain where Markdown would cost too much (the renderer is loaded first). */
+function mountReply(text: string): HTMLElement {
+  const { container } = render(() => <LazyMarkdown text={text} />);
+  return container;
+}
+
+beforeAll(async () => {
+  const { container, unmount } = render(() => <LazyMarkdown text="*loaded*" />);
+  await waitFor(() => expect(container.querySelector('.markdown em')).not.toBeNull());
+  unmount();
+});
 
 describe('Markdown', () => {
   it('keeps ordinary Markdown: emphasis, lists, code, tables, links', () => {
@@ -139,20 +153,47 @@ describe('Markdown from a hostile or careless model', () => {
 
 describe('Markdown cost cap', () => {
   it('renders a 10 MB nested-list reply without throwing, cut with "Show all"', () => {
-    const nested = Array.from({ length: 200_000 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
+    const nested = Array.from({ length: 420_000 }, (_, index) => `${'  '.repeat(index % 12)}- item ${index}`).join('\n');
     expect(nested.length).toBeGreaterThan(10_000_000);
-    const container = mount(nested);
+    const container = mountReply(nested);
     expect(container.querySelector('.markdown')).not.toBeNull();
     expect(container).toHaveTextContent('Showing the first 100,000 of');
     expect(container.querySelector('button')).toHaveTextContent('Show all');
   }, 30_000);
 });
 
+describe('Markdown too costly to render in steps', () => {
+  // Measured before: 10,000 nested lists 878 ms, 100,000 characters nested 15 deep under one item 1.1 s, a 300,000-
+  // character line 752 ms in one task. Such text is shown plain, cut as plain text is, and says why.
+  it.each([
+    ['nested past any honest reply', `${'- '.repeat(10_000)}x`],
+    ['nested in one huge block', `- top\n${Array.from({ length: 3_000 }, (_, index) => `${'  '.repeat(1 + (index % 14))}- item ${index}`).join('\n')}`],
+    ['a quote that never ends', Array.from({ length: 5_000 }, (_, index) => `${'> '.repeat(1 + (index % 15))}line ${index}`).join('\n')],
+    ['one huge line', 'word '.repeat(60_000)],
+  ])('is shown as plain text: %s', (_, text) => {
+    const container = mountReply(text);
+    expect(container.querySelector('.markdown')).toBeNull();
+    expect(container).toHaveTextContent('Shown as plain text');
+    expect(container.querySelector('.message-text')!.textContent!.length).toBeLessThanOrEqual(RENDER_LIMIT);
+  });
+
+  it('keeps honest Markdown formatted: lists a few levels deep, long code, many paragraphs', () => {
+    const honest = [
+      Array.from({ length: 2_000 }, (_, index) => `${'  '.repeat(index % 6)}- item ${index}`).join('\n'),
+      `\`\`\`js\n${'let a = 1;'.repeat(5_000)}\n\`\`\``,
+      Array.from({ length: 500 }, (_, index) => `Paragraph ${index} ${'x'.repeat(100)}`).join('\n\n'),
+    ].join('\n\n');
+    const container = mountReply(honest);
+    expect(container.querySelector('.markdown')).not.toBeNull();
+    expect(container).not.toHaveTextContent('Shown as plain text');
+  });
+});
+
 describe('A reply streaming past the limit', () => {
   it('leaves the rendered part alone while text beyond the limit arrives', async () => {
     const paragraphs = (from: number, count: number) => Array.from({ length: count }, (_, index) => `Paragraph ${from + index} ${'x'.repeat(90)}`).join('\n\n');
     const [text, setText] = createSignal(paragraphs(0, 1_200));
-    const { container, findByText } = render(() => <Markdown text={text()} />);
+    const { container, findByText } = render(() => <LazyMarkdown text={text()} />);
     await findByText(/Showing the first 100,000 of/, {}, { timeout: 20_000 });
     // Rendered in steps: wait for the last paragraph that starts within the limit.
     const lastShown = [...text().slice(0, 100_000).matchAll(/Paragraph \d+/g)].at(-1)![0];
@@ -172,7 +213,7 @@ describe('A reply streaming past the limit', () => {
 describe('Show all', () => {
   it('renders the whole reply in steps, and keeps showing text that arrives after it', async () => {
     const [text, setText] = createSignal(Array.from({ length: 1_700 }, (_, index) => `- item ${index} ${'x'.repeat(60)}`).join('\n'));
-    const { container, findByText } = render(() => <Markdown text={text()} />);
+    const { container, findByText } = render(() => <LazyMarkdown text={text()} />);
     expect(container).not.toHaveTextContent('item 1699 ');
     container.querySelector('button')!.click();
     await findByText(/item 1699 /, {}, { timeout: 20_000 });
@@ -184,7 +225,7 @@ describe('Show all', () => {
 
 describe('Rendering in steps', () => {
   it('renders a reply that arrives in one big jump a step per task, never all in the first', async () => {
-    const nested = Array.from({ length: 1_500 }, (_, index) => `${'  '.repeat(index % 40)}- item ${index}`).join('\n');
+    const nested = Array.from({ length: 1_500 }, (_, index) => `${'  '.repeat(index % 12)}- item ${index}`).join('\n');
     expect(nested.length).toBeGreaterThan(RENDER_STEP * 5);
     const { container, findByText } = render(() => <Markdown text={nested} />);
     // The first task rendered about one step: the start is there, the end is not yet.

@@ -1,17 +1,19 @@
-import { createSignal, Show } from 'solid-js';
+import { createMemo, createSignal, Show } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
+import { t } from '../i18n/i18n';
+import { CutNotice, LongText, RENDER_LIMIT } from './LongText';
 
-type MarkdownComponent = typeof import('./Markdown').Markdown;
+type MarkdownModule = typeof import('./Markdown');
 
 // Module-level, owned by no component: Solid's `lazy` keeps its loading state in the first instance that renders it,
 // so when the message list removed that row before the code arrived, the rows still shown stayed empty for good.
-const [markdown, setMarkdown] = createSignal<MarkdownComponent>();
+const [markdown, setMarkdown] = createSignal<MarkdownModule>();
 let loading: Promise<void> | undefined;
 
 function loadMarkdown(): void {
   loading ??= import('./Markdown').then(
     (module) => {
-      setMarkdown(() => module.Markdown);
+      setMarkdown(() => module);
     },
     // Offline with the chunk not cached, say: the text stays plain, and the next reply shown tries again.
     () => {
@@ -21,15 +23,35 @@ function loadMarkdown(): void {
 }
 
 /**
- * Model text as Markdown. The renderer and its sanitizer (marked, DOMPurify: a third of the page's script) load with
- * the first reply shown, not with the app; until then the text shows plain (never as HTML), and the list's row
- * measuring follows the change.
+ * Model text as Markdown, cut at RENDER_LIMIT with "Show all" (parsing is superlinear in nesting, and a 10 MB reply
+ * overflowed the parser's stack). The renderer and its sanitizer (marked, DOMPurify: a third of the page's script) load
+ * with the first reply shown, not with the app; until then the text shows plain (never as HTML, cut the same way), and
+ * the list's row measuring follows the change. Markdown too costly to render in steps is shown plain, and says so.
  */
 export function LazyMarkdown(props: { text: string }) {
   loadMarkdown();
+  const [whole, setWhole] = createSignal(false);
+  const shown = createMemo(() => (whole() ? props.text : props.text.slice(0, RENDER_LIMIT)));
+  const costly = createMemo(() => markdown()?.tooCostlyForMarkdown(shown()) ?? false);
+  const plain = () => (
+    <>
+      <Show when={costly()}>
+        <p class="markdown-cut">{t('message.plain')}</p>
+      </Show>
+      <LongText class="message-text" text={props.text} whole={whole()} onShowAll={() => setWhole(true)} />
+    </>
+  );
   return (
-    <Show when={markdown()} fallback={<p class="message-text">{props.text}</p>}>
-      {(component) => <Dynamic component={component()} text={props.text} />}
+    <Show when={costly() ? undefined : markdown()} fallback={plain()}>
+      {(module) => (
+        <>
+          <Dynamic component={module().Markdown} text={shown()} />
+          {/* Once caught up, text still streaming in is shown as it comes. */}
+          <Show when={!whole() && props.text.length > RENDER_LIMIT}>
+            <CutNotice total={props.text.length} onShowAll={() => setWhole(true)} />
+          </Show>
+        </>
+      )}
     </Show>
   );
 }

@@ -1,14 +1,10 @@
-import { createRenderEffect, createSignal, onCleanup, Show, untrack } from 'solid-js';
-import { t } from '../i18n/i18n';
+import { createRenderEffect, onCleanup, untrack } from 'solid-js';
 import { IncrementalMarkdown } from '../incremental-markdown';
 import { richMarkdown } from '../rich-markdown';
 import './rich-markdown.css';
 
-/**
- * How much of one message is rendered as Markdown at first. Parsing is superlinear in nesting and a 10 MB reply
- * overflowed the parser's stack; the rest is one click away ("Show all") and never rendered by surprise.
- */
-export const RENDER_LIMIT = 100_000;
+// Loaded with the renderer: the page decides with it whether to render at all, without loading its code first.
+export { tooCostlyForMarkdown } from '../costly-markdown';
 
 /**
  * At most this much new text is rendered per task; the rest follows in the next tasks. A reply that arrives in one big
@@ -18,25 +14,12 @@ export const RENDER_LIMIT = 100_000;
  */
 export const RENDER_STEP = 6_000;
 
-/** Model text as sanitized Markdown. While `text` grows (streaming) only its changed tail is rendered again. */
+/**
+ * Model text as sanitized Markdown. While `text` grows (streaming) only its changed tail is rendered again. It renders
+ * what it is given: LazyMarkdown cuts the text first, and shows it plain where tooCostlyForMarkdown says so.
+ */
 export function Markdown(props: { text: string }) {
-  const [limit, setLimit] = createSignal(RENDER_LIMIT);
-  const cut = () => props.text.length > limit();
-
-  return (
-    <>
-      <div class="markdown" ref={(element) => renderInSteps(element, () => (cut() ? props.text.slice(0, limit()) : props.text))} />
-      <Show when={cut() && limit() === RENDER_LIMIT}>
-        <p class="markdown-cut">
-          {t('message.cut', { shown: RENDER_LIMIT.toLocaleString(), total: props.text.length.toLocaleString() })}{' '}
-          {/* Once caught up, text still streaming in is shown as it comes. */}
-          <button type="button" class="button small" onClick={() => setLimit(Number.POSITIVE_INFINITY)}>
-            {t('message.showAll')}
-          </button>
-        </p>
-      </Show>
-    </>
-  );
+  return <div class="markdown" ref={(element) => renderInSteps(element, () => props.text)} />;
 }
 
 /** Keeps `element` rendering `wanted()`, adding at most about RENDER_STEP characters per task. */

@@ -7,6 +7,7 @@ import { describeRunError } from '../error-words';
 import { locale, t } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
 import { LazyMarkdown } from './LazyMarkdown';
+import { LongText } from './LongText';
 import { CopyMessage, messageSource } from './CopyMessage';
 import { MessageBranching, MessageEditor } from './MessageBranching';
 import { ToolCallCard } from './ToolCallCard';
@@ -119,13 +120,13 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
       return props.message.role === 'assistant' ? (
         <LazyMarkdown text={block.text} />
       ) : (
-        <p class="message-text">{block.text}</p>
+        <LongText class="message-text" text={block.text} />
       );
     case 'reasoning':
       return (
         <details class="reasoning">
           <summary>{t('message.reasoning')}</summary>
-          <p class="reasoning-text">{block.text}</p>
+          <LongText class="reasoning-text" text={block.text} />
         </details>
       );
     case 'tool_call':
@@ -139,7 +140,8 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
       return (
         <div class="error-block" role="alert">
           {words().text}
-          <ErrorDetail detail={words().detail} />
+          {/* An imported error block's message has no length bound. */}
+          <ErrorDetail detail={words().detail} text={(detail) => <LongText class="error-details__text" text={detail} />} />
         </div>
       );
     }
@@ -160,7 +162,7 @@ function UnknownBlock(props: { block: never }) {
   return (
     <div class="unknown-block" data-kind={kind()}>
       <p class="unknown-block__note">{t('block.unknown', { kind: kind() })}</p>
-      <Show when={text()}>{(shown) => <p class="message-text">{shown()}</p>}</Show>
+      <Show when={text()}>{(shown) => <LongText class="message-text" text={shown()} />}</Show>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { ToolProgress } from '../../schema/events';
 import type { WorkerClient } from '../channel';
 import { navigate, routeHash } from '../hash-route';
 import { t, type MessageKey } from '../i18n/i18n';
+import { LongText } from './LongText';
 import { ApprovalControls } from './requests/ApprovalControls';
 import { decidedElsewhere, deviceName } from '../device-name';
 import './requests/requests.css';
@@ -73,13 +74,13 @@ export function ToolCallCard(props: {
       <Show when={argumentsText()}>
         <details class="tool-call-details" open={waiting() && props.block.approval?.kind === 'permission'}>
           <summary>{t('tool.arguments')}</summary>
-          <pre>{argumentsText()}</pre>
+          <LongText tag="pre" class="tool-call-arguments" text={argumentsText()} />
         </details>
       </Show>
       <Show when={props.block.approval?.originalArgs !== undefined}>
         <details class="tool-call-details">
           <summary>{t('tool.originalArguments')}</summary>
-          <pre>{formatArguments(props.block.approval?.originalArgs)}</pre>
+          <LongText tag="pre" class="tool-call-arguments" text={formatArguments(props.block.approval?.originalArgs)} />
         </details>
       </Show>
       <Show when={waiting()}>
@@ -109,12 +110,12 @@ export function ToolCallCard(props: {
         <p class="tool-call-outcome">{t('tool.interruptedNote')}</p>
       </Show>
       <Show when={props.block.result !== undefined && props.block.status !== 'success' && props.block.status !== 'interrupted' && permission() !== 'never' && props.block.approval?.resolution !== 'imported'}>
-        <pre class="tool-call-result error">{props.block.result}</pre>
+        <LongText tag="pre" class="tool-call-result error" text={props.block.result!} />
       </Show>
       <Show when={props.block.result !== undefined && props.block.status === 'success'}>
         <details class="tool-call-details">
           <summary>{t('tool.result')}</summary>
-          <pre class="tool-call-result">{props.block.result}</pre>
+          <LongText tag="pre" class="tool-call-result" text={props.block.result!} />
         </details>
       </Show>
     </div>

@@ -1,0 +1,93 @@
+import { createEffect, createMemo, createSignal, For, onCleanup, Show, untrack } from 'solid-js';
+import { Dynamic } from 'solid-js/web';
+import { t } from '../i18n/i18n';
+
+/**
+ * How much of one text is put in the page at first, whatever shows it (Markdown, plain text, a tool's result). The
+ * rest is one click away ("Show all") and never rendered by surprise: a 5 MB message froze the page for 50 s and a
+ * 100 MB one crashed the tab on every reopen.
+ */
+export const RENDER_LIMIT = 100_000;
+
+/**
+ * Plain text goes in the page in slices of about this many characters, each its own block: the browser lays out one
+ * slice at a time, and "Show all" adds a slice per frame, so no frame lays out more than this.
+ */
+export const TEXT_SLICE = 20_000;
+
+/** "Showing the first 100,000 of n characters" and button "Show all". */
+export function CutNotice(props: { total: number; onShowAll: () => void }) {
+  return (
+    <p class="markdown-cut">
+      {t('message.cut', { shown: RENDER_LIMIT.toLocaleString(), total: props.total.toLocaleString() })}{' '}
+      <button type="button" class="button small" onClick={() => props.onShowAll()}>
+        {t('message.showAll')}
+      </button>
+    </p>
+  );
+}
+
+/**
+ * Text shown as text (never as markup), cut at RENDER_LIMIT with "Show all", which adds the rest a slice per frame.
+ * `tag` and `class` are the element the text is in; text that grows (streaming) re-renders only its last slice. `whole`
+ * acts as "Show all" pressed elsewhere (a reply's Markdown view, which this stands for), and `onShowAll` tells it.
+ */
+export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'; whole?: boolean; onShowAll?: () => void }) {
+  const [limit, setLimit] = createSignal(RENDER_LIMIT);
+  const [showingAll, setShowingAll] = createSignal(false);
+  const shown = () => Math.min(props.text.length, limit());
+  const slices = createMemo(() => textSlices(props.text, shown()));
+  let frame: number | undefined;
+
+  // A slice per frame, not per task: tasks between two frames would leave the browser several slices to lay out at once.
+  function showMore() {
+    frame = undefined;
+    if (limit() >= props.text.length) {
+      // Caught up: text still streaming in is shown as it comes.
+      setLimit(Number.POSITIVE_INFINITY);
+      return;
+    }
+    setLimit(limit() + TEXT_SLICE);
+    frame = requestAnimationFrame(showMore);
+  }
+  onCleanup(() => cancelAnimationFrame(frame ?? 0));
+  const showAll = () => {
+    if (showingAll()) return;
+    setShowingAll(true);
+    showMore();
+    props.onShowAll?.();
+  };
+  createEffect(() => props.whole && untrack(showAll));
+
+  return (
+    <>
+      <Dynamic component={props.tag ?? 'p'} class={props.class}>
+        <For each={slices()}>{(slice) => <span class="text-slice">{slice}</span>}</For>
+      </Dynamic>
+      <Show when={!showingAll() && props.text.length > RENDER_LIMIT}>
+        <CutNotice total={props.text.length} onShowAll={showAll} />
+      </Show>
+    </>
+  );
+}
+
+/**
+ * The first `length` characters of `text` in slices of at most TEXT_SLICE, each ending after a line break where one is
+ * near (so the blocks look like the one text) and never between the two halves of a surrogate pair.
+ */
+export function textSlices(text: string, length: number): string[] {
+  const slices: string[] = [];
+  let from = 0;
+  while (from < length) {
+    let to = Math.min(length, from + TEXT_SLICE);
+    if (to < length) {
+      const lineEnd = text.lastIndexOf('\n', to - 1);
+      if (lineEnd >= from + TEXT_SLICE / 2) to = lineEnd + 1;
+      // A high surrogate: the first half of a pair.
+      else if ((text.charCodeAt(to - 1) & 0xfc00) === 0xd800) to -= 1;
+    }
+    slices.push(text.slice(from, to));
+    from = to;
+  }
+  return slices;
+}
