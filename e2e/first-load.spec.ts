@@ -6,10 +6,11 @@ import { expect, test, type Response } from '@playwright/test';
  * a server would. Bytes, not time: the build decides them, so the check is deterministic. The project's budget is
  * 90 KiB (issue 21.21); LIMIT_KIB is what the app loads today, so a regression fails here (lower it as the load shrinks).
  */
-// 84 → 86 with the security round (85.6 measured): every text view capped and sliced (LongText, in the message view),
-// the framed-page check before anything starts, notification words, and the English strings of the sync warnings.
-// Strings loaded per screen (the performance issue's first item) is how it comes back down.
-const LIMIT_KIB = 86;
+// 84 → 87 with the security round (86.1 measured): every text view capped and sliced (LongText, in the message view),
+// long texts clipped on their way to the page, the framed-page check before anything starts, notification words, and
+// the English strings of the sync warnings. Strings loaded per screen (the performance issue's first item) is how it
+// comes back down.
+const LIMIT_KIB = 87;
 
 // A first visit: nothing cached, no service worker yet (its precache is a background download, not the page's load).
 test.use({ serviceWorkers: 'block' });

@@ -6,6 +6,8 @@ import { messageLog } from './fixtures';
 
 /** The cut of src/ui/components/LongText.tsx, restated: a test must not import the app. */
 const RENDER_LIMIT = 100_000;
+/** What the worker sends the page of one text (src/schema/limits.ts). */
+const PAGE_TEXT_LIMIT = 1_000_000;
 
 /** About `length` characters of numbered lines of words. */
 function longText(label: string, length: number): string {
@@ -87,12 +89,16 @@ test('a 2 MB message, its reasoning and a tool\'s result are cut with "Show all"
   await expect(you.getByRole('button', { name: 'Show all' })).toBeVisible();
   expect((await pageSize(messageLog(page))).text).toBeLessThan(6 * RENDER_LIMIT);
 
-  // "Show all" adds the rest a slice at a time, up to the last line.
+  // "Show all" adds the rest a slice at a time, up to what the page holds (the worker sends the first million
+  // characters of a text), and then says the rest is for Copy and the exports.
   await you.getByRole('button', { name: 'Show all' }).click();
   await expect(you.getByRole('button', { name: 'Show all' })).toHaveCount(0);
   const question = longText('question', size);
-  await expect(you.locator('.text-slice').last()).toHaveText(new RegExp(`${question.split('\n').at(-1)}$`), { timeout: 60_000 });
-  expect(await you.locator('.text-slice').count()).toBeGreaterThanOrEqual(question.length / 20_000);
+  const rest = (question.length - PAGE_TEXT_LIMIT).toLocaleString('en-US');
+  await expect(you.getByText(`The rest (${rest} characters) is too long to show here: Copy takes all of it, and so do the exports.`, { exact: true })).toBeVisible({ timeout: 60_000 });
+  const held = question.slice(0, PAGE_TEXT_LIMIT);
+  await expect(you.locator('.text-slice').last()).toHaveText(new RegExp(`${held.split('\n').at(-1)}$`));
+  expect(await you.locator('.text-slice').count()).toBeGreaterThanOrEqual(PAGE_TEXT_LIMIT / 20_000);
   await reportLongTasks(page, 'after Show all');
 
   // After a reload the reply shows plain while the Markdown code loads: cut as well.
@@ -129,4 +135,14 @@ test('a 100 MB reply opens cut, and opens again after a reload', async ({ page, 
   await expect(reply.getByRole('button', { name: 'Show all' })).toBeVisible({ timeout: 60_000 });
   expect((await pageSize(messageLog(page))).text).toBeLessThan(2 * RENDER_LIMIT);
   await reportLongTasks(page, 'reloaded');
+
+  // The page holds only the first million characters (the worker clips what it sends): "Show all" shows those,
+  // in slices, and says the rest is for Copy and the exports.
+  await reply.getByRole('button', { name: 'Show all' }).click();
+  const rest = (text.length - PAGE_TEXT_LIMIT).toLocaleString('en-US');
+  await expect(reply.getByText(`The rest (${rest} characters) is too long to show here: Copy takes all of it, and so do the exports.`, { exact: true })).toBeVisible({ timeout: 120_000 });
+  const shown = (await pageSize(messageLog(page))).text;
+  expect(shown).toBeGreaterThan(PAGE_TEXT_LIMIT - RENDER_LIMIT);
+  expect(shown).toBeLessThan(PAGE_TEXT_LIMIT + RENDER_LIMIT);
+  await reportLongTasks(page, 'shown all');
 });

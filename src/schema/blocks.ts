@@ -2,10 +2,15 @@ import { z } from 'zod';
 import { DeviceRef } from './device';
 import { Question, QuestionAnswer, QuestionDraft } from './question';
 
-export const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
+/**
+ * `clippedFrom`: set only on the copy of a block the worker sends to the page, when its text was longer than
+ * PAGE_TEXT_LIMIT (schema/limits.ts): `text` is then its start, and the whole is `clippedFrom` characters long. Never
+ * stored; the page asks for the whole message (`message.whole`) to copy or export it.
+ */
+export const TextBlock = z.object({ type: z.literal('text'), text: z.string(), clippedFrom: z.number().int().optional() });
 export type TextBlock = z.infer<typeof TextBlock>;
 
-export const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string() });
+export const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string(), clippedFrom: z.number().int().optional() });
 export type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
 /** MCP tool annotations: the server's hints, shown to the user, never trusted as guarantees. */

@@ -159,6 +159,8 @@ export const COMMANDS = {
   /** What the stored in-browser models take, in bytes: the sum of their files' sizes. */
   'localModel.storedBytes': command<{ bytes: number }>()({}),
   /** A page of a conversation's messages: the newest `limit` with `fromSeq <= seq < beforeSeq`, oldest first. */
+  /** A message as stored, every text whole: the page's copies are clipped at PAGE_TEXT_LIMIT (for Copy and export). */
+  'message.whole': command<{ message: Message }>()({ messageId: recordId }),
   'conversation.messages': command<MessagePage>()({
     conversationId,
     beforeSeq: z.number().int().min(0).optional(),

@@ -43,6 +43,13 @@ export function profileAcceptsImages(profile: { kind: string; acceptsImages?: bo
   return profile.acceptsImages ?? true;
 }
 
+/**
+ * The most of one text or reasoning block the worker sends to the page (ten times what the page renders before "Show
+ * all"; "Show all" of a million characters makes no task over ~85 ms): a 100 MB message copied whole into the page held its main
+ * thread for ~200 ms on every open. Copy and export ask for the whole message.
+ */
+export const PAGE_TEXT_LIMIT = 1_000_000;
+
 // Files sent with a message (schema/attachment-kinds.ts applies them).
 /** At most this many files go with one message. */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;

@@ -15,7 +15,13 @@ export async function readWholePath(client: Pick<WorkerClient, 'send'>, conversa
     if (page.earlier === 0 || page.messages.length === 0) break;
     beforeSeq = page.messages[0]!.seq;
   }
-  return pages.flat();
+  return Promise.all(pages.flat().map((message) => wholeMessage(client, message)));
+}
+
+/** The message as stored: one whose long texts the worker clipped for the page (`clippedFrom`) is asked for whole. */
+export async function wholeMessage(client: Pick<WorkerClient, 'send'>, message: Message): Promise<Message> {
+  const clipped = message.blocks.some((block) => (block.type === 'text' || block.type === 'reasoning') && block.clippedFrom !== undefined);
+  return clipped ? (await client.send({ type: 'message.whole', messageId: message.id })).message : message;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { WireError } from '../schema/wire-error';
 import type { ReplyEnvelope, WorkerMessage } from '../schema/protocol';
+import { clipForPage } from './page-copy';
 
 /** The part of a Worker global or a MessagePort that the channel uses. */
 export interface PortLike {
@@ -17,8 +18,11 @@ export function serveCommands(port: PortLike, handle: (command: unknown) => Prom
     if (typeof data !== 'object' || data === null || (data as { kind?: unknown }).kind !== 'command') return;
     const id = (data as { id?: unknown }).id;
     if (typeof id !== 'string' || id.length === 0 || id.length > 200) return;
-    void handle((data as { command?: unknown }).command).then(
-      (result) => port.postMessage({ kind: 'reply', id, ok: true, result } satisfies ReplyEnvelope),
+    const command = (data as { command?: unknown }).command;
+    // Messages go to the page with long texts clipped, but for `message.whole`, which asks for the whole message.
+    const whole = (command as { type?: unknown } | null)?.type === 'message.whole';
+    void handle(command).then(
+      (result) => port.postMessage({ kind: 'reply', id, ok: true, result: whole ? result : clipForPage(result) } satisfies ReplyEnvelope),
       (error: unknown) => port.postMessage({ kind: 'reply', id, ok: false, error: serializeError(error) } satisfies ReplyEnvelope),
     );
   });

@@ -10,10 +10,11 @@ import { WireError } from '../schema/wire-error';
 import { createFirstScreen, type FirstScreen } from './first-screen';
 import { webLocks } from './locks';
 import { openPeerChannel } from './peer-channel';
+import { clipForPage } from './page-copy';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const post = (event: AppEvent) => self.postMessage({ kind: 'event', event } satisfies WorkerMessage);
+const post = (event: AppEvent) => self.postMessage({ kind: 'event', event: clipForPage(event) } satisfies WorkerMessage);
 
 const peers = openPeerChannel('parley-peers', {
   hint: (hint) => void screen.then((ready) => ready.host()).then((host) => host.peerHint(hint)).catch(() => undefined),

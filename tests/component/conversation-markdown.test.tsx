@@ -26,3 +26,22 @@ describe('Export as Markdown', () => {
     expect(markdownFileName('  ')).toBe('conversation.md');
   });
 });
+
+describe('the whole path, for an export', () => {
+  it('asks the worker for the whole of a message whose texts were clipped for the page, and only for that one', async () => {
+    const { readWholePath } = await import('../../src/ui/conversation-markdown');
+    const base = { conversationId: 'c1', role: 'assistant' as const, status: 'complete' as const, createdAt: 0, updatedAt: 0 };
+    const short = { ...base, id: 'm1', seq: 0, blocks: [{ type: 'text' as const, text: 'hi' }] };
+    const clipped = { ...base, id: 'm2', seq: 1, blocks: [{ type: 'text' as const, text: 'aaa', clippedFrom: 5 }] };
+    const whole = { ...clipped, blocks: [{ type: 'text' as const, text: 'aaaaa' }] };
+    const sent: Array<{ type: string }> = [];
+    const client = {
+      send: async (command: { type: string }) => {
+        sent.push(command);
+        return command.type === 'message.whole' ? { message: whole } : { messages: [short, clipped], earlier: 0 };
+      },
+    } as unknown as Parameters<typeof readWholePath>[0];
+    expect(await readWholePath(client, 'c1')).toEqual([short, whole]);
+    expect(sent.map((command) => command.type)).toEqual(['conversation.messages', 'message.whole']);
+  });
+});

@@ -1,4 +1,6 @@
-import { createSignal } from 'solid-js';
+import { createSignal, useContext } from 'solid-js';
+import { AppContext } from '../app-context';
+import { wholeMessage } from '../conversation-markdown';
 import type { Message } from '../../schema/records';
 import { copyText } from '../clipboard';
 import { t } from '../i18n/i18n';
@@ -13,10 +15,13 @@ export function messageSource(message: Message): string {
  * "Copied" (or why not). The source is read at the click, so a reply still streaming costs nothing per token.
  */
 export function CopyMessage(props: { message: Message }) {
+  const app = useContext(AppContext);
   const [status, setStatus] = createSignal('');
   async function copy() {
     setStatus('');
-    setStatus((await copyText(messageSource(props.message))) ? t('actions.copied') : t('actions.copyFailed'));
+    // The page holds long texts clipped (schema/limits.ts PAGE_TEXT_LIMIT): Copy takes the message as stored.
+    const message = app ? await wholeMessage(app.client, props.message).catch(() => undefined) : props.message;
+    setStatus(message && (await copyText(messageSource(message))) ? t('actions.copied') : t('actions.copyFailed'));
   }
   return (
     <>

@@ -1,7 +1,7 @@
 import { createMemo, createSignal, Show } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
 import { t } from '../i18n/i18n';
-import { CutNotice, LongText, RENDER_LIMIT } from './LongText';
+import { ClippedNotice, CutNotice, LongText, RENDER_LIMIT } from './LongText';
 
 type MarkdownModule = typeof import('./Markdown');
 
@@ -28,7 +28,7 @@ function loadMarkdown(): void {
  * with the first reply shown, not with the app; until then the text shows plain (never as HTML, cut the same way), and
  * the list's row measuring follows the change. Markdown too costly to render in steps is shown plain, and says so.
  */
-export function LazyMarkdown(props: { text: string }) {
+export function LazyMarkdown(props: { text: string; total?: number | undefined }) {
   loadMarkdown();
   const [whole, setWhole] = createSignal(false);
   const shown = createMemo(() => (whole() ? props.text : props.text.slice(0, RENDER_LIMIT)));
@@ -38,7 +38,7 @@ export function LazyMarkdown(props: { text: string }) {
       <Show when={costly()}>
         <p class="markdown-cut">{t('message.plain')}</p>
       </Show>
-      <LongText class="message-text" text={props.text} whole={whole()} onShowAll={() => setWhole(true)} />
+      <LongText class="message-text" text={props.text} whole={whole()} onShowAll={() => setWhole(true)} total={props.total} />
     </>
   );
   return (
@@ -48,7 +48,10 @@ export function LazyMarkdown(props: { text: string }) {
           <Dynamic component={module().Markdown} text={shown()} />
           {/* Once caught up, text still streaming in is shown as it comes. */}
           <Show when={!whole() && props.text.length > RENDER_LIMIT}>
-            <CutNotice total={props.text.length} onShowAll={() => setWhole(true)} />
+            <CutNotice total={props.total ?? props.text.length} onShowAll={() => setWhole(true)} />
+          </Show>
+          <Show when={whole() && props.total !== undefined}>
+            <ClippedNotice shown={props.text.length} total={props.total ?? 0} />
           </Show>
         </>
       )}

@@ -27,12 +27,21 @@ export function CutNotice(props: { total: number; onShowAll: () => void }) {
   );
 }
 
+/** Under a text the worker clipped for the page (`clippedFrom`): the rest is for Copy and export, not the page. */
+export function ClippedNotice(props: { shown: number; total: number }) {
+  return (
+    <Show when={props.total > props.shown}>
+      <p class="markdown-cut">{t('message.clipped', { rest: (props.total - props.shown).toLocaleString() })}</p>
+    </Show>
+  );
+}
+
 /**
  * Text shown as text (never as markup), cut at RENDER_LIMIT with "Show all", which adds the rest a slice per frame.
  * `tag` and `class` are the element the text is in; text that grows (streaming) re-renders only its last slice. `whole`
  * acts as "Show all" pressed elsewhere (a reply's Markdown view, which this stands for), and `onShowAll` tells it.
  */
-export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'; whole?: boolean; onShowAll?: () => void }) {
+export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'; whole?: boolean; onShowAll?: () => void; total?: number | undefined }) {
   const [limit, setLimit] = createSignal(RENDER_LIMIT);
   const [showingAll, setShowingAll] = createSignal(false);
   const shown = () => Math.min(props.text.length, limit());
@@ -65,7 +74,11 @@ export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'
         <For each={slices()}>{(slice) => <span class="text-slice">{slice}</span>}</For>
       </Dynamic>
       <Show when={!showingAll() && props.text.length > RENDER_LIMIT}>
-        <CutNotice total={props.text.length} onShowAll={showAll} />
+        <CutNotice total={props.total ?? props.text.length} onShowAll={showAll} />
+      </Show>
+      {/* Once every character the page holds is shown. */}
+      <Show when={limit() === Number.POSITIVE_INFINITY && props.total !== undefined}>
+        <ClippedNotice shown={props.text.length} total={props.total ?? 0} />
       </Show>
     </>
   );

@@ -118,15 +118,15 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
   switch (block.type) {
     case 'text':
       return props.message.role === 'assistant' ? (
-        <LazyMarkdown text={block.text} />
+        <LazyMarkdown text={block.text} total={block.clippedFrom} />
       ) : (
-        <LongText class="message-text" text={block.text} />
+        <LongText class="message-text" text={block.text} total={block.clippedFrom} />
       );
     case 'reasoning':
       return (
         <details class="reasoning">
           <summary>{t('message.reasoning')}</summary>
-          <LongText class="reasoning-text" text={block.text} />
+          <LongText class="reasoning-text" text={block.text} total={block.clippedFrom} />
         </details>
       );
     case 'tool_call':

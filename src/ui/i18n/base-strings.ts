@@ -62,6 +62,7 @@ const en = {
   'message.reasoning': 'Reasoning',
   'message.cut': 'Showing the first {shown} of {total} characters, to keep the page responsive.',
   'message.showAll': 'Show all',
+  'message.clipped': 'The rest ({rest} characters) is too long to show here: Copy takes all of it, and so do the exports.',
   'message.plain': 'Shown as plain text: too deeply nested or too long to format.',
   'message.usageIn': '{count} tokens in',
   'message.usageOut': '{count} tokens out',

@@ -57,6 +57,7 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'message.reasoning': '推理过程',
   'message.cut': '为保持页面流畅，只显示了 {total} 个字符中的前 {shown} 个。',
   'message.showAll': '全部显示',
+  'message.clipped': '其余部分（{rest} 个字符）太长，无法在这里显示：“复制”会复制全部内容，导出也包含全部内容。',
   'message.plain': '以纯文本显示：嵌套过深或内容过长，无法排版。',
   'message.usageIn': '输入 {count} 个 token',
   'message.usageOut': '输出 {count} 个 token',

@@ -65,6 +65,11 @@ export function createConversationHandlers(deps: CommandHandlerDeps) {
         else delete next.instructions;
         return next;
       }),
+    'message.whole': async (command) => {
+      const message = await store.getMessage(command.messageId);
+      if (!message) throw new WireError({ code: 'not_found', reason: 'message_gone', message: 'This message no longer exists.' });
+      return { message };
+    },
     'conversation.messages': async (command) => {
       if (!(await store.getConversation(command.conversationId))) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
       return store.listMessagePage(command.conversationId, command);
