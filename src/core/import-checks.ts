@@ -120,6 +120,12 @@ export function disarmImported(message: Message, now: number): { message: Messag
       const { content: _content, ...rest } = block;
       return rest;
     }
+    if ((block.type === 'text' || block.type === 'reasoning') && block.clippedFrom !== undefined) {
+      // Only the worker's copies for the page carry it; in a file it would make the page say text is missing.
+      changed = true;
+      const { clippedFrom: _clippedFrom, ...rest } = block;
+      return rest;
+    }
     if (block.type !== 'tool_call') return block;
     const asks = block.approval?.status === 'pending';
     const unrun = asks || block.status === 'pending' || block.status === 'running' || (block.status === 'interrupted' && block.approval !== undefined && block.approval.status !== 'denied');
