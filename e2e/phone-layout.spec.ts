@@ -116,6 +116,9 @@ test.describe('at 360 px with touch', () => {
     // Its name is its visible word (WCAG 2.5.3: label in name).
     const menu = page.getByRole('button', { name: 'Conversations', exact: true });
     await expect(newButton).toBeVisible();
+    // The app has taken the shell's place (the shell's search field stays disabled until then): measured before, a box
+    // was read while the shell's button was being replaced, and came back null on a loaded CI run.
+    await expect(page.getByRole('searchbox', { name: 'Search conversations', exact: true })).toBeEnabled();
     const before = [await newButton.boundingBox(), await settings.boundingBox(), await menu.boundingBox()];
     await expect(page.getByRole('status').filter({ hasText: 'Ready to work offline' })).toBeVisible();
     expect([await newButton.boundingBox(), await settings.boundingBox(), await menu.boundingBox()]).toEqual(before);
