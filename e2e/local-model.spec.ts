@@ -188,8 +188,11 @@ test("a model with a small context answers a first message without its tools, an
   await expect(page.getByText('The provider rejected the request.')).toHaveCount(0);
   // The tools were left out to make room, and the user is told so on the reply (issue 21.6), not only the model.
   await expect(reply).toContainText(`Tools were left out: this model's context (${SMALL_CONTEXT_TOKENS.toLocaleString('en')} tokens) cannot hold them.`);
-  await page.getByRole('button', { name: 'Stop', exact: true }).click();
-  await expect(reply).toHaveAttribute('data-status', 'stopped');
+  // Stopped only to save time: the reply may have ended by itself meanwhile, and then Stop is gone for good (a loaded
+  // CI run waited the whole test out for it).
+  const stop = page.getByRole('button', { name: 'Stop', exact: true });
+  if (await stop.isVisible()) await stop.click({ timeout: 10_000 }).catch(() => undefined);
+  await expect(reply).toHaveAttribute('data-status', /^(stopped|complete)$/);
 
   // A first message longer than the whole context: no new conversation can help, a larger model can.
   await newConversation(page);

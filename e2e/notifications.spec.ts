@@ -76,6 +76,10 @@ async function clickNotification(worker: Worker): Promise<{ focused: number; ope
   });
 }
 
+/** A notification follows the run's question through the worker, the page and the service worker: on a loaded CI run
+ * the default 10 s were not always enough. */
+const NOTIFIED = { timeout: 30_000 };
+
 async function shownNotifications(page: Page): Promise<Array<{ title: string; body: string }>> {
   return page.evaluate(async () => {
     const registration = await navigator.serviceWorker.ready;
@@ -99,7 +103,7 @@ test('a question that arrives while no tab is visible is announced; clicking it 
   // and then (rightly) nothing is announced.
   await hide(page);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect.poll(() => shownNotifications(page)).toEqual([{ title: 'Parley is waiting for your answer', body: '' }]);
+  await expect.poll(() => shownNotifications(page), NOTIFIED).toEqual([{ title: 'Parley is waiting for your answer', body: '' }]);
   await expect.poll(() => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1))).toBe(1);
 
   // Away from the conversation, then the notification is clicked: the service worker asks this tab to open it.
@@ -130,7 +134,7 @@ test("what the person typed is not in a notification, unless they check \"Show t
   const conversationId = await newConversation(page);
   await hide(page);
   await send(page, secret);
-  await expect.poll(() => shownNotifications(page)).toHaveLength(1);
+  await expect.poll(() => shownNotifications(page), NOTIFIED).toHaveLength(1);
   const byDefault = await shownNotifications(page);
   expect(byDefault).toEqual([{ title: 'Parley is waiting for your answer', body: '' }]);
   expect(JSON.stringify(byDefault)).not.toContain('4321');
@@ -146,7 +150,7 @@ test("what the person typed is not in a notification, unless they check \"Show t
   await page.evaluate((id) => (location.hash = `#/c/${id}`), conversationId);
   await hide(page);
   await send(page, 'Somewhere warm');
-  await expect.poll(() => shownNotifications(page)).toEqual([{ title: 'Parley is waiting for your answer', body: secret }]);
+  await expect.poll(() => shownNotifications(page), NOTIFIED).toEqual([{ title: 'Parley is waiting for your answer', body: secret }]);
 });
 
 test('clicking a notification while no tab of Parley is open opens that conversation in a new window', async ({ page, context, baseURL }) => {
@@ -160,7 +164,7 @@ test('clicking a notification while no tab of Parley is open opens that conversa
   const conversationId = await newConversation(page);
   await hide(page);
   await send(page, 'Plan a trip');
-  await expect.poll(() => shownNotifications(page)).toEqual([{ title: 'Parley is waiting for your answer', body: '' }]);
+  await expect.poll(() => shownNotifications(page), NOTIFIED).toEqual([{ title: 'Parley is waiting for your answer', body: '' }]);
 
   // The tab is closed (another site's page keeps the browser open); the notification stays, and is clicked.
   const worker = context.serviceWorkers()[0]!;
