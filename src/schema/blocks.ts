@@ -46,7 +46,7 @@ export const ToolApprovalBinding = z.object({
 export type ToolApprovalBinding = z.infer<typeof ToolApprovalBinding>;
 
 /**
- * The user's decision on a tool call, seed 003's `{ approved, params }`: `permission` asks before a call runs,
+ * The user's decision on a tool call, `{ approved, params }` (README, "One pause path"): `permission` asks before a call runs,
  * `rerun` asks what to do with a call that was cut off while it ran (it may or may not have run).
  */
 export const ToolApproval = z.object({

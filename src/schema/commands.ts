@@ -88,7 +88,7 @@ export const COMMANDS = {
   }),
   /** The bytes of a file sent with a message, to show it (a thumbnail); never anything a model sent. */
   'attachment.read': command<{ blob: Blob; mimeType: string }>()({ attachmentId: recordId }),
-  /** Another reply from the same history, kept beside the earlier ones as a new version (DESIGN 7b). */
+  /** Another reply from the same history, kept beside the earlier ones as a new version (README, "Versions are branches, never copies"). */
   'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
   /** The user's message, edited, as a new version: a new branch from that point; the old one stays reachable. */
   'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().trim().min(1).max(100_000), discardPending: z.boolean().optional() }),
@@ -107,7 +107,7 @@ export const COMMANDS = {
   'question.dismiss': command<{ message: Message } & Proposed>()({ conversationId, messageId: recordId, toolCallId: recordId }),
   'question.saveDraft': command<{ saved: true }>()({ conversationId, messageId: recordId, toolCallId: recordId, draft: QuestionDraft }),
   /**
-   * Resolves any request for the user (seed 003's `{ approved, params }` plus a reason): a question (params
+   * Resolves any request for the user (`{ approved, params }` plus a reason; README, "One pause path"): a question (params
    * `{ answers }`), a tool call to approve (params: edited arguments), a tool call cut off by a crash (approved = run
    * it again), an MCP elicitation (params: the form's content; `cancel` for Cancel rather than Decline).
    */

@@ -8,7 +8,7 @@ import { Conversation, Message } from './records';
 export { DeviceRef };
 
 /**
- * The device whose worker runs a conversation: its only authority (DESIGN 7b). `epoch` grows by one with every take-over
+ * The device whose worker runs a conversation: its only authority (README, "Answer anywhere, resolved once"). `epoch` grows by one with every take-over
  * ("Continue on this device"), which is a `PUT` with the current `_rev` on the server: one device wins, never two.
  */
 export const Runner = z.object({

@@ -16,7 +16,7 @@ type BranchCommand =
   | { type: 'message.selectVersion'; conversationId: string; messageId: string; discardPending?: boolean };
 
 /**
- * What a message offers for its versions (DESIGN 7b): Previous version / Next version with "2 of 3" where it has
+ * What a message offers for its versions (README, "Versions are branches, never copies"): Previous version / Next version with "2 of 3" where it has
  * several, Regenerate on a reply, Edit on the user's message (a new branch from there; the old one stays reachable).
  * None of it while a reply is being written. Leaving a branch in which a request waits asks first.
  */

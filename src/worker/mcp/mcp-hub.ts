@@ -5,7 +5,7 @@ import { WireError } from '../../schema/wire-error';
 import type { ParleyDatabase } from '../database';
 import type { McpConnection, openMcpConnection } from './mcp-connection';
 import { describeOpenFailure, isJsonRpcError, McpCallError } from './mcp-errors';
-import { serverView, type InFlightCall, type ServerState } from './server-state';
+import { serverView, waitBriefly, type InFlightCall, type ServerState } from './server-state';
 import { McpServerStore, type StoredMcpServer } from './mcp-server-store';
 import { StoredConfig } from '../stored-config';
 import { checkTools, type ServerTool } from './listed-tools';
@@ -98,29 +98,18 @@ export class McpHub {
     await Promise.all(
       servers.map(async (server) => {
         const state = this.state(server.id);
-        if (state.connecting) return this.waitBriefly(state);
+        if (state.connecting) return waitBriefly(state, this.now(), this.options.connectWaitMs ?? 8_000);
         const stale = state.connection !== undefined && state.connectedWith !== fingerprint(server);
         const retry = state.status === 'error' && now - (state.failedAt ?? 0) >= (this.options.retryAfterMs ?? 30_000);
         if (state.status === 'disconnected' || stale || retry) {
           this.disconnect(server.id);
           void this.open(server);
-          return this.waitBriefly(state);
+          return waitBriefly(state, this.now(), this.options.connectWaitMs ?? 8_000);
         }
         return undefined;
       }),
     );
     return servers.flatMap((server) => this.state(server.id).tools.map((tool) => this.toTool(server, tool)));
-  }
-
-  /** A connection attempt, waited for until `connectWaitMs` after it began (at once when it began longer ago). */
-  private async waitBriefly(state: ServerState): Promise<void> {
-    const attempt = state.connecting;
-    if (!attempt) return;
-    const left = (state.connectingSince ?? this.now()) + (this.options.connectWaitMs ?? 8_000) - this.now();
-    if (left <= 0) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([attempt, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
-    clearTimeout(timer);
   }
 
   /** What the model reads after calling an `mcp__` name that is no tool it may call. */

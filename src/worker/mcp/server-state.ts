@@ -52,3 +52,14 @@ export function serverView(server: StoredMcpServer, state: ConnectionFacts | und
     tools,
   };
 }
+
+/** A connection attempt, waited for until `waitMs` after it began (not at all when it began longer ago). */
+export async function waitBriefly(state: ServerState, now: number, waitMs: number): Promise<void> {
+  const attempt = state.connecting;
+  if (!attempt) return;
+  const left = (state.connectingSince ?? now) + waitMs - now;
+  if (left <= 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([attempt, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
+  clearTimeout(timer);
+}
