@@ -42,12 +42,32 @@ export const ProfileInput = z.object({
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
 /**
- * Declares one command: its input, which the worker validates, and beside it the type of the result its reply carries
- * (a type only: `result` is never set). Adding a command is: a line here, a handler, a caller.
+ * Where a command runs (docs/architecture.md, "Commands and their scope"):
+ * - `device`: on this device, whoever runs the conversation it may name (reads, settings, this device's own things);
+ * - `conversation`: on the device that runs the conversation named by `conversationId`; from any other device the very
+ *   same command travels to it as a proposal (sync), and it runs the same handler through the same compare-and-set;
+ * - `runner`: on the device that runs the conversation; refused elsewhere ("Continue on this device"). Changing it to
+ *   `conversation` is all it takes for it to be proposed instead.
+ */
+export type CommandScope = 'device' | 'conversation' | 'runner';
+
+/**
+ * Declares one command: its scope, its input, which the worker validates, and beside it the type of the result its reply
+ * carries (a type only: `result` is never set). Adding a command is: a line here, a handler, a caller.
  */
 function command<Result>() {
-  return <Shape extends z.ZodRawShape>(shape: Shape) => ({ input: z.object(shape), result: undefined as unknown as Result });
+  return <Shape extends z.ZodRawShape, Scope extends CommandScope = 'device'>(shape: Shape, scope: Scope = 'device' as Scope) => ({ input: z.object(shape), scope, result: undefined as unknown as Result });
 }
+
+/**
+ * The request the user saw when deciding (core/request-ids.ts `RequestBinding`, and for a tool call the SHA-256 of the
+ * arguments shown): any other request is refused, never decided. A proposal from another device always carries it.
+ */
+const RequestExpectation = z.object({
+  kind: z.enum(['question', 'permission', 'rerun', 'elicitation']),
+  requestedAt: z.number().optional(),
+  argsHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+});
 
 /** Every command the UI may send to the worker, each declared once: input and result together. */
 export const COMMANDS = {
@@ -58,13 +78,13 @@ export const COMMANDS = {
   'conversation.discardUnused': command<{ removed: string[] }>()({ keep: conversationId.optional() }),
   /** The composer's unsent text (empty clears it). */
   'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().max(100_000) }),
-  'conversation.rename': command<Conversation>()({ conversationId, title: z.string().trim().min(1).max(200) }),
+  'conversation.rename': command<Conversation>()({ conversationId, title: z.string().trim().min(1).max(200) }, 'runner'),
   'conversation.delete': command<{ conversationId: string }>()({ conversationId }),
   /** `messages` is the newest page (reaching back to any pending request); `earlier` counts the stored messages before it. */
   'conversation.open': command<{ conversation: Conversation; messages: Message[]; earlier?: number }>()({ conversationId }),
-  'conversation.setProfile': command<Conversation>()({ conversationId, profileId: recordId }),
+  'conversation.setProfile': command<Conversation>()({ conversationId, profileId: recordId }, 'runner'),
   /** "Instructions for this conversation" (empty clears them: the profile's apply again). */
-  'conversation.setInstructions': command<Conversation>()({ conversationId, instructions: z.string().trim().max(INSTRUCTIONS_LIMIT) }),
+  'conversation.setInstructions': command<Conversation>()({ conversationId, instructions: z.string().trim().max(INSTRUCTIONS_LIMIT) }, 'runner'),
   'conversation.export': command<ConversationExport>()({}),
   /**
    * An export file as chosen (`file`: read and parsed in the worker, so a big file never blocks the page), or its
@@ -85,27 +105,25 @@ export const COMMANDS = {
     conversationId,
     text: z.string().trim().max(100_000),
     attachments: z.array(AttachmentInput).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
-  }),
+    /** The new message's id (a proposal carries one, so applying it twice sends one message); a new one when absent. */
+    messageId: recordId.optional(),
+  }, 'conversation'),
   /** The bytes of a file sent with a message, to show it (a thumbnail); never anything a model sent. */
   'attachment.read': command<{ blob: Blob; mimeType: string }>()({ attachmentId: recordId }),
   /** Another reply from the same history, kept beside the earlier ones as a new version (README, "Versions are branches, never copies"). */
-  'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
+  'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }, 'runner'),
   /** The user's message, edited, as a new version: a new branch from that point; the old one stays reachable. */
-  'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().trim().min(1).max(100_000), discardPending: z.boolean().optional() }),
+  'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().trim().min(1).max(100_000), discardPending: z.boolean().optional() }, 'runner'),
   /** Puts another version of a message on screen (Previous version / Next version). */
-  'message.selectVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }),
+  'message.selectVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }, 'runner'),
   /** Deletes a version of a message and everything after it in its branch; the other versions stay. */
-  'message.deleteVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId }),
-  'run.stop': command<{ conversationId: string } & Proposed>()({ conversationId }),
+  'message.deleteVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId }, 'runner'),
+  'run.stop': command<{ conversationId: string } & Proposed>()({ conversationId }, 'conversation'),
   /** Continue an interrupted reply, or retry after an error or a network wait. */
-  'run.continue': command<{ conversationId: string }>()({ conversationId }),
+  'run.continue': command<{ conversationId: string }>()({ conversationId }, 'runner'),
   /** The page saw the browser come back online (workers are not always told): resume runs waiting for the network. */
   'network.online': command<{ resumed: true }>()({}),
-  /** The question form's words for `request.resolve` with `{ approved: true, params: { answers } }`. */
-  'question.answer': command<{ message: Message } & Proposed>()({ conversationId, messageId: recordId, toolCallId: recordId, answers: z.array(QuestionAnswer).min(1).max(4) }),
-  /** The question form's words for `request.resolve` with `{ approved: false }`. */
-  'question.dismiss': command<{ message: Message } & Proposed>()({ conversationId, messageId: recordId, toolCallId: recordId }),
-  'question.saveDraft': command<{ saved: true }>()({ conversationId, messageId: recordId, toolCallId: recordId, draft: QuestionDraft }),
+  'question.saveDraft': command<{ saved: true }>()({ conversationId, messageId: recordId, toolCallId: recordId, draft: QuestionDraft }, 'runner'),
   /**
    * Resolves any request for the user (`{ approved, params }` plus a reason; README, "One pause path"): a question (params
    * `{ answers }`), a tool call to approve (params: edited arguments), a tool call cut off by a crash (approved = run
@@ -119,7 +137,8 @@ export const COMMANDS = {
     params: z.unknown().optional(),
     reason: z.string().max(2000).optional(),
     cancel: z.boolean().optional(),
-  }),
+    expect: RequestExpectation.optional(),
+  }, 'conversation'),
   /** Every request waiting for the user, in every conversation (one indexed query). */
   'requests.listPending': command<PendingRequest[]>()({}),
   'settings.get': command<Settings>()({}),
@@ -204,6 +223,8 @@ type Fields<Input> = string extends keyof Input ? unknown : Input;
 /** One command as sent: its `type` and its input. */
 export type CommandOf<T extends CommandType> = { type: T } & Fields<z.infer<Declarations[T]['input']>>;
 export type Command = { [T in CommandType]: CommandOf<T> }[CommandType];
+/** The commands another device may propose (scope `conversation`). */
+export type ProposableType = { [T in CommandType]: Declarations[T]['scope'] extends 'conversation' ? T : never }[CommandType];
 /** The result a command's reply carries. */
 export type CommandResult<T extends CommandType> = Declarations[T]['result'];
 

@@ -22,9 +22,11 @@ export const Runner = z.object({
 });
 export type Runner = z.infer<typeof Runner>;
 
-/** What a device that does not run a conversation asks the device that does (applied there by its compare-and-set). */
-export const ProposalAction = z.discriminatedUnion('type', [
-  /** An answer, Allow (with edited arguments), Deny, a form's content, Dismiss: `request.resolve`'s fields. */
+/**
+ * A proposal as the build before the one-way-in dispatcher wrote it (three hand-written actions); read and upgraded to
+ * the command it meant (`proposalCommandOf`), so a proposal written by that build still applies once.
+ */
+const ProposalActionV1 = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('resolve'),
     messageId: z.string().min(1).max(100),
@@ -33,26 +35,45 @@ export const ProposalAction = z.discriminatedUnion('type', [
     params: z.unknown().optional(),
     reason: z.string().max(2000).optional(),
     cancel: z.boolean().optional(),
-    /** For a tool call: the SHA-256 of the arguments the user saw; the runner refuses a call that no longer matches. */
     argsHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
-    /**
-     * Which request the user decided (core/request-ids.ts `RequestBinding`): a tool call keeps its id from its permission
-     * to any rerun, so an Allow names which. The runner refuses a resolve without it, or for another request.
-     */
     request: z.object({ kind: z.enum(['question', 'permission', 'rerun', 'elicitation']), requestedAt: z.number().optional() }).optional(),
   }),
-  /** A message typed into the composer (it also answers what waits, as a chat reply does). Its id makes it idempotent. */
   z.object({ type: z.literal('message'), messageId: z.string().min(1).max(100), text: z.string().min(1).max(100_000) }),
   z.object({ type: z.literal('stop') }),
 ]);
-export type ProposalAction = z.infer<typeof ProposalAction>;
+type ProposalActionV1 = z.infer<typeof ProposalActionV1>;
 
-export const Proposal = z.object({
-  /** Deterministic: one per request (or message) and device, so a device can propose a thing only once. */
+/**
+ * What a device that does not run a conversation asks the device that does: a command of scope `conversation`
+ * (schema/commands.ts), exactly as its caller sent it plus what that device pinned. The runner validates it against the
+ * command's own declaration and runs the same handler, through the same compare-and-set.
+ */
+export const ProposedCommand = z.looseObject({ type: z.string().min(1).max(100) });
+export type ProposedCommand = z.infer<typeof ProposedCommand>;
+
+/** The command an older build's proposal action meant. */
+export function proposalCommandOf(conversationId: string, action: ProposalActionV1): ProposedCommand {
+  switch (action.type) {
+    case 'resolve': {
+      const { type: _type, argsHash, request, ...resolution } = action;
+      const expect = request && { ...request, ...(argsHash ? { argsHash } : {}) };
+      return { type: 'request.resolve', conversationId, ...resolution, ...(expect ? { expect } : {}) };
+    }
+    case 'message':
+      return { type: 'message.send', conversationId, text: action.text, messageId: action.messageId };
+    case 'stop':
+      return { type: 'run.stop', conversationId };
+  }
+}
+
+const ProposalFields = z.object({
+  /** Deterministic: one per command (as pinned) and device, so a device proposes a thing only once. */
   id: z.string().min(1).max(300),
   conversationId: z.string().min(1).max(100),
   from: DeviceRef,
-  action: ProposalAction,
+  command: ProposedCommand.optional(),
+  /** Written by the build before commands were proposed as themselves; read as `command` (see proposalCommandOf). */
+  action: ProposalActionV1.optional(),
   createdAt: z.number(),
   /**
    * 128 random bits, sealed with the rest: the runner keeps every nonce it has applied in its own database, so a proposal
@@ -62,7 +83,13 @@ export const Proposal = z.object({
   /** Set by the runner once it has tried it: applied, or refused (already decided elsewhere, invalid). */
   outcome: z.object({ status: z.enum(['applied', 'refused']), reason: z.string().max(100).optional(), at: z.number(), by: DeviceRef }).optional(),
 });
-export type Proposal = z.infer<typeof Proposal>;
+
+/** A proposal as read: always a `command` (an older build's `action` upgraded), never both. */
+export const Proposal = ProposalFields.refine((proposal) => (proposal.command === undefined) !== (proposal.action === undefined), { message: 'a proposal holds a command' }).transform(({ action, ...proposal }) => ({
+  ...proposal,
+  command: proposal.command ?? proposalCommandOf(proposal.conversationId, action!),
+}));
+export type Proposal = z.output<typeof Proposal>;
 
 /** The plaintext of one synced document. `writer` and `epoch` say who wrote it under which runner epoch. */
 export const SyncPayload = z.discriminatedUnion('kind', [

@@ -93,6 +93,12 @@ export const ERROR_REASONS = [
   'request_changed',
   /** Sync: a command that needs sync on while it is off. */
   'sync_off',
+  /** Sync: another device proposed a command that only this device may give (scope other than `conversation`). */
+  'not_proposable',
+  /** Sync: another device's decision does not name the request its user saw (a build before that rule). */
+  'outdated_device',
+  /** Sync: a tool call approved on another device for arguments that differ from the call here. */
+  'arguments_changed',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -1,24 +1,30 @@
-import { parseCommand, type Command } from '../schema/commands';
+import { COMMANDS, parseCommand, type Command, type CommandType } from '../schema/commands';
+import type { DeviceRef } from '../schema/device';
 import { WireError } from '../schema/wire-error';
 import type { Proposal } from '../schema/sync';
 import { createMcpHandlers } from './mcp/mcp-commands';
-import type { CommandHandlerDeps, Handlers } from './commands/command-deps';
+import type { CommandContext, CommandHandlerDeps, Handlers, Proposers } from './commands/command-deps';
 import { createConversationHandlers } from './commands/conversation-commands';
 import { localModelHandlers } from './commands/local-model-commands';
-import { createRequestHandlers } from './commands/request-commands';
-import { createRunHandlers } from './commands/run-commands';
+import { createRequestHandlers, createRequestProposers } from './commands/request-commands';
+import { createRunHandlers, createRunProposers } from './commands/run-commands';
+import { runsElsewhere } from './commands/runs-elsewhere';
 import { createSettingsHandlers } from './commands/settings-commands';
-import { applyProposal, createSyncHandlers } from './commands/sync-commands';
+import { createSyncHandlers } from './commands/sync-commands';
 import { createTransferHandlers } from './commands/transfer-commands';
 
 export type { CommandHandlerDeps } from './commands/command-deps';
 export { OPEN_PAGE_SIZE } from './message-pages';
 
+export type ProposalOutcome = { status: 'applied' } | { status: 'refused'; reason: string };
+
 /**
- * Validates a raw command and runs it. A malformed command is refused with `invalid_command` before anything is read
- * or written; every failure is a WireError the UI can show. The handlers live by area in commands/.
+ * The one way in (docs/architecture.md, "Commands and their scope"): validates a raw command against its declaration,
+ * decides where it runs by its scope — here, or proposed to the device that runs the conversation, or refused — and runs
+ * its handler. A malformed command is refused with `invalid_command` before anything is read or written; every failure
+ * is a WireError the UI can show. Another device's proposal comes in through `applyProposal` and takes the same path.
  */
-export function createCommandHandler(deps: CommandHandlerDeps): ((raw: unknown) => Promise<unknown>) & { applyProposal(proposal: Proposal): Promise<{ status: 'applied' } | { status: 'refused'; reason: string }> } {
+export function createCommandHandler(deps: CommandHandlerDeps): ((raw: unknown) => Promise<unknown>) & { applyProposal(proposal: Proposal): Promise<ProposalOutcome> } {
   const handlers: Handlers = {
     ...createConversationHandlers(deps),
     ...createTransferHandlers(deps),
@@ -29,15 +35,54 @@ export function createCommandHandler(deps: CommandHandlerDeps): ((raw: unknown) 
     ...localModelHandlers,
     ...createSyncHandlers(deps),
   };
+  const proposers: Proposers = { ...createRunProposers(deps), ...createRequestProposers(deps) };
+
+  const run = (command: Command, context: CommandContext) => (handlers[command.type] as (command: Command, context: CommandContext) => Promise<unknown>)(command, context);
+
+  /** Sends a `conversation` command to the device that runs it, as the very command, with what this device showed pinned. */
+  const propose = async (command: Command & { conversationId: string }, runner: DeviceRef) => {
+    const proposer = proposers[command.type as keyof Proposers] as ((command: Command, runner: DeviceRef) => Promise<{ command: Command; reply: object }>) | undefined;
+    const pinned = proposer ? await proposer(command, runner) : { command, reply: {} };
+    const proposedTo = await deps.sync!.propose(command.conversationId, pinned.command);
+    return { ...pinned.reply, proposedTo };
+  };
 
   const handle = async (raw: unknown) => {
-    const parsed = parseCommand(raw);
-    if (!parsed.success) {
-      const { field } = parsed;
-      throw new WireError({ code: 'invalid_command', reason: 'malformed_command', message: `Malformed command${field ? ` (${field})` : ''}: ${parsed.message}`, ...(field ? { field } : {}) });
+    const command = parsed(raw);
+    const scope = COMMANDS[command.type].scope;
+    if (scope !== 'device') {
+      const { conversationId } = command as Command & { conversationId: string };
+      const runner = deps.sync?.runnerElsewhere(conversationId);
+      if (runner && scope === 'runner') throw runsElsewhere(runner);
+      if (runner) return propose(command as Command & { conversationId: string }, runner);
     }
-    const handler = handlers[parsed.data.type] as (command: Command) => Promise<unknown>;
-    return handler(parsed.data);
+    return run(command, { device: deps.sync?.device(), proposed: false });
   };
-  return Object.assign(handle, { applyProposal: (proposal: Proposal) => applyProposal(deps, proposal) });
+
+  /** Another device's proposal for a conversation this device runs, through the same handler and compare-and-set as a click. */
+  const applyProposal = async (proposal: Proposal): Promise<ProposalOutcome> => {
+    try {
+      const command = parsed(proposal.command);
+      const { conversationId } = command as { conversationId?: unknown };
+      if (!isProposable(command.type) || conversationId !== proposal.conversationId) throw new WireError({ code: 'invalid_command', reason: 'not_proposable', message: `${command.type} cannot be proposed for this conversation.` });
+      const runner = deps.sync?.runnerElsewhere(proposal.conversationId);
+      if (runner) throw runsElsewhere(runner);
+      await run(command, { device: proposal.from, proposed: true });
+      return { status: 'applied' };
+    } catch (error) {
+      return { status: 'refused', reason: error instanceof WireError ? (error.reason ?? error.code) : 'failed' };
+    }
+  };
+  return Object.assign(handle, { applyProposal });
+}
+
+function parsed(raw: unknown): Command {
+  const result = parseCommand(raw);
+  if (result.success) return result.data;
+  const { field } = result;
+  throw new WireError({ code: 'invalid_command', reason: 'malformed_command', message: `Malformed command${field ? ` (${field})` : ''}: ${result.message}`, ...(field ? { field } : {}) });
+}
+
+function isProposable(type: CommandType): boolean {
+  return COMMANDS[type].scope === 'conversation';
 }

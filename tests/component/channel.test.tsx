@@ -58,7 +58,7 @@ describe('createWorkerClient over a MessageChannel', () => {
     const client = createWorkerClient(responder.port);
 
     const failure = await client
-      .send({ type: 'question.dismiss', conversationId: 'c1', messageId: 'm1', toolCallId: 't1' })
+      .send({ type: 'request.resolve', conversationId: 'c1', messageId: 'm1', requestId: 't1', approved: false })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WireError);
     expect(failure).toMatchObject({ code: 'already_resolved', message: 'Already answered', field: 'toolCallId', outcome: { resolution: 'dismissed' } });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Command, CommandOf, CommandResult, CommandType } from '../../src/schema/commands';
 import { WireError } from '../../src/schema/protocol';
-import type { Question } from '../../src/schema/question';
+import type { Question, QuestionAnswer } from '../../src/schema/question';
 import type { Message } from '../../src/schema/records';
 import { QuestionForm, type QuestionClient } from '../../src/ui/components/question/QuestionForm';
 import { setLocale } from '../../src/ui/i18n/i18n';
@@ -51,14 +51,14 @@ function createFakeClient(handler?: (command: Command) => unknown) {
   const sent: Command[] = [];
   const defaultHandler = (command: Command): unknown => {
     if (command.type === 'question.saveDraft') return { saved: true };
-    if (command.type === 'question.answer') {
+    if (isAnswer(command)) {
       return {
         message: messageWith(
-          pendingBlock({ status: 'success', resolution: 'answered', answers: command.answers, resolvedAt: Date.UTC(2026, 0, 1) }),
+          pendingBlock({ status: 'success', resolution: 'answered', answers: answersOf(command) as QuestionAnswer[], resolvedAt: Date.UTC(2026, 0, 1) }),
         ),
       };
     }
-    if (command.type === 'question.dismiss') {
+    if (isDismissal(command)) {
       return { message: messageWith(pendingBlock({ status: 'denied', resolution: 'dismissed', resolvedAt: 5 })) };
     }
     throw new Error(`unexpected ${command.type}`);
@@ -70,7 +70,22 @@ function createFakeClient(handler?: (command: Command) => unknown) {
     },
   };
   const ofType = <T extends CommandType>(type: T) => sent.filter((command) => command.type === type) as unknown as CommandOf<T>[];
-  return { client, sent, ofType };
+  /** The form's answers and its dismissals: each is a `request.resolve`. */
+  const answered = () => sent.filter(isAnswer);
+  const dismissed = () => sent.filter(isDismissal);
+  return { client, sent, ofType, answered, dismissed };
+}
+
+function isAnswer(command: Command): command is CommandOf<'request.resolve'> {
+  return command.type === 'request.resolve' && command.approved;
+}
+
+function isDismissal(command: Command): command is CommandOf<'request.resolve'> {
+  return command.type === 'request.resolve' && !command.approved;
+}
+
+function answersOf(command: CommandOf<'request.resolve'>): unknown {
+  return (command.params as { answers?: unknown }).answers;
 }
 
 function renderForm(block: QuestionRequestBlock, client: QuestionClient) {
@@ -140,7 +155,7 @@ describe('QuestionForm while pending', () => {
 
 describe('QuestionForm keyboard', () => {
   it('picks with digits, advances after a single choice, toggles multiple choices, and submits with Enter', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, answered } = createFakeClient();
     renderForm(pendingBlock(), client);
 
     fireEvent.keyDown(screen.getByRole('tab', { name: 'Budget' }), { key: '2' });
@@ -162,19 +177,20 @@ describe('QuestionForm keyboard', () => {
 
     fireEvent.keyDown(screen.getByRole('checkbox', { name: 'Export' }), { key: 'Enter' });
     await settle();
-    expect(ofType('question.answer')).toEqual([
+    expect(answered()).toEqual([
       {
-        type: 'question.answer',
+        type: 'request.resolve',
         conversationId: 'conversation-1',
         messageId: 'message-1',
-        toolCallId: 'call-1',
-        answers: [{ selected: ['High'] }, { selected: ['Export'] }],
+        requestId: 'call-1',
+        approved: true,
+        params: { answers: [{ selected: ['High'] }, { selected: ['Export'] }] },
       },
     ]);
   });
 
   it('does not auto-submit a single single-choice question; Enter does', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, answered } = createFakeClient();
     renderForm(pendingBlock({ questions: [budget] }), client);
 
     // One question: no tabs, no Review.
@@ -182,30 +198,30 @@ describe('QuestionForm keyboard', () => {
     fireEvent.keyDown(screen.getByRole('radio', { name: 'Low' }), { key: '1' });
     fireEvent.click(screen.getByRole('radio', { name: 'High' }));
     await settle();
-    expect(ofType('question.answer')).toHaveLength(0);
+    expect(answered()).toHaveLength(0);
     expect(screen.getByRole('radio', { name: 'High' })).toBeChecked();
 
     fireEvent.keyDown(screen.getByRole('radio', { name: 'High' }), { key: 'Enter' });
     await settle();
-    expect(ofType('question.answer').map((command) => command.answers)).toEqual([[{ selected: ['High'] }]]);
+    expect(answered().map((command) => answersOf(command))).toEqual([[{ selected: ['High'] }]]);
     expect(screen.getByText('Answered')).toBeInTheDocument();
     expect(screen.getByText('Budget: High')).toBeInTheDocument();
   });
 
   it('dismisses with Esc and shows the summary', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, dismissed } = createFakeClient();
     renderForm(pendingBlock(), client);
     fireEvent.keyDown(screen.getByRole('radio', { name: 'Low' }), { key: 'Escape' });
     await settle();
-    expect(ofType('question.dismiss')).toEqual([
-      { type: 'question.dismiss', conversationId: 'conversation-1', messageId: 'message-1', toolCallId: 'call-1' },
+    expect(dismissed()).toEqual([
+      { type: 'request.resolve', conversationId: 'conversation-1', messageId: 'message-1', requestId: 'call-1', approved: false },
     ]);
     expect(screen.getByText('Dismissed')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit answers' })).not.toBeInTheDocument();
   });
 
   it('Esc in the Other text only leaves it: dismissing cannot be undone', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, dismissed } = createFakeClient();
     renderForm(pendingBlock({ questions: [budget] }), client);
     fireEvent.click(screen.getByRole('radio', { name: 'Other' }));
     const text = screen.getByRole('textbox', { name: 'Other answer' });
@@ -213,13 +229,13 @@ describe('QuestionForm keyboard', () => {
     text.focus();
     fireEvent.keyDown(text, { key: 'Escape' });
     await settle();
-    expect(ofType('question.dismiss')).toHaveLength(0);
+    expect(dismissed()).toHaveLength(0);
     expect(document.activeElement).toBe(screen.getByRole('radio', { name: 'Other' }));
     expect(screen.getByRole('textbox', { name: 'Other answer' })).toHaveValue('Medium');
   });
 
   it('leaves Enter on a button, Shift+Enter in the Other text and IME composition alone', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, answered, dismissed } = createFakeClient();
     renderForm(pendingBlock({ questions: [budget] }), client);
     fireEvent.click(screen.getByRole('radio', { name: 'Other' }));
     const text = screen.getByRole('textbox', { name: 'Other answer' });
@@ -230,13 +246,13 @@ describe('QuestionForm keyboard', () => {
     fireEvent.keyDown(text, { key: 'Enter', isComposing: true });
     fireEvent.keyDown(text, { key: '1' });
     await settle();
-    expect(ofType('question.answer')).toHaveLength(0);
-    expect(ofType('question.dismiss')).toHaveLength(0);
+    expect(answered()).toHaveLength(0);
+    expect(dismissed()).toHaveLength(0);
     expect(screen.getByRole('radio', { name: 'Other' })).toBeChecked();
 
     fireEvent.keyDown(text, { key: 'Enter' });
     await settle();
-    expect(ofType('question.answer').map((command) => command.answers)).toEqual([[{ selected: [], other: 'Medium' }]]);
+    expect(answered().map((command) => answersOf(command))).toEqual([[{ selected: [], other: 'Medium' }]]);
   });
 
   it('moves between tabs with the arrow keys on the tab list', () => {
@@ -266,7 +282,7 @@ describe('QuestionForm keyboard', () => {
 
 describe('QuestionForm answers', () => {
   it('reveals the Other textbox, focuses it and sends the trimmed text with the chosen options', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, answered } = createFakeClient();
     renderForm(pendingBlock(), client);
     fireEvent.click(screen.getByRole('tab', { name: 'Features' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Sync' }));
@@ -278,12 +294,12 @@ describe('QuestionForm answers', () => {
     // Budget is unanswered: Submit first shows Review with what is missing, and skipping is a second, explicit step.
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
     await settle();
-    expect(ofType('question.answer')).toHaveLength(0);
+    expect(answered()).toHaveLength(0);
     expect(screen.getByRole('tab', { name: 'Review' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('alert')).toHaveTextContent('1 not answered yet: Budget.');
     fireEvent.click(screen.getByRole('button', { name: 'Submit anyway' }));
     await settle();
-    expect(ofType('question.answer').map((command) => command.answers)).toEqual([
+    expect(answered().map((command) => answersOf(command))).toEqual([
       [{ selected: [] }, { selected: ['Sync'], other: 'Offline mode' }],
     ]);
     expect(screen.getByText('Budget: Skipped')).toBeInTheDocument();
@@ -307,11 +323,11 @@ describe('QuestionForm answers', () => {
   });
 
   it('refuses an all-empty submit with an alert instead of sending it', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, answered } = createFakeClient();
     renderForm(pendingBlock(), client);
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
     await settle();
-    expect(ofType('question.answer')).toHaveLength(0);
+    expect(answered()).toHaveLength(0);
     expect(screen.getByRole('alert')).toHaveTextContent('Choose an answer first, or dismiss the question.');
   });
 
@@ -397,8 +413,8 @@ describe('QuestionForm drafts', () => {
 describe('QuestionForm submitting', () => {
   it('disables the buttons while a command is in flight and sends it once', async () => {
     let release: (value: unknown) => void = () => undefined;
-    const { client, ofType } = createFakeClient((command) =>
-      command.type === 'question.answer' ? new Promise((resolve) => (release = resolve)) : { saved: true },
+    const { client, answered, dismissed } = createFakeClient((command) =>
+      isAnswer(command) ? new Promise((resolve) => (release = resolve)) : { saved: true },
     );
     renderForm(pendingBlock({ questions: [budget] }), client);
     fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
@@ -408,8 +424,8 @@ describe('QuestionForm submitting', () => {
     expect(screen.getByRole('button', { name: 'Dismiss' })).toBeDisabled();
     fireEvent.keyDown(screen.getByRole('radio', { name: 'Low' }), { key: 'Enter' });
     fireEvent.keyDown(screen.getByRole('radio', { name: 'Low' }), { key: 'Escape' });
-    expect(ofType('question.answer')).toHaveLength(1);
-    expect(ofType('question.dismiss')).toHaveLength(0);
+    expect(answered()).toHaveLength(1);
+    expect(dismissed()).toHaveLength(0);
 
     release({ message: messageWith(pendingBlock({ questions: [budget], status: 'success', resolution: 'answered', answers: [{ selected: ['Low'] }] })) });
     await settle();
@@ -418,7 +434,7 @@ describe('QuestionForm submitting', () => {
 
   it('shows "Already answered in another tab" with the recorded outcome', async () => {
     const { client } = createFakeClient((command) => {
-      if (command.type !== 'question.answer') return { saved: true };
+      if (!isAnswer(command)) return { saved: true };
       throw new WireError({
         code: 'already_resolved',
         message: 'This question was already resolved.',
@@ -440,8 +456,8 @@ describe('QuestionForm submitting', () => {
 
   it('shows an invalid_answer message as an alert and stays usable', async () => {
     let calls = 0;
-    const { client, ofType } = createFakeClient((command) => {
-      if (command.type !== 'question.answer') return { saved: true };
+    const { client, answered } = createFakeClient((command) => {
+      if (!isAnswer(command)) return { saved: true };
       calls += 1;
       if (calls === 1) {
         throw new WireError({ code: 'invalid_answer', reason: 'answer_unknown_option', params: { question: 'Budget', option: 'Mid' }, message: '"Mid" is not an option of "Budget".', field: 'answers[0]' });
@@ -461,7 +477,7 @@ describe('QuestionForm submitting', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Could not send: Something unexpected went wrong.');
     expect(screen.getByText('The worker stopped answering')).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Low' })).toBeChecked();
-    expect(ofType('question.answer')).toHaveLength(2);
+    expect(answered()).toHaveLength(2);
   });
 });
 
@@ -572,23 +588,23 @@ describe('QuestionForm once resolved', () => {
 
 describe('QuestionForm never loses or fakes an answer silently', () => {
   it('asks before Dismiss (or Esc) throws away a half-filled form, and Keep editing keeps it', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, dismissed } = createFakeClient();
     renderForm(pendingBlock(), client);
     fireEvent.click(screen.getByRole('radio', { name: 'High' })); // moves on to Features
     fireEvent.keyDown(screen.getByRole('checkbox', { name: 'Sync' }), { key: 'Escape' });
     await settle();
-    expect(ofType('question.dismiss')).toHaveLength(0);
+    expect(dismissed()).toHaveLength(0);
     expect(screen.getByRole('alert')).toHaveTextContent('discard the answers you filled in?');
     fireEvent.click(screen.getByRole('button', { name: 'Keep editing' }));
     expect(screen.getByRole('radio', { name: 'High', hidden: true })).toBeChecked();
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     fireEvent.click(screen.getByRole('button', { name: 'Discard and dismiss' }));
     await settle();
-    expect(ofType('question.dismiss')).toHaveLength(1);
+    expect(dismissed()).toHaveLength(1);
   });
 
   it('answers a free-text-only question in one text field', async () => {
-    const { client, ofType } = createFakeClient();
+    const { client, answered } = createFakeClient();
     const name: Question = { header: 'Name', question: 'What should the project be called?', options: [], multiple: false, custom: true };
     renderForm(pendingBlock({ questions: [name] }), client);
     const group = screen.getByRole('group', { name: 'What should the project be called?' });
@@ -596,7 +612,7 @@ describe('QuestionForm never loses or fakes an answer silently', () => {
     fireEvent.input(within(group).getByRole('textbox', { name: 'Your answer' }), { target: { value: 'Parley' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
     await settle();
-    expect(ofType('question.answer').map((command) => command.answers)).toEqual([[{ selected: [], other: 'Parley' }]]);
+    expect(answered().map((command) => answersOf(command))).toEqual([[{ selected: [], other: 'Parley' }]]);
   });
 
   it('shows what was filled in but not sent when the user replied in chat instead', () => {

@@ -90,7 +90,7 @@ describe('a conversation another device runs (chat header)', () => {
 
 describe('proposals: what this device sends to the device that runs the conversation', () => {
   it('an answer proposed keeps the form and its answers, says where it went, and cannot be sent twice', async () => {
-    const send = vi.fn(async (command: Record<string, unknown>) => (command.type === 'question.answer' ? { message: {}, proposedTo: laptop } : { saved: true }));
+    const send = vi.fn(async (command: Record<string, unknown>) => (command.type === 'request.resolve' ? { message: {}, proposedTo: laptop } : { saved: true }));
     render(() => <QuestionForm block={pendingQuestion()} conversationId="c1" messageId="m1" client={{ send } as never} thisDevice="phone-id" />);
     fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
@@ -102,7 +102,7 @@ describe('proposals: what this device sends to the device that runs the conversa
   });
 
   it('the proposed answer applied by the runner is summed up as this device\'s own: "Answered", nothing "not used"', async () => {
-    const send = vi.fn(async (command: Record<string, unknown>) => (command.type === 'question.answer' ? { message: {}, proposedTo: laptop } : { saved: true }));
+    const send = vi.fn(async (command: Record<string, unknown>) => (command.type === 'request.resolve' ? { message: {}, proposedTo: laptop } : { saved: true }));
     const [block, setBlock] = createSignal(pendingQuestion());
     render(() => <QuestionForm block={block()} conversationId="c1" messageId="m1" client={{ send } as never} thisDevice="phone-id" />);
     fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
@@ -116,7 +116,7 @@ describe('proposals: what this device sends to the device that runs the conversa
   });
 
   it('answered on another device first: "Answered on <device>", and this device\'s different answers shown as not used', async () => {
-    const send = vi.fn(async (command: Record<string, unknown>) => (command.type === 'question.answer' ? { message: {}, proposedTo: laptop } : { saved: true }));
+    const send = vi.fn(async (command: Record<string, unknown>) => (command.type === 'request.resolve' ? { message: {}, proposedTo: laptop } : { saved: true }));
     const [block, setBlock] = createSignal(pendingQuestion());
     render(() => <QuestionForm block={block()} conversationId="c1" messageId="m1" client={{ send } as never} thisDevice="phone-id" />);
     fireEvent.click(screen.getByRole('radio', { name: 'Low' }));

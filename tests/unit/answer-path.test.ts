@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { failWrites, memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { failWrites, memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
 import { zodTool } from '../../src/core/tools';
 import type { Model } from '../../src/core/model';
 import type { Tool } from '../../src/core/tool';
@@ -86,7 +86,7 @@ describe('from an answer to the next model request', () => {
     const target = await pausedConversation(tab);
 
     log = recordTransactions();
-    await tab.send({ type: 'question.answer', conversationId: target.conversationId, messageId: target.messageId, toolCallId: target.requestId, answers: [{ selected: ['A'] }] });
+    await tab.send(answerCommand({ conversationId: target.conversationId, messageId: target.messageId, toolCallId: target.requestId }, [{ selected: ['A'] }]));
     await model.called;
     // The reply's first write is begun before the request but not waited for.
     expect(model.seen).toEqual([['readwrite', 'readwrite (open)']]);

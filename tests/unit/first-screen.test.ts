@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
+import { answerCommand, memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
 import { openParleyDatabase } from '../../src/worker/database';
 import { createAfterFirstScreen, createFirstScreen } from '../../src/worker/first-screen';
 import type { PeerHint } from '../../src/worker/peer-channel';
@@ -144,8 +144,8 @@ describe('the worker\'s first screen', () => {
     const asked = messages.at(-1)!;
     const toolCallId = asked.blocks.find((block) => block.type === 'question_request')!.toolCallId!;
     // The answer is the full host's, validated by zod first.
-    await expect(worker.screen.handle({ type: 'question.answer', conversationId, messageId: asked.id, toolCallId, answers: [] })).rejects.toMatchObject({ code: 'invalid_command', field: 'answers' });
-    await worker.screen.handle({ type: 'question.answer', conversationId, messageId: asked.id, toolCallId, answers: [{ selected: ['Beach'] }] });
+    await expect(worker.screen.handle({ type: 'request.resolve', conversationId, messageId: asked.id, requestId: toolCallId, approved: 'yes' })).rejects.toMatchObject({ code: 'invalid_command', field: 'approved' });
+    await worker.screen.handle(answerCommand({ conversationId, messageId: asked.id, toolCallId }, [{ selected: ['Beach'] }]));
     expect(worker.hostsCreated()).toBe(1);
     worker.close();
     tab.close();

@@ -110,3 +110,22 @@ export function failWrites(fails: (value: unknown) => boolean): () => void {
 }
 
 export { memoryLocks };
+
+/** A question, named as the question form names it. */
+export interface QuestionTarget {
+  conversationId: string;
+  messageId: string;
+  toolCallId: string;
+}
+
+/** The question form's answer: `request.resolve` with the answers. */
+export function answerCommand(target: QuestionTarget, answers: unknown) {
+  const { toolCallId, ...rest } = target;
+  return { type: 'request.resolve' as const, ...rest, requestId: toolCallId, approved: true, params: { answers } };
+}
+
+/** The question form's Dismiss: `request.resolve`, not approved. */
+export function dismissCommand(target: QuestionTarget) {
+  const { toolCallId, ...rest } = target;
+  return { type: 'request.resolve' as const, ...rest, requestId: toolCallId, approved: false };
+}

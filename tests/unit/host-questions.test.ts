@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand, dismissCommand } from './host-harness';
 import { CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT } from '../../src/core/question-outcomes';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
@@ -58,7 +58,7 @@ describe('the question pause', () => {
     expect(questionOf(messages.at(-1)!)).toMatchObject({ status: 'pending', questions: [{ multiple: false, custom: false }, { multiple: true, custom: true }] });
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'question', conversationId: target.conversationId, messageId: target.messageId, requestId: target.toolCallId, conversationTitle: 'Plan a trip' })]);
 
-    await tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }, { selected: ['Tapas', 'Pizza'], other: 'Dumplings' }] });
+    await tab.send(answerCommand(target, [{ selected: ['Beach'] }, { selected: ['Tapas', 'Pizza'], other: 'Dumplings' }]));
     await waitForRunState(tab, target.conversationId, ['idle']);
     const after = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(lastText(after.messages)).toBe('Got: User has answered your questions: "Where to?"="Beach"; "Which food?"=["Tapas", "Pizza"] (typed by the user: "Dumplings"). You can now continue with the user\'s answers in mind. / last user: Plan a trip');
@@ -72,7 +72,7 @@ describe('the question pause', () => {
     const target = await askInNewConversation(tab);
     tab.close();
     const restarted = await openTab({ databaseName, locks });
-    await restarted.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }, { selected: [] }] });
+    await restarted.send(answerCommand(target, [{ selected: ['City'] }, { selected: [] }]));
     await waitForRunState(restarted, target.conversationId, ['idle']);
     const { messages } = await restarted.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(messages).toHaveLength(3);
@@ -84,8 +84,8 @@ describe('the question pause', () => {
     const target = await askInNewConversation(tab);
     const other = await openTab({ databaseName, locks });
     const results = await Promise.allSettled([
-      tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }, { selected: [] }] }),
-      other.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }, { selected: [] }] }),
+      tab.send(answerCommand(target, [{ selected: ['Beach'] }, { selected: [] }])),
+      other.send(answerCommand(target, [{ selected: ['City'] }, { selected: [] }])),
     ]);
     const fulfilled = results.filter((result) => result.status === 'fulfilled');
     const rejected = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
@@ -102,10 +102,10 @@ describe('the question pause', () => {
   it('a second resolution of any kind writes nothing', async () => {
     const { tab } = await setup();
     const target = await askInNewConversation(tab);
-    await tab.send({ type: 'question.dismiss', ...target });
+    await tab.send(dismissCommand(target));
     const before = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    await expect(tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }, { selected: [] }] })).rejects.toMatchObject({ code: 'already_resolved', outcome: { resolution: 'dismissed' } });
-    await expect(tab.send({ type: 'question.dismiss', ...target })).rejects.toMatchObject({ code: 'already_resolved' });
+    await expect(tab.send(answerCommand(target, [{ selected: ['Beach'] }, { selected: [] }]))).rejects.toMatchObject({ code: 'already_resolved', outcome: { resolution: 'dismissed' } });
+    await expect(tab.send(dismissCommand(target))).rejects.toMatchObject({ code: 'already_resolved' });
     await expect(tab.send({ type: 'question.saveDraft', ...target, draft: { answers: [] } })).rejects.toMatchObject({ code: 'already_resolved' });
     expect(await tab.send({ type: 'conversation.open', conversationId: target.conversationId })).toEqual(before);
   });
@@ -124,7 +124,7 @@ describe('the question pause', () => {
   it('dismiss ends the run without a model call; the model hears of it with the next message', async () => {
     const { tab } = await setup();
     const target = await askInNewConversation(tab);
-    await tab.send({ type: 'question.dismiss', ...target });
+    await tab.send(dismissCommand(target));
     let opened = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(opened.conversation).toMatchObject({ runState: 'idle', completedSteps: 1 });
     expect(questionOf(opened.messages[1]!)).toMatchObject({ status: 'denied', resolution: 'dismissed' });
@@ -154,11 +154,11 @@ describe('the question pause', () => {
       [{ selected: ['Beach'] }],
     ];
     for (const answers of wrong) {
-      await expect(tab.send({ type: 'question.answer', ...target, answers })).rejects.toMatchObject({ code: 'invalid_answer', reason: expect.stringMatching(/^answer_/) });
+      await expect(tab.send(answerCommand(target, answers))).rejects.toMatchObject({ code: 'invalid_answer', reason: expect.stringMatching(/^answer_/) });
     }
-    await expect(tab.send({ type: 'question.answer', ...target, toolCallId: 'call_9_9', answers: wrong[0]! })).rejects.toMatchObject({ code: 'not_found', reason: 'request_gone' });
+    await expect(tab.send(answerCommand({ ...target, toolCallId: 'call_9_9' }, wrong[0]!))).rejects.toMatchObject({ code: 'not_found', reason: 'request_gone' });
     const { id: otherConversation } = await tab.send({ type: 'conversation.create' });
-    await expect(tab.send({ type: 'question.dismiss', ...target, conversationId: otherConversation })).rejects.toMatchObject({ code: 'not_found', reason: 'message_gone' });
+    await expect(tab.send(dismissCommand({ ...target, conversationId: otherConversation }))).rejects.toMatchObject({ code: 'not_found', reason: 'message_gone' });
     expect((await tab.send({ type: 'conversation.open', conversationId: target.conversationId })).messages).toEqual(before.messages);
   });
 
@@ -169,7 +169,7 @@ describe('the question pause', () => {
     await tab.send({ type: 'question.saveDraft', ...target, draft });
     let { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(questionOf(messages[1]!).draft).toEqual(draft);
-    await tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }, { selected: ['Sushi'] }] });
+    await tab.send(answerCommand(target, [{ selected: ['City'] }, { selected: ['Sushi'] }]));
     ({ messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId }));
     expect(questionOf(messages[1]!).draft).toBeUndefined();
   });

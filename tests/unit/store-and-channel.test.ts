@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryLocks, openTab, uniqueDatabaseName } from './host-harness';
+import { memoryLocks, openTab, uniqueDatabaseName, answerCommand } from './host-harness';
 import { DATABASE_VERSION, openParleyDatabase } from '../../src/worker/database';
 import { serveCommands } from '../../src/worker/channel-server';
 import type { ReplyEnvelope, WorkerMessage } from '../../src/schema/protocol';
@@ -65,8 +65,8 @@ describe('storage', () => {
     const tab = await openTab({ databaseName, locks: memoryLocks() });
     const target = { conversationId: 'c1', messageId: 'm1', toolCallId: 'call_0_0' };
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'question', requestId: 'call_0_0', conversationTitle: 'Old one' })]);
-    await tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['A'] }] });
-    await expect(tab.send({ type: 'question.answer', ...target, answers: [{ selected: ['A'] }] })).rejects.toMatchObject({ code: 'already_resolved' });
+    await tab.send(answerCommand(target, [{ selected: ['A'] }]));
+    await expect(tab.send(answerCommand(target, [{ selected: ['A'] }]))).rejects.toMatchObject({ code: 'already_resolved' });
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([]);
   });
 
@@ -146,7 +146,7 @@ describe('the command channel', () => {
       { type: 'no.such.command' },
       { type: 'message.send', conversationId: 'c1' },
       { type: 'message.send', conversationId: 'c1', text: '   ' },
-      { type: 'question.answer', conversationId: 'c1', messageId: 'm1', toolCallId: 't', answers: 'Beach' },
+      { type: 'request.resolve', conversationId: 'c1', messageId: 'm1', requestId: 't', approved: 'yes' },
       { type: 'conversation.rename', conversationId: 42, title: 'x' },
       null,
       'conversation.list',

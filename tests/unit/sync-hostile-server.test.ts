@@ -123,7 +123,7 @@ describe('proposals that name no request', { timeout: 60_000 }, () => {
     const { server, replicator, laptop, phone, target } = await toolCallWaitingOnPhone(51, { laptop: { tools: [tool.tool] } });
     const { conversationId } = target;
     // What a build before the binding wrote: an Allow that does not say which request it decides.
-    await phone.host.sync.propose(conversationId, `request:${target.messageId}:${target.requestId}`, { type: 'resolve', messageId: target.messageId, requestId: target.requestId, approved: true });
+    await phone.host.sync.propose(conversationId, { type: 'request.resolve', conversationId, messageId: target.messageId, requestId: target.requestId, approved: true });
     await replicator.settle(async () => (await proposalsOn(server)).some(({ proposal }) => proposal.outcome?.reason === 'outdated_device'));
     expect(tool.runs).toEqual([]);
     expect(callIn(await laptop.host.store.getMessage(target.messageId))?.approval?.status).toBe('pending');

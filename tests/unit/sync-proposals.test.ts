@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
 import { LAPTOP, PHONE, SimulatedMirror, SimulatedReplicator, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
+import { SyncPayload } from '../../src/schema/sync';
+import { SealedDocuments } from '../../src/worker/sync/sealed-documents';
+import { documentId, open } from '../../src/worker/sync/sync-crypto';
 
 // Issue 19's host tests: two devices, each a real host over its own IndexedDB, joined through a simulated CouchDB
 // replicator that delays, duplicates and reorders documents. The device that runs a conversation applies another
@@ -67,7 +71,7 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
   it("the phone's answer is a proposal the laptop applies: its run resumes with the phone's answers, marked as given on the phone", async () => {
     const current = await world(1);
     const target = await askOnLaptop(current);
-    const result = await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }] });
+    const result = await current.phone.send(answerCommand(target, [{ selected: ['City'] }]));
     expect(result.proposedTo).toEqual(LAPTOP);
     // Nothing changed on the phone by itself: the laptop decides.
     expect(questionOf(await current.phone.host.store.getMessage(target.messageId)).status).toBe('pending');
@@ -85,7 +89,7 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
   it('the server holds no plaintext: no message text, title, answer or device name in any document', async () => {
     const current = await world(2);
     const target = await askOnLaptop(current);
-    await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }] });
+    await current.phone.send(answerCommand(target, [{ selected: ['City'] }]));
     await settleAnswered(current, target);
     const everything = current.server.allPlaintext();
     for (const secret of ['Plan a trip', 'Where to?', 'City', 'Before I plan', 'Laptop', 'Phone', 'device-laptop', target.conversationId, target.messageId]) expect(everything).not.toContain(secret);
@@ -100,12 +104,12 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
       const phoneChoice = laptopChoice === 'Beach' ? 'City' : 'Beach';
       // The phone proposes; the replicator moves a random number of documents (the proposal may or may not reach the
       // laptop and be applied meanwhile); then the laptop's user clicks too.
-      await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: [phoneChoice] }] });
+      await current.phone.send(answerCommand(target, [{ selected: [phoneChoice] }]));
       for (let step = 0; step < (trial * 7) % 23; step += 1) {
         current.replicator.step();
         await new Promise((resolve) => setTimeout(resolve, trial % 3));
       }
-      const laptopClick = await current.laptop.send({ type: 'question.answer', ...target, answers: [{ selected: [laptopChoice] }] }).then(
+      const laptopClick = await current.laptop.send(answerCommand(target, [{ selected: [laptopChoice] }])).then(
         () => 'applied',
         (error: { code?: string }) => error.code,
       );
@@ -130,7 +134,7 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     const current = await world(3);
     const target = await askOnLaptop(current);
     current.replicator.setOffline(current.phoneMirror, true);
-    const result = await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }] });
+    const result = await current.phone.send(answerCommand(target, [{ selected: ['Beach'] }]));
     expect(result.proposedTo).toEqual(LAPTOP);
     for (let step = 0; step < 50; step += 1) current.replicator.step();
     expect(questionOf(await current.laptop.host.store.getMessage(target.messageId)).status).toBe('pending');
@@ -138,7 +142,7 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     await settleAnswered(current, target);
     expect(questionOf(await current.laptop.host.store.getMessage(target.messageId))).toMatchObject({ answers: [{ selected: ['Beach'] }], resolvedOn: PHONE });
     // The same answer proposed again (a retried click) does not resolve anything twice.
-    await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['City'] }] }).catch(() => undefined);
+    await current.phone.send(answerCommand(target, [{ selected: ['City'] }])).catch(() => undefined);
     await current.replicator.settle();
     expect(questionOf(await current.laptop.host.store.getMessage(target.messageId)).answers).toEqual([{ selected: ['Beach'] }]);
     expect((await current.laptop.host.store.getConversation(target.conversationId))?.completedSteps).toBe(2);
@@ -172,7 +176,7 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     expect(await current.phone.send({ type: 'sync.runners' })).toEqual({});
     await current.phone.send({ type: 'settings.update', script: script([ASK, ECHO, ECHO]) });
     await current.phone.send({ type: 'conversation.setProfile', conversationId: target.conversationId, profileId: (await current.phone.send({ type: 'settings.get' })).defaultProfileId });
-    const answered = await current.phone.send({ type: 'question.answer', ...target, answers: [{ selected: ['Beach'] }] });
+    const answered = await current.phone.send(answerCommand(target, [{ selected: ['Beach'] }]));
     expect(answered.proposedTo).toBeUndefined();
     await waitForRunState(current.phone, target.conversationId, ['idle']);
     // A second take-over from a device that read the old runner loses.
@@ -183,4 +187,46 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     await current.replicator.settle(async () => (await third.host.store.getConversation(target.conversationId)) !== undefined && Object.keys(await third.send({ type: 'sync.runners' })).length === 1);
     expect(await third.send({ type: 'sync.runners' })).toEqual({ [target.conversationId]: PHONE });
   });
+
+  it('an answer as the build before proposed it (its committed fixture) is applied on the laptop once', async () => {
+    const current = await world(6);
+    const target = await askOnLaptop(current);
+    const fixture = JSON.parse(readFileSync(new URL('../fixtures/sync/proposals-v1.json', import.meta.url), 'utf8')) as { proposals: Array<{ proposal: { conversationId: string; action: Record<string, unknown> } }> };
+    const old = structuredClone(fixture.proposals[0]!);
+    // That build's shape, naming this world's conversation, message and question.
+    old.proposal.conversationId = target.conversationId;
+    Object.assign(old.proposal.action, { messageId: target.messageId, requestId: target.toolCallId });
+    const id = await documentId(await keys(), 'proposal', target.conversationId, `request:${target.messageId}:${target.toolCallId}`, PHONE.id);
+    await new SealedDocuments(current.phoneMirror, await keys()).write(id, { ...old, proposal: { ...old.proposal, id } } as unknown as SyncPayload);
+    await settleAnswered(current, target);
+    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId))).toMatchObject({ status: 'success', answers: [{ selected: ['City'] }], resolvedOn: PHONE });
+    expect((await current.laptop.host.store.listMessages(target.conversationId)).filter((message) => message.role === 'assistant')).toHaveLength(2);
+  });
+
+  it('a proposal of a command only the runner gives, or for another conversation, is refused: nothing changes', async () => {
+    const current = await world(7);
+    const target = await askOnLaptop(current);
+    const { id: other } = await current.laptop.send({ type: 'conversation.create', title: 'Other' });
+    const proposals = [
+      { type: 'conversation.rename', conversationId: target.conversationId, title: 'Renamed by the phone' },
+      { type: 'conversation.delete', conversationId: target.conversationId },
+      { type: 'settings.update', conversationId: target.conversationId, script: '[]' },
+      { type: 'run.stop', conversationId: other },
+    ];
+    for (const command of proposals) await current.phone.host.sync.propose(target.conversationId, command);
+    await current.replicator.settle(async () => (await outcomesOn(current.server)).length === proposals.length);
+    expect((await outcomesOn(current.server)).map((outcome) => outcome?.reason).sort()).toEqual(['not_proposable', 'not_proposable', 'not_proposable', 'not_proposable']);
+    expect(await current.laptop.host.store.getConversation(target.conversationId)).toMatchObject({ title: 'Plan a trip', runState: 'awaiting_input' });
+    expect((await current.laptop.send({ type: 'settings.get' })).script).not.toBe('[]');
+  });
 });
+
+/** The outcomes the runner wrote on the server's proposals, one per proposal that has one. */
+async function outcomesOn(server: SimulatedServer) {
+  const outcomes = [];
+  for (const { document } of server.documents.values()) {
+    const payload = document.ct && document.iv ? SyncPayload.parse(JSON.parse(await open(await keys(), { iv: document.iv, ct: document.ct }))) : undefined;
+    if (payload?.kind === 'proposal' && payload.proposal.outcome) outcomes.push(payload.proposal.outcome);
+  }
+  return outcomes;
+}

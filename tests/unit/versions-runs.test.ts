@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError, type Model, type ModelPart, type ModelRequest } from '../../src/core/model';
 import { versionsOf, type Message } from '../../src/schema/records';
-import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
 
 // Issue 18's versions, for what the UI offers but no test covered: Regenerate on a stopped, a failed and an interrupted
 // reply, and a
@@ -224,7 +224,7 @@ describe('a run resumes on the branch on screen', () => {
     const onScreen = ['user: Tell me.', 'assistant: Version one.', 'user: Ask me.'];
     expect(linesOf(requests[2]!)).toEqual(onScreen);
 
-    await tab.send({ type: 'question.answer', conversationId: id, messageId: asking.id, toolCallId: 'ask_1', answers: [{ selected: ['Short'] }] });
+    await tab.send(answerCommand({ conversationId: id, messageId: asking.id, toolCallId: 'ask_1' }, [{ selected: ['Short'] }]));
     await waitForRunState(tab, id, ['error', 'interrupted']);
     expect(linesOf(requests[3]!)).toEqual([...onScreen, expect.stringMatching(/^assistant: \[question: User has answered your questions: "How deep\?"="Short"/)]);
     tab.close();

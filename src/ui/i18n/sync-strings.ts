@@ -68,6 +68,9 @@ const en = {
   'error.reason.taken_over_elsewhere': 'Another device took it over first.',
   'error.reason.request_changed': 'This was asked again since you decided, so your decision was not used. Decide again.',
   'error.reason.sync_off': 'Sync is off. Turn it on in Settings → Sync first.',
+  'error.reason.not_proposable': 'Only the device that runs this conversation can do that.',
+  'error.reason.outdated_device': 'The device that sent this runs an older version of Parley. Update it, then decide again.',
+  'error.reason.arguments_changed': 'The tool call changed since it was approved, so it was not run. Look at it again.',
 };
 
 export const syncStrings = { en };

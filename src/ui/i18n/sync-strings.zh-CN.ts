@@ -66,4 +66,7 @@ export const syncStringsZhCN: Record<keyof (typeof syncStrings)['en'], string> =
   'error.reason.taken_over_elsewhere': '另一台设备先接管了它。',
   'error.reason.request_changed': '你做出决定之后，这个请求又被重新提出，所以你的决定没有被采用。请重新决定。',
   'error.reason.sync_off': '同步已关闭。请先在“设置 → 同步”中开启。',
+  'error.reason.not_proposable': '只有运行这个对话的设备才能这样做。',
+  'error.reason.outdated_device': '发送它的设备运行的是旧版 Parley。请先更新，再重新决定。',
+  'error.reason.arguments_changed': '这个工具调用在批准之后发生了变化，所以没有运行。请重新查看。',
 };

@@ -1,4 +1,5 @@
-import type { CommandOf, CommandResult, CommandType } from '../../schema/commands';
+import type { CommandOf, CommandResult, CommandType, ProposableType } from '../../schema/commands';
+import type { DeviceRef } from '../../schema/device';
 import type { AppEvent } from '../../schema/events';
 import type { ConnectionTestResult } from '../../schema/protocol';
 import type { Conversation, ConversationExport, Profile } from '../../schema/records';
@@ -42,5 +43,21 @@ export interface CommandHandlerDeps {
   profileOf?(conversation: Conversation): Promise<Profile | undefined>;
 }
 
+/** Who a command runs for: the device where the user decided (this one, or the proposal's), while sync is on. */
+export interface CommandContext {
+  device?: DeviceRef | undefined;
+  /** Another device proposed it (scope `conversation`): it carries what that device showed the user. */
+  proposed: boolean;
+}
+
 /** One handler per command type; each group of commands gives a part of it (`satisfies Partial<Handlers>`). */
-export type Handlers = { [T in CommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
+export type Handlers = { [T in CommandType]: (command: CommandOf<T>, context: CommandContext) => Promise<CommandResult<T>> };
+
+/**
+ * How a `conversation` command leaves a device that does not run the conversation (docs/architecture.md, "Commands and
+ * their scope"): it pins what this device showed the user (the request decided, a new message's id), or refuses what
+ * cannot travel, and says what this device's caller gets back beside `proposedTo`. Absent: the command travels as given.
+ */
+export type Proposers = {
+  [T in ProposableType]?: (command: CommandOf<T>, runner: DeviceRef) => Promise<{ command: CommandOf<T>; reply: Omit<CommandResult<T>, 'proposedTo'> }>;
+};

@@ -3,7 +3,6 @@ import { WireError } from '../../schema/wire-error';
 import { OPEN_PAGE_SIZE } from '../message-pages';
 import { settingsFrom } from '../settings-store';
 import type { CommandHandlerDeps, Handlers } from './command-deps';
-import { assertRunsHere, runsHere } from './runs-elsewhere';
 
 /** The conversations: listing, opening and paging, creating, renaming and deleting, and searching them. */
 export function createConversationHandlers(deps: CommandHandlerDeps) {
@@ -32,7 +31,7 @@ export function createConversationHandlers(deps: CommandHandlerDeps) {
       await store.saveComposerDraft(command.conversationId, command.text);
       return { saved: true as const };
     },
-    'conversation.rename': (command) => runsHere(deps.sync, command.conversationId) && store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, title: command.title, updatedAt: deps.now() })),
+    'conversation.rename': (command) => store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, title: command.title, updatedAt: deps.now() })),
     'conversation.delete': async (command) => {
       runs.stop(command.conversationId);
       deps.requestPeerStop(command.conversationId);
@@ -54,12 +53,11 @@ export function createConversationHandlers(deps: CommandHandlerDeps) {
       return { conversation, messages, earlier };
     },
     'conversation.setProfile': async (command) => {
-      assertRunsHere(deps.sync, command.conversationId);
       if (!(await settings.getProfile(command.profileId))) throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile does not exist.', field: 'profileId' });
       return store.updateConversation(command.conversationId, (conversation) => ({ ...conversation, profileId: command.profileId }));
     },
     'conversation.setInstructions': (command) =>
-      runsHere(deps.sync, command.conversationId) && store.updateConversation(command.conversationId, (conversation) => {
+      store.updateConversation(command.conversationId, (conversation) => {
         const next = { ...conversation };
         if (command.instructions) next.instructions = command.instructions;
         else delete next.instructions;

@@ -1,58 +1,48 @@
 import { argumentsDigest } from '../../core/approval-binding';
 import { requestBindingOf } from '../../core/request-ids';
 import type { RequestResolution } from '../../core/requests';
-import type { DeviceRef } from '../../schema/device';
 import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
 import { elicitationDead, type RequestTarget } from '../request-records';
-import type { CommandHandlerDeps, Handlers } from './command-deps';
-import { assertRunsHere } from './runs-elsewhere';
+import type { CommandHandlerDeps, Handlers, Proposers } from './command-deps';
 
 /** Requests waiting for the user (questions, approvals, forms): every answer goes through one compare-and-set. */
 export function createRequestHandlers(deps: CommandHandlerDeps) {
   const { store } = deps;
   return {
-    // The question form's own words for request.resolve: one compare-and-set path for every request.
-    'question.answer': (command) => resolve(deps, { ...command, requestId: command.toolCallId }, { approved: true, params: { answers: command.answers } }),
-    'question.dismiss': (command) => resolve(deps, { ...command, requestId: command.toolCallId }, { approved: false }),
     'question.saveDraft': async (command) => {
-      assertRunsHere(deps.sync, command.conversationId);
       await store.saveDraft({ ...command, requestId: command.toolCallId }, command.draft);
       return { saved: true as const };
     },
-    'request.resolve': (command) => {
-      const { type: _type, conversationId, messageId, requestId, ...resolution } = command;
-      return resolve(deps, { conversationId, messageId, requestId }, resolution);
+    'request.resolve': async (command, context) => {
+      const { type: _type, conversationId, messageId, requestId, expect, ...resolution } = command;
+      const target = { conversationId, messageId, requestId };
+      // Another device's decision names the request its user saw; one that does not is from a build before that rule.
+      if (context.proposed && !expect) throw new WireError({ code: 'invalid_command', reason: 'outdated_device', message: 'The device that sent this runs an older Parley.' });
+      if (expect?.argsHash) {
+        const block = await store.getRequest(target);
+        // Approved for the arguments shown there: a call whose arguments differ here is not that call.
+        if (block?.type === 'tool_call' && argumentsDigest(block.args) !== expect.argsHash) throw new WireError({ code: 'invalid_state', reason: 'arguments_changed', message: 'The tool call’s arguments changed since they were approved.' });
+      }
+      const binding = expect && { kind: expect.kind, ...(expect.requestedAt !== undefined ? { requestedAt: expect.requestedAt } : {}) };
+      return resolveHere(deps, target, { ...resolution, ...(context.device ? { device: context.device } : {}), ...(binding ? { expect: binding } : {}) });
     },
     'requests.listPending': () => store.listPendingRequests(),
   } satisfies Partial<Handlers>;
 }
 
-/**
- * Resolves a request by compare-and-set, then lets the run go on. A question or an approval starts a run here (the
- * run lock is claimed first: when another tab already resolved it and runs, the compare-and-set says so with the
- * first outcome). An elicitation is answered to the live run that asked, which goes on by itself.
- */
-async function resolve(deps: CommandHandlerDeps, target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message; proposedTo?: DeviceRef }> {
-  const { store } = deps;
-  const elsewhere = deps.sync?.runnerElsewhere(target.conversationId);
-  if (elsewhere) {
-    const block = await store.getRequest(target);
-    const message = await store.getMessage(target.messageId);
-    if (!block || !message) throw new WireError({ code: 'not_found', reason: 'request_gone', message: 'This request is no longer here.' });
-    const argsHash = block.type === 'tool_call' ? argumentsDigest(block.args) : undefined;
-    const proposedTo = await deps.sync!.propose(target.conversationId, `request:${target.messageId}:${target.requestId}`, {
-      type: 'resolve', messageId: target.messageId, requestId: target.requestId, approved: resolution.approved,
-      ...(resolution.params !== undefined ? { params: resolution.params } : {}),
-      ...(resolution.reason !== undefined ? { reason: resolution.reason } : {}),
-      ...(resolution.cancel !== undefined ? { cancel: resolution.cancel } : {}),
-      ...(argsHash ? { argsHash } : {}),
-      request: requestBindingOf(block),
-    });
-    return { message, proposedTo };
-  }
-  const device = deps.sync?.device();
-  return resolveHere(deps, target, device ? { ...resolution, device } : resolution);
+/** From a device that does not run the conversation: a decision names the request its user saw (kind, time, arguments). */
+export function createRequestProposers(deps: CommandHandlerDeps) {
+  return {
+    'request.resolve': async (command) => {
+      const { conversationId, messageId, requestId } = command;
+      const block = await deps.store.getRequest({ conversationId, messageId, requestId });
+      const message = await deps.store.getMessage(messageId);
+      if (!block || !message) throw new WireError({ code: 'not_found', reason: 'request_gone', message: 'This request is no longer here.' });
+      const argsHash = block.type === 'tool_call' ? argumentsDigest(block.args) : undefined;
+      return { command: { ...command, expect: { ...requestBindingOf(block), ...(argsHash ? { argsHash } : {}) } }, reply: { message } };
+    },
+  } satisfies Proposers;
 }
 
 /** The compare-and-set of a resolution on this device, which runs the conversation. */

@@ -4,45 +4,32 @@ import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
 import type { PreparedAttachment } from '../attachment-records';
 import type { NewVersion } from '../branch-records';
-import type { CommandHandlerDeps, Handlers } from './command-deps';
-import { assertRunsHere, runsElsewhere, runsHere } from './runs-elsewhere';
+import type { CommandHandlerDeps, Handlers, Proposers } from './command-deps';
+import { runsElsewhere } from './runs-elsewhere';
 
 /** What starts, changes and stops a conversation's run: messages, their versions, Stop and Continue. */
 export function createRunHandlers(deps: CommandHandlerDeps) {
   const { store, settings, runs } = deps;
   return {
-    'message.send': async (command) => {
+    'message.send': async (command, context) => {
       const inputs = command.attachments ?? [];
       if (command.text === '' && inputs.length === 0) throw new WireError({ code: 'invalid_command', reason: 'message_empty', message: 'Write a message or attach a file first.', field: 'text' });
-      const elsewhere = deps.sync?.runnerElsewhere(command.conversationId);
-      if (elsewhere) {
-        // Files stay on the device they were attached on (their bytes are not synced): only text can be proposed.
-        if (inputs.length > 0) throw runsElsewhere(elsewhere);
-        const messageId = deps.newId?.() ?? crypto.randomUUID();
-        return { proposedTo: await deps.sync!.propose(command.conversationId, `message:${messageId}`, { type: 'message', messageId, text: command.text }) };
-      }
       const { defaultProfileId } = await settings.getSettings();
       // Files are checked, and the quota, before the run lock and the transaction (reading a Blob is not an IndexedDB request).
       const files = inputs.length === 0 ? [] : await (await import('../attachment-files')).prepareAttachments(inputs, { acceptsImages: await acceptsImages(deps, command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
-      return { message: await sendMessage(deps, command.conversationId, command.text, { files }) };
+      return { message: await sendMessage(deps, command.conversationId, command.text, { files, ...(command.messageId ? { messageId: command.messageId } : {}), ...(context.device ? { device: context.device } : {}) }) };
     },
     'attachment.read': async (command) => {
       const stored = await store.readAttachment(command.attachmentId);
       if (!stored) throw new WireError({ code: 'not_found', reason: 'attachment_gone', message: 'This file is no longer stored.' });
       return { blob: stored.blob, mimeType: stored.blob.type };
     },
-    'message.regenerate': (command) => runsHere(deps.sync, command.conversationId) && startVersion(deps, command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
-    'message.edit': (command) => runsHere(deps.sync, command.conversationId) && startVersion(deps, command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
-    'message.selectVersion': (command) => runsHere(deps.sync, command.conversationId) && underLock(deps, command.conversationId, () => store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true })),
-    'message.deleteVersion': (command) => runsHere(deps.sync, command.conversationId) && underLock(deps, command.conversationId, () => store.deleteVersion(command.conversationId, command.messageId)),
-    'run.stop': async (command) => {
-      const { conversationId } = command;
-      const elsewhere = deps.sync?.runnerElsewhere(conversationId);
-      if (elsewhere) return { conversationId, proposedTo: await deps.sync!.propose(conversationId, `stop:${deps.now()}`, { type: 'stop' }) };
-      return stopHere(deps, conversationId);
-    },
+    'message.regenerate': (command) => startVersion(deps, command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
+    'message.edit': (command) => startVersion(deps, command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
+    'message.selectVersion': (command) => underLock(deps, command.conversationId, () => store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true })),
+    'message.deleteVersion': (command) => underLock(deps, command.conversationId, () => store.deleteVersion(command.conversationId, command.messageId)),
+    'run.stop': (command) => stopHere(deps, command.conversationId),
     'run.continue': async (command) => {
-      assertRunsHere(deps.sync, command.conversationId);
       await runs.recover(command.conversationId);
       const release = await runs.claim(command.conversationId);
       const continued = await store.transition(command.conversationId, ['interrupted', 'waiting_network', 'error'], 'running').catch((error: unknown) => {
@@ -63,15 +50,25 @@ export function createRunHandlers(deps: CommandHandlerDeps) {
   } satisfies Partial<Handlers>;
 }
 
-/** Sends the user's message here and starts the run; `options` for a message another device proposed. */
+/** From a device that does not run the conversation: a message travels with its id; its files cannot (their bytes stay here). */
+export function createRunProposers(deps: CommandHandlerDeps) {
+  return {
+    'message.send': async (command, runner) => {
+      if ((command.attachments ?? []).length > 0) throw runsElsewhere(runner);
+      return { command: { ...command, messageId: command.messageId ?? deps.newId?.() ?? crypto.randomUUID() }, reply: {} };
+    },
+    'run.stop': async (command) => ({ command, reply: { conversationId: command.conversationId } }),
+  } satisfies Proposers;
+}
+
+/** Sends the user's message here and starts the run; `device` is where it was written, while sync is on. */
 export async function sendMessage(deps: CommandHandlerDeps, conversationId: string, text: string, options: { messageId?: string; device?: DeviceRef; files?: readonly PreparedAttachment[] } = {}): Promise<Message> {
   const { store, settings, runs } = deps;
   await runs.recover(conversationId);
   const release = await runs.claim(conversationId);
   try {
-    const device = options.device ?? deps.sync?.device();
     const { files = [], ...rest } = options;
-    const { message, run } = await store.appendUserMessage(conversationId, text, (await settings.getSettings()).defaultProfileId, files, { ...rest, ...(device ? { device } : {}) });
+    const { message, run } = await store.appendUserMessage(conversationId, text, (await settings.getSettings()).defaultProfileId, files, rest);
     void runs.start(conversationId, release, run);
     return message;
   } catch (error) {

@@ -228,7 +228,7 @@ export class ChangeReceiver {
     const { book, host } = this.context;
     if (proposal.outcome) return;
     if (book.runners.get(proposal.conversationId)?.device.id !== book.device.id) return;
-    if (!proposal.nonce || (proposal.action.type === 'resolve' && !proposal.action.request)) {
+    if (!proposal.nonce) {
       // Written by a device on an older build (or replayed from one): it cannot be told from a replay, so it is refused.
       this.refusedProposals += 1;
       await this.writeOutcome(proposal, { status: 'refused', reason: 'outdated_device' });

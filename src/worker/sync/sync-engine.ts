@@ -1,5 +1,5 @@
 import type { RecordChange } from '../../core/store';
-import type { DeviceRef, Proposal, ProposalAction, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync';
+import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync';
 import { ChangeReceiver } from './change-receiver';
 import type { EngineContext, SyncEngineHost } from './engine-context';
 import type { EncryptedDocument, Mirror } from './mirror';
@@ -145,12 +145,15 @@ export class SyncEngine {
     await this.sealed.write(await documentId(this.keys, 'runner', conversationId), { kind: 'runner', runner });
   }
 
-  /** Writes a proposal for the device that runs the conversation. One per request (or message) and device. */
-  async propose(conversationId: string, key: string, action: ProposalAction): Promise<DeviceRef> {
+  /**
+   * Writes a proposal for the device that runs the conversation: the command itself, as pinned (see command-handler.ts).
+   * Its id follows from the command and this device, so proposing the same thing again rewrites the one document.
+   */
+  async propose(conversationId: string, command: ProposedCommand): Promise<DeviceRef> {
     const runner = this.runnerElsewhere(conversationId);
     if (!runner) throw new Error('propose: this device runs the conversation');
-    const id = await documentId(this.keys, 'proposal', conversationId, key, this.book.device.id);
-    const proposal: Proposal = { id, conversationId, from: this.book.device, action, createdAt: this.host.now(), nonce: newNonce() };
+    const id = await documentId(this.keys, 'proposal', conversationId, JSON.stringify(command), this.book.device.id);
+    const proposal: Proposal = { id, conversationId, from: this.book.device, command, createdAt: this.host.now(), nonce: newNonce() };
     await this.sealed.write(id, { kind: 'proposal', proposal });
     return runner;
   }

@@ -1,7 +1,7 @@
 import type { RecordChange } from '../../core/store';
 import type { DeviceRef } from '../../schema/device';
 import { WireError } from '../../schema/wire-error';
-import type { ProposalAction, RemoteRunners, SyncStatus } from '../../schema/sync';
+import type { ProposedCommand, RemoteRunners, SyncStatus } from '../../schema/sync';
 import type { ParleyDatabase } from '../database';
 import type { SyncEngineHost } from './engine-context';
 import type { SyncEngine } from './sync-engine';
@@ -62,10 +62,10 @@ export class SyncGate {
     void this.active?.engine.claim(conversationId).catch(() => undefined);
   }
 
-  async propose(conversationId: string, key: string, action: ProposalAction): Promise<DeviceRef> {
+  async propose(conversationId: string, command: ProposedCommand): Promise<DeviceRef> {
     const engine = this.active?.engine;
     if (!engine) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off.' });
-    return engine.propose(conversationId, key, action);
+    return engine.propose(conversationId, command);
   }
 
   /** While sync is off this loads none of its code: the app asks on every start. */

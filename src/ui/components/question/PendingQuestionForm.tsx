@@ -74,6 +74,8 @@ export function PendingQuestionForm(props: {
   let skipNotice: HTMLElement | undefined;
 
   const target = () => ({ conversationId: props.conversationId, messageId: props.messageId, toolCallId: props.block.toolCallId });
+  /** The question as `request.resolve` names it: every request is resolved by its id. */
+  const resolveTarget = () => ({ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.toolCallId });
   const saver = createDraftSaver((draft) => {
     props.client.send<'question.saveDraft'>({ type: 'question.saveDraft', ...target(), draft }).catch(() => {
       // A draft is a convenience: a refused save (the question was just resolved elsewhere) must not disturb answering.
@@ -153,7 +155,7 @@ export function PendingQuestionForm(props: {
       return;
     }
     await resolve(
-      () => props.client.send<'question.answer'>({ type: 'question.answer', ...target(), answers: current }),
+      () => props.client.send<'request.resolve'>({ type: 'request.resolve', ...resolveTarget(), approved: true, params: { answers: current } }),
       { resolution: 'answered', answers: current, resolvedAt: Date.now() },
     );
   }
@@ -164,7 +166,7 @@ export function PendingQuestionForm(props: {
       setConfirmingDismiss(true);
       return;
     }
-    await resolve(() => props.client.send<'question.dismiss'>({ type: 'question.dismiss', ...target() }), {
+    await resolve(() => props.client.send<'request.resolve'>({ type: 'request.resolve', ...resolveTarget(), approved: false }), {
       resolution: 'dismissed',
       resolvedAt: Date.now(),
     });

@@ -16,7 +16,7 @@ export type QuestionClient = Pick<WorkerClient, 'send'>;
 
 /**
  * The inline form of a `question_request` block. While the block is pending it shows the form and sends
- * `question.answer`, `question.dismiss` and debounced `question.saveDraft` itself; once resolved (here,
+ * `request.resolve` (an answer or a dismissal) and debounced `question.saveDraft` itself; once resolved (here,
  * or in another tab: the block prop flips) it shows a compact summary instead, without a reload. With sync, a block
  * resolved on another device (`resolvedOn`, not `thisDevice`) is summed up as "Answered on <device>".
  */
