@@ -55,7 +55,7 @@ export class BranchRecords {
       return { conversation: next, message, history: [...path.slice(0, at), message] };
     }, ['attachments']);
     // Only the new version is told: the closed requests belong to a branch no longer on screen.
-    this.context.listener.changed({ conversation: change.conversation, messages: [change.message] });
+    this.context.listener.committed({ conversation: change.conversation, messages: [change.message] });
     return { conversation: change.conversation, message: change.message, run: { conversation: change.conversation, history: change.history } };
   }
 
@@ -81,7 +81,7 @@ export class BranchRecords {
       await transaction.objectStore('conversations').put(next);
       return { conversation: next, messages: nextPath.slice(at) };
     });
-    this.context.listener.changed(change);
+    this.context.listener.committed(change);
     return change;
   }
 
@@ -113,7 +113,7 @@ export class BranchRecords {
       await transaction.objectStore('conversations').put(next);
       return { conversation: next, messages: onScreen >= 0 ? nextPath.slice(onScreen) : [] };
     }, ['attachments']);
-    this.context.listener.changed(change);
+    this.context.listener.committed(change);
     return change;
   }
 

@@ -3,6 +3,7 @@ import { messageText } from '../core/message-text';
 import { snippetOf, terms } from '../core/search-text';
 import type { ConversationSearchResult } from '../schema/protocol';
 import type { Conversation, Message } from '../schema/records';
+import type { Change } from './change-feed';
 import type { ParleyDatabase } from './database';
 import type { RankedMatch, SearchDocument as Document, SearchIndex } from './search-ranking';
 
@@ -36,6 +37,14 @@ export class ConversationSearch {
   private readonly idsByConversation = new Map<string, Set<string>>();
 
   constructor(private readonly database: ParleyDatabase) {}
+
+  /** Follows the change feed: every stored change, this tab's or (re-read) another tab's; never what is only shown. */
+  readonly follow = (change: Change): void => {
+    if (change.scope !== 'document') return;
+    if (change.imported) return this.invalidate();
+    for (const conversationId of change.removed ?? []) this.noteDeleted(conversationId);
+    this.noteChange(change);
+  };
 
   /** A committed write (this tab's or, re-read, another tab's). Ignored until the first search builds the index. */
   noteChange(change: RecordChange): void {

@@ -62,7 +62,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       for (const message of change.messages ?? []) await transaction.objectStore('messages').put(message);
       return true;
     });
-    if (written) this.listener.changed(change);
+    if (written) this.listener.committed(change);
     return written;
   }
 
@@ -89,8 +89,8 @@ export class IndexedDbConversationStore implements ConversationStore {
       await transaction.objectStore('conversations').put(fresh);
       return { conversation: fresh, created: true, removed };
     });
-    for (const id of result.removed) this.listener.deleted(id);
-    if (result.created) this.listener.changed({ conversation: result.conversation });
+    if (result.removed.length > 0) this.listener.committed({ removed: result.removed });
+    if (result.created) this.listener.committed({ conversation: result.conversation });
     return result.conversation;
   }
 
@@ -100,7 +100,7 @@ export class IndexedDbConversationStore implements ConversationStore {
    */
   async discardUnused(keep: ReadonlySet<string>): Promise<string[]> {
     const removed = await discardUnused(this.database, keep);
-    for (const id of removed) this.listener.deleted(id);
+    if (removed.length > 0) this.listener.committed({ removed });
     return removed;
   }
 
@@ -116,7 +116,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       await transaction.objectStore('conversations').put(next);
       return next;
     });
-    if (conversation) this.listener.changed({ conversation });
+    if (conversation) this.listener.committed({ conversation });
   }
 
   async updateConversation(conversationId: string, update: (conversation: Conversation) => Conversation): Promise<Conversation> {
@@ -127,7 +127,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       await transaction.objectStore('conversations').put(next);
       return next;
     });
-    this.listener.changed({ conversation });
+    this.listener.committed({ conversation });
     return conversation;
   }
 
@@ -147,7 +147,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       if (change.conversation) await transaction.objectStore('conversations').put(change.conversation);
       return { ...(change.conversation ? { conversation: change.conversation } : {}), messages };
     });
-    if (written.conversation || written.messages.length > 0) this.listener.changed(written);
+    if (written.conversation || written.messages.length > 0) this.listener.committed(written);
   }
 
   /** Makes a conversation just taken over from another device safe to run here (see repairTakenOver), in one transaction. */
@@ -161,7 +161,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       await transaction.objectStore('conversations').put(repaired.conversation);
       return repaired;
     });
-    if (change) this.listener.changed(change);
+    if (change) this.listener.committed(change);
   }
 
   /** Every message of a conversation, every version and branch. */
@@ -180,14 +180,14 @@ export class IndexedDbConversationStore implements ConversationStore {
       const keys = await transaction.objectStore('messages').index('by-conversation').getAllKeys(range);
       for (const key of keys) await transaction.objectStore('messages').delete(key);
     });
-    this.listener.deleted(conversationId);
+    this.listener.committed({ removed: [conversationId] });
   }
 
   /** Writes an export's conversations in chunks of whole conversations (see importInChunks); one notice at the end. */
   async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number; repairs: ImportRepair[] }> {
     // Loaded when an import is made, not with the worker (issue 21.21).
     const { importInChunks } = await import('./conversation-import');
-    const result = await importInChunks(this.database, file, knownProfileIds, this.now(), (conversations) => this.listener.imported(conversations));
+    const result = await importInChunks(this.database, file, knownProfileIds, this.now(), (conversations) => this.listener.committed({ imported: conversations }));
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
   }
 

@@ -1,10 +1,9 @@
-import type { RecordChange } from '../core/store';
 import { BUILT_IN_TOOLS } from '../core/tools';
 import type { Tool } from '../core/tool';
 import { checkElicitationContent } from '../core/json-schema-form';
 import { RequestWaiters } from './request-waiters';
 import type { AppEvent } from '../schema/events';
-import type { Conversation, ConversationExport, Profile } from '../schema/records';
+import type { Conversation, ConversationExport, Message, Profile } from '../schema/records';
 import { WireError } from '../schema/wire-error';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler } from './command-handler';
@@ -15,6 +14,8 @@ import { viewedConversations, type Locks } from './locks';
 import { ModelError, type Model } from '../core/model';
 import { createLatestThrottle, createProgressThrottle } from './progress-throttle';
 import { hintFor, type PeerHint } from './peer-channel';
+import { ChangeFeed } from './change-feed';
+import { pageEvents } from './page-events';
 import { RunManager } from './run-manager';
 import { SettingsStore } from './settings-store';
 import { StoredConfig } from './stored-config';
@@ -87,29 +88,13 @@ export function createHost(environment: HostEnvironment): Host {
   const config = new StoredConfig(environment.database);
   // Search across conversations: told of every committed write here and of what peers' hints re-read.
   const search = new ConversationSearch(environment.database);
+  // Every committed change is published here once; search, sync, the page and the other tabs, and a live run's waiters
+  // follow it (docs/architecture.md, "The change feed").
+  const feed = new ChangeFeed();
   const store = new IndexedDbConversationStore(
     environment.database,
     {
-      changed(change: RecordChange) {
-        search.noteChange(change);
-        sync.noteChange(change);
-        if (change.conversation) emit({ type: 'conversation-upserted', conversation: change.conversation });
-        for (const message of change.messages ?? []) {
-          progress.settle(message.id);
-          emit({ type: 'message-upserted', message });
-          waiters.notify(message);
-        }
-      },
-      deleted(conversationId) {
-        search.noteDeleted(conversationId);
-        sync.noteDeleted(conversationId);
-        emit({ type: 'conversation-deleted', conversationId });
-      },
-      imported(conversations) {
-        search.invalidate();
-        for (const conversation of conversations) sync.claim(conversation.id);
-        emit({ type: 'conversations-imported', conversations });
-      },
+      committed: (diff) => feed.publish({ ...diff, source: 'local', scope: 'document' }),
       sawConfigGeneration: (generation) => config.observe(generation),
     },
     environment.now,
@@ -147,7 +132,8 @@ export function createHost(environment: HostEnvironment): Host {
   });
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
-  const progress = createProgressThrottle((message) => emit({ type: 'message-upserted', message }), {
+  // A streaming reply between its writes: shown in this tab only; other tabs see each write (about four a second).
+  const progress = createProgressThrottle((message) => feed.publish({ messages: [message], source: 'local', scope: 'tab' }), {
     intervalMs: environment.progressIntervalMs ?? 50,
     timers: environment.timers,
   });
@@ -176,6 +162,16 @@ export function createHost(environment: HostEnvironment): Host {
   };
 
   const waiters = new RequestWaiters();
+  feed.listen((change) => {
+    if (change.scope !== 'document') return;
+    for (const message of change.messages ?? []) {
+      progress.settle(message.id); // a stored copy replaces any streaming one not yet shown
+      waiters.notify(message); // another tab may have answered what a tool of this tab waits for
+    }
+  });
+  feed.listen(search.follow);
+  feed.listen(sync.follow);
+  feed.listen(pageEvents(environment.post, environment.broadcast));
   // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
   const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? []), ...(await mcp.tools())];
 
@@ -238,26 +234,14 @@ export function createHost(environment: HostEnvironment): Host {
     if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
     if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
     if (hint.kind === 'mcp') return environment.post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
-    if (hint.kind === 'list') search.invalidate();
-    if (hint.kind === 'list') return environment.post({ type: 'conversations-imported', conversations: await store.listConversations() });
+    if (hint.kind === 'list') return feed.publish({ imported: await store.listConversations(), source: 'remote', scope: 'document' });
     const conversation = await store.getConversation(hint.conversationId);
-    if (!conversation) {
-      search.noteDeleted(hint.conversationId);
-      return environment.post({ type: 'conversation-deleted', conversationId: hint.conversationId });
-    }
-    search.noteChange({ conversation });
-    environment.post({ type: 'conversation-upserted', conversation });
-    // Another tab runs it: notice at once if that tab dies (see RunManager.watch).
-    if (conversation.runState === 'running') runs.watch(conversation.id);
-    // Waiting inside a live run (an elicitation) in another tab: notice if that tab dies too.
-    if (conversation.runState === 'awaiting_input' && hint.messageIds.length > 0) runs.watch(conversation.id);
-    for (const messageId of hint.messageIds) {
-      const message = await store.getMessage(messageId);
-      if (message?.conversationId !== conversation.id) continue;
-      search.noteChange({ messages: [message] });
-      environment.post({ type: 'message-upserted', message });
-      waiters.notify(message); // another tab may have answered what a tool of this tab waits for
-    }
+    if (!conversation) return feed.publish({ removed: [hint.conversationId], source: 'remote', scope: 'document' });
+    // Another tab runs it: notice at once if that tab dies (see RunManager.watch); or it waits inside a live run there
+    // (an elicitation): notice if that tab dies too.
+    if (conversation.runState === 'running' || (conversation.runState === 'awaiting_input' && hint.messageIds.length > 0)) runs.watch(conversation.id);
+    const messages = (await Promise.all(hint.messageIds.map((messageId) => store.getMessage(messageId)))).filter((message) => message?.conversationId === conversation.id) as Message[];
+    feed.publish({ conversation, messages, source: 'remote', scope: 'document' });
   };
 
   // Sync that was on when this worker last ran starts again in the background, after the first screen's reads.

@@ -53,7 +53,7 @@ export class RequestRecords {
       await Promise.all([transaction.objectStore('messages').put(nextMessage), transaction.objectStore('conversations').put(nextConversation)]);
       return { conversation: nextConversation, messages: [nextMessage], block: result.block, history: afterWrite(messages, [nextMessage]) };
     });
-    this.context.listener.changed({ conversation: change.conversation, messages: change.messages });
+    this.context.listener.committed({ conversation: change.conversation, messages: change.messages });
     return { conversation: change.conversation, message: change.messages[0]!, block: change.block, run: { conversation: change.conversation, history: change.history } };
   }
 
@@ -72,7 +72,7 @@ export class RequestRecords {
       await transaction.objectStore('messages').put(next);
       return next;
     });
-    this.context.listener.changed({ messages: [message] });
+    this.context.listener.committed({ messages: [message] });
     return message;
   }
 

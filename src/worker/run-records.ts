@@ -41,7 +41,7 @@ export class RunRecords {
       await Promise.all([...messages.map((message) => transaction.objectStore('messages').put(message)), transaction.objectStore('conversations').put(next)]);
       return next;
     });
-    if (conversation) this.context.listener.changed({ conversation, messages });
+    if (conversation) this.context.listener.committed({ conversation, messages });
     return conversation;
   }
 
@@ -103,7 +103,7 @@ export class RunRecords {
       await transaction.objectStore('conversations').put(next);
       return { conversation: next, messages: written, history: afterWrite(messages, written) };
     }, files.length > 0 ? ['attachments'] : []);
-    this.context.listener.changed({ conversation: change.conversation, messages: change.messages });
+    this.context.listener.committed({ conversation: change.conversation, messages: change.messages });
     return { conversation: change.conversation, message, run: { conversation: change.conversation, history: change.history } };
   }
 
@@ -189,7 +189,7 @@ export class RunRecords {
   private async writeChange(body: (transaction: Transaction) => Promise<{ conversation: Conversation; messages: Message[] } | undefined>): Promise<Conversation | undefined> {
     const change = await inTransaction(this.context.database, ['conversations', 'messages'], body);
     if (!change) return undefined;
-    this.context.listener.changed(change);
+    this.context.listener.committed(change);
     return change.conversation;
   }
 }

@@ -1,7 +1,7 @@
 import { pathOf } from '../core/branches';
-import type { RecordChange } from '../core/store';
 import { WireError } from '../schema/wire-error';
-import type { Conversation, Message } from '../schema/records';
+import type { Message } from '../schema/records';
+import type { RecordDiff } from './change-feed';
 import type { ParleyDatabase } from './database';
 import { inTransaction, type ReadTransaction, type Stores, type Transaction } from './transaction';
 import { readConfigGeneration } from './stored-config';
@@ -11,12 +11,9 @@ import { readConfigGeneration } from './stored-config';
 
 export const DEFAULT_TITLE = 'New conversation';
 
-/** Told after every committed change, so the worker can emit events to its UI and to other tabs. */
+/** Told after every committed transaction what it changed: the host publishes it on its change feed (change-feed.ts). */
 export interface StoreListener {
-  changed(change: RecordChange): void;
-  deleted(conversationId: string): void;
-  /** Many conversations arrived at once (an import): one notice for all, not one per conversation. */
-  imported(conversations: Conversation[]): void;
+  committed(diff: RecordDiff): void;
   /** A transaction a model step may follow read the stored config generation (see StoredConfig.observe). */
   sawConfigGeneration?(generation: number): void;
 }

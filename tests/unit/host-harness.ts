@@ -8,6 +8,7 @@ import type { CommandOf, CommandResult, CommandType } from '../../src/schema/com
 import type { Model } from '../../src/core/model';
 import type { Tool } from '../../src/core/tool';
 import type { Profile } from '../../src/schema/records';
+import type { PeerHint } from '../../src/worker/peer-channel';
 
 let databaseCounter = 0;
 
@@ -35,6 +36,8 @@ export interface TabOptions {
   /** Tools beyond the built-ins, as connected MCP servers would offer them. */
   tools?: readonly Tool[];
   prepareModel?: (profile: Profile) => void;
+  /** Every hint this tab's worker broadcasts to other tabs, recorded in order. */
+  hints?: PeerHint[];
   /** What the "browser" says Parley uses and may store; none by default (nothing is refused for the quota). */
   estimateStorage?: () => Promise<{ usage?: number; quota?: number } | undefined>;
 }
@@ -53,7 +56,10 @@ export async function openTab(options: TabOptions): Promise<TestTab> {
     database,
     locks: options.locks,
     post: (event) => events.push(event),
-    broadcast: (hint) => peers.forEach((peer) => void peer.host.peerHint(hint)),
+    broadcast: (hint) => {
+      options.hints?.push(hint);
+      peers.forEach((peer) => void peer.host.peerHint(hint));
+    },
     requestPeerStop: (conversationId) => peers.forEach((peer) => peer.host.peerStop(conversationId)),
     createModel: options.createModel ?? ((profile, script) => createModelForProfile(profile, script)),
     estimateStorage: options.estimateStorage ?? (async () => undefined),

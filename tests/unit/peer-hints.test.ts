@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { readPeerMessage } from '../../src/worker/peer-channel';
+import { readPeerMessage, type PeerHint } from '../../src/worker/peer-channel';
 
 describe('messages between tabs are hints, not data', () => {
   it('drops malformed, oversized or data-carrying messages', () => {
@@ -37,5 +37,21 @@ describe('messages between tabs are hints, not data', () => {
       if (event.type === 'conversation-upserted') expect(event.conversation.id).toBe(stored?.id);
       if (event.type === 'message-upserted') expect(event.message).toEqual(await reader.host.store.getMessage(event.message.id));
     }
+  });
+
+  it('a streaming reply is shown in its own tab at every update, but hinted to other tabs only when it is stored', async () => {
+    const hints: PeerHint[] = [];
+    // Streaming writes are coalesced 10 s apart: the reply is stored when it starts and when it ends.
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), hints, persistIntervalMs: 10_000 });
+    await tab.send({ type: 'settings.update', script: script([{ text: 'word '.repeat(60) }], { chunkSize: 1, chunkDelayMs: 4 }) });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'message.send', conversationId: id, text: 'hello' });
+    await waitForRunState(tab, id, ['idle'], 20_000);
+    const reply = (await tab.host.store.listMessages(id)).at(-1)!;
+    const shown = tab.events.filter((event) => event.type === 'message-upserted' && event.message.id === reply.id).length;
+    const hinted = hints.filter((hint) => hint.kind === 'conversation' && hint.messageIds.includes(reply.id)).length;
+    expect(hinted).toBeGreaterThan(0);
+    expect(hinted).toBeLessThanOrEqual(3);
+    expect(shown).toBeGreaterThan(hinted);
   });
 });

@@ -1,7 +1,7 @@
-import type { RecordChange } from '../../core/store';
 import type { DeviceRef } from '../../schema/device';
 import { WireError } from '../../schema/wire-error';
 import type { ProposedCommand, RemoteRunners, SyncStatus } from '../../schema/sync';
+import type { Change } from '../change-feed';
 import type { ParleyDatabase } from '../database';
 import type { SyncEngineHost } from './engine-context';
 import type { SyncEngine } from './sync-engine';
@@ -50,13 +50,18 @@ export class SyncGate {
     return this.active?.device;
   }
 
-  noteChange(change: RecordChange): void {
-    this.active?.engine.noteChange(change);
-  }
-
-  noteDeleted(conversationId: string): void {
-    this.active?.engine.noteDeleted(conversationId);
-  }
+  /**
+   * Follows the change feed: what this worker stored is pushed (another tab's worker pushes its own), and a conversation
+   * imported here is run here.
+   */
+  readonly follow = (change: Change): void => {
+    if (change.source !== 'local' || change.scope !== 'document') return;
+    const engine = this.active?.engine;
+    for (const conversation of change.imported ?? []) this.claim(conversation.id);
+    if (!engine) return;
+    for (const conversationId of change.removed ?? []) engine.noteDeleted(conversationId);
+    if (change.conversation || change.messages) engine.noteChange(change);
+  };
 
   claim(conversationId: string): void {
     void this.active?.engine.claim(conversationId).catch(() => undefined);
