@@ -3,15 +3,7 @@ import type { CommandOf, CommandResult, CommandType } from '../schema/commands';
 import type { AppEvent } from '../schema/events';
 import type { CommandEnvelope, WorkerMessage } from '../schema/protocol';
 import { WireError } from '../schema/wire-error';
-import { WORKER_RESTARTED } from './worker-supervisor';
-
-/** Anything that carries messages both ways: a Worker, or one end of a MessageChannel. */
-export interface MessagePortLike {
-  postMessage(message: unknown): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
-  /** A Worker fires "error" when its script fails (a MessagePort never does). */
-  addEventListener(type: 'error', listener: (event: Event) => void): void;
-}
+import { WORKER_RESTARTED, type MessagePortLike } from './worker-port';
 
 /** The UI's only way to reach the worker. */
 export interface WorkerClient {

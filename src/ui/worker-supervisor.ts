@@ -1,4 +1,4 @@
-import type { MessagePortLike } from './channel';
+import { WORKER_RESTARTED, type MessagePortLike } from './worker-port';
 
 /** The part of a Worker the supervisor drives. */
 export interface WorkerLike extends MessagePortLike {
@@ -16,9 +16,6 @@ export interface SupervisorOptions {
   /** A worker that cannot even start would be restarted forever: give up after this many restarts. */
   maxRestarts?: number;
 }
-
-/** Sent to the message listeners after a restart, so the client can fail what the dead worker never answered. */
-export const WORKER_RESTARTED = 'worker-restarted';
 
 /**
  * One stable port over a worker that may die (out of memory, a crash, `close()`): a worker that stops answering pings

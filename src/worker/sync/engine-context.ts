@@ -1,11 +1,22 @@
 import type { RecordChange } from '../../core/store';
 import type { Conversation, Message } from '../../schema/records';
-import type { Proposal, RemoteRunners } from '../../schema/sync';
+import type { Proposal, RemoteRunners, SyncStatus } from '../../schema/sync';
+import type { ParleyDatabase } from '../database';
 import type { Mirror } from './mirror';
 import type { RefusalKind } from './refusal-log';
 import type { RunnerBook } from './runner-book';
 import type { SealedDocuments } from './sealed-documents';
 import type { SyncKeys } from './sync-crypto';
+
+/** What sync takes from the host: the database, new ids, this tab's page, and what the engine needs of the host. */
+export interface SyncGateDeps {
+  database: ParleyDatabase;
+  newId(): string;
+  /** This tab's UI only: each tab's worker says what its own sync does. */
+  post(event: { type: 'sync-status'; status: SyncStatus } | { type: 'sync-runners'; runners: RemoteRunners }): void;
+  /** What the engine needs of this device's host (store, runs, the compare-and-set of proposals). */
+  engineHost(): SyncEngineHost;
+}
 
 /** What the engine needs of the device it runs on: its records, and what to do with what other devices sent. */
 export interface SyncEngineHost {

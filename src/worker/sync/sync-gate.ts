@@ -7,23 +7,18 @@ import type { SyncEngineHost } from './engine-context';
 import type { SyncEngine } from './sync-engine';
 import type { Mirror } from './mirror';
 import type { SyncKeys } from './sync-crypto';
-import type { SyncService } from './sync-service';
+import type { SyncGateDeps } from './engine-context';
+import type { EngineSlot, SyncService } from './sync-service';
+
+export type { SyncGateDeps } from './engine-context';
 import { DEVICE_KEY, loadDevice, SYNC_KEY } from './device';
 
-export interface SyncGateDeps {
-  database: ParleyDatabase;
-  newId(): string;
-  /** This tab's UI only: each tab's worker says what its own sync does. */
-  post(event: { type: 'sync-status'; status: SyncStatus } | { type: 'sync-runners'; runners: RemoteRunners }): void;
-  /** What the engine needs of this device's host (store, runs, the compare-and-set of proposals). */
-  engineHost(): SyncEngineHost;
-}
 
 /**
  * What the host knows of sync without loading it (issue 19): PouchDB and the crypto code load only when sync is on, so
  * a user who never turns it on pays one settings read at start. While off, every conversation runs here.
  */
-export class SyncGate {
+export class SyncGate implements EngineSlot {
   private service: SyncService | undefined;
   private loading: Promise<SyncService> | undefined;
   /** The running engine and this device, while sync is on. */

@@ -5,7 +5,8 @@ import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } 
 import type { ReplicationState } from './replication-status';
 import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
 import { SyncEngine } from './sync-engine';
-import type { SyncGate, SyncGateDeps } from './sync-gate';
+import type { SyncGateDeps } from './engine-context';
+import type { Mirror } from './mirror';
 import { DEVICE_KEY, loadDevice, SYNC_KEY } from './device';
 
 /** Sync's settings on this device: the server and its password (a secret like an API key) and the derived keys. */
@@ -21,6 +22,16 @@ interface StoredSync extends RemoteAccess {
 /** How often, at most, the server's key document is looked at again once a replication round has ended. */
 const KEY_CHECK_INTERVAL_MS = 30_000;
 
+/**
+ * Where the running engine lives (the gate, which the host asks who runs what): the service starts it there over its
+ * mirror, stops it, and renames the device it stamps.
+ */
+export interface EngineSlot {
+  attach(mirror: Mirror, keys: SyncKeys, device: DeviceRef): Promise<SyncEngine>;
+  detach(): Promise<void>;
+  renamed(device: DeviceRef): Promise<void>;
+}
+
 /** Sync's code, loaded when sync is first used (see SyncGate). One per worker. */
 export class SyncService {
   device: DeviceRef = { id: '', name: '' };
@@ -35,7 +46,7 @@ export class SyncService {
 
   constructor(
     private readonly deps: SyncGateDeps,
-    private readonly gate: SyncGate,
+    private readonly gate: EngineSlot,
   ) {}
 
   async status(): Promise<SyncStatus> {
