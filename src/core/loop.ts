@@ -1,9 +1,9 @@
 import type { Conversation, Message, RunError, RunState } from '../schema/records';
 import type { RunNotice, ToolProgress } from '../schema/events';
-import { createCoalescedWriter, type Timers } from './coalesced-writer';
+import { createCoalescedWriter, type CoalescedWriter, type Timers } from './coalesced-writer';
 import { parentForNext } from './branches';
 import { appendDelta, messageText } from './message-text';
-import { ModelError, type Model } from './model';
+import { ModelError, type Model, type ModelPart } from './model';
 import { STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
 import type { ConversationStore, RunSnapshot } from './store';
 import type { Block } from '../schema/blocks';
@@ -82,125 +82,171 @@ export async function runConversation(conversationId: string, ports: LoopPorts, 
   }
 }
 
+/** One model step's reply while it streams, and what its attempts share. */
+interface Reply {
+  /** Stored as running already: by whoever started the run (in the transaction that did), or by the step before. */
+  conversation: Conversation;
+  history: Message[];
+  message: Message;
+  /** Each write waits for the reply's first (`started`): none stores a reply whose first write failed. */
+  writer: CoalescedWriter<Message>;
+  started: Promise<Conversation | undefined> | undefined;
+  calls: ReceivedToolCall[];
+  /**
+   * The step's request is cancelled by Stop (the run's `signal`) or at once when the reply's first write fails (then
+   * `step` alone is aborted, with that failure as its reason).
+   */
+  step: AbortController;
+}
+
 async function runStep(conversation: Conversation, history: Message[], ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
-  const { store } = ports;
+  const reply = openReply(conversation, history, ports);
+  const stop = () => reply.step.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      const produced = { any: false };
+      try {
+        await streamReply(reply, ports, produced);
+        break;
+      } catch (error) {
+        const failed = await attemptFailed(reply, ports, signal, error, attempt, produced.any);
+        if (failed !== 'retry') return failed;
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  await reply.writer.close();
+  return replyDone(reply, ports, signal);
+}
+
+/** The reply a step streams into: an interrupted one continued, or a new one. */
+function openReply(conversation: Conversation, history: Message[], ports: LoopPorts): Reply {
   const last = history.at(-1);
   // An interrupted reply is continued; so is a new version a regeneration stored empty and streaming (see forkReply).
   const continuing = last?.role === 'assistant' && (last.status === 'interrupted' || (last.status === 'streaming' && last.blocks.length === 0));
   const message: Message = continuing
     ? { ...last, status: 'streaming', blocks: last.blocks.filter((block) => block.type !== 'error') }
     : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, parentId: parentForNext(history), role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
-  // Stored as running already: by whoever started the run (in the transaction that did), or by the step before.
-  const running = conversation;
   ports.onNotice?.(conversation.id, null); // a retry or network notice from before is over
   ports.onProgress?.(message);
-
-  let started: Promise<Conversation | undefined> | undefined;
-  // Each write waits for the reply's first (`started`): none stores a reply whose first write failed.
-  const writer = createCoalescedWriter(
+  const reply: Reply = { conversation, history, message, started: undefined, calls: [], step: new AbortController(), writer: undefined as unknown as CoalescedWriter<Message> };
+  reply.writer = createCoalescedWriter(
     async (value: Message) => {
-      if (await started?.catch(() => undefined)) await store.write({ messages: [value] }, { ifExists: true });
+      if (await reply.started?.catch(() => undefined)) await ports.store.write({ messages: [value] }, { ifExists: true });
     },
     { intervalMs: ports.persistIntervalMs ?? 250, timers: ports.timers, onError: ports.onStorageError },
   );
-  const calls: ReceivedToolCall[] = [];
-  // The step's request is cancelled by Stop (the run's `signal`) or at once when the reply's first write fails (then
-  // `step` alone is aborted, with that failure as its reason).
-  const step = new AbortController();
-  const stop = () => step.abort(signal.reason);
-  if (signal.aborted) stop();
-  else signal.addEventListener('abort', stop, { once: true });
-  try {
-    for (let attempt = 0; ; attempt += 1) {
-      let produced = false;
-      try {
-        const model = await ports.getModel(running);
-        const text = messageText(message);
-        const continuation = text ? { messageId: message.id, text } : undefined;
-        const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
-        const request = { conversation: running, history: requestHistory, tools: toolSpecs(await ports.getTools(running)), signal: step.signal, ...(continuation ? { continuation } : {}) };
-        // The streaming message is stored by a transaction begun here and awaited only when the step is saved (see
-        // saveStep), so the request does not wait for it. IndexedDB runs readwrite transactions over the same stores in
-        // the order they began, so every later write of the message lands after this one; a crash before it commits
-        // leaves the conversation running with the previous messages, which a repair marks interrupted (Continue).
-        // The message itself, not a copy: IndexedDB clones it when it is put, and the event told after the commit carries
-        // what has streamed by then, never less than the UI already shows.
-        // Its failure (a full disk) cancels the request: a reply that cannot be stored is not streamed and shown first.
-        if (!started) {
-          started = store.applyRun(conversation.id, { runState: 'running' }, [message]);
-          started.catch((error: unknown) => step.abort(error));
-        }
-        for await (const part of model.streamStep(request)) {
-          if (step.signal.aborted) break;
-          if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
-            appendDelta(message, part.type === 'text-delta' ? 'text' : 'reasoning', part.text);
-            produced = true;
-          } else if (part.type === 'tool-call') {
-            calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
-            produced = true;
-          } else if (part.type === 'notice') {
-            // Once per reply: a step tried again, or a reply continued, says it again.
-            const notices = message.notices ?? [];
-            if (!notices.some((notice) => notice.key === part.notice.key)) message.notices = [...notices, part.notice];
-          } else if (part.usage) {
-            message.usage = part.usage;
-          }
-          message.updatedAt = ports.now();
-          ports.onProgress?.(message);
-          writer.schedule(message);
-        }
-        if (step.signal.aborted) throw step.signal.reason;
-        break;
-      } catch (error) {
-        if (step.signal.aborted && !signal.aborted) {
-          // As when the write was awaited before the request: the run's storage failure (see RunManager.start).
-          await writer.close();
-          throw step.signal.reason;
-        }
-        if (signal.aborted) {
-          await writer.close();
-          return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: true }, started, 'stopped') };
-        }
-        const retry = retryDelay(error, attempt, ports.maxRetries ?? 4);
-        if (retry !== undefined && !produced) {
-          ports.onNotice?.(conversation.id, { kind: 'retrying', message: (error as Error).message, retryAt: ports.now() + retry, attempt: attempt + 1 });
-          try {
-            await ports.sleep(retry, step.signal);
-          } catch {
-            await writer.close();
-            if (!signal.aborted) throw step.signal.reason; // the first write failed
-            ports.onNotice?.(conversation.id, null);
-            return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'stopped', countStep: false }, started, 'stopped') };
-          }
-          ports.onNotice?.(conversation.id, null);
-          continue;
-        }
-        await writer.close();
-        ports.onNotice?.(conversation.id, null);
-        const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        const runError = { code: modelError.code, message: modelError.message, ...(modelError.detail ? { detail: modelError.detail } : {}) };
-        if (modelError.code === 'network') {
-          ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
-          return { kind: 'end', end: await finish(ports, running, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started) };
-        }
-        message.blocks.push({ type: 'error', ...runError });
-        // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
-        const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
-        return { kind: 'end', end: await finish(ports, running, message, { runState: 'error', runError, messageStatus, countStep: false }, started) };
-      }
+  return reply;
+}
+
+/** One attempt at the model's request, streamed into the reply; throws what ended it early. */
+async function streamReply(reply: Reply, ports: LoopPorts, produced: { any: boolean }): Promise<void> {
+  const { conversation, history, message, step } = reply;
+  const model = await ports.getModel(conversation);
+  const text = messageText(message);
+  const continuation = text ? { messageId: message.id, text } : undefined;
+  const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
+  const request = { conversation, history: requestHistory, tools: toolSpecs(await ports.getTools(conversation)), signal: step.signal, ...(continuation ? { continuation } : {}) };
+  // The streaming message is stored by a transaction begun here and awaited only when the step is saved (see saveStep),
+  // so the request does not wait for it. IndexedDB runs readwrite transactions over the same stores in the order they
+  // began, so every later write of the message lands after this one; a crash before it commits leaves the conversation
+  // running with the previous messages, which a repair marks interrupted (Continue). The message itself, not a copy:
+  // IndexedDB clones it when it is put, and the event told after the commit carries what has streamed by then, never
+  // less than the UI already shows. Its failure (a full disk) cancels the request: a reply that cannot be stored is not
+  // streamed and shown first.
+  if (!reply.started) {
+    reply.started = ports.store.applyRun(conversation.id, { runState: 'running' }, [message]);
+    reply.started.catch((error: unknown) => step.abort(error));
+  }
+  for await (const part of model.streamStep(request)) {
+    if (step.signal.aborted) break;
+    if (takePart(message, reply.calls, part)) produced.any = true;
+    message.updatedAt = ports.now();
+    ports.onProgress?.(message);
+    reply.writer.schedule(message);
+  }
+  if (step.signal.aborted) throw step.signal.reason;
+}
+
+/** Adds a streamed part to the reply; true when it is something the model produced (text, reasoning, a call). */
+function takePart(message: Message, calls: ReceivedToolCall[], part: ModelPart): boolean {
+  if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+    appendDelta(message, part.type === 'text-delta' ? 'text' : 'reasoning', part.text);
+    return true;
+  }
+  if (part.type === 'tool-call') {
+    calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+    return true;
+  }
+  if (part.type === 'notice') {
+    // Once per reply: a step tried again, or a reply continued, says it again.
+    const notices = message.notices ?? [];
+    if (!notices.some((notice) => notice.key === part.notice.key)) message.notices = [...notices, part.notice];
+  } else if (part.usage) {
+    message.usage = part.usage;
+  }
+  return false;
+}
+
+/** What an attempt's failure comes to: Stop, a storage failure (thrown), a retry after a wait, or the run's end. */
+async function attemptFailed(reply: Reply, ports: LoopPorts, signal: AbortSignal, error: unknown, attempt: number, produced: boolean): Promise<StepEnd | 'retry'> {
+  const { conversation, message, step, writer, started } = reply;
+  if (step.signal.aborted && !signal.aborted) {
+    // As when the write was awaited before the request: the run's storage failure (see RunManager.start).
+    await writer.close();
+    throw step.signal.reason;
+  }
+  if (signal.aborted) {
+    await writer.close();
+    return { kind: 'end', end: await finish(ports, conversation, message, { runState: 'idle', messageStatus: 'stopped', countStep: true }, started, 'stopped') };
+  }
+  const retry = retryDelay(error, attempt, ports.maxRetries ?? 4);
+  if (retry !== undefined && !produced) {
+    ports.onNotice?.(conversation.id, { kind: 'retrying', message: (error as Error).message, retryAt: ports.now() + retry, attempt: attempt + 1 });
+    try {
+      await ports.sleep(retry, step.signal);
+    } catch {
+      await writer.close();
+      if (!signal.aborted) throw step.signal.reason; // the first write failed
+      ports.onNotice?.(conversation.id, null);
+      return { kind: 'end', end: await finish(ports, conversation, message, { runState: 'idle', messageStatus: 'stopped', countStep: false }, started, 'stopped') };
     }
-  } finally {
-    signal.removeEventListener('abort', stop);
+    ports.onNotice?.(conversation.id, null);
+    return 'retry';
   }
   await writer.close();
+  ports.onNotice?.(conversation.id, null);
+  return { kind: 'end', end: await modelFailed(reply, ports, error) };
+}
 
+/** The model's reply failed for good: the run waits for the network, or ends with the error in the reply. */
+async function modelFailed(reply: Reply, ports: LoopPorts, error: unknown): Promise<RunEnd> {
+  const { conversation, message, started } = reply;
+  const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const runError = { code: modelError.code, message: modelError.message, ...(modelError.detail ? { detail: modelError.detail } : {}) };
+  if (modelError.code === 'network') {
+    ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
+    return finish(ports, conversation, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started);
+  }
+  message.blocks.push({ type: 'error', ...runError });
+  // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
+  const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
+  return finish(ports, conversation, message, { runState: 'error', runError, messageStatus, countStep: false }, started);
+}
+
+/** The reply streamed whole: the run ends here, or its calls are stored queued and run. */
+async function replyDone(reply: Reply, ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+  const { conversation, history, message, calls, started } = reply;
   if (calls.length === 0 || signal.aborted) {
     message.blocks.push(...calls.map((call) => ({ ...queuedCall(call), status: 'stopped' as const, result: STOPPED_BEFORE_TOOL_TEXT })));
-    return { kind: 'end', end: await finish(ports, running, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, started, signal.aborted ? 'stopped' : undefined) };
+    return { kind: 'end', end: await finish(ports, conversation, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, started, signal.aborted ? 'stopped' : undefined) };
   }
   // The step is stored with its calls queued before any of them runs: from here on a crash resumes them, never the step.
   message.blocks.push(...calls.map(queuedCall));
-  const saved = await saveStep(ports, running, message, { runState: 'running', messageStatus: 'complete', countStep: true }, started);
+  const saved = await saveStep(ports, conversation, message, { runState: 'running', messageStatus: 'complete', countStep: true }, started);
   if (!saved) return { kind: 'end', end: 'deleted' };
   return runCalls(saved.conversation, { ...saved.message, blocks: [...saved.message.blocks] }, history, ports, signal);
 }

@@ -87,7 +87,6 @@ export const ToolCallBlock = z.object({
   approval: ToolApproval.optional(),
 });
 export type ToolCallBlock = z.infer<typeof ToolCallBlock>;
-export type ToolCallStatus = ToolCallBlock['status'];
 
 export const QuestionResolution = z.enum(['answered', 'chat', 'dismissed', 'stopped']);
 export type QuestionResolution = z.infer<typeof QuestionResolution>;

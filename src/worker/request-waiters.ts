@@ -42,8 +42,4 @@ export class RequestWaiters {
       if (block && !isPendingRequest(block)) waiter.resolve(block);
     }
   }
-
-  has(requestId: string): boolean {
-    return this.waiters.has(requestId);
-  }
 }

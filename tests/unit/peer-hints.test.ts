@@ -53,5 +53,5 @@ describe('messages between tabs are hints, not data', () => {
     expect(hinted).toBeGreaterThan(0);
     expect(hinted).toBeLessThanOrEqual(3);
     expect(shown).toBeGreaterThan(hinted);
-  });
+  }, 60_000);
 });
