@@ -24,7 +24,10 @@ export type ProposalOutcome = { status: 'applied' } | { status: 'refused'; reaso
  * its handler. A malformed command is refused with `invalid_command` before anything is read or written; every failure
  * is a WireError the UI can show. Another device's proposal comes in through `applyProposal` and takes the same path.
  */
-export function createCommandHandler(deps: CommandHandlerDeps): ((raw: unknown) => Promise<unknown>) & { applyProposal(proposal: Proposal): Promise<ProposalOutcome> } {
+/** The dispatcher: call it with a raw command from the page; `applyProposal` takes another device's. */
+export type CommandHandle = ((raw: unknown) => Promise<unknown>) & { applyProposal(proposal: Proposal): Promise<ProposalOutcome> };
+
+export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
   const handlers: Handlers = {
     ...createConversationHandlers(deps),
     ...createTransferHandlers(deps),

@@ -6,7 +6,9 @@ import type { AppEvent } from '../schema/events';
 import type { Conversation, ConversationExport, Message, Profile } from '../schema/records';
 import { WireError } from '../schema/wire-error';
 import type { ConnectionTestResult } from '../schema/protocol';
-import { createCommandHandler } from './command-handler';
+import { createCommandHandler, type CommandHandle } from './command-handler';
+import type { SyncEngineHost } from './sync/engine-context';
+import type { ResolveContext } from '../core/requests';
 import { ConversationSearch } from './conversation-search';
 import { IndexedDbConversationStore } from './conversation-store';
 import type { ParleyDatabase } from './database';
@@ -105,33 +107,64 @@ export function createHost(environment: HostEnvironment): Host {
     database: environment.database,
     newId: environment.newId,
     post: (event) => environment.post(event),
-    engineHost: () => ({
-      getConversation: (id) => store.getConversation(id),
-      getMessage: (id) => store.getMessage(id),
-      listConversations: () => store.listConversations(),
-      allMessages: (id) => store.allMessages(id),
-      applyRemote: (change) => store.applyRemote(change),
-      updateConversation: (id, update) => store.updateConversation(id, update).then(() => undefined),
-      async deleteLocal(conversationId) {
-        runs.stop(conversationId);
-        if (await store.getConversation(conversationId)) await store.deleteConversation(conversationId);
-      },
-      claimProposal: (nonce) => claimProposal(environment.database, nonce),
-      applyProposal: (proposal) => environment.locks.acquire('parley-sync-proposals').then(async (release) => {
-        try {
-          return await handle.applyProposal(proposal);
-        } finally {
-          release();
-        }
-      }),
-      runnerLost: (conversationId) => void runs.stop(conversationId),
-      takenOver: (conversationId) => store.repairTakeOver(conversationId),
-      runnersChanged: (runners) => environment.post({ type: 'sync-runners', runners }),
-      now: environment.now,
-    }),
+    engineHost: () => syncEngineHost(environment, store, runs, handle),
   });
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
+  const { profileOf, getModel } = modelSource(environment, settings);
+
+  // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
+  const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? []), ...(await mcp.tools())];
+
+  const runs = createRuns(environment, { store, feed, getModel, getTools, emit, runsHere: (conversationId) => sync.runnerElsewhere(conversationId) === undefined });
+  // Every stored change reaches search, sync, the page and the other tabs (after the runs' own listener, which settles a
+  // streaming copy first).
+  feed.listen(search.follow);
+  feed.listen(sync.follow);
+  feed.listen(pageEvents(environment.post, environment.broadcast));
+
+  const handle = createCommandHandler({
+    sync,
+    newId: environment.newId,
+    store,
+    settings,
+    runs,
+    requestPeerStop: environment.requestPeerStop,
+    viewedConversations: () => viewedConversations(environment.locks),
+    emit,
+    testConnection: environment.testConnection,
+    requestChecks: async () => requestChecks(await getTools()),
+    now: environment.now,
+    mcp,
+    search,
+    ...(environment.readImport ? { readImport: environment.readImport } : {}),
+    ...(environment.estimateStorage ? { estimateStorage: environment.estimateStorage } : {}),
+    profileOf,
+    prepareModel: (conversation) => {
+      const prepare = environment.prepareModel;
+      if (prepare) void profileOf(conversation).then((profile) => profile && prepare(profile), () => undefined);
+    },
+  });
+
+  const peerHint = peerHintReader({ config, settings, mcp, store, runs, feed, post: environment.post });
+
+  // Sync that was on when this worker last ran starts again in the background, after the first screen's reads.
+  if (environment.resumeSync !== false) void sync.resumeIfOn();
+  return { handle, runs, store, settings, mcp, sync, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
+}
+
+interface RunDeps {
+  store: IndexedDbConversationStore;
+  feed: ChangeFeed;
+  getModel(conversation: Conversation): Promise<Model>;
+  getTools(): Promise<readonly Tool[]>;
+  emit(event: AppEvent): void;
+  /** Whether this device runs the conversation (sync: another device may). */
+  runsHere(conversationId: string): boolean;
+}
+
+/** The runs of this worker's conversations, with what they show as they go and the waiters of their requests. */
+function createRuns(environment: HostEnvironment, { store, feed, getModel, getTools, emit, runsHere }: RunDeps): RunManager {
   // A streaming reply between its writes: shown in this tab only; other tabs see each write (about four a second).
   const progress = createProgressThrottle((message) => feed.publish({ messages: [message], source: 'local', scope: 'tab' }), {
     intervalMs: environment.progressIntervalMs ?? 50,
@@ -146,21 +179,6 @@ export function createHost(environment: HostEnvironment): Host {
     timers: environment.timers,
   });
 
-  const profileOf = async (conversation: Conversation): Promise<Profile | undefined> =>
-    settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId);
-  const getModel = async (conversation: Conversation): Promise<Model> => {
-    const current = await settings.getSettings();
-    const profile = await profileOf(conversation);
-    // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
-    if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
-    // Every step reads its history's files back from storage (see withAttachments).
-    return withAttachments(await environment.createModel(profile, current.script), {
-      acceptsImages: profileAcceptsImages(profile),
-      // Loaded with the first file a model step reads, not with the worker.
-      read: async (metas) => (await import('./attachment-files')).readAttachmentContents(environment.database, metas),
-    });
-  };
-
   const waiters = new RequestWaiters();
   feed.listen((change) => {
     if (change.scope !== 'document') return;
@@ -169,13 +187,7 @@ export function createHost(environment: HostEnvironment): Host {
       waiters.notify(message); // another tab may have answered what a tool of this tab waits for
     }
   });
-  feed.listen(search.follow);
-  feed.listen(sync.follow);
-  feed.listen(pageEvents(environment.post, environment.broadcast));
-  // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
-  const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? []), ...(await mcp.tools())];
-
-  const runs = new RunManager(
+  return new RunManager(
     store,
     {
       getModel,
@@ -192,48 +204,87 @@ export function createHost(environment: HostEnvironment): Host {
       ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),
     },
     environment.locks,
-    (conversationId) => sync.runnerElsewhere(conversationId) === undefined,
+    runsHere,
   );
+}
 
-  const handle = createCommandHandler({
-    sync,
-    newId: environment.newId,
-    store,
-    settings,
-    runs,
-    requestPeerStop: environment.requestPeerStop,
-    viewedConversations: () => viewedConversations(environment.locks),
-    emit,
-    testConnection: environment.testConnection,
-    requestChecks: async () => {
-      const tools = await getTools();
-      return {
-        checkArgs: (block, params) => {
-          const tool = tools.find((candidate) => candidate.name === block.toolName);
-          if (!tool) return { ok: false, error: `The tool "${block.toolName}" is no longer available (its server may be disconnected), so it cannot run with edited arguments. Deny it, or reconnect the server.` };
-          return tool.check(params);
-        },
-        checkContent: (block, content) => checkElicitationContent(block.requestedSchema, content),
-      };
+/** What the sync engine needs of this host: its records, its runs, and the dispatcher for other devices' proposals. */
+function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversationStore, runs: RunManager, handle: CommandHandle): SyncEngineHost {
+  return {
+    getConversation: (id) => store.getConversation(id),
+    getMessage: (id) => store.getMessage(id),
+    listConversations: () => store.listConversations(),
+    allMessages: (id) => store.allMessages(id),
+    applyRemote: (change) => store.applyRemote(change),
+    updateConversation: (id, update) => store.updateConversation(id, update).then(() => undefined),
+    async deleteLocal(conversationId) {
+      runs.stop(conversationId);
+      if (await store.getConversation(conversationId)) await store.deleteConversation(conversationId);
     },
+    claimProposal: (nonce) => claimProposal(environment.database, nonce),
+    applyProposal: (proposal) =>
+      environment.locks.acquire('parley-sync-proposals').then(async (release) => {
+        try {
+          return await handle.applyProposal(proposal);
+        } finally {
+          release();
+        }
+      }),
+    runnerLost: (conversationId) => void runs.stop(conversationId),
+    takenOver: (conversationId) => store.repairTakeOver(conversationId),
+    runnersChanged: (runners) => environment.post({ type: 'sync-runners', runners }),
     now: environment.now,
-    mcp,
-    search,
-    ...(environment.readImport ? { readImport: environment.readImport } : {}),
-    ...(environment.estimateStorage ? { estimateStorage: environment.estimateStorage } : {}),
-    profileOf,
-    prepareModel: (conversation) => {
-      const prepare = environment.prepareModel;
-      if (prepare) void profileOf(conversation).then((profile) => profile && prepare(profile), () => undefined);
-    },
-  });
+  };
+}
 
-  const peerHint = async (hint: PeerHint): Promise<void> => {
+/** The profile a conversation talks to (its own, else the default), and the model a step of it streams from. */
+function modelSource(environment: HostEnvironment, settings: SettingsStore) {
+  const profileOf = async (conversation: Conversation): Promise<Profile | undefined> => settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId);
+  const getModel = async (conversation: Conversation): Promise<Model> => {
+    const current = await settings.getSettings();
+    const profile = await profileOf(conversation);
+    // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
+    if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
+    // Every step reads its history's files back from storage (see withAttachments).
+    return withAttachments(await environment.createModel(profile, current.script), {
+      acceptsImages: profileAcceptsImages(profile),
+      // Loaded with the first file a model step reads, not with the worker.
+      read: async (metas) => (await import('./attachment-files')).readAttachmentContents(environment.database, metas),
+    });
+  };
+  return { profileOf, getModel };
+}
+
+/** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
+function requestChecks(tools: readonly Tool[]): Omit<ResolveContext, 'now'> {
+  return {
+    checkArgs: (block, params) => {
+      const tool = tools.find((candidate) => candidate.name === block.toolName);
+      if (!tool) return { ok: false, error: `The tool "${block.toolName}" is no longer available (its server may be disconnected), so it cannot run with edited arguments. Deny it, or reconnect the server.` };
+      return tool.check(params);
+    },
+    checkContent: (block, content) => checkElicitationContent(block.requestedSchema, content),
+  };
+}
+
+interface PeerHintDeps {
+  config: StoredConfig;
+  settings: SettingsStore;
+  mcp: McpHub;
+  store: IndexedDbConversationStore;
+  runs: RunManager;
+  feed: ChangeFeed;
+  post(event: AppEvent): void;
+}
+
+/** A peer said what changed: read it from IndexedDB, and tell this tab (through the feed) what is really stored. */
+function peerHintReader({ config, settings, mcp, store, runs, feed, post }: PeerHintDeps) {
+  return async (hint: PeerHint): Promise<void> => {
     // Dropped before anything is awaited, so no step that starts after the hint arrived uses the old copy.
     if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'mcp') config.invalidate();
-    if (hint.kind === 'settings') return environment.post({ type: 'settings-changed', settings: await settings.getSettings() });
-    if (hint.kind === 'profiles') return environment.post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
-    if (hint.kind === 'mcp') return environment.post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
+    if (hint.kind === 'settings') return post({ type: 'settings-changed', settings: await settings.getSettings() });
+    if (hint.kind === 'profiles') return post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+    if (hint.kind === 'mcp') return post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
     if (hint.kind === 'list') return feed.publish({ imported: await store.listConversations(), source: 'remote', scope: 'document' });
     const conversation = await store.getConversation(hint.conversationId);
     if (!conversation) return feed.publish({ removed: [hint.conversationId], source: 'remote', scope: 'document' });
@@ -243,10 +294,6 @@ export function createHost(environment: HostEnvironment): Host {
     const messages = (await Promise.all(hint.messageIds.map((messageId) => store.getMessage(messageId)))).filter((message) => message?.conversationId === conversation.id) as Message[];
     feed.publish({ conversation, messages, source: 'remote', scope: 'document' });
   };
-
-  // Sync that was on when this worker last ran starts again in the background, after the first screen's reads.
-  if (environment.resumeSync !== false) void sync.resumeIfOn();
-  return { handle, runs, store, settings, mcp, sync, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
 }
 
 /**
