@@ -1,29 +1,9 @@
-import type { QuestionRequestBlock } from '../schema/blocks';
+import type { QuestionRequestBlock, ToolSourceRecord } from '../schema/blocks';
+import type { ToolPermission } from '../schema/mcp';
 import type { ToolProgress } from '../schema/events';
 
-/** How a tool call is let through: asked each time, run without asking, or not offered to the model. */
-export type ToolPermission = 'ask' | 'allow' | 'never';
-
-/** MCP tool annotations, shown to the user (hints from the server, not guarantees). */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-/** Where a tool comes from: shown on the approval card and kept on the record of what ran. */
-export interface ToolSource {
-  kind: 'mcp';
-  serverId: string;
-  serverName: string;
-  /** The server's own name for the tool. */
-  toolName: string;
-  /** The server URL's origin, which an approval is bound to. */
-  origin: string;
-  annotations?: ToolAnnotations;
-}
+/** Where a tool comes from: shown on the approval card and kept on the record of what ran (with its origin always). */
+export type ToolSource = Omit<ToolSourceRecord, 'origin' | 'inputSchema'> & { origin: string };
 
 /** What one run of a tool produced: the text the model reads (already bounded, a truncation said in it), and whether it failed. */
 export interface ToolOutput {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ToolAnnotations } from './blocks';
 
-/** How a tool call is let through (the same values as core/tool.ts's ToolPermission). */
+/** How a tool call is let through: asked each time, run without asking, or not offered to the model. */
 export const ToolPermission = z.enum(['ask', 'allow', 'never']);
 export type ToolPermission = z.infer<typeof ToolPermission>;
 
@@ -24,14 +25,6 @@ export const McpServerError = z.object({
 });
 export type McpServerError = z.infer<typeof McpServerError>;
 
-export const McpToolAnnotations = z.object({
-  title: z.string().optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
-});
-
 /** One tool of a connected server, as Settings shows it. */
 export const McpToolView = z.object({
   /** Model-facing name, `mcp__<server>__<tool>`; permissions are keyed by it. */
@@ -39,7 +32,7 @@ export const McpToolView = z.object({
   serverToolName: z.string(),
   title: z.string().optional(),
   description: z.string(),
-  annotations: McpToolAnnotations.optional(),
+  annotations: ToolAnnotations.optional(),
   permission: ToolPermission,
   inputSchema: z.record(z.string(), z.unknown()),
 });

@@ -207,3 +207,10 @@ export interface EventEnvelope {
   event: AppEvent;
 }
 export type WorkerMessage = ReplyEnvelope | EventEnvelope;
+
+/** Where a request is: its conversation, its message, and its id. */
+export interface RequestTarget {
+  conversationId: string;
+  messageId: string;
+  requestId: string;
+}

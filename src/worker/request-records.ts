@@ -9,12 +9,7 @@ import { afterWrite, messagesIn, notFound, transactRun, type StoreContext } from
 import { inTransaction, type Transaction } from './transaction';
 import { listPendingRequests } from './pending-requests';
 
-/** Where a request is: its conversation, message and id. */
-export interface RequestTarget {
-  conversationId: string;
-  messageId: string;
-  requestId: string;
-}
+import type { RequestTarget } from '../schema/protocol';
 
 /**
  * Pending requests (questions, approvals, elicitations) over IndexedDB: listed, read, drafted, and resolved exactly once.

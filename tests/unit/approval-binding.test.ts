@@ -6,7 +6,8 @@ import { argumentsDigest, bindingFor, canonicalJson, sha256Hex } from '../../src
 import { resolveRequest } from '../../src/core/requests';
 import { processToolCalls, type CallPorts } from '../../src/core/tool-calls';
 import { zodTool } from '../../src/core/tools';
-import type { Tool, ToolPermission } from '../../src/core/tool';
+import type { Tool } from '../../src/core/tool';
+import type { ToolPermission } from '../../src/schema/mcp';
 import type { ToolCallBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 

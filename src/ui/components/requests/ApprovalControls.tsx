@@ -6,7 +6,8 @@ import type { WorkerClient } from '../../channel';
 import { t } from '../../i18n/i18n';
 import { RequestError } from './RequestError';
 import { ProposalNote } from './ProposalNote';
-import { createResolver, type RequestTarget } from './resolve-request';
+import type { RequestTarget } from '../../../schema/protocol';
+import { createResolver } from './resolve-request';
 
 /**
  * What the user decides for a tool call: Allow, Deny (with an optional reason the model reads), or Edit arguments first

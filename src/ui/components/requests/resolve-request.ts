@@ -5,12 +5,7 @@ import { describeError, type ErrorWords } from '../../error-words';
 import { WireError } from '../../../schema/wire-error';
 import { t } from '../../i18n/i18n';
 
-/** Where a request is, for `request.resolve`. */
-export interface RequestTarget {
-  conversationId: string;
-  messageId: string;
-  requestId: string;
-}
+import type { RequestTarget } from '../../../schema/protocol';
 
 /** What became of one resolution: refused (`error`), sent as a proposal to the device that runs it, or stored (neither). */
 export interface ResolveOutcome {
