@@ -30,36 +30,9 @@ interface PendingReply {
  */
 export function createWorkerClient(port: MessagePortLike, options: WorkerClientOptions = {}): WorkerClient {
   const pendingReplies = new Map<string, PendingReply>();
-  const listeners = new Set<(event: AppEvent) => void>();
-  const scheduleFlush = options.scheduleFlush ?? defaultScheduleFlush;
-  let queuedEvents: AppEvent[] = [];
-  let flushScheduled = false;
-
-  function flushEvents(): void {
-    flushScheduled = false;
-    if (queuedEvents.length === 0) return;
-    const events = queuedEvents;
-    queuedEvents = [];
-    batch(() => {
-      for (const event of events) {
-        for (const listener of [...listeners]) {
-          try {
-            listener(event);
-          } catch (error) {
-            // One broken listener must not starve the others of later events.
-            console.error('Parley: event listener failed', error);
-          }
-        }
-      }
-    });
-  }
-
-  function queueEvent(event: AppEvent): void {
-    queuedEvents.push(event);
-    if (flushScheduled) return;
-    flushScheduled = true;
-    scheduleFlush(flushEvents);
-  }
+  const events = createEventQueue(options.scheduleFlush ?? defaultScheduleFlush);
+  const queueEvent = events.queue;
+  const flushEvents = events.flush;
 
   function settleReply(message: Extract<WorkerMessage, { kind: 'reply' }>): void {
     const pending = pendingReplies.get(message.id);
@@ -115,11 +88,48 @@ export function createWorkerClient(port: MessagePortLike, options: WorkerClientO
         port.postMessage(envelope);
       });
     },
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onEvent: events.listen,
   };
+}
+
+/** Events queued and delivered once per flush, inside one Solid batch; `flush` delivers what waits now. */
+function createEventQueue(scheduleFlush: (flush: () => void) => void) {
+  const listeners = new Set<(event: AppEvent) => void>();
+  let queued: AppEvent[] = [];
+  let flushScheduled = false;
+
+  function flush(): void {
+    flushScheduled = false;
+    if (queued.length === 0) return;
+    const events = queued;
+    queued = [];
+    batch(() => {
+      for (const event of events) {
+        for (const listener of [...listeners]) {
+          try {
+            listener(event);
+          } catch (error) {
+            // One broken listener must not starve the others of later events.
+            console.error('Parley: event listener failed', error);
+          }
+        }
+      }
+    });
+  }
+
+  function queue(event: AppEvent): void {
+    queued.push(event);
+    if (flushScheduled) return;
+    flushScheduled = true;
+    scheduleFlush(flush);
+  }
+
+  function listen(listener: (event: AppEvent) => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  return { queue, flush, listen };
 }
 
 function defaultScheduleFlush(flush: () => void): void {

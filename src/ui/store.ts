@@ -10,42 +10,55 @@ export { createInitialState, type UiEvent, type UiState } from './store-state';
  * it mutates `state` and touches nothing else. Records arrive whole and replace what was there.
  */
 export function applyEvent(state: UiState, event: UiEvent): void {
+  if (!applyRecordEvent(state, event)) applyAppEvent(state, event);
+}
+
+/** Conversations and messages arriving, or going; false for any other event. */
+function applyRecordEvent(state: UiState, event: UiEvent): boolean {
   switch (event.type) {
-    case 'worker-ready':
-      state.workerReady = true;
-      return;
     case 'conversations-imported':
     case 'conversations-listed':
       putConversationSnapshot(state, event.conversations);
       state.conversationsLoaded = true;
       refreshDerived(state);
-      return;
+      return true;
     case 'conversation-upserted':
       putConversation(state, event.conversation);
       refreshDerived(state);
-      return;
+      return true;
     case 'conversation-opened':
       putConversation(state, event.conversation, { snapshot: true });
       state.messages[event.conversation.id] = mergeSnapshot(state.messages[event.conversation.id], event.messages);
       state.earlierMessages[event.conversation.id] = earlierThanLoaded(state.messages[event.conversation.id]!, event.messages, event.earlier ?? 0);
       refreshDerived(state);
-      return;
+      return true;
     case 'message-page-loaded': {
       const loaded = state.messages[event.conversationId];
-      if (!loaded) return;
+      if (!loaded) return true;
       state.messages[event.conversationId] = mergeSnapshot(loaded, event.messages);
       state.earlierMessages[event.conversationId] = earlierThanLoaded(state.messages[event.conversationId]!, event.messages, event.earlier);
-      return;
+      return true;
     }
     case 'conversation-deleted':
       forgetConversation(state, event.conversationId);
       refreshDerived(state);
-      return;
+      return true;
     case 'message-upserted':
       // An old message that was not read yet stays unread: the loaded messages are the stored ones from some seq on.
-      if (isBeforeLoaded(state, event.message)) return;
+      if (isBeforeLoaded(state, event.message)) return true;
       upsertMessage(state, event.message);
       forgetFinishedProgress(state, event.message);
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The app's own state: the worker, settings and profiles, errors, MCP servers, sync, a call's progress. */
+function applyAppEvent(state: UiState, event: UiEvent): void {
+  switch (event.type) {
+    case 'worker-ready':
+      state.workerReady = true;
       return;
     case 'tool-progress':
       // Late progress (throttled, sent after the call's last write) must not come back for a call that ended.
