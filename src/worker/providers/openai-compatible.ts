@@ -57,79 +57,109 @@ export function createOpenAiCompatibleModel(profile: Profile, options: ProviderB
       context.midStream = true;
       const reader = response.body?.getReader();
       if (reader === undefined) return await fail(new ChatCompletionsStreamError({ kind: 'cut' }));
-      const decoder = new TextDecoder();
-      const completions = new ChatCompletionsReader();
       // A model asked to continue may start over: an exact repeat of what is stored is dropped, nothing else.
-      const repeat = createRepeatFilter(request.continuation?.text ?? '');
-      // Deltas are held for at most one frame and given to the loop merged: the first at once, then at most one
-      // part per FRAME_MS however fast the server sends (each part costs the loop a store write and a UI event).
-      const held: ModelPart[] = [];
-      let lastGiven = -Infinity;
-      let textGiven = false;
-      const give = function* (): Generator<ModelPart> {
-        if (held.length === 0) return;
-        for (const part of held.splice(0)) {
-          if (part.type !== 'text-delta') {
-            yield part;
-            continue;
-          }
-          textGiven = true;
-          const text = repeat.accept(part.text);
-          if (text !== '') yield { type: 'text-delta', text };
-        }
-        lastGiven = performance.now();
-      };
-      let pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
-      let reading = true;
-      let lastTurn = performance.now();
-      try {
-        while (reading) {
-          // A fast server's answer is already buffered, and every read resolves at once: without a turn of the event
-          // loop now and then, the worker would answer nothing (pings, other tabs) until the whole answer was read.
-          if (performance.now() - lastTurn >= FRAME_MS) {
-            await new Promise((resolve) => setTimeout(resolve, 0));
-            lastTurn = performance.now();
-          }
-          if (pendingRead === undefined) {
-            pendingRead = reader.read();
-            // Awaited below or on the next turn; a rejection meanwhile (Stop) must not count as unhandled.
-            pendingRead.catch(() => {});
-          }
-          const wait = lastGiven + FRAME_MS - performance.now();
-          let chunk: ReadableStreamReadResult<Uint8Array> | typeof FRAME_ENDED;
-          try {
-            chunk = held.length > 0 && wait > 0 ? await raceTimer(pendingRead, wait) : await pendingRead;
-          } catch (error) {
-            // What arrived before the failure is the user's: give it, then the error.
-            yield* give();
-            return await fail(error);
-          }
-          if (chunk === FRAME_ENDED) {
-            yield* give();
-            continue;
-          }
-          pendingRead = undefined;
-          const parts = chunk.done ? [...completions.push(decoder.decode()), ...completions.close()] : completions.push(decoder.decode(chunk.value, { stream: true }));
-          for (const part of parts) mergeInto(held, part);
-          reading = !chunk.done && !completions.isDone;
-          // The first text goes at once: the user sees the answer start without waiting a frame.
-          const firstText = !textGiven && held.some((part) => part.type === 'text-delta');
-          if (!reading || firstText || performance.now() - lastGiven >= FRAME_MS) yield* give();
-        }
-        const ending = completions.end();
-        const rest = repeat.release();
-        if (rest !== '') yield { type: 'text-delta', text: rest };
-        yield* ending;
-      } catch (error) {
-        if (!(error instanceof ChatCompletionsStreamError)) throw error;
-        yield* give();
-        return await fail(error);
-      } finally {
-        // After [DONE], on Stop, or when the loop stops reading: let the connection go.
-        reader.cancel().catch(() => {});
-      }
+      yield* readAnswer(reader, new FramePacer(createRepeatFilter(request.continuation?.text ?? '')), fail);
     },
   };
+}
+
+/**
+ * Deltas are held for at most one frame and given to the loop merged: the first text at once, then at most one part per
+ * FRAME_MS however fast the server sends (each part costs the loop a store write and a UI event).
+ */
+class FramePacer {
+  private readonly held: ModelPart[] = [];
+  private lastGiven = -Infinity;
+  private textGiven = false;
+
+  constructor(private readonly repeat: ReturnType<typeof createRepeatFilter>) {}
+
+  hold(part: ModelPart): void {
+    mergeInto(this.held, part);
+  }
+
+  /** How long what is held may still wait (≤ 0: give it now); undefined when nothing is held. */
+  waitLeft(): number | undefined {
+    return this.held.length > 0 ? this.lastGiven + FRAME_MS - performance.now() : undefined;
+  }
+
+  /** Whether what is held goes now: the first text at once (the user sees the answer start), else once a frame passed. */
+  due(): boolean {
+    const firstText = !this.textGiven && this.held.some((part) => part.type === 'text-delta');
+    return firstText || performance.now() - this.lastGiven >= FRAME_MS;
+  }
+
+  *give(): Generator<ModelPart> {
+    if (this.held.length === 0) return;
+    for (const part of this.held.splice(0)) {
+      if (part.type !== 'text-delta') {
+        yield part;
+        continue;
+      }
+      this.textGiven = true;
+      const text = this.repeat.accept(part.text);
+      if (text !== '') yield { type: 'text-delta', text };
+    }
+    this.lastGiven = performance.now();
+  }
+
+  /** What the repeat filter still held back: it was not a repeat after all. */
+  *end(): Generator<ModelPart> {
+    const rest = this.repeat.release();
+    if (rest !== '') yield { type: 'text-delta', text: rest };
+  }
+}
+
+/** Reads the server's answer to its end, giving the loop its parts paced by frames; `fail` throws what ended it early. */
+async function* readAnswer(reader: ReadableStreamDefaultReader<Uint8Array>, pacer: FramePacer, fail: (error: unknown) => Promise<never>): AsyncGenerator<ModelPart> {
+  const decoder = new TextDecoder();
+  const completions = new ChatCompletionsReader();
+  let pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  let reading = true;
+  let lastTurn = performance.now();
+  try {
+    while (reading) {
+      // A fast server's answer is already buffered, and every read resolves at once: without a turn of the event loop now
+      // and then, the worker would answer nothing (pings, other tabs) until the whole answer was read.
+      if (performance.now() - lastTurn >= FRAME_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        lastTurn = performance.now();
+      }
+      if (pendingRead === undefined) {
+        pendingRead = reader.read();
+        // Awaited below or on the next turn; a rejection meanwhile (Stop) must not count as unhandled.
+        pendingRead.catch(() => {});
+      }
+      const wait = pacer.waitLeft();
+      let chunk: ReadableStreamReadResult<Uint8Array> | typeof FRAME_ENDED;
+      try {
+        chunk = wait !== undefined && wait > 0 ? await raceTimer(pendingRead, wait) : await pendingRead;
+      } catch (error) {
+        // What arrived before the failure is the user's: give it, then the error.
+        yield* pacer.give();
+        return await fail(error);
+      }
+      if (chunk === FRAME_ENDED) {
+        yield* pacer.give();
+        continue;
+      }
+      pendingRead = undefined;
+      const parts = chunk.done ? [...completions.push(decoder.decode()), ...completions.close()] : completions.push(decoder.decode(chunk.value, { stream: true }));
+      for (const part of parts) pacer.hold(part);
+      reading = !chunk.done && !completions.isDone;
+      if (!reading || pacer.due()) yield* pacer.give();
+    }
+    const ending = completions.end();
+    yield* pacer.end();
+    yield* ending;
+  } catch (error) {
+    if (!(error instanceof ChatCompletionsStreamError)) throw error;
+    yield* pacer.give();
+    return await fail(error);
+  } finally {
+    // After [DONE], on Stop, or when the loop stops reading: let the connection go.
+    reader.cancel().catch(() => {});
+  }
 }
 
 /** How long a delta may wait to be merged with the next ones: one frame at 60 Hz. */
