@@ -84,7 +84,7 @@ async function searchRows() {
   const search = await measureSearch(browser, base, quick ? 3 : 9, log);
   figures.search = search;
   for (const [count, figure] of Object.entries(search)) {
-    add('search', `${count} messages: first search (import MiniSearch, build the index)`, figure.firstSearch, 'ms', '', undefined, `build alone ${figure.build.toFixed(0)} ms`);
+    add('search', `${count} messages: first search (load the index code, build the index)`, figure.firstSearch, 'ms', '', undefined, `build alone ${figure.build.toFixed(0)} ms`);
     add('search', `${count} messages: longest the build keeps the worker busy at once`, figure.longestSlice, 'ms', '', undefined, 'other commands wait at most this long behind the build');
     for (const [label, ms] of Object.entries(figure.queries)) add('search', `${count} messages: query "${QUERIES[label]}" (${label}), in the worker`, ms, 'ms', '', undefined, 'target ≤ 100 ms');
   }
