@@ -30,8 +30,8 @@ export const BUILD_MEASURE = 'parley:conversations.search.build';
  */
 export class ConversationSearch {
   private index: Promise<SearchIndex> | undefined;
-  /** Written since the index was last brought up to date, newest record per id. */
-  private readonly pending = new Map<string, Document>();
+  /** Written since the index was last brought up to date, newest record per document id (cut into terms when applied). */
+  private readonly pending = new Map<string, Conversation | Message>();
   private readonly deleted = new Set<string>();
   /** Conversations written since: a version of one may have been deleted, so its messages are checked. */
   private readonly touched = new Set<string>();
@@ -42,10 +42,10 @@ export class ConversationSearch {
   noteChange(change: RecordChange): void {
     if (!this.index) return;
     if (change.conversation) {
-      this.pending.set(TITLE_PREFIX + change.conversation.id, titleDocument(change.conversation));
+      this.pending.set(TITLE_PREFIX + change.conversation.id, change.conversation);
       this.touched.add(change.conversation.id);
     }
-    for (const message of change.messages ?? []) this.pending.set(message.id, messageDocument(message));
+    for (const message of change.messages ?? []) this.pending.set(message.id, message);
   }
 
   noteDeleted(conversationId: string): void {
@@ -108,8 +108,12 @@ export class ConversationSearch {
    * index the messages no longer stored (a deleted version: a write says what it stored, not what it deleted).
    */
   private async bringUpToDate(index: SearchIndex): Promise<void> {
-    for (const document of this.pending.values()) index.add(document);
+    // Many may wait (what sync brought from another device): added in slices, as the build adds.
+    const written = [...this.pending.values()];
     this.pending.clear();
+    const slices = new Slices();
+    await slices.each(written, (record) => index.add('seq' in record ? messageDocument(record) : titleDocument(record)));
+    slices.end();
     for (const conversationId of this.deleted) index.discardConversation(conversationId);
     this.deleted.clear();
     if (this.touched.size === 0) return;
@@ -133,44 +137,62 @@ export class ConversationSearch {
     // Loaded with the first search, not with the worker: search costs the first load nothing.
     const { SearchIndex } = await import('./search-index');
     const index = new SearchIndex();
-    let longestSlice = 0;
-    /** The build's own time, without its waits for IndexedDB and for other tasks. */
-    let working = 0;
-    let sliceStart = performance.now();
-    const endSlice = () => {
-      const length = performance.now() - sliceStart;
-      longestSlice = Math.max(longestSlice, length);
-      working += length;
-    };
-    const addAll = async (documents: Iterable<Document>) => {
-      for (const document of documents) {
+    const slices = new Slices();
+    const addAll = (documents: Iterable<Document>) =>
+      slices.each(documents, (document) => {
         // A write noted meanwhile is newer than what the walk read; it is applied before the first search.
         if (!this.pending.has(document.id) && !index.has(document.id)) index.add(document);
-        if (performance.now() - sliceStart < BUILD_SLICE_MS) continue;
-        endSlice();
-        await nextTask();
-        sliceStart = performance.now();
-      }
-    };
+      });
     const conversations = await this.database.getAll('conversations');
-    sliceStart = performance.now();
+    slices.begin();
     await addAll(conversations.map(titleDocument));
     const read = (after: string | undefined) => this.database.getAll('messages', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), BUILD_BATCH);
     // The next batch is read while this one is indexed: IndexedDB works on its own thread meanwhile.
     let next = read(undefined);
     for (;;) {
-      endSlice();
+      slices.end();
       const batch = await next;
-      sliceStart = performance.now();
+      slices.begin();
       const full = batch.length === BUILD_BATCH;
       if (full) next = read(batch[batch.length - 1]!.id);
       await addAll(batch.map(messageDocument));
       if (!full) break;
     }
-    endSlice();
+    slices.end();
     performance.clearMeasures(BUILD_MEASURE);
-    performance.measure(BUILD_MEASURE, { start: started, detail: { documents: index.documentCount, longestSlice, working } });
+    performance.measure(BUILD_MEASURE, { start: started, detail: { documents: index.documentCount, longestSlice: slices.longest, working: slices.working } });
     return index;
+  }
+}
+
+/**
+ * Work done in slices of at most BUILD_SLICE_MS, yielding to the worker's other tasks between them; `begin` and `end`
+ * bracket the work between waits (for IndexedDB), so `working` and `longest` count the work alone.
+ */
+class Slices {
+  /** The longest the work kept the worker from anything else, and its time in all. */
+  longest = 0;
+  working = 0;
+  private start = performance.now();
+
+  begin(): void {
+    this.start = performance.now();
+  }
+
+  end(): void {
+    const length = performance.now() - this.start;
+    this.longest = Math.max(this.longest, length);
+    this.working += length;
+  }
+
+  async each<T>(items: Iterable<T>, work: (item: T) => void): Promise<void> {
+    for (const item of items) {
+      work(item);
+      if (performance.now() - this.start < BUILD_SLICE_MS) continue;
+      this.end();
+      await nextTask();
+      this.begin();
+    }
   }
 }
 

@@ -68,7 +68,7 @@ export class SearchIndex {
   /** Terms longer than PREFIX_MIN, by their first PREFIX_MIN characters: the candidates of a typed word's start. */
   private readonly starts = new Map<string, Postings[]>();
   private readonly numberOf = new Map<string, number>();
-  /** Per document number: its id, its conversation's number, its postings (undefined once dead). */
+  /** Per document number: its id ('' once dead), its conversation's number, its postings (undefined once dead). */
   private readonly ids: string[] = [];
   private readonly conversationOf: number[] = [];
   private readonly termsOf: (Postings[] | undefined)[] = [];
@@ -126,6 +126,7 @@ export class SearchIndex {
     const number = this.numberOf.get(id);
     if (number === undefined) return;
     this.numberOf.delete(id);
+    this.ids[number] = '';
     this.documentsOf[this.conversationOf[number]!]!.delete(number);
     this.liveDocuments -= 1;
     this.totalLength -= this.lengths[number]!;
