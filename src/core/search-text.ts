@@ -47,11 +47,8 @@ export function terms(text: string, forQuery = false): string[] {
   return tokens(text, forQuery).map((token) => token.term);
 }
 
-/**
- * A piece of `text` around its first term in `matched`, with the places of every matched term in the piece (merged,
- * in order). The UI draws the ranges as marks; no markup is ever made from the text here.
- */
-export function snippetOf(text: string, matched: ReadonlySet<string>): SearchSnippet {
+/** The places of every term of `text` in `matched` (merged where they touch, in order). */
+export function matchRanges(text: string, matched: ReadonlySet<string>): TextRange[] {
   const ranges: TextRange[] = [];
   for (const token of tokens(text)) {
     if (!matched.has(token.term)) continue;
@@ -59,6 +56,15 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): SearchSni
     if (last && token.start <= last.end) last.end = Math.max(last.end, token.end);
     else ranges.push({ start: token.start, end: token.end });
   }
+  return ranges;
+}
+
+/**
+ * A piece of `text` around its first term in `matched`, with the places of every matched term in the piece. The UI
+ * draws the ranges as marks; no markup is ever made from the text here.
+ */
+export function snippetOf(text: string, matched: ReadonlySet<string>): SearchSnippet {
+  const ranges = matchRanges(text, matched);
   let from = Math.max(0, (ranges[0]?.start ?? 0) - SNIPPET_LEAD);
   let to = Math.min(text.length, from + SNIPPET_LENGTH);
   // Never cut a character in two (a surrogate pair).

@@ -169,13 +169,22 @@ export interface SearchSnippet {
   ranges: TextRange[];
 }
 
-/** One answer of search across conversations: a message (with its `seq`, to scroll to) or, without one, a title. */
+/** A conversation's best-matching message in search across conversations: where opening the result scrolls to. */
+export interface MessageSearchMatch {
+  messageId: string;
+  seq: number;
+  snippet: SearchSnippet;
+}
+
+/** One answer of search across conversations: one per matching conversation. */
 export interface ConversationSearchResult {
   conversationId: string;
-  title: string;
-  messageId?: string;
-  seq?: number;
-  snippet: SearchSnippet;
+  /** The whole title, with the matched words' places when the title matches (else no ranges). */
+  title: SearchSnippet;
+  /** Its best-matching message; absent when only the title matches. */
+  best?: MessageSearchMatch;
+  /** How many of its messages match (every stored version of a message counts). */
+  matchingMessages: number;
 }
 
 /** A conversation's approximate stored size: its record and its messages, counted as JSON characters. */

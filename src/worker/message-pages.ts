@@ -1,6 +1,7 @@
-import { countOccurrences, type MessageMatches } from '../schema/find-matches';
+import type { MessageMatches } from '../schema/find-matches';
 import type { Message } from '../schema/records';
 import type { MessagePage } from '../schema/protocol';
+import { countInMessage } from '../schema/searchable-text';
 import type { ParleyDatabase } from './database';
 import { messagesIn } from './store-context';
 
@@ -53,17 +54,14 @@ export async function listNewestMessages(database: ParleyDatabase, conversationI
 }
 
 /**
- * Every message on the path that contains `query` in its text or reasoning, oldest first, with how many times (see
- * `findOccurrences`): Find counts and walks matches, not messages. All of them: the result is one pair per message.
+ * Every message on the path whose searchable text (`searchableParts`) contains `query`, oldest first, with how many
+ * times (see `findOccurrences`): Find counts and walks matches, not messages. All of them: the result is one pair per message.
  */
 export async function searchMessages(database: ParleyDatabase, conversationId: string, query: string): Promise<MessageMatches[]> {
   const messages = await listMessages(database, conversationId);
   const matches: MessageMatches[] = [];
   for (const message of messages) {
-    let count = 0;
-    for (const block of message.blocks) {
-      if (block.type === 'text' || block.type === 'reasoning') count += countOccurrences(block.text, query);
-    }
+    const count = countInMessage(message, query);
     if (count > 0) matches.push({ seq: message.seq, count });
   }
   return matches;

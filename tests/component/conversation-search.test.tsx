@@ -2,20 +2,23 @@ import { fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConversationSearchResult } from '../../src/schema/protocol';
 import { ConversationSearch, snippetParts } from '../../src/ui/components/ConversationSearch';
+import { setLocale } from '../../src/ui/i18n/i18n';
 import { revealFor } from '../../src/ui/reveal-request';
 
 const hostile = '<img src=x onerror="window.hacked=1"> tomato';
 
+const plain = (text: string) => ({ text, ranges: [] });
 const results: ConversationSearchResult[] = [
-  { conversationId: 'c1', title: 'Garden', messageId: 'm1', seq: 4, snippet: { text: 'Which tomatoes grow on a balcony?', ranges: [{ start: 6, end: 14 }] } },
-  { conversationId: 'c2', title: hostile, messageId: 'm2', seq: 0, snippet: { text: hostile, ranges: [{ start: hostile.length - 6, end: hostile.length }] } },
-  { conversationId: 'c3', title: 'Tomato sauce', snippet: { text: 'Tomato sauce', ranges: [{ start: 0, end: 6 }] } },
+  { conversationId: 'c1', title: plain('Garden'), best: { messageId: 'm1', seq: 4, snippet: { text: 'Which tomatoes grow on a balcony?', ranges: [{ start: 6, end: 14 }] } }, matchingMessages: 3 },
+  { conversationId: 'c2', title: plain(hostile), best: { messageId: 'm2', seq: 0, snippet: { text: hostile, ranges: [{ start: hostile.length - 6, end: hostile.length }] } }, matchingMessages: 1 },
+  { conversationId: 'c3', title: { text: 'Tomato sauce', ranges: [{ start: 0, end: 6 }] }, matchingMessages: 0 },
+  { conversationId: 'c4', title: { text: 'Tomato soup', ranges: [{ start: 0, end: 6 }] }, best: { messageId: 'm4', seq: 2, snippet: { text: 'More tomato?', ranges: [{ start: 5, end: 11 }] } }, matchingMessages: 1_234 },
 ];
 
-function setup(search = vi.fn(async (query: string) => (query === 'nothing' ? [] : results))) {
+function setup(search = vi.fn(async (query: string) => (query === 'nothing' ? [] : results)), label = 'Search conversations') {
   const picked = vi.fn();
   render(() => <ConversationSearch search={search} onPicked={picked} />);
-  return { search, picked, box: screen.getByRole('searchbox', { name: 'Search conversations' }) };
+  return { search, picked, box: screen.getByRole('searchbox', { name: label }) };
 }
 
 describe('ConversationSearch', () => {
@@ -24,12 +27,36 @@ describe('ConversationSearch', () => {
     fireEvent.input(box, { target: { value: 'tomato' } });
     const list = await screen.findByRole('list', { name: 'Matching conversations' });
     const links = within(list).getAllByRole('link');
-    expect(links).toHaveLength(3);
+    expect(links).toHaveLength(4);
     expect(links[0]).toHaveAttribute('href', '#/c/c1');
     expect(links[0]).toHaveTextContent('Garden');
     expect([...links[0]!.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual(['tomatoes']);
-    // A title match marks the title itself.
+    // A title match marks the title itself; with a message matching too, both are marked.
     expect([...links[2]!.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual(['Tomato']);
+    expect([...links[3]!.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual(['Tomato', 'tomato']);
+  });
+
+  it("says how many of each conversation's messages match, by the plural rules of the language", async () => {
+    const { box } = setup();
+    fireEvent.input(box, { target: { value: 'tomato' } });
+    const links = within(await screen.findByRole('list', { name: 'Matching conversations' })).getAllByRole('link');
+    expect(links[0]).toHaveTextContent(/3 matching messages$/);
+    expect(links[1]).toHaveTextContent(/1 matching message$/);
+    expect(links[2]).not.toHaveTextContent(/matching/); // found by its title alone
+    expect(links[3]).toHaveTextContent(/1,234 matching messages$/);
+  });
+
+  it('says it in Simplified Chinese too', async () => {
+    await setLocale('zh-CN');
+    try {
+      const { box } = setup(undefined, '搜索对话');
+      fireEvent.input(box, { target: { value: 'tomato' } });
+      const links = within(await screen.findByRole('list', { name: '匹配的对话' })).getAllByRole('link');
+      expect(links[0]).toHaveTextContent(/3 条匹配的消息$/);
+      expect(links[1]).toHaveTextContent(/1 条匹配的消息$/);
+    } finally {
+      await setLocale('en');
+    }
   });
 
   it('keeps hostile stored text as text', async () => {
@@ -58,6 +85,13 @@ describe('ConversationSearch', () => {
     fireEvent.click(within(list).getAllByRole('link')[0]!);
     expect(revealFor('c1')).toMatchObject({ seq: 4 });
     expect(picked).toHaveBeenCalled();
+  });
+
+  it('shows "Untitled" for a conversation without a title', async () => {
+    const { box } = setup(vi.fn(async () => [{ conversationId: 'c9', title: plain(''), best: results[0]!.best, matchingMessages: 1 }]));
+    fireEvent.input(box, { target: { value: 'tomato' } });
+    const list = await screen.findByRole('list', { name: 'Matching conversations' });
+    expect(within(list).getByRole('link')).toHaveTextContent(/^Untitled/);
   });
 
   it('cuts a snippet at its ranges, ignoring ranges out of bounds', () => {

@@ -1,7 +1,7 @@
 import { createSignal, For, onCleanup, Show } from 'solid-js';
 import type { ConversationSearchResult, SearchSnippet } from '../../schema/protocol';
 import { routeHash } from '../hash-route';
-import { t } from '../i18n/i18n';
+import { locale, plural, t } from '../i18n/i18n';
 import { requestReveal } from '../reveal-request';
 import './conversation-search.css';
 
@@ -35,9 +35,15 @@ function Highlighted(props: { snippet: SearchSnippet }) {
   return <For each={snippetParts(props.snippet)}>{(part) => (part.marked ? <mark>{part.text}</mark> : part.text)}</For>;
 }
 
+/** "3 matching messages", by the UI language's plural rules and with its digits. */
+function matchingWords(count: number): string {
+  return t(plural(count, 'conversationSearch.matchingOne', 'conversationSearch.matching'), { count: new Intl.NumberFormat(locale()).format(count) });
+}
+
 /**
  * Searchbox "Search conversations" above the conversation list: titles and message text of every conversation, from
- * the worker's index. Each result is a link to its conversation; one found in a message also scrolls to that message.
+ * the worker's index. Each result is one conversation, a link holding its title, its best-matching message's snippet
+ * and how many of its messages match; opening it scrolls to that best message.
  */
 export function ConversationSearch(props: ConversationSearchProps) {
   const [query, setQuery] = createSignal('');
@@ -60,7 +66,7 @@ export function ConversationSearch(props: ConversationSearchProps) {
   }
 
   function open(result: ConversationSearchResult) {
-    if (result.seq !== undefined) requestReveal(result.conversationId, result.seq);
+    if (result.best) requestReveal(result.conversationId, result.best.seq);
     props.onPicked?.();
   }
 
@@ -90,14 +96,19 @@ export function ConversationSearch(props: ConversationSearchProps) {
                   <li>
                     <a href={routeHash({ name: 'conversation', conversationId: result.conversationId })} onClick={() => open(result)}>
                       <span class="conversation-search-title">
-                        <Show when={result.messageId === undefined} fallback={result.title || t('conversation.untitled')}>
-                          <Highlighted snippet={result.snippet} />
+                        <Show when={result.title.text} fallback={t('conversation.untitled')}>
+                          <Highlighted snippet={result.title} />
                         </Show>
                       </span>
-                      <Show when={result.messageId !== undefined}>
-                        <span class="conversation-search-snippet">
-                          <Highlighted snippet={result.snippet} />
-                        </span>
+                      <Show when={result.best}>
+                        {(best) => (
+                          <span class="conversation-search-snippet">
+                            <Highlighted snippet={best().snippet} />
+                          </span>
+                        )}
+                      </Show>
+                      <Show when={result.matchingMessages > 0}>
+                        <span class="conversation-search-count">{matchingWords(result.matchingMessages)}</span>
                       </Show>
                     </a>
                   </li>

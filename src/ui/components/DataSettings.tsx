@@ -3,7 +3,7 @@ import { useApp } from '../app-context';
 import type { ImportRepair, SettingsOffer } from '../../schema/protocol';
 import { settle } from '../error-report';
 import { describeError } from '../error-words';
-import { locale, t, type MessageKey } from '../i18n/i18n';
+import { plural, t, type MessageKey } from '../i18n/i18n';
 import { WireError } from '../../schema/wire-error';
 import { ErrorDetail } from './ErrorDetail';
 import { StorageUsage } from './StorageUsage';
@@ -171,11 +171,6 @@ function settingsWords(offer: SettingsOffer, intro: MessageKey): string {
   if (offer.mcpServers > 0) parts.push(t(plural(offer.mcpServers, 'data.settingsServersOne', 'data.settingsServers'), { count: offer.mcpServers }));
   if (offer.script) parts.push(t('data.settingsScript'));
   return t(intro, { what: parts.join('; ') });
-}
-
-/** `one` where the UI language's plural rules (Intl.PluralRules) say "one" for `count`, else `other`. */
-function plural(count: number, one: MessageKey, other: MessageKey): MessageKey {
-  return new Intl.PluralRules(locale()).select(count) === 'one' ? one : other;
 }
 
 function repairWords(repairs: readonly ImportRepair[]): { repairs?: string[] } {

@@ -2,7 +2,8 @@ import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Sh
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../channel';
 import { t } from '../i18n/i18n';
-import { countOccurrences, type MessageMatches } from '../../schema/find-matches';
+import type { MessageMatches } from '../../schema/find-matches';
+import { countInMessage } from '../../schema/searchable-text';
 import { createFindInList } from './find-in-list';
 import { MessageSearch } from './MessageSearch';
 import { MessageView } from './MessageView';
@@ -202,10 +203,7 @@ export function MessageList(props: MessageListProps) {
   }
 
   function searchLoaded(query: string): Promise<MessageMatches[]> {
-    const matches = all().map((message) => ({
-      seq: message.seq,
-      count: message.blocks.reduce((sum, block) => sum + (block.type === 'text' || block.type === 'reasoning' ? countOccurrences(block.text, query) : 0), 0),
-    }));
+    const matches = all().map((message) => ({ seq: message.seq, count: countInMessage(message, query) }));
     return Promise.resolve(matches.filter((match) => match.count > 0));
   }
 

@@ -10,7 +10,7 @@ export const FIND_CURRENT = 'find-current';
 
 /**
  * The text Find searches in one rendered message (MessageView): its text blocks (plain or Markdown) and its reasoning,
- * the blocks the worker counts in. An unknown block's `.message-text` is not among them: the worker does not count it.
+ * the message's `searchableParts`, which the worker counts in. An unknown block's `.message-text` is not among them.
  */
 const SEARCHED = ':scope > .message-text, :scope > .markdown, :scope > .reasoning > .reasoning-text';
 /** Inside Markdown, what the renderer adds around the model's text (a code block's header and Copy), and typeset maths. */

@@ -5,4 +5,6 @@ export const conversationSearchStringsZhCN: Record<keyof (typeof conversationSea
   'conversationSearch.label': '搜索对话',
   'conversationSearch.results': '匹配的对话',
   'conversationSearch.none': '没有匹配的对话',
+  'conversationSearch.matchingOne': '{count} 条匹配的消息',
+  'conversationSearch.matching': '{count} 条匹配的消息',
 };

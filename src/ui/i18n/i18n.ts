@@ -50,3 +50,8 @@ export function t(key: MessageKey, params?: Readonly<Record<string, string | num
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
+
+/** `one` where the UI language's plural rules (Intl.PluralRules) say "one" for `count`, else `other`. */
+export function plural(count: number, one: MessageKey, other: MessageKey): MessageKey {
+  return new Intl.PluralRules(locale()).select(count) === 'one' ? one : other;
+}
