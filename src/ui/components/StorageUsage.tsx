@@ -2,7 +2,7 @@ import { createEffect, createSignal, For, on, Show } from 'solid-js';
 import type { ConversationSize, ConversationSizes } from '../../schema/protocol';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
-import { t } from '../i18n/i18n';
+import { plural, t } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
 
 /** How many of the largest conversations are listed. */
@@ -75,7 +75,7 @@ export function StorageUsage() {
             {(entry) => (
               <li>
                 <span class="largest-title">{entry.title}</span>{' '}
-                <span class="largest-size">{t('space.entrySize', { size: formatBytes(entry.bytes), count: entry.messages })}</span>{' '}
+                <span class="largest-size">{t(plural(entry.messages, 'space.entrySizeOne', 'space.entrySize'), { size: formatBytes(entry.bytes), count: entry.messages })}</span>{' '}
                 <button type="button" class="button small" aria-label={t('space.delete', { title: entry.title, size: formatBytes(entry.bytes) })} onClick={() => setDeleting(entry)}>
                   {t('dialog.delete')}
                 </button>

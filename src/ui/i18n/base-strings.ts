@@ -65,7 +65,9 @@ const en = {
   'message.clipped': 'The rest ({rest} characters) is too long to show here: Copy takes all of it, and so do the exports.',
   'message.plain': 'Shown as plain text: too deeply nested or too long to format.',
   'message.usageIn': '{count} tokens in',
+  'message.usageInOne': '{count} token in',
   'message.usageOut': '{count} tokens out',
+  'message.usageOutOne': '{count} token out',
 
   'tool.label': 'Tool: {name}',
   'tool.arguments': 'Arguments',

@@ -60,7 +60,9 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'message.clipped': '其余部分（{rest} 个字符）太长，无法在这里显示：“复制”会复制全部内容，导出也包含全部内容。',
   'message.plain': '以纯文本显示：嵌套过深或内容过长，无法排版。',
   'message.usageIn': '输入 {count} 个 token',
+  'message.usageInOne': '输入 {count} 个 token',
   'message.usageOut': '输出 {count} 个 token',
+  'message.usageOutOne': '输出 {count} 个 token',
 
   'tool.label': '工具：{name}',
   'tool.arguments': '参数',
