@@ -9,7 +9,6 @@ import { readConfigGeneration } from './stored-config';
 // What the conversation store's parts (conversation-store, run-records, request-records) share: their surroundings and
 // the reads and writes their transactions are built from.
 
-export const DEFAULT_TITLE = 'New conversation';
 
 /** Told after every committed change, so the worker can emit events to its UI and to other tabs. */
 export interface StoreListener {

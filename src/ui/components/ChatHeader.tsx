@@ -5,6 +5,7 @@ import { settle } from '../error-report';
 import { describeRunError } from '../error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
+import { shownTitle } from '../conversation-title';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ConversationInstructions } from './ConversationInstructions';
 import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
@@ -119,10 +120,10 @@ export function ChatHeader(props: ChatHeaderProps) {
   async function exportMarkdown() {
     const messages = await settle(readWholePath(app.client, props.conversation.id));
     if (!messages) return;
-    const url = URL.createObjectURL(new Blob([conversationMarkdown(props.conversation, messages)], { type: 'text/markdown' }));
+    const url = URL.createObjectURL(new Blob([conversationMarkdown({ title: shownTitle(props.conversation.title) }, messages)], { type: 'text/markdown' }));
     const link = document.createElement('a');
     link.href = url;
-    link.download = markdownFileName(props.conversation.title);
+    link.download = markdownFileName(shownTitle(props.conversation.title));
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
@@ -132,7 +133,7 @@ export function ChatHeader(props: ChatHeaderProps) {
       <div class="chat-heading">
         <Show
           when={renaming()}
-          fallback={<h1 class="chat-title" title={props.conversation.title}>{props.conversation.title || t('conversation.untitled')}</h1>}
+          fallback={<h1 class="chat-title" title={shownTitle(props.conversation.title)}>{shownTitle(props.conversation.title)}</h1>}
         >
           <RenameForm conversation={props.conversation} onDone={() => setRenaming(false)} />
         </Show>
@@ -213,7 +214,7 @@ export function ChatHeader(props: ChatHeaderProps) {
       <Show when={confirmingDelete()}>
         <ConfirmDialog
           title={t('chat.deleteTitle')}
-          body={t('chat.deleteBody', { title: props.conversation.title })}
+          body={t('chat.deleteBody', { title: shownTitle(props.conversation.title) })}
           confirmLabel={t('dialog.delete')}
           onConfirm={() => void deleteConversation()}
           onCancel={() => setConfirmingDelete(false)}

@@ -15,7 +15,7 @@ const en = {
   'conversations.new': 'New conversation',
   'conversations.empty': 'No conversations yet.',
   'conversations.pendingBadge': 'Question waiting',
-  'conversation.untitled': 'Untitled',
+  'conversation.untitled': 'New conversation',
 
   'empty.title': 'Welcome to Parley',
   'empty.what':

@@ -12,12 +12,12 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'conversations.new': '新建对话',
   'conversations.empty': '还没有对话。',
   'conversations.pendingBadge': '有问题待回答',
-  'conversation.untitled': '未命名',
+  'conversation.untitled': '新建对话',
 
   'empty.title': '欢迎使用 Parley',
   'empty.what': 'Parley 是一个完全在浏览器中运行的 AI 助手，它不瞎猜，而是用简短的选择题向你提问。你的对话只保存在这台设备上。',
   'empty.demo': '内置的脚本演示模型可离线使用，无需 API 密钥；随时可以在设置中连接真实模型。',
-  'empty.try': '新建一个对话，试试输入：“Plan my weekend”。',
+  'empty.try': '新建一个对话，试试输入：“帮我规划周末”。',
 
   'chat.loading': '正在打开对话…',
   'chat.rename': '重命名对话',
@@ -44,7 +44,7 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'notice.waitingNetwork': '已离线：等待网络恢复…',
 
   'messages.label': '消息',
-  'messages.empty': '还没有消息。打个招呼，或试试“Plan my weekend”。',
+  'messages.empty': '还没有消息。打个招呼，或试试“帮我规划周末”。',
   'messages.showEarlier': '显示更早的消息（{count} 条）',
   // virtual list
   'messages.jumpToLatest': '跳到最新',
