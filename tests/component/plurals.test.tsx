@@ -4,6 +4,7 @@ import { AppContext, type AppServices } from '../../src/ui/app-context';
 import { DataSettings } from '../../src/ui/components/DataSettings';
 import { formatUsage } from '../../src/ui/components/MessageView';
 import { english } from '../../src/ui/i18n/dictionary';
+import { fileSize } from '../../src/ui/file-size';
 import { zhCN } from '../../src/ui/i18n/dictionary-zh-CN';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
@@ -21,6 +22,12 @@ describe('plurals', () => {
     expect(formatUsage({ inputTokens: 12, outputTokens: 1 })).toBe('12 tokens in · 1 token out');
     await setLocale('zh-CN');
     expect(formatUsage({ inputTokens: 1, outputTokens: 2 })).toBe('输入 1 个 token · 输出 2 个 token');
+  });
+
+  it('says a file’s size in bytes, one or several', () => {
+    expect(fileSize(1)).toBe('1 byte');
+    expect(fileSize(0)).toBe('0 bytes');
+    expect(fileSize(22)).toBe('22 bytes');
   });
 
   it('says how many tool calls an import closed, one or several', async () => {
