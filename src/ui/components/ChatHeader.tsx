@@ -8,6 +8,7 @@ import { t } from '../i18n/i18n';
 import { shownTitle } from '../conversation-title';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ConversationInstructions } from './ConversationInstructions';
+import { KeyboardShortcutsButton } from './KeyboardShortcuts';
 import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
 import { profileName } from '../profile-name';
 import { MoreIcon } from './icons';
@@ -202,6 +203,14 @@ export function ChatHeader(props: ChatHeaderProps) {
         <button type="button" class="button" onClick={() => void exportMarkdown()}>
           {t('chat.exportMarkdown')}
         </button>
+        <KeyboardShortcutsButton
+          class="menu-shortcuts"
+          onBeforeOpen={() => {
+            // The dialog gives the focus back to what had it: the menu's button, not an item of the menu it closes.
+            setActionsOpen(false);
+            actionsToggle?.focus();
+          }}
+        />
         <button
           type="button"
           class="button"

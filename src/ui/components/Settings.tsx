@@ -15,6 +15,7 @@ import { chooseTheme, storedTheme, type Theme } from '../theme';
 
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 import { ProfileForm } from './ProfileForm';
+import { KeyboardShortcutsButton } from './KeyboardShortcuts';
 
 /** What the profile form edits; a new object remounts the form with fresh fields. */
 interface FormTarget {
@@ -111,6 +112,9 @@ export function Settings() {
               )}
             </For>
           </select>
+        </div>
+        <div class="field">
+          <KeyboardShortcutsButton class="settings-shortcuts" />
         </div>
       </div>
 
