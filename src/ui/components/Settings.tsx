@@ -38,7 +38,7 @@ export function Settings() {
 
   function targetFor(profileId: string): FormTarget {
     const profile = app.state.profiles.find((candidate) => candidate.id === profileId);
-    if (!profile || profile.kind === 'scripted') return { kind: 'scripted' };
+    if (!profile || profile.kind === 'scripted') return profile ? { kind: 'scripted', profile } : { kind: 'scripted' };
     return { kind: profile.kind, profile };
   }
 

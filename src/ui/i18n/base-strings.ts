@@ -100,6 +100,8 @@ const en = {
   'settings.editing': 'Editing {name}',
   'settings.provider': 'Provider',
   'settings.script': 'Script',
+  'settings.demoInstructionsHint':
+    'The demo follows its script, not instructions; a step\'s {{systemPrompt}} shows them as a real model would receive them. A conversation can have its own instead.',
   'settings.scriptHint': 'JSON: a list of steps, each with optional "text", "reasoning" and "toolCalls". Step n answers the n-th model call.',
   'settings.scriptInvalid': 'The script was not saved: it is not a valid script.',
   'settings.name': 'Name',

@@ -95,6 +95,7 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'settings.editing': '正在编辑 {name}',
   'settings.provider': '提供方',
   'settings.script': '脚本',
+  'settings.demoInstructionsHint': '演示按脚本回答，不遵循指令；脚本步骤中的 {{systemPrompt}} 会显示它们，就像真正的模型收到的那样。单个对话可以有自己的指令来代替它。',
   'settings.scriptHint': 'JSON：步骤列表，每步可含 "text"、"reasoning" 和 "toolCalls"。第 n 步回答第 n 次模型调用。',
   'settings.scriptInvalid': '脚本未保存：它不是有效的脚本。',
   'settings.name': '名称',
