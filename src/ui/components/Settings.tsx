@@ -113,7 +113,7 @@ export function Settings() {
             </For>
           </select>
         </div>
-        <div class="field">
+        <div class="form-row">
           <KeyboardShortcutsButton class="settings-shortcuts" />
         </div>
       </div>
