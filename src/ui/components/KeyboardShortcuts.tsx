@@ -19,13 +19,9 @@ const SHORTCUTS: Array<{ keys: string; key: MessageKey }> = [
   { keys: '?', key: 'keys.help' },
 ];
 
-// One dialog for the app: "?" opens it, and so do its buttons in Settings and in "Conversation actions" (a phone has no "?").
+// One dialog for the app: "?" opens it, and so do its buttons in Settings and in "Conversation actions" (a phone has
+// no "?"). Closed, it gives the focus back to what had it.
 const [open, setOpen] = createSignal(false);
-
-/** Opens the dialog "Keyboard shortcuts"; the focus goes back to what had it when the dialog closes. */
-export function openKeyboardShortcuts(): void {
-  setOpen(true);
-}
 
 /** The button that opens the dialog, for Settings and the conversation's actions (`class` places it). */
 export function KeyboardShortcutsButton(props: { class?: string; onBeforeOpen?: () => void }) {
@@ -36,7 +32,7 @@ export function KeyboardShortcutsButton(props: { class?: string; onBeforeOpen?: 
       aria-haspopup="dialog"
       onClick={() => {
         props.onBeforeOpen?.();
-        openKeyboardShortcuts();
+        setOpen(true);
       }}
     >
       {t('keys.title')}
@@ -52,8 +48,8 @@ function typing(target: EventTarget | null): boolean {
 
 /**
  * The shortcuts a ChatGPT user knows: Ctrl/⌘+Shift+O for a new conversation, Shift+Esc to the composer, Esc stops a
- * reply being written, "?" lists them in a dialog "Keyboard shortcuts" (as its buttons do). A key another control already handled (a
- * dialog's Esc, the question form's keys) is left to it.
+ * reply being written, "?" lists them in a dialog "Keyboard shortcuts" (as its buttons do). A key another control
+ * already handled (a dialog's Esc, the question form's keys) is left to it.
  */
 export function KeyboardShortcuts(props: { actions: ShortcutActions }) {
   const onKeyDown = (event: KeyboardEvent) => {
