@@ -5,6 +5,7 @@ import type { Conversation, Message } from '../schema/records';
 import type { WorkerClient } from './channel';
 import { fileSize } from './file-size';
 import { t } from './i18n/i18n';
+import { wholeMessage } from './whole-message';
 
 const PAGE = 500;
 
@@ -21,11 +22,6 @@ export async function readWholePath(client: Pick<WorkerClient, 'send'>, conversa
   return Promise.all(pages.flat().map((message) => wholeMessage(client, message)));
 }
 
-/** The message as stored: one whose long texts the worker clipped for the page (`clippedFrom`) is asked for whole. */
-export async function wholeMessage(client: Pick<WorkerClient, 'send'>, message: Message): Promise<Message> {
-  const clipped = message.blocks.some((block) => (block.type === 'text' || block.type === 'reasoning') && block.clippedFrom !== undefined);
-  return clipped ? (await client.send({ type: 'message.whole', messageId: message.id })).message : message;
-}
 
 /** How far a message's own headings go down, so that none stands level with the `## You` / `## Parley` above it. */
 const HEADING_SHIFT = 2;

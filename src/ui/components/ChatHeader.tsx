@@ -9,7 +9,6 @@ import { shownTitle } from '../conversation-title';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ConversationInstructions } from './ConversationInstructions';
 import { KeyboardShortcutsButton } from './KeyboardShortcuts';
-import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
 import { profileName } from '../profile-name';
 import { MoreIcon } from './icons';
 import { WAITING_WORDS, type WaitingKind } from '../waiting-kind';
@@ -117,8 +116,9 @@ export function ChatHeader(props: ChatHeaderProps) {
     await settle(app.client.send({ type: 'conversation.setProfile', conversationId: props.conversation.id, profileId }));
   }
 
-  /** The conversation as it is on screen (the versions shown), as a Markdown file. */
+  /** The conversation as it is on screen (the versions shown), as a Markdown file. Its code loads with the first export. */
   async function exportMarkdown() {
+    const { conversationMarkdown, markdownFileName, readWholePath } = await import('../conversation-markdown');
     const messages = await settle(readWholePath(app.client, props.conversation.id));
     if (!messages) return;
     const url = URL.createObjectURL(new Blob([conversationMarkdown({ title: shownTitle(props.conversation.title) }, messages)], { type: 'text/markdown' }));
