@@ -116,21 +116,29 @@ test('dropped and pasted files reach the scripted model, which says what it rece
   await expect(assistantMessages(page).last()).toHaveText(`Received: table.csv (text/csv, 7 bytes), pasted.png (image/png, ${PIXEL.buffer.length} bytes)`);
 });
 
-test('a file over the size limit and a file of no accepted kind are refused in words; the typed text and the other file stay and are sent', async ({ page }) => {
+test('a file over the size limit, a file of no accepted kind and a binary file named .txt are refused in words as they are offered; the typed text and the other file stay and are sent', async ({ page }) => {
   await page.goto('/');
   await useScript(page, [{ text: 'Received: {{attachments}}' }]);
   await newConversation(page);
   await messageBox(page).fill('Here is my data');
-  await attach(page, NOTES);
-  await attach(page, { name: 'huge.txt', mimeType: 'text/plain', buffer: Buffer.alloc(1.5 * 1024 * 1024, 'x') }, { name: 'archive.zip', mimeType: 'application/zip', buffer: Buffer.from('PK\u0003\u0004') });
+  // Chromium on Linux gives .ts the Qt Linguist type: the model is told TypeScript, from the name.
+  await attach(page, NOTES, { name: 'helper.ts', mimeType: 'text/vnd.trolltech.linguist', buffer: Buffer.from('export const a = 1;\n') });
+  await attach(
+    page,
+    { name: 'huge.txt', mimeType: 'text/plain', buffer: Buffer.alloc(1.5 * 1024 * 1024, 'x') },
+    { name: 'archive.zip', mimeType: 'application/zip', buffer: Buffer.from('PK\u0003\u0004') },
+    { name: 'binary.txt', mimeType: 'text/plain', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d]) },
+  );
   const refusal = page.getByRole('alert');
   await expect(refusal).toContainText('“huge.txt” was not attached: it is 1.5 MB, and the limit for this kind of file is 1 MB.');
   await expect(refusal).toContainText('“archive.zip” was not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files (code, Markdown, CSV, JSON, plain text), not this kind of file.');
-  await expect(pending(page).getByRole('listitem')).toHaveText([/notes\.md/]);
+  // A binary file named as text is refused as it is offered, by its bytes, not at Send.
+  await expect(refusal).toContainText('“binary.txt” was not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files (code, Markdown, CSV, JSON, plain text), not this kind of file.');
+  await expect(pending(page).getByRole('listitem')).toHaveText([/notes\.md/, /helper\.ts/]);
   await expect(messageBox(page)).toHaveValue('Here is my data');
 
   await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(assistantMessages(page).last()).toHaveText('Received: notes.md (text/markdown, 22 bytes)');
+  await expect(assistantMessages(page).last()).toHaveText('Received: notes.md (text/markdown, 22 bytes), helper.ts (text/x-typescript, 20 bytes)');
   await expect(userMessages(page).last()).toContainText('Here is my data');
   await expect(page.getByRole('alert')).toHaveCount(0);
 });

@@ -95,3 +95,22 @@ test('the scripted model shows what it received: {{systemPrompt}} holds the conv
   await expect(assistantMessages(page).last()).toContainText('Be brief.');
   await expect(assistantMessages(page).last()).toContainText('You are Parley');
 });
+
+test('the Built-in demo takes Instructions (no Temperature or Max output tokens): {{systemPrompt}} shows them', async ({ page }) => {
+  await page.goto('/');
+  await useScript(page, [{ text: 'System: {{systemPrompt}}' }]);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Editing Built-in demo', exact: true })).toBeVisible();
+  await expect(page.getByRole('spinbutton', { name: 'Temperature', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('spinbutton', { name: 'Max output tokens', exact: true })).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'Instructions', exact: true }).fill(PROFILE_INSTRUCTIONS);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
+  // Kept: Settings opened again shows them.
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Instructions', exact: true })).toHaveValue(PROFILE_INSTRUCTIONS);
+  await newConversation(page);
+  await send(page, 'Hi');
+  await expect(assistantMessages(page).last()).toContainText(PROFILE_INSTRUCTIONS);
+  await expect(assistantMessages(page).last()).toContainText('You are Parley');
+});

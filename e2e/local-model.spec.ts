@@ -31,7 +31,8 @@ async function createInBrowserProfile(page: Page, name: string, url: string) {
   await page.getByRole('button', { name: 'Add profile', exact: true }).click();
   await page.getByRole('combobox', { name: 'Provider', exact: true }).selectOption({ label: 'In-browser' });
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
-  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue('custom');
+  // A new profile starts on the first listed model; a URL typed below makes it "Other model".
+  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue(/\/Qwen3-0\.6B-Q4_K_M\.gguf$/);
   await page.getByRole('textbox', { name: 'Model URL', exact: true }).fill(url);
   await page.getByRole('textbox', { name: 'Model URL', exact: true }).blur();
   await page.getByRole('button', { name: 'Save', exact: true }).click();

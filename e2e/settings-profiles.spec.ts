@@ -56,6 +56,17 @@ for (const width of [1280, 360]) {
   });
 }
 
+test('a new in-browser profile starts on the first listed model, whose URL it shows, not on "Other model"', async ({ page }) => {
+  await page.goto('/');
+  await startInBrowserProfile(page, 'Listed');
+  const model = page.getByRole('combobox', { name: 'Model', ...exact });
+  await expect(model.locator('option:checked')).toHaveText(/^Qwen3 0\.6B/);
+  await expect(modelUrl(page)).toHaveValue(/\/Qwen3-0\.6B-Q4_K_M\.gguf$/);
+  await profileForm(page).save.click();
+  await expect(page.getByRole('button', { name: 'Edit Listed', ...exact })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 test('a profile just added is used by new conversations; older ones keep theirs (21.2)', async ({ page, provider }) => {
   await page.goto('/');
   const before = await newConversation(page);

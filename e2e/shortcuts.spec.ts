@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { assistantMessages, messageBox, newConversation, send, useScript } from './fixtures';
+import { PHONE } from './phone-helpers';
 
 // The keyboard shortcuts a ChatGPT user knows (issue 18).
 
@@ -32,4 +33,45 @@ test('Ctrl+Shift+O starts a conversation, Shift+Esc focuses the composer, Esc st
   await expect(dialog).toContainText('Ctrl/⌘ + Shift + O');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
+});
+
+test.describe('on a phone', () => {
+  test.use(PHONE);
+
+  test('360 px, touch: the shortcuts are listed from "Conversation actions" and from Settings, with no key to press', async ({ page }) => {
+    await page.goto('/');
+    await newConversation(page);
+    const actions = page.getByRole('button', { name: 'Conversation actions', exact: true });
+    await actions.tap();
+    const open = page.getByRole('button', { name: 'Keyboard shortcuts', exact: true });
+    await open.tap();
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('Shift + Esc');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).tap();
+    await expect(dialog).toHaveCount(0);
+    // The menu closed as the dialog opened, and the focus is back on its button.
+    await expect(actions).toHaveAttribute('aria-expanded', 'false');
+    await expect(actions).toBeFocused();
+
+    await page.getByRole('button', { name: 'Settings', exact: true }).tap();
+    await page.getByRole('button', { name: 'Keyboard shortcuts', exact: true }).tap();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).tap();
+    await expect(dialog).toHaveCount(0);
+  });
+});
+
+test('1280 px: Settings lists the shortcuts; the conversation header keeps its tools and leaves them to "?" and Settings', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await newConversation(page);
+  await expect(page.getByRole('button', { name: 'Keyboard shortcuts', exact: true })).toBeHidden();
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('button', { name: 'Keyboard shortcuts', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toContainText('Ctrl/⌘ + Shift + O');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Keyboard shortcuts', exact: true })).toBeFocused();
 });

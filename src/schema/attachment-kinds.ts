@@ -18,10 +18,11 @@ const TEXT_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
   md: 'text/markdown', markdown: 'text/markdown', txt: 'text/plain', csv: 'text/csv', tsv: 'text/tab-separated-values',
   json: 'application/json', jsonl: 'application/jsonl', yaml: 'text/yaml', yml: 'text/yaml', toml: 'text/plain', xml: 'text/xml',
   html: 'text/html', css: 'text/css', js: 'text/javascript', mjs: 'text/javascript', cjs: 'text/javascript', jsx: 'text/javascript',
-  ts: 'text/x-typescript', tsx: 'text/x-typescript', py: 'text/x-python', rb: 'text/plain', go: 'text/plain', rs: 'text/plain',
-  java: 'text/plain', kt: 'text/plain', c: 'text/plain', h: 'text/plain', cpp: 'text/plain', hpp: 'text/plain', cs: 'text/plain',
-  swift: 'text/plain', php: 'text/plain', sh: 'text/x-shellscript', sql: 'text/plain', log: 'text/plain', ini: 'text/plain',
-  svg: 'text/plain', tex: 'text/plain', r: 'text/plain', lua: 'text/plain', dart: 'text/plain', vue: 'text/plain', svelte: 'text/plain',
+  ts: 'text/x-typescript', tsx: 'text/x-typescript', mts: 'text/x-typescript', cts: 'text/x-typescript', py: 'text/x-python',
+  rb: 'text/x-ruby', go: 'text/x-go', rs: 'text/x-rust', java: 'text/x-java', kt: 'text/x-kotlin', c: 'text/x-c', h: 'text/x-c',
+  cpp: 'text/x-c++', hpp: 'text/x-c++', cs: 'text/x-csharp', swift: 'text/x-swift', php: 'text/x-php', sh: 'text/x-shellscript',
+  sql: 'text/x-sql', log: 'text/plain', ini: 'text/plain', svg: 'image/svg+xml', tex: 'text/x-tex', r: 'text/x-r', lua: 'text/x-lua',
+  dart: 'text/x-dart', vue: 'text/plain', svelte: 'text/plain',
 };
 
 /** Non-`text/*` types that are text. */
@@ -34,15 +35,34 @@ function extensionOf(name: string): string {
 
 /**
  * How a file is sent, from its name and the browser's type: `image` (a picture the model sees), `text` (its text,
- * under its name) or undefined (nothing accepts it: refused in words). `mimeType` is what the model is told.
+ * under its name) or undefined (nothing accepts it: refused in words). `mimeType` is what the model is told: for a text
+ * file whose extension Parley knows, the extension's type, whatever the browser guessed (Chromium on Linux calls `.ts`
+ * `text/vnd.trolltech.linguist`, Windows `video/mp2t`).
  */
 export function classifyAttachment(name: string, browserType: string): { kind: AttachmentKind; mimeType: string } | undefined {
   const type = browserType.toLowerCase().split(';')[0]!.trim();
   if (IMAGE_TYPES.has(type)) return { kind: 'image', mimeType: type };
   const byExtension = TEXT_TYPES_BY_EXTENSION[extensionOf(name)];
-  if (byExtension) return { kind: 'text', mimeType: type.startsWith('text/') || TEXT_APPLICATION_TYPES.has(type) ? type : byExtension };
+  if (byExtension) return { kind: 'text', mimeType: byExtension };
   if (type.startsWith('text/') || TEXT_APPLICATION_TYPES.has(type)) return { kind: 'text', mimeType: type };
   return undefined;
+}
+
+/** How much of a text file the composer reads as it is offered, to tell a binary file by its bytes (see bytesAreText). */
+export const TEXT_SNIFF_BYTES = 8192;
+
+/**
+ * Whether bytes are text as Parley sends it: UTF-8 with no NUL, so a binary file named `.txt` is refused rather than sent
+ * as noise. `partial`: the bytes are only the start of the file, which may end inside a character.
+ */
+export function bytesAreText(bytes: Uint8Array, partial = false): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: partial });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The size limit of a kind, in bytes. */

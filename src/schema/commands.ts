@@ -146,6 +146,8 @@ export const COMMANDS = {
     script: z.string().max(1_000_000).optional(),
     defaultProfileId: recordId.optional(),
     locale: z.enum(['en', 'zh-CN']).optional(),
+    /** The Built-in demo's instructions; empty removes them. */
+    demoInstructions: z.string().trim().max(INSTRUCTIONS_LIMIT).optional(),
   }),
   /** Puts the Built-in demo's own script back (the text lives in the worker). */
   'settings.restoreScript': command<Settings>()({}),

@@ -129,6 +129,8 @@ export const Settings = z.object({
   script: z.string(),
   defaultProfileId: z.string(),
   locale: z.enum(['en', 'zh-CN']).optional(),
+  /** The Built-in demo's instructions (it is not a stored profile): `{{systemPrompt}}` shows them. */
+  demoInstructions: z.string().max(INSTRUCTIONS_LIMIT).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -26,15 +26,20 @@ export function attachmentRefusals(conversationId: string): readonly AttachmentR
 
 /**
  * Offers files to a conversation's composer (Attach files, a drop, a paste). Each is checked as it comes (kind, size,
- * how many, images for a model that takes them); those refused are said in words and the rest, and everything
- * attached before, stay. The rules load with the first file offered, not with the app.
+ * how many, images for a model that takes them, a text file's first bytes); those refused are said in words and the
+ * rest, and everything attached before, stay. The rules load with the first file offered, not with the app.
  */
 export async function offerAttachments(conversationId: string, files: readonly File[], acceptsImages: boolean): Promise<void> {
-  const { classifyAttachment, refusalOf } = await import('../schema/attachment-kinds');
+  const { bytesAreText, classifyAttachment, refusalOf, TEXT_SNIFF_BYTES } = await import('../schema/attachment-kinds');
+  // A binary file named .txt is told by its first bytes, here rather than at Send (the worker checks them all again).
+  const binary = await Promise.all(
+    files.map(async (file) => classifyAttachment(file.name, file.type)?.kind === 'text' && !bytesAreText(new Uint8Array(await file.slice(0, TEXT_SNIFF_BYTES).arrayBuffer()), file.size > TEXT_SNIFF_BYTES)),
+  );
+  // Read after the awaits: files offered meanwhile (a second drop) are counted.
   const attached = [...pendingAttachments(conversationId)];
   const refused: AttachmentRefusal[] = [];
-  for (const file of files) {
-    const refusal = refusalOf(file, attached.length, acceptsImages);
+  for (const [index, file] of files.entries()) {
+    const refusal = refusalOf(file, attached.length, acceptsImages) ?? (binary[index] ? { reason: 'unsupported_type' as const, name: file.name } : undefined);
     if (refusal) {
       // "Too many" once, not once per file left over.
       if (refusal.reason !== 'too_many' || !refused.some((earlier) => earlier.reason === 'too_many')) refused.push(refusal);

@@ -4,6 +4,7 @@ import type { AppServices } from './app-context';
 import { settle } from './error-report';
 import { listPendingRequests } from './pending-requests';
 import { t } from './i18n/i18n';
+import { shownTitle } from './conversation-title';
 
 /** The device's choice (never synced): notify when Parley waits and no tab of it is visible. */
 const PREFERENCE_KEY = 'parley-notify';
@@ -110,7 +111,7 @@ function setBadge(count: number): void {
  * tool, server or server's message; the conversation's title (often the first thing the user typed) only if they chose it.
  */
 export function notificationText(request: PendingRequest, showTitle: boolean): { title: string; body: string } {
-  const body = showTitle ? request.conversationTitle : '';
+  const body = showTitle ? shownTitle(request.conversationTitle) : '';
   switch (request.kind) {
     case 'question':
       return { title: t('notify.question'), body };

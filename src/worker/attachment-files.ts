@@ -1,7 +1,7 @@
 import type { AttachmentContent } from '../core/model';
 import { fromBase64, toBase64 } from '../core/base64';
 import type { AttachmentInput, AttachmentMeta, ExportedAttachment, StoredAttachment } from '../schema/attachments';
-import { attachmentLimit, classifyAttachment, MAX_ATTACHMENTS_PER_MESSAGE } from '../schema/attachment-kinds';
+import { attachmentLimit, bytesAreText, classifyAttachment, MAX_ATTACHMENTS_PER_MESSAGE } from '../schema/attachment-kinds';
 import { WireError } from '../schema/wire-error';
 import type { ParleyDatabase } from './database';
 import type { PreparedAttachment } from './attachment-records';
@@ -26,7 +26,7 @@ export async function prepareAttachments(inputs: readonly AttachmentInput[], opt
   const prepared: PreparedAttachment[] = [];
   for (const input of inputs) {
     const kind = classifyAttachment(input.name, input.type);
-    if (!kind || (kind.kind === 'text' && !(await isText(input.blob)))) {
+    if (!kind || (kind.kind === 'text' && !bytesAreText(new Uint8Array(await input.blob.arrayBuffer())))) {
       throw new WireError({ code: 'invalid_command', reason: 'attachment_unsupported', params: { name: input.name }, message: `“${input.name}” is neither an image nor a text file, so it cannot be sent.` });
     }
     if (kind.kind === 'image' && !options.acceptsImages) {
@@ -45,18 +45,6 @@ export async function prepareAttachments(inputs: readonly AttachmentInput[], opt
     throw new WireError({ code: 'storage_full', reason: 'attachments_over_quota', params: { needed, available }, message: `These files take ${needed} bytes, but the browser lets Parley store only ${available} more. Nothing was sent.` });
   }
   return prepared;
-}
-
-/** A text file's bytes are UTF-8 with no NUL: a binary file named .txt is refused rather than sent as noise. */
-async function isText(blob: Blob): Promise<boolean> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  if (bytes.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -14,7 +14,8 @@ import type { RequestTarget } from '../schema/protocol';
 import { RequestRecords } from './request-records';
 import { RunRecords } from './run-records';
 import { conversationSizes } from './storage-usage';
-import { DEFAULT_TITLE, notFound, type StoreContext, type StoreListener } from './store-context';
+import { UNTITLED } from '../schema/conversation-title';
+import { notFound, type StoreContext, type StoreListener } from './store-context';
 import { discardUnused, removeUnused } from './unused-conversations';
 import { readStoredSettings } from './stored-config';
 import { inTransaction, type Transaction } from './transaction';
@@ -85,7 +86,7 @@ export class IndexedDbConversationStore implements ConversationStore {
     const result = await inTransaction(this.database, ['conversations', 'messages', 'settings'], async (transaction) => {
       const existing = await transaction.objectStore('conversations').get(freshId);
       if (existing) return { conversation: existing, created: false, removed: [] as string[] };
-      const fresh: Conversation = { id: freshId, title: title || DEFAULT_TITLE, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId: profileOf(await readStoredSettings(transaction)) };
+      const fresh: Conversation = { id: freshId, title: title?.trim() ? title : UNTITLED, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId: profileOf(await readStoredSettings(transaction)) };
       const removed = await removeUnused(transaction, keep);
       await transaction.objectStore('conversations').put(fresh);
       return { conversation: fresh, created: true, removed };

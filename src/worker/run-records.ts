@@ -6,7 +6,8 @@ import type { RunChange, RunSnapshot } from '../core/store';
 import { INTERRUPTED_TOOL_TEXT } from '../core/tool-outcomes';
 import { WireError } from '../schema/wire-error';
 import type { Conversation, Message, RunState } from '../schema/records';
-import { afterWrite, DEFAULT_TITLE, messagesIn, notFound, RUN_STORES, transactRun, type StoreContext } from './store-context';
+import { isUntitled } from '../schema/conversation-title';
+import { afterWrite, messagesIn, notFound, RUN_STORES, transactRun, type StoreContext } from './store-context';
 import { inTransaction, type Transaction } from './transaction';
 import { readConfigGeneration } from './stored-config';
 import { putAttachments, type PreparedAttachment } from './attachment-records';
@@ -91,7 +92,7 @@ export class RunRecords {
         ...conversation,
         runState: 'running',
         updatedAt: now,
-        title: isFirst && conversation.title === DEFAULT_TITLE ? titleFrom(text || files.map((file) => visibleFileName(file.meta.name)).join(', ')) : conversation.title,
+        title: isFirst && isUntitled(conversation.title) ? titleFrom(text || files.map((file) => visibleFileName(file.meta.name)).join(', ')) : conversation.title,
         // Stored before profiles were pinned: pin it now, to the profile it has been using.
         profileId: conversation.profileId ?? defaultProfileId,
       };

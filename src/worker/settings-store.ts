@@ -40,13 +40,15 @@ export class SettingsStore {
 
   /** A profile with its key, for the provider only. */
   async getProfile(profileId: string): Promise<Profile | undefined> {
-    if (profileId === SCRIPTED_PROFILE_ID) return SCRIPTED_PROFILE;
-    return (await this.config.read()).profiles.get(profileId);
+    const config = await this.config.read();
+    if (profileId === SCRIPTED_PROFILE_ID) return scriptedProfile(config.settings);
+    return config.profiles.get(profileId);
   }
 
   async listProfiles(): Promise<ProfileView[]> {
-    const stored = [...(await this.config.read()).profiles.values()]; // in key order, as getAll read them
-    return [SCRIPTED_PROFILE, ...stored].map(toProfileView);
+    const config = await this.config.read();
+    const stored = [...config.profiles.values()]; // in key order, as getAll read them
+    return [scriptedProfile(config.settings), ...stored].map(toProfileView);
   }
 
   /**
@@ -137,6 +139,12 @@ export class SettingsStore {
 export function settingsFrom(stored: unknown): Settings {
   const settings: Settings = { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings> | undefined) };
   return { ...settings, script: scriptIn(settings.script, demoLanguage(settings.locale)) };
+}
+
+/** The Built-in demo as a profile: its instructions are kept in the settings record (see Settings.demoInstructions). */
+function scriptedProfile(stored: unknown): Profile {
+  const instructions = (stored as Partial<Settings> | undefined)?.demoInstructions?.trim();
+  return instructions ? { ...SCRIPTED_PROFILE, instructions } : SCRIPTED_PROFILE;
 }
 
 /** What the UI may see of a profile: everything but the key, which is masked. */

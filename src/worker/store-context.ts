@@ -9,7 +9,6 @@ import { readConfigGeneration } from './stored-config';
 // What the conversation store's parts (conversation-store, run-records, request-records) share: their surroundings and
 // the reads and writes their transactions are built from.
 
-export const DEFAULT_TITLE = 'New conversation';
 
 /** Told after every committed transaction what it changed: the host publishes it on its change feed (change-feed.ts). */
 export interface StoreListener {

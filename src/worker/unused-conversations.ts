@@ -1,12 +1,12 @@
 import type { ParleyDatabase } from './database';
 import { inTransaction, type ReadTransaction, type Transaction } from './transaction';
-import { DEFAULT_TITLE } from './store-context';
+import { isUntitled } from '../schema/conversation-title';
 
 /** Every conversation never used (no message, no draft, untitled, idle) not in `keep`, read in the caller's transaction. */
 export async function unusedIn(transaction: ReadTransaction, keep: ReadonlySet<string>): Promise<string[]> {
   const unused: string[] = [];
   for (const candidate of await transaction.objectStore('conversations').getAll()) {
-    if (keep.has(candidate.id) || candidate.runState !== 'idle' || candidate.title !== DEFAULT_TITLE || candidate.draft) continue;
+    if (keep.has(candidate.id) || candidate.runState !== 'idle' || !isUntitled(candidate.title) || candidate.draft) continue;
     const range = IDBKeyRange.bound([candidate.id, 0], [candidate.id, Number.MAX_SAFE_INTEGER]);
     if ((await transaction.objectStore('messages').index('by-conversation').count(range)) > 0) continue;
     unused.push(candidate.id);

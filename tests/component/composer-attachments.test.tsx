@@ -73,6 +73,19 @@ describe('Composer: files', () => {
     expect(textbox).toHaveValue('Typed first');
   });
 
+  it('refuses a binary file named .txt as it is offered, by its first bytes, in the words of any file of no accepted kind', async () => {
+    const { choose } = setup();
+    // NUL bytes, and (in a file longer than what is read) bytes that are not UTF-8; a file cut inside a character is text.
+    const invalidAfterStart = new Uint8Array(20_000).fill(0x61);
+    invalidAfterStart[100] = 0xff;
+    const euro = new TextEncoder().encode('€'.repeat(5_000)); // 15,000 bytes: the first 8 KB end inside a character
+    choose(new File([new Uint8Array([0x89, 0x50, 0, 0, 0x12])], 'binary.txt', { type: 'text/plain' }), new File([invalidAfterStart], 'latin1.csv', { type: 'text/csv' }), new File([euro], 'euros.txt', { type: 'text/plain' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('“binary.txt” was not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files (code, Markdown, CSV, JSON, plain text), not this kind of file.');
+    expect(alert).toHaveTextContent('“latin1.csv” was not attached');
+    expect(await chipNames()).toEqual(['euros.txt, 15 KB']);
+  });
+
   it('keeps the text and the files when the send is refused', async () => {
     const { choose, textbox } = setup({ onSend: async () => false });
     choose(markdown());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/schema/records';
-import { conversationMarkdown, markdownFileName } from '../../src/ui/conversation-markdown';
+import { conversationMarkdown, demoteHeadings, markdownFileName } from '../../src/ui/conversation-markdown';
 
 function message(role: Message['role'], blocks: Message['blocks']): Message {
   return { id: `${role}-${blocks.length}`, conversationId: 'c', seq: 0, role, blocks, status: 'complete', createdAt: 0, updatedAt: 0 };
@@ -19,6 +19,37 @@ describe('Export as Markdown', () => {
     expect(text).toBe(
       '# Trip\n\n## You\n\nPlan it\n\n## Parley\n\nSure: `code` and **bold**.\n\n**mcp__x__echo**\n\n````json\n{\n  "message": "```"\n}\n````\n\n````\nEcho: ```\n````\n\n> **Where**: Where to?\n>\n> → Beach, with a pool\n',
     );
+  });
+
+  it('says which files went with a message, under it, by name and size, names as the app shows them', () => {
+    const sent = { ...message('user', [{ type: 'text', text: 'Look' }]), attachments: [
+      { id: 'a1', name: 'notes.md', mimeType: 'text/markdown', size: 22, kind: 'text' as const },
+      { id: 'a2', name: 'report\u202Etxt.pdf', mimeType: 'text/plain', size: 2048, kind: 'text' as const },
+      { id: 'a3', name: 'odd`name`.txt', mimeType: 'text/plain', size: 1, kind: 'text' as const },
+    ] };
+    const onlyFiles = { ...message('user', []), attachments: [{ id: 'a4', name: 'plan.csv', mimeType: 'text/csv', size: 3, kind: 'text' as const }] };
+    expect(conversationMarkdown({ title: 'Files' }, [sent, onlyFiles])).toBe(
+      '# Files\n\n## You\n\nLook\n\n_Files sent with this message:_ `notes.md` (22 bytes), `report⟨U+202E⟩txt.pdf` (2 KB), ``odd`name`.txt`` (1 byte)\n\n## You\n\n_Files sent with this message:_ `plan.csv` (3 bytes)\n',
+    );
+  });
+
+  it('labels the reasoning as such, and keeps a reply’s own headings below the "## You" / "## Parley" separators', () => {
+    const text = conversationMarkdown({ title: 'Plan' }, [
+      message('user', [{ type: 'text', text: '# My question' }]),
+      message('assistant', [
+        { type: 'reasoning', text: 'Think first.\n## Options' },
+        { type: 'text', text: '## Your weekend plan\n\n### Saturday\n\n- Walk\n\n```md\n## not a heading\n```' },
+      ]),
+    ]);
+    expect(text).toBe(
+      '# Plan\n\n## You\n\n### My question\n\n## Parley\n\n> **Reasoning**\n> \n> Think first.\n> #### Options\n\n#### Your weekend plan\n\n##### Saturday\n\n- Walk\n\n```md\n## not a heading\n```\n',
+    );
+  });
+
+  it('moves headings down outside fenced code only: ATX and setext, at most to level 6', () => {
+    expect(demoteHeadings('# One\n##### Five\n###### Six\n#hashtag\n    # indented code', 2)).toBe('### One\n###### Five\n###### Six\n#hashtag\n    # indented code');
+    expect(demoteHeadings('Title\n=====\n\nTwo lines\nof a heading\n---\n\n---\n\n- item\n---', 2)).toBe('### Title\n\n#### Two lines of a heading\n\n---\n\n- item\n---');
+    expect(demoteHeadings('~~~\n# kept\n```\n# kept too\n~~~~\n# Out', 2)).toBe('~~~\n# kept\n```\n# kept too\n~~~~\n### Out');
   });
 
   it('names the file after the title, without characters a file system refuses', () => {

@@ -297,6 +297,15 @@ describe('QuestionForm answers', () => {
     expect(answered()).toHaveLength(0);
     expect(screen.getByRole('tab', { name: 'Review' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('alert')).toHaveTextContent('1 not answered yet: Budget.');
+    // One way on from here: "Submit anyway" takes the place of "Submit answers", which would only ask again.
+    expect(screen.queryByRole('button', { name: 'Submit answers' })).toBeNull();
+    expect(screen.getAllByRole('button', { name: /^Submit/ })).toHaveLength(1);
+    // Back on a question, Submit is "Submit answers" again; on Review after it, "Submit anyway".
+    fireEvent.click(screen.getByRole('tab', { name: 'Features' }));
+    expect(screen.queryByRole('button', { name: 'Submit anyway' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    await settle();
+    expect(answered()).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Submit anyway' }));
     await settle();
     expect(answered().map((command) => answersOf(command))).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { AttachmentMeta } from '../../src/schema/attachments';
-import { classifyAttachment, MAX_IMAGE_BYTES, MAX_TEXT_BYTES, refusalOf } from '../../src/schema/attachment-kinds';
+import { bytesAreText, classifyAttachment, MAX_IMAGE_BYTES, MAX_TEXT_BYTES, refusalOf } from '../../src/schema/attachment-kinds';
 import { ConversationExport } from '../../src/schema/records';
 import { validateImport } from '../../src/core/import-validation';
 import { messageText } from '../../src/core/message-text';
@@ -30,11 +30,28 @@ describe('what can be attached (the rules the composer and the worker share)', (
     // Windows gives .ts files the MPEG transport stream type: the extension decides.
     expect(classifyAttachment('main.ts', 'video/mp2t')).toEqual({ kind: 'text', mimeType: 'text/x-typescript' });
     expect(classifyAttachment('data.csv', 'text/csv')).toEqual({ kind: 'text', mimeType: 'text/csv' });
+    // Chromium on Linux calls .ts Qt Linguist: for an extension Parley knows, the name decides what the model is told.
+    expect(classifyAttachment('helper.ts', 'text/vnd.trolltech.linguist')).toEqual({ kind: 'text', mimeType: 'text/x-typescript' });
+    expect(classifyAttachment('README.md', 'text/x-markdown')).toEqual({ kind: 'text', mimeType: 'text/markdown' });
+    expect(classifyAttachment('table.CSV', 'application/vnd.ms-excel')).toEqual({ kind: 'text', mimeType: 'text/csv' });
+    expect(classifyAttachment('main.go', 'text/plain')).toEqual({ kind: 'text', mimeType: 'text/x-go' });
+    // An extension Parley does not list keeps the browser's text type.
+    expect(classifyAttachment('notes.adoc', 'text/asciidoc')).toEqual({ kind: 'text', mimeType: 'text/asciidoc' });
     expect(classifyAttachment('config', 'application/json')).toEqual({ kind: 'text', mimeType: 'application/json' });
     expect(classifyAttachment('archive.zip', 'application/zip')).toBeUndefined();
     expect(classifyAttachment('clip.mp4', 'video/mp4')).toBeUndefined();
     // SVG is not sent as an image (a document, not pixels); as text, by its extension.
     expect(classifyAttachment('logo.svg', 'image/svg+xml')?.kind).toBe('text');
+  });
+
+  it('tells text from binary by the bytes: UTF-8 with no NUL; the start of a file may end inside a character', () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    expect(bytesAreText(encode('plain ASCII, 中文 and €'))).toBe(true);
+    expect(bytesAreText(new Uint8Array([0x61, 0, 0x62]))).toBe(false);
+    expect(bytesAreText(new Uint8Array([0x61, 0xff, 0x62]))).toBe(false);
+    const cut = encode('€').slice(0, 2);
+    expect(bytesAreText(cut, true)).toBe(true);
+    expect(bytesAreText(cut)).toBe(false);
   });
 
   it('refuses by kind, size, count and model, in that order, naming the file', () => {

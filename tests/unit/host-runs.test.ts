@@ -31,6 +31,16 @@ describe('the loop with the scripted model', () => {
     expect(tab.events.some((event) => event.type === 'message-upserted' && event.message.status === 'streaming')).toBe(true);
   });
 
+  it('stores no words of the UI as a new conversation’s title: it is empty until the first message names it, as is one stored as "New conversation" before', async () => {
+    const { tab, conversationId } = await setup([{ text: 'Hi' }, { text: 'Again' }]);
+    expect((await tab.host.store.getConversation(conversationId))?.title).toBe('');
+    const before = await tab.send({ type: 'conversation.create' });
+    await tab.host.store.updateConversation(before.id, (conversation) => ({ ...conversation, title: 'New conversation' }));
+    await tab.send({ type: 'message.send', conversationId: before.id, text: '周末做什么？' });
+    await waitForRunState(tab, before.id, ['idle']);
+    expect((await tab.host.store.getConversation(before.id))?.title).toBe('周末做什么？');
+  });
+
   it('runs a tool call step, then feeds the result to the next step', async () => {
     const { tab, conversationId } = await setup([{ text: 'Checking.', toolCalls: [{ name: 'get_current_time', args: {} }] }, { text: 'Time: {{lastToolResult}}' }]);
     await tab.send({ type: 'message.send', conversationId, text: 'What time is it?' });

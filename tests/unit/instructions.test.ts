@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chatCompletionsBody } from '../../src/worker/providers/chat-completions-request';
 import { samplingOf, systemFor } from '../../src/worker/providers/instructions';
-import { memoryLocks, openTab, uniqueDatabaseName } from './host-harness';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
+import { messageText } from '../../src/core/message-text';
 
 describe('instructions and sampling', () => {
   it('the conversation’s instructions take the place of the profile’s, after Parley’s own prompt', () => {
@@ -33,6 +34,25 @@ describe('instructions and sampling', () => {
     const { id } = await tab.send({ type: 'conversation.create' });
     expect(await tab.send({ type: 'conversation.setInstructions', conversationId: id, instructions: 'Short answers.' })).toMatchObject({ instructions: 'Short answers.' });
     expect(await tab.send({ type: 'conversation.setInstructions', conversationId: id, instructions: '' })).not.toHaveProperty('instructions');
+    tab.close();
+  });
+
+  it('the Built-in demo takes instructions too: {{systemPrompt}} shows them, and a conversation’s own take their place', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const echo = { text: 'System: {{systemPrompt}}' };
+    await tab.send({ type: 'settings.update', script: script([echo, echo]), demoInstructions: '  Answer like a pirate.  ' });
+    expect((await tab.send({ type: 'profiles.list' })).find((profile) => profile.id === 'scripted')).toMatchObject({ instructions: 'Answer like a pirate.' });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    const lastReply = async () => messageText((await tab.host.store.listMessages(id)).at(-1)!);
+    await tab.send({ type: 'message.send', conversationId: id, text: 'Hi' });
+    await waitForRunState(tab, id, ['idle']);
+    expect(await lastReply()).toBe('System: Answer like a pirate.');
+    await tab.send({ type: 'conversation.setInstructions', conversationId: id, instructions: 'Be brief.' });
+    await tab.send({ type: 'message.send', conversationId: id, text: 'Again' });
+    await waitForRunState(tab, id, ['idle']);
+    expect(await lastReply()).toBe('System: Be brief.');
+    await tab.send({ type: 'settings.update', demoInstructions: '' });
+    expect((await tab.send({ type: 'profiles.list' })).find((profile) => profile.id === 'scripted')).not.toHaveProperty('instructions');
     tab.close();
   });
 });

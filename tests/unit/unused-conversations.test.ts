@@ -3,7 +3,7 @@ import { VIEW_LOCK_PREFIX } from '../../src/schema/limits';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
 import { openParleyDatabase, type ParleyDatabase } from '../../src/worker/database';
 import { discardUnused } from '../../src/worker/unused-conversations';
-import { DEFAULT_TITLE } from '../../src/worker/store-context';
+import { UNTITLED } from '../../src/schema/conversation-title';
 import type { Conversation, Message } from '../../src/schema/records';
 
 /** Issue 21.16: a conversation opened and never used is not kept once its tab has left it. */
@@ -59,7 +59,7 @@ describe('unused conversations', () => {
  * held those reads until it had committed, though there is rarely anything to remove: it now looks first, read-only.
  */
 describe('discardUnused', () => {
-  const conversation = (id: string, extra: Partial<Conversation> = {}): Conversation => ({ id, title: DEFAULT_TITLE, createdAt: 1, updatedAt: 1, runState: 'idle', completedSteps: 0, ...extra });
+  const conversation = (id: string, extra: Partial<Conversation> = {}): Conversation => ({ id, title: UNTITLED, createdAt: 1, updatedAt: 1, runState: 'idle', completedSteps: 0, ...extra });
   const message = (conversationId: string): Message => ({ id: `${conversationId}-m0`, conversationId, seq: 0, parentId: '', role: 'user', blocks: [{ type: 'text', text: 'Hello' }], status: 'complete', createdAt: 2, updatedAt: 2 });
 
   /** The database with every transaction's mode recorded, and `onLook` run as each read-only one begins. */
@@ -91,11 +91,13 @@ describe('discardUnused', () => {
   it('removes what it found unused, except what is kept, in one readwrite transaction', async () => {
     const { database, modes } = await recordedDatabase();
     await database.put('conversations', conversation('empty'));
+    // Stored by an earlier version with its English placeholder as a title: as untitled.
+    await database.put('conversations', conversation('empty-before', { title: 'New conversation' }));
     await database.put('conversations', conversation('on-screen'));
     await database.put('conversations', conversation('used'));
     await database.put('messages', message('used'));
     modes.length = 0;
-    expect(await discardUnused(database, new Set(['on-screen']))).toEqual(['empty']);
+    expect((await discardUnused(database, new Set(['on-screen']))).sort()).toEqual(['empty', 'empty-before']);
     expect(modes).toEqual(['readonly', 'readwrite']);
     expect((await database.getAll('conversations')).map((stored) => stored.id).sort()).toEqual(['on-screen', 'used']);
     database.close();

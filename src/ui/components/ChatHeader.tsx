@@ -5,9 +5,10 @@ import { settle } from '../error-report';
 import { describeRunError } from '../error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
+import { shownTitle } from '../conversation-title';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ConversationInstructions } from './ConversationInstructions';
-import { conversationMarkdown, markdownFileName, readWholePath } from '../conversation-markdown';
+import { KeyboardShortcutsButton } from './KeyboardShortcuts';
 import { profileName } from '../profile-name';
 import { MoreIcon } from './icons';
 import { WAITING_WORDS, type WaitingKind } from '../waiting-kind';
@@ -115,14 +116,15 @@ export function ChatHeader(props: ChatHeaderProps) {
     await settle(app.client.send({ type: 'conversation.setProfile', conversationId: props.conversation.id, profileId }));
   }
 
-  /** The conversation as it is on screen (the versions shown), as a Markdown file. */
+  /** The conversation as it is on screen (the versions shown), as a Markdown file. Its code loads with the first export. */
   async function exportMarkdown() {
+    const { conversationMarkdown, markdownFileName, readWholePath } = await import('../conversation-markdown');
     const messages = await settle(readWholePath(app.client, props.conversation.id));
     if (!messages) return;
-    const url = URL.createObjectURL(new Blob([conversationMarkdown(props.conversation, messages)], { type: 'text/markdown' }));
+    const url = URL.createObjectURL(new Blob([conversationMarkdown({ title: shownTitle(props.conversation.title) }, messages)], { type: 'text/markdown' }));
     const link = document.createElement('a');
     link.href = url;
-    link.download = markdownFileName(props.conversation.title);
+    link.download = markdownFileName(shownTitle(props.conversation.title));
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
@@ -132,7 +134,7 @@ export function ChatHeader(props: ChatHeaderProps) {
       <div class="chat-heading">
         <Show
           when={renaming()}
-          fallback={<h1 class="chat-title" title={props.conversation.title}>{props.conversation.title || t('conversation.untitled')}</h1>}
+          fallback={<h1 class="chat-title" title={shownTitle(props.conversation.title)}>{shownTitle(props.conversation.title)}</h1>}
         >
           <RenameForm conversation={props.conversation} onDone={() => setRenaming(false)} />
         </Show>
@@ -201,6 +203,14 @@ export function ChatHeader(props: ChatHeaderProps) {
         <button type="button" class="button" onClick={() => void exportMarkdown()}>
           {t('chat.exportMarkdown')}
         </button>
+        <KeyboardShortcutsButton
+          class="menu-shortcuts"
+          onBeforeOpen={() => {
+            // The dialog gives the focus back to what had it: the menu's button, not an item of the menu it closes.
+            setActionsOpen(false);
+            actionsToggle?.focus();
+          }}
+        />
         <button
           type="button"
           class="button"
@@ -213,7 +223,7 @@ export function ChatHeader(props: ChatHeaderProps) {
       <Show when={confirmingDelete()}>
         <ConfirmDialog
           title={t('chat.deleteTitle')}
-          body={t('chat.deleteBody', { title: props.conversation.title })}
+          body={t('chat.deleteBody', { title: shownTitle(props.conversation.title) })}
           confirmLabel={t('dialog.delete')}
           onConfirm={() => void deleteConversation()}
           onCancel={() => setConfirmingDelete(false)}

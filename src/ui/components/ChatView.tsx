@@ -4,6 +4,7 @@ import { profileAcceptsImages } from '../../schema/limits';
 import { filesIn, offerAttachments } from '../attachment-drafts';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
+import { UNTITLED } from '../../schema/conversation-title';
 import { composerText, isBeingCreated, whenCreated } from '../conversation-drafts';
 import { WireError } from '../../schema/wire-error';
 import { useApp } from '../app-context';
@@ -23,7 +24,7 @@ import { waitingKindInMessages } from '../waiting-kind';
 const EARLIER_PAGE_SIZE = 100;
 
 function standIn(conversationId: string): Conversation {
-  return { id: conversationId, title: t('conversations.new'), createdAt: 0, updatedAt: 0, runState: 'idle', completedSteps: 0 };
+  return { id: conversationId, title: UNTITLED, createdAt: 0, updatedAt: 0, runState: 'idle', completedSteps: 0 };
 }
 
 /** One conversation: header, messages, run notices, Continue/Retry, and the composer. */

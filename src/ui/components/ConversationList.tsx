@@ -5,6 +5,7 @@ import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { navigate, routeHash } from '../hash-route';
 import { t } from '../i18n/i18n';
+import { shownTitle } from '../conversation-title';
 import { ConversationSearch } from './ConversationSearch';
 import { PendingInbox } from './PendingInbox';
 import { createWaitingKinds, WAITING_WORDS } from '../waiting-kind';
@@ -127,7 +128,7 @@ export function ConversationList(props: ConversationListProps) {
           <For each={shownIds()}>
             {(conversationId) => {
               const conversation = () => app.state.conversations[conversationId];
-              const title = () => conversation()?.title || t('conversation.untitled');
+              const title = () => shownTitle(conversation()?.title ?? '');
               const pending = () => conversation()?.runState === 'awaiting_input';
               const running = () => conversation()?.runState === 'running';
               const active = () => props.activeConversationId === conversationId;

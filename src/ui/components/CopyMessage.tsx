@@ -1,6 +1,6 @@
 import { createSignal, useContext } from 'solid-js';
 import { AppContext } from '../app-context';
-import { wholeMessage } from '../conversation-markdown';
+import { wholeMessage } from '../whole-message';
 import type { Message } from '../../schema/records';
 import { copyText } from '../clipboard';
 import { t } from '../i18n/i18n';

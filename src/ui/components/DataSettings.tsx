@@ -14,6 +14,8 @@ const REPAIR_KEYS: Record<ImportRepair['code'], MessageKey> = {
   extra_pending_question: 'data.repair.extra_pending_question',
   tool_call_not_run: 'data.repair.tool_call_not_run',
 };
+/** The repairs that count something, in the form for a count of one. */
+const REPAIR_ONE_KEYS: Partial<Record<ImportRepair['code'], MessageKey>> = { tool_call_not_run: 'data.repair.tool_call_not_runOne' };
 
 interface StorageFacts {
   persisted: boolean;
@@ -174,7 +176,11 @@ function settingsWords(offer: SettingsOffer, intro: MessageKey): string {
 }
 
 function repairWords(repairs: readonly ImportRepair[]): { repairs?: string[] } {
-  const repaired = repairs.map((repair) => t(REPAIR_KEYS[repair.code], { title: repair.conversationTitle, count: repair.count ?? 1 }));
+  const repaired = repairs.map((repair) => {
+    const count = repair.count ?? 1;
+    const one = REPAIR_ONE_KEYS[repair.code];
+    return t(one ? plural(count, one, REPAIR_KEYS[repair.code]) : REPAIR_KEYS[repair.code], { title: repair.conversationTitle, count });
+  });
   return repaired.length > 0 ? { repairs: repaired } : {};
 }
 

@@ -19,6 +19,27 @@ const SHORTCUTS: Array<{ keys: string; key: MessageKey }> = [
   { keys: '?', key: 'keys.help' },
 ];
 
+// One dialog for the app: "?" opens it, and so do its buttons in Settings and in "Conversation actions" (a phone has
+// no "?"). Closed, it gives the focus back to what had it.
+const [open, setOpen] = createSignal(false);
+
+/** The button that opens the dialog, for Settings and the conversation's actions (`class` places it). */
+export function KeyboardShortcutsButton(props: { class?: string; onBeforeOpen?: () => void }) {
+  return (
+    <button
+      type="button"
+      class={props.class ? `button ${props.class}` : 'button'}
+      aria-haspopup="dialog"
+      onClick={() => {
+        props.onBeforeOpen?.();
+        setOpen(true);
+      }}
+    >
+      {t('keys.title')}
+    </button>
+  );
+}
+
 /** True while the user types into a field: "?" is then a character, not a shortcut. */
 function typing(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
@@ -27,11 +48,10 @@ function typing(target: EventTarget | null): boolean {
 
 /**
  * The shortcuts a ChatGPT user knows: Ctrl/⌘+Shift+O for a new conversation, Shift+Esc to the composer, Esc stops a
- * reply being written, "?" lists them in a dialog "Keyboard shortcuts". A key another control already handled (a
- * dialog's Esc, the question form's keys) is left to it.
+ * reply being written, "?" lists them in a dialog "Keyboard shortcuts" (as its buttons do). A key another control
+ * already handled (a dialog's Esc, the question form's keys) is left to it.
  */
 export function KeyboardShortcuts(props: { actions: ShortcutActions }) {
-  const [open, setOpen] = createSignal(false);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.defaultPrevented || event.isComposing) return;
     const command = event.ctrlKey || event.metaKey;

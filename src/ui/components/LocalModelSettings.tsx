@@ -34,6 +34,9 @@ export function LocalModelSettings(props: LocalModelSettingsProps) {
   const [status, setStatus] = createSignal<LocalModelStatus>();
   const [error, setError] = createSignal('');
   const [busy, setBusy] = createSignal(false);
+  // A new in-browser profile starts on the first listed model, not on "Other model" with an empty URL (nor on another
+  // provider's model name, kept when the Provider was switched).
+  if (!isUsableModelSource(props.source.trim())) props.onSourceChange(MODEL_CATALOG[0]!.url);
   const catalogEntry = () => MODEL_CATALOG.find((entry) => entry.url === props.source);
   const isUrl = () => checkModelUrl(props.source).ok;
   // What the URL check said on the last change: the address was refused, or a Hugging Face page address was rewritten.

@@ -4,7 +4,7 @@ import type { Message } from '../../schema/records';
 import { AppContext } from '../app-context';
 import type { WorkerClient } from '../channel';
 import { describeRunError } from '../error-words';
-import { locale, t } from '../i18n/i18n';
+import { locale, plural, t } from '../i18n/i18n';
 import { ErrorDetail } from './ErrorDetail';
 import { LazyMarkdown } from './LazyMarkdown';
 import { LongText } from './LongText';
@@ -179,11 +179,12 @@ function noticeText(notice: NonNullable<Message['notices']>[number]): string {
   }
 }
 
-function formatUsage(usage: Message['usage']): string {
+/** The usage line under a reply: "12 tokens in · 1 token out", in the plural forms of the UI's language. */
+export function formatUsage(usage: Message['usage']): string {
   const parts: string[] = [];
   if (!usage) return '';
-  if (usage.inputTokens !== undefined) parts.push(t('message.usageIn', { count: usage.inputTokens }));
-  if (usage.outputTokens !== undefined) parts.push(t('message.usageOut', { count: usage.outputTokens }));
+  if (usage.inputTokens !== undefined) parts.push(t(plural(usage.inputTokens, 'message.usageInOne', 'message.usageIn'), { count: usage.inputTokens }));
+  if (usage.outputTokens !== undefined) parts.push(t(plural(usage.outputTokens, 'message.usageOutOne', 'message.usageOut'), { count: usage.outputTokens }));
   if (usage.tokensPerSecond !== undefined) parts.push(t('message.usageSpeed', { rate: Math.round(usage.tokensPerSecond * 10) / 10 }));
   return parts.join(' · ');
 }

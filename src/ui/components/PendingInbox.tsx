@@ -5,6 +5,7 @@ import { settle } from '../error-report';
 import { listPendingRequests } from '../pending-requests';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
+import { shownTitle } from '../conversation-title';
 
 /**
  * "Waiting for you": the questions pending in other conversations, from the worker's one indexed query, so none is
@@ -40,7 +41,7 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
                   class="pending-inbox-item"
                   aria-label={t(extraCount(item) > 0 ? 'inbox.itemLabelMore' : 'inbox.itemLabel', {
                     question: headline(item),
-                    title: item.conversationTitle,
+                    title: shownTitle(item.conversationTitle),
                     count: extraCount(item),
                   })}
                   onClick={() => {

@@ -108,7 +108,7 @@ export function ProfileForm(props: ProfileFormProps) {
     // to be checked here first, with a validator loaded on demand; under load, "New conversation" got to the worker
     // before the save.) The worker checks it with the same schema and refuses a broken one before anything is saved.
     try {
-      await app.client.send({ type: 'settings.update', script: script(), defaultProfileId: SCRIPTED_PROFILE_ID });
+      await app.client.send({ type: 'settings.update', script: script(), defaultProfileId: SCRIPTED_PROFILE_ID, demoInstructions: instructions().trim() });
       setSaved(true);
       setDefaultNote(t('settings.newConversationsUse', { name: profileName(SCRIPTED_PROFILE_ID) || t('provider.scripted') }));
     } catch (failure) {
@@ -193,24 +193,40 @@ export function ProfileForm(props: ProfileFormProps) {
       <Show
         when={kind() !== 'scripted'}
         fallback={
-          <div class="field">
-            <label for={`${idPrefix}-script`}>{t('settings.script')}</label>
-            <textarea
-              id={`${idPrefix}-script`}
-              aria-describedby={`${idPrefix}-script-hint`}
-              class="input script-input"
-              spellcheck={false}
-              rows={12}
-              value={script()}
-              onInput={(event) => setScript(event.currentTarget.value)}
+          <>
+            <div class="field">
+              <label for={`${idPrefix}-script`}>{t('settings.script')}</label>
+              <textarea
+                id={`${idPrefix}-script`}
+                aria-describedby={`${idPrefix}-script-hint`}
+                class="input script-input"
+                spellcheck={false}
+                rows={12}
+                value={script()}
+                onInput={(event) => setScript(event.currentTarget.value)}
+              />
+              <small class="field-hint" id={`${idPrefix}-script-hint`}>
+                {t('settings.scriptHint')}
+              </small>
+              <button type="button" class="button small restore-script" onClick={() => void restoreScript()}>
+                {t('settings.restoreScript')}
+              </button>
+            </div>
+            <ProfileOptionFields
+              idPrefix={idPrefix}
+              instructions={instructions()}
+              onInstructionsChange={setInstructions}
+              instructionsHint={t('settings.demoInstructionsHint')}
+              sampling={false}
+              temperature=""
+              onTemperatureChange={() => undefined}
+              maxOutputTokens=""
+              onMaxOutputTokensChange={() => undefined}
+              imagesOption={false}
+              acceptsImages={false}
+              onAcceptsImagesChange={() => undefined}
             />
-            <small class="field-hint" id={`${idPrefix}-script-hint`}>
-              {t('settings.scriptHint')}
-            </small>
-            <button type="button" class="button small restore-script" onClick={() => void restoreScript()}>
-              {t('settings.restoreScript')}
-            </button>
-          </div>
+          </>
         }
       >
         <div class="field">

@@ -1,11 +1,18 @@
 import { Show } from 'solid-js';
 import { t } from '../i18n/i18n';
 
-/** A profile's optional settings: instructions, sampling (each empty for the provider's default), and images. */
+/**
+ * A profile's optional settings: instructions, sampling (each empty for the provider's default), and images. The Built-in
+ * demo has instructions only: its replies are its script's, which no temperature or token limit changes.
+ */
 export function ProfileOptionFields(props: {
   idPrefix: string;
   instructions: string;
   onInstructionsChange: (instructions: string) => void;
+  /** What the instructions do, when not what they do for a real model (the Built-in demo's). */
+  instructionsHint?: string;
+  /** Whether Temperature and Max output tokens are asked (not for the Built-in demo). */
+  sampling?: boolean;
   temperature: string;
   onTemperatureChange: (temperature: string) => void;
   maxOutputTokens: string;
@@ -29,13 +36,15 @@ export function ProfileOptionFields(props: {
           onInput={(event) => props.onInstructionsChange(event.currentTarget.value)}
         />
         <small class="field-hint" id={`${props.idPrefix}-instructions-hint`}>
-          {t('settings.instructionsHint')}
+          {props.instructionsHint ?? t('settings.instructionsHint')}
         </small>
       </div>
-      <div class="form-row sampling-row">
-        <NumberField id={`${props.idPrefix}-temperature`} label={t('settings.temperature')} min="0" max="2" step="0.1" value={props.temperature} onChange={props.onTemperatureChange} />
-        <NumberField id={`${props.idPrefix}-max-tokens`} label={t('settings.maxOutputTokens')} min="1" max="1000000" step="1" value={props.maxOutputTokens} onChange={props.onMaxOutputTokensChange} />
-      </div>
+      <Show when={props.sampling ?? true}>
+        <div class="form-row sampling-row">
+          <NumberField id={`${props.idPrefix}-temperature`} label={t('settings.temperature')} min="0" max="2" step="0.1" value={props.temperature} onChange={props.onTemperatureChange} />
+          <NumberField id={`${props.idPrefix}-max-tokens`} label={t('settings.maxOutputTokens')} min="1" max="1000000" step="1" value={props.maxOutputTokens} onChange={props.onMaxOutputTokensChange} />
+        </div>
+      </Show>
       <Show when={props.imagesOption}>
         <label class="checkbox-field">
           <input type="checkbox" checked={props.acceptsImages} aria-describedby={`${props.idPrefix}-images-hint`} onChange={(event) => props.onAcceptsImagesChange(event.currentTarget.checked)} />

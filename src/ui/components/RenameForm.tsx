@@ -1,5 +1,6 @@
 import { createSignal, createUniqueId, For, Show } from 'solid-js';
 import type { Conversation } from '../../schema/records';
+import { isUntitled } from '../../schema/conversation-title';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
 import { t } from '../i18n/i18n';
@@ -10,7 +11,7 @@ import { t } from '../i18n/i18n';
  */
 export function RenameForm(props: { conversation: Conversation; onDone: () => void }) {
   const app = useApp();
-  const [draftTitle, setDraftTitle] = createSignal(props.conversation.title);
+  const [draftTitle, setDraftTitle] = createSignal(isUntitled(props.conversation.title) ? '' : props.conversation.title);
   const otherTitlesId = `other-titles-${createUniqueId()}`;
   /**
    * Titles given on other devices that lost a rename conflict (sync keeps them, DESIGN 7b): newest first, each once,

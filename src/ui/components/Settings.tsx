@@ -15,6 +15,7 @@ import { chooseTheme, storedTheme, type Theme } from '../theme';
 
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 import { ProfileForm } from './ProfileForm';
+import { KeyboardShortcutsButton } from './KeyboardShortcuts';
 
 /** What the profile form edits; a new object remounts the form with fresh fields. */
 interface FormTarget {
@@ -37,7 +38,7 @@ export function Settings() {
 
   function targetFor(profileId: string): FormTarget {
     const profile = app.state.profiles.find((candidate) => candidate.id === profileId);
-    if (!profile || profile.kind === 'scripted') return { kind: 'scripted' };
+    if (!profile || profile.kind === 'scripted') return profile ? { kind: 'scripted', profile } : { kind: 'scripted' };
     return { kind: profile.kind, profile };
   }
 
@@ -111,6 +112,9 @@ export function Settings() {
               )}
             </For>
           </select>
+        </div>
+        <div class="form-row">
+          <KeyboardShortcutsButton class="settings-shortcuts" />
         </div>
       </div>
 

@@ -2,7 +2,8 @@ import { createEffect, createSignal, For, on, Show } from 'solid-js';
 import type { ConversationSize, ConversationSizes } from '../../schema/protocol';
 import { useApp } from '../app-context';
 import { settle } from '../error-report';
-import { t } from '../i18n/i18n';
+import { plural, t } from '../i18n/i18n';
+import { shownTitle } from '../conversation-title';
 import { ConfirmDialog } from './ConfirmDialog';
 
 /** How many of the largest conversations are listed. */
@@ -54,7 +55,7 @@ export function StorageUsage() {
     setDeleting(undefined);
     if (!target) return;
     const done = await settle(app.client.send({ type: 'conversation.delete', conversationId: target.conversationId }));
-    if (done) setDeleted(t('space.deleted', { title: target.title }));
+    if (done) setDeleted(t('space.deleted', { title: shownTitle(target.title) }));
     await refresh();
   }
 
@@ -74,9 +75,9 @@ export function StorageUsage() {
           <For each={sizes()!.largest}>
             {(entry) => (
               <li>
-                <span class="largest-title">{entry.title}</span>{' '}
-                <span class="largest-size">{t('space.entrySize', { size: formatBytes(entry.bytes), count: entry.messages })}</span>{' '}
-                <button type="button" class="button small" aria-label={t('space.delete', { title: entry.title, size: formatBytes(entry.bytes) })} onClick={() => setDeleting(entry)}>
+                <span class="largest-title">{shownTitle(entry.title)}</span>{' '}
+                <span class="largest-size">{t(plural(entry.messages, 'space.entrySizeOne', 'space.entrySize'), { size: formatBytes(entry.bytes), count: entry.messages })}</span>{' '}
+                <button type="button" class="button small" aria-label={t('space.delete', { title: shownTitle(entry.title), size: formatBytes(entry.bytes) })} onClick={() => setDeleting(entry)}>
                   {t('dialog.delete')}
                 </button>
               </li>
@@ -91,7 +92,7 @@ export function StorageUsage() {
         {(target) => (
           <ConfirmDialog
             title={t('chat.deleteTitle')}
-            body={t('chat.deleteBody', { title: target().title })}
+            body={t('chat.deleteBody', { title: shownTitle(target().title) })}
             confirmLabel={t('dialog.delete')}
             onConfirm={() => void confirmDelete()}
             onCancel={() => setDeleting(undefined)}

@@ -6,6 +6,7 @@ const en = {
   'attach.drop': 'Drop files here to attach them',
   'attach.sent': 'Files sent with this message',
   'attach.size.bytes': '{size} bytes',
+  'attach.size.byte': '{size} byte',
   'attach.size.kb': '{size} KB',
   'attach.size.mb': '{size} MB',
   'attach.dismiss': 'Dismiss',

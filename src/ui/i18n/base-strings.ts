@@ -15,7 +15,7 @@ const en = {
   'conversations.new': 'New conversation',
   'conversations.empty': 'No conversations yet.',
   'conversations.pendingBadge': 'Question waiting',
-  'conversation.untitled': 'Untitled',
+  'conversation.untitled': 'New conversation',
 
   'empty.title': 'Welcome to Parley',
   'empty.what':
@@ -65,7 +65,9 @@ const en = {
   'message.clipped': 'The rest ({rest} characters) is too long to show here: Copy takes all of it, and so do the exports.',
   'message.plain': 'Shown as plain text: too deeply nested or too long to format.',
   'message.usageIn': '{count} tokens in',
+  'message.usageInOne': '{count} token in',
   'message.usageOut': '{count} tokens out',
+  'message.usageOutOne': '{count} token out',
 
   'tool.label': 'Tool: {name}',
   'tool.arguments': 'Arguments',
@@ -98,6 +100,8 @@ const en = {
   'settings.editing': 'Editing {name}',
   'settings.provider': 'Provider',
   'settings.script': 'Script',
+  'settings.demoInstructionsHint':
+    'The demo follows its script, not instructions; a step\'s {{systemPrompt}} shows them as a real model would receive them. A conversation can have its own instead.',
   'settings.scriptHint': 'JSON: a list of steps, each with optional "text", "reasoning" and "toolCalls". Step n answers the n-th model call.',
   'settings.scriptInvalid': 'The script was not saved: it is not a valid script.',
   'settings.name': 'Name',

@@ -12,12 +12,12 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'conversations.new': '新建对话',
   'conversations.empty': '还没有对话。',
   'conversations.pendingBadge': '有问题待回答',
-  'conversation.untitled': '未命名',
+  'conversation.untitled': '新建对话',
 
   'empty.title': '欢迎使用 Parley',
   'empty.what': 'Parley 是一个完全在浏览器中运行的 AI 助手，它不瞎猜，而是用简短的选择题向你提问。你的对话只保存在这台设备上。',
   'empty.demo': '内置的脚本演示模型可离线使用，无需 API 密钥；随时可以在设置中连接真实模型。',
-  'empty.try': '新建一个对话，试试输入：“Plan my weekend”。',
+  'empty.try': '新建一个对话，试试输入：“帮我规划周末”。',
 
   'chat.loading': '正在打开对话…',
   'chat.rename': '重命名对话',
@@ -44,7 +44,7 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'notice.waitingNetwork': '已离线：等待网络恢复…',
 
   'messages.label': '消息',
-  'messages.empty': '还没有消息。打个招呼，或试试“Plan my weekend”。',
+  'messages.empty': '还没有消息。打个招呼，或试试“帮我规划周末”。',
   'messages.showEarlier': '显示更早的消息（{count} 条）',
   // virtual list
   'messages.jumpToLatest': '跳到最新',
@@ -60,7 +60,9 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'message.clipped': '其余部分（{rest} 个字符）太长，无法在这里显示：“复制”会复制全部内容，导出也包含全部内容。',
   'message.plain': '以纯文本显示：嵌套过深或内容过长，无法排版。',
   'message.usageIn': '输入 {count} 个 token',
+  'message.usageInOne': '输入 {count} 个 token',
   'message.usageOut': '输出 {count} 个 token',
+  'message.usageOutOne': '输出 {count} 个 token',
 
   'tool.label': '工具：{name}',
   'tool.arguments': '参数',
@@ -93,6 +95,7 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'settings.editing': '正在编辑 {name}',
   'settings.provider': '提供方',
   'settings.script': '脚本',
+  'settings.demoInstructionsHint': '演示按脚本回答，不遵循指令；脚本步骤中的 {{systemPrompt}} 会显示它们，就像真正的模型收到的那样。单个对话可以有自己的指令来代替它。',
   'settings.scriptHint': 'JSON：步骤列表，每步可含 "text"、"reasoning" 和 "toolCalls"。第 n 步回答第 n 次模型调用。',
   'settings.scriptInvalid': '脚本未保存：它不是有效的脚本。',
   'settings.name': '名称',

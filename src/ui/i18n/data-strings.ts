@@ -18,7 +18,9 @@ const en = {
   'data.repair.question_not_waiting': '“{title}” held an open question but was not waiting for it: it now waits for your answer.',
   'data.repair.extra_pending_question': '“{title}” held an open question that can no longer be answered: it was closed as dismissed.',
   'data.repair.tool_call_not_run':
-    '“{title}”: {count} tool call(s) that had not run were closed as not run. A file cannot approve a tool call: approvals are only given in this browser.',
+    '“{title}”: {count} tool calls that had not run were closed as not run. A file cannot approve a tool call: approvals are only given in this browser.',
+  'data.repair.tool_call_not_runOne':
+    '“{title}”: {count} tool call that had not run was closed as not run. A file cannot approve a tool call: approvals are only given in this browser.',
   'data.importNotJson': 'That file is not JSON. Nothing was imported.',
   'data.settingsOfferTitle': 'Settings in this file',
   'data.settingsOffer': 'This file also holds settings that are not here yet: {what}. Add them as well as the conversations?',
@@ -44,6 +46,7 @@ const en = {
   'space.models': 'In-browser models take {size}.',
   'space.largestHeading': 'Largest conversations',
   'space.entrySize': 'about {size}, {count} messages',
+  'space.entrySizeOne': 'about {size}, {count} message',
   'space.delete': 'Delete “{title}” ({size})',
   'space.deleted': '“{title}” was deleted.',
 };

@@ -19,6 +19,7 @@ export const dataStringsZhCN: Record<keyof (typeof dataStrings)['en'], string> =
   'data.repair.question_not_waiting': '“{title}”有未回答的问题却没有在等待：现在等待你的回答。',
   'data.repair.extra_pending_question': '“{title}”有一个已无法回答的问题：已作为忽略关闭。',
   'data.repair.tool_call_not_run': '“{title}”：{count} 个尚未运行的工具调用已作为未运行关闭。文件不能批准工具调用：批准只能在此浏览器中给出。',
+  'data.repair.tool_call_not_runOne': '“{title}”：{count} 个尚未运行的工具调用已作为未运行关闭。文件不能批准工具调用：批准只能在此浏览器中给出。',
   'data.importNotJson': '该文件不是 JSON，未导入任何内容。',
   'data.settingsOfferTitle': '此文件中的设置',
   'data.settingsOffer': '此文件还包含本浏览器尚没有的设置：{what}。要连同对话一起添加吗？',
@@ -43,6 +44,7 @@ export const dataStringsZhCN: Record<keyof (typeof dataStrings)['en'], string> =
   'space.models': '浏览器内模型占 {size}。',
   'space.largestHeading': '最大的对话',
   'space.entrySize': '约 {size}，{count} 条消息',
+  'space.entrySizeOne': '约 {size}，{count} 条消息',
   'space.delete': '删除“{title}”（{size}）',
   'space.deleted': '“{title}”已删除。',
 };

@@ -42,6 +42,14 @@ export function loadInitialLocale(): Promise<void> {
 }
 
 /**
+ * `one` where the UI language's plural rules (Intl.PluralRules) say "one" for `count`, else `other`: English says
+ * "1 tool call", Chinese has one form for every count. No string says "(s)".
+ */
+export function plural(count: number, one: MessageKey, other: MessageKey): MessageKey {
+  return new Intl.PluralRules(locale()).select(count) === 'one' ? one : other;
+}
+
+/**
  * Looks a UI string up in the current dictionary, filling `{name}` placeholders from `params`. Only known keys compile;
  * a key built at run time must come from a typed map (code → key), not a template string.
  */
@@ -49,9 +57,4 @@ export function t(key: MessageKey, params?: Readonly<Record<string, string | num
   const template = (loaded[locale()] ?? english)[key];
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
-
-/** `one` where the UI language's plural rules (Intl.PluralRules) say "one" for `count`, else `other`. */
-export function plural(count: number, one: MessageKey, other: MessageKey): MessageKey {
-  return new Intl.PluralRules(locale()).select(count) === 'one' ? one : other;
 }

@@ -12,7 +12,7 @@ export async function createModelForProfile(profile: Profile, scriptText: string
   if (profile.kind === 'scripted') {
     const parsed = parseScript(scriptText);
     if (!parsed.ok) throw new ModelError('config', `The scripted model cannot run (fix it in Settings → Script): ${parsed.error}`, { detail: { key: 'script_invalid', params: { said: parsed.error } } });
-    return createScriptedModel(parsed.script, options.system !== undefined ? { system: options.system } : {});
+    return createScriptedModel(parsed.script, { ...(options.system !== undefined ? { system: options.system } : {}), profile });
   }
   if (profile.kind === 'in-browser') {
     if (profile.model.trim() === '') throw new ModelError('config', `The profile "${profile.name}" has no model yet. Open Settings, choose a model and press Download.`, { detail: { key: 'in_browser_no_model', params: { name: profile.name } } });

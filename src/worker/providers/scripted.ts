@@ -1,5 +1,5 @@
 import type { Model, ModelPart, ModelRequest } from '../../core/model';
-import type { Message } from '../../schema/records';
+import type { Message, Profile } from '../../schema/records';
 import type { ParsedScript, ScriptStep } from '../../schema/script';
 import { systemFor } from './instructions';
 import { visibleFileName } from '../../schema/file-name';
@@ -15,8 +15,10 @@ export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 export interface ScriptedModelOptions {
   /** Waits between chunks; it must reject with `signal.reason` once the signal aborts. Tests inject an instant one. */
   sleep?: Sleep;
-  /** Parley's own system prompt, which `{{systemPrompt}}` shows with the conversation's instructions after it. */
+  /** Parley's own system prompt, which `{{systemPrompt}}` shows with the instructions after it. */
   system?: string;
+  /** The profile's instructions, which a conversation's own take the place of (see systemFor). */
+  profile?: Pick<Profile, 'instructions'>;
 }
 
 /**
@@ -32,7 +34,7 @@ export function createScriptedModel(script: ParsedScript, options: ScriptedModel
       signal.throwIfAborted();
       const stepIndex = request.conversation.completedSteps;
       const step: ScriptStep = script.steps[stepIndex] ?? { text: SCRIPT_ENDED_TEXT };
-      const values = { ...templateValues(request.history), systemPrompt: systemFor(options.system, {}, request.conversation) ?? '', attachments: attachmentsText(request) };
+      const values = { ...templateValues(request.history), systemPrompt: systemFor(options.system, options.profile ?? {}, request.conversation) ?? '', attachments: attachmentsText(request) };
 
       const text = step.text === undefined ? '' : renderTemplate(step.text, values);
       const continued = request.continuation?.text ?? '';
@@ -77,7 +79,7 @@ interface TemplateValues {
   /** The text of the reply the last user message answered: the version on screen when it was sent. */
   lastAssistantMessage: string;
   lastToolResult: string;
-  /** The system message the model received: Parley's prompt, then the conversation's instructions. */
+  /** The system message the model received: Parley's prompt, then the instructions (the conversation's, else the profile's). */
   systemPrompt: string;
   /** The files of the last user message as this step received them (see attachmentsText). */
   attachments: string;

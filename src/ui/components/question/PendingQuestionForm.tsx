@@ -260,9 +260,7 @@ export function PendingQuestionForm(props: {
             questions={questions()}
             answers={answers()}
             unansweredHeaders={confirmingSkip() ? unanswered().map((item) => item.question.header) : []}
-            busy={locked()}
             noticeRef={(element) => (skipNotice = element)}
-            onSubmitAnyway={() => void submit(true)}
             onChange={(questionIndex) => {
               activate(questionIndex);
               focusAnswer(questionIndex);
@@ -274,6 +272,8 @@ export function PendingQuestionForm(props: {
         error={error()}
         busy={locked()}
         confirmingDismiss={confirmingDismiss()}
+        skipping={confirmingSkip() && state().activeTab === reviewTab()}
+        onSubmitAnyway={() => void submit(true)}
         onDismiss={() => void dismiss()}
         onDiscard={() => void dismiss(true)}
         onKeepEditing={() => {

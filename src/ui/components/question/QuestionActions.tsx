@@ -2,12 +2,18 @@ import { Show } from 'solid-js';
 import { t, type MessageKey } from '../../i18n/i18n';
 import { ErrorDetail } from '../ErrorDetail';
 
-/** The form's foot: the last error, "Submit answers" (the form's submit button) and "Dismiss", and the hints. */
+/**
+ * The form's foot: the last error, "Submit answers" (the form's submit button) and "Dismiss", and the hints. While Review
+ * lists the questions left unanswered after a Submit, the one submit button is "Submit anyway" (one choice, not two).
+ */
 export function QuestionActions(props: {
   error: { key: MessageKey; params?: Record<string, string>; detail?: string } | undefined;
   busy: boolean;
   /** Dismiss was asked for with answers filled in: the choice to discard them or keep editing. */
   confirmingDismiss: boolean;
+  /** Review lists what is unanswered: the button skips those questions. */
+  skipping: boolean;
+  onSubmitAnyway: () => void;
   onDismiss: () => void;
   onDiscard: () => void;
   onKeepEditing: () => void;
@@ -26,9 +32,19 @@ export function QuestionActions(props: {
         )}
       </Show>
       <div class="question-form__actions">
-        <button ref={props.submitRef} type="submit" class="question-form__submit" disabled={props.busy}>
-          {t('question.submit')}
-        </button>
+        <Show
+          when={props.skipping}
+          fallback={
+            <button ref={props.submitRef} type="submit" class="question-form__submit" disabled={props.busy}>
+              {t('question.submit')}
+            </button>
+          }
+        >
+          {/* Not a submit button: Enter (and the form's own submit) still asks first; only this click skips. */}
+          <button ref={props.submitRef} type="button" class="question-form__submit" disabled={props.busy} onClick={() => props.onSubmitAnyway()}>
+            {t('question.submitAnyway')}
+          </button>
+        </Show>
         <button type="button" class="question-form__dismiss" disabled={props.busy} onClick={() => props.onDismiss()}>
           {t('question.dismiss')}
         </button>

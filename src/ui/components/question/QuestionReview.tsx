@@ -6,16 +6,14 @@ import { isAnswered } from './question-form-state';
 
 /**
  * The Review tab's content: every question's answer (or "Not answered yet"), each with a way back to change it.
- * After Submit with questions unanswered, it first says which ones, and offers "Submit anyway".
+ * After Submit with questions unanswered, it first says which ones (the form's foot then offers "Submit anyway").
  */
 export function QuestionReview(props: {
   questions: readonly Question[];
   answers: readonly QuestionAnswer[];
   /** Headers of the questions left unanswered when Submit was pressed; empty when nothing needs confirming. */
   unansweredHeaders: readonly string[];
-  busy: boolean;
   noticeRef: (element: HTMLElement) => void;
-  onSubmitAnyway: () => void;
   onChange: (questionIndex: number) => void;
 }) {
   return (
@@ -47,11 +45,6 @@ export function QuestionReview(props: {
           </For>
         </ul>
       </div>
-      <Show when={props.unansweredHeaders.length > 0}>
-        <button type="button" class="question-form__submit-anyway" disabled={props.busy} onClick={() => props.onSubmitAnyway()}>
-          {t('question.submitAnyway')}
-        </button>
-      </Show>
     </>
   );
 }
