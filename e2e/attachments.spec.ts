@@ -180,3 +180,53 @@ test('a file name with a right-to-left override shows the control as its code po
   });
   expect(carriers).toEqual([]);
 });
+
+test.describe('at 360 px with touch', () => {
+  test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+
+  test('files refused for one reason share one explanation that lists their names', async ({ page }) => {
+    await page.goto('/');
+    await newConversation(page);
+    const refused = ['archive.zip', 'movie.mp4', 'setup.exe'].map((name) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from('PK\u0003\u0004') }));
+    await attach(page, ...refused, NOTES);
+    const refusal = page.getByRole('alert');
+    await expect(refusal).toHaveText(
+      '“archive.zip”, “movie.mp4”, and “setup.exe” were not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files (code, Markdown, CSV, JSON, plain text), not these kinds of file.',
+    );
+    await expect(pending(page).getByRole('listitem')).toHaveText([/notes\.md/]);
+    // Two reasons: one sentence each.
+    await attach(page, ...refused.slice(0, 2), { name: 'huge.txt', mimeType: 'text/plain', buffer: Buffer.alloc(1.5 * 1024 * 1024, 'x') });
+    await expect(refusal.locator('p')).toHaveText([
+      '“archive.zip” and “movie.mp4” were not attached: Parley can send images (PNG, JPEG, GIF, WebP) and text files (code, Markdown, CSV, JSON, plain text), not these kinds of file.',
+      '“huge.txt” was not attached: it is 1.5 MB, and the limit for this kind of file is 1 MB.',
+    ]);
+  });
+
+  test('a sent image opens larger in a dialog with its name and Close; Escape closes it', async ({ page }) => {
+    await page.goto('/');
+    await useScript(page, [{ text: 'Received: {{attachments}}' }]);
+    await newConversation(page);
+    await attach(page, PIXEL);
+    await send(page, 'Look');
+    await expect(assistantMessages(page).last()).toContainText('Received: pixel.png');
+    const open = sentFiles(page).getByRole('button', { name: 'View pixel.png', exact: true });
+    await expect(open).toBeVisible();
+    await open.tap();
+    const viewer = page.getByRole('dialog', { name: 'pixel.png', exact: true });
+    await expect(viewer).toBeVisible();
+    const image = viewer.getByRole('img', { name: 'pixel.png', exact: true });
+    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1);
+    // Larger than the thumbnail, inside the screen.
+    const box = await image.boundingBox();
+    expect(box!.width).toBeGreaterThanOrEqual(200);
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+    await expect(viewer.getByRole('button', { name: 'Close', exact: true })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(viewer).toHaveCount(0);
+    await expect(open).toBeFocused();
+    await open.tap();
+    await viewer.getByRole('button', { name: 'Close', exact: true }).tap();
+    await expect(viewer).toHaveCount(0);
+  });
+});

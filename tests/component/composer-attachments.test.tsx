@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/ui/components/Composer';
 import { MessageAttachments } from '../../src/ui/components/attachments/AttachmentChips';
 import { MAX_TEXT_BYTES } from '../../src/schema/attachment-kinds';
+import { setLocale } from '../../src/ui/i18n/i18n';
 
 const png = (name = 'shot.png') => new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' });
 const markdown = (name = 'notes.md', text = '# Notes') => new File([text], name, { type: '' });
@@ -125,5 +126,30 @@ describe('Composer: files', () => {
     render(() => <MessageAttachments attachments={[{ id: 'a1', name: 'invoice\u2067fdp.exe\u2069.txt', mimeType: 'text/plain', size: 3, kind: 'text' }]} client={{ send: () => Promise.reject(new Error('not used')) }} />);
     const sent = screen.getByRole('list', { name: 'Files sent with this message' });
     expect(sent.querySelector('bdi')?.textContent).toBe('invoice⟨U+2067⟩fdp.exe⟨U+2069⟩.txt');
+  });
+
+  it('says files refused for one reason in one sentence listing their names, in Chinese too, each name isolated', async () => {
+    const { choose } = setup();
+    await setLocale('zh-CN');
+    try {
+      choose(new File(['PK'], 'a.zip', { type: 'application/zip' }), new File(['%PDF'], 'report\u202Etxt.pdf', { type: 'application/pdf' }), new File(['x'], 'c.exe', { type: '' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert.querySelectorAll('p')).toHaveLength(1);
+      expect(alert).toHaveTextContent('未添加“a.zip”、“report⟨U+202E⟩txt.pdf”和“c.exe”：Parley 只能发送图片');
+      expect([...alert.querySelectorAll('bdi')].map((name) => name.textContent)).toEqual(['a.zip', 'report⟨U+202E⟩txt.pdf', 'c.exe']);
+    } finally {
+      await setLocale('en');
+    }
+  });
+
+  it('opens a sent image larger in a dialog named by the file, and closes it with Esc', async () => {
+    const blob = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' });
+    render(() => <MessageAttachments attachments={[{ id: 'i1', name: 'shot.png', mimeType: 'image/png', size: 4, kind: 'image' }]} client={{ send: () => Promise.resolve({ blob }) as never }} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'View shot.png' }));
+    const dialog = screen.getByRole('dialog', { name: 'shot.png' });
+    expect(within(dialog).getByRole('img', { name: 'shot.png' })).toHaveAttribute('src', expect.stringMatching(/^blob:test\//));
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

@@ -130,7 +130,12 @@ export function ChatHeader(props: ChatHeaderProps) {
   }
 
   return (
-    <header class="chat-header" data-actions-open={actionsOpen() ? 'true' : 'false'} data-runs-elsewhere={runner() ? 'true' : undefined}>
+    <header
+      class="chat-header"
+      data-actions-open={actionsOpen() ? 'true' : 'false'}
+      data-runs-elsewhere={runner() ? 'true' : undefined}
+      data-instructions-open={editingInstructions() ? 'true' : undefined}
+    >
       <div class="chat-heading">
         <Show
           when={renaming()}
@@ -197,7 +202,16 @@ export function ChatHeader(props: ChatHeaderProps) {
             {t('chat.renameShort')}
           </button>
         </Show>
-        <button type="button" class="button" aria-expanded={editingInstructions()} onClick={() => setEditingInstructions(!editingInstructions())}>
+        <button
+          type="button"
+          class="button"
+          aria-expanded={editingInstructions()}
+          onClick={() => {
+            // The panel opens under the header: the menu that asked for it closes, as Rename's does.
+            setActionsOpen(false);
+            setEditingInstructions(!editingInstructions());
+          }}
+        >
           {t('chat.instructionsButton')}
         </button>
         <button type="button" class="button" onClick={() => void exportMarkdown()}>

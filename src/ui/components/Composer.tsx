@@ -106,6 +106,7 @@ export function Composer(props: ComposerProps) {
   return (
     <form
       class="composer"
+      data-awaiting={props.runState === 'awaiting_input' ? 'true' : undefined}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();

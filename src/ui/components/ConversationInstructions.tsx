@@ -27,6 +27,8 @@ export function ConversationInstructions(props: { conversation: Conversation; on
         class="input"
         rows={3}
         maxLength={20_000}
+        // Opened from a menu that then closes: the focus goes to the field, not to <body>.
+        ref={(field) => queueMicrotask(() => field.focus({ preventScroll: true }))}
         aria-describedby={`${id}-hint`}
         value={text()}
         onInput={(event) => setText(event.currentTarget.value)}

@@ -169,6 +169,16 @@ export function MessageList(props: MessageListProps) {
     });
   });
 
+  /**
+   * The latest message is a request for the user (a question, an approval, a form) and part of it is in view: the reader
+   * is at the latest thing, held at the form's top (reveal-question.ts), so "Jump to latest" would only cover the form.
+   */
+  const requestInView = () => {
+    const last = all().at(-1);
+    if (last?.pendingRequestId === undefined) return false;
+    return (offsets()[all().length - 1] ?? 0) < scrollTop() + viewport();
+  };
+
   function jumpToLatest() {
     setAtBottom(true);
     scrollToEnd();
@@ -281,7 +291,7 @@ export function MessageList(props: MessageListProps) {
         </For>
         <div class="virtual-spacer" style={{ height: `${total() - (offsets()[range().end] ?? 0)}px` }} />
       </div>
-      <Show when={!atBottom() && (props.messages?.length ?? 0) > 0}>
+      <Show when={!atBottom() && !requestInView() && (props.messages?.length ?? 0) > 0}>
         <button type="button" class="button small jump-to-latest" onClick={jumpToLatest}>
           {t('messages.jumpToLatest')}
         </button>

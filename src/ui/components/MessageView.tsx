@@ -53,6 +53,9 @@ export function MessageView(props: MessageViewProps) {
       aria-label={isAssistant() ? t('message.assistant') : t('message.user')}
       data-status={props.message.status}
       dir="auto"
+      onClick={(event) => {
+        if (!isAssistant() && !editing() && tapOpensActions(event)) setActionsOpen(!actionsOpen());
+      }}
     >
       <Show when={!editing()} fallback={<MessageEditor message={props.message} onDone={() => setEditing(false)} />}>
         <For each={props.message.blocks}>
@@ -105,6 +108,20 @@ export function MessageView(props: MessageViewProps) {
       </Show>
     </article>
   );
+}
+
+/** A fine pointer that hovers shows the actions on hover; elsewhere they wait behind "Message actions" (message-actions.css). */
+const HOVER_POINTER = '(hover: hover) and (pointer: fine)';
+
+/**
+ * Whether a click on your own message's bubble opens or closes its actions, as a tap does in the chat apps a phone user
+ * knows: on a touch screen, not on a control inside it (a button, a link, a chip) and not ending a text selection.
+ */
+function tapOpensActions(event: MouseEvent): boolean {
+  if (typeof matchMedia === 'undefined' || matchMedia(HOVER_POINTER).matches) return false;
+  const target = event.target as Element | null;
+  if (!target || target.closest('button, a, input, textarea, select, summary, label')) return false;
+  return document.getSelection()?.isCollapsed ?? true;
 }
 
 /**

@@ -1,11 +1,13 @@
-import { createResource, For, onCleanup, Show, type JSX } from 'solid-js';
+import { createResource, createSignal, createUniqueId, For, onCleanup, Show, type JSX } from 'solid-js';
+import { Portal } from 'solid-js/web';
 import type { AttachmentMeta } from '../../../schema/attachments';
 import type { AttachmentRefusal } from '../../../schema/attachment-kinds';
 import type { WorkerClient } from '../../channel';
 import { fileSize } from '../../file-size';
-import { t, type MessageKey } from '../../i18n/i18n';
+import { locale, t, type MessageKey } from '../../i18n/i18n';
 import { visibleFileName } from '../../../schema/file-name';
 import type { PendingAttachment } from '../../attachment-drafts';
+import { useModalFocus } from '../modal-focus';
 import './attachments.css';
 
 /** The composer's files: why those offered last were refused (in words), and the chips of those waiting to be sent. */
@@ -14,7 +16,7 @@ export function ComposerAttachments(props: { attachments: readonly PendingAttach
     <>
       <Show when={props.refusals.length > 0}>
         <div class="attachment-refusals" role="alert">
-          <For each={props.refusals}>{(refusal) => <p>{refusalText(refusal)}</p>}</For>
+          <For each={refusalGroups(props.refusals)}>{(group) => <p>{refusalText(group)}</p>}</For>
         </div>
       </Show>
       <Show when={props.attachments.length > 0}>
@@ -24,32 +26,54 @@ export function ComposerAttachments(props: { attachments: readonly PendingAttach
   );
 }
 
-/** Why a file was not attached, in the UI's language, its name isolated from the sentence (see FileName). */
-function refusalText(refusal: AttachmentRefusal): JSX.Element {
+/** Refusals said alike (same reason, and for size the same limit), with the names of every file they concern. */
+interface RefusalGroup {
+  refusal: AttachmentRefusal;
+  names: string[];
+}
+
+/** One sentence per reason, not one per file: three archives are one explanation listing three names. */
+function refusalGroups(refusals: readonly AttachmentRefusal[]): RefusalGroup[] {
+  const groups = new Map<string, RefusalGroup>();
+  for (const refusal of refusals) {
+    const key = refusal.reason === 'too_large' ? `${refusal.reason} ${refusal.limit}` : refusal.reason;
+    const group = groups.get(key) ?? { refusal, names: [] };
+    if ('name' in refusal) group.names.push(refusal.name);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** Why files were not attached, in the UI's language, their names isolated from the sentence (see FileName). */
+function refusalText(group: RefusalGroup): JSX.Element {
+  const refusal = group.refusal;
+  const many = group.names.length > 1;
   switch (refusal.reason) {
     case 'unsupported_type':
-      return withFileName('attach.refused.unsupported_type', refusal.name);
+      return withFileNames(many ? 'attach.refused.unsupported_type.many' : 'attach.refused.unsupported_type', group.names);
     case 'too_large':
-      return withFileName('attach.refused.too_large', refusal.name, { size: fileSize(refusal.size), limit: fileSize(refusal.limit) });
+      return many
+        ? withFileNames('attach.refused.too_large.many', group.names, { limit: fileSize(refusal.limit) })
+        : withFileNames('attach.refused.too_large', group.names, { size: fileSize(refusal.size), limit: fileSize(refusal.limit) });
     case 'too_many':
       return t('attach.refused.too_many', { limit: refusal.limit });
     case 'images_not_accepted':
-      return withFileName('attach.refused.images_not_accepted', refusal.name);
+      return withFileNames(many ? 'attach.refused.images_not_accepted.many' : 'attach.refused.images_not_accepted', group.names);
   }
 }
 
-const NAME_SLOT = '\u0000name\u0000';
+const SLOT = /\u0000(\d+)\u0000/;
 
-/** The sentence of `key` with the file's name in its `{name}` place as a FileName element, not as text. */
-function withFileName(key: MessageKey, name: string, params: Readonly<Record<string, string | number>> = {}): JSX.Element {
-  const [before = '', ...after] = t(key, { ...params, name: NAME_SLOT }).split(NAME_SLOT);
-  return (
-    <>
-      {before}
-      <FileName name={name} />
-      {after.join(visibleFileName(name))}
-    </>
-  );
+/**
+ * The sentence of `key` with the files' names as FileName elements, not as text: one name in its `{name}` place, several
+ * as the UI language's list (“a”, “b”, and “c”; “a”、“b”和“c”) in its `{names}` place.
+ */
+function withFileNames(key: MessageKey, names: readonly string[], params: Readonly<Record<string, string | number>> = {}): JSX.Element {
+  const slots = names.map((_, index) => `\u0000${index}\u0000`);
+  const list: Record<string, string> = slots.length === 1 ? { name: slots[0]! } : { names: new Intl.ListFormat(locale(), { type: 'conjunction' }).format(slots.map((slot) => `“${slot}”`)) };
+  const parts = t(key, { ...params, ...list }).split(SLOT);
+  // split() with a group alternates text and the captured slot numbers: text, 0, text, 1, text…
+  return <>{parts.map((part, index) => (index % 2 === 0 ? part : <FileName name={names[Number(part)]!} />))}</>;
 }
 
 /**
@@ -102,7 +126,7 @@ export function MessageAttachments(props: { attachments: readonly AttachmentMeta
         {(attachment) => (
           <li class="attachment-chip" data-kind={attachment.kind}>
             <Show when={attachment.kind === 'image'} fallback={<FileGlyph />}>
-              <StoredImage id={attachment.id} client={props.client} />
+              <StoredImage id={attachment.id} name={attachment.name} client={props.client} />
             </Show>
             <span class="attachment-chip__text">
               <FileName class="attachment-chip__name" name={attachment.name} />
@@ -116,13 +140,60 @@ export function MessageAttachments(props: { attachments: readonly AttachmentMeta
   );
 }
 
-function StoredImage(props: { id: string; client: Pick<WorkerClient, 'send'> }) {
-  // A file no longer stored (its message imported without it, say) shows the file glyph, not a broken image.
+/** A sent image: its thumbnail opens it larger (ImageViewer). A file no longer stored shows the file glyph instead. */
+function StoredImage(props: { id: string; name: string; client: Pick<WorkerClient, 'send'> }) {
   const [blob] = createResource(() => props.id, (id) => props.client.send({ type: 'attachment.read', attachmentId: id }).then((read) => read.blob, () => undefined));
+  const [viewing, setViewing] = createSignal(false);
   return (
     <Show when={blob()} fallback={<FileGlyph />}>
-      {(loaded) => <ObjectUrlImage blob={loaded()} />}
+      {(loaded) => (
+        <>
+          <button type="button" class="attachment-chip__open" aria-label={t('attach.view', { name: visibleFileName(props.name) })} onClick={() => setViewing(true)}>
+            <ObjectUrlImage blob={loaded()} />
+          </button>
+          <Show when={viewing()}>
+            <ImageViewer blob={loaded()} name={props.name} onClose={() => setViewing(false)} />
+          </Show>
+        </>
+      )}
     </Show>
+  );
+}
+
+/** The image at the size the screen allows, in a dialog named by the file's name, with Close (and Esc, and a tap beside it). */
+function ImageViewer(props: { blob: Blob; name: string; onClose(): void }) {
+  const titleId = `image-viewer-${createUniqueId()}`;
+  const url = URL.createObjectURL(props.blob);
+  onCleanup(() => URL.revokeObjectURL(url));
+  let closeButton!: HTMLButtonElement;
+  useModalFocus(() => closeButton.focus());
+  return (
+    <Portal>
+      <div class="dialog-backdrop" onClick={(event) => event.target === event.currentTarget && props.onClose()}>
+        <div
+          class="dialog image-viewer"
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby={titleId}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            // Esc closes the viewer only; it does not also stop a reply being written (KeyboardShortcuts).
+            event.preventDefault();
+            props.onClose();
+          }}
+        >
+          <h2 id={titleId} class="image-viewer__name">
+            <FileName name={props.name} />
+          </h2>
+          <img class="image-viewer__image" src={url} alt={visibleFileName(props.name)} />
+          <div class="dialog-actions">
+            <button ref={closeButton} type="button" class="button" onClick={() => props.onClose()}>
+              {t('keys.close')}
+            </button>
+          </div>
+        </div>
+      </div>
+    </Portal>
   );
 }
 
