@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@solidjs/testing-library';
+import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConversationSearchResult } from '../../src/schema/protocol';
 import { ConversationSearch, snippetParts } from '../../src/ui/components/ConversationSearch';
@@ -87,11 +87,18 @@ describe('ConversationSearch', () => {
     expect(picked).toHaveBeenCalled();
   });
 
-  it('shows "Untitled" for a conversation without a title', async () => {
-    const { box } = setup(vi.fn(async () => [{ conversationId: 'c9', title: plain(''), best: results[0]!.best, matchingMessages: 1 }]));
+  it('shows "New conversation" for a conversation without a title, or with the English one earlier versions stored', async () => {
+    const { box } = setup(vi.fn(async () => [
+      { conversationId: 'c9', title: plain(''), best: results[0]!.best, matchingMessages: 1 },
+      { conversationId: 'c8', title: plain('New conversation'), best: results[0]!.best, matchingMessages: 1 },
+    ]));
     fireEvent.input(box, { target: { value: 'tomato' } });
     const list = await screen.findByRole('list', { name: 'Matching conversations' });
-    expect(within(list).getByRole('link')).toHaveTextContent(/^Untitled/);
+    for (const link of within(list).getAllByRole('link')) expect(link).toHaveTextContent(/^New conversation/);
+    await setLocale('zh-CN');
+    fireEvent.input(box, { target: { value: 'tomatoes' } });
+    await waitFor(() => expect(within(screen.getByRole('list', { name: '匹配的对话' })).getAllByRole('link')[1]).toHaveTextContent(/^新建对话/));
+    await setLocale('en');
   });
 
   it('cuts a snippet at its ranges, ignoring ranges out of bounds', () => {

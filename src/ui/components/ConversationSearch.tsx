@@ -1,4 +1,5 @@
 import { createSignal, For, onCleanup, Show } from 'solid-js';
+import { isUntitled } from '../../schema/conversation-title';
 import type { ConversationSearchResult, SearchSnippet } from '../../schema/protocol';
 import { routeHash } from '../hash-route';
 import { locale, plural, t } from '../i18n/i18n';
@@ -96,7 +97,7 @@ export function ConversationSearch(props: ConversationSearchProps) {
                   <li>
                     <a href={routeHash({ name: 'conversation', conversationId: result.conversationId })} onClick={() => open(result)}>
                       <span class="conversation-search-title">
-                        <Show when={result.title.text} fallback={t('conversation.untitled')}>
+                        <Show when={!isUntitled(result.title.text)} fallback={t('conversation.untitled')}>
                           <Highlighted snippet={result.title} />
                         </Show>
                       </span>
