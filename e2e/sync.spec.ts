@@ -2,11 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import { startCouchProxy } from '../tests/server/couch-proxy';
 import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
 import { assistantMessages, conversationLink, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
 import { addMcpServer, expect, openMcpSettings, test as mcpTest, type McpServers } from './mcp-servers';
 import { addProfile } from './provider-helpers';
-import { COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
+import { ASKING_TEXT, COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
 
 // Issue 19 end to end: two browser contexts are two devices (separate IndexedDB, separate workers) syncing through a
 // CouchDB-protocol server (pouchdb-server in memory, or the real CouchDB at COUCHDB_URL) with a fresh database per test.
@@ -576,4 +577,32 @@ test('"Turn off sync" asks whether to keep the mirror: deleted, its IndexedDB da
   await syncRegion(phone.page).getByRole('button', { name: 'Delete the kept copy', exact: true }).click();
   await expect(syncRegion(phone.page).getByRole('button', { name: 'Delete the kept copy', exact: true })).toHaveCount(0);
   await expect.poll(() => mirrorDatabases(phone.page)).toEqual([]);
+});
+
+test('a conversation opened on the phone while its records are still arriving shows its question once they have', async ({ couch, database, device }) => {
+  // The phone reaches the server through a proxy that holds each pull answer back: what the laptop writes reaches it in
+  // late batches, and the phone opens the conversation as soon as it is listed, before its reply and question are there.
+  const proxy = await startCouchProxy(couch.origin);
+  try {
+    const laptop = await device('Laptop');
+    const phone = await device('Phone');
+    await turnOnSync(laptop, couch, database);
+    await fillSync(phone.page, { url: proxy.url(database), username: couch.username, password: couch.password, passphrase: PASSPHRASE });
+    await expect(syncStatus(phone.page)).toHaveText(/^Synced/, REPLICATION);
+    await goHome(phone.page);
+    // The reply streams for about two seconds before its question: it is written (and pushed) several times meanwhile.
+    await useScript(laptop.page, { steps: [{ text: `${ASKING_TEXT} ${'Thinking it over. '.repeat(20)}`, toolCalls: [{ name: 'question', args: { questions: [COLOR] } }] }, RECEIVED_STEP], chunkSize: 8, chunkDelayMs: 40 });
+    proxy.holdMs = 1500;
+    const conversationId = await newConversation(laptop.page);
+    await send(laptop.page, 'Plan my project');
+    await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
+    await conversationLink(phone.page, conversationId).click();
+    await expect(phone.page).toHaveURL(new RegExp(`#/c/${conversationId}$`));
+    await expect(questionForm(laptop.page)).toBeVisible(REPLICATION);
+    await expect(questionForm(phone.page)).toBeVisible(REPLICATION);
+    await expect(messageLog(phone.page)).toContainText('Thinking it over.');
+    expect(proxy.held).toBeGreaterThan(0);
+  } finally {
+    await proxy.stop();
+  }
 });

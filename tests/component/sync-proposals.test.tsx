@@ -234,6 +234,28 @@ describe('proposals: what this device sends to the device that runs the conversa
   });
 });
 
+describe('a conversation opened while its records still arrive (sync, another tab)', () => {
+  it('keeps a message whose event came before the opening snapshot that missed it: the question shows', async () => {
+    // What the channel delivers in that order when a record is stored between the opening's reads: its event first
+    // (a reply flushes the events queued before it), then the snapshot read before it was stored.
+    const asked: Message = { id: 'm1', conversationId: 'c1', seq: 1, parentId: 'm0', role: 'assistant', blocks: [{ type: 'text', text: 'Before I start.' }, pendingQuestion()], status: 'complete', createdAt: 2, updatedAt: 2 };
+    const prompt: Message = { id: 'm0', conversationId: 'c1', seq: 0, role: 'user', blocks: [{ type: 'text', text: 'Plan my trip' }], status: 'complete', createdAt: 1, updatedAt: 1 };
+    const built = services((command) => {
+      if (command.type !== 'conversation.open') return undefined;
+      built.dispatch({ type: 'message-upserted', message: asked });
+      return { conversation: conversation({ runState: 'awaiting_input' }), messages: [prompt], earlier: 0 };
+    });
+    built.dispatch({ type: 'conversation-upserted', conversation: conversation({ runState: 'awaiting_input' }) });
+    render(() => (
+      <AppContext.Provider value={built.app}>
+        <ChatView conversationId="c1" />
+      </AppContext.Provider>
+    ));
+    await waitFor(() => expect(built.state.messages.c1?.map((message) => message.id)).toEqual(['m0', 'm1']));
+    expect(await screen.findByRole('form', { name: 'Question from Parley' })).toBeInTheDocument();
+  });
+});
+
 describe('error words of sync', () => {
   it('names the device a conversation runs on, or "another device"', async () => {
     expect(describeError(new WireError({ code: 'invalid_state', reason: 'runs_elsewhere', params: { device: 'Laptop' }, message: 'runs elsewhere' })).text).toBe(

@@ -50,7 +50,10 @@ export function ChatView(props: { conversationId: string }) {
       () => [props.conversationId, app.state.workerGeneration] as const,
       ([conversationId]) => {
         void whenCreated(conversationId)
-          .then(() => app.client.send({ type: 'conversation.open', conversationId }))
+          .then(() => {
+            app.dispatch({ type: 'conversation-opening', conversationId });
+            return app.client.send({ type: 'conversation.open', conversationId });
+          })
           .then(
           (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages, earlier: opened.earlier ?? 0 }),
           (error: unknown) => {
