@@ -1,10 +1,11 @@
 import type { DeviceRef } from '../../schema/device';
 import { WireError } from '../../schema/wire-error';
 import type { SyncStatus } from '../../schema/sync';
-import { deleteMirrors, MIRROR_NAME_PREFIX, openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './pouch-mirror';
+import { keepMirror, takeKeptMirror } from './kept-mirror';
+import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './pouch-mirror';
 import { watchNetwork } from './network-watch';
 import type { ReplicationState } from './replication-status';
-import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
+import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, sameKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
 import { SyncEngine } from './sync-engine';
 import type { SyncGate, SyncGateDeps } from './sync-gate';
 import { DEVICE_KEY, KEPT_MIRROR_KEY, loadDevice, SYNC_KEY } from './device';
@@ -17,13 +18,6 @@ interface StoredSync extends RemoteAccess {
   localName: string;
   /** The key document this device joined with (nothing in it is secret), to notice it gone or replaced, and put it back. */
   keyDocument?: KeyDocument;
-}
-
-/** The mirror "Turn off sync" kept, and what it mirrored: reused only by a "Turn on sync" with the same server and key. */
-interface KeptMirror {
-  localName: string;
-  url: string;
-  keyDocument: KeyDocument;
 }
 
 /** How often, at most, the server's key document is looked at again once a replication round has ended. */
@@ -75,7 +69,8 @@ export class SyncService {
     try {
       const { keys, document } = await this.openServer(access, input.passphrase, input.newKey === true);
       const { _rev: _revision, ...keyDocument } = document;
-      const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: await this.mirrorName(url, document) };
+      const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: await takeKeptMirror(this.deps, url, document) };
+      this.mirrorKept = false;
       await this.deps.database.put('settings', stored, SYNC_KEY);
       await this.start(stored);
       return this.snapshot();
@@ -93,28 +88,17 @@ export class SyncService {
   async disable(options: { keepMirror?: boolean } = {}): Promise<SyncStatus> {
     await this.loadDevice();
     const stored = this.stored ?? ((await this.deps.database.get('settings', SYNC_KEY)) as StoredSync | undefined);
-    const kept: KeptMirror | undefined = options.keepMirror && stored?.keyDocument ? { localName: stored.localName, url: stored.url, keyDocument: stored.keyDocument } : undefined;
+    // Kept only when a later "Turn on sync" can tell it mirrors the same server under the same key.
+    const kept = options.keepMirror && stored?.keyDocument ? { localName: stored.localName, url: stored.url, keyDocument: stored.keyDocument } : undefined;
     await this.stopEngine(kept ? 'close' : 'destroy');
-    if (kept) await this.deps.database.put('settings', kept, KEPT_MIRROR_KEY);
-    else await this.deps.database.delete('settings', KEPT_MIRROR_KEY);
+    await keepMirror(this.deps.database, kept);
     this.mirrorKept = kept !== undefined;
     await this.deps.database.delete('settings', SYNC_KEY);
-    await deleteMirrors(kept?.localName);
     this.stored = undefined;
     this.keyDocument = undefined;
     this.setState({ state: 'off' });
     this.deps.post({ type: 'sync-runners', runners: {} });
     return this.snapshot();
-  }
-
-  /** The mirror kept when sync was last turned off, if it mirrored this server under this key; else a new one. */
-  private async mirrorName(url: string, keyDocument: KeyDocument): Promise<string> {
-    const kept = (await this.deps.database.get('settings', KEPT_MIRROR_KEY)) as KeptMirror | undefined;
-    if (kept) await this.deps.database.delete('settings', KEPT_MIRROR_KEY);
-    this.mirrorKept = false;
-    if (kept && kept.url === url && sameKeyDocument(keyDocument, kept.keyDocument)) return kept.localName;
-    if (kept) await deleteMirrors();
-    return `${MIRROR_NAME_PREFIX}${this.deps.newId()}`;
   }
 
   async setDeviceName(name: string): Promise<SyncStatus> {
@@ -311,11 +295,6 @@ export class SyncService {
     const refused = on ? this.engine?.refused() : undefined;
     return { ...this.current, device: this.device, ...(refused ? { refused } : {}), ...(on && this.keyDocument ? { keyDocument: this.keyDocument } : {}), ...(!on && this.mirrorKept ? { mirrorKept: true } : {}) };
   }
-}
-
-/** Whether a document on the server is the key document this device joined with (the same salt and check). */
-function sameKeyDocument(found: unknown, mine: KeyDocument): boolean {
-  return isKeyDocument(found) && found.kdf.salt === mine.kdf.salt && found.kdf.iterations === mine.kdf.iterations && found.check.iv === mine.check.iv && found.check.ct === mine.check.ct;
 }
 
 function refusal(reason: 'sync_unreachable' | 'sync_unauthorized' | 'sync_not_a_database' | 'sync_wrong_passphrase' | 'sync_key_missing', message: string): WireError {
