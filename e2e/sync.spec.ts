@@ -2,11 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import { startCouchProxy } from '../tests/server/couch-proxy';
 import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
 import { assistantMessages, conversationLink, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
 import { addMcpServer, expect, openMcpSettings, test as mcpTest, type McpServers } from './mcp-servers';
 import { addProfile } from './provider-helpers';
-import { COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
+import { ASKING_TEXT, COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
 
 // Issue 19 end to end: two browser contexts are two devices (separate IndexedDB, separate workers) syncing through a
 // CouchDB-protocol server (pouchdb-server in memory, or the real CouchDB at COUCHDB_URL) with a fresh database per test.
@@ -228,20 +229,26 @@ test('an answer given while the phone is offline is delivered when it is back on
   await openSynced(phone, conversationId);
 
   await phone.context.setOffline(true);
-  await answerColor(phone.page, 'Blue');
-  await expect(phone.page.getByRole('status').filter({ hasText: 'Sent to Laptop.' })).toBeVisible();
-  // The phone says its changes wait; the laptop has not received the answer.
+  // Idle, with nothing written, the phone says it is offline (it said "Synced" until something was written).
   await openSettings(phone.page);
   await expect(syncStatus(phone.page)).toHaveText('Offline — changes wait on this device', REPLICATION);
+  await goHome(phone.page);
+  await conversationLink(phone.page, conversationId).click();
+  await answerColor(phone.page, 'Blue');
+  // Nothing has left the phone: it says the answer waits there, never that it was sent.
+  const waiting = phone.page.getByRole('status').filter({ hasText: 'Not sent yet: this device is offline. It waits here and goes to Laptop once this device is online.' });
+  await expect(waiting).toBeVisible();
+  await expect(phone.page.getByRole('status').filter({ hasText: 'Sent to Laptop.' })).toHaveCount(0);
   await expect(messageLog(laptop.page)).not.toContainText('Received:');
   await expect(questionForm(laptop.page)).toBeVisible();
 
   await phone.context.setOffline(false);
+  await expect(waiting).toHaveCount(0, REPLICATION);
   await expect(messageLog(laptop.page)).toContainText(received('Blue'), REPLICATION);
   await expect(questionSummary(laptop.page)).toContainText('Answered on Phone');
-  await expect(syncStatus(phone.page)).toHaveText(/^Synced/, REPLICATION);
-  await conversationLink(phone.page, conversationId).click();
   await expect(messageLog(phone.page)).toContainText(received('Blue'), REPLICATION);
+  await openSettings(phone.page);
+  await expect(syncStatus(phone.page)).toHaveText(/^Synced/, REPLICATION);
 });
 
 interface ToolCallWorld {
@@ -360,6 +367,21 @@ test('a wrong passphrase and a wrong password are told in words in the Sync stat
   await expect(syncRegion(phone.page).getByRole('button', { name: 'Turn on sync', exact: true })).toBeVisible();
 });
 
+/** The PouchDB mirrors in this origin's IndexedDB (PouchDB names a database `_pouch_<name>`, ours `parley-sync-<id>`). */
+async function mirrorDatabases(page: Page): Promise<string[]> {
+  return page.evaluate(async () => (await indexedDB.databases()).flatMap(({ name }) => (name?.startsWith('_pouch_parley-sync-') ? [name] : [])));
+}
+
+/** Presses "Turn off sync" and answers its question: keep this device's copy of what it synced, or delete it. */
+async function turnOffSync(page: Page, copy: 'keep' | 'delete'): Promise<void> {
+  await openSettings(page);
+  await syncRegion(page).getByRole('button', { name: 'Turn off sync', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Turn off sync?', exact: true });
+  await dialog.getByRole('button', { name: copy === 'keep' ? 'Turn off and keep the copy' : 'Turn off and delete the copy', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(syncStatus(page)).toHaveText('Sync is off');
+}
+
 test('turning sync off keeps every local conversation, on the device that made them and on the one they came to', async ({ couch, database, device }) => {
   const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, [{ text: 'First reply.' }]);
@@ -370,9 +392,7 @@ test('turning sync off keeps every local conversation, on the device that made t
   await expect(messageLog(phone.page)).toContainText('First reply.', REPLICATION);
 
   for (const { page } of [laptop, phone]) {
-    await openSettings(page);
-    await syncRegion(page).getByRole('button', { name: 'Turn off sync', exact: true }).click();
-    await expect(syncStatus(page)).toHaveText('Sync is off');
+    await turnOffSync(page, 'delete');
     await expect(syncRegion(page).getByRole('button', { name: 'Turn on sync', exact: true })).toBeVisible();
     // Kept in storage, not only on screen: a reload reads them back.
     await page.reload();
@@ -527,4 +547,62 @@ test('"Synced" is said on a first upload only once the server holds every docume
   await expect(syncStatus(laptop.page)).toHaveText(/^Synced/, { timeout: 120_000 });
   // Read as soon as it says so: the key document, the runner, the conversation and every message are there.
   expect(await couch.documentCount(database)).toBe(1 + 1 + 1 + 1200);
+});
+
+test('"Turn off sync" asks whether to keep the mirror: deleted, its IndexedDB database is gone; kept, a later "Turn on sync" uses it again', async ({ couch, database, device }) => {
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
+  await useScript(laptop.page, [{ text: 'First reply.' }]);
+  const conversationId = await conversationWithReply(laptop.page, 'mirrored conversation');
+  await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
+  for (const { page } of [laptop, phone]) expect(await mirrorDatabases(page)).toHaveLength(1);
+
+  // Deleted: the space is freed, and nothing says a copy is kept.
+  await turnOffSync(laptop.page, 'delete');
+  await expect.poll(() => mirrorDatabases(laptop.page)).toEqual([]);
+  await expect(syncRegion(laptop.page).getByRole('button', { name: 'Delete the kept copy', exact: true })).toHaveCount(0);
+
+  // Kept: the database stays, Settings says so (and after a reload), and turning sync on again uses the same one.
+  const [mirror] = await mirrorDatabases(phone.page);
+  await turnOffSync(phone.page, 'keep');
+  expect(await mirrorDatabases(phone.page)).toEqual([mirror]);
+  await phone.page.reload();
+  await openSettings(phone.page);
+  await expect(syncRegion(phone.page).getByText(/^This device keeps an encrypted copy of what it synced/)).toBeVisible();
+  await turnOnSync(phone, couch, database);
+  expect(await mirrorDatabases(phone.page)).toEqual([mirror]);
+  await expect(conversationLink(phone.page, conversationId)).toBeVisible();
+
+  // Kept, then deleted while off: "Delete the kept copy" frees it.
+  await turnOffSync(phone.page, 'keep');
+  await syncRegion(phone.page).getByRole('button', { name: 'Delete the kept copy', exact: true }).click();
+  await expect(syncRegion(phone.page).getByRole('button', { name: 'Delete the kept copy', exact: true })).toHaveCount(0);
+  await expect.poll(() => mirrorDatabases(phone.page)).toEqual([]);
+});
+
+test('a conversation opened on the phone while its records are still arriving shows its question once they have', async ({ couch, database, device }) => {
+  // The phone reaches the server through a proxy that holds each pull answer back: what the laptop writes reaches it in
+  // late batches, and the phone opens the conversation as soon as it is listed, before its reply and question are there.
+  const proxy = await startCouchProxy(couch.origin);
+  try {
+    const laptop = await device('Laptop');
+    const phone = await device('Phone');
+    await turnOnSync(laptop, couch, database);
+    await fillSync(phone.page, { url: proxy.url(database), username: couch.username, password: couch.password, passphrase: PASSPHRASE });
+    await expect(syncStatus(phone.page)).toHaveText(/^Synced/, REPLICATION);
+    await goHome(phone.page);
+    // The reply streams for about two seconds before its question: it is written (and pushed) several times meanwhile.
+    await useScript(laptop.page, { steps: [{ text: `${ASKING_TEXT} ${'Thinking it over. '.repeat(20)}`, toolCalls: [{ name: 'question', args: { questions: [COLOR] } }] }, RECEIVED_STEP], chunkSize: 8, chunkDelayMs: 40 });
+    proxy.holdMs = 1500;
+    const conversationId = await newConversation(laptop.page);
+    await send(laptop.page, 'Plan my project');
+    await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
+    await conversationLink(phone.page, conversationId).click();
+    await expect(phone.page).toHaveURL(new RegExp(`#/c/${conversationId}$`));
+    await expect(questionForm(laptop.page)).toBeVisible(REPLICATION);
+    await expect(questionForm(phone.page)).toBeVisible(REPLICATION);
+    await expect(messageLog(phone.page)).toContainText('Thinking it over.');
+    expect(proxy.held).toBeGreaterThan(0);
+  } finally {
+    await proxy.stop();
+  }
 });

@@ -204,8 +204,11 @@ export const COMMANDS = {
     /** The database holds data but its key document is gone: make a new one (the person chose to, in words). */
     newKey: z.boolean().optional(),
   }),
-  /** Stops syncing and forgets the server, the password and the key; every conversation stays on this device. */
-  'sync.disable': command<SyncStatus>()({}),
+  /**
+   * Stops syncing and forgets the server, the password and the key; every conversation stays on this device. Its mirror
+   * is deleted unless `keepMirror` (kept for a later "Turn on sync"); asked while off, it deletes a mirror kept before.
+   */
+  'sync.disable': command<SyncStatus>()({ keepMirror: z.boolean().optional() }),
   'sync.setDeviceName': command<SyncStatus>()({ name: z.string().trim().min(1).max(80) }),
   /** Forgets the documents refused so far (the warning in Sync's status); later ones are counted again. */
   'sync.clearRefusals': command<SyncStatus>()({}),

@@ -130,6 +130,8 @@ export const SyncStatus = z.object({
   refused: SyncRefusals.optional(),
   /** The server's key document is gone, or is not the one this device joined with (never replaced silently). */
   keyDocument: z.enum(['missing', 'replaced']).optional(),
+  /** While off: "Turn off sync" kept this device's mirror for a later "Turn on sync" (it can still be deleted). */
+  mirrorKept: z.boolean().optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 

@@ -1,12 +1,14 @@
 import { createSignal } from 'solid-js';
 import type { CommandOf, CommandResult, CommandType } from '../schema/commands';
-import { WireError } from '../schema/wire-error';
+import { WireError, type ErrorReason } from '../schema/wire-error';
 import type { WorkerClient } from './channel';
 import { describeError, type ErrorWords } from './error-words';
 
 /** One failure shown to the user until dismissed or timed out: a sentence in the UI's language, and its detail. */
 export interface Toast extends ErrorWords {
   id: number;
+  /** The worker's reason, when it gave one: a toast that a later change made untrue can be taken away by it. */
+  reason?: ErrorReason;
 }
 
 const TOAST_LIFETIME_MS = 8000;
@@ -17,11 +19,13 @@ export function createToasts() {
   let nextId = 1;
   const dismiss = (id: number) => setToasts((current) => current.filter((toast) => toast.id !== id));
   const report = (error: unknown) => {
-    const toast: Toast = { id: nextId++, ...describeError(error) };
+    const toast: Toast = { id: nextId++, ...describeError(error), ...(error instanceof WireError && error.reason ? { reason: error.reason } : {}) };
     setToasts((current) => [...current.slice(-2), toast]);
     setTimeout(() => dismiss(toast.id), TOAST_LIFETIME_MS);
   };
-  return { toasts, dismiss, report };
+  /** Takes away every toast given for `reason` (what it said is no longer true). */
+  const dismissReason = (reason: ErrorReason) => setToasts((current) => current.filter((toast) => toast.reason !== reason));
+  return { toasts, dismiss, dismissReason, report };
 }
 
 /** Commands whose callers show their failure in place (beside the control), so a toast would say it twice. */

@@ -40,6 +40,7 @@ export function forgetConversation(state: UiState, conversationId: string): void
   delete state.messages[conversationId];
   delete state.runNotices[conversationId];
   delete state.earlierMessages[conversationId];
+  delete state.openingMessages[conversationId];
 }
 
 /** Read from the raw records: walking 10,000 of them through the store's proxies is what made a big list slow. */

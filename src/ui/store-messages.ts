@@ -25,6 +25,21 @@ export function isBeforeLoaded(state: UiState, message: Message): boolean {
   return (state.earlierMessages[message.conversationId] ?? 0) > 0 && first !== undefined && message.seq < first.seq;
 }
 
+/**
+ * Keeps `message` for the conversation being opened, when its list is not there yet: its snapshot, read maybe before
+ * the message was stored (a record replicated from another device, another tab's write), is merged with it. True
+ * when kept so. Without it, the message was dropped and the snapshot lacked it: a question synced while its
+ * conversation was opened never showed.
+ */
+export function keptForOpening(state: UiState, message: Message): boolean {
+  const waiting = state.openingMessages[message.conversationId];
+  if (!waiting || state.messages[message.conversationId]) return false;
+  const index = waiting.findIndex((candidate) => candidate.id === message.id);
+  if (index < 0) waiting.push(message);
+  else if (waiting[index]!.updatedAt <= message.updatedAt) waiting[index] = message;
+  return true;
+}
+
 /** Messages of conversations that were never opened are not kept: opening reads them whole. */
 export function isRunningCall(state: UiState, conversationId: string, messageId: string, toolCallId: string): boolean {
   const message = state.messages[conversationId]?.find((candidate) => candidate.id === messageId);

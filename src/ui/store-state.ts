@@ -36,6 +36,11 @@ export interface UiState {
   workerRestarted: boolean;
   /** Per opened conversation: how many stored messages come before the first one in `messages` (not read yet). */
   earlierMessages: Record<string, number>;
+  /**
+   * Messages whose events came while their conversation was being opened (asked, its snapshot not back yet): the
+   * snapshot may have been read before they were stored, so they are merged into it rather than dropped.
+   */
+  openingMessages: Record<string, Message[]>;
   /** Sync (issue 19) as the worker last said; undefined until it was asked (Settings → Sync, or the start with sync on). */
   sync: SyncStatus | undefined;
   /** Conversations another device runs, by id: their header offers "Continue on this device". */
@@ -46,6 +51,8 @@ export interface UiState {
 export type UiEvent =
   | AppEvent
   | { type: 'conversations-listed'; conversations: Conversation[] }
+  /** `conversation.open` was sent: its messages' events are kept until its snapshot comes. */
+  | { type: 'conversation-opening'; conversationId: string }
   | { type: 'conversation-opened'; conversation: Conversation; messages: Message[]; earlier?: number }
   /** An earlier page of an opened conversation; `earlier` counts the stored messages before its first one. */
   | { type: 'message-page-loaded'; conversationId: string; messages: Message[]; earlier: number }
@@ -72,6 +79,7 @@ export function createInitialState(): UiState {
     workerGeneration: 0,
     workerRestarted: false,
     earlierMessages: {},
+    openingMessages: {},
     sync: undefined,
     runners: {},
   };

@@ -1,6 +1,6 @@
 import { createStore, produce } from 'solid-js/store';
 import { forgetConversation, putConversation, putConversationSnapshot, refreshDerived } from './store-conversations';
-import { earlierThanLoaded, forgetFinishedProgress, isBeforeLoaded, isRunningCall, mergeSnapshot, upsertMessage } from './store-messages';
+import { earlierThanLoaded, forgetFinishedProgress, isBeforeLoaded, isRunningCall, keptForOpening, mergeSnapshot, upsertMessage } from './store-messages';
 import { createInitialState, type UiEvent, type UiState } from './store-state';
 
 export { createInitialState, type UiEvent, type UiState } from './store-state';
@@ -26,9 +26,14 @@ function applyRecordEvent(state: UiState, event: UiEvent): boolean {
       putConversation(state, event.conversation);
       refreshDerived(state);
       return true;
+    case 'conversation-opening':
+      // Opened before: its list takes the events. Else they wait here for the snapshot (never opened, they were dropped).
+      if (!state.messages[event.conversationId]) state.openingMessages[event.conversationId] ??= [];
+      return true;
     case 'conversation-opened':
       putConversation(state, event.conversation, { snapshot: true });
-      state.messages[event.conversation.id] = mergeSnapshot(state.messages[event.conversation.id], event.messages);
+      state.messages[event.conversation.id] = mergeSnapshot(state.messages[event.conversation.id] ?? state.openingMessages[event.conversation.id], event.messages);
+      delete state.openingMessages[event.conversation.id];
       state.earlierMessages[event.conversation.id] = earlierThanLoaded(state.messages[event.conversation.id]!, event.messages, event.earlier ?? 0);
       refreshDerived(state);
       return true;
@@ -46,6 +51,7 @@ function applyRecordEvent(state: UiState, event: UiEvent): boolean {
     case 'message-upserted':
       // An old message that was not read yet stays unread: the loaded messages are the stored ones from some seq on.
       if (isBeforeLoaded(state, event.message)) return true;
+      if (keptForOpening(state, event.message)) return true;
       upsertMessage(state, event.message);
       forgetFinishedProgress(state, event.message);
       return true;

@@ -15,6 +15,8 @@ function createFakeWorker() {
   let settings: Settings = { script: '[]', defaultProfileId: 'scripted' };
   let profiles: ProfileView[] = [{ id: 'scripted', name: 'Built-in demo', kind: 'scripted', baseUrl: '', model: '', apiKeyMasked: '' }];
   const commands: Array<{ type: string; [key: string]: unknown }> = [];
+  /** Sync, off unless a test turns it on: then `runners` says which conversations another device runs. */
+  const sync = { on: false, runners: {} as Record<string, { id: string; name: string }> };
   let clock = 100;
   const post = (message: WorkerMessage) => channel.port2.postMessage(message);
   const emit = (event: AppEvent) => post({ kind: 'event', event });
@@ -43,6 +45,8 @@ function createFakeWorker() {
         return reply(id, { conversation, messages: messages.get(conversationId) });
       }
       case 'conversation.rename': {
+        const runner = sync.runners[conversationId];
+        if (runner) return post({ kind: 'reply', id, ok: false, error: { code: 'invalid_state', reason: 'runs_elsewhere', params: { device: runner.name }, message: 'Runs elsewhere.' } });
         const conversation = { ...conversations.get(conversationId)!, title: command.title as string, updatedAt: clock++ };
         conversations.set(conversationId, conversation);
         emit({ type: 'conversation-upserted', conversation });
@@ -107,7 +111,12 @@ function createFakeWorker() {
         return reply(id, []);
       // Sync (issue 19) is off here, as on a first start: the app asks its status, Settings → Sync shows it.
       case 'sync.status':
-        return reply(id, { state: 'off', device: { id: 'this-device', name: '' } });
+        return reply(id, { state: sync.on ? 'synced' : 'off', device: { id: 'this-device', name: '' } });
+      case 'sync.runners':
+        return reply(id, { ...sync.runners });
+      case 'conversation.takeOver':
+        delete sync.runners[conversationId];
+        return reply(id, { conversationId });
       case 'storage.conversationSizes':
         return reply(id, { conversations: conversations.size, totalBytes: 0, largest: [] });
       case 'conversation.saveDraft':
@@ -122,7 +131,7 @@ function createFakeWorker() {
     }
   };
   emit({ type: 'worker-ready' });
-  return { port: channel.port1, commands, emit, conversations, settings: () => settings, firstId: () => [...conversations.keys()][0]! };
+  return { port: channel.port1, commands, emit, conversations, messages, sync, settings: () => settings, firstId: () => [...conversations.keys()][0]! };
 }
 
 beforeEach(() => {
@@ -178,6 +187,28 @@ describe('App (smoke, fake worker)', () => {
     // The inbox shows once the read is answered; all three asked in the frame the waiting conversation was listed.
     await screen.findByRole('button', { name: /Which one\?/ });
     expect(worker.commands.filter((command) => command.type === 'requests.listPending')).toHaveLength(1);
+  });
+
+  it('the alert that points to "Continue on this device" goes once the conversation is taken over', async () => {
+    const worker = createFakeWorker();
+    worker.conversations.set('r1', { id: 'r1', title: 'Trip', createdAt: 1, updatedAt: 1, runState: 'idle', completedSteps: 0 });
+    worker.messages.set('r1', []);
+    worker.sync.on = true;
+    worker.sync.runners.r1 = { id: 'laptop-id', name: 'Laptop' };
+    window.location.hash = '#/c/r1';
+    render(() => <App client={createWorkerClient(worker.port)} />);
+    await screen.findByText('Runs on Laptop');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Rename conversation' }));
+    const titleField = screen.getByRole('textbox', { name: 'Conversation title' });
+    fireEvent.input(titleField, { target: { value: 'Weekend' } });
+    fireEvent.submit(titleField.closest('form')!);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('This conversation runs on Laptop. Press “Continue on this device” to change it here.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Continue on this device' }));
+    await waitFor(() => expect(screen.queryByText('Runs on Laptop')).toBeNull());
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it("asks sync's status after the first screen's reads, not beside them (issue 21.22)", async () => {

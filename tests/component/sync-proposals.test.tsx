@@ -101,6 +101,40 @@ describe('proposals: what this device sends to the device that runs the conversa
     expect(screen.queryByRole('region', { name: 'Parley’s questions' })).toBeNull();
   });
 
+  it('offline, nothing has left this device: the answer, Allow and a message say they wait here, then "Sent" once online', async () => {
+    const built = services((command) => {
+      if (command.type === 'conversation.open') return { conversation: conversation(), messages: [], earlier: 0 };
+      if (command.type === 'message.send') return { proposedTo: laptop };
+      if (command.type === 'question.answer' || command.type === 'request.resolve') return { message: {}, proposedTo: laptop };
+      return { saved: true };
+    });
+    built.dispatch({ type: 'sync-status', status: { state: 'offline', device: phone } });
+    const call: ToolCallBlock = { type: 'tool_call', toolCallId: 'call-2', toolName: 'mcp__files__delete', args: {}, status: 'pending', approval: { kind: 'permission', status: 'pending' } };
+    render(() => (
+      <AppContext.Provider value={built.app}>
+        <QuestionForm block={pendingQuestion()} conversationId="c1" messageId="m1" client={built.app.client} thisDevice="phone-id" />
+        <ToolCallCard block={call} conversationId="c1" messageId="m1" client={built.app.client} thisDevice="phone-id" />
+        <ChatView conversationId="c1" />
+      </AppContext.Provider>
+    ));
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    await waitFor(() => expect(built.state.messages.c1).toEqual([]));
+    fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Book the train' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const waiting = 'Not sent yet: this device is offline. It waits here and goes to Laptop once this device is online.';
+    await waitFor(() => expect(screen.getAllByText(waiting)).toHaveLength(2));
+    await screen.findByText('Waits on this device until it is online, then goes to Laptop');
+    expect(screen.queryByText(/Sent to Laptop/)).toBeNull();
+
+    built.dispatch({ type: 'sync-status', status: { state: 'error', reason: 'unauthorized', device: phone } });
+    await waitFor(() => expect(screen.getAllByText(/^Not sent yet: sync stopped on an error/)).toHaveLength(2));
+    built.dispatch({ type: 'sync-status', status: { state: 'syncing', device: phone } });
+    await waitFor(() => expect(screen.getAllByText('Sent to Laptop. It will go on there once it receives it.')).toHaveLength(2));
+    expect(screen.getByText('Sent to Laptop')).toBeInTheDocument();
+  });
+
   it('the proposed answer applied by the runner is summed up as this device\'s own: "Answered", nothing "not used"', async () => {
     const send = vi.fn(async (command: Record<string, unknown>) => (command.type === 'request.resolve' ? { message: {}, proposedTo: laptop } : { saved: true }));
     const [block, setBlock] = createSignal(pendingQuestion());
@@ -197,6 +231,28 @@ describe('proposals: what this device sends to the device that runs the conversa
     const message: Message = { id: 'm1', conversationId: 'c1', seq: 0, role: 'user', blocks: [{ type: 'text', text: 'Book the train' }], status: 'complete', createdAt: 2, updatedAt: 2 };
     built.dispatch({ type: 'message-upserted', message });
     await waitFor(() => expect(screen.queryByText('Sent to Laptop')).toBeNull());
+  });
+});
+
+describe('a conversation opened while its records still arrive (sync, another tab)', () => {
+  it('keeps a message whose event came before the opening snapshot that missed it: the question shows', async () => {
+    // What the channel delivers in that order when a record is stored between the opening's reads: its event first
+    // (a reply flushes the events queued before it), then the snapshot read before it was stored.
+    const asked: Message = { id: 'm1', conversationId: 'c1', seq: 1, parentId: 'm0', role: 'assistant', blocks: [{ type: 'text', text: 'Before I start.' }, pendingQuestion()], status: 'complete', createdAt: 2, updatedAt: 2 };
+    const prompt: Message = { id: 'm0', conversationId: 'c1', seq: 0, role: 'user', blocks: [{ type: 'text', text: 'Plan my trip' }], status: 'complete', createdAt: 1, updatedAt: 1 };
+    const built = services((command) => {
+      if (command.type !== 'conversation.open') return undefined;
+      built.dispatch({ type: 'message-upserted', message: asked });
+      return { conversation: conversation({ runState: 'awaiting_input' }), messages: [prompt], earlier: 0 };
+    });
+    built.dispatch({ type: 'conversation-upserted', conversation: conversation({ runState: 'awaiting_input' }) });
+    render(() => (
+      <AppContext.Provider value={built.app}>
+        <ChatView conversationId="c1" />
+      </AppContext.Provider>
+    ));
+    await waitFor(() => expect(built.state.messages.c1?.map((message) => message.id)).toEqual(['m0', 'm1']));
+    expect(await screen.findByRole('form', { name: 'Question from Parley' })).toBeInTheDocument();
   });
 });
 

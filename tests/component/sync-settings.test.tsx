@@ -173,13 +173,43 @@ describe('Settings → Sync', () => {
     expect(within(region).getByRole('button', { name: '清除警告' })).toBeInTheDocument();
   });
 
-  it('"Turn off sync" sends sync.disable and shows the form again', async () => {
+  it('"Turn off sync" asks first whether to keep the copy; Cancel keeps sync on', async () => {
+    const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now() };
+    const { send, region, status } = renderSync(() => on);
+    await waitFor(() => expect(status()).toHaveTextContent(/^Synced, last synced /));
+    fireEvent.click(within(region).getByRole('button', { name: 'Turn off sync' }));
+    const dialog = screen.getByRole('dialog', { name: 'Turn off sync?' });
+    expect(dialog).toHaveAccessibleDescription(/Every conversation stays on this device either way.*keep it.*delete it to free its space/);
+    expect(within(dialog).getByRole('button', { name: 'Turn off and keep the copy' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Turn off and delete the copy' })).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(send.mock.calls.some(([command]) => command.type === 'sync.disable')).toBe(false);
+  });
+
+  it('"Turn off and keep the copy" says a copy is kept; "Delete the kept copy" deletes it while off', async () => {
+    const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now() };
+    const { send, region, status } = renderSync((command) => (command.type === 'sync.disable' ? (command.keepMirror ? { ...off, mirrorKept: true } : off) : on));
+    await waitFor(() => expect(status()).toHaveTextContent(/^Synced/));
+    fireEvent.click(within(region).getByRole('button', { name: 'Turn off sync' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Turn off and keep the copy' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
+    expect(send).toHaveBeenCalledWith({ type: 'sync.disable', keepMirror: true });
+    const deleteKept = within(region).getByRole('button', { name: 'Delete the kept copy' });
+    expect(deleteKept).toHaveAccessibleDescription(/^This device keeps an encrypted copy of what it synced/);
+    fireEvent.click(deleteKept);
+    await waitFor(() => expect(within(region).queryByRole('button', { name: 'Delete the kept copy' })).toBeNull());
+    expect(send).toHaveBeenLastCalledWith({ type: 'sync.disable', keepMirror: false });
+  });
+
+  it('"Turn off and delete the copy" sends sync.disable and shows the form again', async () => {
     const on: SyncStatus = { state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now() };
     const { send, region, status } = renderSync((command) => (command.type === 'sync.disable' ? off : on));
     await waitFor(() => expect(status()).toHaveTextContent(/^Synced, last synced /));
     fireEvent.click(within(region).getByRole('button', { name: 'Turn off sync' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Turn off and delete the copy' }));
     await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
-    expect(send).toHaveBeenCalledWith({ type: 'sync.disable' });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.disable', keepMirror: false });
     // What the worker said of the server is offered again, so turning it back on is one passphrase away.
     expect(within(region).getByRole('textbox', { name: 'Sync server URL' })).toHaveValue('https://couch.example.com/parley');
     expect(within(region).getByRole('button', { name: 'Turn on sync' })).toBeInTheDocument();

@@ -26,7 +26,7 @@ const Settings = lazy(() => import('./Settings').then((module) => ({ default: mo
  * and toasts. Owns the UI store and feeds it every worker event; provides both through context.
  */
 export function App(props: { client: WorkerClient }) {
-  const { toasts, dismiss, report } = createToasts();
+  const { toasts, dismiss, dismissReason, report } = createToasts();
   const client = createReportingClient(props.client, report);
   const { state, dispatch } = createUiStore();
   const services: AppServices = { client, state, dispatch };
@@ -40,6 +40,20 @@ export function App(props: { client: WorkerClient }) {
   onCleanup(trackVisualViewport());
   trackAttention(services);
   onCleanup(listenForNotificationClicks((conversationId) => navigate({ name: 'conversation', conversationId })));
+
+  // "This conversation runs on Laptop. Press “Continue on this device”…" is untrue once the one on screen runs here.
+  createEffect(
+    on(
+      () => {
+        const conversationId = activeConversationId();
+        return conversationId !== undefined && state.runners[conversationId] !== undefined ? conversationId : undefined;
+      },
+      (runsElsewhere, ranElsewhere) => {
+        // The same conversation, taken over (here, or in another tab); leaving it for another one takes nothing away.
+        if (ranElsewhere !== undefined && runsElsewhere === undefined && activeConversationId() === ranElsewhere) dismissReason('runs_elsewhere');
+      },
+    ),
+  );
 
   // The store keeps the storage error's text; its reason and numbers, which the banner is worded from, are kept here.
   const [storageEvent, setStorageEvent] = createSignal<Extract<AppEvent, { type: 'storage-error' }>>();

@@ -13,7 +13,7 @@ import { navigate, parseRoute } from '../hash-route';
 import { revealDone, revealFor } from '../reveal-request';
 import { holdViewLock } from '../view-lock';
 import { t } from '../i18n/i18n';
-import { deviceName } from '../device-name';
+import { proposalText } from '../proposal-words';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -51,7 +51,10 @@ export function ChatView(props: { conversationId: string }) {
       () => [props.conversationId, app.state.workerGeneration] as const,
       ([conversationId]) => {
         void whenCreated(conversationId)
-          .then(() => app.client.send({ type: 'conversation.open', conversationId }))
+          .then(() => {
+            app.dispatch({ type: 'conversation-opening', conversationId });
+            return app.client.send({ type: 'conversation.open', conversationId });
+          })
           .then(
           (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages, earlier: opened.earlier ?? 0 }),
           (error: unknown) => {
@@ -204,7 +207,7 @@ export function ChatView(props: { conversationId: string }) {
               <Show when={proposal()}>
                 {(sent) => (
                   <>
-                    {t(sent().kind === 'message' ? 'sync.proposedMessage' : 'sync.proposedStop', { device: deviceName(sent().device) })}
+                    {proposalText(sent().kind, sent().device, app.state.sync)}
                     <Show when={sent().text}>{(text) => <q class="proposal-note__text" dir="auto">{text()}</q>}</Show>
                   </>
                 )}

@@ -1,4 +1,4 @@
-import { createUniqueId } from 'solid-js';
+import { createUniqueId, Show } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import { t } from '../i18n/i18n';
 import { useModalFocus } from './modal-focus';
@@ -9,10 +9,12 @@ export interface ConfirmDialogProps {
   confirmLabel: string;
   onConfirm(): void;
   onCancel(): void;
+  /** A second way to go on, between Cancel and the confirm button (e.g. "Turn off and keep the copy"). */
+  alternative?: { label: string; onChoose(): void };
 }
 
 /**
- * A modal question with Cancel and a confirm button. The app behind it is made inert and hidden from
+ * A modal question with Cancel and a confirm button (and an `alternative` when there are two ways to go on). The app behind it is made inert and hidden from
  * assistive technology, so the dialog's buttons are the only ones a user (or a test) can reach.
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
@@ -41,6 +43,13 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             <button ref={cancelButton} type="button" class="button" onClick={() => props.onCancel()}>
               {t('dialog.cancel')}
             </button>
+            <Show when={props.alternative}>
+              {(alternative) => (
+                <button type="button" class="button" onClick={() => alternative().onChoose()}>
+                  {alternative().label}
+                </button>
+              )}
+            </Show>
             <button type="button" class="button danger" onClick={() => props.onConfirm()}>
               {props.confirmLabel}
             </button>

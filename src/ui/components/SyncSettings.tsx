@@ -5,6 +5,7 @@ import { describeError, type ErrorWords } from '../error-words';
 import { locale, t } from '../i18n/i18n';
 import { syncStatusText } from '../sync-status-words';
 import { WireError } from '../../schema/wire-error';
+import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorDetail } from './ErrorDetail';
 import { SyncRefusals } from './SyncRefusals';
 import './sync-settings.css';
@@ -30,6 +31,8 @@ export function SyncSettings() {
   /** Set once the user typed a name: a status arriving later must not overwrite it. */
   let deviceNameEdited = false;
   const [busy, setBusy] = createSignal<'enable' | 'disable' | undefined>();
+  /** "Turn off sync" was pressed: the dialog asks whether to keep this device's copy of what it synced. */
+  const [askingOff, setAskingOff] = createSignal(false);
   const [failure, setFailure] = createSignal<ErrorWords>();
   /** "Turn on sync" found data without its key document: a new key is made only if the person asks for it. */
   const [keyMissing, setKeyMissing] = createSignal(false);
@@ -95,12 +98,14 @@ export function SyncSettings() {
     }
   }
 
-  async function turnOff() {
+  /** Turns sync off (asked first whether to keep the mirror), or, while off, deletes a mirror kept before. */
+  async function turnOff(keepMirror: boolean) {
+    setAskingOff(false);
     if (busy()) return;
     setFailure(undefined);
     setBusy('disable');
     try {
-      app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.disable' }) });
+      app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.disable', keepMirror }) });
     } catch (error) {
       setFailure(describeError(error));
     } finally {
@@ -234,6 +239,16 @@ export function SyncSettings() {
                 </button>
               </Show>
             </div>
+            <Show when={status()?.mirrorKept}>
+              <div class="form-row sync-kept">
+                <p class="field-hint" id={`${id}-kept`}>
+                  {t('sync.mirrorKept')}
+                </p>
+                <button type="button" class="button" aria-describedby={`${id}-kept`} disabled={busy() !== undefined} onClick={() => void turnOff(false)}>
+                  {t('sync.deleteKeptCopy')}
+                </button>
+              </div>
+            </Show>
           </form>
         }
       >
@@ -248,10 +263,20 @@ export function SyncSettings() {
           {t('sync.turnOffHint')}
         </p>
         <div class="form-row">
-          <button type="button" class="button" aria-describedby={`${id}-off-hint`} disabled={busy() !== undefined} onClick={() => void turnOff()}>
+          <button type="button" class="button" aria-describedby={`${id}-off-hint`} disabled={busy() !== undefined} onClick={() => setAskingOff(true)}>
             {t('sync.turnOff')}
           </button>
         </div>
+        <Show when={askingOff()}>
+          <ConfirmDialog
+            title={t('sync.turnOffTitle')}
+            body={t('sync.turnOffAsk')}
+            alternative={{ label: t('sync.turnOffKeep'), onChoose: () => void turnOff(true) }}
+            confirmLabel={t('sync.turnOffDelete')}
+            onConfirm={() => void turnOff(false)}
+            onCancel={() => setAskingOff(false)}
+          />
+        </Show>
         {/* Turning off refused: sync still runs, so the status keeps saying what it does and the refusal stands here. */}
         <Show when={busy() === undefined && failure()}>
           {(shown) => (

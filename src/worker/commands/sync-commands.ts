@@ -13,7 +13,7 @@ export function createSyncHandlers(deps: CommandHandlerDeps) {
   return {
     'sync.status': () => syncGate().status(),
     'sync.enable': (command) => syncGate().enable(command),
-    'sync.disable': () => syncGate().disable(),
+    'sync.disable': (command) => syncGate().disable(command),
     'sync.setDeviceName': (command) => syncGate().setDeviceName(command.name),
     'sync.clearRefusals': () => syncGate().clearRefusals(),
     'sync.restoreKey': () => syncGate().restoreKey(),

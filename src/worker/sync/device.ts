@@ -4,6 +4,8 @@ import type { ParleyDatabase } from '../database';
 /** Settings keys (in the `settings` store) of what sync keeps on this device. Never exported, never synced. */
 export const DEVICE_KEY = 'device';
 export const SYNC_KEY = 'sync';
+/** The mirror "Turn off sync" was asked to keep for a later "Turn on sync" (sync-service.ts). */
+export const KEPT_MIRROR_KEY = 'sync-kept-mirror';
 /** The nonces of the proposals this device applied as a runner (applied-proposals.ts). */
 export const APPLIED_PROPOSALS_KEY = 'sync-applied-proposals';
 

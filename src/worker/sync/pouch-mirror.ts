@@ -4,11 +4,28 @@ import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
 
 export interface PouchMirror extends Mirror {
-  /** Starts live two-way replication with the server; `onState` hears what it is doing. */
+  /** Starts live two-way replication with the server (again: one already running is cancelled); `onState` hears it. */
   replicate(onState: (state: ReplicationState) => void): void;
   close(): Promise<void>;
   /** Removes this device's copy of the encrypted documents (turning sync off). */
   destroy(): Promise<void>;
+}
+
+/** What PouchDB puts before a local database's name to name its IndexedDB database. */
+const IDB_PREFIX = '_pouch_';
+/** Every mirror is named so (`parley-sync-<id>`): what "Turn off sync" may delete. */
+export const MIRROR_NAME_PREFIX = 'parley-sync-';
+
+/**
+ * Deletes this origin's mirror databases but `keep` (turning sync off): the one sync used, and any an earlier version
+ * left behind (it closed the mirror before destroying it, so the destroy failed and the database stayed). Never throws.
+ */
+export async function deleteMirrors(keep?: string): Promise<void> {
+  const listed = typeof indexedDB !== 'undefined' && typeof indexedDB.databases === 'function' ? await indexedDB.databases().catch(() => []) : [];
+  const names = listed.flatMap(({ name }) => (name?.startsWith(IDB_PREFIX + MIRROR_NAME_PREFIX) ? [name.slice(IDB_PREFIX.length)] : []));
+  for (const name of names) {
+    if (name !== keep) await new PouchDB(name).destroy().catch(() => undefined);
+  }
 }
 
 export interface RemoteAccess {
@@ -159,28 +176,32 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
     replicate(onState) {
       replication?.cancel();
       progress?.stop();
-      replication = local.sync(remote, {
+      // Started again (the network came back): what the cancelled one still emits is not this one's news.
+      const sync = local.sync(remote, {
         live: true,
         retry: true,
         batch_size: 200,
         // PouchDB's default doubles the wait up to 10 minutes: a device back online after a long gap would sync that late.
         back_off_function: (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, MAX_RETRY_DELAY_MS)),
       });
+      replication = sync;
       progress = replicationProgress(local, remote, onState, countAfterMs);
       const current = progress;
+      const isCurrent = () => replication === sync;
       // The two-way Sync object re-emits 'paused' WITHOUT the error (pouchdb-browser 9, Sync's pushPaused/pullPaused), so a
       // failed request looked like "Synced". Each direction's own 'paused' carries it: a direction that paused on an error
       // (the server unreachable, or refusing) is what the status says until that direction is active again.
       const failed: { push?: PouchError; pull?: PouchError } = {};
       const paused = { push: true, pull: true };
       const report = () => {
+        if (!isCurrent()) return;
         const error = failed.push ?? failed.pull;
         if (error || (paused.push && paused.pull)) onState(pausedState(error, tracker.idle));
       };
       // Received documents still being applied when replication paused: "Synced" is said once they are.
       tracker.whenIdle(report);
       for (const direction of ['push', 'pull'] as const) {
-        replication[direction]
+        sync[direction]
           .on('active', () => {
             paused[direction] = false;
             delete failed[direction];
@@ -189,15 +210,15 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
             paused[direction] = true;
             if (error) failed[direction] = error;
             else delete failed[direction];
-            if (paused.push && paused.pull) current.roundOver();
+            if (paused.push && paused.pull && isCurrent()) current.roundOver();
             report();
           });
       }
-      replication
-        .on('change', (info) => current.batch(info.direction, info.change))
-        .on('active', () => current.active())
-        .on('denied', () => onState({ state: 'error', reason: 'unauthorized' }))
-        .on('error', (error) => onState(stateOfError(error, 'server_error')));
+      sync
+        .on('change', (info) => isCurrent() && current.batch(info.direction, info.change))
+        .on('active', () => isCurrent() && current.active())
+        .on('denied', () => isCurrent() && onState({ state: 'error', reason: 'unauthorized' }))
+        .on('error', (error) => isCurrent() && onState(stateOfError(error, 'server_error')));
     },
     async close() {
       replication?.cancel();

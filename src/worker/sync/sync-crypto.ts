@@ -102,3 +102,8 @@ function toHex(bytes: Uint8Array): string {
   for (const byte of bytes) text += byte.toString(16).padStart(2, '0');
   return text;
 }
+
+/** Whether a document (the server's) is the key document `mine` (the same salt and check). */
+export function sameKeyDocument(found: unknown, mine: KeyDocument): boolean {
+  return isKeyDocument(found) && found.kdf.salt === mine.kdf.salt && found.kdf.iterations === mine.kdf.iterations && found.check.iv === mine.check.iv && found.check.ct === mine.check.ct;
+}

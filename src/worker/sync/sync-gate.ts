@@ -11,7 +11,7 @@ import type { SyncGateDeps } from './engine-context';
 import type { EngineSlot, SyncService } from './sync-service';
 
 export type { SyncGateDeps } from './engine-context';
-import { DEVICE_KEY, loadDevice, SYNC_KEY } from './device';
+import { DEVICE_KEY, KEPT_MIRROR_KEY, loadDevice, SYNC_KEY } from './device';
 
 
 /**
@@ -71,7 +71,8 @@ export class SyncGate implements EngineSlot {
   /** While sync is off this loads none of its code: the app asks on every start. */
   async status(): Promise<SyncStatus> {
     if (this.service || (await this.deps.database.get('settings', SYNC_KEY))) return (await this.load()).status();
-    return { state: 'off', device: await loadDevice(this.deps) };
+    const kept = await this.deps.database.get('settings', KEPT_MIRROR_KEY);
+    return { state: 'off', device: await loadDevice(this.deps), ...(kept ? { mirrorKept: true } : {}) };
   }
 
   async restoreKey(): Promise<SyncStatus> {
@@ -86,8 +87,9 @@ export class SyncGate implements EngineSlot {
     return (await this.load()).enable(input);
   }
 
-  async disable(): Promise<SyncStatus> {
-    return (await this.load()).disable();
+  /** Turns sync off; its mirror is deleted unless `keepMirror` (then kept for a later "Turn on sync"). */
+  async disable(options: { keepMirror?: boolean } = {}): Promise<SyncStatus> {
+    return (await this.load()).disable(options);
   }
 
   async setDeviceName(name: string): Promise<SyncStatus> {

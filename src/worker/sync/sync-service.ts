@@ -1,13 +1,15 @@
 import type { DeviceRef } from '../../schema/device';
 import { WireError } from '../../schema/wire-error';
 import type { SyncStatus } from '../../schema/sync';
+import { keepMirror, takeKeptMirror } from './kept-mirror';
 import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './pouch-mirror';
+import { watchNetwork } from './network-watch';
 import type { ReplicationState } from './replication-status';
-import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
+import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, sameKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
 import { SyncEngine } from './sync-engine';
 import type { SyncGateDeps } from './engine-context';
 import type { Mirror } from './mirror';
-import { DEVICE_KEY, loadDevice, SYNC_KEY } from './device';
+import { DEVICE_KEY, KEPT_MIRROR_KEY, loadDevice, SYNC_KEY } from './device';
 
 /** Sync's settings on this device: the server and its password (a secret like an API key) and the derived keys. */
 interface StoredSync extends RemoteAccess {
@@ -43,6 +45,9 @@ export class SyncService {
   private keyCheckedAt = 0;
   /** Replication's last word was "paused with nothing left" (its `synced`): Synced once this device's writes are out too. */
   private replicationIdle = false;
+  private stopWatchingNetwork: (() => void) | undefined;
+  /** A mirror kept by "Turn off sync" waits for a later "Turn on sync" (said while off, so it can be deleted). */
+  private mirrorKept: boolean | undefined;
 
   constructor(
     private readonly deps: SyncGateDeps,
@@ -75,7 +80,8 @@ export class SyncService {
     try {
       const { keys, document } = await this.openServer(access, input.passphrase, input.newKey === true);
       const { _rev: _revision, ...keyDocument } = document;
-      const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: `parley-sync-${this.deps.newId()}` };
+      const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: await takeKeptMirror(this.deps, url, document) };
+      this.mirrorKept = false;
       await this.deps.database.put('settings', stored, SYNC_KEY);
       await this.start(stored);
       return this.snapshot();
@@ -85,12 +91,19 @@ export class SyncService {
     }
   }
 
-  /** Stops syncing and forgets the server, its password, the keys and the local mirror. Conversations all stay. */
-  async disable(): Promise<SyncStatus> {
+  /**
+   * Stops syncing and forgets the server, its password and the keys. Conversations all stay. The local mirror is deleted
+   * (its space freed), or with `keepMirror` kept for a later "Turn on sync" with the same server and key document, which
+   * then need not download everything again. Asked while off, deletes a mirror kept before.
+   */
+  async disable(options: { keepMirror?: boolean } = {}): Promise<SyncStatus> {
     await this.loadDevice();
-    const mirror = this.mirror;
-    await this.stopEngine();
-    await mirror?.destroy().catch(() => undefined);
+    const stored = this.stored ?? ((await this.deps.database.get('settings', SYNC_KEY)) as StoredSync | undefined);
+    // Kept only when a later "Turn on sync" can tell it mirrors the same server under the same key.
+    const kept = options.keepMirror && stored?.keyDocument ? { localName: stored.localName, url: stored.url, keyDocument: stored.keyDocument } : undefined;
+    await this.stopEngine(kept ? 'close' : 'destroy');
+    await keepMirror(this.deps.database, kept);
+    this.mirrorKept = kept !== undefined;
     await this.deps.database.delete('settings', SYNC_KEY);
     this.stored = undefined;
     this.keyDocument = undefined;
@@ -118,6 +131,8 @@ export class SyncService {
     void this.checkKeyDocument();
     this.setState({ state: 'syncing', url: stored.url, username: stored.username });
     mirror.replicate((state) => this.onReplication(state));
+    this.stopWatchingNetwork?.();
+    this.stopWatchingNetwork = watchNetwork((online) => this.onNetwork(online));
     // Caught up with the mirror in the background: the app works meanwhile, as on any device without sync.
     const attaching = this.gate.attach(mirror, stored.keys, this.device);
     this.engine = undefined;
@@ -138,11 +153,29 @@ export class SyncService {
     );
   }
 
-  private async stopEngine(): Promise<void> {
+  /** Stops the engine and the replication, and closes the mirror or deletes it (a closed PouchDB cannot be destroyed). */
+  private async stopEngine(end: 'close' | 'destroy' = 'close'): Promise<void> {
     this.engine = undefined;
+    this.stopWatchingNetwork?.();
+    this.stopWatchingNetwork = undefined;
     await this.gate.detach();
-    await this.mirror?.close().catch(() => undefined);
+    await (end === 'close' ? this.mirror?.close() : this.mirror?.destroy())?.catch(() => undefined);
     this.mirror = undefined;
+  }
+
+  /** The network went away: say so now (an idle replication would not notice); back, reconnect now, not after a backoff. */
+  private onNetwork(online: boolean): void {
+    const mirror = this.mirror;
+    if (!mirror) return;
+    const base = { url: this.current.url, username: this.current.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}) };
+    // Synced again only once a replication round says so.
+    this.replicationIdle = false;
+    if (!online) {
+      this.setState({ ...base, state: 'offline' });
+      return;
+    }
+    this.setState({ ...base, state: 'syncing' });
+    mirror.replicate((state) => this.onReplication(state));
   }
 
   private onReplication(state: ReplicationState): void {
@@ -253,6 +286,7 @@ export class SyncService {
 
   private async loadDevice(): Promise<void> {
     if (!this.device.id) this.device = await loadDevice(this.deps);
+    this.mirrorKept ??= (await this.deps.database.get('settings', KEPT_MIRROR_KEY)) !== undefined;
   }
 
   private setState(next: Omit<SyncStatus, 'device'>): void {
@@ -270,13 +304,8 @@ export class SyncService {
   private snapshot(): SyncStatus {
     const on = this.current.state !== 'off';
     const refused = on ? this.engine?.refused() : undefined;
-    return { ...this.current, device: this.device, ...(refused ? { refused } : {}), ...(on && this.keyDocument ? { keyDocument: this.keyDocument } : {}) };
+    return { ...this.current, device: this.device, ...(refused ? { refused } : {}), ...(on && this.keyDocument ? { keyDocument: this.keyDocument } : {}), ...(!on && this.mirrorKept ? { mirrorKept: true } : {}) };
   }
-}
-
-/** Whether a document on the server is the key document this device joined with (the same salt and check). */
-function sameKeyDocument(found: unknown, mine: KeyDocument): boolean {
-  return isKeyDocument(found) && found.kdf.salt === mine.kdf.salt && found.kdf.iterations === mine.kdf.iterations && found.check.iv === mine.check.iv && found.check.ct === mine.check.ct;
 }
 
 function refusal(reason: 'sync_unreachable' | 'sync_unauthorized' | 'sync_not_a_database' | 'sync_wrong_passphrase' | 'sync_key_missing', message: string): WireError {

@@ -3,7 +3,8 @@ import type { QuestionRequestBlock, QuestionResolution } from '../../../schema/b
 import type { ResolvedOutcome } from '../../../schema/protocol';
 import type { QuestionAnswer } from '../../../schema/question';
 import type { DeviceRef } from '../../../schema/device';
-import { decidedElsewhere, deviceName } from '../../device-name';
+import { decidedElsewhere } from '../../device-name';
+import { proposalText, useSyncStatus } from '../../proposal-words';
 import type { WorkerClient } from '../../channel';
 import { t, type MessageKey } from '../../i18n/i18n';
 import { PendingQuestionForm } from './PendingQuestionForm';
@@ -48,6 +49,7 @@ export function QuestionForm(props: {
     ),
   );
   const outcome = createMemo(() => outcomeOfBlock(props.block) ?? recorded());
+  const sync = useSyncStatus();
   /** Where it was decided, when that is another device than this one. */
   const decidedOn = () => {
     const on = outcome()?.resolvedOn;
@@ -56,7 +58,7 @@ export function QuestionForm(props: {
   const noticeText = () => {
     const device = proposedTo();
     // Once the outcome is here the summary says where it was decided; "Sent to …" would be out of date.
-    if (device && !outcome()) return t('sync.proposed', { device: deviceName(device) });
+    if (device && !outcome()) return proposalText('decision', device, sync());
     const key = noticeKey();
     return key ? t(key) : '';
   };

@@ -1,13 +1,15 @@
-import { Show } from 'solid-js';
 import type { DeviceRef } from '../../../schema/device';
-import { deviceName } from '../../device-name';
-import { t } from '../../i18n/i18n';
+import { proposalText, useSyncStatus } from '../../proposal-words';
 
-/** A decision sent to the device that runs the conversation (sync): nothing changed here yet, and this says where it went. */
+/**
+ * A decision sent to the device that runs the conversation (sync): nothing changed here yet, and this says where it went,
+ * or that it waits on this device while sync cannot reach the server.
+ */
 export function ProposalNote(props: { device: DeviceRef | undefined }) {
+  const sync = useSyncStatus();
   return (
     <p role="status" class="proposal-note">
-      <Show when={props.device}>{(device) => t('sync.proposed', { device: deviceName(device()) })}</Show>
+      {props.device ? proposalText('decision', props.device, sync()) : ''}
     </p>
   );
 }

@@ -1,0 +1,50 @@
+import { createServer, request as forward, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A proxy in front of the sync server that holds back part of its answers: while `holdMs` is set, each answer to a
+ * pull request (`_changes`, `_bulk_get`) waits that long before it is passed on, so a device receives what another
+ * wrote in several late batches (a slow phone network), and can open a conversation while its records still arrive.
+ */
+export interface CouchProxy {
+  /** The proxy's URL for a database URL of the server. */
+  url(databaseUrl: string): string;
+  holdMs: number;
+  /** Answers held back so far. */
+  held: number;
+  stop(): Promise<void>;
+}
+
+const PULL = /\/_(changes|bulk_get)$/;
+
+export async function startCouchProxy(serverOrigin: string): Promise<CouchProxy> {
+  const target = new URL(serverOrigin);
+  const proxy: CouchProxy = {
+    url: (databaseUrl) => `${origin}${new URL(databaseUrl).pathname}`,
+    holdMs: 0,
+    held: 0,
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // The browser's live replication keeps a longpoll open: closed here, not waited for.
+        server.closeAllConnections();
+      }),
+  };
+  const server = createServer((incoming, outgoing) => {
+    const url = new URL(incoming.url ?? '/', target);
+    const upstream = forward(url, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer: IncomingMessage) => {
+      const hold = PULL.test(url.pathname) ? proxy.holdMs : 0;
+      if (hold > 0) proxy.held += 1;
+      setTimeout(() => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      }, hold);
+    });
+    upstream.on('error', () => outgoing.destroy());
+    incoming.pipe(upstream);
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return proxy;
+}
