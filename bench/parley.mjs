@@ -1,5 +1,5 @@
 // Parley's measurements, driven through its UI as a user would (Settings, the conversation list, the composer).
-import { countWorkerTransactions, droppedFrames, freshPage, heapAndDom, measureLoad, sleep } from './harness.mjs';
+import { countWorkerTransactions, droppedFrames, freshPage, heapAndDom, loadAfresh, measureLoad, sleep } from './harness.mjs';
 import { conversationId, endMarker, exportFile } from './seed.mjs';
 
 export const STREAM_END = ' bench-stream-end';
@@ -89,14 +89,16 @@ export async function seedThroughImport(page, base, sizes) {
 }
 
 /**
- * Opens the seeded `count`-message conversation from a freshly loaded app by clicking its link: click → its last
- * message painted, then → the main thread idle. Also the longest task meanwhile, the JS heap and the DOM size.
+ * The first open after a load: loads the app afresh (a new document and worker, as NextChat is measured), then opens the
+ * seeded `count`-message conversation by clicking its link once the page is idle: click → conversation.open sent to the
+ * worker, → its answer, → the last message painted, then → the main thread idle. Also the longest task meanwhile, the JS heap and the DOM size.
  */
 export async function measureOpen(page, base, count) {
-  await page.goto(`${base}/#/`);
+  await loadAfresh(page, base, `${base}/#/`);
   await newConversationButton(page).waitFor();
   const link = page.locator(`a[href="#/c/${conversationId(count)}"]`);
   await link.waitFor();
+  await page.evaluate(() => window.__bench.untilIdle());
   await page.evaluate(() => {
     window.__benchClickAt = undefined;
     document.addEventListener('click', (event) => (window.__benchClickAt ??= event.timeStamp), { capture: true, once: true });
@@ -110,7 +112,8 @@ export async function measureOpen(page, base, count) {
     });
     const idle = await bench.untilIdle();
     const from = window.__benchClickAt;
-    return { painted: painted - from, idle: idle - from, longTasks: bench.longTasksBetween(from, idle) };
+    const open = [...bench.opens.values()].find((candidate) => candidate.sent >= from);
+    return { sent: open.sent - from, answered: open.answered - from, painted: painted - from, idle: idle - from, longTasks: bench.longTasksBetween(from, idle) };
   }, endMarker(count));
   return { ...timing, ...(await heapAndDom(page)) };
 }
