@@ -194,6 +194,37 @@ export async function measureStream(page, base, provider, tokens, timeoutMs = 18
 }
 
 /**
+ * A message sent as soon as a new conversation's composer shows, after a fresh load, to the default profile (the
+ * provider server's: add it first): Enter → the request at the server, and how many scripts the page and its worker
+ * began to fetch after Enter (code the send waited for).
+ */
+export async function measureFirstSend(page, base, provider) {
+  await loadAfresh(page, base, `${base}/#/`);
+  await newConversationButton(page).click();
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await box.fill('Hello');
+  provider.enqueue({ text: 'Hello back. bench-first-send-end' });
+  const before = chatRequests(provider).length;
+  const scripts = [];
+  const onRequest = (request) => new URL(request.url()).pathname.endsWith('.js') && scripts.push(new URL(request.url()).pathname);
+  await page.evaluate(() => {
+    window.__benchEnterAt = undefined;
+    document.addEventListener('keydown', (event) => event.key === 'Enter' && (window.__benchEnterAt ??= performance.timeOrigin + event.timeStamp), { capture: true });
+  });
+  page.context().on('request', onRequest);
+  try {
+    await box.press('Enter');
+    await waitFor(() => chatRequests(provider).length > before);
+  } finally {
+    page.context().off('request', onRequest);
+  }
+  const enterAt = await page.evaluate(() => window.__benchEnterAt);
+  const offset = await clockOffset(page, provider.url);
+  await page.locator('article[aria-label="Parley"][data-status="complete"]').filter({ hasText: 'bench-first-send-end' }).waitFor({ timeout: 60_000 });
+  return { enterToRequest: chatRequests(provider)[before].receivedAt - offset - enterAt, scriptsAfterEnter: scripts };
+}
+
+/**
  * One question round: the model asks, the page is reloaded (→ the pending form painted), the user answers, and the
  * time from the Submit click until the next model request reaches the server is taken.
  */

@@ -18,7 +18,7 @@ import { QUERIES, measureSearch } from './search.mjs';
 import { measureCodeStream } from './code-stream.mjs';
 import { measureSync } from './sync.mjs';
 import {
-  addServerProfile, measureAppLoad, measureBaselines, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
+  addServerProfile, measureAppLoad, measureBaselines, measureFirstSend, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
 } from './parley.mjs';
 import { printTable } from './report.mjs';
 
@@ -39,7 +39,7 @@ const distDirectory = option('--dist') ?? 'dist';
  * at the issue's 1,000 / 100,000 with `--sync-full` (or `--sync-conversations n`, 100 messages each); `--sync-parts
  * initial` (or `write,answer`) runs part of it; `--only open` opens the 100-, 1,000- and 10,000-message conversations,
  * each the first open after a fresh load, `--rounds n` times each; `--only local-model` runs the in-browser model's
- * figures alone.
+ * figures alone; `--only first-send` sends a message as soon as a new conversation's composer shows after a load.
  */
 const only = option('--only');
 const PORT = Number(process.env.BENCH_PORT ?? 4196);
@@ -120,6 +120,26 @@ async function onlyOpenRows() {
     figures.opens = opens;
     add('baseline', 'open a 100-message conversation (click → painted, idle)', median(opens[100].map((run) => run.idle)), 'ms', '', undefined, `click → sent ${median(opens[100].map((run) => run.sent)).toFixed(0)} ms, → answered ${median(opens[100].map((run) => run.answered)).toFixed(0)} ms, → painted ${median(opens[100].map((run) => run.painted)).toFixed(0)} ms`);
     openRows(opens);
+  } finally {
+    await context.close();
+  }
+}
+
+/** `--only first-send`: a message sent as soon as a new conversation's composer shows after a load, `--rounds n` times (9). */
+async function firstSendRows() {
+  const { context, page } = await freshPage(browser, base);
+  try {
+    await addServerProfile(page, base, provider.url);
+    const runs = [];
+    const rounds = Number(option('--rounds') ?? (quick ? 3 : 9));
+    for (let round = 0; round < rounds; round += 1) {
+      log(`first send after a load, round ${round + 1} of ${rounds}`);
+      runs.push(await measureFirstSend(page, base, provider));
+    }
+    figures.firstSends = runs;
+    const fetched = runs.map((run) => run.scriptsAfterEnter.length);
+    add('first send', 'new conversation, send at once: Enter → request at the server', median(runs.map((run) => run.enterToRequest)), 'ms', '', undefined, `each after a fresh load; rounds ${runs.map((run) => run.enterToRequest.toFixed(0)).join(', ')}`);
+    add('first send', 'scripts fetched after Enter', median(fetched), '', '', undefined, `per round ${fetched.join(', ')}; ${[...new Set(runs.flatMap((run) => run.scriptsAfterEnter))].join(' ')}`);
   } finally {
     await context.close();
   }
@@ -250,7 +270,7 @@ async function syncRows() {
 }
 
 /** The sections `--only` runs alone (latency prints its own table, below). */
-const ONLY = { hostile: hostileRows, stream: streamRows, search: searchRows, code: codeRows, sync: syncRows, open: onlyOpenRows, 'local-model': onlyLocalModelRows };
+const ONLY = { hostile: hostileRows, stream: streamRows, search: searchRows, code: codeRows, sync: syncRows, open: onlyOpenRows, 'local-model': onlyLocalModelRows, 'first-send': firstSendRows };
 
 try {
   if (only === 'latency') {
