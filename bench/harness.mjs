@@ -165,6 +165,22 @@ export function instrumentPage() {
     requestAnimationFrame(() => afterPaint(resolve));
   }
   window.__bench = bench;
+  // When the page sent the app's worker a conversation.open, and when that reply arrived, by command id, in page time.
+  bench.opens = new Map();
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        const open = event.data?.kind === 'reply' ? bench.opens.get(event.data.id) : undefined;
+        if (open) open.answered = performance.now();
+      });
+    }
+    postMessage(message, ...rest) {
+      if (message?.kind === 'command' && message.command?.type === 'conversation.open') bench.opens.set(message.id, { sent: performance.now() });
+      return super.postMessage(message, ...rest);
+    }
+  };
   try {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) bench.longTasks.push([entry.startTime, entry.duration]);
@@ -204,6 +220,15 @@ export async function freshPage(browser, origin, { routeBlank = false } = {}) {
   if (routeBlank) await routeBlankPage(page, origin);
   await page.goto(`${origin}/bench-blank`);
   return { context, page };
+}
+
+/**
+ * Loads `url` as a new document: through the origin's blank page, so a URL that differs from the current one only in
+ * its hash (a same-document navigation) is a full load too, with the app's worker started again and nothing in memory.
+ */
+export async function loadAfresh(page, origin, url) {
+  await page.goto(`${origin}/bench-blank`);
+  await page.goto(url);
 }
 
 /** Waits (in node) until the page's watcher saw its selector painted; the time since navigation start, in ms. */

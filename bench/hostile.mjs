@@ -3,29 +3,41 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshPage } from './harness.mjs';
+import { freshPage, loadAfresh } from './harness.mjs';
 import { addServerProfile, conversationWithServer } from './parley.mjs';
 
 export const MANY_CONVERSATIONS = 10_000;
 
-/** Both measurements, `repetitions` times each; every import into a fresh context (an empty IndexedDB). */
-export async function measureHostile(browser, base, provider, repetitions) {
+/**
+ * The measurements, `repetitions` times each; every import into a fresh context (an empty IndexedDB). `parts` chooses
+ * some of them: 'stream' (the nested-list reply), 'import' (10,000 conversations), 'open' (the finished big replies).
+ */
+export async function measureHostile(browser, base, provider, repetitions, parts = ['stream', 'import', 'open']) {
   const streams = [];
-  await inFreshPage(browser, base, async (page) => {
-    await addServerProfile(page, base, provider.url);
-    for (let round = 0; round < repetitions; round += 1) streams.push(await measureNestedListStream(page, base, provider));
-  });
+  if (parts.includes('stream')) {
+    await inFreshPage(browser, base, async (page) => {
+      await addServerProfile(page, base, provider.url);
+      for (let round = 0; round < repetitions; round += 1) streams.push(await measureNestedListStream(page, base, provider));
+    });
+  }
   const imports = [];
-  for (let round = 0; round < repetitions; round += 1) await inFreshPage(browser, base, async (page) => imports.push(await measureManyImport(page, base, MANY_CONVERSATIONS)));
+  if (parts.includes('import')) {
+    for (let round = 0; round < repetitions; round += 1) await inFreshPage(browser, base, async (page) => imports.push(await measureManyImport(page, base, MANY_CONVERSATIONS)));
+  }
   const bigMessages = {};
+  if (parts.includes('open')) await measureBigMessageOpens(browser, base, repetitions, bigMessages);
+  return { streams, imports, bigMessages };
+}
+
+/** Each finished big reply opened `repetitions` times, the sizes taking turns round by round. */
+async function measureBigMessageOpens(browser, base, repetitions, bigMessages) {
   await inFreshPage(browser, base, async (page) => {
     await importFile(page, base, 'bench-big-messages.json', bigMessagesFile(BIG_MESSAGE_LINES));
-    for (const [label, lines] of Object.entries(BIG_MESSAGE_LINES)) {
-      bigMessages[label] = [];
-      for (let round = 0; round < repetitions; round += 1) bigMessages[label].push(await measureBigMessageOpen(page, base, bigMessageConversation(label)));
+    for (const label of Object.keys(BIG_MESSAGE_LINES)) bigMessages[label] = [];
+    for (let round = 0; round < repetitions; round += 1) {
+      for (const label of Object.keys(BIG_MESSAGE_LINES)) bigMessages[label].push(await measureBigMessageOpen(page, base, bigMessageConversation(label)));
     }
   });
-  return { streams, imports, bigMessages };
 }
 
 /** The issue's finished replies of nested lists: about 1 MB, 5 MB and 10 MB (51 characters a line on average). */
@@ -55,11 +67,15 @@ async function importFile(page, base, name, content) {
   await page.locator('.import-result').waitFor({ timeout: 300_000 });
 }
 
-/** Opens a conversation whose reply is one huge finished message: the longest task from the click until idle. */
+/**
+ * Opens a conversation whose reply is one huge finished message, the first open after a fresh load (see measureOpen):
+ * the longest task from the click until idle.
+ */
 async function measureBigMessageOpen(page, base, conversationId) {
-  await page.goto(`${base}/#/`);
+  await loadAfresh(page, base, `${base}/#/`);
   const link = page.locator(`a[href="#/c/${conversationId}"]`);
   await link.waitFor();
+  await page.evaluate(() => window.__bench.untilIdle());
   await page.evaluate(() => {
     window.__benchClickAt = undefined;
     document.addEventListener('click', (event) => (window.__benchClickAt ??= event.timeStamp), { capture: true, once: true });
@@ -70,7 +86,8 @@ async function measureBigMessageOpen(page, base, conversationId) {
     const painted = await bench.untilPainted(() => {
       const articles = document.querySelectorAll('[role="log"] article');
       const last = articles[articles.length - 1];
-      return last?.getAttribute('aria-label') === 'Parley' && (last.querySelector('.markdown')?.textContent ?? '').includes('item 0');
+      // Formatted, or shown as plain text (a reply too deeply nested or too long to format is).
+      return last?.getAttribute('aria-label') === 'Parley' && (last.querySelector('.markdown, .message-text')?.textContent ?? '').includes('item 0');
     }, 120_000);
     const idle = await bench.untilIdle();
     const from = window.__benchClickAt;

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { transformWithOxc } from 'vite';
 
 const READY = 'Ready (stored on this device).';
+const REPLY_TOKENS = 64;
 
 /** The e2e suite's model server and tiny-model writer, compiled on the fly (they import only node: and each other). */
 async function startModelServer() {
@@ -66,11 +67,14 @@ export async function measureLocalModel(browser, base, rounds) {
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Tiny');
     await page.getByRole('textbox', { name: 'Model URL', exact: true }).fill(`${server.url}/tiny.gguf`);
     await page.getByRole('textbox', { name: 'Model URL', exact: true }).blur();
+    // The tiny model's random weights never end a reply by themselves: each one stops at this many tokens.
+    await page.getByRole('spinbutton', { name: 'Max output tokens', exact: true }).fill(String(REPLY_TOKENS));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     await page.locator('.local-model').getByRole('status').filter({ hasText: READY }).waitFor({ timeout: 120_000 });
-    await page.getByRole('button', { name: 'Use Tiny', exact: true }).click();
+    // A profile just added is the default for new conversations (README, "Accessible names": no "Use Tiny" then).
+    await page.getByText('New conversations will use Tiny.', { exact: true }).waitFor();
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     const threads = Math.max(1, Math.min(4, Math.floor(cores / 2)));
     const isolated = await page.evaluate(() => self.crossOriginIsolated);

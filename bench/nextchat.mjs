@@ -3,7 +3,7 @@
 // can drive reliably across its versions, so its persisted stores are written before it loads (the shapes its
 // zustand stores persist: localStorage and idb-keyval's "keyval-store"). Every step that fails is reported as
 // skipped with the reason; the comparison never fails the Parley run.
-import { droppedFrames, freshPage, heapAndDom, measureLoad, sleep } from './harness.mjs';
+import { droppedFrames, freshPage, heapAndDom, loadAfresh, measureLoad, sleep } from './harness.mjs';
 
 const CHAT_STORE = 'chat-next-web-store';
 const STREAM_END = ' bench-stream-end';
@@ -105,11 +105,13 @@ export async function measureNextChat(browser, url, provider, { sizes, tokens, r
   return results;
 }
 
+/** The first open after a load, as Parley's measureOpen: a new document, the session clicked once the page is idle. */
 async function openSession(page, url, count) {
-  await page.goto(url);
+  await loadAfresh(page, new URL(url).origin, url);
   await page.locator('textarea').first().waitFor({ timeout: 60_000 });
   const item = page.getByText(topic(count), { exact: true }).first();
   await item.waitFor({ timeout: 30_000 });
+  await page.evaluate(() => window.__bench.untilIdle());
   await page.evaluate(() => {
     window.__benchClickAt = undefined;
     document.addEventListener('click', (event) => (window.__benchClickAt ??= event.timeStamp), { capture: true, once: true });
@@ -126,7 +128,7 @@ async function openSession(page, url, count) {
 }
 
 async function stream(page, url, provider, tokens) {
-  await page.goto(url);
+  await loadAfresh(page, new URL(url).origin, url);
   await page.getByText('bench stream', { exact: true }).first().click();
   provider.enqueue({ tokens, tokensEnd: STREAM_END, burst: true });
   const before = provider.requests.filter((request) => /\/chat\/completions$/.test(request.path) && request.method === 'POST').length;

@@ -1,5 +1,5 @@
 // Parley's measurements, driven through its UI as a user would (Settings, the conversation list, the composer).
-import { countWorkerTransactions, droppedFrames, freshPage, heapAndDom, measureLoad, sleep } from './harness.mjs';
+import { countWorkerTransactions, droppedFrames, freshPage, heapAndDom, loadAfresh, measureLoad, sleep } from './harness.mjs';
 import { conversationId, endMarker, exportFile } from './seed.mjs';
 
 export const STREAM_END = ' bench-stream-end';
@@ -89,14 +89,16 @@ export async function seedThroughImport(page, base, sizes) {
 }
 
 /**
- * Opens the seeded `count`-message conversation from a freshly loaded app by clicking its link: click → its last
- * message painted, then → the main thread idle. Also the longest task meanwhile, the JS heap and the DOM size.
+ * The first open after a load: loads the app afresh (a new document and worker, as NextChat is measured), then opens the
+ * seeded `count`-message conversation by clicking its link once the page is idle: click → conversation.open sent to the
+ * worker, → its answer, → the last message painted, then → the main thread idle. Also the longest task meanwhile, the JS heap and the DOM size.
  */
 export async function measureOpen(page, base, count) {
-  await page.goto(`${base}/#/`);
+  await loadAfresh(page, base, `${base}/#/`);
   await newConversationButton(page).waitFor();
   const link = page.locator(`a[href="#/c/${conversationId(count)}"]`);
   await link.waitFor();
+  await page.evaluate(() => window.__bench.untilIdle());
   await page.evaluate(() => {
     window.__benchClickAt = undefined;
     document.addEventListener('click', (event) => (window.__benchClickAt ??= event.timeStamp), { capture: true, once: true });
@@ -110,7 +112,8 @@ export async function measureOpen(page, base, count) {
     });
     const idle = await bench.untilIdle();
     const from = window.__benchClickAt;
-    return { painted: painted - from, idle: idle - from, longTasks: bench.longTasksBetween(from, idle) };
+    const open = [...bench.opens.values()].find((candidate) => candidate.sent >= from);
+    return { sent: open.sent - from, answered: open.answered - from, painted: painted - from, idle: idle - from, longTasks: bench.longTasksBetween(from, idle) };
   }, endMarker(count));
   return { ...timing, ...(await heapAndDom(page)) };
 }
@@ -188,6 +191,37 @@ export async function measureStream(page, base, provider, tokens, timeoutMs = 18
     longTasks: timing.longTasks,
     frames: droppedFrames(timing.frames, timing.from, timing.painted),
   };
+}
+
+/**
+ * A message sent as soon as a new conversation's composer shows, after a fresh load, to the default profile (the
+ * provider server's: add it first): Enter → the request at the server, and how many scripts the page and its worker
+ * began to fetch after Enter (code the send waited for).
+ */
+export async function measureFirstSend(page, base, provider) {
+  await loadAfresh(page, base, `${base}/#/`);
+  await newConversationButton(page).click();
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await box.fill('Hello');
+  provider.enqueue({ text: 'Hello back. bench-first-send-end' });
+  const before = chatRequests(provider).length;
+  const scripts = [];
+  const onRequest = (request) => new URL(request.url()).pathname.endsWith('.js') && scripts.push(new URL(request.url()).pathname);
+  await page.evaluate(() => {
+    window.__benchEnterAt = undefined;
+    document.addEventListener('keydown', (event) => event.key === 'Enter' && (window.__benchEnterAt ??= performance.timeOrigin + event.timeStamp), { capture: true });
+  });
+  page.context().on('request', onRequest);
+  try {
+    await box.press('Enter');
+    await waitFor(() => chatRequests(provider).length > before);
+  } finally {
+    page.context().off('request', onRequest);
+  }
+  const enterAt = await page.evaluate(() => window.__benchEnterAt);
+  const offset = await clockOffset(page, provider.url);
+  await page.locator('article[aria-label="Parley"][data-status="complete"]').filter({ hasText: 'bench-first-send-end' }).waitFor({ timeout: 60_000 });
+  return { enterToRequest: chatRequests(provider)[before].receivedAt - offset - enterAt, scriptsAfterEnter: scripts };
 }
 
 /**

@@ -3,7 +3,7 @@
 // figure next to a baseline measured in the same run, as medians of several repetitions: the machines are shared and
 // noisy, so the ratios are what compare across runs.
 //
-//   node bench/run.mjs [--json <file>] [--nextchat-url <url>] [--dist <build directory>] [--quick] [--only hostile]
+//   node bench/run.mjs [--json <file>] [--nextchat-url <url>] [--dist <build directory>] [--quick] [--only <section>]
 //
 // Environment: CHROMIUM_PATH, BENCH_PORT (4196), BENCH_TOKENS (50000).
 import { existsSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { QUERIES, measureSearch } from './search.mjs';
 import { measureCodeStream } from './code-stream.mjs';
 import { measureSync } from './sync.mjs';
 import {
-  addServerProfile, measureAppLoad, measureBaselines, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
+  addServerProfile, measureAppLoad, measureBaselines, measureFirstSend, measureOpen, measureQuestionRound, measureStream, seedThroughImport,
 } from './parley.mjs';
 import { printTable } from './report.mjs';
 
@@ -32,12 +32,15 @@ const jsonFile = option('--json');
 const nextChatUrl = option('--nextchat-url');
 const distDirectory = option('--dist') ?? 'dist';
 /**
- * `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps); `--only stream`
+ * `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps), `--rounds n` times
+ * (3), or part of it with `--hostile-parts open` (or `stream,import`); `--only stream`
  * runs the long stream alone, `--rounds n` times (5), with where its time goes; `--only search` runs search across
  * conversations alone; `--only latency` runs issue 21.22's load, reload and approval figures with the first-load bytes;
  * `--only sync` runs issue 19's sync figures (bench/sync.mjs), the initial sync at 100 conversations / 10,000 messages, or
  * at the issue's 1,000 / 100,000 with `--sync-full` (or `--sync-conversations n`, 100 messages each); `--sync-parts
- * initial` (or `write,answer`) runs part of it.
+ * initial` (or `write,answer`) runs part of it; `--only open` opens the 100-, 1,000- and 10,000-message conversations,
+ * each the first open after a fresh load, `--rounds n` times each; `--only local-model` runs the in-browser model's
+ * figures alone; `--only first-send` sends a message as soon as a new conversation's composer shows after a load.
  */
 const only = option('--only');
 const PORT = Number(process.env.BENCH_PORT ?? 4196);
@@ -71,12 +74,96 @@ const figures = { date: new Date().toISOString(), tokens: TOKENS, quick };
 /** Issue 8.5: the longest task while hostile input is handled (target ≤ 200 ms). */
 async function hostileRows() {
   log('hostile input: a 769 KB nested-list reply, and an import of 10,000 conversations');
-  const hostile = await measureHostile(browser, base, provider, quick ? 1 : 3);
+  const hostile = await measureHostile(browser, base, provider, Number(option('--rounds') ?? (quick ? 1 : 3)), option('--hostile-parts')?.split(','));
   figures.hostile = hostile;
   const longest = (runs) => median(runs.map((run) => run.longTasks.longest));
-  add('hostile', '769 KB nested-list reply: longest task while it streams', longest(hostile.streams), 'ms', '', undefined, `target ≤ 200 ms; Enter → complete ${median(hostile.streams.map((run) => run.enterToComplete)).toFixed(0)} ms`);
-  add('hostile', `import ${MANY_CONVERSATIONS} conversations: longest task`, longest(hostile.imports), 'ms', '', undefined, `target ≤ 200 ms; file chosen → result ${median(hostile.imports.map((run) => run.chosenToResult)).toFixed(0)} ms`);
-  for (const [label, runs] of Object.entries(hostile.bigMessages)) add('hostile', `open a finished ${label} nested-list reply: longest task`, longest(runs), 'ms', '', undefined, `target ≤ 200 ms; click → painted ${median(runs.map((run) => run.clickToPainted)).toFixed(0)} ms`);
+  const each = (runs) => `rounds ${runs.map((run) => run.longTasks.longest.toFixed(0)).join(', ')}`;
+  if (hostile.streams.length > 0) add('hostile', '769 KB nested-list reply: longest task while it streams', longest(hostile.streams), 'ms', '', undefined, `target ≤ 200 ms; Enter → complete ${median(hostile.streams.map((run) => run.enterToComplete)).toFixed(0)} ms`);
+  if (hostile.imports.length > 0) add('hostile', `import ${MANY_CONVERSATIONS} conversations: longest task`, longest(hostile.imports), 'ms', '', undefined, `target ≤ 200 ms; file chosen → result ${median(hostile.imports.map((run) => run.chosenToResult)).toFixed(0)} ms`);
+  for (const [label, runs] of Object.entries(hostile.bigMessages)) add('hostile', `open a finished ${label} nested-list reply after a load: longest task`, longest(runs), 'ms', '', undefined, `target ≤ 200 ms; click → painted ${median(runs.map((run) => run.clickToPainted)).toFixed(0)} ms; ${each(runs)}`);
+}
+
+/** Each seeded conversation opened `repetitions(count)` times, each the first open after a load (measureOpen). */
+async function measureOpens(page, repetitions = REPS.open) {
+  const opens = Object.fromEntries(SIZES.map((count) => [count, []]));
+  const rounds = Math.max(...SIZES.map(repetitions));
+  // Round by round, each size in turn: a busy spell on the machine falls on every size alike.
+  for (let round = 0; round < rounds; round += 1) {
+    const sizes = SIZES.filter((count) => round < repetitions(count));
+    log(`opening the ${sizes.join(', ')}-message conversations, round ${round + 1} of ${rounds}, each after a fresh load`);
+    for (const count of sizes) opens[count].push(await measureOpen(page, base, count));
+  }
+  return opens;
+}
+
+/** The open figures against the 100-message open (issue 31.3: 10,000 messages ≤ 1.2× 100). */
+function openRows(opens) {
+  const open100 = median(opens[100].map((run) => run.idle));
+  for (const count of [1000, 10_000]) {
+    const runs = opens[count];
+    const inWorker = (run) => run.answered - run.sent;
+    add('open', `open ${count} messages: conversation.open sent → answered`, median(runs.map(inWorker)), 'ms', 'open 100 messages', median(opens[100].map(inWorker)), `click → sent ${median(runs.map((run) => run.sent)).toFixed(0)} ms`);
+    add('open', `open ${count} messages: click → last message painted`, median(runs.map((run) => run.painted)), 'ms', 'open 100 messages', median(opens[100].map((run) => run.painted)));
+    add('open', `open ${count} messages: click → painted and idle`, median(runs.map((run) => run.idle)), 'ms', 'open 100 messages', open100);
+    add('open', `open ${count} messages: longest task`, median(runs.map((run) => run.longTasks.longest)), 'ms', '', undefined, 'target ≤ 200 ms');
+    add('open', `open ${count} messages: JS heap after GC`, median(runs.map((run) => run.heapMb)), 'MB');
+    add('open', `open ${count} messages: DOM elements`, median(runs.map((run) => run.elements)), '');
+  }
+}
+
+/** `--only open`: the seeded conversations opened after a fresh load (`--rounds n` times each), against the 100-message one. */
+async function onlyOpenRows() {
+  const { context, page } = await freshPage(browser, base);
+  try {
+    log(`seeding ${SIZES.join(', ')}-message conversations through Settings → Import`);
+    await seedThroughImport(page, base, SIZES);
+    const rounds = option('--rounds');
+    const opens = await measureOpens(page, rounds === undefined ? REPS.open : () => Number(rounds));
+    figures.opens = opens;
+    add('baseline', 'open a 100-message conversation (click → painted, idle)', median(opens[100].map((run) => run.idle)), 'ms', '', undefined, `click → sent ${median(opens[100].map((run) => run.sent)).toFixed(0)} ms, → answered ${median(opens[100].map((run) => run.answered)).toFixed(0)} ms, → painted ${median(opens[100].map((run) => run.painted)).toFixed(0)} ms`);
+    openRows(opens);
+  } finally {
+    await context.close();
+  }
+}
+
+/** `--only first-send`: a message sent as soon as a new conversation's composer shows after a load, `--rounds n` times (9). */
+async function firstSendRows() {
+  const { context, page } = await freshPage(browser, base);
+  try {
+    await addServerProfile(page, base, provider.url);
+    const runs = [];
+    const rounds = Number(option('--rounds') ?? (quick ? 3 : 9));
+    for (let round = 0; round < rounds; round += 1) {
+      log(`first send after a load, round ${round + 1} of ${rounds}`);
+      runs.push(await measureFirstSend(page, base, provider));
+    }
+    figures.firstSends = runs;
+    const fetched = runs.map((run) => run.scriptsAfterEnter.length);
+    add('first send', 'new conversation, send at once: Enter → request at the server', median(runs.map((run) => run.enterToRequest)), 'ms', '', undefined, `each after a fresh load; rounds ${runs.map((run) => run.enterToRequest.toFixed(0)).join(', ')}`);
+    add('first send', 'scripts fetched after Enter', median(fetched), '', '', undefined, `per round ${fetched.join(', ')}; ${[...new Set(runs.flatMap((run) => run.scriptsAfterEnter))].join(' ')}`);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Issue 11's figures of the in-browser model (local-model.mjs); a round that failed prints its reason instead. */
+function localModelRows(localModel) {
+  if (localModel.skipped) return;
+  const mode = localModel.threads > 1 ? `multi-threaded (${localModel.threads} threads)` : 'single-threaded (1 thread per 2 cores)';
+  add('local model', `tiny model: tokens per second, ${mode}`, localModel.tokensPerSecond, 'tok/s', '', undefined, localModel.isolated ? 'cross-origin isolated' : 'not isolated');
+  if (localModel.multi) add('local model', `tiny model: tokens per second, multi-threaded (${localModel.multi.threads} threads, chosen in Settings)`, localModel.multi.tokensPerSecond, 'tok/s', 'automatic threads', localModel.tokensPerSecond);
+  add('local model', 'send → first token, model loaded', localModel.warmFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
+  add('local model', 'send → first token, first reply after load (engine + model load)', localModel.coldFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
+}
+
+/** `--only local-model`: the in-browser model alone, `--rounds n` replies (3). */
+async function onlyLocalModelRows() {
+  log('in-browser model');
+  const localModel = await measureLocalModel(browser, base, Number(option('--rounds') ?? (quick ? 1 : 3)));
+  figures.localModel = localModel;
+  localModelRows(localModel);
+  return localModel;
 }
 
 /** Search across conversations: query latency in the worker at 1k/10k/100k messages (target ≤ 65 ms at 100k). */
@@ -184,14 +271,17 @@ async function syncRows() {
   for (const row of sync.rows) add(...row);
 }
 
+/** The sections `--only` runs alone (latency prints its own table, below). */
+const ONLY = { hostile: hostileRows, stream: streamRows, search: searchRows, code: codeRows, sync: syncRows, open: onlyOpenRows, 'local-model': onlyLocalModelRows, 'first-send': firstSendRows };
+
 try {
   if (only === 'latency') {
     const mcp = await latencyRows();
     printTable(rows, { firstLoad, mcp, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
-  } else if (only === 'hostile' || only === 'stream' || only === 'search' || only === 'code' || only === 'sync') {
-    await (only === 'hostile' ? hostileRows() : only === 'search' ? searchRows() : only === 'code' ? codeRows() : only === 'sync' ? syncRows() : streamRows());
-    printTable(rows, { firstLoad, mcp: {}, localModel: {}, elapsedSeconds: (Date.now() - started) / 1000 });
+  } else if (only !== undefined && only in ONLY) {
+    const localModel = await ONLY[only]();
+    printTable(rows, { firstLoad, mcp: {}, localModel: only === 'local-model' ? localModel : {}, elapsedSeconds: (Date.now() - started) / 1000 });
     if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ ...figures, rows }, null, 2)}\n`);
   } else {
     log('page loads');
@@ -206,12 +296,7 @@ try {
     log(`seeding ${SIZES.join(', ')}-message conversations through Settings → Import`);
     await seedThroughImport(page, base, SIZES);
 
-    const opens = {};
-    for (const count of SIZES) {
-      log(`opening the ${count}-message conversation ×${REPS.open(count)}`);
-      opens[count] = [];
-      for (let round = 0; round < REPS.open(count); round += 1) opens[count].push(await measureOpen(page, base, count));
-    }
+    const opens = await measureOpens(page);
 
     log('profile for the provider server');
     await addServerProfile(page, base, provider.url);
@@ -256,14 +341,7 @@ try {
     add('baseline', 'open a 100-message conversation (click → painted, idle)', open100, 'ms', 'empty page load', blankLoad);
     add('load', 'app load → "New conversation" painted', median(loads.app), 'ms', 'empty page load', blankLoad);
     add('load', `first-load JS gzip (${firstLoad.files.length} files)`, firstLoad.totalKiB, 'KiB', 'budget', FIRST_LOAD_BUDGET_KIB, firstLoad.totalKiB <= FIRST_LOAD_BUDGET_KIB ? 'PASS' : 'FAIL');
-    for (const count of [1000, 10_000]) {
-      const runs = opens[count];
-      add('open', `open ${count} messages: click → last message painted`, median(runs.map((run) => run.painted)), 'ms', 'open 100 messages', open100);
-      add('open', `open ${count} messages: click → painted and idle`, median(runs.map((run) => run.idle)), 'ms', 'open 100 messages', open100);
-      add('open', `open ${count} messages: longest task`, median(runs.map((run) => run.longTasks.longest)), 'ms', '', undefined, 'target ≤ 200 ms');
-      add('open', `open ${count} messages: JS heap after GC`, median(runs.map((run) => run.heapMb)), 'MB');
-      add('open', `open ${count} messages: DOM elements`, median(runs.map((run) => run.elements)), '');
-    }
+    openRows(opens);
     for (const [tokens, runs] of [[SHORT_TOKENS, streams], [TOKENS, longStreams]]) {
       if (runs.length === 0) {
         add('stream', `${tokens} tokens: did not finish (${longStreamFailure})`, Number.NaN, '');
@@ -278,13 +356,7 @@ try {
     add('question', 'submit answers → next model request at the server', median(questions.map((run) => run.submitToRequest)), 'ms', 'raw fetch + one IndexedDB commit', fetchPlusCommit, 'target ≤ 3×');
     add('question', 'IndexedDB transactions, submit → next request (all / readwrite)', median(questions.map((run) => run.transactions)), '', '', undefined, `${median(questions.map((run) => run.writeTransactions))} readwrite`);
     add('question', 'reload → pending question form painted', median(questions.map((run) => run.reloadToForm)), 'ms', 'empty page load', blankLoad);
-    if (!localModel.skipped) {
-      const mode = localModel.threads > 1 ? `multi-threaded (${localModel.threads} threads)` : 'single-threaded (1 thread per 2 cores)';
-      add('local model', `tiny model: tokens per second, ${mode}`, localModel.tokensPerSecond, 'tok/s', '', undefined, localModel.isolated ? 'cross-origin isolated' : 'not isolated');
-      if (localModel.multi) add('local model', `tiny model: tokens per second, multi-threaded (${localModel.multi.threads} threads, chosen in Settings)`, localModel.multi.tokensPerSecond, 'tok/s', 'automatic threads', localModel.tokensPerSecond);
-      add('local model', 'send → first token, model loaded', localModel.warmFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
-      add('local model', 'send → first token, first reply after load (engine + model load)', localModel.coldFirstToken, 'ms', 'scripted model, same path', localModel.scriptedFirstToken);
-    }
+    localModelRows(localModel);
     if (!mcp.skipped) {
       const approvalBaseline = baselines.postMessageRoundTrip + mcp.serverLatency;
       add('tools', 'Allow → tool request at the MCP server', mcp.clickToToolRequest, 'ms', 'postMessage + server latency', approvalBaseline);

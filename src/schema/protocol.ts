@@ -154,6 +154,10 @@ export interface LocalModelStatus {
 /** Some of a conversation's messages, oldest first, and how many stored messages come before the first of them. */
 export interface MessagePage {
   messages: Message[];
+  /**
+   * 0 exactly when no stored message on the path comes before them. Counted from positions (seqs), not by reading each:
+   * on a line missing some messages (still arriving by sync) it is the span from the first stored one.
+   */
   earlier: number;
 }
 

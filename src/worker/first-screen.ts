@@ -57,12 +57,23 @@ const START_STATES: readonly RunState[] = ['running', 'waiting_network'];
 export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
   const { database } = deps;
   const settings = new SettingsStore(new StoredConfig(database), deps.newId);
-  let created: Promise<Host> | undefined;
-  const host = () => (created ??= deps.loadHost());
-
   // After this turn: the answer is posted first.
   const later = createAfterFirstScreen((run) => setTimeout(run, 0));
   const loadLater = later.load;
+
+  /** The profile's provider (the default one's when `profileId` is absent) starts loading; see prepareModel. */
+  const prepareProfile = (profileId: string | undefined) => {
+    const prepareModel = deps.prepareModel;
+    if (!prepareModel) return;
+    loadLater(() => void (async () => settings.getProfile(profileId ?? (await settings.getSettings()).defaultProfileId))().then(
+      (profile) => profile && prepareModel(profile),
+      () => undefined,
+    ));
+  };
+  let created: Promise<Host> | undefined;
+  // What needs the full host is most often a new conversation, whose first message goes to the default profile: its
+  // provider loads beside the host's code, so a message sent as soon as the composer shows does not wait for it.
+  const host = () => (created ??= (prepareProfile(undefined), deps.loadHost()));
 
   const anyIn = async (states: readonly RunState[]): Promise<boolean> => {
     const index = database.transaction('conversations').store.index('by-run-state');
@@ -82,14 +93,7 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     if (hint) deps.broadcast(hint);
   };
   /** As the full host's prepareModel: the conversation's profile (its own, else the default) starts loading its provider. */
-  const prepare = (conversation: Conversation) => {
-    const prepareModel = deps.prepareModel;
-    if (!prepareModel) return;
-    loadLater(() => void (async () => settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId))().then(
-      (profile) => profile && prepareModel(profile),
-      () => undefined,
-    ));
-  };
+  const prepare = (conversation: Conversation) => prepareProfile(conversation.profileId);
   /** The messages on a conversation's selected branch, as the full host's repair reads them. */
   const pathOf = (conversationId: string) => messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
   const conversationGone = () => new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });

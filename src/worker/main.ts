@@ -11,6 +11,7 @@ import { createFirstScreen, type FirstScreen } from './first-screen';
 import { webLocks } from './locks';
 import { openPeerChannel } from './peer-channel';
 import { clipForPage } from './page-copy';
+import { loadProviderCode } from './providers/provider-code';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -32,7 +33,8 @@ const markOutdated = () => {
 
 const locks = webLocks(navigator.locks);
 const newId = () => crypto.randomUUID();
-const prepareModel = (profile: Profile) => void import('./providers/registry').then((registry) => registry.prepareProvider(profile)).catch(() => undefined);
+// The registry and the provider's own code are fetched side by side, so a first request after a reload waits for neither.
+const prepareModel = (profile: Profile) => void Promise.all([import('./providers/registry'), loadProviderCode(profile.kind)]).catch(() => undefined);
 // The full host (zod, the loop, MCP, sync) loads when something needs more than the first screen (issue 21.21).
 const loadHostCode = () => import('./host');
 

@@ -4,6 +4,7 @@ import type { MessagePage } from '../schema/protocol';
 import { countInMessage } from '../schema/searchable-text';
 import type { ParleyDatabase } from './database';
 import { messagesIn } from './store-context';
+import type { ReadTransaction } from './transaction';
 
 /** How many of a conversation's newest messages `conversation.open` returns. */
 export const OPEN_PAGE_SIZE = 50;
@@ -17,8 +18,9 @@ export function listMessages(database: ParleyDatabase, conversationId: string): 
 
 /**
  * The newest `limit` messages of the path with `fromSeq <= seq < beforeSeq`, oldest first, and how many come before
- * them. A conversation without forks is one line: a key cursor finds where the page starts, one getAll reads it. One
- * with forks reads all its messages to find its path (a fork is rare; a page of a line stays cheap).
+ * them (see MessagePage). A conversation without forks is one line: a key cursor finds where the page starts, one getAll
+ * reads it, and the first key before it says how far back the line goes. One with forks reads all its messages to find
+ * its path (a fork is rare; a page of a line stays cheap).
  */
 export async function listMessagePage(database: ParleyDatabase, conversationId: string, options: { beforeSeq?: number; fromSeq?: number; limit: number }): Promise<MessagePage> {
   const transaction = database.transaction(['conversations', 'messages'], 'readonly');
@@ -38,9 +40,20 @@ export async function listMessagePage(database: ParleyDatabase, conversationId: 
   const upper = options.beforeSeq ?? Number.MAX_SAFE_INTEGER;
   const [messages, earlier] = await Promise.all([
     index.getAll(IDBKeyRange.bound([conversationId, firstSeq], [conversationId, upper], false, true)),
-    firstSeq > 0 ? index.count(IDBKeyRange.bound([conversationId, 0], [conversationId, firstSeq], false, true)) : 0,
+    firstSeq > 0 ? earlierOnLine(transaction, conversationId, firstSeq) : 0,
   ]);
   return { messages, earlier };
+}
+
+/**
+ * How many messages of a line come before `firstSeq`, from its first stored message's seq: positions on a line run one
+ * by one, so this counts them with one key read (an IndexedDB count walks every key before the page, and a long
+ * conversation's open grew with it). 0 exactly when none is stored before it; a gap (messages still arriving by sync)
+ * after the first stored one is counted as if it were filled.
+ */
+async function earlierOnLine(transaction: ReadTransaction, conversationId: string, firstSeq: number): Promise<number> {
+  const first = await transaction.objectStore('messages').index('by-conversation').openKeyCursor(IDBKeyRange.bound([conversationId, 0], [conversationId, firstSeq], false, true));
+  return first ? firstSeq - (first.key[1] as number) : 0;
 }
 
 /** The newest page of a conversation, reaching back far enough to hold every message with a pending request. */

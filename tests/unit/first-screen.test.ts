@@ -166,6 +166,24 @@ describe('the worker\'s first screen', () => {
     worker.close();
   });
 
+  it('loads the default profile\'s provider beside the full host, not with the home screen', async () => {
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const tab = await openTab({ databaseName, locks });
+    const local = await tab.send({ type: 'profiles.save', profile: { name: 'Local', kind: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'm' } });
+    await tab.send({ type: 'settings.update', defaultProfileId: local.id });
+    tab.close();
+    const worker = await openWorker(databaseName, locks);
+    for (const command of [{ type: 'settings.get' }, { type: 'profiles.list' }, { type: 'conversation.list' }]) await worker.screen.handle(command);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(worker.prepared).toEqual([]);
+    // "New conversation": the full host answers it, and the first message will go to the default profile.
+    await worker.screen.handle({ type: 'conversation.create' });
+    expect(worker.hostsCreated()).toBe(1);
+    await vi.waitFor(() => expect(worker.prepared).toEqual([local.id]));
+    worker.close();
+  });
+
   it('creates the full host at start to repair a run its dead tab left running', async () => {
     const { databaseName, locks, tab, conversationId } = await idleDatabase();
     tab.close();

@@ -10,7 +10,7 @@ function message(seq: number, extra: Partial<Message> = {}): Message {
 }
 
 /** A stored conversation of `count` messages, through the import a user would use. */
-async function tabWith(count: number, options: { pendingAt?: number; overrides?: Message[] } = {}): Promise<TestTab> {
+async function tabWith(count: number, options: { pendingAt?: number; overrides?: Message[]; firstNotStored?: number } = {}): Promise<TestTab> {
   const databaseName = uniqueDatabaseName();
   const tab = await openTab({ databaseName, locks: memoryLocks() });
   const messages = Array.from({ length: count }, (_, seq) => message(seq));
@@ -32,10 +32,45 @@ async function tabWith(count: number, options: { pendingAt?: number; overrides?:
     for (const stored of options.overrides) await database.put('messages', stored);
     database.close();
   }
+  if (options.firstNotStored !== undefined) {
+    const database = await openParleyDatabase(databaseName);
+    for (let seq = 0; seq < options.firstNotStored; seq += 1) await database.delete('messages', `m${seq}`);
+    database.close();
+  }
   return tab;
 }
 
 const seqs = (messages: Message[]) => messages.map((item) => item.seq);
+
+/**
+ * How many stored records IndexedDB hands back while `body` runs: each value or key a get or getAll returns, each step
+ * of a cursor (one success of its request), and each key a count() walks (a count reads every key in its range, as
+ * Chromium's does). The prototypes are wrapped, not idb: idb calls them.
+ */
+async function recordsReadDuring(body: () => Promise<unknown>): Promise<number> {
+  let read = 0;
+  const one = () => 1;
+  const length = (result: unknown) => (result as unknown[]).length;
+  const counted = (result: unknown) => result as number;
+  const patches: Array<[Record<string, unknown>, string, (result: unknown) => number]> = [];
+  for (const source of [IDBObjectStore.prototype, IDBIndex.prototype] as unknown as Record<string, unknown>[]) {
+    patches.push([source, 'get', one], [source, 'getKey', one], [source, 'getAll', length], [source, 'getAllKeys', length], [source, 'count', counted], [source, 'openCursor', one], [source, 'openKeyCursor', one]);
+  }
+  const originals = patches.map(([target, name]) => target[name] as (...args: unknown[]) => IDBRequest);
+  patches.forEach(([target, name, size], at) => {
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      const request = originals[at]!.apply(this, args);
+      request.addEventListener('success', () => (read += request.result === null ? 0 : size(request.result)));
+      return request;
+    };
+  });
+  try {
+    await body();
+    return read;
+  } finally {
+    patches.forEach(([target, name], at) => (target[name] = originals[at]));
+  }
+}
 
 describe('paging messages by seq', () => {
   it('opens with the newest page only and counts the messages before it', async () => {
@@ -43,6 +78,27 @@ describe('paging messages by seq', () => {
     const opened = await tab.send({ type: 'conversation.open', conversationId });
     expect(seqs(opened.messages)).toEqual(Array.from({ length: 50 }, (_, index) => 450 + index));
     expect(opened.earlier).toBe(450);
+  });
+
+  it('reads as few stored records to open 3,000 messages as to open 100: it never counts the earlier ones', async () => {
+    const short = await tabWith(100);
+    const long = await tabWith(3000);
+    const readShort = await recordsReadDuring(() => short.send({ type: 'conversation.open', conversationId }));
+    let opened: { earlier?: number } = {};
+    const readLong = await recordsReadDuring(async () => (opened = await long.send({ type: 'conversation.open', conversationId })));
+    expect(opened.earlier).toBe(2950);
+    expect(readLong).toBe(readShort);
+    // The tally sees what the open reads: the newest page, at least.
+    expect(readShort).toBeGreaterThanOrEqual(50);
+  }, 60_000);
+
+  it('counts the earlier messages of a line whose first ones are not stored yet (still arriving by sync) from the first stored', async () => {
+    const tab = await tabWith(300, { firstNotStored: 10 });
+    const opened = await tab.send({ type: 'conversation.open', conversationId });
+    expect(opened.earlier).toBe(240);
+    const page = await tab.send({ type: 'conversation.messages', conversationId, beforeSeq: 60, limit: 50 });
+    expect(seqs(page.messages)).toEqual(Array.from({ length: 50 }, (_, index) => 10 + index));
+    expect(page.earlier).toBe(0);
   });
 
   it('pages back by seq until the first message, each page oldest first', async () => {

@@ -33,14 +33,6 @@ export async function createModelForProfile(profile: Profile, scriptText: string
   return createOpenAiCompatibleModel(profile, options);
 }
 
-/**
- * Loads the code `createModelForProfile` will import for this profile, so a first request after a reload does not wait
- * for it. The in-browser model is left to load when used (its engine is large); the scripted one has nothing to load.
- */
-export async function prepareProvider(profile: Profile): Promise<void> {
-  if (profile.kind === 'anthropic') await import('./anthropic');
-  else if (profile.kind === 'openai-compatible') await import('./openai-compatible');
-}
 
 /** What a non-scripted profile still lacks, in words for the user. */
 export function missingSettings(profile: Profile): string[] {
