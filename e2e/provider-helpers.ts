@@ -56,7 +56,7 @@ export function profileFor(server: ProviderServer, provider: ProviderLabel, name
   };
 }
 
-/** The masked form Settings shows of a stored key (src/worker/settings-store.ts maskKey). */
+/** The masked form Settings shows of a stored key (src/worker/settings/settings-store.ts maskKey). */
 export function maskedKey(apiKey: string): string {
   return apiKey.length <= 8 ? '••••' : `••••${apiKey.slice(-4)}`;
 }

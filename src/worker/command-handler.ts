@@ -14,7 +14,7 @@ import { createSyncHandlers } from './commands/sync-commands';
 import { createTransferHandlers } from './commands/transfer-commands';
 
 export type { CommandHandlerDeps } from './commands/command-deps';
-export { OPEN_PAGE_SIZE } from './message-pages';
+export { OPEN_PAGE_SIZE } from './store/message-pages';
 
 export type ProposalOutcome = { status: 'applied' } | { status: 'refused'; reason: string };
 

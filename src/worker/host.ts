@@ -1,7 +1,7 @@
 import { BUILT_IN_TOOLS } from '../core/tools';
 import type { Tool } from '../core/tool';
 import { checkElicitationContent } from '../core/json-schema-form';
-import { RequestWaiters } from './request-waiters';
+import { RequestWaiters } from './requests/request-waiters';
 import type { AppEvent } from '../schema/events';
 import type { Conversation, ConversationExport, Message, Profile } from '../schema/records';
 import { WireError } from '../schema/wire-error';
@@ -9,25 +9,25 @@ import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
 import type { SyncEngineHost } from './sync/engine-context';
 import type { ResolveContext } from '../core/requests';
-import { ConversationSearch } from './conversation-search';
-import { IndexedDbConversationStore } from './conversation-store';
-import type { ParleyDatabase } from './database';
-import { viewedConversations, type Locks } from './locks';
+import { ConversationSearch } from './search/conversation-search';
+import { IndexedDbConversationStore } from './store/conversation-store';
+import type { ParleyDatabase } from './store/database';
+import { viewedConversations, type Locks } from './runs/locks';
 import { ModelError, type Model } from '../core/model';
-import { createLatestThrottle, createProgressThrottle } from './progress-throttle';
-import { hintFor, type PeerHint } from './peer-channel';
-import { ChangeFeed } from './change-feed';
-import { pageEvents } from './page-events';
-import { RunManager } from './run-manager';
-import { SettingsStore } from './settings-store';
-import { StoredConfig } from './stored-config';
+import { createLatestThrottle, createProgressThrottle } from './runs/progress-throttle';
+import { hintFor, type PeerHint } from './tabs/peer-channel';
+import { ChangeFeed } from './store/change-feed';
+import { pageEvents } from './tabs/page-events';
+import { RunManager } from './runs/run-manager';
+import { SettingsStore } from './settings/settings-store';
+import { StoredConfig } from './settings/stored-config';
 import { McpHub } from './mcp/mcp-hub';
 import { SyncGate } from './sync/sync-gate';
 import { claimProposal } from './sync/applied-proposals';
 import type { Timers } from '../core/coalesced-writer';
 import { profileAcceptsImages } from '../schema/limits';
-import { withAttachments } from './attachment-model';
-import type { StorageEstimate } from './attachment-files';
+import { withAttachments } from './attachments/attachment-model';
+import type { StorageEstimate } from './attachments/attachment-files';
 
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
 
@@ -249,7 +249,7 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore) {
     return withAttachments(await environment.createModel(profile, current.script), {
       acceptsImages: profileAcceptsImages(profile),
       // Loaded with the first file a model step reads, not with the worker.
-      read: async (metas) => (await import('./attachment-files')).readAttachmentContents(environment.database, metas),
+      read: async (metas) => (await import('./attachments/attachment-files')).readAttachmentContents(environment.database, metas),
     });
   };
   return { profileOf, getModel };

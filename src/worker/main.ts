@@ -4,13 +4,13 @@ import { SYSTEM_PROMPT } from '../core/system-prompt';
 import type { AppEvent } from '../schema/events';
 import type { WorkerMessage } from '../schema/protocol';
 import type { Profile } from '../schema/records';
-import { serveCommands } from './channel-server';
-import { isNewerDatabaseError, openParleyDatabase } from './database';
+import { serveCommands } from './tabs/channel-server';
+import { isNewerDatabaseError, openParleyDatabase } from './store/database';
 import { WireError } from '../schema/wire-error';
-import { createFirstScreen, type FirstScreen } from './first-screen';
-import { webLocks } from './locks';
-import { openPeerChannel } from './peer-channel';
-import { clipForPage } from './page-copy';
+import { createFirstScreen, type FirstScreen } from './first-screen/first-screen';
+import { webLocks } from './runs/locks';
+import { openPeerChannel } from './tabs/peer-channel';
+import { clipForPage } from './store/page-copy';
 import { loadProviderCode } from './providers/provider-code';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -64,7 +64,7 @@ const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { 
         timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
         sleep: abortableSleep,
         // The import's reader and validators load when an import is made, not with the worker (issue 21.21).
-        readImport: async (file) => (await import('./import-reader')).readImportInWorker(file),
+        readImport: async (file) => (await import('./transfer/import-reader')).readImportInWorker(file),
       });
     },
   });

@@ -4,7 +4,7 @@ import { versionsOf } from '../../src/schema/records';
 import type { Model } from '../../src/core/model';
 import type { Block } from '../../src/schema/blocks';
 import type { Message, Profile } from '../../src/schema/records';
-import { openParleyDatabase } from '../../src/worker/database';
+import { openParleyDatabase } from '../../src/worker/store/database';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 

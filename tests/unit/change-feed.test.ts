@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChangeFeed, type Change } from '../../src/worker/change-feed';
-import { pageEvents } from '../../src/worker/page-events';
+import { ChangeFeed, type Change } from '../../src/worker/store/change-feed';
+import { pageEvents } from '../../src/worker/tabs/page-events';
 import type { AppEvent } from '../../src/schema/events';
 import type { Message } from '../../src/schema/records';
-import type { PeerHint } from '../../src/worker/peer-channel';
+import type { PeerHint } from '../../src/worker/tabs/peer-channel';
 
 const message = (id: string, conversationId = 'c1') => ({ id, conversationId, role: 'assistant', seq: 1, status: 'complete', blocks: [], createdAt: 1, updatedAt: 1 }) as unknown as Message;
 

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_VERSION, isNewerDatabaseError, openParleyDatabase } from '../../src/worker/database';
+import { DATABASE_VERSION, isNewerDatabaseError, openParleyDatabase } from '../../src/worker/store/database';
 import { uniqueDatabaseName } from './host-harness';
 
 /** Opens the database at `version` with raw calls, as a newer release of Parley in another tab would. */

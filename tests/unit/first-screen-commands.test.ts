@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readFirstScreenCommand } from '../../src/worker/first-screen-commands';
+import { readFirstScreenCommand } from '../../src/worker/first-screen/first-screen-commands';
 import { parseCommand } from '../../src/schema/commands';
 
 // The first screen's commands are checked by hand so the worker answers them before zod loads (issue 21.21). The hand

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { answerCommand, memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
-import { openParleyDatabase } from '../../src/worker/database';
-import { createAfterFirstScreen, createFirstScreen } from '../../src/worker/first-screen';
-import type { PeerHint } from '../../src/worker/peer-channel';
-import type { Locks } from '../../src/worker/locks';
+import { openParleyDatabase } from '../../src/worker/store/database';
+import { createAfterFirstScreen, createFirstScreen } from '../../src/worker/first-screen/first-screen';
+import type { PeerHint } from '../../src/worker/tabs/peer-channel';
+import type { Locks } from '../../src/worker/runs/locks';
 import type { AppEvent } from '../../src/schema/events';
 import type { Profile } from '../../src/schema/records';
 import { VIEW_LOCK_PREFIX } from '../../src/schema/limits';

@@ -5,7 +5,7 @@ import { zodTool } from '../../src/core/tools';
 import type { ElicitationResponse, Tool, ToolContext } from '../../src/core/tool';
 import type { Block, ToolCallBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
-import type { Locks } from '../../src/worker/locks';
+import type { Locks } from '../../src/worker/runs/locks';
 
 /** An MCP-like tool whose permission is "Ask every time"; it records each run, and `behaviour` decides what it does. */
 function askTool(behaviour: (args: { path: string }, context: ToolContext) => Promise<string> = async (args) => `wrote ${args.path}`) {

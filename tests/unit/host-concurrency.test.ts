@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
-import type { Locks } from '../../src/worker/locks';
+import type { Locks } from '../../src/worker/runs/locks';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,14 +1,14 @@
 import 'fake-indexeddb/auto';
 import { createHost, abortableSleep, type Host } from '../../src/worker/host';
-import { openParleyDatabase } from '../../src/worker/database';
-import { memoryLocks, type Locks } from '../../src/worker/locks';
+import { openParleyDatabase } from '../../src/worker/store/database';
+import { memoryLocks, type Locks } from '../../src/worker/runs/locks';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import type { AppEvent } from '../../src/schema/events';
 import type { CommandOf, CommandResult, CommandType } from '../../src/schema/commands';
 import type { Model } from '../../src/core/model';
 import type { Tool } from '../../src/core/tool';
 import type { Profile } from '../../src/schema/records';
-import type { PeerHint } from '../../src/worker/peer-channel';
+import type { PeerHint } from '../../src/worker/tabs/peer-channel';
 
 let databaseCounter = 0;
 

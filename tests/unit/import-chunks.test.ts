@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName } from './host-harness';
 import type { ConversationExport } from '../../src/schema/records';
-import { IMPORT_CHUNK_MESSAGES } from '../../src/worker/conversation-import';
+import { IMPORT_CHUNK_MESSAGES } from '../../src/worker/transfer/conversation-import';
 
 type Put = (...args: unknown[]) => unknown;
 const storePrototype = (globalThis as unknown as { IDBObjectStore: { prototype: { put: Put } } }).IDBObjectStore.prototype;

@@ -9,7 +9,7 @@ import type { ToolPermission } from '../../src/schema/mcp';
 import type { Block, ToolCallBlock } from '../../src/schema/blocks';
 import type { QuestionAnswer } from '../../src/schema/question';
 import type { ConversationExport, Message } from '../../src/schema/records';
-import { openParleyDatabase } from '../../src/worker/database';
+import { openParleyDatabase } from '../../src/worker/store/database';
 import { MCP_SERVERS_KEY, type StoredMcpServer } from '../../src/worker/mcp/mcp-server-store';
 
 /**

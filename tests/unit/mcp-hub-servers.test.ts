@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/worker/mcp/mcp-hub';
 import { McpCallError } from '../../src/worker/mcp/mcp-errors';
-import { openParleyDatabase } from '../../src/worker/database';
+import { openParleyDatabase } from '../../src/worker/store/database';
 import type { McpServerView } from '../../src/schema/mcp';
 import { toolSpecs } from '../../src/core/tools';
 import type { Tool, ToolContext } from '../../src/core/tool';

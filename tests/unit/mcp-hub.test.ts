@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/worker/mcp/mcp-hub';
-import { openParleyDatabase, type ParleyDatabase } from '../../src/worker/database';
+import { openParleyDatabase, type ParleyDatabase } from '../../src/worker/store/database';
 import type { McpServerView } from '../../src/schema/mcp';
 import type { ElicitationRequest, Tool, ToolContext } from '../../src/core/tool';
 import { describeFlatForm } from '../../src/core/json-schema-form';

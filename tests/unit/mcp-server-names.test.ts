@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/worker/mcp/mcp-hub';
-import { openParleyDatabase } from '../../src/worker/database';
+import { openParleyDatabase } from '../../src/worker/store/database';
 import { WireError } from '../../src/schema/wire-error';
 import { uniqueDatabaseName } from './host-harness';
 

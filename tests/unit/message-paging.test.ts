@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, type TestTab } from './host-harness';
 import type { Message } from '../../src/schema/records';
-import { openParleyDatabase } from '../../src/worker/database';
+import { openParleyDatabase } from '../../src/worker/store/database';
 
 const conversationId = 'long';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_TEXT_LIMIT } from '../../src/schema/limits';
 import type { Message } from '../../src/schema/records';
-import { clipForPage } from '../../src/worker/page-copy';
+import { clipForPage } from '../../src/worker/store/page-copy';
 
 const message = (blocks: Message['blocks']): Message => ({ id: 'm1', conversationId: 'c1', seq: 0, role: 'assistant', blocks, status: 'complete', createdAt: 0, updatedAt: 0 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { readPeerMessage, type PeerHint } from '../../src/worker/peer-channel';
+import { readPeerMessage, type PeerHint } from '../../src/worker/tabs/peer-channel';
 
 describe('messages between tabs are hints, not data', () => {
   it('drops malformed, oversized or data-carrying messages', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createProgressThrottle } from '../../src/worker/progress-throttle';
+import { createProgressThrottle } from '../../src/worker/runs/progress-throttle';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
 import type { Message } from '../../src/schema/records';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
-import { runLockName } from '../../src/worker/locks';
+import { runLockName } from '../../src/worker/runs/locks';
 
 describe('a tab that watches a run in another tab', () => {
   it('marks the run interrupted the moment the running tab is gone', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { terms } from '../../src/core/search-text';
-import { PREFIX_MIN, SearchIndex, type IndexedDocument } from '../../src/worker/search-index';
+import { PREFIX_MIN, SearchIndex, type IndexedDocument } from '../../src/worker/search/search-index';
 
 interface Written {
   id: string;

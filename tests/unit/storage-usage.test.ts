@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/schema/records';
-import { openParleyDatabase } from '../../src/worker/database';
-import { conversationSizes } from '../../src/worker/storage-usage';
+import { openParleyDatabase } from '../../src/worker/store/database';
+import { conversationSizes } from '../../src/worker/store/storage-usage';
 import { uniqueDatabaseName } from './host-harness';
 
 function message(conversationId: string, seq: number): Message {

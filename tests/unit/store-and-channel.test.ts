@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, answerCommand } from './host-harness';
-import { DATABASE_VERSION, openParleyDatabase } from '../../src/worker/database';
-import { serveCommands } from '../../src/worker/channel-server';
+import { DATABASE_VERSION, openParleyDatabase } from '../../src/worker/store/database';
+import { serveCommands } from '../../src/worker/tabs/channel-server';
 import type { ReplyEnvelope, WorkerMessage } from '../../src/schema/protocol';
 import type { Conversation, Message } from '../../src/schema/records';
 

@@ -3,9 +3,9 @@ import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type
 import type { Model } from '../../src/core/model';
 import type { Message, Profile } from '../../src/schema/records';
 import { createModelForProfile } from '../../src/worker/providers/registry';
-import { openParleyDatabase } from '../../src/worker/database';
-import { SETTINGS_KEY, StoredConfig } from '../../src/worker/stored-config';
-import { SettingsStore } from '../../src/worker/settings-store';
+import { openParleyDatabase } from '../../src/worker/store/database';
+import { SETTINGS_KEY, StoredConfig } from '../../src/worker/settings/stored-config';
+import { SettingsStore } from '../../src/worker/settings/settings-store';
 
 const lastText = (messages: Message[]) => messages.at(-1)!.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VIEW_LOCK_PREFIX } from '../../src/schema/limits';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
-import { openParleyDatabase, type ParleyDatabase } from '../../src/worker/database';
-import { discardUnused } from '../../src/worker/unused-conversations';
+import { openParleyDatabase, type ParleyDatabase } from '../../src/worker/store/database';
+import { discardUnused } from '../../src/worker/store/unused-conversations';
 import { UNTITLED } from '../../src/schema/conversation-title';
 import type { Conversation, Message } from '../../src/schema/records';
 

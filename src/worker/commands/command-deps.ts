@@ -4,12 +4,12 @@ import type { AppEvent } from '../../schema/events';
 import type { ConnectionTestResult } from '../../schema/protocol';
 import type { Conversation, ConversationExport, Profile } from '../../schema/records';
 import type { ResolveContext } from '../../core/requests';
-import type { StorageEstimate } from '../attachment-files';
-import type { ConversationSearch } from '../conversation-search';
-import type { IndexedDbConversationStore } from '../conversation-store';
+import type { StorageEstimate } from '../attachments/attachment-files';
+import type { ConversationSearch } from '../search/conversation-search';
+import type { IndexedDbConversationStore } from '../store/conversation-store';
 import type { McpHub } from '../mcp/mcp-hub';
-import type { RunManager } from '../run-manager';
-import type { SettingsStore } from '../settings-store';
+import type { RunManager } from '../runs/run-manager';
+import type { SettingsStore } from '../settings/settings-store';
 import type { SyncGate } from '../sync/sync-gate';
 
 /** What the command handlers work with: the host's store, settings, runs, and the rest it hands them. */

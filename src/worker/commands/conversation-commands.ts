@@ -1,7 +1,7 @@
 import type { Conversation } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
-import { OPEN_PAGE_SIZE } from '../message-pages';
-import { settingsFrom } from '../settings-store';
+import { OPEN_PAGE_SIZE } from '../store/message-pages';
+import { settingsFrom } from '../settings/settings-store';
 import type { CommandHandlerDeps, Handlers } from './command-deps';
 
 /** The conversations: listing, opening and paging, creating, renaming and deleting, and searching them. */

@@ -4,7 +4,7 @@ import type { RequestResolution } from '../../core/requests';
 import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
 import type { RequestTarget } from '../../schema/protocol';
-import { elicitationDead } from '../request-records';
+import { elicitationDead } from '../requests/request-records';
 import type { CommandHandlerDeps, Handlers, Proposers } from './command-deps';
 
 /** Requests waiting for the user (questions, approvals, forms): every answer goes through one compare-and-set. */

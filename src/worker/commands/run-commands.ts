@@ -2,8 +2,8 @@ import type { DeviceRef } from '../../schema/device';
 import { profileAcceptsImages } from '../../schema/limits';
 import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
-import type { PreparedAttachment } from '../attachment-records';
-import type { NewVersion } from '../branch-records';
+import type { PreparedAttachment } from '../attachments/attachment-records';
+import type { NewVersion } from '../branches/branch-records';
 import type { CommandHandlerDeps, Handlers, Proposers } from './command-deps';
 import { runsElsewhere } from './runs-elsewhere';
 
@@ -16,7 +16,7 @@ export function createRunHandlers(deps: CommandHandlerDeps) {
       if (command.text === '' && inputs.length === 0) throw new WireError({ code: 'invalid_command', reason: 'message_empty', message: 'Write a message or attach a file first.', field: 'text' });
       const { defaultProfileId } = await settings.getSettings();
       // Files are checked, and the quota, before the run lock and the transaction (reading a Blob is not an IndexedDB request).
-      const files = inputs.length === 0 ? [] : await (await import('../attachment-files')).prepareAttachments(inputs, { acceptsImages: await acceptsImages(deps, command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
+      const files = inputs.length === 0 ? [] : await (await import('../attachments/attachment-files')).prepareAttachments(inputs, { acceptsImages: await acceptsImages(deps, command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
       return { message: await sendMessage(deps, command.conversationId, command.text, { files, ...(command.messageId ? { messageId: command.messageId } : {}), ...(context.device ? { device: context.device } : {}) }) };
     },
     'attachment.read': async (command) => {

@@ -1,5 +1,5 @@
 import type { Conversation, ConversationExport, Message } from '../../schema/records';
-import { addSettings, exportSettings, offerOf, offersAnything } from '../settings-backup';
+import { addSettings, exportSettings, offerOf, offersAnything } from '../transfer/settings-backup';
 import type { CommandHandlerDeps, Handlers } from './command-deps';
 
 /** Export and import of conversations (with settings, never keys): what leaves the device, and what comes in. */

@@ -1,6 +1,6 @@
 import { WireError } from '../../schema/wire-error';
 import type { McpServerInput, ToolPermission } from '../../schema/mcp';
-import { MCP_SERVERS_KEY, type StoredConfig } from '../stored-config';
+import { MCP_SERVERS_KEY, type StoredConfig } from '../settings/stored-config';
 import { MCP_PREFIX, normalizeServerName } from './tool-names';
 
 export { MCP_SERVERS_KEY };

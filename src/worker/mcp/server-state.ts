@@ -1,6 +1,6 @@
 import type { ToolContext } from '../../core/tool';
 import type { McpServerView, McpToolView } from '../../schema/mcp';
-import { maskKey } from '../settings-store';
+import { maskKey } from '../settings/settings-store';
 import type { ServerTool } from './listed-tools';
 import type { McpConnection } from './mcp-connection';
 import type { StoredMcpServer } from './mcp-server-store';

@@ -1,4 +1,4 @@
-import type { ParleyDatabase } from '../database';
+import type { ParleyDatabase } from '../store/database';
 import { APPLIED_PROPOSALS_KEY } from './device';
 
 /** How many applied proposals' nonces are kept (newest last): far more than a person decides between two syncs. */

@@ -1,5 +1,5 @@
 import type { DeviceRef } from '../../schema/device';
-import type { ParleyDatabase } from '../database';
+import type { ParleyDatabase } from '../store/database';
 
 /** Settings keys (in the `settings` store) of what sync keeps on this device. Never exported, never synced. */
 export const DEVICE_KEY = 'device';

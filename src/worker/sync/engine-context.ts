@@ -1,7 +1,7 @@
 import type { RecordChange } from '../../core/store';
 import type { Conversation, Message } from '../../schema/records';
 import type { Proposal, RemoteRunners, SyncStatus } from '../../schema/sync';
-import type { ParleyDatabase } from '../database';
+import type { ParleyDatabase } from '../store/database';
 import type { Mirror } from './mirror';
 import type { RefusalKind } from './refusal-log';
 import type { RunnerBook } from './runner-book';

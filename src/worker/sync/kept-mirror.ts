@@ -1,4 +1,4 @@
-import type { ParleyDatabase } from '../database';
+import type { ParleyDatabase } from '../store/database';
 import { KEPT_MIRROR_KEY } from './device';
 import { deleteMirrors, MIRROR_NAME_PREFIX } from './pouch-mirror';
 import { sameKeyDocument, type KeyDocument } from './sync-crypto';

@@ -1,8 +1,8 @@
 import type { DeviceRef } from '../../schema/device';
 import { WireError } from '../../schema/wire-error';
 import type { ProposedCommand, RemoteRunners, SyncStatus } from '../../schema/sync';
-import type { Change } from '../change-feed';
-import type { ParleyDatabase } from '../database';
+import type { Change } from '../store/change-feed';
+import type { ParleyDatabase } from '../store/database';
 import type { SyncEngineHost } from './engine-context';
 import type { SyncEngine } from './sync-engine';
 import type { Mirror } from './mirror';

@@ -1,0 +1,203 @@
+import type { AppEvent } from '../../schema/events';
+import type { Conversation, Profile, RunState } from '../../schema/records';
+import { WireError } from '../../schema/wire-error';
+import type { ParleyDatabase } from '../store/database';
+import { readFirstScreenCommand, type FirstScreenCommand } from './first-screen-commands';
+import type { Host } from '../host';
+import { viewedConversations, type Locks } from '../runs/locks';
+import { listMessagePage, listNewestMessages, OPEN_PAGE_SIZE } from '../store/message-pages';
+import { listPendingRequests } from '../requests/pending-requests';
+import { hintFor, type PeerHint } from '../tabs/peer-channel';
+import { SettingsStore } from '../settings/settings-store';
+import { StoredConfig } from '../settings/stored-config';
+import { loadDevice, SYNC_KEY } from '../sync/device';
+import { discardUnused } from '../store/unused-conversations';
+import { messagesIn } from '../store/store-context';
+import { repairDeadRun } from '../../core/run-repair';
+
+export interface FirstScreenDeps {
+  database: ParleyDatabase;
+  locks: Locks;
+  newId(): string;
+  /** Events for this tab's UI. */
+  post(event: AppEvent): void;
+  /** Tells other tabs' workers what changed. */
+  broadcast(hint: PeerHint): void;
+  /** Loads a profile's provider code ahead of its first request (see HostEnvironment.prepareModel); never fails. */
+  prepareModel?(profile: Profile): void;
+  /** Creates the full host: called once, the first time something needs more than the first screen. */
+  loadHost(): Promise<Host>;
+  /** Fetches the full host's code without creating it, when a command that needs it is likely next. */
+  warmHost?(): void;
+}
+
+export interface FirstScreen {
+  /** Answers a command: here when it is a first-screen read this module can vouch for, else by the full host. */
+  handle(raw: unknown): Promise<unknown>;
+  /** The full host, created now if it was not yet. */
+  host(): Promise<Host>;
+  /** The full host when it exists, or when a stored conversation is in one of `states` (it is created then). */
+  hostFor(states: readonly RunState[]): Promise<Host | undefined>;
+  /** The full host if it was created; undefined while nothing needed it (then nothing runs in this worker). */
+  createdHost(): Promise<Host> | undefined;
+  /** True when what is stored needed the full host at start: a run to repair or to resume, or sync that was on. */
+  readonly started: Promise<boolean>;
+}
+
+/** Run states the full host acts on at start: a run its dead tab left (to repair), one waiting for the network (to resume). */
+const START_STATES: readonly RunState[] = ['running', 'waiting_network'];
+
+/**
+ * The worker's first screen without zod, the loop, MCP or sync (issue 21.21): settings, profiles, the conversation list,
+ * opening an idle conversation and the pending requests, read as the full host reads them. Everything else, and
+ * everything once the full host exists, goes to the full host, which validates every command with zod before it acts.
+ * The full host is created at start when what is stored needs it (START_STATES, sync on), so repairs run as before; a
+ * request waiting for the user only fetches its code, since answering it is likely next.
+ */
+export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
+  const { database } = deps;
+  const settings = new SettingsStore(new StoredConfig(database), deps.newId);
+  // After this turn: the answer is posted first.
+  const later = createAfterFirstScreen((run) => setTimeout(run, 0));
+  const loadLater = later.load;
+
+  /** The profile's provider (the default one's when `profileId` is absent) starts loading; see prepareModel. */
+  const prepareProfile = (profileId: string | undefined) => {
+    const prepareModel = deps.prepareModel;
+    if (!prepareModel) return;
+    loadLater(() => void (async () => settings.getProfile(profileId ?? (await settings.getSettings()).defaultProfileId))().then(
+      (profile) => profile && prepareModel(profile),
+      () => undefined,
+    ));
+  };
+  let created: Promise<Host> | undefined;
+  // What needs the full host is most often a new conversation, whose first message goes to the default profile: its
+  // provider loads beside the host's code, so a message sent as soon as the composer shows does not wait for it.
+  const host = () => (created ??= (prepareProfile(undefined), deps.loadHost()));
+
+  const anyIn = async (states: readonly RunState[]): Promise<boolean> => {
+    const index = database.transaction('conversations').store.index('by-run-state');
+    const counts = await Promise.all(states.map((state) => index.count(state)));
+    return counts.some((count) => count > 0);
+  };
+  const started = (async () => {
+    const [syncOn, needed, waiting] = await Promise.all([database.get('settings', SYNC_KEY), anyIn(START_STATES), anyIn(['awaiting_input'])]);
+    if (waiting && deps.warmHost) loadLater(deps.warmHost);
+    return Boolean(syncOn) || needed;
+  })().catch(() => true);
+  void started.then((needed) => (needed ? host() : undefined)).catch(() => undefined);
+
+  const emit = (event: AppEvent) => {
+    deps.post(event);
+    const hint = hintFor(event);
+    if (hint) deps.broadcast(hint);
+  };
+  /** As the full host's prepareModel: the conversation's profile (its own, else the default) starts loading its provider. */
+  const prepare = (conversation: Conversation) => prepareProfile(conversation.profileId);
+  /** The messages on a conversation's selected branch, as the full host's repair reads them. */
+  const pathOf = (conversationId: string) => messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
+  const conversationGone = () => new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
+
+  /** The command's result, or undefined when the full host must answer it (what it reads needs a repair, or sync). */
+  async function answerHere(command: FirstScreenCommand): Promise<{ result: unknown } | undefined> {
+    switch (command.type) {
+      case 'settings.get':
+        return { result: await settings.getSettings() };
+      case 'profiles.list':
+        return { result: await settings.listProfiles() };
+      case 'sync.status':
+        // Off: as SyncGate.status says it without loading sync. On: the full host (it resumed sync at start).
+        if (await database.get('settings', SYNC_KEY)) return undefined;
+        return { result: { state: 'off', device: await loadDevice(deps) } };
+      case 'requests.listPending':
+        return { result: await listPendingRequests(database) };
+      case 'conversation.list': {
+        const conversations = (await database.getAllFromIndex('conversations', 'by-updated')).reverse();
+        // A run left running by a dead tab is repaired (or watched) by the full host first.
+        if (conversations.some((conversation) => conversation.runState === 'running')) return undefined;
+        // A request waiting for the user is likely answered next: its provider's code loads meanwhile.
+        for (const conversation of conversations) if (conversation.runState === 'awaiting_input') prepare(conversation);
+        return { result: conversations };
+      }
+      case 'conversation.discardUnused': {
+        const keep = new Set(await viewedConversations(deps.locks));
+        if (command.keep) keep.add(command.keep);
+        const removed = await discardUnused(database, keep);
+        for (const conversationId of removed) emit({ type: 'conversation-deleted', conversationId });
+        return { result: { removed } };
+      }
+      case 'conversation.open': {
+        const conversation = await database.get('conversations', command.conversationId);
+        if (!conversation) throw conversationGone();
+        // What the full host repairs first (RunManager.recover): a dead run, or a request's run that died mid-call.
+        if (conversation.runState === 'running') return undefined;
+        if (conversation.runState === 'awaiting_input' && repairDeadRun(await pathOf(command.conversationId), 0).changed.length > 0) return undefined;
+        // A message may follow: its provider's code and the full host's load meanwhile.
+        prepare(conversation);
+        if (deps.warmHost) loadLater(deps.warmHost);
+        const { messages, earlier } = await listNewestMessages(database, command.conversationId, OPEN_PAGE_SIZE);
+        return { result: { conversation, messages, earlier } };
+      }
+      case 'conversation.messages':
+        if (!(await database.get('conversations', command.conversationId))) throw conversationGone();
+        return { result: await listMessagePage(database, command.conversationId, command) };
+    }
+  }
+
+  return {
+    async handle(raw) {
+      const command = readFirstScreenCommand(raw);
+      if (command && !(await started) && !created) {
+        later.begin();
+        try {
+          const answer = await answerHere(command);
+          if (answer) return answer.result;
+        } finally {
+          later.end(command.type);
+        }
+      }
+      return (await host()).handle(raw);
+    },
+    host,
+    async hostFor(states) {
+      if (!created && !(await anyIn(states))) return undefined;
+      return host();
+    },
+    createdHost: () => created,
+    started,
+  };
+}
+
+/**
+ * Code a likely next step needs (the full host, a provider's) loads once the first screen has been answered: loaded at
+ * start, its evaluation held the worker's thread while the first reads waited (issue 21.22: a reload with a request
+ * waiting painted its form ~100 ms later). Answered: the list was, and no other first-screen read is under way. What
+ * waits runs through `schedule` (after the turn that posts the last answer), in the order it was asked for; once
+ * answered, a load runs at once.
+ */
+export function createAfterFirstScreen(schedule: (run: () => void) => void) {
+  let served = false;
+  let listAnswered = false;
+  let underWay = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    load(load: () => void): void {
+      if (served) load();
+      else waiting.push(load);
+    },
+    /** A first-screen read begins. */
+    begin(): void {
+      underWay += 1;
+    },
+    /** A first-screen read of `type` was answered (or failed). */
+    end(type: FirstScreenCommand['type']): void {
+      underWay -= 1;
+      if (type === 'conversation.list') listAnswered = true;
+      if (served || !listAnswered || underWay > 0) return;
+      served = true;
+      schedule(() => {
+        for (const load of waiting.splice(0)) load();
+      });
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { findRequest, isPendingRequest, requestIdOf } from '../../core/request-ids';
+import type { PendingRequest } from '../../schema/protocol';
+import type { ParleyDatabase } from '../store/database';
+
+/** Every pending request of every conversation (questions, approvals, elicitations), from one index. */
+export async function listPendingRequests(database: ParleyDatabase): Promise<PendingRequest[]> {
+  const transaction = database.transaction(['messages', 'conversations'], 'readonly');
+  const messages = await transaction.objectStore('messages').index('by-pending-request').getAll();
+  const pending: PendingRequest[] = [];
+  for (const message of messages) {
+    const conversation = await transaction.objectStore('conversations').get(message.conversationId);
+    const block = findRequest(message, message.pendingRequestId ?? '');
+    if (!conversation || !block || !isPendingRequest(block)) continue;
+    const where = { conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, requestId: requestIdOf(block)! };
+    if (block.type === 'question_request') pending.push({ ...where, kind: 'question', questions: block.questions });
+    else if (block.type === 'tool_call') pending.push({ ...where, kind: 'approval', toolName: block.toolName, approval: block.approval });
+    else pending.push({ ...where, kind: 'elicitation', serverName: block.serverName, message: block.message });
+  }
+  return pending;
+}

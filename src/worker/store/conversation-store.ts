@@ -1,0 +1,292 @@
+import type { RequestBlock, RequestResolution, ResolveContext } from '../../core/requests';
+import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '../../core/store';
+import type { MessageMatches } from '../../schema/find-matches';
+import type { ConversationSizes, ImportRepair, MessagePage, PendingRequest } from '../../schema/protocol';
+import type { QuestionDraft } from '../../schema/question';
+import type { DeviceRef } from '../../schema/device';
+import type { Conversation, ConversationExport, Message, RunState } from '../../schema/records';
+import { BranchRecords, type NewVersion } from '../branches/branch-records';
+import { repairTakenOver } from '../../core/take-over-repair';
+import { exportAll, type ExportedConversation } from '../transfer/conversation-export';
+import type { ParleyDatabase } from './database';
+import { listMessagePage, listMessages, listNewestMessages, searchMessages } from './message-pages';
+import type { RequestTarget } from '../../schema/protocol';
+import { RequestRecords } from '../requests/request-records';
+import { RunRecords } from '../runs/run-records';
+import { conversationSizes } from './storage-usage';
+import { UNTITLED } from '../../schema/conversation-title';
+import { notFound, type StoreContext, type StoreListener } from './store-context';
+import { discardUnused, removeUnused } from './unused-conversations';
+import { readStoredSettings } from '../settings/stored-config';
+import { inTransaction, type Transaction } from './transaction';
+import { deleteAttachmentsOfConversation, type PreparedAttachment } from '../attachments/attachment-records';
+import type { StoredAttachment } from '../../schema/attachments';
+
+/**
+ * Conversations and messages over IndexedDB. Every method is one transaction that awaits nothing but IndexedDB
+ * requests; a thrown error aborts it, so a failed command writes nothing. The conversation records are written here;
+ * runs (run-records), requests (request-records) and the UI's message reads (message-pages) have their own modules.
+ */
+export class IndexedDbConversationStore implements ConversationStore {
+  private readonly runs: RunRecords;
+  private readonly requests: RequestRecords;
+  private readonly branches: BranchRecords;
+
+  constructor(
+    private readonly database: ParleyDatabase,
+    private readonly listener: StoreListener,
+    private readonly now: () => number,
+    private readonly newId: () => string,
+  ) {
+    const context: StoreContext = { database, listener, now, newId };
+    this.runs = new RunRecords(context);
+    this.requests = new RequestRecords(context);
+    this.branches = new BranchRecords(context);
+  }
+
+  getConversation(conversationId: string): Promise<Conversation | undefined> {
+    return this.database.get('conversations', conversationId);
+  }
+
+  getMessage(messageId: string): Promise<Message | undefined> {
+    return this.database.get('messages', messageId);
+  }
+
+  async listConversations(): Promise<Conversation[]> {
+    return (await this.database.getAllFromIndex('conversations', 'by-updated')).reverse();
+  }
+
+  async write(change: RecordChange, options?: { ifExists?: boolean }): Promise<boolean> {
+    const conversationId = change.conversation?.id ?? change.messages?.[0]?.conversationId;
+    const written = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
+      if (options?.ifExists && conversationId !== undefined && !(await transaction.objectStore('conversations').get(conversationId))) return false;
+      if (change.conversation) await transaction.objectStore('conversations').put(change.conversation);
+      for (const message of change.messages ?? []) await transaction.objectStore('messages').put(message);
+      return true;
+    });
+    if (written) this.listener.committed(change);
+    return written;
+  }
+
+  /**
+   * A new conversation, pinned to the default profile: a later change of the default never moves it to another provider.
+   * `profileOf` finds the default in the settings record read in this transaction, not in this worker's copy, which
+   * another tab's change may not have reached yet. An existing id is returned as it is. Other conversations that were
+   * never used (no message, no draft, untitled, idle) are removed in the same transaction, so clicking "New
+   * conversation" does not pile up empty ones; `keep` names those another tab has on screen.
+   */
+  async createConversation(
+    title: string | undefined,
+    profileOf: (storedSettings: unknown) => string,
+    conversationId?: string,
+    keep: ReadonlySet<string> = new Set(),
+  ): Promise<Conversation> {
+    const now = this.now();
+    const freshId = conversationId ?? this.newId();
+    const result = await inTransaction(this.database, ['conversations', 'messages', 'settings'], async (transaction) => {
+      const existing = await transaction.objectStore('conversations').get(freshId);
+      if (existing) return { conversation: existing, created: false, removed: [] as string[] };
+      const fresh: Conversation = { id: freshId, title: title?.trim() ? title : UNTITLED, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId: profileOf(await readStoredSettings(transaction)) };
+      const removed = await removeUnused(transaction, keep);
+      await transaction.objectStore('conversations').put(fresh);
+      return { conversation: fresh, created: true, removed };
+    });
+    if (result.removed.length > 0) this.listener.committed({ removed: result.removed });
+    if (result.created) this.listener.committed({ conversation: result.conversation });
+    return result.conversation;
+  }
+
+  /**
+   * Removes the conversations that were never used (see createConversation), except those in `keep` (on screen in some
+   * tab), so one left for another conversation, for Settings or by a closed tab is not kept.
+   */
+  async discardUnused(keep: ReadonlySet<string>): Promise<string[]> {
+    const removed = await discardUnused(this.database, keep);
+    if (removed.length > 0) this.listener.committed({ removed });
+    return removed;
+  }
+
+  /** Stores the composer's unsent text on the conversation (without touching its place in the list). */
+  async saveComposerDraft(conversationId: string, text: string): Promise<void> {
+    const conversation = await inTransaction(this.database, ['conversations'], async (transaction) => {
+      const stored = await transaction.objectStore('conversations').get(conversationId);
+      if (!stored) throw notFound('conversation', conversationId);
+      if ((stored.draft ?? '') === text) return undefined;
+      const next: Conversation = { ...stored };
+      if (text) next.draft = text;
+      else delete next.draft;
+      await transaction.objectStore('conversations').put(next);
+      return next;
+    });
+    if (conversation) this.listener.committed({ conversation });
+  }
+
+  async updateConversation(conversationId: string, update: (conversation: Conversation) => Conversation): Promise<Conversation> {
+    const conversation = await inTransaction(this.database, ['conversations'], async (transaction) => {
+      const stored = await transaction.objectStore('conversations').get(conversationId);
+      if (!stored) throw notFound('conversation', conversationId);
+      const next = update(stored);
+      await transaction.objectStore('conversations').put(next);
+      return next;
+    });
+    this.listener.committed({ conversation });
+    return conversation;
+  }
+
+  /**
+   * Records another device wrote (sync), stored as they are: this device does not run their conversation, so it never
+   * acts on them (a take-over repairs them first). A message older than the stored one is not written back over it.
+   */
+  async applyRemote(change: RecordChange): Promise<void> {
+    const written = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
+      const messages: Message[] = [];
+      for (const message of change.messages ?? []) {
+        const stored = await transaction.objectStore('messages').get(message.id);
+        if (stored && stored.updatedAt > message.updatedAt) continue;
+        await transaction.objectStore('messages').put(message);
+        messages.push(message);
+      }
+      if (change.conversation) await transaction.objectStore('conversations').put(change.conversation);
+      return { ...(change.conversation ? { conversation: change.conversation } : {}), messages };
+    });
+    if (written.conversation || written.messages.length > 0) this.listener.committed(written);
+  }
+
+  /** Makes a conversation just taken over from another device safe to run here (see repairTakenOver), in one transaction. */
+  async repairTakeOver(conversationId: string): Promise<void> {
+    const change = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
+      const conversation = await transaction.objectStore('conversations').get(conversationId);
+      if (!conversation) return undefined;
+      const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+      const repaired = repairTakenOver(conversation, await transaction.objectStore('messages').index('by-conversation').getAll(range), this.now());
+      for (const message of repaired.messages) await transaction.objectStore('messages').put(message);
+      await transaction.objectStore('conversations').put(repaired.conversation);
+      return repaired;
+    });
+    if (change) this.listener.committed(change);
+  }
+
+  /** Every message of a conversation, every version and branch. */
+  allMessages(conversationId: string): Promise<Message[]> {
+    const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+    return this.database.getAllFromIndex('messages', 'by-conversation', range);
+  }
+
+  async deleteConversation(conversationId: string): Promise<void> {
+    // Its files go with it, in the same transaction.
+    await inTransaction(this.database, ['conversations', 'messages', 'attachments'], async (transaction) => {
+      if (!(await transaction.objectStore('conversations').get(conversationId))) throw notFound('conversation', conversationId);
+      await transaction.objectStore('conversations').delete(conversationId);
+      await deleteAttachmentsOfConversation(transaction, conversationId);
+      const range = IDBKeyRange.bound([conversationId, 0], [conversationId, Number.MAX_SAFE_INTEGER]);
+      const keys = await transaction.objectStore('messages').index('by-conversation').getAllKeys(range);
+      for (const key of keys) await transaction.objectStore('messages').delete(key);
+    });
+    this.listener.committed({ removed: [conversationId] });
+  }
+
+  /** Writes an export's conversations in chunks of whole conversations (see importInChunks); one notice at the end. */
+  async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number; repairs: ImportRepair[] }> {
+    // Loaded when an import is made, not with the worker (issue 21.21).
+    const { importInChunks } = await import('../transfer/conversation-import');
+    const result = await importInChunks(this.database, file, knownProfileIds, this.now(), (conversations) => this.listener.committed({ imported: conversations }));
+    return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
+  }
+
+  exportAll(): Promise<ExportedConversation[]> {
+    return exportAll(this.database);
+  }
+
+  /** The largest conversations by approximate stored size, and the total (see conversationSizes). */
+  conversationSizes(limit: number): Promise<ConversationSizes> {
+    return conversationSizes(this.database, limit);
+  }
+
+  // A conversation's messages as the UI reads them: see message-pages.
+  listMessages(conversationId: string): Promise<Message[]> {
+    return listMessages(this.database, conversationId);
+  }
+
+  listMessagePage(conversationId: string, options: { beforeSeq?: number; fromSeq?: number; limit: number }): Promise<MessagePage> {
+    return listMessagePage(this.database, conversationId, options);
+  }
+
+  listNewestMessages(conversationId: string, limit: number): Promise<MessagePage> {
+    return listNewestMessages(this.database, conversationId, limit);
+  }
+
+  searchMessages(conversationId: string, query: string): Promise<MessageMatches[]> {
+    return searchMessages(this.database, conversationId, query);
+  }
+
+  // A run's state: see RunRecords.
+  readRun(conversationId: string): Promise<RunSnapshot | undefined> {
+    return this.runs.readRun(conversationId);
+  }
+
+  applyRun(conversationId: string, change: RunChange, messages: Message[]): Promise<Conversation | undefined> {
+    return this.runs.applyRun(conversationId, change, messages);
+  }
+
+  appendUserMessage(
+    conversationId: string,
+    text: string,
+    defaultProfileId: string,
+    files: readonly PreparedAttachment[] = [],
+    options?: { messageId?: string; device?: DeviceRef },
+  ): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+    return this.runs.appendUserMessage(conversationId, text, defaultProfileId, files, options);
+  }
+
+  /** One file sent with a message, to show it. */
+  readAttachment(attachmentId: string): Promise<StoredAttachment | undefined> {
+    return this.database.get('attachments', attachmentId);
+  }
+
+  // Versions and branches: see BranchRecords.
+  addVersion(conversationId: string, version: NewVersion, options?: { discardPending?: boolean }): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
+    return this.branches.addVersion(conversationId, version, options);
+  }
+
+  selectVersion(conversationId: string, messageId: string, options?: { discardPending?: boolean }): Promise<{ conversation: Conversation; messages: Message[] }> {
+    return this.branches.selectVersion(conversationId, messageId, options);
+  }
+
+  deleteVersion(conversationId: string, messageId: string): Promise<{ conversation: Conversation; messages: Message[] }> {
+    return this.branches.deleteVersion(conversationId, messageId);
+  }
+
+  transition(conversationId: string, from: RunState[], to: RunState, messageStatus?: Message['status']): Promise<Conversation | undefined> {
+    return this.runs.transition(conversationId, from, to, messageStatus);
+  }
+
+  stopRun(conversationId: string): Promise<Conversation | undefined> {
+    return this.runs.stopRun(conversationId);
+  }
+
+  repairDeadRun(conversationId: string): Promise<Conversation | undefined> {
+    return this.runs.repairDeadRun(conversationId);
+  }
+
+  // Pending requests: see RequestRecords.
+  listPendingRequests(): Promise<PendingRequest[]> {
+    return this.requests.listPendingRequests();
+  }
+
+  getRequest(target: RequestTarget): Promise<RequestBlock | undefined> {
+    return this.requests.getRequest(target);
+  }
+
+  resolveRequest(
+    target: RequestTarget,
+    resolution: RequestResolution,
+    checks: Omit<ResolveContext, 'now'>,
+    options?: { noLiveRun?: boolean },
+  ): Promise<{ conversation: Conversation; message: Message; block: RequestBlock; run: RunSnapshot }> {
+    return this.requests.resolveRequest(target, resolution, checks, options);
+  }
+
+  saveDraft(target: RequestTarget, draft: QuestionDraft): Promise<Message> {
+    return this.requests.saveDraft(target, draft);
+  }
+}

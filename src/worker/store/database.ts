@@ -1,0 +1,120 @@
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { Conversation, Message, Profile } from '../../schema/records';
+import type { StoredAttachment } from '../../schema/attachments';
+
+// ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
+export const DATABASE_NAME = 'parley';
+export const DATABASE_VERSION = 4;
+
+/** The one typed schema of Parley's IndexedDB database. */
+export interface ParleyDatabaseSchema extends DBSchema {
+  conversations: {
+    key: string;
+    value: Conversation;
+    indexes: { 'by-updated': number; 'by-run-state': string };
+  };
+  messages: {
+    key: string;
+    value: Message;
+    /**
+     * `by-pending-request` lists every message holding a request for the user (question, approval, elicitation): the
+     * inbox and the badge. (Version 1 had `by-pending-question`, for questions only.)
+     */
+    indexes: { 'by-conversation': [string, number]; 'by-pending-request': string };
+  };
+  settings: { key: string; value: unknown };
+  profiles: { key: string; value: Profile };
+  /**
+   * The bytes of files sent with messages, as Blobs (the browser keeps large ones as files, outside the records), one
+   * per AttachmentMeta of a message. Indexed by message and by conversation, so deleting either deletes its files.
+   */
+  attachments: {
+    key: string;
+    value: StoredAttachment;
+    indexes: { 'by-message': string; 'by-conversation': string };
+  };
+}
+
+export type ParleyDatabase = IDBPDatabase<ParleyDatabaseSchema>;
+
+type UpgradeTransaction = IDBPTransaction<ParleyDatabaseSchema, StoreNames<ParleyDatabaseSchema>[], 'versionchange'>;
+type Migration = (database: IDBPDatabase<ParleyDatabaseSchema>, transaction: UpgradeTransaction) => Promise<void> | void;
+
+/** Migration n takes a database at version n-1 to version n. Each runs inside the upgrade transaction. */
+export const MIGRATIONS: Record<number, Migration> = {
+  1(database) {
+    const conversations = database.createObjectStore('conversations', { keyPath: 'id' });
+    conversations.createIndex('by-updated', 'updatedAt');
+    conversations.createIndex('by-run-state', 'runState');
+    const messages = database.createObjectStore('messages', { keyPath: 'id' });
+    messages.createIndex('by-conversation', ['conversationId', 'seq'], { unique: true });
+    // Written as version 1 had it; version 2 replaces it. (The cast: the typed schema only knows today's indexes.)
+    (messages as unknown as IDBObjectStore).createIndex('by-pending-question', 'pendingQuestionId');
+    database.createObjectStore('settings');
+    database.createObjectStore('profiles', { keyPath: 'id' });
+  },
+  /**
+   * One index for every kind of request for the user. Questions pending before the upgrade move to the new field in
+   * the same upgrade transaction, so they stay listed and answerable.
+   */
+  async 2(_database, transaction) {
+    const messages = transaction.objectStore('messages');
+    messages.createIndex('by-pending-request', 'pendingRequestId');
+    // The typed schema knows only today's indexes; version 1's is reached by name.
+    const legacy = (messages as unknown as { index(name: string): { getAllKeys(): Promise<IDBValidKey[]> } }).index('by-pending-question');
+    for (const key of await legacy.getAllKeys()) {
+      const message = await messages.get(key as string);
+      if (!message) continue;
+      const { pendingQuestionId, ...rest } = message;
+      await messages.put(pendingQuestionId ? { ...rest, pendingRequestId: pendingQuestionId } : rest);
+    }
+    (messages as unknown as { deleteIndex(name: string): void }).deleteIndex('by-pending-question');
+  },
+  /**
+   * Branches: a message's `seq` is its position on its path, and the versions of one message share it, so
+   * `by-conversation` is no longer unique. Rebuilt from the stored messages in the upgrade transaction; none changes.
+   */
+  3(_database, transaction) {
+    const messages = transaction.objectStore('messages');
+    messages.deleteIndex('by-conversation');
+    messages.createIndex('by-conversation', ['conversationId', 'seq'], { unique: false });
+  },
+  /** Files sent with messages (issue 18): a new store; no stored record changes (messages without files have none). */
+  4(database) {
+    const attachments = database.createObjectStore('attachments', { keyPath: 'id' });
+    attachments.createIndex('by-message', 'messageId');
+    attachments.createIndex('by-conversation', 'conversationId');
+  },
+};
+
+export interface OpenOptions {
+  /**
+   * Another tab opened a newer version of the database: this connection has been closed so the upgrade can go on, and
+   * this tab's code is out of date. Called once.
+   */
+  onOutdated?(): void;
+}
+
+/** Opens (and migrates) the database. Only the worker calls this. */
+export function openParleyDatabase(name = DATABASE_NAME, version = DATABASE_VERSION, options: OpenOptions = {}): Promise<ParleyDatabase> {
+  return openDB<ParleyDatabaseSchema>(name, version, {
+    async upgrade(database, oldVersion, newVersion, transaction) {
+      // Migrations run in order inside the one upgrade transaction; they await only its requests.
+      for (let step = oldVersion + 1; step <= (newVersion ?? version); step += 1) {
+        const migration = MIGRATIONS[step];
+        if (!migration) throw new Error(`No migration to database version ${step}`);
+        await migration(database, transaction);
+      }
+    },
+    blocking(_currentVersion, _blockedVersion, event) {
+      // A newer version of the app (another tab) wants to upgrade: step aside so it can, and say this tab is stale.
+      (event.target as IDBDatabase).close();
+      options.onOutdated?.();
+    },
+  });
+}
+
+/** The database on disk is newer than this code (a newer Parley upgraded it in another tab). */
+export function isNewerDatabaseError(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === 'VersionError';
+}

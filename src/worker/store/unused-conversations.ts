@@ -1,0 +1,33 @@
+import type { ParleyDatabase } from './database';
+import { inTransaction, type ReadTransaction, type Transaction } from './transaction';
+import { isUntitled } from '../../schema/conversation-title';
+
+/** Every conversation never used (no message, no draft, untitled, idle) not in `keep`, read in the caller's transaction. */
+export async function unusedIn(transaction: ReadTransaction, keep: ReadonlySet<string>): Promise<string[]> {
+  const unused: string[] = [];
+  for (const candidate of await transaction.objectStore('conversations').getAll()) {
+    if (keep.has(candidate.id) || candidate.runState !== 'idle' || !isUntitled(candidate.title) || candidate.draft) continue;
+    const range = IDBKeyRange.bound([candidate.id, 0], [candidate.id, Number.MAX_SAFE_INTEGER]);
+    if ((await transaction.objectStore('messages').index('by-conversation').count(range)) > 0) continue;
+    unused.push(candidate.id);
+  }
+  return unused;
+}
+
+/** Deletes, in the caller's transaction, every conversation never used (see unusedIn) not in `keep`. */
+export async function removeUnused(transaction: Transaction, keep: ReadonlySet<string>): Promise<string[]> {
+  const removed = await unusedIn(transaction, keep);
+  for (const conversationId of removed) await transaction.objectStore('conversations').delete(conversationId);
+  return removed;
+}
+
+/**
+ * `conversation.discardUnused`: looked for in a readonly transaction first, and written only when there is something to
+ * remove. At a start there rarely is, and a readwrite transaction there held every read made beside it (the first
+ * screen's, the page's) until it had committed (issue 21.22). What the look found is checked again as it is removed.
+ */
+export async function discardUnused(database: ParleyDatabase, keep: ReadonlySet<string>): Promise<string[]> {
+  const found = await unusedIn(database.transaction(['conversations', 'messages'], 'readonly'), keep);
+  if (found.length === 0) return [];
+  return inTransaction(database, ['conversations', 'messages'], (transaction) => removeUnused(transaction, keep));
+}
