@@ -1,8 +1,7 @@
 import { createSignal, For, onCleanup, onMount, Show } from 'solid-js';
-import { Portal } from 'solid-js/web';
 import { t, type MessageKey } from '../i18n/i18n';
 import './keyboard-shortcuts.css';
-import { useModalFocus } from './modal-focus';
+import { CloseableDialog } from './CloseableDialog';
 
 /** What the app does for a shortcut; the shell supplies each (it knows the route and the conversation). */
 export interface ShortcutActions {
@@ -78,43 +77,21 @@ export function KeyboardShortcuts(props: { actions: ShortcutActions }) {
 }
 
 function ShortcutsDialog(props: { onClose(): void }) {
-  let closeButton!: HTMLButtonElement;
-  useModalFocus(() => closeButton.focus());
   return (
-    <Portal>
-      <div class="dialog-backdrop" onClick={(event) => event.target === event.currentTarget && props.onClose()}>
-        <div
-          class="dialog shortcuts-dialog"
-          role="dialog"
-          aria-modal="true"
-          aria-labelledby="shortcuts-title"
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              event.preventDefault();
-              props.onClose();
-            }
-          }}
-        >
-          <h2 id="shortcuts-title">{t('keys.title')}</h2>
-          <dl class="shortcuts-list">
-            <For each={SHORTCUTS}>
-              {(shortcut) => (
-                <>
-                  <dt>
-                    <kbd>{shortcut.keys}</kbd>
-                  </dt>
-                  <dd>{t(shortcut.key)}</dd>
-                </>
-              )}
-            </For>
-          </dl>
-          <div class="dialog-actions">
-            <button ref={closeButton} type="button" class="button" onClick={() => props.onClose()}>
-              {t('keys.close')}
-            </button>
-          </div>
-        </div>
-      </div>
-    </Portal>
+    <CloseableDialog class="shortcuts-dialog" labelledBy="shortcuts-title" onClose={props.onClose}>
+      <h2 id="shortcuts-title">{t('keys.title')}</h2>
+      <dl class="shortcuts-list">
+        <For each={SHORTCUTS}>
+          {(shortcut) => (
+            <>
+              <dt>
+                <kbd>{shortcut.keys}</kbd>
+              </dt>
+              <dd>{t(shortcut.key)}</dd>
+            </>
+          )}
+        </For>
+      </dl>
+    </CloseableDialog>
   );
 }

@@ -7,7 +7,7 @@ import { fileSize } from '../../file-size';
 import { locale, t, type MessageKey } from '../../i18n/i18n';
 import { visibleFileName } from '../../../schema/file-name';
 import type { PendingAttachment } from '../../attachment-drafts';
-import { useModalFocus } from '../modal-focus';
+import { CloseableDialog } from '../CloseableDialog';
 import './attachments.css';
 
 /** The composer's files: why those offered last were refused (in words), and the chips of those waiting to be sent. */
@@ -165,35 +165,13 @@ function ImageViewer(props: { blob: Blob; name: string; onClose(): void }) {
   const titleId = `image-viewer-${createUniqueId()}`;
   const url = URL.createObjectURL(props.blob);
   onCleanup(() => URL.revokeObjectURL(url));
-  let closeButton!: HTMLButtonElement;
-  useModalFocus(() => closeButton.focus());
   return (
-    <Portal>
-      <div class="dialog-backdrop" onClick={(event) => event.target === event.currentTarget && props.onClose()}>
-        <div
-          class="dialog image-viewer"
-          role="dialog"
-          aria-modal="true"
-          aria-labelledby={titleId}
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape') return;
-            // Esc closes the viewer only; it does not also stop a reply being written (KeyboardShortcuts).
-            event.preventDefault();
-            props.onClose();
-          }}
-        >
-          <h2 id={titleId} class="image-viewer__name">
-            <FileName name={props.name} />
-          </h2>
-          <img class="image-viewer__image" src={url} alt={visibleFileName(props.name)} />
-          <div class="dialog-actions">
-            <button ref={closeButton} type="button" class="button" onClick={() => props.onClose()}>
-              {t('keys.close')}
-            </button>
-          </div>
-        </div>
-      </div>
-    </Portal>
+    <CloseableDialog class="image-viewer" labelledBy={titleId} onClose={props.onClose}>
+      <h2 id={titleId} class="image-viewer__name">
+        <FileName name={props.name} />
+      </h2>
+      <img class="image-viewer__image" src={url} alt={visibleFileName(props.name)} />
+    </CloseableDialog>
   );
 }
 
