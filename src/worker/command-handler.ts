@@ -45,7 +45,8 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
   /** Sends a `conversation` command to the device that runs it, as the very command, with what this device showed pinned. */
   const propose = async (command: Command & { conversationId: string }, runner: DeviceRef) => {
     const proposer = proposers[command.type as keyof Proposers] as ((command: Command, runner: DeviceRef) => Promise<{ command: Command; reply: object }>) | undefined;
-    const pinned = proposer ? await proposer(command, runner) : { command, reply: {} };
+    // Without a proposer the command travels as given, and its caller learns where it went (and for which conversation).
+    const pinned = proposer ? await proposer(command, runner) : { command, reply: { conversationId: command.conversationId } };
     const proposedTo = await deps.sync!.propose(command.conversationId, pinned.command);
     return { ...pinned.reply, proposedTo };
   };

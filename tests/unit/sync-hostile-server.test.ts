@@ -97,7 +97,7 @@ describe('a hostile sync server replays a Stop', { timeout: 60_000 }, () => {
     const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
     await laptop.send({ type: 'message.send', conversationId, text: 'go' });
     await replicator.settle(async () => (await phone.host.store.getConversation(conversationId))?.runState === 'running');
-    expect(await phone.send({ type: 'run.stop', conversationId })).toMatchObject({ proposedTo: LAPTOP });
+    expect(await phone.send({ type: 'run.stop', conversationId })).toEqual({ proposedTo: LAPTOP, conversationId });
     const stop = (await Promise.all([...phoneMirror.local.documents.values()].map(async (stored) => ({ document: structuredClone(stored.document), payload: await payloadOf(stored.document) })))).find((entry) => entry.payload?.kind === 'proposal')!.document;
     await replicator.settle(async () => (await laptop.host.store.getConversation(conversationId))?.runState !== 'running' && !laptop.host.runs.isRunningHere(conversationId));
     const stopped = await laptop.host.store.listMessages(conversationId);

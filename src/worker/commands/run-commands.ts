@@ -57,7 +57,6 @@ export function createRunProposers(deps: CommandHandlerDeps) {
       if ((command.attachments ?? []).length > 0) throw runsElsewhere(runner);
       return { command: { ...command, messageId: command.messageId ?? deps.newId?.() ?? crypto.randomUUID() }, reply: {} };
     },
-    'run.stop': async (command) => ({ command, reply: { conversationId: command.conversationId } }),
   } satisfies Proposers;
 }
 
