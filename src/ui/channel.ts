@@ -8,9 +8,15 @@ import { WORKER_RESTARTED, type MessagePortLike } from './worker-port';
 /** The UI's only way to reach the worker. */
 export interface WorkerClient {
   /** Sends one command; resolves with its reply's result or rejects with a rebuilt WireError. */
-  send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>>;
+  send<T extends CommandType>(command: CommandOf<T>, options?: SendOptions): Promise<CommandResult<T>>;
   /** Subscribes to worker events; returns the unsubscribe function. */
   onEvent(listener: (event: AppEvent) => void): () => void;
+}
+
+/** How a caller takes a command's failure. */
+export interface SendOptions {
+  /** The caller says a failure beside its own control (or in its status): it is not reported again as a toast. */
+  showsErrors?: boolean;
 }
 
 export interface WorkerClientOptions {

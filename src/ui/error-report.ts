@@ -1,7 +1,7 @@
 import { createSignal } from 'solid-js';
 import type { CommandOf, CommandResult, CommandType } from '../schema/commands';
 import { WireError, type ErrorReason } from '../schema/wire-error';
-import type { WorkerClient } from './channel';
+import type { SendOptions, WorkerClient } from './channel';
 import { describeError, type ErrorWords } from './error-words';
 
 /** One failure shown to the user until dismissed or timed out: a sentence in the UI's language, and its detail. */
@@ -28,26 +28,13 @@ export function createToasts() {
   return { toasts, dismiss, dismissReason, report };
 }
 
-/** Commands whose callers show their failure in place (beside the control), so a toast would say it twice. */
-const SHOWN_BY_CALLER: ReadonlySet<CommandType> = new Set([
-  'conversation.import',
-  'profiles.test',
-  'request.resolve',
-  'mcp.save',
-  // Settings → Sync says these in its status or beside the button; the header says a lost take-over beside its button.
-  'sync.status',
-  'sync.enable',
-  'sync.disable',
-  'sync.setDeviceName',
-  'conversation.takeOver',
-]);
-
 /**
- * True when the caller shows this failure in place. A broken script is shown beside the script (Settings); leaving a
- * branch with a waiting request is asked about in a dialog.
+ * True when the caller shows this failure in place: it said so when it sent the command (`showsErrors`), or the reason
+ * is one every caller shows (a broken script beside the script in Settings; leaving a branch with a waiting request, and
+ * a profile without a model, asked about in a dialog).
  */
-function shownByCaller(command: { type: CommandType }, error: unknown): boolean {
-  return SHOWN_BY_CALLER.has(command.type) || (error instanceof WireError && (error.reason === 'script_invalid' || error.reason === 'request_pending_in_branch' || error.reason === 'profile_no_model'));
+function shownByCaller(options: SendOptions | undefined, error: unknown): boolean {
+  return options?.showsErrors === true || (error instanceof WireError && (error.reason === 'script_invalid' || error.reason === 'request_pending_in_branch' || error.reason === 'profile_no_model'));
 }
 
 /**
@@ -56,9 +43,9 @@ function shownByCaller(command: { type: CommandType }, error: unknown): boolean 
  */
 export function createReportingClient(client: WorkerClient, report: (error: unknown) => void): WorkerClient {
   return {
-    send<T extends CommandType>(command: CommandOf<T>): Promise<CommandResult<T>> {
-      return client.send(command).catch((error: unknown) => {
-        if (!shownByCaller(command, error) && !(error instanceof WireError && error.code === 'already_resolved')) report(error);
+    send<T extends CommandType>(command: CommandOf<T>, options?: SendOptions): Promise<CommandResult<T>> {
+      return client.send(command, options).catch((error: unknown) => {
+        if (!shownByCaller(options, error) && !(error instanceof WireError && error.code === 'already_resolved')) report(error);
         throw error;
       });
     },

@@ -70,7 +70,7 @@ describe('DataSettings', () => {
     // A repaired state is said, by conversation, not silently changed.
     expect(status).toHaveTextContent('“Trip” said it was waiting for an answer but held no question: it is now idle.');
     // The file itself goes to the worker, which reads and parses it: a big file never blocks the page.
-    expect(send).toHaveBeenCalledWith({ type: 'conversation.import', file, settings: 'ask' });
+    expect(send).toHaveBeenCalledWith({ type: 'conversation.import', file, settings: 'ask' }, { showsErrors: true });
   });
 
   const OFFERED = [
@@ -96,7 +96,7 @@ describe('DataSettings', () => {
     expect(screen.queryByRole('status')).toBeNull();
     fireEvent.click(within(offer).getByRole('button', { name: 'Add them too' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Imported 1 conversation. Added: 2 model profiles');
-    expect(send).toHaveBeenLastCalledWith({ type: 'conversation.import', file, settings: 'add' });
+    expect(send).toHaveBeenLastCalledWith({ type: 'conversation.import', file, settings: 'add' }, { showsErrors: true });
   });
 
   it('says the worker refused a file that is not JSON', async () => {

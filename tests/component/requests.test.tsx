@@ -37,7 +37,7 @@ describe('a tool call waiting for approval', () => {
     expect(within(group).getByText('Read-only')).toBeInTheDocument();
     expect(within(group).getByText('Reaches outside services')).toBeInTheDocument();
     fireEvent.click(within(group).getByRole('button', { name: 'Allow' }));
-    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: true }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: true }, { showsErrors: true }));
   });
 
   it('Deny sends the reason the user wrote', async () => {
@@ -45,7 +45,7 @@ describe('a tool call waiting for approval', () => {
     render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
     fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: '  not now  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Deny' }));
-    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: false, reason: 'not now' }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: false, reason: 'not now' }, { showsErrors: true }));
   });
 
   it('Edit arguments shows the JSON in "Arguments"; Allow sends the edit; bad JSON is said, not sent; the worker\'s refusal is shown', async () => {
@@ -68,7 +68,7 @@ describe('a tool call waiting for approval', () => {
     expect(refusal).toHaveTextContent('field `message` is too short');
     fireEvent.input(box, { target: { value: '{"message": "edited"}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
-    await waitFor(() => expect(send).toHaveBeenLastCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: true, params: { message: 'edited' } }));
+    await waitFor(() => expect(send).toHaveBeenLastCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: true, params: { message: 'edited' } }, { showsErrors: true }));
   });
 
   it('a simple schema can be edited as a form, labelled by the schema\'s titles', async () => {
@@ -80,7 +80,7 @@ describe('a tool call waiting for approval', () => {
     expect(field).toHaveValue('hello');
     fireEvent.input(field, { target: { value: 'from the form' } });
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
-    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ approved: true, params: { message: 'from the form' } })));
+    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ approved: true, params: { message: 'from the form' } }), { showsErrors: true }));
   });
 
   it('after a crash it asks Run again or Skip, and once resolved shows what the user decided', async () => {
@@ -88,7 +88,7 @@ describe('a tool call waiting for approval', () => {
     const [block, setBlock] = createSignal(pendingCall({ status: 'interrupted', result: 'It may or may not have run.', approval: { kind: 'rerun', status: 'pending' } }));
     render(() => <ToolCallCard block={block()} {...target} client={client} />);
     fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
-    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ approved: false })));
+    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ approved: false }), { showsErrors: true }));
     setBlock(pendingCall({ status: 'denied', result: 'Not run.', approval: { kind: 'permission', status: 'denied', resolution: 'denied', reason: 'too risky' } }));
     expect(screen.queryByRole('group', { name: /Tool call/ })).toBeNull();
     expect(screen.getByText('Denied: “too risky”')).toBeInTheDocument();
@@ -124,7 +124,7 @@ describe('an elicitation', () => {
     fireEvent.input(within(group).getByRole('spinbutton', { name: 'Integer' }), { target: { value: '3' } });
     fireEvent.click(within(group).getByRole('radio', { name: 'green' }));
     fireEvent.click(within(group).getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'el-1', approved: true, params: { name: 'Ada', check: true, count: 3, color: 'green' } }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'el-1', approved: true, params: { name: 'Ada', check: true, count: 3, color: 'green' } }, { showsErrors: true }));
   });
 
   it('Decline and Cancel are two different answers', async () => {
@@ -179,7 +179,7 @@ describe('an elicitation', () => {
     fireEvent.input(email, { target: { value: 'ada@example.com' } });
     fireEvent.input(age, { target: { value: '36' } });
     fireEvent.click(within(group).getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'el-1', approved: true, params: { name: 'Ada', email: 'ada@example.com', age: 36 } }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'el-1', approved: true, params: { name: 'Ada', email: 'ada@example.com', age: 36 } }, { showsErrors: true }));
     expect(name).not.toHaveAttribute('aria-invalid');
   });
 

@@ -61,7 +61,7 @@ describe('a conversation another device runs (chat header)', () => {
     expect(screen.getByText('Runs on Laptop')).toHaveAttribute('role', 'status');
     fireEvent.click(screen.getByRole('button', { name: 'Continue on this device' }));
     await waitFor(() => expect(screen.queryByText('Runs on Laptop')).toBeNull());
-    expect(send).toHaveBeenCalledWith({ type: 'conversation.takeOver', conversationId: 'c1' });
+    expect(send).toHaveBeenCalledWith({ type: 'conversation.takeOver', conversationId: 'c1' }, { showsErrors: true });
     expect(screen.queryByRole('button', { name: 'Continue on this device' })).toBeNull();
   });
 

@@ -37,7 +37,7 @@ describe('Settings → Sync', () => {
   it('reads the status on mount; the fields are named, the secrets are password fields, and the passphrase says what it is', async () => {
     const { send, region, status } = renderSync(() => off);
     await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
-    expect(send).toHaveBeenCalledWith({ type: 'sync.status' });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.status' }, { showsErrors: true });
     expect(within(region).getByLabelText('Password')).toHaveAttribute('type', 'password');
     const passphrase = within(region).getByLabelText('Passphrase');
     expect(passphrase).toHaveAttribute('type', 'password');
@@ -54,7 +54,7 @@ describe('Settings → Sync', () => {
     fireEvent.click(within(region).getByRole('button', { name: 'Turn on sync' }));
     await waitFor(() => expect(status()).toHaveTextContent('Starting…'));
     expect(within(region).getByRole('button', { name: 'Turn on sync' })).toBeDisabled();
-    expect(send).toHaveBeenCalledWith({ type: 'sync.enable', url: 'https://couch.example.com/parley', username: 'me', password: 'secret', passphrase: 'correct horse' });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.enable', url: 'https://couch.example.com/parley', username: 'me', password: 'secret', passphrase: 'correct horse' }, { showsErrors: true });
 
     finish({ state: 'syncing', device: phone, url: 'https://couch.example.com/parley', username: 'me', progress: { done: 120, total: 3400 } });
     await waitFor(() => expect(status()).toHaveTextContent('Syncing 120 of 3,400'));
@@ -97,7 +97,7 @@ describe('Settings → Sync', () => {
     await waitFor(() => expect(status()).toHaveTextContent('This database holds data, but its key document is gone'));
     fireEvent.click(within(region).getByRole('button', { name: 'Make a new key and turn on sync' }));
     await waitFor(() => expect(status()).toHaveTextContent('Syncing…'));
-    expect(send).toHaveBeenCalledWith({ type: 'sync.enable', url: 'https://couch.example.com/parley', username: 'me', password: 'secret', passphrase: 'correct horse', newKey: true });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.enable', url: 'https://couch.example.com/parley', username: 'me', password: 'secret', passphrase: 'correct horse', newKey: true }, { showsErrors: true });
   });
 
   it('a key document gone from the server is said, and "Put this device’s key back" puts it back; a replaced one is said', async () => {
@@ -194,12 +194,12 @@ describe('Settings → Sync', () => {
     fireEvent.click(within(region).getByRole('button', { name: 'Turn off sync' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Turn off and keep the copy' }));
     await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
-    expect(send).toHaveBeenCalledWith({ type: 'sync.disable', keepMirror: true });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.disable', keepMirror: true }, { showsErrors: true });
     const deleteKept = within(region).getByRole('button', { name: 'Delete the kept copy' });
     expect(deleteKept).toHaveAccessibleDescription(/^This device keeps an encrypted copy of what it synced/);
     fireEvent.click(deleteKept);
     await waitFor(() => expect(within(region).queryByRole('button', { name: 'Delete the kept copy' })).toBeNull());
-    expect(send).toHaveBeenLastCalledWith({ type: 'sync.disable', keepMirror: false });
+    expect(send).toHaveBeenLastCalledWith({ type: 'sync.disable', keepMirror: false }, { showsErrors: true });
   });
 
   it('"Turn off and delete the copy" sends sync.disable and shows the form again', async () => {
@@ -209,7 +209,7 @@ describe('Settings → Sync', () => {
     fireEvent.click(within(region).getByRole('button', { name: 'Turn off sync' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Turn off and delete the copy' }));
     await waitFor(() => expect(status()).toHaveTextContent('Sync is off'));
-    expect(send).toHaveBeenCalledWith({ type: 'sync.disable', keepMirror: false });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.disable', keepMirror: false }, { showsErrors: true });
     // What the worker said of the server is offered again, so turning it back on is one passphrase away.
     expect(within(region).getByRole('textbox', { name: 'Sync server URL' })).toHaveValue('https://couch.example.com/parley');
     expect(within(region).getByRole('button', { name: 'Turn on sync' })).toBeInTheDocument();
@@ -228,7 +228,7 @@ describe('Settings → Sync', () => {
     await waitFor(() => expect(status()).toHaveTextContent('Syncing…'));
     const types = (send.mock.calls as unknown as Array<[{ type: string; name?: string }]>).map(([command]) => command.type);
     expect(types.indexOf('sync.setDeviceName')).toBeLessThan(types.indexOf('sync.enable'));
-    expect(send).toHaveBeenCalledWith({ type: 'sync.setDeviceName', name: 'Laptop at work' });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.setDeviceName', name: 'Laptop at work' }, { showsErrors: true });
   });
 
   it('names this device with sync off too, and a name being typed is not overwritten by a status', async () => {
@@ -240,7 +240,7 @@ describe('Settings → Sync', () => {
     expect(name).toHaveValue('  Work phone ');
     fireEvent.click(within(region).getByRole('button', { name: 'Use this name' }));
     await waitFor(() => expect(within(region).getByText('This device is called “Work phone”.')).toBeInTheDocument());
-    expect(send).toHaveBeenCalledWith({ type: 'sync.setDeviceName', name: 'Work phone' });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.setDeviceName', name: 'Work phone' }, { showsErrors: true });
     expect(name).toHaveValue('Work phone');
   });
 });

@@ -100,7 +100,7 @@ export function App(props: { client: WorkerClient }) {
    */
   async function loadSyncState(): Promise<void> {
     try {
-      const status = await props.client.send({ type: 'sync.status' });
+      const status = await props.client.send({ type: 'sync.status' }, { showsErrors: true });
       dispatch({ type: 'sync-status', status });
       if (status.state === 'off') return;
       dispatch({ type: 'sync-runners', runners: await props.client.send({ type: 'sync.runners' }) });

@@ -22,7 +22,7 @@ export function ChatRunner(props: { conversationId: string; device: DeviceRef | 
     setTakeOverFailure(undefined);
     const conversationId = props.conversationId;
     try {
-      await app.client.send({ type: 'conversation.takeOver', conversationId });
+      await app.client.send({ type: 'conversation.takeOver', conversationId }, { showsErrors: true });
       // Read back who runs what rather than guess: the notice goes when this conversation is no longer listed.
       const runners = await settle(app.client.send({ type: 'sync.runners' }));
       if (runners) app.dispatch({ type: 'sync-runners', runners });

@@ -71,7 +71,7 @@ export function DataSettings() {
     setOffer(undefined);
     try {
       // The worker reads and parses the file: a file of thousands of conversations never blocks the page.
-      const result = await app.client.send({ type: 'conversation.import', file, settings });
+      const result = await app.client.send({ type: 'conversation.import', file, settings }, { showsErrors: true });
       if (result.settingsOffered) {
         setOffer({ file, offered: result.settingsOffered });
         return;

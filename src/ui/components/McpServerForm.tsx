@@ -31,7 +31,7 @@ export function McpServerForm(props: McpServerFormProps) {
     if (props.server) input.id = props.server.id;
     if (token().trim()) input.token = token().trim();
     try {
-      await app.client.send({ type: 'mcp.save', server: input });
+      await app.client.send({ type: 'mcp.save', server: input }, { showsErrors: true });
       props.onDone();
     } catch (saveError) {
       setError(describeError(saveError).text);

@@ -163,7 +163,7 @@ export function ProfileForm(props: ProfileFormProps) {
   async function testConnection() {
     setTestResult({ text: t('settings.testing') });
     try {
-      const result = await app.client.send({ type: 'profiles.test', profile: profileInput() });
+      const result = await app.client.send({ type: 'profiles.test', profile: profileInput() }, { showsErrors: true });
       setModels(result.models ?? []);
       // No one should have to type a model id: an empty Model takes the server's first.
       if (model().trim() === '' && result.models?.[0]) setModel(result.models[0]);

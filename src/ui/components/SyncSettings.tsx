@@ -42,7 +42,7 @@ export function SyncSettings() {
 
   onMount(async () => {
     try {
-      app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.status' }) });
+      app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.status' }, { showsErrors: true }) });
     } catch (error) {
       setFailure(describeError(error));
     }
@@ -80,11 +80,11 @@ export function SyncSettings() {
       // A name typed but not yet used is the one this device is known by once sync is on (it was dropped before).
       const name = deviceName().trim();
       if (deviceNameEdited && name && name !== status()?.device.name) {
-        app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.setDeviceName', name }) });
+        app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.setDeviceName', name }, { showsErrors: true }) });
         deviceNameEdited = false;
         setNameUsed(name);
       }
-      const result = await app.client.send({ type: 'sync.enable', url: url().trim(), username: username().trim(), password: password(), passphrase: passphrase(), ...(newKey ? { newKey } : {}) });
+      const result = await app.client.send({ type: 'sync.enable', url: url().trim(), username: username().trim(), password: password(), passphrase: passphrase(), ...(newKey ? { newKey } : {}) }, { showsErrors: true });
       // A status is a snapshot, not a record: the reply is at least as new as the events delivered before it.
       app.dispatch({ type: 'sync-status', status: result });
       // Secrets are not kept on screen (or in memory) once the worker has them.
@@ -105,7 +105,7 @@ export function SyncSettings() {
     setFailure(undefined);
     setBusy('disable');
     try {
-      app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.disable', keepMirror }) });
+      app.dispatch({ type: 'sync-status', status: await app.client.send({ type: 'sync.disable', keepMirror }, { showsErrors: true }) });
     } catch (error) {
       setFailure(describeError(error));
     } finally {
@@ -120,7 +120,7 @@ export function SyncSettings() {
     const name = deviceName().trim();
     if (!name) return;
     try {
-      const result = await app.client.send({ type: 'sync.setDeviceName', name });
+      const result = await app.client.send({ type: 'sync.setDeviceName', name }, { showsErrors: true });
       app.dispatch({ type: 'sync-status', status: result });
       deviceNameEdited = false;
       setDeviceName(result.device.name);

@@ -155,7 +155,7 @@ export function PendingQuestionForm(props: {
       return;
     }
     await resolve(
-      () => props.client.send<'request.resolve'>({ type: 'request.resolve', ...resolveTarget(), approved: true, params: { answers: current } }),
+      () => props.client.send<'request.resolve'>({ type: 'request.resolve', ...resolveTarget(), approved: true, params: { answers: current } }, { showsErrors: true }),
       { resolution: 'answered', answers: current, resolvedAt: Date.now() },
     );
   }
@@ -166,7 +166,7 @@ export function PendingQuestionForm(props: {
       setConfirmingDismiss(true);
       return;
     }
-    await resolve(() => props.client.send<'request.resolve'>({ type: 'request.resolve', ...resolveTarget(), approved: false }), {
+    await resolve(() => props.client.send<'request.resolve'>({ type: 'request.resolve', ...resolveTarget(), approved: false }, { showsErrors: true }), {
       resolution: 'dismissed',
       resolvedAt: Date.now(),
     });

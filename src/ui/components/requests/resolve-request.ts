@@ -25,7 +25,7 @@ export async function resolveRequest(
   resolution: { approved: boolean; params?: unknown; reason?: string; cancel?: boolean },
 ): Promise<ResolveOutcome> {
   try {
-    const result = await client.send({ type: 'request.resolve', ...target, ...resolution });
+    const result = await client.send({ type: 'request.resolve', ...target, ...resolution }, { showsErrors: true });
     return result.proposedTo ? { proposedTo: result.proposedTo } : {};
   } catch (error) {
     if (error instanceof WireError && error.code === 'already_resolved') return { error: { text: t('request.alreadyResolved') } };
