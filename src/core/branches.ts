@@ -1,7 +1,7 @@
 import type { Fork, Message } from '../schema/records';
 
 /**
- * A conversation is a tree of messages and what is on screen is one path through it (DESIGN 7b). A message's `seq` is its
+ * A conversation is a tree of messages and what is on screen is one path through it (README, "Versions are branches, never copies"). A message's `seq` is its
  * position on its path, so the versions of one message share a seq; its `parentId` names the message before it. Where
  * a parent has several children the conversation keeps a fork (`Conversation.forks`) saying which one is on screen;
  * elsewhere a parent has one child. A branch is therefore a path, never a copy of messages.

@@ -7,8 +7,8 @@ import { repairDeadRun } from './run-repair';
  * A conversation this device has just taken over from another ("Continue on this device", issue 19), made safe to run
  * here: the other device's run is dead to this one, so what it had under way is repaired as a dead run (a call that was
  * running asks "Run again or Skip", a server's form is closed, a reply being written is interrupted), and nothing the
- * other device approved runs here by itself: a call approved there and not yet run asks again (DESIGN 7b, issue 20:
- * approvals are only ever given on the device that runs the call). Pure; returns only what changed.
+ * other device approved runs here by itself: a call approved there and not yet run asks again (docs/architecture.md,
+ * "Sync's authority rule": approvals are only ever given on the device that runs the call). Pure; returns only what changed.
  */
 export function repairTakenOver(conversation: Conversation, messages: readonly Message[], now: number): { conversation: Conversation; messages: Message[] } {
   const dead = new Map(repairDeadRun(messages, now).changed.map((message) => [message.id, message]));

@@ -14,7 +14,7 @@ export function RenameForm(props: { conversation: Conversation; onDone: () => vo
   const [draftTitle, setDraftTitle] = createSignal(isUntitled(props.conversation.title) ? '' : props.conversation.title);
   const otherTitlesId = `other-titles-${createUniqueId()}`;
   /**
-   * Titles given on other devices that lost a rename conflict (sync keeps them, DESIGN 7b): newest first, each once,
+   * Titles given on other devices that lost a rename conflict (sync keeps them: README, "Sync between your devices"): newest first, each once,
    * offered in the rename form so the user can take one back.
    */
   const otherTitles = () => {

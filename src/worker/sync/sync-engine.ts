@@ -10,7 +10,7 @@ import { SealedDocuments } from './sealed-documents';
 import { documentId, seal, type SyncKeys } from './sync-crypto';
 
 /**
- * Sync of one device (issue 19, DESIGN 7b). The device whose worker runs a conversation is its only authority: only it
+ * Sync of one device (docs/architecture.md, "Sync's authority rule"). The device whose worker runs a conversation is its only authority: only it
  * writes the conversation's records; other devices store what it wrote and send it *proposals* (answers, Allow, Deny,
  * messages, Stop), which it applies through its own compare-and-set and whose outcome comes back as its records. Who
  * runs a conversation is a runner document, changed only by a compare-and-set on the server ("Continue on this device").
