@@ -203,6 +203,15 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     expect((await current.laptop.host.store.listMessages(target.conversationId)).filter((message) => message.role === 'assistant')).toHaveLength(2);
   });
 
+  it('an empty message for a conversation the laptop runs is refused on the phone, and nothing is proposed', async () => {
+    const current = await world(8);
+    const target = await askOnLaptop(current);
+    const written = current.phoneMirror.local.documents.size;
+    await expect(current.phone.send({ type: 'message.send', conversationId: target.conversationId, text: '   ' })).rejects.toMatchObject({ reason: 'message_empty' });
+    // No proposal was written to the phone's mirror (the server hears only of what is written there).
+    expect(current.phoneMirror.local.documents.size).toBe(written);
+  });
+
   it('a proposal of a command only the runner gives, or for another conversation, is refused: nothing changes', async () => {
     const current = await world(7);
     const target = await askOnLaptop(current);

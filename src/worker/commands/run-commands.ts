@@ -13,7 +13,7 @@ export function createRunHandlers(deps: CommandHandlerDeps) {
   return {
     'message.send': async (command, context) => {
       const inputs = command.attachments ?? [];
-      if (command.text === '' && inputs.length === 0) throw new WireError({ code: 'invalid_command', reason: 'message_empty', message: 'Write a message or attach a file first.', field: 'text' });
+      if (command.text === '' && inputs.length === 0) throw emptyMessage();
       const { defaultProfileId } = await settings.getSettings();
       // Files are checked, and the quota, before the run lock and the transaction (reading a Blob is not an IndexedDB request).
       const files = inputs.length === 0 ? [] : await (await import('../attachments/attachment-files')).prepareAttachments(inputs, { acceptsImages: await acceptsImages(deps, command.conversationId, defaultProfileId), newId: deps.newId ?? (() => crypto.randomUUID()), ...(deps.estimateStorage ? { estimate: deps.estimateStorage } : {}) });
@@ -55,6 +55,7 @@ export function createRunProposers(deps: CommandHandlerDeps) {
   return {
     'message.send': async (command, runner) => {
       if ((command.attachments ?? []).length > 0) throw runsElsewhere(runner);
+      if (command.text === '') throw emptyMessage();
       return { command: { ...command, messageId: command.messageId ?? deps.newId?.() ?? crypto.randomUUID() }, reply: {} };
     },
   } satisfies Proposers;
@@ -88,6 +89,10 @@ export async function stopHere(deps: CommandHandlerDeps, conversationId: string)
   await store.stopRun(conversationId);
   deps.emit({ type: 'run-notice', conversationId, notice: null });
   return { conversationId };
+}
+
+function emptyMessage(): WireError {
+  return new WireError({ code: 'invalid_command', reason: 'message_empty', message: 'Write a message or attach a file first.', field: 'text' });
 }
 
 /** Whether the model the conversation talks to takes images (a deleted profile: the send fails later in words). */
