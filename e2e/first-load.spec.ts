@@ -10,7 +10,10 @@ import { expect, test, type Response } from '@playwright/test';
 // long texts clipped on their way to the page, the framed-page check before anything starts, notification words, and
 // the English strings of the sync warnings. Strings loaded per screen (the performance issue's first item) is how it
 // comes back down.
-const LIMIT_KIB = 87;
+// 87 → 89 with the round-three items merged together (88.3 measured; each branch alone was under 87): the English
+// strings of the new controls (keyboard shortcuts' button, grouped refusals, offline notes, plurals; i18n 18 → 19.3 KiB)
+// and the shared modal dialog in its own chunk. The same way back down: strings per screen.
+const LIMIT_KIB = 89;
 
 // A first visit: nothing cached, no service worker yet (its precache is a background download, not the page's load).
 test.use({ serviceWorkers: 'block' });
