@@ -33,14 +33,17 @@ export function questionText(page: Page, question: ScriptQuestion): Locator {
 
 /** Fails unless `target` lies wholly inside both the window and the visible part of the messages log. */
 export async function expectInView(page: Page, target: Locator, what: string): Promise<void> {
-  const box = await target.boundingBox();
-  const log = await messageLog(page).boundingBox();
-  const viewport = page.viewportSize()!;
-  expect(box, `${what} is laid out`).not.toBeNull();
-  expect(box!.y, `${what}: top inside the log`).toBeGreaterThanOrEqual(log!.y - 0.5);
-  expect(box!.y + box!.height, `${what}: bottom inside the log`).toBeLessThanOrEqual(log!.y + log!.height + 0.5);
-  expect(box!.y, `${what}: inside the window`).toBeGreaterThanOrEqual(0);
-  expect(box!.y + box!.height, `${what}: inside the window`).toBeLessThanOrEqual(viewport.height);
+  // Measured until it holds: on a loaded machine the form may still be scrolling into place when first read.
+  await expect(async () => {
+    const box = await target.boundingBox();
+    const log = await messageLog(page).boundingBox();
+    const viewport = page.viewportSize()!;
+    expect(box, `${what} is laid out`).not.toBeNull();
+    expect(box!.y, `${what}: top inside the log`).toBeGreaterThanOrEqual(log!.y - 0.5);
+    expect(box!.y + box!.height, `${what}: bottom inside the log`).toBeLessThanOrEqual(log!.y + log!.height + 0.5);
+    expect(box!.y, `${what}: inside the window`).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height, `${what}: inside the window`).toBeLessThanOrEqual(viewport.height);
+  }).toPass({ timeout: 10_000 });
 }
 
 /** Fails when the page, or the question form, would need a sideways scroll; or when the page itself scrolled. */
