@@ -286,12 +286,11 @@ function peerHintReader({ config, settings, mcp, store, runs, feed, post }: Peer
     if (hint.kind === 'profiles') return post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
     if (hint.kind === 'mcp') return post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
     if (hint.kind === 'list') return feed.publish({ imported: await store.listConversations(), source: 'remote', scope: 'document' });
-    const conversation = await store.getConversation(hint.conversationId);
+    const { conversation, messages } = await store.readTogether(hint.conversationId, hint.messageIds);
     if (!conversation) return feed.publish({ removed: [hint.conversationId], source: 'remote', scope: 'document' });
     // Another tab runs it: notice at once if that tab dies (see RunManager.watch); or it waits inside a live run there
     // (an elicitation): notice if that tab dies too.
     if (conversation.runState === 'running' || (conversation.runState === 'awaiting_input' && hint.messageIds.length > 0)) runs.watch(conversation.id);
-    const messages = (await Promise.all(hint.messageIds.map((messageId) => store.getMessage(messageId)))).filter((message) => message?.conversationId === conversation.id) as Message[];
     feed.publish({ conversation, messages, source: 'remote', scope: 'document' });
   };
 }

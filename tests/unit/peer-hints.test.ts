@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
+import { openParleyDatabase } from '../../src/worker/store/database';
 import { readPeerMessage, type PeerHint } from '../../src/worker/tabs/peer-channel';
 
 describe('messages between tabs are hints, not data', () => {
@@ -54,4 +55,30 @@ describe('messages between tabs are hints, not data', () => {
     expect(hinted).toBeLessThanOrEqual(3);
     expect(shown).toBeGreaterThan(hinted);
   }, 60_000);
+});
+
+describe('a hint read beside a write', () => {
+  it('never tells an older conversation after a newer write: a dead tab repaired while a hint is read leaves Continue on screen', async () => {
+    const databaseName = uniqueDatabaseName();
+    const tab = await openTab({ databaseName, locks: memoryLocks() });
+    await tab.send({ type: 'settings.update', script: script([{ text: 'Half a reply' }]) });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    await tab.send({ type: 'message.send', conversationId: id, text: 'hello' });
+    await waitForRunState(tab, id, ['idle']);
+    // As a tab that died mid-reply leaves it: the conversation running, its reply streaming, nobody holding the lock.
+    const reply = (await tab.host.store.listMessages(id)).at(-1)!;
+    const database = await openParleyDatabase(databaseName);
+    const conversation = (await database.get('conversations', id))!;
+    await database.put('conversations', { ...conversation, runState: 'running' });
+    await database.put('messages', { ...reply, status: 'streaming' });
+    database.close();
+    tab.events.length = 0;
+
+    // The last tab that wrote it hinted its last chunk just as this tab repairs the run.
+    await Promise.all([tab.host.peerHint({ kind: 'conversation', conversationId: id, messageIds: [reply.id] }), tab.host.store.repairDeadRun(id)]);
+
+    const told = tab.events.flatMap((event) => (event.type === 'conversation-upserted' && event.conversation.id === id ? [event.conversation.runState] : []));
+    expect(told.at(-1)).toBe('interrupted');
+    expect((await tab.host.store.getConversation(id))?.runState).toBe('interrupted');
+  });
 });

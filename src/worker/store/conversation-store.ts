@@ -52,6 +52,18 @@ export class IndexedDbConversationStore implements ConversationStore {
     return this.database.get('messages', messageId);
   }
 
+  /**
+   * A conversation and some of its messages as one snapshot (one transaction). Read in separate transactions, a write
+   * between them (a dead tab's run repaired) paired the old conversation with the new messages, and that pair, told
+   * after the write's own event, put "running" back on screen with no way to continue.
+   */
+  async readTogether(conversationId: string, messageIds: readonly string[]): Promise<{ conversation?: Conversation; messages: Message[] }> {
+    const transaction = this.database.transaction(['conversations', 'messages'], 'readonly');
+    const messages = transaction.objectStore('messages');
+    const [conversation, ...found] = await Promise.all([transaction.objectStore('conversations').get(conversationId), ...messageIds.map((messageId) => messages.get(messageId))]);
+    return { conversation, messages: found.filter((message): message is Message => message?.conversationId === conversationId) };
+  }
+
   async listConversations(): Promise<Conversation[]> {
     return (await this.database.getAllFromIndex('conversations', 'by-updated')).reverse();
   }
