@@ -4,12 +4,36 @@
 import { gzipSync } from 'node:zlib';
 
 export const FIRST_LOAD_BUDGET_KIB = 90;
+/** Every script fetched from a cold load to the first reply from the built-in model. */
+export const FIRST_REPLY_TARGET_KIB = 100;
 
 /**
  * Loads `origin` cold in a fresh context of `browser` (no cache, no service worker: a first visit) and resolves with
  * the gzip size (KiB) of every JavaScript response the page and its workers received, and their total.
  */
 export async function firstLoadJs(browser, origin) {
+  return scriptsFetched(browser, origin, async (page) => {
+    await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+  });
+}
+
+/**
+ * What a first conversation costs: every script fetched from a cold load, through "New conversation" and a message sent,
+ * until the built-in model's reply is complete and shown as Markdown (the renderer loads with the first reply).
+ */
+export async function firstReplyJs(browser, origin) {
+  return scriptsFetched(browser, origin, async (page) => {
+    await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    await box.fill('Hello');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const reply = page.getByRole('log').getByRole('article', { name: 'Parley', exact: true }).first();
+    await reply.and(page.locator('[data-status="complete"]')).waitFor();
+    await reply.locator('.markdown').first().waitFor();
+  });
+}
+
+async function scriptsFetched(browser, origin, until) {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const responses = [];
   // Context-level, so the dedicated worker's script and its imports count as well as the page's.
@@ -20,7 +44,7 @@ export async function firstLoadJs(browser, origin) {
   try {
     const page = await context.newPage();
     await page.goto(origin);
-    await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+    await until(page);
     await page.waitForLoadState('networkidle');
     const files = new Map();
     for (const response of responses) {
