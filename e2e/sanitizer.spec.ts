@@ -90,3 +90,70 @@ test('a reply cannot draw a fake dialog or notice over the app', async ({ page }
   // The one real link says where it goes.
   await expect(reply.getByRole('link', { name: 'Sign in again (evil.example)' })).toHaveAttribute('href', 'https://evil.example/login');
 });
+
+test.describe('the browser\'s own sanitizer', () => {
+  // The sanitizer module as the app builds it, run in this Chromium, which has the HTML Sanitizer API: the component
+  // tests cover the DOMPurify fallback (jsdom has no such API); these hold the browser's path to the same rules.
+  let code = '';
+  test.beforeAll(async () => {
+    const { rolldown } = await import('rolldown');
+    const bundle = await rolldown({ input: 'src/ui/sanitize.ts', logLevel: 'silent' });
+    code = (await bundle.generate({ format: 'iife', name: 'ParleySanitize', codeSplitting: false })).output[0].code;
+  });
+
+  async function sanitized(page: import('@playwright/test').Page, html: string) {
+    await page.setContent('<!doctype html><body></body>');
+    await page.addScriptTag({ content: code });
+    return page.evaluate(async (markup) => {
+      const api = (window as unknown as { ParleySanitize: { prepareSanitizer(): Promise<void>; sanitize(html: string): DocumentFragment; usesBrowserSanitizer(): boolean } }).ParleySanitize;
+      await api.prepareSanitizer();
+      const host = document.createElement('div');
+      host.append(api.sanitize(markup));
+      document.body.append(host);
+      return { native: api.usesBrowserSanitizer(), html: host.innerHTML };
+    }, html);
+  }
+
+  test('drops what DOMPurify drops, and the app\'s classes and ids, with the same rules', async ({ page }) => {
+    const { native, html } = await sanitized(
+      page,
+      '<b onclick="window.__pwned = 1">bold</b><img src="x.png" onerror="window.__pwned = 2"><script>window.__pwned = 3</script>'
+        + '<div class="dialog" id="root" name="n" style="position:fixed">fake</div><a href="javascript:alert(1)" ping="https://evil.example">link</a>'
+        + '<form action="https://evil.example"><input name="password"></form><svg><a href="https://evil.example">s</a></svg><math><mi>x</mi></math>'
+        + '<table background="https://evil.example/t"><tr><td>t</td></tr></table><iframe src="https://evil.example"></iframe><object data="x"></object>'
+        + '<template><b>t</b></template><style>body{display:none}</style><map><area href="javascript:alert(2)"></map><blockquote cite="https://evil.example">q</blockquote>'
+        + '<input type="checkbox" disabled onclick="x()" name="n" class="dialog" value="v"><input type="checkbox"><input type="text" disabled>'
+        + '<span class="link-destination">(a.example)</span><span class="toasts">n</span><pre><code class="language-ts">x</code></pre><a href="https://a.example">ok</a>',
+    );
+    expect(native).toBe(true);
+    await expect(page.locator('body')).toContainText('bold');
+    const body = page.locator('body > div');
+    await expect(body.locator('[onclick], [onerror], script, img, form, svg, math, iframe, object, template, style, [style], [id], [name], [ping], [background], [cite]')).toHaveCount(0);
+    await expect(body.locator('.dialog, .toasts')).toHaveCount(0);
+    await expect(body.locator('[href^="javascript"], area[href]')).toHaveCount(0);
+    await expect(body.locator('input')).toHaveCount(1);
+    expect(await body.locator('input').evaluate((input) => [...input.attributes].map((attribute) => attribute.name).sort())).toEqual(['disabled', 'type']);
+    await expect(body.locator('span.link-destination')).toHaveCount(1);
+    await expect(body.locator('code.language-ts')).toHaveCount(1);
+    await expect(body.locator('pre')).toHaveAttribute('tabindex', '0');
+    await expect(body.locator('a[href="https://a.example"]')).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(body.locator('a[href="https://a.example"]')).toHaveAttribute('target', '_blank');
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(html).not.toContain('evil.example');
+  });
+});
+
+test('a reply is rendered without fetching DOMPurify where the browser sanitizes by itself', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('.js')) scripts.push(new URL(response.url()).pathname);
+  });
+  await page.goto('/');
+  await useScript(page, [{ text: 'Some **bold** text.' }]);
+  await newConversation(page);
+  await send(page, 'Hello');
+  const reply = assistantMessages(page).first();
+  await expect(reply.locator('.markdown strong')).toHaveText('bold');
+  expect(scripts.some((path) => /purify/i.test(path))).toBe(false);
+  expect(scripts.some((path) => /\/Markdown-[^/]*\.js$/.test(path))).toBe(true);
+});

@@ -1,11 +1,11 @@
-import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
 import { t } from './i18n/i18n';
 import { mathsExtensions } from './maths-syntax';
+import { sanitize, SAFE_LINK } from './sanitize';
 
-const SAFE_LINK = /^(https?:|mailto:)/i;
+export { prepareSanitizer } from './sanitize';
 
-/** Our own instances: configuring the global `marked` or `DOMPurify` would leak into anyone else's use. */
+/** Our own instance: configuring the global `marked` would leak into anyone else's use. */
 const markdown = new Marked({
   gfm: true,
   breaks: true,
@@ -56,61 +56,19 @@ function linkHost(href: string): string | undefined {
   }
 }
 
-/** The only classes model HTML may carry: the ones our own renderer writes. */
-const OWN_CLASSES: Record<string, RegExp> = {
-  CODE: /^language-[\w+#.-]{1,40}$/,
-  A: /^image-link$/,
-  SPAN: /^(link-destination|code-language|math-inline|math-display)$/,
-  DIV: /^(code-block|code-header|math-display)$/,
-};
-/** The only attributes a task checkbox keeps. */
-const CHECKBOX_ATTRIBUTES = new Set(['type', 'checked', 'disabled', 'aria-label']);
-
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
-let purifier: ReturnType<typeof DOMPurify> | undefined;
-
-function getPurifier(): ReturnType<typeof DOMPurify> {
-  if (purifier) return purifier;
-  purifier = DOMPurify(window);
-  purifier.addHook('uponSanitizeElement', (node, data) => {
-    // The one input allowed: a task list's disabled checkbox (a live field could imitate the app's forms).
-    const element = node as Element;
-    if (data.tagName === 'input' && !(element.getAttribute('type') === 'checkbox' && element.hasAttribute('disabled'))) element.remove();
-  });
-  purifier.addHook('uponSanitizeAttribute', (node, data) => {
-    if (node.nodeName === 'INPUT' && !CHECKBOX_ATTRIBUTES.has(data.attrName)) data.keepAttr = false;
-    // The app's own classes and ids would let a model draw over the app (a fake dialog, a fake notice).
-    if (data.attrName === 'id' || data.attrName === 'name') data.keepAttr = false;
-    if (data.attrName === 'class' && !OWN_CLASSES[node.nodeName]?.test(data.attrValue)) data.keepAttr = false;
-  });
-  purifier.addHook('afterSanitizeAttributes', (node) => {
-    // Code blocks and tables scroll sideways when too wide; a keyboard can scroll only what it can focus.
-    if (node.tagName === 'PRE' || node.tagName === 'TABLE') node.setAttribute('tabindex', '0');
-    if (node.tagName !== 'A') return;
-    const href = node.getAttribute('href');
-    // Model output is untrusted: only plain web and mail links survive, and they open elsewhere.
-    if (href !== null && !SAFE_LINK.test(href.trim())) node.removeAttribute('href');
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
-  });
-  return purifier;
-}
-
-/** img, video, audio and picture would load remote content by themselves (see the image renderer above). */
-const FORBID_TAGS = ['style', 'form', 'button', 'textarea', 'select', 'option', 'dialog', 'img', 'video', 'audio', 'picture', 'source', 'svg', 'math'];
-/** background (on tables) and poster fetch by themselves too; ping reports clicks to a third party. */
-const FORBID_ATTR = ['style', 'background', 'poster', 'ping', 'srcset', 'id', 'name'];
-
 /**
- * Renders untrusted Markdown to HTML that is safe to insert: marked's output (raw HTML included) goes
- * through DOMPurify, which drops scripts, event handlers, `javascript:` URLs, forms, styles and anything that
+ * Renders untrusted Markdown to HTML that is safe to insert: marked's output (raw HTML included) goes through the
+ * sanitizer (sanitize.ts), which drops scripts, event handlers, `javascript:` URLs, forms, styles and anything that
  * would fetch by itself (images become links). The app appends renderMarkdownFragment's nodes; this string form is
  * what the tests hold the incremental renderer to.
  */
 export function renderMarkdown(text: string): string {
-  return getPurifier().sanitize(markdown.parse(text) as string, { FORBID_TAGS, FORBID_ATTR });
+  const holder = document.createElement('div');
+  holder.append(renderMarkdownFragment(text));
+  return holder.innerHTML;
 }
 
 /**
@@ -123,7 +81,7 @@ export function renderMarkdownFragment(text: string): DocumentFragment {
 
 /** The sanitizer alone, the second wall behind the renderer's escaping of raw HTML: `html` as safe nodes. */
 export function sanitizedFragment(html: string): DocumentFragment {
-  return getPurifier().sanitize(html, { FORBID_TAGS, FORBID_ATTR, RETURN_DOM_FRAGMENT: true });
+  return sanitize(html);
 }
 
 /** The top-level blocks of `text` as this renderer's lexer sees them (for rendering only a growing tail again). */

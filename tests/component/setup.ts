@@ -1,9 +1,13 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@solidjs/testing-library';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { prepareSanitizer } from '../../src/ui/sanitize';
 
 // findBy/waitFor give up after 1 s by default; on a shared 2-core machine under load a worker round trip can take
 // longer. A bound, not a timing assertion: a test that waits for something that never comes still fails.
 configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => cleanup());
+
+// jsdom has no HTML Sanitizer API: the renderer's tests run with its fallback, DOMPurify, loaded as the app loads it.
+beforeAll(() => prepareSanitizer());

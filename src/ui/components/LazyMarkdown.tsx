@@ -11,7 +11,8 @@ const [markdown, setMarkdown] = createSignal<MarkdownModule>();
 let loading: Promise<void> | undefined;
 
 function loadMarkdown(): void {
-  loading ??= import('./Markdown').then(
+  // The renderer is used once its sanitizer is ready: the browser's own, or DOMPurify where it has none.
+  loading ??= import('./Markdown').then((module) => module.prepareSanitizer().then(() => module)).then(
     (module) => {
       setMarkdown(() => module);
     },
@@ -24,9 +25,9 @@ function loadMarkdown(): void {
 
 /**
  * Model text as Markdown, cut at RENDER_LIMIT with "Show all" (parsing is superlinear in nesting, and a 10 MB reply
- * overflowed the parser's stack). The renderer and its sanitizer (marked, DOMPurify: a third of the page's script) load
- * with the first reply shown, not with the app; until then the text shows plain (never as HTML, cut the same way), and
- * the list's row measuring follows the change. Markdown too costly to render in steps is shown plain, and says so.
+ * overflowed the parser's stack). The renderer and its sanitizer (marked; DOMPurify only where the browser has no HTML
+ * Sanitizer API) load with the first reply shown, not with the app; until then the text shows plain (never as HTML, cut
+ * the same way), and the list's row measuring follows the change. Markdown too costly to render in steps is shown plain, and says so.
  */
 export function LazyMarkdown(props: { text: string; total?: number | undefined }) {
   loadMarkdown();

@@ -5,6 +5,7 @@ import './rich-markdown.css';
 
 // Loaded with the renderer: the page decides with it whether to render at all, without loading its code first.
 export { tooCostlyForMarkdown } from '../costly-markdown';
+export { prepareSanitizer } from '../markdown';
 
 /**
  * At most this much new text is rendered per task; the rest follows in the next tasks. A reply that arrives in one big
