@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messageLog } from './fixtures';
 
-/** The cut of src/ui/components/LongText.tsx, restated: a test must not import the app. */
+/** The cut of src/ui/messages/LongText.tsx, restated: a test must not import the app. */
 const RENDER_LIMIT = 100_000;
 /** What the worker sends the page of one text (src/schema/limits.ts). */
 const PAGE_TEXT_LIMIT = 1_000_000;

@@ -97,7 +97,7 @@ test.describe('the browser\'s own sanitizer', () => {
   let code = '';
   test.beforeAll(async () => {
     const { rolldown } = await import('rolldown');
-    const bundle = await rolldown({ input: 'src/ui/sanitize.ts', logLevel: 'silent' });
+    const bundle = await rolldown({ input: 'src/ui/markdown/sanitize.ts', logLevel: 'silent' });
     code = (await bundle.generate({ format: 'iife', name: 'ParleySanitize', codeSplitting: false })).output[0].code;
   });
 

@@ -1,4 +1,4 @@
-import { superviseWorker } from './ui/worker-supervisor';
+import { superviseWorker } from './ui/state/worker-supervisor';
 
 /**
  * The agent worker, started when this module is first evaluated: by src/boot.ts, before the app's own code has loaded,

@@ -1,8 +1,8 @@
 import { render } from 'solid-js/web';
 import { agentWorker } from './agent-worker';
-import { afterFirstPaint } from './ui/after-first-paint';
-import { createWorkerClient } from './ui/channel';
-import { App } from './ui/components/App';
+import { afterFirstPaint } from './ui/shell/after-first-paint';
+import { createWorkerClient } from './ui/state/channel';
+import { App } from './ui/shell/App';
 import './ui/styles.css';
 import { applyTheme } from './ui/theme';
 import { loadInitialLocale } from './ui/i18n/i18n';

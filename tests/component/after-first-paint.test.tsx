@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterFirstPaint } from '../../src/ui/after-first-paint';
+import { afterFirstPaint } from '../../src/ui/shell/after-first-paint';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -4,8 +4,8 @@ import type { AppEvent } from '../../src/schema/events';
 import type { CommandEnvelope, WorkerMessage } from '../../src/schema/protocol';
 import type { Conversation, Message, ProfileView, Settings } from '../../src/schema/records';
 import { parseScript } from '../../src/schema/script';
-import { createWorkerClient, type WorkerClient } from '../../src/ui/channel';
-import { App } from '../../src/ui/components/App';
+import { createWorkerClient, type WorkerClient } from '../../src/ui/state/channel';
+import { App } from '../../src/ui/shell/App';
 
 /** A tiny in-memory worker on the far side of a MessageChannel. */
 function createFakeWorker() {

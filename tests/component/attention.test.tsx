@@ -1,10 +1,10 @@
 import { createRoot } from 'solid-js';
 import { waitFor } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { notificationText, setNotificationShowsTitle, trackAttention } from '../../src/ui/attention';
-import { createUiStore } from '../../src/ui/store';
-import type { AppServices } from '../../src/ui/app-context';
-import type { WorkerClient } from '../../src/ui/channel';
+import { notificationText, setNotificationShowsTitle, trackAttention } from '../../src/ui/shell/attention';
+import { createUiStore } from '../../src/ui/state/store';
+import type { AppServices } from '../../src/ui/state/app-context';
+import type { WorkerClient } from '../../src/ui/state/channel';
 import type { Conversation } from '../../src/schema/records';
 import type { PendingRequest } from '../../src/schema/protocol';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../src/schema/events';
 import { WireError, type CommandEnvelope, type WorkerMessage } from '../../src/schema/protocol';
 import type { Conversation } from '../../src/schema/records';
-import { createWorkerClient } from '../../src/ui/channel';
+import { createWorkerClient } from '../../src/ui/state/channel';
 
 const conversation: Conversation = { id: 'c1', title: 'Hello', createdAt: 1, updatedAt: 2, runState: 'idle', completedSteps: 0 };
 

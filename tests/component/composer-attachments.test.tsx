@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Composer } from '../../src/ui/components/Composer';
-import { MessageAttachments } from '../../src/ui/components/attachments/AttachmentChips';
+import { Composer } from '../../src/ui/chat/Composer';
+import { MessageAttachments } from '../../src/ui/attachments/AttachmentChips';
 import { MAX_TEXT_BYTES } from '../../src/schema/attachment-kinds';
 import { setLocale } from '../../src/ui/i18n/i18n';
 

@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from '@solidjs/testing-library';
 import { createSignal, Show } from 'solid-js';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunState } from '../../src/schema/records';
-import { Composer } from '../../src/ui/components/Composer';
+import { Composer } from '../../src/ui/chat/Composer';
 
 function setup(runState: RunState = 'idle', onSend = vi.fn(async (_text: string) => true)) {
   const [state, setState] = createSignal<RunState>(runState);

@@ -1,10 +1,10 @@
 import { render, screen, within } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { Conversation } from '../../src/schema/records';
-import { AppContext } from '../../src/ui/app-context';
-import type { WorkerClient } from '../../src/ui/channel';
-import { ConversationList } from '../../src/ui/components/ConversationList';
-import { createUiStore } from '../../src/ui/store';
+import { AppContext } from '../../src/ui/state/app-context';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { ConversationList } from '../../src/ui/conversations/ConversationList';
+import { createUiStore } from '../../src/ui/state/store';
 
 const client: WorkerClient = {
   send: vi.fn(() => new Promise<never>(() => {})) as unknown as WorkerClient['send'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/schema/records';
-import { conversationMarkdown, demoteHeadings, markdownFileName } from '../../src/ui/conversation-markdown';
+import { conversationMarkdown, demoteHeadings, markdownFileName } from '../../src/ui/chat/conversation-markdown';
 
 function message(role: Message['role'], blocks: Message['blocks']): Message {
   return { id: `${role}-${blocks.length}`, conversationId: 'c', seq: 0, role, blocks, status: 'complete', createdAt: 0, updatedAt: 0 };
@@ -60,7 +60,7 @@ describe('Export as Markdown', () => {
 
 describe('the whole path, for an export', () => {
   it('asks the worker for the whole of a message whose texts were clipped for the page, and only for that one', async () => {
-    const { readWholePath } = await import('../../src/ui/conversation-markdown');
+    const { readWholePath } = await import('../../src/ui/chat/conversation-markdown');
     const base = { conversationId: 'c1', role: 'assistant' as const, status: 'complete' as const, createdAt: 0, updatedAt: 0 };
     const short = { ...base, id: 'm1', seq: 0, blocks: [{ type: 'text' as const, text: 'hi' }] };
     const clipped = { ...base, id: 'm2', seq: 1, blocks: [{ type: 'text' as const, text: 'aaa', clippedFrom: 5 }] };

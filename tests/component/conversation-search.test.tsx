@@ -1,9 +1,9 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConversationSearchResult } from '../../src/schema/protocol';
-import { ConversationSearch, snippetParts } from '../../src/ui/components/ConversationSearch';
+import { ConversationSearch, snippetParts } from '../../src/ui/conversations/ConversationSearch';
 import { setLocale } from '../../src/ui/i18n/i18n';
-import { revealFor } from '../../src/ui/reveal-request';
+import { revealFor } from '../../src/ui/state/reveal-request';
 
 const hostile = '<img src=x onerror="window.hacked=1"> tomato';
 

@@ -1,13 +1,13 @@
 import { render, screen, within } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation } from '../../src/schema/records';
-import { AppContext } from '../../src/ui/app-context';
-import type { WorkerClient } from '../../src/ui/channel';
-import { ChatHeader } from '../../src/ui/components/ChatHeader';
-import { ConversationList } from '../../src/ui/components/ConversationList';
+import { AppContext } from '../../src/ui/state/app-context';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { ChatHeader } from '../../src/ui/chat/ChatHeader';
+import { ConversationList } from '../../src/ui/conversations/ConversationList';
 import { zhCN } from '../../src/ui/i18n/dictionary-zh-CN';
 import { setLocale } from '../../src/ui/i18n/i18n';
-import { createUiStore } from '../../src/ui/store';
+import { createUiStore } from '../../src/ui/state/store';
 
 const client: WorkerClient = {
   send: vi.fn(() => new Promise<never>(() => {})) as unknown as WorkerClient['send'],

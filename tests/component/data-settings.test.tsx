@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppContext, type AppServices } from '../../src/ui/app-context';
-import { DataSettings } from '../../src/ui/components/DataSettings';
-import type { WorkerClient } from '../../src/ui/channel';
+import { AppContext, type AppServices } from '../../src/ui/state/app-context';
+import { DataSettings } from '../../src/ui/settings/DataSettings';
+import type { WorkerClient } from '../../src/ui/state/channel';
 import { WireError, type ConversationExport, type ConversationSizes } from '../../src/schema/protocol';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -2,14 +2,14 @@ import { fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WireError, type ConnectionTestResult } from '../../src/schema/protocol';
 import type { Conversation, Message } from '../../src/schema/records';
-import { AppContext, type AppServices } from '../../src/ui/app-context';
-import type { WorkerClient } from '../../src/ui/channel';
-import { statusText } from '../../src/ui/components/ChatHeader';
-import { DataSettings } from '../../src/ui/components/DataSettings';
-import { MessageView } from '../../src/ui/components/MessageView';
-import { ErrorToasts } from '../../src/ui/components/StatusBanners';
-import { createToasts } from '../../src/ui/error-report';
-import { describeError, describeRunError, describeStorageError, describeTestResult } from '../../src/ui/error-words';
+import { AppContext, type AppServices } from '../../src/ui/state/app-context';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { statusText } from '../../src/ui/chat/ChatHeader';
+import { DataSettings } from '../../src/ui/settings/DataSettings';
+import { MessageView } from '../../src/ui/messages/MessageView';
+import { ErrorToasts } from '../../src/ui/shell/StatusBanners';
+import { createToasts } from '../../src/ui/common/error-report';
+import { describeError, describeRunError, describeStorageError, describeTestResult } from '../../src/ui/common/error-words';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
 // The worker speaks English to developers only: in a Chinese UI, a worker error reads as a Chinese sentence written

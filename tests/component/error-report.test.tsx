@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { WireError } from '../../src/schema/wire-error';
-import type { WorkerClient } from '../../src/ui/channel';
-import { createReportingClient } from '../../src/ui/error-report';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { createReportingClient } from '../../src/ui/common/error-report';
 
 const failing = (error: WireError): WorkerClient => ({ send: async () => Promise.reject(error), onEvent: () => () => undefined });
 

@@ -1,10 +1,10 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../src/schema/records';
-import type { WorkerClient } from '../../src/ui/channel';
-import { occurrenceRanges } from '../../src/ui/components/find-highlights';
-import { MessageList } from '../../src/ui/components/MessageList';
-import { MessageView } from '../../src/ui/components/MessageView';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { occurrenceRanges } from '../../src/ui/messages/find-highlights';
+import { MessageList } from '../../src/ui/messages/MessageList';
+import { MessageView } from '../../src/ui/messages/MessageView';
 
 const fakeClient: WorkerClient = {
   send: vi.fn(() => new Promise<never>(() => {})) as unknown as WorkerClient['send'],

@@ -2,9 +2,9 @@ import { render, screen } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolCallBlock } from '../../src/schema/blocks';
 import { WireError } from '../../src/schema/protocol';
-import type { WorkerClient } from '../../src/ui/channel';
-import { ToolCallCard } from '../../src/ui/components/ToolCallCard';
-import { describeError } from '../../src/ui/error-words';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
+import { describeError } from '../../src/ui/common/error-words';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
 afterEach(() => setLocale('en'));

@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { render } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it } from 'vitest';
-import { Markdown } from '../../src/ui/components/Markdown';
+import { Markdown } from '../../src/ui/markdown/Markdown';
 import hljs from 'highlight.js/lib/core';
 import { vi } from 'vitest';
 import { waitFor } from '@solidjs/testing-library';
-import { IncrementalMarkdown } from '../../src/ui/incremental-markdown';
-import { renderMarkdown } from '../../src/ui/markdown';
+import { IncrementalMarkdown } from '../../src/ui/markdown/incremental-markdown';
+import { renderMarkdown } from '../../src/ui/markdown/markdown';
 
 /** What rendering the whole text at once puts in the DOM (the sanitizer's output, parsed as the page would). */
 function atOnce(text: string): string {

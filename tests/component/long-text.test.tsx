@@ -2,10 +2,10 @@ import { fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
-import type { WorkerClient } from '../../src/ui/channel';
-import { LongText, RENDER_LIMIT, TEXT_SLICE, textSlices } from '../../src/ui/components/LongText';
-import { MessageView } from '../../src/ui/components/MessageView';
-import { ToolCallCard } from '../../src/ui/components/ToolCallCard';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { LongText, RENDER_LIMIT, TEXT_SLICE, textSlices } from '../../src/ui/messages/LongText';
+import { MessageView } from '../../src/ui/messages/MessageView';
+import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
 
 // Every view of a message's text is cut at RENDER_LIMIT (a 5 MB message froze the page for 50 s, a 100 MB one crashed
 // the tab): the user's own text, reasoning, a reply shown plain while the Markdown code loads, a tool's arguments and

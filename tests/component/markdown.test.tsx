@@ -1,10 +1,10 @@
 import { render, waitFor } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LazyMarkdown } from '../../src/ui/components/LazyMarkdown';
-import { RENDER_LIMIT } from '../../src/ui/components/LongText';
-import { Markdown, RENDER_STEP } from '../../src/ui/components/Markdown';
-import { renderMarkdown, sanitizedFragment } from '../../src/ui/markdown';
+import { LazyMarkdown } from '../../src/ui/markdown/LazyMarkdown';
+import { RENDER_LIMIT } from '../../src/ui/messages/LongText';
+import { Markdown, RENDER_STEP } from '../../src/ui/markdown/Markdown';
+import { renderMarkdown, sanitizedFragment } from '../../src/ui/markdown/markdown';
 
 function mount(text: string): HTMLElement {
   const { container } = render(() => <Markdown text={text} />);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppEvent } from '../../src/schema/events';
 import type { McpServerView } from '../../src/schema/mcp';
-import { applyEvent, createInitialState } from '../../src/ui/store';
+import { applyEvent, createInitialState } from '../../src/ui/state/store';
 
 const server: McpServerView = {
   id: 's1',

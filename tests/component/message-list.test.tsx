@@ -2,10 +2,10 @@ import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-lib
 import { describe, expect, it, vi } from 'vitest';
 import type { Block } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
-import type { WorkerClient } from '../../src/ui/channel';
-import { MessageList } from '../../src/ui/components/MessageList';
-import { MAX_RENDERED_ROWS } from '../../src/ui/components/virtual-window';
-import { createUiStore } from '../../src/ui/store';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { MessageList } from '../../src/ui/messages/MessageList';
+import { MAX_RENDERED_ROWS } from '../../src/ui/messages/virtual-window';
+import { createUiStore } from '../../src/ui/state/store';
 
 const fakeClient: WorkerClient = {
   send: vi.fn(() => new Promise<never>(() => {})) as unknown as WorkerClient['send'],

@@ -1,8 +1,8 @@
 import { render, screen, waitFor } from '@solidjs/testing-library';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/schema/records';
-import type { WorkerClient } from '../../src/ui/channel';
-import { MessageView } from '../../src/ui/components/MessageView';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { MessageView } from '../../src/ui/messages/MessageView';
 
 const client = { send: () => new Promise<never>(() => {}), onEvent: () => () => {} } as unknown as WorkerClient;
 

@@ -1,8 +1,8 @@
 import { render, screen } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/schema/records';
-import type { WorkerClient } from '../../src/ui/channel';
-import { MessageView } from '../../src/ui/components/MessageView';
+import type { WorkerClient } from '../../src/ui/state/channel';
+import { MessageView } from '../../src/ui/messages/MessageView';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
 // Issue 21.6: a reply made without the tools (they did not fit in the in-browser model's context) says so to the user,

@@ -1,10 +1,10 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation } from '../../src/schema/records';
-import { AppContext, type AppServices } from '../../src/ui/app-context';
-import { ChatHeader } from '../../src/ui/components/ChatHeader';
+import { AppContext, type AppServices } from '../../src/ui/state/app-context';
+import { ChatHeader } from '../../src/ui/chat/ChatHeader';
 import { setLocale } from '../../src/ui/i18n/i18n';
-import { createUiStore } from '../../src/ui/store';
+import { createUiStore } from '../../src/ui/state/store';
 
 // Issue 19: a title renamed on two devices ends the same everywhere, and the losing one is kept in the conversation's
 // `otherTitles`, not dropped. The rename form shows them ("Also named: …"), so the user can find one and take it back.

@@ -1,9 +1,9 @@
 import { fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
-import { AppContext, type AppServices } from '../../src/ui/app-context';
-import { PendingInbox } from '../../src/ui/components/PendingInbox';
-import { createUiStore } from '../../src/ui/store';
-import type { WorkerClient } from '../../src/ui/channel';
+import { AppContext, type AppServices } from '../../src/ui/state/app-context';
+import { PendingInbox } from '../../src/ui/conversations/PendingInbox';
+import { createUiStore } from '../../src/ui/state/store';
+import type { WorkerClient } from '../../src/ui/state/channel';
 import type { Conversation } from '../../src/schema/records';
 import type { PendingRequest } from '../../src/schema/protocol';
 

@@ -1,10 +1,10 @@
 import { fireEvent, render, screen } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppContext, type AppServices } from '../../src/ui/app-context';
-import { DataSettings } from '../../src/ui/components/DataSettings';
-import { formatUsage } from '../../src/ui/components/MessageView';
+import { AppContext, type AppServices } from '../../src/ui/state/app-context';
+import { DataSettings } from '../../src/ui/settings/DataSettings';
+import { formatUsage } from '../../src/ui/messages/MessageView';
 import { english } from '../../src/ui/i18n/dictionary';
-import { fileSize } from '../../src/ui/file-size';
+import { fileSize } from '../../src/ui/attachments/file-size';
 import { zhCN } from '../../src/ui/i18n/dictionary-zh-CN';
 import { setLocale } from '../../src/ui/i18n/i18n';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCRIPTED_PROFILE_ID } from '../../src/schema/limits';
 import { setLocale } from '../../src/ui/i18n/i18n';
-import { profileName } from '../../src/ui/profile-name';
+import { profileName } from '../../src/ui/settings/profile-name';
 
 afterEach(() => setLocale('en'));
 

@@ -8,7 +8,7 @@ import {
   reduceQuestionForm,
   type QuestionFormAction,
   type QuestionFormState,
-} from '../../src/ui/components/question/question-form-state';
+} from '../../src/ui/question/question-form-state';
 
 const questions: Question[] = [
   {

@@ -6,7 +6,7 @@ import type { Command, CommandOf, CommandResult, CommandType } from '../../src/s
 import { WireError } from '../../src/schema/protocol';
 import type { Question, QuestionAnswer } from '../../src/schema/question';
 import type { Message } from '../../src/schema/records';
-import { QuestionForm, type QuestionClient } from '../../src/ui/components/question/QuestionForm';
+import { QuestionForm, type QuestionClient } from '../../src/ui/question/QuestionForm';
 import { setLocale } from '../../src/ui/i18n/i18n';
 import { questionStrings } from '../../src/ui/i18n/question-strings';
 import { questionStringsZhCN } from '../../src/ui/i18n/question-strings.zh-CN';

@@ -3,10 +3,10 @@ import { createSignal } from 'solid-js';
 import { describe, expect, it, vi } from 'vitest';
 import type { Block, ElicitationRequestBlock, ToolCallBlock } from '../../src/schema/blocks';
 import { WireError } from '../../src/schema/protocol';
-import { ToolCallCard } from '../../src/ui/components/ToolCallCard';
-import { ElicitationForm } from '../../src/ui/components/requests/ElicitationForm';
-import { MessageView } from '../../src/ui/components/MessageView';
-import type { WorkerClient } from '../../src/ui/channel';
+import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
+import { ElicitationForm } from '../../src/ui/requests/ElicitationForm';
+import { MessageView } from '../../src/ui/messages/MessageView';
+import type { WorkerClient } from '../../src/ui/state/channel';
 import type { Message } from '../../src/schema/records';
 
 const target = { conversationId: 'c1', messageId: 'm1' };

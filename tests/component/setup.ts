@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@solidjs/testing-library';
 import { afterEach, beforeAll } from 'vitest';
-import { prepareSanitizer } from '../../src/ui/sanitize';
+import { prepareSanitizer } from '../../src/ui/markdown/sanitize';
 
 // findBy/waitFor give up after 1 s by default; on a shared 2-core machine under load a worker round trip can take
 // longer. A bound, not a timing assertion: a test that waits for something that never comes still fails.

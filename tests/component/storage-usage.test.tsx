@@ -2,8 +2,8 @@ import { render, screen } from '@solidjs/testing-library';
 import { createStore } from 'solid-js/store';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConversationSizes } from '../../src/schema/protocol';
-import { AppContext, type AppServices } from '../../src/ui/app-context';
-import { StorageUsage } from '../../src/ui/components/StorageUsage';
+import { AppContext, type AppServices } from '../../src/ui/state/app-context';
+import { StorageUsage } from '../../src/ui/settings/StorageUsage';
 
 describe('StorageUsage', () => {
   it('measures once at a time: changes while a measurement runs ask for one more, not one each', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/schema/blocks';
 import type { Conversation, Message } from '../../src/schema/records';
-import { createUiStore } from '../../src/ui/store';
+import { createUiStore } from '../../src/ui/state/store';
 
 const conversation: Conversation = { id: 'c1', title: 'Imported', createdAt: 0, updatedAt: 1, runState: 'idle', completedSteps: 0 };
 

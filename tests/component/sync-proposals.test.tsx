@@ -5,15 +5,15 @@ import type { ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } fro
 import { WireError } from '../../src/schema/protocol';
 import type { Question } from '../../src/schema/question';
 import type { Conversation, Message } from '../../src/schema/records';
-import { AppContext, type AppServices } from '../../src/ui/app-context';
-import { ChatHeader } from '../../src/ui/components/ChatHeader';
-import { ChatView } from '../../src/ui/components/ChatView';
-import { QuestionForm } from '../../src/ui/components/question/QuestionForm';
-import { ElicitationForm } from '../../src/ui/components/requests/ElicitationForm';
-import { ToolCallCard } from '../../src/ui/components/ToolCallCard';
-import { describeError } from '../../src/ui/error-words';
+import { AppContext, type AppServices } from '../../src/ui/state/app-context';
+import { ChatHeader } from '../../src/ui/chat/ChatHeader';
+import { ChatView } from '../../src/ui/chat/ChatView';
+import { QuestionForm } from '../../src/ui/question/QuestionForm';
+import { ElicitationForm } from '../../src/ui/requests/ElicitationForm';
+import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
+import { describeError } from '../../src/ui/common/error-words';
 import { setLocale } from '../../src/ui/i18n/i18n';
-import { createUiStore } from '../../src/ui/store';
+import { createUiStore } from '../../src/ui/state/store';
 
 const laptop = { id: 'laptop-id', name: 'Laptop' };
 const phone = { id: 'phone-id', name: 'Phone' };

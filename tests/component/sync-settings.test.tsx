@@ -1,11 +1,11 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppContext, type AppServices } from '../../src/ui/app-context';
-import { SyncSettings } from '../../src/ui/components/SyncSettings';
+import { AppContext, type AppServices } from '../../src/ui/state/app-context';
+import { SyncSettings } from '../../src/ui/sync/SyncSettings';
 import { WireError } from '../../src/schema/protocol';
 import type { SyncStatus } from '../../src/schema/sync';
 import { setLocale } from '../../src/ui/i18n/i18n';
-import { createUiStore } from '../../src/ui/store';
+import { createUiStore } from '../../src/ui/state/store';
 
 const phone = { id: 'phone-id', name: 'Phone' };
 const off: SyncStatus = { state: 'off', device: phone };

@@ -4,10 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ToolCallBlock } from '../../src/schema/blocks';
 import type { ToolProgress } from '../../src/schema/events';
 import type { Message } from '../../src/schema/records';
-import { ToolCallCard } from '../../src/ui/components/ToolCallCard';
-import type { WorkerClient } from '../../src/ui/channel';
+import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
+import type { WorkerClient } from '../../src/ui/state/channel';
 import { parseRoute, routeHash } from '../../src/ui/hash-route';
-import { applyEvent, createInitialState } from '../../src/ui/store';
+import { applyEvent, createInitialState } from '../../src/ui/state/store';
 
 // What a tool call's card says about calls nobody was asked about (a permission decided), a call's progress, and a
 // call that was cut off: each said once, in words, with the way to change the permission.

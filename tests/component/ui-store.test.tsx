@@ -1,8 +1,8 @@
 import { createEffect, createRoot } from 'solid-js';
 import { describe, expect, it } from 'vitest';
 import type { Conversation, Message } from '../../src/schema/records';
-import { replaceInPlace } from '../../src/ui/replace-in-place';
-import { applyEvent, createInitialState, createUiStore } from '../../src/ui/store';
+import { replaceInPlace } from '../../src/ui/state/replace-in-place';
+import { applyEvent, createInitialState, createUiStore } from '../../src/ui/state/store';
 
 function conversation(id: string, updatedAt: number, runState: Conversation['runState'] = 'idle'): Conversation {
   return { id, title: `Title ${id}`, createdAt: 0, updatedAt, runState, completedSteps: 0 };

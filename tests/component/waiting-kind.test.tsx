@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
-import { waitingKindInMessages } from '../../src/ui/waiting-kind';
+import { waitingKindInMessages } from '../../src/ui/state/waiting-kind';
 
 function message(blocks: Block[], pending = true): Message {
   return { id: 'm1', conversationId: 'c1', seq: 1, role: 'assistant', blocks, status: 'complete', createdAt: 0, updatedAt: 0, ...(pending ? { pendingRequestId: 'r1' } : {}) };

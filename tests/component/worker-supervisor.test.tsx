@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../src/schema/events';
 import { WireError } from '../../src/schema/protocol';
-import { createWorkerClient } from '../../src/ui/channel';
-import { superviseWorker, type WorkerLike } from '../../src/ui/worker-supervisor';
+import { createWorkerClient } from '../../src/ui/state/channel';
+import { superviseWorker, type WorkerLike } from '../../src/ui/state/worker-supervisor';
 
 /** A worker stand-in: answers pings and commands until it "dies" (then it hears nothing and says nothing). */
 class FakeWorker implements WorkerLike {

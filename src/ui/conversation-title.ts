@@ -1,7 +1,0 @@
-import { isUntitled } from '../schema/conversation-title';
-import { t } from './i18n/i18n';
-
-/** A conversation's title as shown: its own, or "New conversation" in the UI's language while it has none. */
-export function shownTitle(title: string): string {
-  return isUntitled(title) ? t('conversation.untitled') : title;
-}

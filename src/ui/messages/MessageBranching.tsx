@@ -1,0 +1,189 @@
+import { createSignal, Show, useContext } from 'solid-js';
+import type { Message } from '../../schema/records';
+import { versionsOf } from '../../schema/versions';
+import { WireError } from '../../schema/wire-error';
+import { AppContext, useApp, type AppServices } from '../state/app-context';
+import { settle } from '../common/error-report';
+import { describeError } from '../common/error-words';
+import { t } from '../i18n/i18n';
+import { ConfirmDialog } from '../common/ConfirmDialog';
+import { DeleteIcon, EditIcon, NextIcon, PreviousIcon, RegenerateIcon } from '../common/icons';
+
+/** A command that leaves the branch on screen; sent again with `discardPending` once the user agreed. */
+type BranchCommand =
+  | { type: 'message.regenerate'; conversationId: string; messageId: string; discardPending?: boolean }
+  | { type: 'message.edit'; conversationId: string; messageId: string; text: string; discardPending?: boolean }
+  | { type: 'message.selectVersion'; conversationId: string; messageId: string; discardPending?: boolean };
+
+/**
+ * What a message offers for its versions (README, "Versions are branches, never copies"): Previous version / Next version with "2 of 3" where it has
+ * several, Regenerate on a reply, Edit on the user's message (a new branch from there; the old one stays reachable).
+ * None of it while a reply is being written. Leaving a branch in which a request waits asks first.
+ */
+export function MessageBranching(props: { message: Message; onEdit(): void }) {
+  // Outside the app (a message rendered alone) there is no conversation to branch.
+  return <Show when={useContext(AppContext)}>{(app) => <BranchControls message={props.message} onEdit={props.onEdit} app={app()} />}</Show>;
+}
+
+function BranchControls(props: { message: Message; onEdit(): void; app: AppServices }) {
+  const app = props.app;
+  const conversation = () => app.state.conversations[props.message.conversationId];
+  const versions = () => versionsOf(conversation()?.forks, props.message.id);
+  const busy = () => conversation()?.runState === 'running';
+  const [confirming, setConfirming] = createSignal<BranchCommand>();
+  const [deleting, setDeleting] = createSignal(false);
+
+  async function send(command: BranchCommand) {
+    try {
+      await app.client.send(command);
+    } catch (error) {
+      if (error instanceof WireError && error.reason === 'request_pending_in_branch') setConfirming(command);
+    }
+  }
+  const select = (offset: number) => {
+    const id = versions().ids[versions().index + offset];
+    if (id) void send({ type: 'message.selectVersion', conversationId: props.message.conversationId, messageId: id });
+  };
+
+  return (
+    <>
+      <Show when={versions().ids.length > 1}>
+        <div class="message-versions" role="group" aria-label={t('branch.versions')}>
+          <button type="button" class="button icon-button small" aria-label={t('branch.previous')} title={t('branch.previous')} disabled={busy() || versions().index === 0} onClick={() => select(-1)}>
+            <PreviousIcon />
+          </button>
+          <span role="status" class="message-versions__count">
+            {t('branch.position', { index: versions().index + 1, count: versions().ids.length })}
+          </span>
+          <button type="button" class="button icon-button small" aria-label={t('branch.next')} title={t('branch.next')} disabled={busy() || versions().index === versions().ids.length - 1} onClick={() => select(1)}>
+            <NextIcon />
+          </button>
+          <button type="button" class="button icon-button small" aria-label={t('branch.delete')} title={t('branch.delete')} disabled={busy()} onClick={() => setDeleting(true)}>
+            <DeleteIcon />
+          </button>
+        </div>
+      </Show>
+      {/* While the reply holds a request for you, the request is what to answer: no Regenerate beside it. */}
+      <Show when={props.message.role === 'assistant' && props.message.status !== 'streaming' && props.message.pendingRequestId === undefined}>
+        <button
+          type="button"
+          class="button icon-button small"
+          aria-label={t('branch.regenerate')}
+          title={t('branch.regenerate')}
+          disabled={busy()}
+          onClick={() => void send({ type: 'message.regenerate', conversationId: props.message.conversationId, messageId: props.message.id })}
+        >
+          <RegenerateIcon />
+        </button>
+      </Show>
+      <Show when={props.message.role === 'user'}>
+        <button type="button" class="button icon-button small" aria-label={t('branch.edit')} title={t('branch.edit')} disabled={busy()} onClick={() => props.onEdit()}>
+          <EditIcon />
+        </button>
+      </Show>
+      <Show when={deleting()}>
+        <ConfirmDialog
+          title={t('branch.deleteTitle')}
+          body={t('branch.deleteBody')}
+          confirmLabel={t('dialog.delete')}
+          onCancel={() => setDeleting(false)}
+          onConfirm={() => {
+            setDeleting(false);
+            void settle(app.client.send({ type: 'message.deleteVersion', conversationId: props.message.conversationId, messageId: props.message.id }));
+          }}
+        />
+      </Show>
+      <Show when={confirming()}>
+        {(command) => (
+          <LeaveBranchDialog
+            onCancel={() => setConfirming(undefined)}
+            onLeave={() => {
+              setConfirming(undefined);
+              void settle(app.client.send({ ...command(), discardPending: true }));
+            }}
+          />
+        )}
+      </Show>
+    </>
+  );
+}
+
+/** The user's message being edited: a textbox "Edit message" with Send (a new branch from here) and Cancel. */
+export function MessageEditor(props: { message: Message; onDone(): void }) {
+  const app = useApp();
+  const original = () => props.message.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
+  const [text, setText] = createSignal(original());
+  const [confirming, setConfirming] = createSignal(false);
+  let box!: HTMLTextAreaElement;
+
+  async function submit(discardPending = false) {
+    const value = text().trim();
+    if (!value) return;
+    try {
+      await app.client.send({ type: 'message.edit', conversationId: props.message.conversationId, messageId: props.message.id, text: value, ...(discardPending ? { discardPending } : {}) });
+      props.onDone();
+    } catch (error) {
+      if (error instanceof WireError && error.reason === 'request_pending_in_branch') setConfirming(true);
+    }
+  }
+
+  return (
+    <form
+      class="message-editor"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <textarea
+        ref={(element) => {
+          box = element;
+          queueMicrotask(() => box.focus());
+        }}
+        aria-label={t('branch.editBox')}
+        value={text()}
+        rows={Math.min(12, Math.max(2, text().split('\n').length))}
+        onInput={(event) => setText(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.preventDefault();
+            props.onDone();
+          } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            event.preventDefault();
+            void submit();
+          }
+        }}
+      />
+      <div class="message-editor__actions">
+        <button type="button" class="button small" onClick={() => props.onDone()}>
+          {t('branch.cancel')}
+        </button>
+        <button type="submit" class="button small primary" disabled={!text().trim() || text().trim() === original().trim()}>
+          {t('branch.send')}
+        </button>
+      </div>
+      <Show when={confirming()}>
+        <LeaveBranchDialog
+          onCancel={() => setConfirming(false)}
+          onLeave={() => {
+            setConfirming(false);
+            void submit(true);
+          }}
+        />
+      </Show>
+    </form>
+  );
+}
+
+/** "Leave the waiting request?": a new or another version would leave a branch in which a request for the user waits. */
+function LeaveBranchDialog(props: { onCancel(): void; onLeave(): void }) {
+  return (
+    <ConfirmDialog
+      title={t('branch.leaveTitle')}
+      body={describeError(new WireError({ code: 'invalid_state', reason: 'request_pending_in_branch', message: '' })).text}
+      confirmLabel={t('branch.leaveConfirm')}
+      onCancel={() => props.onCancel()}
+      onConfirm={() => props.onLeave()}
+    />
+  );
+}

@@ -1,0 +1,301 @@
+import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from 'solid-js';
+import type { Message } from '../../schema/records';
+import type { WorkerClient } from '../state/channel';
+import { t } from '../i18n/i18n';
+import type { MessageMatches } from '../../schema/find-matches';
+import { countInMessage } from '../../schema/searchable-text';
+import { createFindInList } from './find-in-list';
+import { MessageSearch } from './MessageSearch';
+import { MessageView } from './MessageView';
+import { rowAt, rowOffsets, visibleRows } from './virtual-window';
+
+export interface MessageListProps {
+  /** Undefined until the conversation's messages were read: then it says "Opening…", not "No messages yet". */
+  messages: readonly Message[] | undefined;
+  client: WorkerClient;
+  /** How many stored messages come before `messages` and were not read yet. */
+  earlier?: number;
+  /** Reads stored messages before the first loaded one: the previous page, or all of them back to `fromSeq`. */
+  loadEarlier?: (fromSeq?: number) => Promise<void>;
+  /** Stored messages containing `query`, oldest first, with how many times; without it only loaded ones are searched. */
+  search?: (query: string) => Promise<MessageMatches[]>;
+  /** Whether "Find in conversation" is open, when the parent opens it too (a phone's menu); else the list keeps it. */
+  finding?: boolean;
+  onFindingChange?: (open: boolean) => void;
+  /** A message to scroll to once the messages are read (a result of search across conversations), then `onRevealed`. */
+  reveal?: { seq: number } | undefined;
+  onRevealed?: () => void;
+}
+
+/** How close to the bottom (px) still counts as "reading the latest", so streaming keeps it in view. */
+const STICK_DISTANCE = 80;
+/** Rendered beyond each edge of the viewport (px), so a short scroll never shows a gap. */
+const OVERSCAN = 600;
+/** Used before the log was laid out (and in a DOM without layout). */
+const DEFAULT_VIEWPORT = 800;
+/** Earlier messages are read when the view comes this close (px) to the first loaded one. */
+const LOAD_DISTANCE = 400;
+
+/**
+ * The conversation as a `role="log"` region named "Messages", windowed: only the messages near the view are in the
+ * DOM, between two spacers sized from measured (or estimated) heights. It follows new text unless the user scrolled
+ * up, keeps the message being read in place when anything above it changes, and reads earlier pages near the top.
+ */
+export function MessageList(props: MessageListProps) {
+  let log!: HTMLDivElement;
+  let rowsStart!: HTMLDivElement;
+  const [scrollTop, setScrollTop] = createSignal(0);
+  const [viewport, setViewport] = createSignal(DEFAULT_VIEWPORT);
+  const [atBottom, setAtBottom] = createSignal(true);
+  const [ownSearching, setOwnSearching] = createSignal(false);
+  const searching = () => props.finding ?? ownSearching();
+  const setSearching = (open: boolean) => (props.onFindingChange ? props.onFindingChange(open) : setOwnSearching(open));
+  const [marked, setMarked] = createSignal<number>();
+  const [loading, setLoading] = createSignal(false);
+  const heights = new Map<string, number>();
+  const [measured, setMeasured] = createSignal(0);
+  /** The row at the top of the view and how far (px) the view starts below its top: kept while rows above change. */
+  let anchor: { id: string; delta: number } | undefined;
+
+  const all = () => props.messages ?? [];
+  const ids = createMemo(() => all().map((message) => message.id));
+  const indexById = createMemo(() => new Map(ids().map((id, index) => [id, index])));
+  const offsets = createMemo(() => {
+    measured();
+    return rowOffsets(ids(), heights);
+  });
+  const range = createMemo(() => visibleRows(offsets(), { top: scrollTop(), height: viewport(), overscan: OVERSCAN, atBottom: atBottom() }));
+  const rendered = createMemo(() => all().slice(range().start, range().end));
+  const total = () => offsets()[offsets().length - 1] ?? 0;
+  const earlier = () => props.earlier ?? 0;
+
+  /** The log's scroll position above the first row (the "Show earlier" header), so offsets map to scrollTop. */
+  const rowsTop = () => rowsStart?.offsetTop ?? 0;
+
+  function readScroll() {
+    const top = Math.max(0, log.scrollTop - rowsTop());
+    setScrollTop(top);
+    if (log.clientHeight > 0) setViewport(log.clientHeight);
+    const list = ids();
+    if (list.length > 0) {
+      const index = rowAt(offsets(), top);
+      anchor = { id: list[index]!, delta: top - offsets()[index]! };
+    }
+  }
+
+  /** The log's scrollTop at its last scroll event: which way the reader went. */
+  let lastScrollTop = 0;
+
+  function nearEnd(): boolean {
+    return log.scrollHeight - log.scrollTop - log.clientHeight < STICK_DISTANCE;
+  }
+
+  function scrollToEnd() {
+    log.scrollTop = log.scrollHeight;
+  }
+
+  // After rows were measured or messages came or went: stay at the bottom, or keep the anchored row where it was.
+  createEffect(
+    on(offsets, () => {
+      if (atBottom()) {
+        scrollToEnd();
+        return;
+      }
+      const index = anchor ? indexById().get(anchor.id) : undefined;
+      if (anchor && index !== undefined) {
+        const wanted = rowsTop() + offsets()[index]! + anchor.delta;
+        if (Math.abs(log.scrollTop - wanted) > 1) log.scrollTop = wanted;
+        setScrollTop(Math.max(0, log.scrollTop - rowsTop()));
+      }
+    }),
+  );
+
+  // Near the top of what is loaded: read the previous page (its rows appear above without moving the view).
+  // Tried once per first message: a failed read is not retried in a loop (the button stays for another try).
+  let triedBefore: string | undefined;
+  createEffect(() => {
+    if (atBottom() || earlier() === 0 || loading() || !props.loadEarlier) return;
+    if (scrollTop() > LOAD_DISTANCE || triedBefore === ids()[0]) return;
+    triedBefore = ids()[0];
+    void loadEarlier();
+  });
+
+  async function loadEarlier(fromSeq?: number) {
+    if (!props.loadEarlier || loading()) return;
+    setLoading(true);
+    try {
+      await props.loadEarlier(fromSeq);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  // Created before the first rows, whose refs register them; absent where there is no layout (a test DOM).
+  const observer =
+    typeof ResizeObserver === 'undefined'
+      ? undefined
+      : new ResizeObserver((entries) => {
+          let changed = false;
+          for (const entry of entries) {
+            const element = entry.target as HTMLElement;
+            const id = element.dataset.id;
+            if (!id || !element.isConnected) continue;
+            const height = element.offsetHeight;
+            if (height > 0 && heights.get(id) !== height) {
+              heights.set(id, height);
+              changed = true;
+            }
+          }
+          if (changed) setMeasured((count) => count + 1);
+          if (log.clientHeight > 0 && log.clientHeight !== viewport()) setViewport(log.clientHeight);
+          // Content that shrank (a question form stepping to its short Review) can bring the end into view with no scroll
+          // event: the reader is at the latest then, and "Jump to latest" would only cover the last message's actions.
+          if (!atBottom() && nearEnd()) setAtBottom(true);
+        });
+  onMount(() => {
+    observer?.observe(log);
+    scrollToEnd();
+    // Ctrl/Cmd+F finds in the stored conversation, since the page holds only part of it; a second press is the browser's.
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'f' && !searching()) {
+        event.preventDefault();
+        setSearching(true);
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    onCleanup(() => {
+      document.removeEventListener('keydown', onKey);
+      observer?.disconnect();
+    });
+  });
+
+  /**
+   * The latest message is a request for the user (a question, an approval, a form) and part of it is in view: the reader
+   * is at the latest thing, held at the form's top (reveal-question.ts), so "Jump to latest" would only cover the form.
+   */
+  const requestInView = () => {
+    const last = all().at(-1);
+    if (last?.pendingRequestId === undefined) return false;
+    return (offsets()[all().length - 1] ?? 0) < scrollTop() + viewport();
+  };
+
+  function jumpToLatest() {
+    setAtBottom(true);
+    scrollToEnd();
+  }
+
+  /** Scrolls to the message with `seq`, reading stored messages back to it first when it is not loaded. */
+  async function reveal(seq: number | undefined) {
+    setMarked(seq);
+    if (seq === undefined) return;
+    const first = all()[0];
+    if (first && seq < first.seq) await loadEarlier(seq);
+    const index = all().findIndex((message) => message.seq === seq);
+    if (index < 0 || marked() !== seq) return;
+    setAtBottom(false);
+    anchor = { id: ids()[index]!, delta: -32 };
+    log.scrollTop = rowsTop() + offsets()[index]! - 32;
+    setScrollTop(Math.max(0, log.scrollTop - rowsTop()));
+  }
+
+  // Asked from outside (search across conversations): scrolled to once the conversation's messages are here.
+  createEffect(
+    on([() => props.reveal, () => props.messages !== undefined], ([request, loaded]) => {
+      if (!request || !loaded) return;
+      props.onRevealed?.();
+      void reveal(request.seq);
+    }),
+  );
+
+  function closeSearch() {
+    setSearching(false);
+    log.focus();
+  }
+
+  function searchLoaded(query: string): Promise<MessageMatches[]> {
+    const matches = all().map((message) => ({ seq: message.seq, count: countInMessage(message, query) }));
+    return Promise.resolve(matches.filter((match) => match.count > 0));
+  }
+
+  const seqById = createMemo(() => new Map(all().map((message) => [message.id, message.seq])));
+  const finder = createFindInList({
+    log: () => log,
+    seqOf: (id) => seqById().get(id),
+    mark: setMarked,
+    reveal,
+    scrollBy(delta) {
+      setAtBottom(false);
+      log.scrollTop += delta;
+      readScroll();
+    },
+  });
+
+  return (
+    <div class="message-list-frame">
+      <div class="message-tools">
+        <Show
+          when={searching()}
+          fallback={
+            <button type="button" class="button small" aria-keyshortcuts="Control+F" onClick={() => setSearching(true)}>
+              {t('search.open')}
+            </button>
+          }
+        >
+          <MessageSearch search={props.search ?? searchLoaded} onFind={(state) => void finder.showMatch(state)} onClose={closeSearch} />
+        </Show>
+      </div>
+      <div
+        ref={log}
+        class="message-list virtual-list"
+        role="log"
+        aria-label={t('messages.label')}
+        tabIndex={0}
+        onWheel={() => finder.stopPulling()}
+        onTouchStart={() => finder.stopPulling()}
+        onScroll={() => {
+          // Only a scroll up leaves the latest: the event of the app's own scroll to the end can arrive after the content
+          // grew again (a tall reply being measured), and reading "not near the end" then stopped following for good.
+          const top = log.scrollTop;
+          if (nearEnd()) setAtBottom(true);
+          else if (top < lastScrollTop) setAtBottom(false);
+          lastScrollTop = top;
+          readScroll();
+        }}
+      >
+        <Show when={props.messages === undefined}>
+          <p class="message-list-empty">{t('chat.loading')}</p>
+        </Show>
+        <Show when={props.messages?.length === 0}>
+          <p class="message-list-empty">{t('messages.empty')}</p>
+        </Show>
+        <Show when={earlier() > 0}>
+          <button type="button" class="button show-earlier" disabled={loading()} onClick={() => void loadEarlier()}>
+            {t('messages.showEarlier', { count: earlier() })}
+          </button>
+        </Show>
+        <div ref={rowsStart} class="virtual-spacer" style={{ height: `${offsets()[range().start] ?? 0}px` }} />
+        <For each={rendered()}>
+          {(message) => (
+            <div
+              class="virtual-row"
+              classList={{ 'search-current': marked() === message.seq }}
+              data-id={message.id}
+              ref={(element) => {
+                observer?.observe(element);
+                onCleanup(() => observer?.unobserve(element));
+              }}
+            >
+              <MessageView message={message} client={props.client} />
+            </div>
+          )}
+        </For>
+        <div class="virtual-spacer" style={{ height: `${total() - (offsets()[range().end] ?? 0)}px` }} />
+      </div>
+      <Show when={!atBottom() && !requestInView() && (props.messages?.length ?? 0) > 0}>
+        <button type="button" class="button small jump-to-latest" onClick={jumpToLatest}>
+          {t('messages.jumpToLatest')}
+        </button>
+      </Show>
+    </div>
+  );
+}

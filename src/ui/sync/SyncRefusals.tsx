@@ -1,0 +1,78 @@
+import { createSignal, Show } from 'solid-js';
+import type { SyncRefusals as Refusals, SyncStatus } from '../../schema/sync';
+import { useApp } from '../state/app-context';
+import { describeError } from '../common/error-words';
+import { formatResolvedAt } from '../question/answer-text';
+import { locale, t } from '../i18n/i18n';
+import { refusalSummary } from './sync-status-words';
+
+/**
+ * What this device refused from the sync server, and a key document gone or replaced there, said in words (the security issue: nothing changed on the server goes
+ * unnoticed): how many documents and why, that none was applied, and "Clear the warning" once the person has seen it.
+ */
+export function SyncRefusals(props: { status: SyncStatus }) {
+  const app = useApp();
+  const number = (value: number) => new Intl.NumberFormat(locale()).format(value);
+  const [failure, setFailure] = createSignal<string>();
+  async function send(type: 'sync.clearRefusals' | 'sync.restoreKey') {
+    setFailure(undefined);
+    try {
+      app.dispatch({ type: 'sync-status', status: await app.client.send({ type }) });
+    } catch (error) {
+      setFailure(describeError(error).text);
+    }
+  }
+  return (
+    <>
+      {/* The key document gone or replaced on the server: said, never mended silently; this device can put its own back. */}
+      <Show when={props.status.keyDocument}>
+        {(state) => (
+          <div class="sync-refused">
+            <p>{t(state() === 'missing' ? 'sync.keyDocument.missing' : 'sync.keyDocument.replaced')}</p>
+            <Show when={state() === 'missing'}>
+              <div class="form-row">
+                <button type="button" class="button" onClick={() => void send('sync.restoreKey')}>
+                  {t('sync.keyDocument.restore')}
+                </button>
+              </div>
+            </Show>
+          </div>
+        )}
+      </Show>
+      <Show when={failure()}>
+        {(text) => (
+          <p class="form-error" role="alert">
+            {text()}
+          </p>
+        )}
+      </Show>
+      <Show when={props.status.refused}>
+        {(refused) => (
+          <div class="sync-refused">
+            {/* "Synced" gives way to the warning in the status line; in any other state it is said here. */}
+            <Show when={props.status.state !== 'synced'}>
+              <p>{refusalSummary(refused(), locale())}</p>
+            </Show>
+            <details>
+              <summary>{t('sync.refused.details')}</summary>
+              <ul>
+                {(['unreadable', 'replayed', 'misplaced'] as const satisfies ReadonlyArray<keyof Refusals>).map((kind) => (
+                  <Show when={refused()[kind] > 0}>
+                    <li>{t(`sync.refused.${kind}`, { count: number(refused()[kind]) })}</li>
+                  </Show>
+                ))}
+                <li>{t('sync.refused.last', { time: formatResolvedAt(refused().lastAt, locale(), Date.now()) })}</li>
+              </ul>
+              <p class="field-hint">{t('sync.refused.explain')}</p>
+            </details>
+            <div class="form-row">
+              <button type="button" class="button" onClick={() => void send('sync.clearRefusals')}>
+                {t('sync.refused.clear')}
+              </button>
+            </div>
+          </div>
+        )}
+      </Show>
+    </>
+  );
+}
