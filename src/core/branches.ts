@@ -32,7 +32,7 @@ export function pathOf(messages: readonly Message[], forks: readonly Fork[] | un
 }
 
 /** Every message's children, oldest first, by parent id. Messages from before branches chain by position. */
-export function childrenByParent(sorted: readonly Message[]): Map<string, Message[]> {
+function childrenByParent(sorted: readonly Message[]): Map<string, Message[]> {
   const legacyAt = new Map<number, string>();
   for (const message of sorted) if (message.parentId === undefined) legacyAt.set(message.seq, message.id);
   const children = new Map<string, Message[]>();

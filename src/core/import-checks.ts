@@ -12,12 +12,12 @@ export type { ImportPart, ImportRepair };
  * JSON, not too deep, not too large. Checked before anything is written: a value nested thousands of levels deep
  * would be stored, and one nested deep enough cannot be cloned into IndexedDB at all.
  */
-export const IMPORT_LIMITS = { depth: 32, chars: 256_000 } as const;
+const IMPORT_LIMITS = { depth: 32, chars: 256_000 } as const;
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Why a file is refused as a whole: which conversation, message and field, and a code the UI words. */
-export type ImportProblem =
+type ImportProblem =
   | { conversation: number; message: number; code: 'duplicate_message_id'; detail: string }
   | { conversation: number; message: number; code: 'unsafe_data'; part: ImportPart; detail: string };
 
@@ -66,7 +66,7 @@ function freeFormFields(block: Block): Array<[ImportPart, string, unknown]> {
  * Why `value` is not plain JSON within the limits, or undefined. Plain JSON: null, booleans, finite numbers, strings,
  * arrays and plain objects without the keys that reach a prototype.
  */
-export function jsonProblem(value: unknown): string | undefined {
+function jsonProblem(value: unknown): string | undefined {
   let size = 0;
   const visit = (current: unknown, depth: number): string | undefined => {
     if (depth > IMPORT_LIMITS.depth) return `nested deeper than ${IMPORT_LIMITS.depth} levels`;

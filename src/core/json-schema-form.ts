@@ -14,7 +14,7 @@ export { describeFlatForm, isObjectSchema, isPlainObject, isSimpleSchema, readFo
 type Schema = Record<string, unknown> | boolean;
 
 /** One problem found, with where it is: `city`, `stops[2].name`, or '' for the value itself. */
-export interface SchemaProblem {
+interface SchemaProblem {
   path: string;
   message: string;
 }

@@ -2,7 +2,7 @@ import { SCRIPTED_PROFILE_ID } from '../schema/limits';
 import type { OfferedProfile } from '../schema/protocol';
 
 /** How a user tells profile names apart: compatibility forms, case and surrounding spaces do not make two names. */
-export function profileNameKey(name: string): string {
+function profileNameKey(name: string): string {
   return name.normalize('NFKC').trim().toLocaleLowerCase('en');
 }
 

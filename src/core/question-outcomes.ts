@@ -7,18 +7,18 @@ import type { ErrorReason } from '../schema/protocol';
  * and commas in them cannot blur the format; several chosen options are a JSON array; what the user typed is marked
  * as typed; answers are separated by "; ".
  */
-export function answeredResultText(questions: Question[], answers: QuestionAnswer[]): string {
+function answeredResultText(questions: Question[], answers: QuestionAnswer[]): string {
   const pairs = questions.map((question, index) => `${JSON.stringify(question.question)}=${answerText(answers[index])}`);
   return `User has answered your questions: ${pairs.join('; ')}. You can now continue with the user's answers in mind.`;
 }
 
-export const SKIPPED_ANSWER_TEXT = '(skipped: the user chose not to answer this one)';
+const SKIPPED_ANSWER_TEXT = '(skipped: the user chose not to answer this one)';
 
 /**
  * One answer: `"Beach"` for one chosen option, `["Fish", "Meat"]` for several, then `(typed by the user: "…")` for the
  * free text; the skipped text when nothing was given.
  */
-export function answerText(answer: QuestionAnswer | undefined): string {
+function answerText(answer: QuestionAnswer | undefined): string {
   const selected = answer?.selected ?? [];
   const parts: string[] = [];
   if (selected.length === 1) parts.push(JSON.stringify(selected[0]));

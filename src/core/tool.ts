@@ -3,7 +3,7 @@ import type { ToolPermission } from '../schema/mcp';
 import type { ToolProgress } from '../schema/events';
 
 /** Where a tool comes from: shown on the approval card and kept on the record of what ran (with its origin always). */
-export type ToolSource = Omit<ToolSourceRecord, 'origin' | 'inputSchema'> & { origin: string };
+type ToolSource = Omit<ToolSourceRecord, 'origin' | 'inputSchema'> & { origin: string };
 
 /** What one run of a tool produced: the text the model reads (already bounded, a truncation said in it), and whether it failed. */
 export interface ToolOutput {

@@ -4,11 +4,11 @@ import { QUESTION_LIMITS } from './limits';
 /** Limits of the question tool; the form, the validator and the tool description all read these (zod-free, in limits.ts). */
 export { QUESTION_LIMITS };
 
-export const QuestionOption = z.object({
+const QuestionOption = z.object({
   label: z.string().min(1).max(QUESTION_LIMITS.label),
   description: z.string().max(QUESTION_LIMITS.description).optional(),
 });
-export type QuestionOption = z.infer<typeof QuestionOption>;
+type QuestionOption = z.infer<typeof QuestionOption>;
 
 export const Question = z
   .object({

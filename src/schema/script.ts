@@ -1,23 +1,23 @@
 import { z } from 'zod';
 
 /** Bounds of a script's pace; the defaults give a pleasant reading speed (about 160 characters a second). */
-export const SCRIPT_PACE = {
+const SCRIPT_PACE = {
   chunkSize: { default: 4, min: 1, max: 10_000 },
   chunkDelayMs: { default: 25, min: 0, max: 10_000 },
 } as const;
 
-export const ScriptToolCall = z.strictObject({
+const ScriptToolCall = z.strictObject({
   name: z.string().min(1),
   /** The tool's input, passed to the loop as is; the loop validates it like any model's tool call. */
   args: z.record(z.string(), z.unknown()).default({}),
 });
-export type ScriptToolCall = z.infer<typeof ScriptToolCall>;
+type ScriptToolCall = z.infer<typeof ScriptToolCall>;
 
-export const ScriptUsage = z.strictObject({
+const ScriptUsage = z.strictObject({
   inputTokens: z.number().int().min(0).optional(),
   outputTokens: z.number().int().min(0).optional(),
 });
-export type ScriptUsage = z.infer<typeof ScriptUsage>;
+type ScriptUsage = z.infer<typeof ScriptUsage>;
 
 /**
  * One scripted reply. `text` and `reasoning` may hold the placeholders `{{lastUserMessage}}`,
@@ -58,7 +58,7 @@ export type Script = z.input<typeof ScriptObject> | z.input<typeof ScriptStep>[]
 /** A validated script, normalized to the object form. */
 export type ParsedScript = z.output<typeof Script>;
 
-export type ParseScriptResult = { ok: true; script: ParsedScript } | { ok: false; error: string };
+type ParseScriptResult = { ok: true; script: ParsedScript } | { ok: false; error: string };
 
 const MAX_REPORTED_ISSUES = 3;
 

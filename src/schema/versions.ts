@@ -1,7 +1,7 @@
 // Apart from records.ts, which needs zod: the page reads a message's versions and must not load zod to do it.
 
 /** A fork as versionsOf reads it: the children of one parent, oldest first (records.ts's Fork satisfies it). */
-export interface ForkChildren {
+interface ForkChildren {
   childIds: readonly string[];
 }
 

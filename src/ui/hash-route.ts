@@ -1,7 +1,7 @@
 import { createSignal, onCleanup, type Accessor } from 'solid-js';
 
 /** Where the app is. The hash is the whole route, so a reload or a shared link lands in the same place. */
-export type Route = { name: 'home' } | { name: 'settings'; tool?: string } | { name: 'conversation'; conversationId: string };
+type Route = { name: 'home' } | { name: 'settings'; tool?: string } | { name: 'conversation'; conversationId: string };
 
 /**
  * Reads a location hash such as `#/c/abc`, `#/settings` or `#/settings?tool=mcp__server__tool` (Settings at that tool's

@@ -16,7 +16,7 @@ import { createTransferHandlers } from './commands/transfer-commands';
 export type { CommandHandlerDeps } from './commands/command-deps';
 export { OPEN_PAGE_SIZE } from './store/message-pages';
 
-export type ProposalOutcome = { status: 'applied' } | { status: 'refused'; reason: string };
+type ProposalOutcome = { status: 'applied' } | { status: 'refused'; reason: string };
 
 /**
  * The one way in (docs/architecture.md, "Commands and their scope"): validates a raw command against its declaration,

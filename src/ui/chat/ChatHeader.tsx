@@ -15,7 +15,7 @@ import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
 import { RenameForm } from './RenameForm';
 import { ChatRunner } from './ChatRunner';
 
-export interface ChatHeaderProps {
+interface ChatHeaderProps {
   conversation: Conversation;
   profiles: readonly ProfileView[];
   /** The profile used when the conversation names none. */

@@ -6,7 +6,7 @@ import { deviceName } from '../sync/device-name';
 import { t, type MessageKey } from '../i18n/i18n';
 
 /** What was sent to the device that runs a conversation: a decision (an answer, Allow, Deny, a form), a message, Stop. */
-export type ProposalKind = 'decision' | 'message' | 'stop';
+type ProposalKind = 'decision' | 'message' | 'stop';
 
 /** Sent only while sync can reach the server: offline, or stopped on an error, it waits on this device. */
 const KEYS: Record<ProposalKind, Record<'sent' | 'offline' | 'stopped', MessageKey>> = {

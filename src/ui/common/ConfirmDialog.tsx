@@ -3,7 +3,7 @@ import { Portal } from 'solid-js/web';
 import { t } from '../i18n/i18n';
 import { useModalFocus } from './modal-focus';
 
-export interface ConfirmDialogProps {
+interface ConfirmDialogProps {
   title: string;
   body: string;
   confirmLabel: string;

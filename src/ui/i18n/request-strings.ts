@@ -77,6 +77,4 @@ const en = {
   'form.error.maxItems': 'Choose at most {limit}.',
 } as const;
 
-export type RequestStringKey = keyof typeof en;
-
 export const requestStrings = { en };

@@ -14,6 +14,4 @@ const en = {
   'tool.interruptedNote': 'It was cut off while it ran, so it may or may not have run.',
 } as const;
 
-export type ToolStringKey = keyof typeof en;
-
 export const toolStrings = { en };

@@ -2,14 +2,14 @@
  * Containers (list items, quotes) one line may open before the text is shown plain instead of as Markdown: parsing is
  * superlinear in nesting (10,000 nested lists took 878 ms), and no honest reply nests lists past a handful of levels.
  */
-export const MAX_NESTING = 16;
+const MAX_NESTING = 16;
 
 /**
  * Characters one block outside a code fence (a paragraph, a quote, one list item with all it holds, a table) may have
  * before the text is shown plain: the renderer cannot finish a block before its end, so it parses all of it again at
  * every step (a 300,000-character line: 752 ms; 100,000 characters nested 15 deep under one item: 1.1 s).
  */
-export const MAX_BLOCK = 20_000;
+const MAX_BLOCK = 20_000;
 
 /** Where a line's nesting is read: the markers of 16 levels fit in far less. */
 const PREFIX = 512;

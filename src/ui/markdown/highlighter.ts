@@ -62,7 +62,7 @@ export function loadLanguage(fenceLanguage: string): Promise<string | undefined>
 }
 
 /** One chunk's colours: its nodes, and whether the highlighter ended at top level (so the next chunk can start fresh). */
-export interface ColouredChunk {
+interface ColouredChunk {
   nodes: DocumentFragment;
   atTopLevel: boolean;
 }

@@ -5,7 +5,7 @@ import { describeError } from '../common/error-words';
 import { t } from '../i18n/i18n';
 import { originOf } from '../shell/origin';
 
-export interface McpServerFormProps {
+interface McpServerFormProps {
   /** The server being edited; absent to add one. */
   server?: McpServerView | undefined;
   onDone(): void;

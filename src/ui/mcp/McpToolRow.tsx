@@ -2,7 +2,7 @@ import { createUniqueId, For, Show } from 'solid-js';
 import type { McpToolView, ToolPermission } from '../../schema/mcp';
 import { t, type MessageKey } from '../i18n/i18n';
 
-export interface McpToolRowProps {
+interface McpToolRowProps {
   tool: McpToolView;
   onPermission(permission: ToolPermission): void;
 }

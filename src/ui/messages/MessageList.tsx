@@ -9,7 +9,7 @@ import { MessageSearch } from './MessageSearch';
 import { MessageView } from './MessageView';
 import { rowAt, rowOffsets, visibleRows } from './virtual-window';
 
-export interface MessageListProps {
+interface MessageListProps {
   /** Undefined until the conversation's messages were read: then it says "Opening…", not "No messages yet". */
   messages: readonly Message[] | undefined;
   client: WorkerClient;

@@ -10,7 +10,7 @@ export interface FindState {
   current?: { seq: number; occurrence: number };
 }
 
-export interface MessageSearchProps {
+interface MessageSearchProps {
   /** Every stored message containing `query`, oldest first, with how many times it does. */
   search: (query: string) => Promise<MessageMatches[]>;
   /** Called when the matches or the current one change (bring it into view, highlight); undefined when cleared. */
@@ -119,7 +119,7 @@ export function MessageSearch(props: MessageSearchProps) {
 }
 
 /** The message and the place in it of the `index`-th of all matches (oldest first). */
-export function locate(matches: readonly MessageMatches[], index: number): { seq: number; occurrence: number } | undefined {
+function locate(matches: readonly MessageMatches[], index: number): { seq: number; occurrence: number } | undefined {
   let before = 0;
   for (const match of matches) {
     if (index < before + match.count) return { seq: match.seq, occurrence: index - before };

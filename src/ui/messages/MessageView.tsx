@@ -19,7 +19,7 @@ import { ElicitationForm } from '../requests/ElicitationForm';
 // Files sent with a message load their view (and thumbnails) when such a message is shown.
 const MessageAttachments = lazy(() => import('../attachments/AttachmentChips').then((module) => ({ default: module.MessageAttachments })));
 
-export interface MessageViewProps {
+interface MessageViewProps {
   message: Message;
   client: WorkerClient;
 }

@@ -5,8 +5,8 @@ import type { FindState } from './MessageSearch';
 // model's content is never changed (no <mark> put into it) and incremental Markdown rendering is not disturbed.
 
 /** The highlight of every match shown, and the one of the current match (drawn above it). */
-export const FIND_MATCHES = 'find-matches';
-export const FIND_CURRENT = 'find-current';
+const FIND_MATCHES = 'find-matches';
+const FIND_CURRENT = 'find-current';
 
 /**
  * The text Find searches in one rendered message (MessageView): its text blocks (plain or Markdown) and its reasoning,
@@ -73,7 +73,7 @@ export function renderedMatches(log: HTMLElement, state: FindState, seqOf: (id: 
 }
 
 /** Whether the browser draws custom highlights; without them Find still counts and moves, and marks the message. */
-export function highlightsSupported(): boolean {
+function highlightsSupported(): boolean {
   return typeof CSS !== 'undefined' && 'highlights' in CSS && typeof Highlight === 'function';
 }
 

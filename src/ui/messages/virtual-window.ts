@@ -1,5 +1,5 @@
 /** Height (px) assumed for a row that was not measured yet. */
-export const ESTIMATED_ROW_HEIGHT = 120;
+const ESTIMATED_ROW_HEIGHT = 120;
 
 /** Rows rendered at most, whatever the viewport: the DOM stays bounded even where rows are tiny or unmeasured. */
 export const MAX_RENDERED_ROWS = 40;
@@ -25,7 +25,7 @@ export function rowAt(offsets: Float64Array, y: number): number {
   return low;
 }
 
-export interface RowRange {
+interface RowRange {
   start: number;
   end: number;
 }

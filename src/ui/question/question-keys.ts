@@ -1,5 +1,5 @@
 /** What a key press means to the question form. */
-export type QuestionKeyAction =
+type QuestionKeyAction =
   | { kind: 'dismiss' }
   /** Esc in the Other textbox: leave it, keep the form (dismissing cannot be undone). */
   | { kind: 'leave-text' }
@@ -37,7 +37,7 @@ export function questionKeyAction(press: QuestionKeyPress): QuestionKeyAction {
 }
 
 /** Classifies a DOM event's target for `questionKeyAction`. */
-export function keyTarget(element: EventTarget | null): QuestionKeyPress['target'] {
+function keyTarget(element: EventTarget | null): QuestionKeyPress['target'] {
   if (element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && element.type === 'text')) return 'text';
   if (element instanceof HTMLButtonElement) return 'button';
   if (element instanceof HTMLInputElement) return 'choice';
@@ -45,7 +45,7 @@ export function keyTarget(element: EventTarget | null): QuestionKeyPress['target
 }
 
 /** Esc in the Other textbox: focus goes back to the question's last choice, its Other. */
-export function leaveOtherText(element: EventTarget | null): void {
+function leaveOtherText(element: EventTarget | null): void {
   if (!(element instanceof HTMLElement)) return;
   const choices = element.closest('fieldset')?.querySelectorAll<HTMLInputElement>('input[type=radio], input[type=checkbox]');
   if (choices && choices.length > 0) choices[choices.length - 1]!.focus();

@@ -12,14 +12,14 @@ import type { DraftSaver } from './draft-saver';
 import { outcomeFromMessage, sendFailure, type ErrorText } from './question-outcome';
 
 /** The form's own props that sending needs: read when used, as props are. */
-export interface QuestionResolutionHost {
+interface QuestionResolutionHost {
   client: Pick<WorkerClient, 'send'>;
   onSettled: (outcome: ResolvedOutcome, alreadyResolved: boolean, filledIn: QuestionAnswer[]) => void;
   onNotice: (key: MessageKey) => void;
   onProposed?: ((device: DeviceRef) => void) | undefined;
 }
 
-export interface QuestionResolutionOptions {
+interface QuestionResolutionOptions {
   /** The question's tool call, as the commands name it. */
   target: () => { conversationId: string; messageId: string; toolCallId: string };
   saver: DraftSaver;

@@ -12,7 +12,7 @@ const MAX_HOLD_MS = 2000;
 const MAX_ALIGNMENTS = 40;
 
 /** The nearest ancestor that scrolls vertically: the messages log. */
-export function scrollContainer(element: HTMLElement): HTMLElement | undefined {
+function scrollContainer(element: HTMLElement): HTMLElement | undefined {
   for (let parent = element.parentElement; parent; parent = parent.parentElement) {
     const overflow = getComputedStyle(parent).overflowY;
     if (overflow === 'auto' || overflow === 'scroll') return parent;
@@ -21,14 +21,14 @@ export function scrollContainer(element: HTMLElement): HTMLElement | undefined {
 }
 
 /** Scrolls `container` so that `element`'s top edge is at the container's top (as far as it can scroll). */
-export function alignTop(element: HTMLElement, container: HTMLElement): void {
+function alignTop(element: HTMLElement, container: HTMLElement): void {
   const offset = element.getBoundingClientRect().top - container.getBoundingClientRect().top - TOP_GAP;
   const target = Math.max(0, Math.min(container.scrollTop + offset, container.scrollHeight - container.clientHeight));
   if (Math.abs(target - container.scrollTop) >= 1) container.scrollTop = target;
 }
 
 /** Whether `element` lies wholly inside the container's visible part. */
-export function isInView(element: HTMLElement, container: HTMLElement): boolean {
+function isInView(element: HTMLElement, container: HTMLElement): boolean {
   const box = element.getBoundingClientRect();
   const view = container.getBoundingClientRect();
   return box.top >= view.top && box.bottom <= view.bottom;
@@ -39,7 +39,7 @@ export function isInView(element: HTMLElement, container: HTMLElement): boolean 
  * view, bring the form's top to the log's top. Done again after the log's own observer, which follows the changed
  * content to the end when the user was near it (tapping the last option of a long question is exactly that).
  */
-export function revealQuestion(form: HTMLElement, questionText: HTMLElement | undefined): void {
+function revealQuestion(form: HTMLElement, questionText: HTMLElement | undefined): void {
   const container = scrollContainer(form);
   if (!container) return;
   const steps = form.querySelector<HTMLElement>('[role="tablist"], .question-stepper') ?? undefined;
@@ -57,7 +57,7 @@ export function revealQuestion(form: HTMLElement, questionText: HTMLElement | un
  * reader, find in page) is left alone. Returns a function that lets go and, when `followNewest` is true (the
  * question was resolved), goes back to following the newest text.
  */
-export function holdQuestionAtTop(form: HTMLElement): (followNewest: boolean) => void {
+function holdQuestionAtTop(form: HTMLElement): (followNewest: boolean) => void {
   let container: HTMLElement | undefined;
   // Bounded: a windowed log re-renders its rows when scrolled, which would call this observer again without end (and
   // keep the form from ever standing still under a finger). The hold is for the moments right after arrival.
@@ -101,7 +101,7 @@ export function holdQuestionAtTop(form: HTMLElement): (followNewest: boolean) =>
 }
 
 /** Scrolls the log just enough that `element` is not under the room kept at the bottom (the sticky action bar). */
-export function keepAboveBottom(element: HTMLElement, bottomRoom: number): void {
+function keepAboveBottom(element: HTMLElement, bottomRoom: number): void {
   const container = scrollContainer(element);
   if (!container) return;
   const overlap = element.getBoundingClientRect().bottom - (container.getBoundingClientRect().bottom - bottomRoom);

@@ -153,7 +153,7 @@ const PROBLEM_KEYS: Record<FieldProblemCode, MessageKey> = {
 };
 
 /** A field's problem in the UI's language. */
-export function problemText(problem: FieldProblem): string {
+function problemText(problem: FieldProblem): string {
   return t(PROBLEM_KEYS[problem.code], { limit: String(problem.limit ?? '') });
 }
 

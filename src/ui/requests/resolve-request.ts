@@ -8,7 +8,7 @@ import { t } from '../i18n/i18n';
 import type { RequestTarget } from '../../schema/protocol';
 
 /** What became of one resolution: refused (`error`), sent as a proposal to the device that runs it, or stored (neither). */
-export interface ResolveOutcome {
+interface ResolveOutcome {
   error?: ErrorWords;
   proposedTo?: DeviceRef;
 }

@@ -9,7 +9,7 @@ import { formatBytes, progressText, statusText } from './local-model-words';
 import { MODEL_CATALOG } from './model-catalog';
 import { checkModelUrl, isUsableModelSource } from './model-url';
 
-export interface LocalModelSettingsProps {
+interface LocalModelSettingsProps {
   /** The model's source: a URL, or `file:<name>` for a file picked on this device. */
   source: string;
   onSourceChange: (source: string) => void;

@@ -7,7 +7,7 @@ import { shownTitle } from '../chat/conversation-title';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 
 /** How many of the largest conversations are listed. */
-export const LARGEST_LISTED = 10;
+const LARGEST_LISTED = 10;
 
 /**
  * "What to delete": what the conversations take (counted by the worker, a batch of messages at a time), what the

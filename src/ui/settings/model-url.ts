@@ -1,5 +1,5 @@
 /** What a typed Model URL becomes: the address to download, and whether a Hugging Face page address was rewritten. */
-export type CheckedModelUrl = { ok: true; url: string; rewritten: boolean } | { ok: false };
+type CheckedModelUrl = { ok: true; url: string; rewritten: boolean } | { ok: false };
 
 const HUGGING_FACE_HOSTS = new Set(['huggingface.co', 'www.huggingface.co', 'hf.co']);
 

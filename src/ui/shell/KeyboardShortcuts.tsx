@@ -4,7 +4,7 @@ import './keyboard-shortcuts.css';
 import { CloseableDialog } from '../common/CloseableDialog';
 
 /** What the app does for a shortcut; the shell supplies each (it knows the route and the conversation). */
-export interface ShortcutActions {
+interface ShortcutActions {
   newConversation(): void;
   focusComposer(): void;
   /** Stops the reply being written in the open conversation; false when none is. */

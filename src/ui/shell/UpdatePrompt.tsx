@@ -6,7 +6,7 @@ import { t } from '../i18n/i18n';
 const OFFLINE_NOTE_MS = 6000;
 
 /** The service worker's state as the shell shows it: a waiting new version, and the one-time offline note. */
-export interface ServiceWorkerPrompt {
+interface ServiceWorkerPrompt {
   needRefresh(): boolean;
   offlineReady(): boolean;
   reloadToUpdate(): Promise<void>;

@@ -142,7 +142,7 @@ async function notify(request: PendingRequest, stillWaiting: (tag: string) => bo
  * which repeat across conversations (the scripted model's first is `call_1_0` in every one): keyed by the id alone, a
  * second conversation's question was never shown, and answering the first closed nothing of the second.
  */
-export function notificationTag(request: Pick<PendingRequest, 'conversationId' | 'messageId' | 'requestId'>): string {
+function notificationTag(request: Pick<PendingRequest, 'conversationId' | 'messageId' | 'requestId'>): string {
   return `${request.conversationId}/${request.messageId}/${request.requestId}`;
 }
 

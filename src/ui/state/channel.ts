@@ -19,7 +19,7 @@ export interface SendOptions {
   showsErrors?: boolean;
 }
 
-export interface WorkerClientOptions {
+interface WorkerClientOptions {
   /** Schedules one flush of queued events; defaults to the next animation frame, else a microtask. */
   scheduleFlush?: (flush: () => void) => void;
 }

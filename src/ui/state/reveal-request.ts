@@ -4,7 +4,7 @@ import { createSignal } from 'solid-js';
 // conversation opens after the navigation), so the request waits here until that log takes it.
 
 /** A message to bring into view, by its place (`seq`) in its conversation. A new object each time it is asked. */
-export interface RevealRequest {
+interface RevealRequest {
   conversationId: string;
   seq: number;
 }

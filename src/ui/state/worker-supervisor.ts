@@ -5,7 +5,7 @@ export interface WorkerLike extends MessagePortLike {
   terminate(): void;
 }
 
-export interface SupervisorOptions {
+interface SupervisorOptions {
   /** How often the worker is asked whether it is alive. */
   pingIntervalMs?: number;
   /** A ping unanswered this long, while the page is visible, means the worker is dead. */

@@ -2,7 +2,7 @@ import { ModelError, type AttachmentContent, type Model, type ModelPart, type Mo
 import type { AttachmentMeta } from '../../schema/attachments';
 
 /** The text of the error a run ends with when its history holds an image its model cannot take. */
-export const IMAGES_NOT_ACCEPTED_TEXT =
+const IMAGES_NOT_ACCEPTED_TEXT =
   'This model does not accept images, and this conversation holds one. Choose a model profile that accepts images (Settings → "Accepts images"), or edit the message to send it without the image.';
 
 /**

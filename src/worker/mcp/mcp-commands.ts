@@ -4,7 +4,7 @@ import type { McpHub } from './mcp-hub';
 type McpCommandType = Extract<CommandType, `mcp.${string}`>;
 
 /** The handlers of the `mcp.*` commands, spread into the command handler's table. */
-export type McpHandlers = { [T in McpCommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
+type McpHandlers = { [T in McpCommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
 
 /** Every change reaches the UI as an `mcp-servers-changed` event from the hub; the replies are for the caller. */
 export function createMcpHandlers(hub: McpHub): McpHandlers {

@@ -41,7 +41,7 @@ export class McpConnectError extends Error {
   }
 }
 
-export interface ConnectOptions {
+interface ConnectOptions {
   url: string;
   /** Sent as `Authorization: Bearer …`, only to `url`'s origin. */
   token?: string;
@@ -53,7 +53,7 @@ export interface ConnectOptions {
   clientVersion: string;
 }
 
-export interface CallOptions {
+interface CallOptions {
   signal: AbortSignal;
   /** The server's progress notifications for this call, bounded (the server is untrusted). */
   onProgress?(progress: ToolProgress): void;

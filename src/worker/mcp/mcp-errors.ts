@@ -8,7 +8,7 @@ const DETAIL_LIMIT = 300;
  * A failed connection in words. A request that got no answer is probed with an opaque no-cors fetch (as the provider
  * errors do): if that gets through, the server is up but refused this origin (CORS); if not, it is unreachable.
  */
-export async function describeConnectFailure(failure: ConnectFailure, url: string, fetchImplementation: typeof fetch = globalThis.fetch): Promise<McpServerError> {
+async function describeConnectFailure(failure: ConnectFailure, url: string, fetchImplementation: typeof fetch = globalThis.fetch): Promise<McpServerError> {
   switch (failure.kind) {
     case 'unauthorized':
       return { code: 'unauthorized', message: `The server refused the token (HTTP ${failure.status}). Check the bearer token for ${url}.` };

@@ -6,7 +6,7 @@ import type { McpConnection } from './mcp-connection';
 import type { StoredMcpServer } from './mcp-server-store';
 
 /** What this tab knows of a server's connection: its status, the last failure, the tools it listed. */
-export interface ConnectionFacts {
+interface ConnectionFacts {
   status: McpServerView['status'];
   error?: McpServerView['error'];
   tools: ServerTool[];

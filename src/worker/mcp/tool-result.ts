@@ -1,7 +1,7 @@
 import type { ToolOutput } from '../../core/tool';
 
 /** The most a tool result gives the model; more is cut with a note saying so. */
-export const MAX_RESULT_CHARACTERS = 50_000;
+const MAX_RESULT_CHARACTERS = 50_000;
 
 /** The parts of an MCP CallToolResult this mapping reads (structurally; the SDK's type has more). */
 export interface CallToolResultLike {

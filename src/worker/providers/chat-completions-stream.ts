@@ -3,7 +3,7 @@ import type { Usage } from '../../schema/records';
 import { ContentChunkShape } from './content-chunk-shape';
 
 /** What ended a Chat Completions stream badly: the caller words it for the user (errors.ts). */
-export type ChatCompletionsStreamFailure =
+type ChatCompletionsStreamFailure =
   /** A chunk that is not JSON, or not a chunk. */
   | { kind: 'malformed'; detail: string }
   /** An error object inside the 200 stream (OpenRouter, vLLM, LiteLLM send `{ error: { message, code } }`). */

@@ -104,7 +104,7 @@ export const DEMO_SCRIPT: string = JSON.stringify(demoScript, null, 2);
 
 /** The demo in each language the UI speaks. */
 export const DEMO_SCRIPTS = { en: DEMO_SCRIPT, 'zh-CN': JSON.stringify(demoScriptZh, null, 2) } as const;
-export type DemoLanguage = keyof typeof DEMO_SCRIPTS;
+type DemoLanguage = keyof typeof DEMO_SCRIPTS;
 
 /**
  * The script settings hold, in `language`: a stored script that is one of the built-in demos, word for word (or none),

@@ -2,7 +2,7 @@ import type { Timers } from '../../core/coalesced-writer';
 import type { Message } from '../../schema/records';
 
 /** Sends the latest value per key, at a bounded rate. */
-export interface LatestThrottle<T> {
+interface LatestThrottle<T> {
   /** A value changed: it is sent at once if quiet, else with the next tick (latest value wins). */
   push(value: T): void;
   /** A newer record of this key went out another way: anything pending for it is older, drop it. */
@@ -10,7 +10,7 @@ export interface LatestThrottle<T> {
 }
 
 /** A streaming message's throttle, keyed by message id. */
-export type ProgressThrottle = LatestThrottle<Message>;
+type ProgressThrottle = LatestThrottle<Message>;
 
 /**
  * Bounds how often a streaming message crosses to the UI and to other tabs: the first change at once, then at most one

@@ -19,7 +19,7 @@ export interface IndexedDocument {
   terms: readonly string[];
 }
 
-export interface DocumentMatch {
+interface DocumentMatch {
   id: string;
   score: number;
   /** The document's own terms that matched (for the word being typed, the whole words), to mark in a snippet. */
@@ -38,7 +38,7 @@ export interface ConversationMatch {
   messages: number;
 }
 
-export interface Ranking {
+interface Ranking {
   /** The best `limit` conversations, best first (equal scores: the one indexed later first). */
   conversations: ConversationMatch[];
   /** How many conversations match in all. */

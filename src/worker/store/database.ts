@@ -3,7 +3,7 @@ import type { Conversation, Message, Profile } from '../../schema/records';
 import type { StoredAttachment } from '../../schema/attachments';
 
 // ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
-export const DATABASE_NAME = 'parley';
+const DATABASE_NAME = 'parley';
 export const DATABASE_VERSION = 4;
 
 /** The one typed schema of Parley's IndexedDB database. */
@@ -41,7 +41,7 @@ type UpgradeTransaction = IDBPTransaction<ParleyDatabaseSchema, StoreNames<Parle
 type Migration = (database: IDBPDatabase<ParleyDatabaseSchema>, transaction: UpgradeTransaction) => Promise<void> | void;
 
 /** Migration n takes a database at version n-1 to version n. Each runs inside the upgrade transaction. */
-export const MIGRATIONS: Record<number, Migration> = {
+const MIGRATIONS: Record<number, Migration> = {
   1(database) {
     const conversations = database.createObjectStore('conversations', { keyPath: 'id' });
     conversations.createIndex('by-updated', 'updatedAt');
@@ -87,7 +87,7 @@ export const MIGRATIONS: Record<number, Migration> = {
   },
 };
 
-export interface OpenOptions {
+interface OpenOptions {
   /**
    * Another tab opened a newer version of the database: this connection has been closed so the upgrade can go on, and
    * this tab's code is out of date. Called once.

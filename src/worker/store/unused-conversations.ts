@@ -3,7 +3,7 @@ import { inTransaction, type ReadTransaction, type Transaction } from './transac
 import { isUntitled } from '../../schema/conversation-title';
 
 /** Every conversation never used (no message, no draft, untitled, idle) not in `keep`, read in the caller's transaction. */
-export async function unusedIn(transaction: ReadTransaction, keep: ReadonlySet<string>): Promise<string[]> {
+async function unusedIn(transaction: ReadTransaction, keep: ReadonlySet<string>): Promise<string[]> {
   const unused: string[] = [];
   for (const candidate of await transaction.objectStore('conversations').getAll()) {
     if (keep.has(candidate.id) || candidate.runState !== 'idle' || !isUntitled(candidate.title) || candidate.draft) continue;

@@ -2,7 +2,7 @@ import type { ParleyDatabase } from '../store/database';
 import { APPLIED_PROPOSALS_KEY } from './device';
 
 /** How many applied proposals' nonces are kept (newest last): far more than a person decides between two syncs. */
-export const APPLIED_PROPOSALS_KEPT = 10_000;
+const APPLIED_PROPOSALS_KEPT = 10_000;
 
 /**
  * Records a proposal's nonce as applied, in this device's own database (never trusting a field on the server, which

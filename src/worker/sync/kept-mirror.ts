@@ -4,7 +4,7 @@ import { deleteMirrors, MIRROR_NAME_PREFIX } from './pouch-mirror';
 import { sameKeyDocument, type KeyDocument } from './sync-crypto';
 
 /** The mirror "Turn off sync" kept, and what it mirrored: reused only by a "Turn on sync" with the same server and key. */
-export interface KeptMirror {
+interface KeptMirror {
   localName: string;
   url: string;
   keyDocument: KeyDocument;

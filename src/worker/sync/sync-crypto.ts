@@ -8,7 +8,7 @@ import { fromBase64, toBase64 } from '../../core/base64';
  */
 
 /** PBKDF2 iterations for new databases: OWASP's 2023 figure for PBKDF2-HMAC-SHA-256. Stored with the salt. */
-export const PBKDF2_ITERATIONS = 600_000;
+const PBKDF2_ITERATIONS = 600_000;
 /** The id of the one document that is not encrypted: the salt, the iterations, and a check of the passphrase. */
 export const KEY_DOC_ID = 'parley-key';
 const CHECK_TEXT = 'parley-sync-key-check-v1';
@@ -32,12 +32,12 @@ export interface KeyDocument {
 }
 
 /** An encrypted body: AES-GCM's 96-bit nonce and the ciphertext with its tag, base64. */
-export interface Sealed {
+interface Sealed {
   iv: string;
   ct: string;
 }
 
-export async function deriveKeys(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<SyncKeys> {
+async function deriveKeys(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<SyncKeys> {
   const subtle = crypto.subtle;
   const material = await subtle.importKey('raw', new TextEncoder().encode(passphrase.normalize('NFC')), 'PBKDF2', false, ['deriveBits']);
   const bits = await subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, 256);

@@ -3,7 +3,7 @@ import type { ReplyEnvelope, WorkerMessage } from '../../schema/protocol';
 import { clipForPage } from '../store/page-copy';
 
 /** The part of a Worker global or a MessagePort that the channel uses. */
-export interface PortLike {
+interface PortLike {
   postMessage(message: WorkerMessage): void;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
 }

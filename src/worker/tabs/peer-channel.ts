@@ -14,7 +14,7 @@ export type PeerHint =
   /** Many conversations changed at once (an import): re-read the list. */
   | { kind: 'list' };
 
-export type PeerMessage = { kind: 'hint'; hint: PeerHint } | { kind: 'stop'; conversationId: string };
+type PeerMessage = { kind: 'hint'; hint: PeerHint } | { kind: 'stop'; conversationId: string };
 
 const MAX_IDS = 50;
 const MAX_ID_LENGTH = 100;
@@ -59,7 +59,7 @@ function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_LENGTH;
 }
 
-export interface PeerChannel {
+interface PeerChannel {
   /** Tells the other tabs' workers what changed, so they re-read it for their UIs. */
   hint(hint: PeerHint): void;
   requestStop(conversationId: string): void;

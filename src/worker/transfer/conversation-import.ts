@@ -11,7 +11,7 @@ import { fromExported } from '../attachments/attachment-files';
  */
 export const IMPORT_CHUNK_MESSAGES = 2_000;
 
-export interface ImportWrite {
+interface ImportWrite {
   imported: Array<{ conversation: Conversation; messages: Message[] }>;
   skipped: number;
   repairs: ImportRepair[];
@@ -22,7 +22,7 @@ export interface ImportWrite {
  * skipped, so importing the same file twice changes nothing. Runs that were live when exported come back interrupted;
  * unknown profiles are dropped. The file was validated before.
  */
-export async function writeImport(transaction: Transaction, file: ConversationExport, knownProfileIds: ReadonlySet<string>, now: number): Promise<ImportWrite> {
+async function writeImport(transaction: Transaction, file: ConversationExport, knownProfileIds: ReadonlySet<string>, now: number): Promise<ImportWrite> {
   const imported: Array<{ conversation: Conversation; messages: Message[] }> = [];
   let skipped = 0;
   const repairs: ImportRepair[] = [];

@@ -7,7 +7,7 @@ import { ModelError, type ModelPart } from '../../../core/model';
  */
 
 /** What llama.cpp said about a request too long for the context: its token counts when it gave them. */
-export interface ContextOverflow {
+interface ContextOverflow {
   promptTokens?: number;
   contextTokens?: number;
 }

@@ -5,9 +5,9 @@ import { ENGINE_WASM_URL } from './engine-assets';
 import { engineFacts, LocalModelStoreError, openModel } from './model-store';
 
 /** Context length the engine is loaded with, unless the model was trained for less (then the model's own length). */
-export const CONTEXT_TOKENS = 4096;
+const CONTEXT_TOKENS = 4096;
 
-export interface LoadedEngine {
+interface LoadedEngine {
   source: string;
   wllama: Wllama;
   constrainToolCalls: boolean;

@@ -3,7 +3,7 @@
  * (a proxy, a full disk, a server that lied about Content-Length) is caught before the engine crashes on it.
  */
 
-export type GgufProblem = { code: 'not_gguf'; detail: string } | { code: 'truncated'; detail: string };
+type GgufProblem = { code: 'not_gguf'; detail: string } | { code: 'truncated'; detail: string };
 
 const MAGIC = 0x46554747; // "GGUF" as a little-endian u32
 

@@ -116,7 +116,7 @@ function partialTagLength(text: string, tags: readonly string[]): number {
  * (`parameters` is accepted too); when the JSON is broken the name is still read if it can be, and the input is the raw
  * text, so the validator's error names the problem.
  */
-export function toToolCall(raw: string, toolCallId: string): Extract<ModelPart, { type: 'tool-call' }> {
+function toToolCall(raw: string, toolCallId: string): Extract<ModelPart, { type: 'tool-call' }> {
   const text = raw.trim();
   const parsed = parseJson(text);
   if (isRecord(parsed) && typeof parsed.name === 'string') {
