@@ -4,7 +4,7 @@ import { isPendingRequest, syncPendingIndex } from './requests';
 import { repairDeadRun } from './run-repair';
 
 /**
- * A conversation this device has just taken over from another ("Continue on this device", issue 19), made safe to run
+ * A conversation this device has just taken over from another ("Continue on this device"), made safe to run
  * here: the other device's run is dead to this one, so what it had under way is repaired as a dead run (a call that was
  * running asks "Run again or Skip", a server's form is closed, a reply being written is interrupted), and nothing the
  * other device approved runs here by itself: a call approved there and not yet run asks again (docs/architecture.md,

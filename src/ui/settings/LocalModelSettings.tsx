@@ -15,7 +15,7 @@ interface LocalModelSettingsProps {
   onSourceChange: (source: string) => void;
   /**
    * Where the download part (status, Download, progress) goes: below the form's Save, so what appears when the URL
-   * field loses focus never moves the button the user is clicking (issue 21.1). Nothing is shown until it is given.
+   * field loses focus never moves the button the user is clicking. Nothing is shown until it is given.
    */
   actionsMount?: HTMLElement | undefined;
 }

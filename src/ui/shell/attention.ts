@@ -44,7 +44,7 @@ export function setNotificationShowsTitle(shows: boolean): void {
 }
 
 /**
- * Being called back (issue 18): the app icon's badge counts the requests waiting for the user, in every tab; and when
+ * Being called back: the app icon's badge counts the requests waiting for the user, in every tab; and when
  * a request arrives while no tab of Parley is visible, a system notification says what waits. Tabs tell each other
  * whether they are visible over a BroadcastChannel. A notification is tagged with its request, so tabs that both
  * notice it show one, and it is closed once the request is answered anywhere. Requests waiting at start are not

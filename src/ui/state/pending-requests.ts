@@ -5,7 +5,7 @@ const reading = new WeakMap<WorkerClient, { key: string; promise: Promise<Pendin
 
 /**
  * The pending requests, read when the store's `pendingKey` changes. The inbox, the list's pills and the notifications
- * each ask in the same frame: one worker read, still under way, answers them all (issue 21.22), instead of three
+ * each ask in the same frame: one worker read, still under way, answers them all, instead of three
  * transactions queued beside the first screen's. A read that has ended is never reused.
  */
 export function listPendingRequests(client: WorkerClient, key: string): Promise<PendingRequest[]> {

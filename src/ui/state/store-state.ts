@@ -41,7 +41,7 @@ export interface UiState {
    * snapshot may have been read before they were stored, so they are merged into it rather than dropped.
    */
   openingMessages: Record<string, Message[]>;
-  /** Sync (issue 19) as the worker last said; undefined until it was asked (Settings → Sync, or the start with sync on). */
+  /** Sync as the worker last said; undefined until it was asked (Settings → Sync, or the start with sync on). */
   sync: SyncStatus | undefined;
   /** Conversations another device runs, by id: their header offers "Continue on this device". */
   runners: RemoteRunners;

@@ -16,7 +16,7 @@ function isOn(status: SyncStatus | undefined): boolean {
 }
 
 /**
- * Settings → "Sync" (issue 19): the server, the credentials and the passphrase, this device's name, and a status worded
+ * Settings → "Sync": the server, the credentials and the passphrase, this device's name, and a status worded
  * from the worker's SyncStatus (read on mount, then followed through the store's `sync-status` events). A refused
  * "Turn on sync" is said in the status and keeps everything typed.
  */

@@ -1,7 +1,7 @@
 import type { CommandType } from '../../schema/commands';
 import type { Handlers } from './command-deps';
 
-/** In-browser model storage (issue 11); its code loads on first use, so the worker's start does not wait for it. */
+/** In-browser model storage; its code loads on first use, so the worker's start does not wait for it. */
 export const localModelHandlers: Pick<Handlers, Extract<CommandType, `localModel.${string}`>> = {
   'localModel.status': async (command) => (await localModelCommands()).run(() => localModelStore().then((store) => store.getStatus(command.source))),
   'localModel.download': async (command) => (await localModelCommands()).run(() => localModelStore().then((store) => store.startDownload(command.source))),

@@ -13,7 +13,7 @@ export function createTransferHandlers(deps: CommandHandlerDeps) {
     },
     'conversation.import': async (command) => {
       // A chosen file is parsed and validated away from this worker's thread (see HostEnvironment.readImport).
-      // The import's validators load when an import is made, not with the worker (issue 21.21).
+      // The import's validators load when an import is made, not with the worker.
       const file = command.file ? await (deps.readImport ?? readImportInPlace)(command.file) : (await import('../../core/import-validation')).validateImport(command.data);
       const choice = command.settings ?? 'skip';
       if (choice === 'ask') {

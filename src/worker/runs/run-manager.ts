@@ -20,7 +20,7 @@ export class RunManager {
     private readonly ports: Omit<LoopPorts, 'store'>,
     private readonly locks: Locks,
     /**
-     * Sync (issue 19): whether this device runs the conversation. Another device's conversation is stored here as that
+     * Sync: whether this device runs the conversation. Another device's conversation is stored here as that
      * device wrote it; its "running" is that device's live run, never a dead one of this device to repair or resume.
      */
     private readonly runsHere: (conversationId: string) => boolean = () => true,

@@ -79,7 +79,7 @@ const MIGRATIONS: Record<number, Migration> = {
     messages.deleteIndex('by-conversation');
     messages.createIndex('by-conversation', ['conversationId', 'seq'], { unique: false });
   },
-  /** Files sent with messages (issue 18): a new store; no stored record changes (messages without files have none). */
+  /** Files sent with messages: a new store; no stored record changes (messages without files have none). */
   4(database) {
     const attachments = database.createObjectStore('attachments', { keyPath: 'id' });
     attachments.createIndex('by-message', 'messageId');

@@ -24,7 +24,7 @@ export async function removeUnused(transaction: Transaction, keep: ReadonlySet<s
 /**
  * `conversation.discardUnused`: looked for in a readonly transaction first, and written only when there is something to
  * remove. At a start there rarely is, and a readwrite transaction there held every read made beside it (the first
- * screen's, the page's) until it had committed (issue 21.22). What the look found is checked again as it is removed.
+ * screen's, the page's) until it had committed. What the look found is checked again as it is removed.
  */
 export async function discardUnused(database: ParleyDatabase, keep: ReadonlySet<string>): Promise<string[]> {
   const found = await unusedIn(database.transaction(['conversations', 'messages'], 'readonly'), keep);

@@ -1,7 +1,7 @@
 import { fromBase64, toBase64 } from '../../core/base64';
 
 /**
- * End-to-end encryption of synced documents (issue 19). The passphrase never leaves the device and is not stored: it
+ * End-to-end encryption of synced documents. The passphrase never leaves the device and is not stored: it
  * derives, with PBKDF2-SHA-256 and a per-database random salt kept on the server, one secret from which HKDF makes
  * an AES-GCM key for document bodies and an HMAC key for document ids. Both keys are non-extractable CryptoKeys, which
  * IndexedDB can store as they are, so a reload needs no passphrase and no script can read the key's bytes.
