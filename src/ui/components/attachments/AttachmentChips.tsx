@@ -134,8 +134,9 @@ export function MessageAttachments(props: { attachments: readonly AttachmentMeta
 /** A sent file as this device holds it: here (its bytes), still syncing from another device, or no longer stored. */
 type SentFileState = { kind: 'here'; blob: Blob } | { kind: 'syncing' } | { kind: 'gone' };
 
+/** Shown in place (the chip says "not here yet", or shows the file's glyph), never as a toast for every message shown. */
 function readSentFile(client: SentFilesClient, attachmentId: string): Promise<SentFileState> {
-  return client.send({ type: 'attachment.read', attachmentId }).then(
+  return client.send({ type: 'attachment.read', attachmentId }, { showsErrors: true }).then(
     (read): SentFileState => ({ kind: 'here', blob: read.blob }),
     (error: unknown): SentFileState => ({ kind: (error as { reason?: string }).reason === 'attachment_syncing' ? 'syncing' : 'gone' }),
   );
