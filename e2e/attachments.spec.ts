@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { assistantMessages, conversationLink, messageBox, newConversation, send, useScript, userMessages } from './fixtures';
+import { assistantMessages, attach, conversationLink, messageBox, newConversation, send, useScript, userMessages } from './fixtures';
 import { chatRequests, expect, expectChatRequestCount, requestMessages, startWithProfile, test } from './provider-helpers';
 
 // Files sent with a message (issue 18): chosen with "Attach files", dropped or pasted; images and text files reach the
@@ -11,13 +11,6 @@ import { chatRequests, expect, expectChatRequestCount, requestMessages, startWit
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const PIXEL = { name: 'pixel.png', mimeType: 'image/png', buffer: Buffer.from(PNG_BASE64, 'base64') };
 const NOTES = { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nBuy **milk**.') };
-
-/** Chooses files through "Attach files", as a user does. */
-async function attach(page: Page, ...files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void> {
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Attach files', exact: true }).click();
-  await (await chooser).setFiles(files);
-}
 
 const pending = (page: Page) => page.getByRole('list', { name: 'Attachments', exact: true });
 const sentFiles = (page: Page) => userMessages(page).last().getByRole('list', { name: 'Files sent with this message', exact: true });

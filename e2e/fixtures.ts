@@ -97,6 +97,13 @@ export async function send(page: Page, text: string): Promise<void> {
   await expect(messageBox(page)).toHaveValue('');
 }
 
+/** Chooses files through "Attach files", as a user does. */
+export async function attach(page: Page, ...files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach files', exact: true }).click();
+  await (await chooser).setFiles(files);
+}
+
 /** The messages log. */
 export function messageLog(page: Page): Locator {
   return page.getByRole('log', { name: 'Messages', exact: true });

@@ -1,12 +1,14 @@
 import { writeFile } from 'node:fs/promises';
+import { crc32, deflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { startCouchProxy } from '../tests/server/couch-proxy';
 import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
-import { assistantMessages, conversationLink, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
+import { startProviderServer } from '../tests/server/provider-server';
+import { assistantMessages, attach, conversationLink, messageBox, messageLog, newConversation, send, userMessages, useScript, type ScriptStep } from './fixtures';
 import { addMcpServer, expect, openMcpSettings, test as mcpTest, type McpServers } from './mcp-servers';
-import { addProfile } from './provider-helpers';
+import { addProfile, chatRequests, expectChatRequestCount, profileFor, profileSelect, requestMessages } from './provider-helpers';
 import { ASKING_TEXT, COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
 
 // Issue 19 end to end: two browser contexts are two devices (separate IndexedDB, separate workers) syncing through a
@@ -321,6 +323,98 @@ test('“Continue on this device” on the phone while the laptop is closed: the
   await expect(messageLog(phone.page)).toContainText('Third call: and then?');
 });
 
+/** A 1×1 PNG, and a text file with words to look for on the server. */
+const PIXEL = { name: 'pixel.png', mimeType: 'image/png', buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64') };
+const SECRET_NOTES = { name: 'voyage-notes.md', mimeType: 'text/markdown', buffer: Buffer.from('The zeppelin leaves from hangar nine at dawn.') };
+
+/** The files of the last message the user sent in the open conversation. */
+function sentFiles(page: Page): Locator {
+  return userMessages(page).last().getByRole('list', { name: 'Files sent with this message', exact: true });
+}
+
+/** Waits until the open conversation's last sent image is decoded on screen (its thumbnail has pixels). */
+async function expectImageShown(page: Page, options: { timeout?: number; intervals?: number[] } = {}): Promise<void> {
+  await expect.poll(() => sentFiles(page).locator('img').evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth).catch(() => 0), options).toBeGreaterThan(0);
+}
+
+/** A PNG of `width` × `height` pixels of noise, stored without compression: about 4 bytes per pixel. */
+function noisePng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])));
+    return Buffer.concat([length, Buffer.from(type, 'ascii'), data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA
+  const rows = Buffer.alloc((width * 4 + 1) * height);
+  for (let index = 0; index < rows.length; index += 1) rows[index] = index % (width * 4 + 1) === 0 ? 0 : (Math.random() * 256) | 0;
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('an image attached on the laptop is shown on the phone once it has synced, and after “Continue on this device” the phone’s model is sent it', async ({ couch, database, device }) => {
+  const provider = await startProviderServer();
+  try {
+    const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
+    await useScript(laptop.page, [{ text: 'First reply.' }]);
+    const conversationId = await newConversation(laptop.page);
+    await attach(laptop.page, PIXEL);
+    await send(laptop.page, 'What is in this picture?');
+    await expect(messageLog(laptop.page)).toContainText('First reply.');
+
+    await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
+    await conversationLink(phone.page, conversationId).click();
+    await expect(sentFiles(phone.page).getByRole('listitem')).toHaveText([/pixel\.png/], REPLICATION);
+    await expectImageShown(phone.page, REPLICATION);
+    await expect(sentFiles(phone.page)).not.toContainText('not here yet');
+
+    // The phone takes the conversation over and talks to its own model (a real OpenAI-compatible server).
+    const profile = profileFor(provider, 'OpenAI-compatible');
+    await addProfile(phone.page, profile);
+    await goHome(phone.page);
+    await conversationLink(phone.page, conversationId).click();
+    await phone.page.getByRole('button', { name: 'Continue on this device', exact: true }).click();
+    await expect(phone.page.getByRole('button', { name: 'Continue on this device', exact: true })).toHaveCount(0, REPLICATION);
+    await profileSelect(phone.page).selectOption({ label: profile.name });
+    await expect(profileSelect(phone.page).locator('option:checked')).toHaveText(profile.name);
+    provider.enqueue({ text: 'Still one pixel.' });
+    await send(phone.page, 'And now?');
+    await expect(messageLog(phone.page)).toContainText('Still one pixel.');
+    await expectChatRequestCount(provider, 1);
+    const parts = requestMessages(chatRequests(provider)[0]).find((message) => message.role === 'user' && Array.isArray(message.content))?.content;
+    expect(parts).toEqual([
+      { type: 'text', text: 'What is in this picture?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PIXEL.buffer.toString('base64')}` } },
+    ]);
+  } finally {
+    await provider.close();
+  }
+});
+
+test('a 5 MB image attached on the laptop is shown on the phone that has the conversation open (measured)', async ({ couch, database, device }) => {
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
+  await useScript(laptop.page, [{ text: 'First reply.' }, { text: 'Second reply.' }]);
+  const conversationId = await conversationWithReply(laptop.page, 'A photo follows');
+  await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
+  await conversationLink(phone.page, conversationId).click();
+  await expect(messageLog(phone.page)).toContainText('First reply.', REPLICATION);
+
+  const photo = { name: 'photo.png', mimeType: 'image/png', buffer: noisePng(1024, 1280) };
+  expect(photo.buffer.length).toBeGreaterThan(5_000_000);
+  await attach(laptop.page, photo);
+  await messageBox(laptop.page).fill('Here it is');
+  const sentAt = Date.now();
+  await laptop.page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(userMessages(phone.page)).toHaveCount(2, REPLICATION);
+  await expectImageShown(phone.page, { timeout: 60_000, intervals: [50] });
+  const shownAfterMs = Date.now() - sentAt;
+  test.info().annotations.push({ type: 'measure', description: `a ${(photo.buffer.length / 1e6).toFixed(2)} MB image: Send on the laptop → shown on the phone in ${shownAfterMs} ms` });
+  console.log(`[measure] ${(photo.buffer.length / 1e6).toFixed(2)} MB image, Send on the laptop → shown on the phone: ${shownAfterMs} ms`);
+});
+
 test('the server holds no plaintext: no message text, title, API key or device name in any document', async ({ couch, database, device }) => {
   const apiKey = `sk-parley-sync-e2e-${Math.random().toString(36).slice(2, 12)}-FAKEKEY`;
   const laptop = await device('Laptop');
@@ -330,7 +424,11 @@ test('the server holds no plaintext: no message text, title, API key or device n
   await useScript(laptop.page, ONE_QUESTION);
   await turnOnSync(laptop, couch, database);
   const messageText = 'Plan the secret zeppelin voyage';
-  const conversationId = await askOn(laptop, messageText);
+  // Sent with a file whose words are looked for too: a file's bytes travel, sealed like the rest.
+  const conversationId = await newConversation(laptop.page);
+  await attach(laptop.page, SECRET_NOTES);
+  await send(laptop.page, messageText);
+  await expect(questionForm(laptop.page)).toBeVisible();
   const title = 'Zeppelin itinerary';
   await laptop.page.getByRole('button', { name: 'Rename conversation', exact: true }).click();
   const titleBox = laptop.page.getByRole('textbox', { name: /title/i });
@@ -344,12 +442,16 @@ test('the server holds no plaintext: no message text, title, API key or device n
   await expect(conversationLink(phone.page, conversationId)).toHaveText(title, REPLICATION);
   await conversationLink(phone.page, conversationId).click();
   await expect(questionForm(phone.page)).toBeVisible(REPLICATION);
+  // The file's bytes have crossed too once the phone no longer says they are on their way.
+  await expect(sentFiles(phone.page).getByRole('listitem')).toHaveText([/voyage-notes\.md/], REPLICATION);
+  await expect(sentFiles(phone.page)).not.toContainText('not here yet', REPLICATION);
 
   const documents = await couch.allDocuments(database);
-  // The key document, the conversation, its messages, the runner: anything less means the scan saw nothing.
-  expect(documents.length).toBeGreaterThanOrEqual(4);
+  // The key document, the conversation, its messages, the runner, the file's chunk: anything less means the scan saw nothing.
+  expect(documents.length).toBeGreaterThanOrEqual(5);
   const everything = JSON.stringify(documents);
-  for (const secret of [messageText, 'zeppelin', title, apiKey, 'FAKEKEY', COLOR.question, 'Laptop', 'Phone', PASSPHRASE, conversationId]) {
+  const notes = SECRET_NOTES.buffer.toString('utf8');
+  for (const secret of [messageText, 'zeppelin', 'hangar nine', notes, SECRET_NOTES.buffer.toString('base64'), SECRET_NOTES.name, title, apiKey, 'FAKEKEY', COLOR.question, 'Laptop', 'Phone', PASSPHRASE, conversationId]) {
     expect(everything, `the server's documents contain "${secret}"`).not.toContain(secret);
   }
 });

@@ -54,6 +54,8 @@ export const AppEvent = z.discriminatedUnion('type', [
   /** Sync (issue 19): what it is doing, and which conversations another device runs. */
   z.object({ type: z.literal('sync-status'), status: SyncStatus }),
   z.object({ type: z.literal('sync-runners'), runners: RemoteRunners }),
+  /** Sync: the bytes of a file another device sent are stored here now (a message showing it as "not here yet" reads it). */
+  z.object({ type: z.literal('attachment-arrived'), attachmentId: z.string() }),
   /** The MCP servers as this tab sees them: stored configuration, this tab's connections, their tools. */
   z.object({ type: z.literal('mcp-servers-changed'), servers: z.array(McpServerView) }),
 ]);

@@ -68,6 +68,8 @@ export const ERROR_REASONS = [
   /** The files would not fit in what the browser lets Parley store (`params.needed`, `params.available`, bytes). */
   'attachments_over_quota',
   'attachment_gone',
+  /** Sync: a file another device sent whose bytes have not all reached this device yet. */
+  'attachment_syncing',
   /** A message with no text and no file. */
   'message_empty',
   /** An MCP server's name normalises to another's, so their tools' model-facing names would collide. */

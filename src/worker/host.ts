@@ -111,7 +111,7 @@ export function createHost(environment: HostEnvironment): Host {
   });
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
-  const { profileOf, getModel } = modelSource(environment, settings);
+  const { profileOf, getModel } = modelSource(environment, settings, (attachmentId) => sync.fetchAttachment(attachmentId));
 
   // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
   const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? []), ...(await mcp.tools())];
@@ -233,12 +233,17 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
     runnerLost: (conversationId) => void runs.stop(conversationId),
     takenOver: (conversationId) => store.repairTakeOver(conversationId),
     runnersChanged: (runners) => environment.post({ type: 'sync-runners', runners }),
+    readAttachment: (attachmentId) => store.readAttachment(attachmentId),
+    async storeAttachment(record) {
+      await environment.database.put('attachments', record);
+      environment.post({ type: 'attachment-arrived', attachmentId: record.id });
+    },
     now: environment.now,
   };
 }
 
 /** The profile a conversation talks to (its own, else the default), and the model a step of it streams from. */
-function modelSource(environment: HostEnvironment, settings: SettingsStore) {
+function modelSource(environment: HostEnvironment, settings: SettingsStore, fetchAttachment: (attachmentId: string) => Promise<boolean | undefined>) {
   const profileOf = async (conversation: Conversation): Promise<Profile | undefined> => settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId);
   const getModel = async (conversation: Conversation): Promise<Model> => {
     const current = await settings.getSettings();
@@ -249,7 +254,7 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore) {
     return withAttachments(await environment.createModel(profile, current.script), {
       acceptsImages: profileAcceptsImages(profile),
       // Loaded with the first file a model step reads, not with the worker.
-      read: async (metas) => (await import('./attachments/attachment-files')).readAttachmentContents(environment.database, metas),
+      read: async (metas) => (await import('./attachments/attachment-files')).readAttachmentContents(environment.database, metas, fetchAttachment),
     });
   };
   return { profileOf, getModel };

@@ -115,48 +115,74 @@ export function AttachmentChips(props: { attachments: readonly PendingAttachment
   );
 }
 
+/** What the page needs of the worker for sent files: reading them, and (with sync) hearing when one arrives. */
+type SentFilesClient = Pick<WorkerClient, 'send'> & Partial<Pick<WorkerClient, 'onEvent'>>;
+
 /**
  * The files sent with a message, under it: images as thumbnails read from storage when shown (the worker sends the
- * Blob; the object URL is revoked when the message leaves the page), other files as chips with name and size.
+ * Blob; the object URL is revoked when the message leaves the page), other files as chips with name and size. A file
+ * another device sent whose bytes have not arrived yet says so in words, and shows itself once they have.
  */
-export function MessageAttachments(props: { attachments: readonly AttachmentMeta[]; client: Pick<WorkerClient, 'send'> }) {
+export function MessageAttachments(props: { attachments: readonly AttachmentMeta[]; client: SentFilesClient }) {
   return (
     <ul class="attachment-chips attachment-chips--sent" aria-label={t('attach.sent')}>
-      <For each={props.attachments}>
-        {(attachment) => (
-          <li class="attachment-chip" data-kind={attachment.kind}>
-            <Show when={attachment.kind === 'image'} fallback={<FileGlyph />}>
-              <StoredImage id={attachment.id} name={attachment.name} client={props.client} />
-            </Show>
-            <span class="attachment-chip__text">
-              <FileName class="attachment-chip__name" name={attachment.name} />
-              <span class="visually-hidden">, </span>
-              <span class="attachment-chip__size">{fileSize(attachment.size)}</span>
-            </span>
-          </li>
-        )}
-      </For>
+      <For each={props.attachments}>{(attachment) => <SentFile attachment={attachment} client={props.client} />}</For>
     </ul>
   );
 }
 
-/** A sent image: its thumbnail opens it larger (ImageViewer). A file no longer stored shows the file glyph instead. */
-function StoredImage(props: { id: string; name: string; client: Pick<WorkerClient, 'send'> }) {
-  const [blob] = createResource(() => props.id, (id) => props.client.send({ type: 'attachment.read', attachmentId: id }).then((read) => read.blob, () => undefined));
+/** A sent file as this device holds it: here (its bytes), still syncing from another device, or no longer stored. */
+type SentFileState = { kind: 'here'; blob: Blob } | { kind: 'syncing' } | { kind: 'gone' };
+
+/** Shown in place (the chip says "not here yet", or shows the file's glyph), never as a toast for every message shown. */
+function readSentFile(client: SentFilesClient, attachmentId: string): Promise<SentFileState> {
+  return client.send({ type: 'attachment.read', attachmentId }, { showsErrors: true }).then(
+    (read): SentFileState => ({ kind: 'here', blob: read.blob }),
+    (error: unknown): SentFileState => ({ kind: (error as { reason?: string }).reason === 'attachment_syncing' ? 'syncing' : 'gone' }),
+  );
+}
+
+function SentFile(props: { attachment: AttachmentMeta; client: SentFilesClient }) {
+  const [file, { refetch }] = createResource(() => props.attachment.id, (id) => readSentFile(props.client, id));
+  // Read again when sync stores its bytes here (only while it is still on its way).
+  const unsubscribe = props.client.onEvent?.((event) => {
+    if (event.type === 'attachment-arrived' && event.attachmentId === props.attachment.id && file()?.kind === 'syncing') void refetch();
+  });
+  if (unsubscribe) onCleanup(unsubscribe);
+  const here = () => {
+    const state = file();
+    return state?.kind === 'here' ? state.blob : undefined;
+  };
+  return (
+    <li class="attachment-chip" data-kind={props.attachment.kind} data-syncing={file()?.kind === 'syncing' ? 'true' : undefined}>
+      <Show when={props.attachment.kind === 'image' && here()} fallback={<FileGlyph />}>
+        {(blob) => <StoredImage blob={blob()} name={props.attachment.name} />}
+      </Show>
+      <span class="attachment-chip__text">
+        <FileName class="attachment-chip__name" name={props.attachment.name} />
+        <span class="visually-hidden">, </span>
+        <span class="attachment-chip__size">{fileSize(props.attachment.size)}</span>
+        <Show when={file()?.kind === 'syncing'}>
+          <span class="visually-hidden">, </span>
+          <span class="attachment-chip__syncing">{t(props.attachment.kind === 'image' ? 'attach.syncing.image' : 'attach.syncing.file')}</span>
+        </Show>
+      </span>
+    </li>
+  );
+}
+
+/** A sent image: its thumbnail opens it larger (ImageViewer). */
+function StoredImage(props: { blob: Blob; name: string }) {
   const [viewing, setViewing] = createSignal(false);
   return (
-    <Show when={blob()} fallback={<FileGlyph />}>
-      {(loaded) => (
-        <>
-          <button type="button" class="attachment-chip__open" aria-label={t('attach.view', { name: visibleFileName(props.name) })} onClick={() => setViewing(true)}>
-            <ObjectUrlImage blob={loaded()} />
-          </button>
-          <Show when={viewing()}>
-            <ImageViewer blob={loaded()} name={props.name} onClose={() => setViewing(false)} />
-          </Show>
-        </>
-      )}
-    </Show>
+    <>
+      <button type="button" class="attachment-chip__open" aria-label={t('attach.view', { name: visibleFileName(props.name) })} onClick={() => setViewing(true)}>
+        <ObjectUrlImage blob={props.blob} />
+      </button>
+      <Show when={viewing()}>
+        <ImageViewer blob={props.blob} name={props.name} onClose={() => setViewing(false)} />
+      </Show>
+    </>
   );
 }
 

@@ -80,6 +80,7 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   images_not_accepted: 'error.reason.images_not_accepted',
   attachments_over_quota: 'error.reason.attachments_over_quota',
   attachment_gone: 'error.reason.attachment_gone',
+  attachment_syncing: 'error.reason.attachment_syncing',
   message_empty: 'error.reason.message_empty',
   import_attachment_mismatch: 'error.reason.import_attachment_mismatch',
 };

@@ -49,13 +49,22 @@ export async function prepareAttachments(inputs: readonly AttachmentInput[], opt
 
 /**
  * The contents of the files in `metas`, read back for a model step: the records in one transaction, then their bytes
- * (outside it: reading a Blob is not an IndexedDB request). A file no longer stored is left out; the history says so.
+ * (outside it: reading a Blob is not an IndexedDB request). A file not stored here is first asked of sync (`fetch`:
+ * another device sent it, and its chunks may all be in the mirror); one still missing is left out, and the history
+ * says so.
  */
-export async function readAttachmentContents(database: ParleyDatabase, metas: readonly AttachmentMeta[]): Promise<Map<string, AttachmentContent>> {
+export async function readAttachmentContents(database: ParleyDatabase, metas: readonly AttachmentMeta[], fetch?: (attachmentId: string) => Promise<boolean | undefined>): Promise<Map<string, AttachmentContent>> {
   const contents = new Map<string, AttachmentContent>();
   if (metas.length === 0) return contents;
-  const transaction = database.transaction('attachments', 'readonly');
-  const records = await Promise.all(metas.map((meta) => transaction.store.get(meta.id)));
+  const read = () => {
+    const transaction = database.transaction('attachments', 'readonly');
+    return Promise.all(metas.map((meta) => transaction.store.get(meta.id)));
+  };
+  let records = await read();
+  if (fetch && records.some((record) => !record)) {
+    const fetched = await Promise.all(metas.map((meta, index) => (records[index] ? false : fetch(meta.id))));
+    if (fetched.some(Boolean)) records = await read();
+  }
   for (const [index, meta] of metas.entries()) {
     const record = records[index];
     if (!record) continue;

@@ -20,7 +20,11 @@ export function createRunHandlers(deps: CommandHandlerDeps) {
       return { message: await sendMessage(deps, command.conversationId, command.text, { files, ...(command.messageId ? { messageId: command.messageId } : {}), ...(context.device ? { device: context.device } : {}) }) };
     },
     'attachment.read': async (command) => {
-      const stored = await store.readAttachment(command.attachmentId);
+      let stored = await store.readAttachment(command.attachmentId);
+      // Not here: another device sent it, and its chunks may all be in the mirror already, or still on their way.
+      const fetched = stored ? true : await deps.sync?.fetchAttachment(command.attachmentId);
+      if (!stored && fetched) stored = await store.readAttachment(command.attachmentId);
+      if (!stored && fetched === false) throw new WireError({ code: 'not_found', reason: 'attachment_syncing', message: 'This file has not reached this device yet: it is still syncing.' });
       if (!stored) throw new WireError({ code: 'not_found', reason: 'attachment_gone', message: 'This file is no longer stored.' });
       return { blob: stored.blob, mimeType: stored.blob.type };
     },

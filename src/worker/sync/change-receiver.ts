@@ -1,6 +1,7 @@
 import type { RecordChange } from '../../core/store';
 import type { Conversation, Message } from '../../schema/records';
 import type { Proposal, Runner, SyncPayload } from '../../schema/sync';
+import { CHUNK_FORMAT } from './attachment-sync';
 import type { EngineContext } from './engine-context';
 import type { MirrorChange } from './mirror';
 import type { PushQueue } from './push-queue';
@@ -63,6 +64,10 @@ export class ChangeReceiver {
       if (this.context.stopped) return;
       if (document._id === KEY_DOC_ID) this.context.keyDocumentChanged();
       if (document._id === KEY_DOC_ID || document._deleted) continue;
+      if (document.e === CHUNK_FORMAT) {
+        await this.context.attachments.receive(document);
+        continue;
+      }
       const payload = await this.context.sealed.read(document);
       if (!payload) continue;
       if (!(await this.inItsPlace(document._id, payload))) {

@@ -2,6 +2,7 @@ import type { RecordChange } from '../../core/store';
 import type { Conversation, Message } from '../../schema/records';
 import type { Proposal, RemoteRunners, SyncStatus } from '../../schema/sync';
 import type { ParleyDatabase } from '../store/database';
+import type { AttachmentHost, AttachmentSync } from './attachment-sync';
 import type { Mirror } from './mirror';
 import type { RefusalKind } from './refusal-log';
 import type { RunnerBook } from './runner-book';
@@ -19,7 +20,7 @@ export interface SyncGateDeps {
 }
 
 /** What the engine needs of the device it runs on: its records, and what to do with what other devices sent. */
-export interface SyncEngineHost {
+export interface SyncEngineHost extends AttachmentHost {
   getConversation(conversationId: string): Promise<Conversation | undefined>;
   getMessage(messageId: string): Promise<Message | undefined>;
   listConversations(): Promise<Conversation[]>;
@@ -49,6 +50,8 @@ export interface EngineContext {
   readonly host: SyncEngineHost;
   readonly book: RunnerBook;
   readonly sealed: SealedDocuments;
+  /** The bytes of files: written before the messages naming them, put together as they arrive. */
+  readonly attachments: AttachmentSync;
   /** Counts a document from the server that was refused (never applied), for the warning in Sync's status. */
   refused(kind: RefusalKind): void;
   /** The key document changed on the server (written, replaced or deleted): the service looks at it again. */

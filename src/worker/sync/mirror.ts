@@ -7,8 +7,8 @@ export interface EncryptedDocument {
   _id: string;
   _rev?: string;
   _deleted?: boolean;
-  /** Format of the sealed body. */
-  e?: 1;
+  /** Format of the sealed body: 1, a sealed JSON payload; 2, a file's chunk (attachment-sync.ts). */
+  e?: 1 | 2;
   iv?: string;
   ct?: string;
 }

@@ -139,6 +139,8 @@ export class PushQueue {
     }
     const message = await host.getMessage(entry.id);
     if (!message || !book.runsHere(message.conversationId)) return undefined;
+    // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
+    if (message.attachments?.length) await this.context.attachments.upload(message);
     return { id: await documentId(keys, 'message', message.id), payload: { kind: 'message', message, writer: book.device.id, epoch: book.epochOf(message.conversationId) } };
   }
 }

@@ -1,4 +1,5 @@
 import type { RecordChange } from '../../core/store';
+import { AttachmentSync } from './attachment-sync';
 import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync';
 import { ChangeReceiver } from './change-receiver';
 import type { EngineContext, SyncEngineHost } from './engine-context';
@@ -38,7 +39,8 @@ export class SyncEngine {
     this.book = new RunnerBook(mirror, device);
     this.refusals = new RefusalLog(mirror, host.now, () => this.refusalListener?.());
     this.sealed = new SealedDocuments(mirror, keys, () => this.refusals.note('unreadable'));
-    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
+    const attachments = new AttachmentSync({ mirror, keys, host, sealed: this.sealed, isDeleted: (conversationId) => this.book.deleted.has(conversationId), refused: (kind) => this.refusals.note(kind) });
+    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
     this.pushQueue = new PushQueue(this.context);
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
   }
@@ -103,6 +105,11 @@ export class SyncEngine {
   /** Waits for the local writes noted so far to be in the mirror. */
   flush(): Promise<void> {
     return this.pushQueue.flush();
+  }
+
+  /** Stores a file from the chunks the mirror holds, if it is not here yet: true when it is here now. */
+  fetchAttachment(attachmentId: string): Promise<boolean> {
+    return this.context.attachments.fetch(attachmentId);
   }
 
   /** The device's new name, written into the runner documents of what it runs so other devices show it. */

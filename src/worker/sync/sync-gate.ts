@@ -103,6 +103,15 @@ export class SyncGate implements EngineSlot {
     return this.active?.engine.remoteRunners() ?? {};
   }
 
+  /**
+   * A file another device sent, put together from the mirror if its chunks are all there: true when it is stored here
+   * now, false when it is still on its way; undefined while sync is off (then a file not stored here is gone).
+   */
+  async fetchAttachment(attachmentId: string): Promise<boolean | undefined> {
+    const engine = this.active?.engine;
+    return engine ? engine.fetchAttachment(attachmentId).catch(() => false) : undefined;
+  }
+
   async takeOver(conversationId: string): Promise<void> {
     const engine = this.active?.engine;
     if (!engine) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off.' });

@@ -1,0 +1,70 @@
+import { render, screen, within } from '@solidjs/testing-library';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MessageAttachments } from '../../src/ui/components/attachments/AttachmentChips';
+import type { AppEvent } from '../../src/schema/events';
+import { WireError } from '../../src/schema/wire-error';
+import { setLocale } from '../../src/ui/i18n/i18n';
+
+// A file another device sent whose bytes have not reached this one (README, "Sync between your devices"): the message
+// says so in words, never a broken image, and shows the image once sync says it is here.
+
+const IMAGE = { id: 'i1', name: 'photo.png', mimeType: 'image/png', size: 4, kind: 'image' as const };
+const NOTES = { id: 't1', name: 'notes.md', mimeType: 'text/markdown', size: 7, kind: 'text' as const };
+
+/** A worker whose files are still syncing until `arrive` stores one and says so. */
+function syncingClient() {
+  const here = new Set<string>();
+  const listeners = new Set<(event: AppEvent) => void>();
+  const blob = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' });
+  return {
+    client: {
+      send: (command: { attachmentId: string }) =>
+        here.has(command.attachmentId) ? Promise.resolve({ blob, mimeType: 'image/png' }) : Promise.reject(new WireError({ code: 'not_found', reason: 'attachment_syncing', message: 'still syncing' })),
+      onEvent: (listener: (event: AppEvent) => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    } as never,
+    arrive(attachmentId: string) {
+      here.add(attachmentId);
+      for (const listener of listeners) listener({ type: 'attachment-arrived', attachmentId });
+    },
+  };
+}
+
+describe('sent files still syncing', () => {
+  beforeEach(() => {
+    let next = 0;
+    URL.createObjectURL = () => `blob:test/${(next += 1)}`;
+    URL.revokeObjectURL = () => undefined;
+  });
+  afterEach(async () => {
+    delete (URL as { createObjectURL?: unknown }).createObjectURL;
+    delete (URL as { revokeObjectURL?: unknown }).revokeObjectURL;
+    await setLocale('en');
+  });
+
+  it('says "not here yet" with the file’s name and no image, then shows the image once it has arrived', async () => {
+    const { client, arrive } = syncingClient();
+    render(() => <MessageAttachments attachments={[IMAGE, NOTES]} client={client} />);
+    const items = within(screen.getByRole('list', { name: 'Files sent with this message' })).getAllByRole('listitem');
+    await within(items[0]!).findByText('Image not here yet — it is still syncing');
+    expect(items[0]).toHaveTextContent('photo.png');
+    expect(items[0]!.querySelector('img')).toBeNull();
+    expect(within(items[1]!).getByText('File not here yet — it is still syncing')).toBeInTheDocument();
+
+    arrive(IMAGE.id);
+    const view = await within(items[0]!).findByRole('button', { name: 'View photo.png' });
+    expect(view.querySelector('img')).toHaveAttribute('src', expect.stringMatching(/^blob:test\//));
+    expect(within(items[0]!).queryByText(/not here yet/)).toBeNull();
+    // The other file is still on its way, and still says so.
+    expect(within(items[1]!).getByText('File not here yet — it is still syncing')).toBeInTheDocument();
+  });
+
+  it('says it in Chinese too', async () => {
+    await setLocale('zh-CN');
+    const { client } = syncingClient();
+    render(() => <MessageAttachments attachments={[IMAGE]} client={client} />);
+    expect(await screen.findByText('图片尚未到达此设备——仍在同步中')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { script, waitForRunState, type TestTab } from './host-harness';
+import { LAPTOP, simulatedDevices, testKeys } from './sync-simulation';
+import { messageText } from '../../src/core/message-text';
+import { toBase64 } from '../../src/core/base64';
+import { CHUNK_BYTES, chunkId, openChunk, sealChunk, splitIntoChunks } from '../../src/worker/sync/attachment-sync';
+import type { AttachmentChunkHeader } from '../../src/schema/attachment-chunks';
+
+// Files travel (README, "Sync between your devices"): their bytes are sealed in chunks by the device that holds them,
+// put together and checked on the other, and read from there by the page and by a model step after a take-over.
+
+/** A PNG signature and then bytes that fill three chunks (the last one short), each byte depending on its place. */
+function bigImageBytes(): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(2 * CHUNK_BYTES + 1000);
+  for (let index = 0; index < bytes.length; index += 1) bytes[index] = (index * 7 + (index >> 9)) & 0xff;
+  bytes.set([137, 80, 78, 71, 13, 10, 26, 10]);
+  return bytes;
+}
+
+/** Known text, so the server's documents can be searched for it (and for its base64). */
+const NOTES_TEXT = 'The secret zeppelin leaves from hangar nine at dawn.';
+const ECHO = { text: 'Files: {{attachments}}' };
+
+async function sentWithFiles(laptop: TestTab, image: Uint8Array<ArrayBuffer>) {
+  await laptop.send({ type: 'settings.update', script: script([ECHO, ECHO]) });
+  const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
+  const { message } = await laptop.send({
+    type: 'message.send',
+    conversationId,
+    text: 'What is in these?',
+    attachments: [
+      { name: 'photo.png', type: 'image/png', blob: new Blob([image], { type: 'image/png' }) },
+      { name: 'notes.md', type: 'text/markdown', blob: new Blob([NOTES_TEXT]) },
+    ],
+  });
+  await waitForRunState(laptop, conversationId, ['idle']);
+  const [photo, notes] = message!.attachments!;
+  return { conversationId, message: message!, photo: photo!, notes: notes! };
+}
+
+async function bytesOn(tab: TestTab, attachmentId: string): Promise<Uint8Array | undefined> {
+  const stored = await tab.host.store.readAttachment(attachmentId);
+  return stored ? new Uint8Array(await stored.blob.arrayBuffer()) : undefined;
+}
+
+const refusalOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { reason?: string }) => error.reason);
+
+describe('chunks of a file', () => {
+  it('cuts a file into chunks of at most CHUNK_BYTES, in order, and an empty file into one empty chunk', () => {
+    const bytes = bigImageBytes();
+    const parts = splitIntoChunks(bytes);
+    expect(parts.map((part) => part.length)).toEqual([CHUNK_BYTES, CHUNK_BYTES, 1000]);
+    expect(Buffer.concat(parts).equals(Buffer.from(bytes))).toBe(true);
+    expect(splitIntoChunks(new Uint8Array(0)).map((part) => part.length)).toEqual([0]);
+  });
+
+  it('seals a chunk to its id: it opens there with its header and bytes, and not under another id', async () => {
+    const keys = await testKeys();
+    const header: AttachmentChunkHeader = { v: 1, attachmentId: 'a1', conversationId: 'c1', messageId: 'm1', mimeType: 'image/png', size: 3, count: 1, index: 0, sha256: '0'.repeat(64) };
+    const id = await chunkId(keys, 'a1', 0);
+    const sealed = await sealChunk(keys, id, header, new Uint8Array([1, 2, 3]));
+    expect(sealed.e).toBe(2);
+    const opened = await openChunk(keys, sealed);
+    expect(opened?.header).toEqual(header);
+    expect([...opened!.bytes]).toEqual([1, 2, 3]);
+    expect(await openChunk(keys, { ...sealed, _id: await chunkId(keys, 'a1', 1) })).toBeUndefined();
+  });
+});
+
+describe('files sent with a message, synced', { timeout: 120_000 }, () => {
+  it('reach the other device in chunks, are stored there byte for byte, and the server holds none of their plaintext', async () => {
+    const { server, replicator, laptop, phone } = await simulatedDevices(11);
+    const image = bigImageBytes();
+    const { photo, notes } = await sentWithFiles(laptop, image);
+    await replicator.settle(async () => (await bytesOn(phone, photo.id)) !== undefined && (await bytesOn(phone, notes.id)) !== undefined);
+
+    expect(Buffer.from((await bytesOn(phone, photo.id))!).equals(Buffer.from(image))).toBe(true);
+    expect(new TextDecoder().decode(await bytesOn(phone, notes.id))).toBe(NOTES_TEXT);
+    const read = await phone.send({ type: 'attachment.read', attachmentId: photo.id });
+    expect(read.blob.size).toBe(image.length);
+    // Three chunks of the image (none of them a whole file), one of the notes.
+    const keys = await testKeys();
+    const chunkIds = await Promise.all([0, 1, 2].map((index) => chunkId(keys, photo.id, index)));
+    for (const id of chunkIds) expect(server.documents.get(id)?.document.e).toBe(2);
+    const everything = server.allPlaintext();
+    for (const secret of [NOTES_TEXT, 'zeppelin', toBase64(new TextEncoder().encode(NOTES_TEXT)).slice(0, 40), 'photo.png', photo.id]) expect(everything).not.toContain(secret);
+  });
+
+  it('a chunk not arrived yet is said as "still syncing", never as a file that is gone; it is read once it arrives', async () => {
+    const { replicator, laptop, phone, phoneMirror } = await simulatedDevices(12);
+    const { message, photo } = await sentWithFiles(laptop, bigImageBytes());
+    const missing = await chunkId(await testKeys(), photo.id, 1);
+    replicator.holdBack = { mirror: phoneMirror, ids: new Set([missing]) };
+    await replicator.settle(async () => (await phone.host.store.getMessage(message.id)) !== undefined);
+
+    expect(await bytesOn(phone, photo.id)).toBeUndefined();
+    expect(await refusalOf(phone.send({ type: 'attachment.read', attachmentId: photo.id }))).toBe('attachment_syncing');
+
+    replicator.holdBack = undefined;
+    await replicator.settle(async () => (await bytesOn(phone, photo.id)) !== undefined);
+    expect((await phone.send({ type: 'attachment.read', attachmentId: photo.id })).blob.size).toBe(photo.size);
+    // The page is told, so a message showing "not here yet" reads it again.
+    expect(phone.events).toContainEqual({ type: 'attachment-arrived', attachmentId: photo.id });
+  });
+
+  it('a file whose chunks came while its device was closed is put together from the mirror when first needed', async () => {
+    const { replicator, laptop, phone, phoneMirror } = await simulatedDevices(13);
+    const { message, photo } = await sentWithFiles(laptop, bigImageBytes());
+    const last = await chunkId(await testKeys(), photo.id, 2);
+    replicator.holdBack = { mirror: phoneMirror, ids: new Set([last]) };
+    await replicator.settle(async () => (await phone.host.store.getMessage(message.id)) !== undefined);
+    // The phone's engine stops (its tab closed) with two chunks of three; the third reaches its mirror meanwhile.
+    await phone.host.sync.detach();
+    replicator.holdBack = undefined;
+    await replicator.settle(async () => phoneMirror.local.documents.has(last));
+    await phone.host.sync.attach(phoneMirror, await testKeys(), { id: 'device-phone', name: 'Phone' });
+    expect(await bytesOn(phone, photo.id)).toBeUndefined();
+
+    expect((await phone.send({ type: 'attachment.read', attachmentId: photo.id })).blob.size).toBe(photo.size);
+    expect(Buffer.from((await bytesOn(phone, photo.id))!).equals(Buffer.from((await bytesOn(laptop, photo.id))!))).toBe(true);
+  });
+
+  it('after "Continue on this device", the model step on the phone is given the files the laptop sent', async () => {
+    const { replicator, laptop, phone } = await simulatedDevices(14);
+    const { conversationId, message, photo, notes } = await sentWithFiles(laptop, bigImageBytes());
+    await replicator.settle(async () => (await bytesOn(phone, notes.id)) !== undefined && (await bytesOn(phone, photo.id)) !== undefined);
+    expect(phone.host.sync.runnerElsewhere(conversationId)).toEqual(LAPTOP);
+
+    await phone.send({ type: 'settings.update', script: script([ECHO, ECHO]) });
+    await phone.send({ type: 'conversation.takeOver', conversationId });
+    const reply = (await phone.host.store.listMessages(conversationId)).at(-1)!;
+    await phone.send({ type: 'message.regenerate', conversationId, messageId: reply.id });
+    await waitForRunState(phone, conversationId, ['idle']);
+    const latest = (await phone.host.store.listMessages(conversationId)).at(-1)!;
+    expect(latest.id).not.toBe(reply.id);
+    expect(messageText(latest)).toBe(`Files: photo.png (image/png, ${photo.size} bytes), notes.md (text/markdown, ${NOTES_TEXT.length} bytes)`);
+    expect(message.attachments).toHaveLength(2);
+  });
+});
