@@ -1,6 +1,6 @@
 import { render, screen, within } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MessageAttachments } from '../../src/ui/components/attachments/AttachmentChips';
+import { MessageAttachments } from '../../src/ui/attachments/AttachmentChips';
 import type { AppEvent } from '../../src/schema/events';
 import { WireError } from '../../src/schema/wire-error';
 import { setLocale } from '../../src/ui/i18n/i18n';
