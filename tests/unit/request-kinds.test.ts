@@ -29,7 +29,7 @@ describe('request kinds', () => {
   });
 
   it('refuse malformed answers as a count problem and resolve well-formed ones', () => {
-    const block: QuestionRequestBlock = { type: 'question_request', toolCallId: 'q1', status: 'pending', questions: [{ header: 'Trip', question: 'Where?', options: [{ label: 'Beach' }, { label: 'City' }] }] };
+    const block: QuestionRequestBlock = { type: 'question_request', toolCallId: 'q1', status: 'pending', questions: [{ header: 'Trip', question: 'Where?', options: [{ label: 'Beach' }, { label: 'City' }], multiple: false, custom: false }] };
     const context = { now: 5, checkArgs: () => ({ ok: true as const, value: {} }), checkContent: () => ({ ok: true as const, value: {} }) };
     expect(resolveRequest(block, { approved: true, params: { answers: [{ selected: 'Beach' }] } }, context)).toMatchObject({ ok: false, reason: 'answer_count', field: 'params.answers' });
     expect(resolveRequest(block, { approved: true, params: { answers: [{ selected: ['Beach'], stray: 1 }] } }, context)).toMatchObject({ ok: true, runState: 'running', block: { status: 'success', answers: [{ selected: ['Beach'] }] } });
