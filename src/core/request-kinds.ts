@@ -1,4 +1,4 @@
-import type { Block, ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../schema/blocks';
+import type { Block, ElicitationRequestBlock, QuestionRequestBlock, RequestKind, ToolCallBlock } from '../schema/blocks';
 import type { DeviceRef } from '../schema/device';
 import type { PendingRequest } from '../schema/protocol';
 import type { RunState } from '../schema/records';
@@ -17,7 +17,7 @@ import { CHAT_INSTEAD_OF_APPROVAL_TEXT, deniedText, skippedAfterInterruptionText
 export type RequestBlock = QuestionRequestBlock | ElicitationRequestBlock | ToolCallBlock;
 
 /** Which request a block asks: a tool call asks first for permission, and after an interruption whether to run it again. */
-export type RequestKind = 'question' | 'permission' | 'rerun' | 'elicitation';
+export type { RequestKind };
 
 /**
  * What names one request exactly, beyond its id: its kind and, for an approval, when the runner asked. A tool call keeps
