@@ -1,7 +1,6 @@
 import type { Question, QuestionAnswer } from '../schema/question';
 import type { QuestionRequestBlock, QuestionResolution } from '../schema/blocks';
 import type { ErrorReason } from '../schema/protocol';
-import { QUESTION_LIMITS } from '../schema/limits';
 
 /**
  * The text the model reads when the user answered in the form. Every question and option is a JSON string, so quotes
@@ -78,23 +77,6 @@ type AnswerRefusal = Extract<ErrorReason, `answer_${string}`>;
  * Checks answers against the stored questions and normalizes them (trimmed Other text, no duplicates).
  * At least one question must be answered: an all-empty submission is not an answer (dismiss is).
  */
-/**
- * `params.answers` of a question's resolution, if it has the shape of `QuestionAnswer[]` (schema/question.ts) within
- * its limits; checked by hand so that requests resolve without zod (see request-kinds). What they say is checkAnswers'.
- */
-export function readAnswers(params: unknown): QuestionAnswer[] | undefined {
-  const answers = (params as { answers?: unknown } | null | undefined)?.answers;
-  if (!Array.isArray(answers) || answers.length < 1 || answers.length > QUESTION_LIMITS.questions) return undefined;
-  return answers.every(isAnswer) ? (answers as QuestionAnswer[]) : undefined;
-}
-
-function isAnswer(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const { selected, other } = value as { selected?: unknown; other?: unknown };
-  const labels = Array.isArray(selected) && selected.length <= QUESTION_LIMITS.options && selected.every((label) => typeof label === 'string' && label.length <= QUESTION_LIMITS.label);
-  return labels && (other === undefined || (typeof other === 'string' && other.length <= QUESTION_LIMITS.otherText));
-}
-
 export function checkAnswers(questions: Question[], answers: QuestionAnswer[]): AnswerCheck {
   if (answers.length !== questions.length) {
     return { ok: false, field: 'answers', reason: 'answer_count', params: { expected: questions.length, got: answers.length }, message: `Expected ${questions.length} answers (one per question, empty to skip), got ${answers.length}.` };
