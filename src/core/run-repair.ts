@@ -1,5 +1,6 @@
 import type { Message } from '../schema/records';
-import { syncPendingIndex } from './request-ids';
+import { isPendingRequest, syncPendingIndex } from './request-ids';
+import { needsLiveRun, requestKindOf, type RequestBlock } from './request-kinds';
 import { INTERRUPTED_TOOL_TEXT, STOPPED_BEFORE_TOOL_TEXT } from './tool-outcomes';
 
 /**
@@ -19,20 +20,18 @@ export function repairDeadRun(messages: readonly Message[], now: number): { chan
         asks = true;
         return { ...block, status: 'interrupted' as const, result: INTERRUPTED_TOOL_TEXT, approval: { kind: 'rerun' as const, status: 'pending' as const, requestedAt: now } };
       }
-      if (block.type === 'elicitation_request' && block.status === 'pending') {
-        touched = true;
-        return { ...block, status: 'denied' as const, resolution: 'interrupted' as const, resolvedAt: now };
-      }
-      return block;
+      const closed = isPendingRequest(block) ? requestKindOf(block)?.closeWhenRunDies?.(block as RequestBlock, now) : undefined;
+      if (closed) touched = true;
+      return closed ?? block;
     });
     if (touched) changed.push(syncPendingIndex({ ...message, blocks, updatedAt: now }));
   }
   return { changed, asks };
 }
 
-/** Whether any message waits on an elicitation, which only a live run can answer. */
+/** Whether any message waits on a request only a live run can receive (an elicitation). */
 export function hasPendingElicitation(messages: readonly Message[]): boolean {
-  return messages.some((message) => message.blocks.some((block) => block.type === 'elicitation_request' && block.status === 'pending'));
+  return messages.some((message) => message.blocks.some((block) => needsLiveRun(block) && isPendingRequest(block)));
 }
 
 /** Calls still queued when the user moved on (replied in chat, or stopped): closed, so none is left half-done. */

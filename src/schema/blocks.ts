@@ -13,6 +13,13 @@ export type TextBlock = z.infer<typeof TextBlock>;
 export const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string(), clippedFrom: z.number().int().optional() });
 export type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
+/**
+ * Which request a block asks (core/request-kinds.ts has a descriptor for each): a question, a tool call's permission,
+ * whether to run again a call cut off while it ran, an MCP server's form.
+ */
+export const RequestKind = z.enum(['question', 'permission', 'rerun', 'elicitation']);
+export type RequestKind = z.infer<typeof RequestKind>;
+
 /** MCP tool annotations: the server's hints, shown to the user, never trusted as guarantees. */
 export const ToolAnnotations = z.object({
   title: z.string().max(200).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequestKind } from './blocks';
 import { QuestionAnswer, QuestionDraft } from './question';
 import { INSTRUCTIONS_LIMIT, ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
@@ -64,7 +65,7 @@ function command<Result>() {
  * arguments shown): any other request is refused, never decided. A proposal from another device always carries it.
  */
 const RequestExpectation = z.object({
-  kind: z.enum(['question', 'permission', 'rerun', 'elicitation']),
+  kind: RequestKind,
   requestedAt: z.number().optional(),
   argsHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });

@@ -1,5 +1,6 @@
 import { argumentsDigest } from '../../core/approval-binding';
-import { requestBindingOf } from '../../core/request-ids';
+import { isPendingRequest, requestBindingOf } from '../../core/request-ids';
+import { needsLiveRun } from '../../core/request-kinds';
 import type { RequestResolution } from '../../core/requests';
 import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
@@ -66,11 +67,12 @@ export async function resolveHere(deps: CommandHandlerDeps, target: RequestTarge
     }
   }
   const request = await store.getRequest(target);
-  if (request?.type === 'elicitation_request' && request.status === 'pending' && !(await runs.isRunningAnywhere(target.conversationId))) {
+  const liveOnly = request !== undefined && needsLiveRun(request);
+  if (liveOnly && isPendingRequest(request) && !(await runs.isRunningAnywhere(target.conversationId))) {
     await runs.recover(target.conversationId);
     throw elicitationDead();
   }
-  if (request?.type === 'elicitation_request') {
+  if (liveOnly) {
     const { message } = await store.resolveRequest(target, resolution, checks);
     return { message };
   }

@@ -1,4 +1,5 @@
 import { findRequest, isPendingRequest, requestIdOf } from '../../core/request-ids';
+import { requestKindOf } from '../../core/request-kinds';
 import type { PendingRequest } from '../../schema/protocol';
 import type { ParleyDatabase } from '../store/database';
 
@@ -12,9 +13,7 @@ export async function listPendingRequests(database: ParleyDatabase): Promise<Pen
     const block = findRequest(message, message.pendingRequestId ?? '');
     if (!conversation || !block || !isPendingRequest(block)) continue;
     const where = { conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, requestId: requestIdOf(block)! };
-    if (block.type === 'question_request') pending.push({ ...where, kind: 'question', questions: block.questions });
-    else if (block.type === 'tool_call') pending.push({ ...where, kind: 'approval', toolName: block.toolName, approval: block.approval });
-    else pending.push({ ...where, kind: 'elicitation', serverName: block.serverName, message: block.message });
+    pending.push({ ...where, ...requestKindOf(block)!.listed(block) });
   }
   return pending;
 }

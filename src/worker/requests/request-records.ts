@@ -1,4 +1,5 @@
 import { findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../../core/requests';
+import { needsLiveRun, requestKindOf } from '../../core/request-kinds';
 import type { RunSnapshot } from '../../core/store';
 import type { QuestionRequestBlock } from '../../schema/blocks';
 import { WireError } from '../../schema/wire-error';
@@ -40,7 +41,7 @@ export class RequestRecords {
     const change = await transactRun(this.context, async (transaction) => {
       const [pending, messages] = await Promise.all([this.findPending(transaction, target), messagesIn(transaction, target.conversationId)]);
       const { conversation, message, block } = pending;
-      if (options.noLiveRun && block.type === 'elicitation_request') throw elicitationDead();
+      if (options.noLiveRun && needsLiveRun(block)) throw elicitationDead();
       const result = resolveRequest(block, resolution, { ...checks, now });
       if (!result.ok) throw new WireError({ code: 'invalid_answer', reason: result.reason, params: result.params, message: result.message, field: result.field });
       const nextMessage = withRequest(message, result.block, now);
@@ -81,7 +82,7 @@ export class RequestRecords {
     if (!isPendingRequest(block)) {
       throw new WireError({
         code: 'already_resolved',
-        message: block.type === 'question_request' ? 'These questions were already answered, possibly in another tab.' : 'This was already decided, possibly in another tab.',
+        message: requestKindOf(block)!.alreadyResolved,
         outcome: resolvedOutcomeOf(block),
       });
     }
