@@ -8,6 +8,7 @@ import { WireError } from '../schema/wire-error';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
 import type { SyncEngineHost } from './sync/engine-context';
+import type { SyncedSettingsHost } from './sync/synced-settings';
 import type { ResolveContext } from '../core/requests';
 import { ConversationSearch } from './search/conversation-search';
 import { IndexedDbConversationStore } from './store/conversation-store';
@@ -107,10 +108,11 @@ export function createHost(environment: HostEnvironment): Host {
     database: environment.database,
     newId: environment.newId,
     post: (event) => environment.post(event),
-    engineHost: () => syncEngineHost(environment, store, runs, handle),
+    engineHost: () => syncEngineHost(environment, store, runs, handle, syncedSettingsHost(config, settings, mcp, emit)),
   });
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
+  config.onWrite(() => sync.settingsChanged());
   const { profileOf, getModel } = modelSource(environment, settings);
 
   // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
@@ -209,8 +211,9 @@ function createRuns(environment: HostEnvironment, { store, feed, getModel, getTo
 }
 
 /** What the sync engine needs of this host: its records, its runs, and the dispatcher for other devices' proposals. */
-function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversationStore, runs: RunManager, handle: CommandHandle): SyncEngineHost {
+function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversationStore, runs: RunManager, handle: CommandHandle, settings: SyncedSettingsHost): SyncEngineHost {
   return {
+    settings,
     getConversation: (id) => store.getConversation(id),
     getMessage: (id) => store.getMessage(id),
     listConversations: () => store.listConversations(),
@@ -234,6 +237,20 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
     takenOver: (conversationId) => store.repairTakeOver(conversationId),
     runnersChanged: (runners) => environment.post({ type: 'sync-runners', runners }),
     now: environment.now,
+  };
+}
+
+/** What settings sync needs of this host: the stored settings, their stores, and telling the page what another device changed. */
+function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: McpHub, emit: (event: AppEvent) => void): SyncedSettingsHost {
+  return {
+    readConfig: () => config.read(),
+    settings,
+    mcp,
+    async profilesChanged() {
+      // A deleted profile may have been the default: the settings say which is now.
+      emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+      emit({ type: 'settings-changed', settings: await settings.getSettings() });
+    },
   };
 }
 

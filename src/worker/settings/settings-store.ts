@@ -3,6 +3,7 @@ import type { ProfileInput } from '../../schema/commands';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Profile, ProfileView, Settings } from '../../schema/records';
 import type { OfferedProfile } from '../../schema/protocol';
+import type { SyncedProfile } from '../../schema/synced-settings';
 import { profilesToRestore } from '../../core/profile-names';
 import { DEMO_SCRIPT, demoLanguage, scriptIn } from '../providers/demo-script';
 import { SETTINGS_KEY, type StoredConfig } from './stored-config';
@@ -98,6 +99,8 @@ export class SettingsStore {
       baseUrl,
       apiKey: input.apiKey ?? (sameServer ? existing.apiKey : ''),
       model: input.model,
+      // A synced profile whose key was typed on another device asks for it here until one is typed (or it points elsewhere).
+      ...(!input.apiKey && sameServer && existing.keyNeeded && !existing.apiKey ? { keyNeeded: true } : {}),
       ...(input.instructions ? { instructions: input.instructions } : {}),
       ...(input.temperature != null ? { temperature: input.temperature } : {}),
       ...(input.maxOutputTokens != null ? { maxOutputTokens: input.maxOutputTokens } : {}),
@@ -117,6 +120,22 @@ export class SettingsStore {
       const added = profilesToRestore(here, profiles);
       for (const { profile, offered } of added) await transaction.objectStore('profiles').put({ ...profile, name: offered.name, apiKey: '' });
       return added.map(({ offered }) => offered);
+    });
+  }
+
+  /**
+   * Stores another device's version of a profile (docs/architecture.md, "Settings that sync"). The key stays per device:
+   * this device's own is kept while the provider kind and the base URL's origin stay the same, as for an edit here;
+   * without one, a profile that has a key where it was written asks for one here on first use (`keyNeeded`).
+   */
+  async putSyncedProfile(profileId: string, value: SyncedProfile): Promise<void> {
+    if (profileId === SCRIPTED_PROFILE_ID || value.kind === 'scripted') return;
+    await this.config.write(['profiles', 'settings'], async (transaction) => {
+      const existing = (await transaction.objectStore('profiles').get(profileId)) as Profile | undefined;
+      const { keyed, ...fields } = value;
+      const sameServer = existing !== undefined && existing.kind === fields.kind && originOf(existing.baseUrl) === originOf(fields.baseUrl);
+      const apiKey = sameServer ? existing.apiKey : '';
+      await transaction.objectStore('profiles').put({ ...fields, id: profileId, apiKey, ...(keyed && !apiKey ? { keyNeeded: true } : {}) });
     });
   }
 
