@@ -30,6 +30,7 @@ import { profileAcceptsImages } from '../schema/limits';
 import { withAttachments } from './attachments/attachment-model';
 import type { StorageEstimate } from './attachments/attachment-files';
 
+export const KEY_NEEDED_TEXT = 'This profile came from another device; type its API key here to use it. Nothing was sent.';
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
 
 /** Everything the host takes from its surroundings: the browser in production, fakes in node tests. */
@@ -262,6 +263,8 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore) {
     const profile = await profileOf(conversation);
     // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
     if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
+    // Synced from a device that has its key: asked for in words here, never sent without one to a server that wants it.
+    if (profile.keyNeeded && !profile.apiKey) throw new ModelError('key_needed', KEY_NEEDED_TEXT);
     // Every step reads its history's files back from storage (see withAttachments).
     return withAttachments(await environment.createModel(profile, current.script), {
       acceptsImages: profileAcceptsImages(profile),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TestTab } from './host-harness';
+import { waitForRunState, type TestTab } from './host-harness';
+import type { Profile } from '../../src/schema/records';
 import { simulatedDevices, testKeys } from './sync-simulation';
 import { documentId, seal } from '../../src/worker/sync/sync-crypto';
 import { SealedDocuments } from '../../src/worker/sync/sealed-documents';
@@ -33,6 +34,28 @@ describe('settings that sync', { timeout: 60_000 }, () => {
     await replicator.settle();
     expect((await storedProfile(laptop, saved.id))?.apiKey).toBe('sk-work-secret-4242');
     expect(server.allPlaintext()).not.toContain('sk-phone-key');
+  });
+
+  it('a conversation sent with a profile whose key is on another device stops in words, asks nothing of the model, and goes on once the key is typed', async () => {
+    const keysUsed: string[] = [];
+    const createModel = async (profile: Profile) => {
+      keysUsed.push(profile.apiKey);
+      return { async *streamStep() { yield { type: 'text-delta' as const, text: 'Hello from Work' }; yield { type: 'finish' as const }; } };
+    };
+    const { laptop, phone, replicator } = await simulatedDevices(4, { tabs: { phone: { createModel } } });
+    const saved = await laptop.send({ type: 'profiles.save', profile: PROFILE });
+    await replicator.settle(async () => (await profileNamed(phone, 'Work')) !== undefined);
+    const { id: conversationId } = await phone.send({ type: 'conversation.create' });
+    await phone.send({ type: 'conversation.setProfile', conversationId, profileId: saved.id });
+    await phone.send({ type: 'message.send', conversationId, text: 'Hi' });
+    await waitForRunState(phone, conversationId, ['error']);
+    expect((await phone.host.store.getConversation(conversationId))?.runError?.code).toBe('key_needed');
+    expect(keysUsed).toEqual([]);
+    // The key typed on the phone (as the chat's form sends it), then Continue: the model is asked with it.
+    await phone.send({ type: 'profiles.save', profile: { id: saved.id, name: 'Work', kind: 'openai-compatible', baseUrl: PROFILE.baseUrl, model: PROFILE.model, apiKey: 'sk-phone-key-77', instructions: PROFILE.instructions } });
+    await phone.send({ type: 'run.continue', conversationId });
+    await waitForRunState(phone, conversationId, ['idle']);
+    expect(keysUsed).toEqual(['sk-phone-key-77']);
   });
 
   it('an edit and a deletion follow; an edit that moves the base URL elsewhere leaves the key behind', async () => {
