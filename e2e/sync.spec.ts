@@ -302,7 +302,7 @@ test('a tool call allowed on the phone runs once, on the laptop, at the real MCP
 test('“Continue on this device” on the phone while the laptop is closed: the phone takes the conversation over and goes on', async ({ couch, database, device }) => {
   const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, ONE_QUESTION);
-  // The script is a setting of this device (settings are not synced): the phone needs it to go on.
+  // The script is a setting of this device (it does not sync): the phone needs it to go on.
   await useScript(phone.page, ONE_QUESTION);
   const conversationId = await askOn(laptop);
   await openSynced(phone, conversationId);
