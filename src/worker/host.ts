@@ -244,7 +244,7 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
 /** What settings sync needs of this host: the stored settings, their stores, and telling the page what another device changed. */
 function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: McpHub, emit: (event: AppEvent) => void): SyncedSettingsHost {
   return {
-    readConfig: () => config.read(),
+    config,
     settings,
     mcp,
     async profilesChanged() {

@@ -1,4 +1,4 @@
-import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createMemo, createSignal, lazy, on, onCleanup, Show } from 'solid-js';
 import type { DeviceRef } from '../../schema/device';
 import { profileAcceptsImages } from '../../schema/limits';
 import { filesIn, offerAttachments } from '../attachment-drafts';
@@ -18,8 +18,10 @@ import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { RunNoticeBar } from './RunNoticeBar';
-import { KeyNeededForm } from './KeyNeededForm';
 import { waitingKindInMessages } from '../waiting-kind';
+
+// Needed only when a profile synced from another device lacks its key here: not part of the first load.
+const KeyNeededForm = lazy(() => import('./KeyNeededForm').then((module) => ({ default: module.KeyNeededForm })));
 
 /** Messages read per step back through a long conversation. */
 const EARLIER_PAGE_SIZE = 100;

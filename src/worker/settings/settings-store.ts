@@ -3,7 +3,6 @@ import type { ProfileInput } from '../../schema/commands';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Profile, ProfileView, Settings } from '../../schema/records';
 import type { OfferedProfile } from '../../schema/protocol';
-import type { SyncedProfile } from '../../schema/synced-settings';
 import { profilesToRestore } from '../../core/profile-names';
 import { DEMO_SCRIPT, demoLanguage, scriptIn } from '../providers/demo-script';
 import { SETTINGS_KEY, type StoredConfig } from './stored-config';
@@ -123,22 +122,6 @@ export class SettingsStore {
     });
   }
 
-  /**
-   * Stores another device's version of a profile (docs/architecture.md, "Settings that sync"). The key stays per device:
-   * this device's own is kept while the provider kind and the base URL's origin stay the same, as for an edit here;
-   * without one, a profile that has a key where it was written asks for one here on first use (`keyNeeded`).
-   */
-  async putSyncedProfile(profileId: string, value: SyncedProfile): Promise<void> {
-    if (profileId === SCRIPTED_PROFILE_ID || value.kind === 'scripted') return;
-    await this.config.write(['profiles', 'settings'], async (transaction) => {
-      const existing = (await transaction.objectStore('profiles').get(profileId)) as Profile | undefined;
-      const { keyed, ...fields } = value;
-      const sameServer = existing !== undefined && existing.kind === fields.kind && originOf(existing.baseUrl) === originOf(fields.baseUrl);
-      const apiKey = sameServer ? existing.apiKey : '';
-      await transaction.objectStore('profiles').put({ ...fields, id: profileId, apiKey, ...(keyed && !apiKey ? { keyNeeded: true } : {}) });
-    });
-  }
-
   async deleteProfile(profileId: string): Promise<void> {
     if (profileId === SCRIPTED_PROFILE_ID) throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_undeletable', message: 'The scripted profile is built in and cannot be deleted.' });
     await this.config.write(['profiles', 'settings'], async (transaction) => {
@@ -177,7 +160,8 @@ export function maskKey(apiKey: string): string {
   return apiKey.length <= 8 ? '••••' : `••••${apiKey.slice(-4)}`;
 }
 
-function originOf(url: string): string | undefined {
+/** The origin of a URL; undefined when it is not one. */
+export function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;
   } catch {

@@ -96,7 +96,7 @@ export class SettingsSync {
   /** Every item whose synced part differs from the version held (new, edited, deleted here) written with the next clock. */
   private async push(): Promise<void> {
     if (this.context.stopped) return;
-    const config = await this.context.host.settings.readConfig();
+    const config = await this.context.host.settings.config.read();
     const writes: Array<{ key: string; record: SettingRecord }> = [];
     const me = this.context.book.device.id;
     for (const kind of KINDS) {
