@@ -7,7 +7,7 @@ import { startCouchProxy } from '../tests/server/couch-proxy';
 import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
 import { startProviderServer } from '../tests/server/provider-server';
 import { assistantMessages, attach, conversationLink, messageBox, messageLog, newConversation, send, userMessages, useScript, type ScriptStep } from './fixtures';
-import { addMcpServer, expect, openMcpSettings, test as mcpTest, type McpServers } from './mcp-servers';
+import { addMcpServer, expect, mcpServerItem, openMcpSettings, permissionSelect, test as mcpTest, type McpServers } from './mcp-servers';
 import { addProfile, chatRequests, expectChatRequestCount, profileFor, profileSelect, requestMessages } from './provider-helpers';
 import { ASKING_TEXT, COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
 
@@ -303,7 +303,7 @@ test('a tool call allowed on the phone runs once, on the laptop, at the real MCP
 test('“Continue on this device” on the phone while the laptop is closed: the phone takes the conversation over and goes on', async ({ couch, database, device }) => {
   const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
   await useScript(laptop.page, ONE_QUESTION);
-  // The script is a setting of this device (settings are not synced): the phone needs it to go on.
+  // The script is a setting of this device (it does not sync): the phone needs it to go on.
   await useScript(phone.page, ONE_QUESTION);
   const conversationId = await askOn(laptop);
   await openSynced(phone, conversationId);
@@ -415,11 +415,15 @@ test('a 5 MB image attached on the laptop is shown on the phone that has the con
   console.log(`[measure] ${(photo.buffer.length / 1e6).toFixed(2)} MB image, Send on the laptop → shown on the phone: ${shownAfterMs} ms`);
 });
 
-test('the server holds no plaintext: no message text, title, API key or device name in any document', async ({ couch, database, device }) => {
+test('the server holds no plaintext: no message text, title, API key, profile, MCP server or device name in any document', async ({ couch, database, device }) => {
   const apiKey = `sk-parley-sync-e2e-${Math.random().toString(36).slice(2, 12)}-FAKEKEY`;
+  const mcpToken = `tok-parley-sync-e2e-${Math.random().toString(36).slice(2, 12)}`;
   const laptop = await device('Laptop');
   // A profile with a recognisable key, then the scripted model as the default (the key is never used, only stored).
-  await addProfile(laptop.page, { provider: 'OpenAI-compatible', name: 'Keyed profile', baseUrl: 'http://127.0.0.1:9/v1', apiKey, model: 'test-model' });
+  await addProfile(laptop.page, { provider: 'OpenAI-compatible', name: 'Keyed profile', baseUrl: 'http://127.0.0.1:9/keyed-gateway/v1', apiKey, model: 'test-model' });
+  // An MCP server with a token (nothing listens there: it is only stored, and synced without the token).
+  await openMcpSettings(laptop.page);
+  await addMcpServer(laptop.page, { name: 'Vault tools', url: 'http://127.0.0.1:9/vault-mcp', token: mcpToken });
   await goHome(laptop.page);
   await useScript(laptop.page, ONE_QUESTION);
   await turnOnSync(laptop, couch, database);
@@ -445,13 +449,18 @@ test('the server holds no plaintext: no message text, title, API key or device n
   // The file's bytes have crossed too once the phone no longer says they are on their way.
   await expect(sentFiles(phone.page).getByRole('listitem')).toHaveText([/voyage-notes\.md/], REPLICATION);
   await expect(sentFiles(phone.page)).not.toContainText('not here yet', REPLICATION);
+  // The profile and the server have crossed too (settings sync): their documents are among those scanned.
+  await expect(profileSelect(phone.page).locator('option', { hasText: 'Keyed profile' })).toHaveCount(1, REPLICATION);
+  await openMcpSettings(phone.page);
+  await expect(mcpServerItem(phone.page, 'Vault tools')).toBeVisible(REPLICATION);
 
   const documents = await couch.allDocuments(database);
-  // The key document, the conversation, its messages, the runner, the file's chunk: anything less means the scan saw nothing.
-  expect(documents.length).toBeGreaterThanOrEqual(5);
+  // The key document, the conversation, its messages, the runner, the file's chunk, the profile, the server: anything
+  // less means the scan saw nothing.
+  expect(documents.length).toBeGreaterThanOrEqual(7);
   const everything = JSON.stringify(documents);
   const notes = SECRET_NOTES.buffer.toString('utf8');
-  for (const secret of [messageText, 'zeppelin', 'hangar nine', notes, SECRET_NOTES.buffer.toString('base64'), SECRET_NOTES.name, title, apiKey, 'FAKEKEY', COLOR.question, 'Laptop', 'Phone', PASSPHRASE, conversationId]) {
+  for (const secret of [messageText, 'zeppelin', 'hangar nine', notes, SECRET_NOTES.buffer.toString('base64'), SECRET_NOTES.name, title, apiKey, 'FAKEKEY', 'Keyed profile', 'keyed-gateway', 'Vault tools', 'vault-mcp', mcpToken, COLOR.question, 'Laptop', 'Phone', PASSPHRASE, conversationId]) {
     expect(everything, `the server's documents contain "${secret}"`).not.toContain(secret);
   }
 });
@@ -707,4 +716,63 @@ test('a conversation opened on the phone while its records are still arriving sh
   } finally {
     await proxy.stop();
   }
+});
+
+test('a profile set up on the laptop is used on the phone once its key is typed there; the key never travels', async ({ couch, database, device }) => {
+  const provider = await startProviderServer();
+  try {
+    const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
+    const work = profileFor(provider, 'OpenAI-compatible', 'Work model');
+    await addProfile(laptop.page, work);
+    await goHome(laptop.page);
+
+    // The phone has the profile (without its key): sending with it asks for the key in words and asks nothing of the server.
+    await newConversation(phone.page);
+    await expect(profileSelect(phone.page).locator('option', { hasText: 'Work model' })).toHaveCount(1, REPLICATION);
+    await profileSelect(phone.page).selectOption({ label: 'Work model' });
+    await send(phone.page, 'Hello from the phone');
+    await expect(phone.page.getByText('This profile came from another device; type its API key here to use it. Nothing was sent.', { exact: true })).toBeVisible();
+    expect(chatRequests(provider)).toHaveLength(0);
+
+    const phoneKey = `sk-phone-${Math.random().toString(36).slice(2, 10)}-k3y`;
+    provider.enqueue({ text: 'Hello back, with the phone’s own key.' });
+    await phone.page.getByLabel('API key for Work model', { exact: true }).fill(phoneKey);
+    await phone.page.getByRole('button', { name: 'Use this key', exact: true }).click();
+    await expect(assistantMessages(phone.page).last()).toContainText('Hello back, with the phone’s own key.');
+    await expect(phone.page.getByLabel('API key for Work model', { exact: true })).toHaveCount(0);
+    const [request] = chatRequests(provider);
+    expect(request?.headers.authorization).toBe(`Bearer ${phoneKey}`);
+
+    // Neither key is on the server; the laptop keeps its own.
+    const everything = JSON.stringify(await couch.allDocuments(database));
+    for (const secret of [work.apiKey, phoneKey, 'Work model', provider.url]) expect(everything, `the server's documents contain "${secret}"`).not.toContain(secret);
+  } finally {
+    await provider.close();
+  }
+});
+
+test('“Always allow” given on the laptop does not apply on the phone: the server travels, the permission does not', async ({ couch, database, device, mcp }) => {
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
+  await openMcpSettings(laptop.page);
+  await addMcpServer(laptop.page, { name: 'everything', url: mcp.everything.url });
+  await permissionSelect(laptop.page, 'mcp__everything__echo').selectOption({ label: 'Always allow' });
+  await expect(permissionSelect(laptop.page, 'mcp__everything__echo')).toHaveValue('allow');
+  await goHome(laptop.page);
+
+  // The server reaches the phone; the phone's own model calls the tool: it asks there, it does not run unasked.
+  await openMcpSettings(phone.page);
+  await expect(mcpServerItem(phone.page, 'everything')).toBeVisible(REPLICATION);
+  await goHome(phone.page);
+  await useScript(phone.page, [{ text: 'Calling a tool.', toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'from the phone' } }] }, { text: 'Tool said: {{lastToolResult}}' }]);
+  await newConversation(phone.page);
+  await send(phone.page, 'Use the tool');
+  const approval = phone.page.getByRole('group', { name: 'Tool call: mcp__everything__echo', exact: true });
+  await expect(approval).toBeVisible(REPLICATION);
+  await expect(approval.getByRole('button', { name: 'Allow', exact: true })).toBeVisible();
+  await expect(messageLog(phone.page)).not.toContainText('Tool said:');
+  await openMcpSettings(phone.page);
+  await expect(permissionSelect(phone.page, 'mcp__everything__echo')).toHaveValue('ask');
+  // And the laptop's stays as it was given.
+  await openMcpSettings(laptop.page);
+  await expect(permissionSelect(laptop.page, 'mcp__everything__echo')).toHaveValue('allow');
 });

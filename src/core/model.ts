@@ -55,7 +55,8 @@ export type ModelErrorCode =
   | 'context_too_small' // even one message does not fit in the model's context: choose a larger-context model
   | 'config' // the profile is incomplete
   | 'images_not_accepted' // the history holds an image and the model takes none: said before any request
-  | 'profile_gone'; // the conversation's profile was deleted: the user picks another
+  | 'profile_gone' // the conversation's profile was deleted: the user picks another
+  | 'key_needed'; // a profile synced from another device without its key: the user types it on this one
 
 /** A provider failure, classified so the loop can decide: wait, retry, or stop with a message. */
 export class ModelError extends Error {

@@ -110,7 +110,8 @@ export type ConnectionTestReason =
   | 'context_too_small'
   | 'config'
   | 'images_not_accepted'
-  | 'profile_gone';
+  | 'profile_gone'
+  | 'key_needed';
 
 /** `message` is English detail (what the server said, what to change); the UI's sentence comes from `reason`. */
 export interface ConnectionTestResult {

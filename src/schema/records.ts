@@ -115,6 +115,11 @@ export const Profile = z.object({
   maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
   /** Whether the model takes images; absent: yes, except the in-browser model (see profileAcceptsImages). */
   acceptsImages: z.boolean().optional(),
+  /**
+   * Synced from another device that has a key for it, and none typed here yet: using it asks for the key in words.
+   * Optional (absent on every profile made here): no migration.
+   */
+  keyNeeded: z.boolean().optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 

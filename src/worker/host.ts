@@ -8,6 +8,7 @@ import { WireError } from '../schema/wire-error';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
 import type { SyncEngineHost } from './sync/engine-context';
+import type { SyncedSettingsHost } from './sync/synced-settings';
 import type { ResolveContext } from '../core/requests';
 import { ConversationSearch } from './search/conversation-search';
 import { IndexedDbConversationStore } from './store/conversation-store';
@@ -29,6 +30,7 @@ import { profileAcceptsImages } from '../schema/limits';
 import { withAttachments } from './attachments/attachment-model';
 import type { StorageEstimate } from './attachments/attachment-files';
 
+export const KEY_NEEDED_TEXT = 'This profile came from another device; type its API key here to use it. Nothing was sent.';
 export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
 
 /** Everything the host takes from its surroundings: the browser in production, fakes in node tests. */
@@ -107,10 +109,11 @@ export function createHost(environment: HostEnvironment): Host {
     database: environment.database,
     newId: environment.newId,
     post: (event) => environment.post(event),
-    engineHost: () => syncEngineHost(environment, store, runs, handle),
+    engineHost: () => syncEngineHost(environment, store, runs, handle, syncedSettingsHost(config, settings, mcp, emit)),
   });
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
+  config.onWrite(() => sync.settingsChanged());
   const { profileOf, getModel } = modelSource(environment, settings, (attachmentId) => sync.fetchAttachment(attachmentId));
 
   // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
@@ -209,8 +212,9 @@ function createRuns(environment: HostEnvironment, { store, feed, getModel, getTo
 }
 
 /** What the sync engine needs of this host: its records, its runs, and the dispatcher for other devices' proposals. */
-function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversationStore, runs: RunManager, handle: CommandHandle): SyncEngineHost {
+function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversationStore, runs: RunManager, handle: CommandHandle, settings: SyncedSettingsHost): SyncEngineHost {
   return {
+    settings,
     getConversation: (id) => store.getConversation(id),
     getMessage: (id) => store.getMessage(id),
     listConversations: () => store.listConversations(),
@@ -242,6 +246,20 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
   };
 }
 
+/** What settings sync needs of this host: the stored settings, their stores, and telling the page what another device changed. */
+function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: McpHub, emit: (event: AppEvent) => void): SyncedSettingsHost {
+  return {
+    config,
+    settings,
+    mcp,
+    async profilesChanged() {
+      // A deleted profile may have been the default: the settings say which is now.
+      emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
+      emit({ type: 'settings-changed', settings: await settings.getSettings() });
+    },
+  };
+}
+
 /** The profile a conversation talks to (its own, else the default), and the model a step of it streams from. */
 function modelSource(environment: HostEnvironment, settings: SettingsStore, fetchAttachment: (attachmentId: string) => Promise<boolean | undefined>) {
   const profileOf = async (conversation: Conversation): Promise<Profile | undefined> => settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId);
@@ -250,6 +268,8 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
     const profile = await profileOf(conversation);
     // A deleted profile is not silently replaced by another (perhaps a cloud one): the user picks.
     if (!profile) throw new ModelError('profile_gone', PROFILE_GONE_TEXT);
+    // Synced from a device that has its key: asked for in words here, never sent without one to a server that wants it.
+    if (profile.keyNeeded && !profile.apiKey) throw new ModelError('key_needed', KEY_NEEDED_TEXT);
     // Every step reads its history's files back from storage (see withAttachments).
     return withAttachments(await environment.createModel(profile, current.script), {
       acceptsImages: profileAcceptsImages(profile),

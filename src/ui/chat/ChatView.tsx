@@ -1,4 +1,4 @@
-import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createMemo, createSignal, lazy, on, onCleanup, Show } from 'solid-js';
 import type { DeviceRef } from '../../schema/device';
 import { profileAcceptsImages } from '../../schema/limits';
 import { filesIn, offerAttachments } from '../attachments/attachment-drafts';
@@ -19,6 +19,9 @@ import { Composer } from './Composer';
 import { MessageList } from '../messages/MessageList';
 import { RunNoticeBar } from './RunNoticeBar';
 import { waitingKindInMessages } from '../state/waiting-kind';
+
+// Needed only when a profile synced from another device lacks its key here: not part of the first load.
+const KeyNeededForm = lazy(() => import('./KeyNeededForm').then((module) => ({ default: module.KeyNeededForm })));
 
 /** Messages read per step back through a long conversation. */
 const EARLIER_PAGE_SIZE = 100;
@@ -101,12 +104,17 @@ export function ChatView(props: { conversationId: string }) {
   const [proposal, setProposal] = createSignal<{ kind: 'message' | 'stop'; device: DeviceRef; text?: string }>();
   createEffect(on([() => props.conversationId, () => messages()?.at(-1)?.id, () => messages()?.length], () => setProposal(undefined), { defer: true }));
 
+  const profile = () => {
+    const profileId = conversation()?.profileId ?? app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID;
+    return profiles().find((candidate) => candidate.id === profileId);
+  };
   // The conversation's model takes images unless its profile says otherwise (the worker checks again when sending).
   const acceptsImages = () => {
-    const profileId = conversation()?.profileId ?? app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID;
-    const profile = profiles().find((candidate) => candidate.id === profileId);
-    return profile ? profileAcceptsImages(profile) : true;
+    const current = profile();
+    return current ? profileAcceptsImages(current) : true;
   };
+  // Its run stopped for want of the key of a profile synced from another device: the key is asked for here.
+  const keyNeededBy = () => (runState() === 'error' && conversation()?.runError?.code === 'key_needed' ? profile() : undefined);
   // Files dragged over the conversation are attached where they are dropped; `dragDepth` counts nested enter/leave.
   const [dragging, setDragging] = createSignal(false);
   let dragDepth = 0;
@@ -214,6 +222,7 @@ export function ChatView(props: { conversationId: string }) {
               </Show>
             </p>
             <Show when={app.state.runNotices[props.conversationId]}>{(notice) => <RunNoticeBar notice={notice()} />}</Show>
+            <Show when={keyNeededBy()}>{(needing) => <KeyNeededForm profile={needing()} conversationId={props.conversationId} />}</Show>
             <Show when={runState() === 'interrupted' || runState() === 'error'}>
               <button type="button" class="button" onClick={resume}>
                 {t('run.continue')}

@@ -101,6 +101,7 @@ const RUN_ERROR_KEYS = {
   context_too_small: 'runError.context_too_small',
   config: 'runError.config',
   profile_gone: 'runError.profile_gone',
+  key_needed: 'runError.key_needed',
   images_not_accepted: 'runError.images_not_accepted',
   step_limit: 'runError.step_limit',
   invalid_questions: 'runError.invalid_questions',
@@ -171,7 +172,7 @@ function paramsFor(reason: ErrorReason, params: Readonly<Record<string, string |
 }
 
 /** Run errors whose sentence says all their English message did: no "Details" in another language's page. */
-const SELF_WORDED_RUN_ERRORS: ReadonlySet<string> = new Set(['profile_gone', 'step_limit', 'invalid_questions', 'images_not_accepted']);
+const SELF_WORDED_RUN_ERRORS: ReadonlySet<string> = new Set(['profile_gone', 'key_needed', 'step_limit', 'invalid_questions', 'images_not_accepted']);
 
 /**
  * A run's error or an error block, from its code. Its detail (status, URL, what to change) is worded from the worker's

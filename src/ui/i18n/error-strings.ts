@@ -64,6 +64,7 @@ const en = {
   'runError.bad_request': 'The provider rejected the request.',
   'runError.context_too_small': "This model's context is too small for even one message. Choose a model with a larger context in Settings.",
   'runError.config': 'This model profile cannot be used as it is. Open Settings to fix it.',
+  'runError.key_needed': 'This profile’s API key is needed on this device.',
   'runError.profile_gone': 'This conversation’s model profile was deleted. Choose a model profile for it above to continue; nothing was sent.',
   'runError.step_limit': 'Stopped after too many model steps in a row. Write a message to go on.',
   'runError.invalid_questions': 'The model sent several invalid questions in a row, so the run was stopped. Write a message to go on.',

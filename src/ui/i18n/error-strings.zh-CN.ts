@@ -56,6 +56,7 @@ export const errorStringsZhCN: Record<keyof (typeof errorStrings)['en'], string>
   'runError.bad_request': '提供方拒绝了该请求。',
   'runError.context_too_small': '该模型的上下文太小，连一条消息都放不下。请在设置中选择上下文更大的模型。',
   'runError.config': '这个模型配置目前无法使用。请打开设置进行修正。',
+  'runError.key_needed': '这台设备上需要这个配置的 API 密钥。',
   'runError.profile_gone': '这个对话的模型配置已被删除。请在上方为它选择一个模型配置以继续；没有发送任何内容。',
   'runError.step_limit': '模型连续执行的步骤过多，已停止。发送一条消息即可继续。',
   'runError.invalid_questions': '模型连续发出了多个无效的问题，因此已停止运行。发送一条消息即可继续。',

@@ -5,6 +5,9 @@
  */
 const en = {
   'sync.heading': 'Sync',
+  'sync.keyNeeded': 'This profile came from another device; type its API key here to use it. Nothing was sent.',
+  'sync.keyFor': 'API key for {name}',
+  'sync.useKey': 'Use this key',
   'sync.explain': 'Keep your conversations on all your devices through a CouchDB database you choose. A question asked on one device can be answered on another; the device that runs a conversation goes on with it.',
   'sync.url': 'Sync server URL',
   'sync.username': 'Username',

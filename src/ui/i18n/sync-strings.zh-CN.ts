@@ -3,6 +3,9 @@ import type { syncStrings } from './sync-strings';
 /** Chinese for sync-strings (loaded only when the UI speaks Chinese, see dictionary-zh-CN.ts). */
 export const syncStringsZhCN: Record<keyof (typeof syncStrings)['en'], string> = {
   'sync.heading': '同步',
+  'sync.keyNeeded': '这个配置来自另一台设备；在这里输入它的 API 密钥即可使用。没有发送任何内容。',
+  'sync.keyFor': '{name} 的 API 密钥',
+  'sync.useKey': '使用这个密钥',
   'sync.explain': '通过你选择的 CouchDB 数据库，让你的对话出现在你所有的设备上。一台设备上提出的问题可以在另一台设备上回答；运行对话的设备会接着进行。',
   'sync.url': '同步服务器 URL',
   'sync.username': '用户名',

@@ -73,6 +73,14 @@ export class McpHub {
     await this.changed();
   }
 
+  /** Another device's version of a server (sync), or its deletion there: stored, and a connection it changed dropped. */
+  async applySynced(serverId: string, value: { name: string; url: string } | undefined): Promise<void> {
+    if (value) await this.store.putSynced(serverId, value);
+    else await this.store.remove(serverId);
+    await this.reload();
+    await this.changed();
+  }
+
   /** (Re)connects a server and lists its tools. Resolves when connected or failed; never rejects for a server's failure. */
   async connect(serverId: string): Promise<McpServerView> {
     const server = await this.find(serverId);

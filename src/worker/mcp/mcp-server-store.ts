@@ -64,6 +64,25 @@ export class McpServerStore {
     });
   }
 
+  /**
+   * Stores another device's version of a server: its name and URL only (docs/architecture.md, "Settings that sync").
+   * The token stays while the URL's origin stays the same, the permissions while the name does; a name another server
+   * here already uses (tool names are built from it) is suffixed, "Files (2)", as a backup's would be.
+   */
+  async putSynced(serverId: string, value: { name: string; url: string }): Promise<void> {
+    const url = checkUrl(value.url);
+    await this.update((servers) => {
+      const existing = servers.find((server) => server.id === serverId);
+      const taken = (name: string) => servers.some((server) => server.id !== serverId && normalizeServerName(server.name) === normalizeServerName(name));
+      let name = value.name;
+      for (let suffix = 2; taken(name); suffix += 1) name = `${value.name.slice(0, 50)} (${suffix})`;
+      const sameOrigin = existing !== undefined && new URL(existing.url).origin === new URL(url).origin;
+      const keepPermissions = existing !== undefined && normalizeServerName(existing.name) === normalizeServerName(name);
+      const saved: StoredMcpServer = { id: serverId, name, url, ...(sameOrigin && existing.token ? { token: existing.token } : {}), permissions: keepPermissions ? existing.permissions : {} };
+      return { servers: existing ? servers.map((server) => (server.id === serverId ? saved : server)) : [...servers, saved], result: undefined };
+    });
+  }
+
   async remove(serverId: string): Promise<void> {
     await this.update((servers) => ({ servers: servers.filter((server) => server.id !== serverId), result: undefined }));
   }
@@ -91,7 +110,7 @@ export class McpServerStore {
 }
 
 /** The stored list, dropping anything malformed (the store holds `unknown`). */
-function readList(value: unknown): StoredMcpServer[] {
+export function readList(value: unknown): StoredMcpServer[] {
   if (!Array.isArray(value)) return [];
   return value.filter(
     (entry): entry is StoredMcpServer =>

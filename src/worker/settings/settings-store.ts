@@ -98,6 +98,8 @@ export class SettingsStore {
       baseUrl,
       apiKey: input.apiKey ?? (sameServer ? existing.apiKey : ''),
       model: input.model,
+      // A synced profile whose key was typed on another device asks for it here until one is typed (or it points elsewhere).
+      ...(!input.apiKey && sameServer && existing.keyNeeded && !existing.apiKey ? { keyNeeded: true } : {}),
       ...(input.instructions ? { instructions: input.instructions } : {}),
       ...(input.temperature != null ? { temperature: input.temperature } : {}),
       ...(input.maxOutputTokens != null ? { maxOutputTokens: input.maxOutputTokens } : {}),
@@ -158,7 +160,8 @@ export function maskKey(apiKey: string): string {
   return apiKey.length <= 8 ? '••••' : `••••${apiKey.slice(-4)}`;
 }
 
-function originOf(url: string): string | undefined {
+/** The origin of a URL; undefined when it is not one. */
+export function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;
   } catch {

@@ -34,6 +34,7 @@ export class StoredConfig {
   /** Bumped by each invalidation: a load that began before it is not kept. */
   private epoch = 0;
   private newestSeen = 0;
+  private readonly writeListeners = new Set<() => void>();
 
   constructor(private readonly database: ParleyDatabase) {}
 
@@ -69,7 +70,13 @@ export class StoredConfig {
       });
     } finally {
       this.invalidate();
+      for (const listener of this.writeListeners) listener();
     }
+  }
+
+  /** Told after each write of this worker's (committed or not): sync compares what of the settings it sends. */
+  onWrite(listener: () => void): void {
+    this.writeListeners.add(listener);
   }
 
   /** Something changed (a write of this worker, committed; a peer's hint): the next read loads again. */

@@ -8,6 +8,7 @@ import type { RefusalKind } from './refusal-log';
 import type { RunnerBook } from './runner-book';
 import type { SealedDocuments } from './sealed-documents';
 import type { SyncKeys } from './sync-crypto';
+import type { SyncedSettingsHost } from './synced-settings';
 
 /** What sync takes from the host: the database, new ids, this tab's page, and what the engine needs of the host. */
 export interface SyncGateDeps {
@@ -41,6 +42,8 @@ export interface SyncEngineHost extends AttachmentHost {
   takenOver(conversationId: string): Promise<void>;
   runnersChanged(runners: RemoteRunners): void;
   now(): number;
+  /** The settings that sync (docs/architecture.md, "Settings that sync"): read here, and another device's stored. */
+  settings: SyncedSettingsHost;
 }
 
 /** What the engine's parts (its push queue, its receiver) share with it, one object for one engine. */

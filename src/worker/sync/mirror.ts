@@ -11,6 +11,8 @@ export interface EncryptedDocument {
   e?: 1 | 2;
   iv?: string;
   ct?: string;
+  /** A synced setting's sealed body (settings-sync.ts): a field builds before settings synced pass over. */
+  s?: { iv: string; ct: string };
 }
 
 export interface MirrorChange {

@@ -8,6 +8,7 @@ import { PUSH_CHUNK, PushQueue } from './push-queue';
 import { RefusalLog } from './refusal-log';
 import { RunnerBook } from './runner-book';
 import { SealedDocuments } from './sealed-documents';
+import { SettingsSync } from './settings-sync';
 import { documentId, seal, type SyncKeys } from './sync-crypto';
 
 /**
@@ -24,6 +25,7 @@ export class SyncEngine {
   private readonly sealed: SealedDocuments;
   private readonly pushQueue: PushQueue;
   private readonly receiver: ChangeReceiver;
+  private readonly settings: SettingsSync;
   private following: { cancel(): void } | undefined;
   private readonly refusals: RefusalLog;
   private refusalListener: (() => void) | undefined;
@@ -43,6 +45,7 @@ export class SyncEngine {
     this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
     this.pushQueue = new PushQueue(this.context);
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
+    this.settings = new SettingsSync(this.context);
   }
 
   /** Proposals refused since this engine started: replayed, for another request, or from an outdated device. */
@@ -83,9 +86,12 @@ export class SyncEngine {
     // Who runs what, as known when this device last stopped: `follow` resumes after the documents it was learnt from.
     const since = await this.book.load();
     await this.refusals.load();
+    await this.settings.load();
     let resolveCaughtUp!: () => void;
     const caughtUp = new Promise<void>((resolve) => (resolveCaughtUp = resolve));
     this.following = this.mirror.follow(since, async (changes) => {
+      // Settings first: the receiver keeps the position once it has applied the rest.
+      await this.settings.receive(changes);
       await this.receiver.receive(changes);
       if (!this.caughtUp) {
         this.caughtUp = true;
@@ -93,6 +99,7 @@ export class SyncEngine {
       }
     });
     await caughtUp;
+    await this.settings.start();
     await this.reconcile();
   }
 
@@ -100,11 +107,17 @@ export class SyncEngine {
     this.context.stopped = true;
     this.following?.cancel();
     this.pushQueue.stop();
+    this.settings.stop();
   }
 
   /** Waits for the local writes noted so far to be in the mirror. */
-  flush(): Promise<void> {
-    return this.pushQueue.flush();
+  async flush(): Promise<void> {
+    await Promise.all([this.pushQueue.flush(), this.settings.flush()]);
+  }
+
+  /** This device's settings were written: what of them syncs goes to the mirror shortly. */
+  settingsChanged(): void {
+    this.settings.noteLocalChange();
   }
 
   /** Stores a file from the chunks the mirror holds, if it is not here yet: true when it is here now. */

@@ -58,6 +58,11 @@ export class SyncGate implements EngineSlot {
     if (change.conversation || change.messages) engine.noteChange(change);
   };
 
+  /** This worker wrote settings, profiles or MCP servers: what of them syncs goes out (another tab's worker sends its own). */
+  settingsChanged(): void {
+    this.active?.engine.settingsChanged();
+  }
+
   claim(conversationId: string): void {
     void this.active?.engine.claim(conversationId).catch(() => undefined);
   }
