@@ -6,7 +6,7 @@ import { settle } from '../error-report';
 import { navigate, routeHash } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { shownTitle } from '../conversation-title';
-import { ConversationSearch } from './ConversationSearch';
+import { ConversationListHead } from './AppFrame';
 import { PendingInbox } from './PendingInbox';
 import { createWaitingKinds, WAITING_WORDS } from '../waiting-kind';
 import { rowOffsets, visibleRows } from './virtual-window';
@@ -107,10 +107,7 @@ export function ConversationList(props: ConversationListProps) {
 
   return (
     <div class="conversation-list">
-      <button type="button" class="button primary new-conversation" onClick={() => createConversation()}>
-        {t('conversations.new')}
-      </button>
-      <ConversationSearch search={(query) => app.client.send({ type: 'conversations.search', query }).then((found) => found.results)} onPicked={props.onPicked} />
+      <ConversationListHead onNew={createConversation} search={(query) => app.client.send({ type: 'conversations.search', query }).then((found) => found.results)} onPicked={props.onPicked} />
       <PendingInbox activeConversationId={props.activeConversationId} onPicked={props.onPicked} />
       <Show
         when={app.state.conversationOrder.length > 0}

@@ -9,7 +9,7 @@ const en = {
 
   'nav.conversations': 'Conversations',
   'nav.settings': 'Settings',
-  // Shown instead of the app when another page frames it (app-shell-script.js): nothing in a frame can be clicked.
+  // Shown instead of the app when another page frames it (ui/shell/app-shell-script.ts): nothing in a frame can be clicked.
   'framed.openInOwnTab': 'Open Parley in its own tab',
 
   'conversations.new': 'New conversation',

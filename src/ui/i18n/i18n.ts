@@ -1,4 +1,5 @@
 import { createSignal } from 'solid-js';
+import { browserLocale } from './browser-locale';
 import { english, type Locale, type MessageKey } from './dictionary';
 
 export type { Locale, MessageKey };
@@ -11,11 +12,7 @@ const [locale, setLoadedLocale] = createSignal<Locale>('en');
 /** The current UI locale; a signal, so text re-renders when it changes. */
 export { locale };
 
-/** The browser's language as a locale of ours (app-shell-script.js decides the same way; its test holds them in step). */
-export function browserLocale(): Locale {
-  const preferred = typeof navigator === 'undefined' ? 'en' : navigator.language;
-  return preferred.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
-}
+export { browserLocale };
 
 async function load(next: Locale): Promise<Record<MessageKey, string>> {
   const ready = loaded[next];
