@@ -1,9 +1,13 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@solidjs/testing-library';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { loadStrings } from '../../src/ui/i18n/i18n';
 
 // findBy/waitFor give up after 1 s by default; on a shared 2-core machine under load a worker round trip can take
 // longer. A bound, not a timing assertion: a test that waits for something that never comes still fails.
 configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => cleanup());
+
+// The app loads Settings' strings with Settings (App.tsx); tests render its parts on their own.
+beforeAll(() => loadStrings('settings'));

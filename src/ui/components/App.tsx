@@ -6,7 +6,7 @@ import type { AppEvent } from '../../schema/events';
 import { createReportingClient, createToasts, settle } from '../error-report';
 import { describeStorageError } from '../error-words';
 import { createHashRoute, navigate } from '../hash-route';
-import { locale, setLocale } from '../i18n/i18n';
+import { loadStrings, locale, setLocale } from '../i18n/i18n';
 import { trackPendingQuestionsInTitle } from '../page-title';
 import { createUiStore } from '../store';
 import { ChatView } from './ChatView';
@@ -18,8 +18,9 @@ import { AppBar, ConversationNav } from './AppFrame';
 import { createServiceWorkerPrompt, OfflineNote, UpdatePrompt } from './UpdatePrompt';
 import { trackVisualViewport } from '../visual-viewport';
 
-// Settings (profiles, MCP servers, data, the local model) is not on the first screen: its code loads when it is opened.
-const Settings = lazy(() => import('./Settings').then((module) => ({ default: module.Settings })));
+// Settings (profiles, MCP servers, data, the local model) is not on the first screen: its code and its strings load when
+// it is opened, together, so it never shows before its words.
+const Settings = lazy(() => Promise.all([import('./Settings'), loadStrings('settings')]).then(([module]) => ({ default: module.Settings })));
 
 /**
  * The shell: the "Conversations" nav, the routed main area (`#/c/<id>`, `#/settings`, home), banners
