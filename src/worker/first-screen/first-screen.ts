@@ -68,13 +68,8 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
   // provider loads beside the host's code, so a message sent as soon as the composer shows does not wait for it.
   const host = () => (created ??= (prepareProfile(undefined), deps.loadHost()));
 
-  const anyIn = async (states: readonly RunState[]): Promise<boolean> => {
-    const index = database.transaction('conversations').store.index('by-run-state');
-    const counts = await Promise.all(states.map((state) => index.count(state)));
-    return counts.some((count) => count > 0);
-  };
   const started = (async () => {
-    const [syncOn, needed, waiting] = await Promise.all([database.get('settings', SYNC_KEY), anyIn(START_STATES), anyIn(['awaiting_input'])]);
+    const [syncOn, needed, waiting] = await Promise.all([database.get('settings', SYNC_KEY), anyIn(database, START_STATES), anyIn(database, ['awaiting_input'])]);
     if (waiting && deps.warmHost) loadLater(deps.warmHost);
     return Boolean(syncOn) || needed;
   })().catch(() => true);
@@ -88,50 +83,13 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     committed: (diff) => pageEvents(deps.post, deps.broadcast)({ ...diff, source: 'local', scope: 'document' }),
   };
 
-  /** The command's result, or undefined when the full host must answer it (what it reads needs a repair, or sync). */
-  async function answerHere(command: FirstScreenCommand): Promise<{ result: unknown } | undefined> {
-    switch (command.type) {
-      case 'settings.get':
-        return { result: await settings.getSettings() };
-      case 'profiles.list':
-        return { result: await settings.listProfiles() };
-      case 'sync.status':
-        // On: the full host (it resumed sync at start).
-        return (await database.get('settings', SYNC_KEY)) ? undefined : { result: await syncOffStatus(deps) };
-      case 'requests.listPending':
-        return { result: await listPendingRequests(database) };
-      case 'conversation.list':
-        // A run left running by a dead tab is repaired (or watched) by the full host first.
-        return (await anyIn(['running'])) ? undefined : { result: await listConversations(reads) };
-      case 'conversation.discardUnused':
-        return { result: await discardUnusedConversations(reads, command) };
-      case 'conversation.open': {
-        if (await needsRepair(command.conversationId)) return undefined;
-        const result = await openConversation(reads, command);
-        // A message may follow: the full host's code loads meanwhile, after the provider's (openConversation asked for it).
-        if (deps.warmHost) loadLater(deps.warmHost);
-        return { result };
-      }
-      case 'conversation.messages':
-        return { result: await messagePage(reads, command) };
-    }
-  }
-
-  /** What the full host repairs first (RunManager.recover): a dead run, or a request's run that died mid-call. */
-  async function needsRepair(conversationId: string): Promise<boolean> {
-    const conversation = await database.get('conversations', conversationId);
-    if (conversation?.runState === 'running') return true;
-    const path = () => messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
-    return conversation?.runState === 'awaiting_input' && repairDeadRun(await path(), 0).changed.length > 0;
-  }
-
   return {
     async handle(raw) {
       const command = readFirstScreenCommand(raw);
       if (command && !(await started) && !created) {
         later.begin();
         try {
-          const answer = await answerHere(command);
+          const answer = await answerHere(command, { database, settings, reads, deps, loadLater });
           if (answer) return answer.result;
         } finally {
           later.end(command.type);
@@ -141,12 +99,65 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     },
     host,
     async hostFor(states) {
-      if (!created && !(await anyIn(states))) return undefined;
+      if (!created && !(await anyIn(database, states))) return undefined;
       return host();
     },
     createdHost: () => created,
     started,
   };
+}
+
+interface AnswerContext {
+  database: ParleyDatabase;
+  settings: SettingsStore;
+  reads: ReadDeps;
+  deps: FirstScreenDeps;
+  /** Runs a load once the first screen has been answered (createAfterFirstScreen). */
+  loadLater(load: () => void): void;
+}
+
+/** The command's result, or undefined when the full host must answer it (what it reads needs a repair, or sync). */
+async function answerHere(command: FirstScreenCommand, { database, settings, reads, deps, loadLater }: AnswerContext): Promise<{ result: unknown } | undefined> {
+  switch (command.type) {
+    case 'settings.get':
+      return { result: await settings.getSettings() };
+    case 'profiles.list':
+      return { result: await settings.listProfiles() };
+    case 'sync.status':
+      // On: the full host (it resumed sync at start).
+      return (await database.get('settings', SYNC_KEY)) ? undefined : { result: await syncOffStatus(deps) };
+    case 'requests.listPending':
+      return { result: await listPendingRequests(database) };
+    case 'conversation.list':
+      // A run left running by a dead tab is repaired (or watched) by the full host first.
+      return (await anyIn(database, ['running'])) ? undefined : { result: await listConversations(reads) };
+    case 'conversation.discardUnused':
+      return { result: await discardUnusedConversations(reads, command) };
+    case 'conversation.open': {
+      if (await needsRepair(database, command.conversationId)) return undefined;
+      const result = await openConversation(reads, command);
+      // A message may follow: the full host's code loads meanwhile, after the provider's (openConversation asked for it).
+      if (deps.warmHost) loadLater(deps.warmHost);
+      return { result };
+    }
+    case 'conversation.messages':
+      return { result: await messagePage(reads, command) };
+  }
+}
+
+/** What the full host repairs first (RunManager.recover): a dead run, or a request's run that died mid-call. */
+async function needsRepair(database: ParleyDatabase, conversationId: string): Promise<boolean> {
+  const conversation = await database.get('conversations', conversationId);
+  if (conversation?.runState === 'running') return true;
+  const path = () => messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
+  return conversation?.runState === 'awaiting_input' && repairDeadRun(await path(), 0).changed.length > 0;
+}
+
+/** Whether a stored conversation is in one of `states`. */
+async function anyIn(database: ParleyDatabase, states: readonly RunState[]): Promise<boolean> {
+  const index = database.transaction('conversations').store.index('by-run-state');
+  const counts = await Promise.all(states.map((state) => index.count(state)));
+  return counts.some((count) => count > 0);
 }
 
 /**
