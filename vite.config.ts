@@ -2,23 +2,17 @@
 import { defineConfig, type Plugin } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { appShellHtml } from './src/ui/app-shell.ts';
 import { ENGINE_CACHE } from './src/schema/cache-names.ts';
-
-/** The app shell's script, inlined into index.html (appShell below) and allowed by its hash in the CSP. */
-const SHELL_SCRIPT = readFileSync(new URL('./src/ui/app-shell-script.js', import.meta.url), 'utf8');
-const SHELL_SCRIPT_HASH = `'sha256-${createHash('sha256').update(SHELL_SCRIPT).digest('base64')}'`;
+import { appShell, appShellPlugin } from './scripts/app-shell-plugin.ts';
 
 /**
  * The production page's Content-Security-Policy: a second wall behind the Markdown sanitizer. Only our own scripts
  * run; images load only from the app itself. connect-src allows any http(s) origin because the worker, which may
  * inherit this policy, talks to whatever provider the user configured. Not applied to the dev server (inline HMR).
  */
-const CONTENT_SECURITY_POLICY = [
+const contentSecurityPolicyFor = (shellScriptHash: string) => [
   "default-src 'self'",
-  `script-src 'self' ${SHELL_SCRIPT_HASH}`,
+  `script-src 'self' ${shellScriptHash}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "connect-src 'self' http: https:",
@@ -33,8 +27,11 @@ function contentSecurityPolicy(): Plugin {
   return {
     name: 'parley-content-security-policy',
     apply: 'build',
-    transformIndexHtml: (html) =>
-      html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`),
+    // The app shell's inline script is allowed by its hash.
+    transformIndexHtml: async (html) => {
+      const policy = contentSecurityPolicyFor((await appShell()).scriptHash);
+      return html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+    },
   };
 }
 
@@ -97,32 +94,20 @@ const ISOLATION_HEADERS = {
 /**
  * No other page may frame Parley (clickjacking: a page drew its own button over our Allow, at 30% opacity). Only an HTTP
  * header can say so: a `<meta>` CSP cannot carry frame-ancestors. X-Frame-Options for browsers without CSP level 2.
- * Static hosts must send these themselves (README, "Deploying"); app-shell-script.js refuses to run framed regardless.
+ * Static hosts must send these themselves (README, "Deploying"); the app shell's script refuses to run framed regardless.
  */
 const FRAME_HEADERS = {
   'X-Frame-Options': 'DENY',
   'Content-Security-Policy': "frame-ancestors 'none'",
 };
 
-/**
- * The app shell (src/ui/app-shell.ts) in index.html's #root, and its script (app-shell-script.js) inline after it: the first
- * screen's frame is painted with the page instead of after the app's JavaScript has loaded and run.
- */
-function appShell(): Plugin {
-  return {
-    name: 'parley-app-shell',
-    transformIndexHtml: (html) => {
-      if (!html.includes('<div id="root"></div>')) throw new Error('parley-app-shell: index.html has no empty #root');
-      return html.replace('<div id="root"></div>', `<div id="root">${appShellHtml()}</div>\n    <script>${SHELL_SCRIPT}</script>`);
-    },
-  };
-}
-
 export default defineConfig({
   plugins: [
     solid(),
     contentSecurityPolicy(),
-    appShell(),
+    // The app shell (src/ui/shell) in index.html's #root, and its script inline after it: the first screen's frame is
+    // painted with the page instead of after the app's JavaScript has loaded and run.
+    appShellPlugin(),
     preloadApp(),
     VitePWA({
       strategies: 'generateSW',

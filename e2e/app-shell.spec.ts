@@ -96,8 +96,9 @@ test.describe('on a phone', () => {
   });
 });
 
-// app-shell.ts writes App.tsx's first-screen markup by hand: a change to one that the other does not follow would move
-// what the user sees (or aims at) the moment the app takes over. Each named part is where the shell had it.
+// The shell is rendered from the app's own components, but without the app's state: whatever the app adds around them
+// (a banner, the list) must not move what the user sees (or aims at) the moment it takes over. Each named part is where
+// the shell had it.
 for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
   test(`the app takes the shell's place without moving anything at ${viewport.width} px`, async ({ page }) => {
     await page.setViewportSize(viewport);

@@ -13,7 +13,8 @@ import { expect, test, type Response } from '@playwright/test';
 // 87 → 89 with the round-three items merged together (88.3 measured; each branch alone was under 87): the English
 // strings of the new controls (keyboard shortcuts' button, grouped refusals, offline notes, plurals; i18n 18 → 19.3 KiB)
 // and the shared modal dialog in its own chunk. The same way back down: strings per screen.
-const LIMIT_KIB = 89;
+// 89 → 87 with Settings' strings loaded with Settings (85.3 measured; i18n 19.3 → 15.7 KiB).
+const LIMIT_KIB = 87;
 
 // A first visit: nothing cached, no service worker yet (its precache is a background download, not the page's load).
 test.use({ serviceWorkers: 'block' });

@@ -6,6 +6,7 @@ import { App } from './ui/shell/App';
 import './ui/styles.css';
 import { applyTheme } from './ui/theme';
 import { loadInitialLocale } from './ui/i18n/i18n';
+import { shellAction } from './ui/shell/shell-action';
 
 applyTheme();
 
@@ -21,10 +22,11 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 // A Chinese browser's dictionary is a chunk of its own: the first frame is already in Chinese (English: no wait).
 await loadInitialLocale();
-// index.html's app shell (app-shell.ts) gives way to the app: the focus on one of its buttons moves to the app's, and a
-// click made on it meanwhile is done now (each keeps the selector of the app's matching button).
+// index.html's app shell (ui/shell) gives way to the app: the focus on one of its buttons moves to the app's, and a
+// click made on it meanwhile is done now (the shell's script kept the selector of the app's matching button).
 const shellClick = root.querySelector<HTMLElement>('.app-shell')?.dataset.action;
-const shellFocus = document.activeElement?.closest<HTMLElement>('[data-shell-action]')?.dataset.shellAction;
+const focused = document.activeElement?.closest('.app-shell button');
+const shellFocus = focused ? shellAction(focused) : undefined;
 root.replaceChildren();
 render(() => <App client={client} />, root);
 if (shellFocus) root.querySelector<HTMLElement>(shellFocus)?.focus();

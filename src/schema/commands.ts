@@ -19,9 +19,10 @@ export interface Proposed {
   proposedTo?: DeviceRef;
 }
 import { AttachmentInput, MAX_ATTACHMENTS_PER_MESSAGE } from './attachments';
+import { FIRST_SCREEN_INPUTS, RECORD_ID, type FirstScreenType, type PlainField } from './first-screen-inputs';
 
-const conversationId = z.string().min(1).max(100);
-const recordId = z.string().min(1).max(100);
+const conversationId = z.string().min(RECORD_ID.min).max(RECORD_ID.max);
+const recordId = conversationId;
 /** Stored in a profile's `model` field, so it has the same limit. */
 const localModelSource = z.string().trim().min(1).max(200);
 
@@ -60,6 +61,18 @@ function command<Result>() {
   return <Shape extends z.ZodRawShape, Scope extends CommandScope = 'device'>(shape: Shape, scope: Scope = 'device' as Scope) => ({ input: z.object(shape), scope, result: undefined as unknown as Result });
 }
 
+type ZodOfPlain<F extends PlainField> = F extends { kind: 'string' } ? z.ZodString : z.ZodNumber;
+type ZodShapeOf<S> = { [K in keyof S]: S[K] extends PlainField ? (S[K] extends { optional: true } ? z.ZodOptional<ZodOfPlain<S[K]>> : ZodOfPlain<S[K]>) : never };
+
+/** The zod input of a first-screen command, from its one declaration in FIRST_SCREEN_INPUTS. */
+function plainInput<T extends FirstScreenType>(type: T): ZodShapeOf<(typeof FIRST_SCREEN_INPUTS)[T]> {
+  const fields = Object.entries(FIRST_SCREEN_INPUTS[type] as Record<string, PlainField>).map(([name, field]) => {
+    const base = field.kind === 'string' ? z.string().min(field.min).max(field.max) : z.number().int().min(field.min).max(field.max);
+    return [name, field.optional ? base.optional() : base];
+  });
+  return Object.fromEntries(fields) as ZodShapeOf<(typeof FIRST_SCREEN_INPUTS)[T]>;
+}
+
 /**
  * The request the user saw when deciding (core/request-ids.ts `RequestBinding`, and for a tool call the SHA-256 of the
  * arguments shown): any other request is refused, never decided. A proposal from another device always carries it.
@@ -72,17 +85,17 @@ const RequestExpectation = z.object({
 
 /** Every command the UI may send to the worker, each declared once: input and result together. */
 export const COMMANDS = {
-  'conversation.list': command<Conversation[]>()({}),
+  'conversation.list': command<Conversation[]>()(plainInput('conversation.list')),
   /** `conversationId` lets the UI open the new view at once, before the reply; creating the same id twice is a no-op. */
   'conversation.create': command<Conversation>()({ title: z.string().trim().max(200).optional(), conversationId: conversationId.optional() }),
   /** Removes conversations never used, except `keep` (the one on screen) and any another tab has on screen. */
-  'conversation.discardUnused': command<{ removed: string[] }>()({ keep: conversationId.optional() }),
+  'conversation.discardUnused': command<{ removed: string[] }>()(plainInput('conversation.discardUnused')),
   /** The composer's unsent text (empty clears it). */
   'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().max(100_000) }),
   'conversation.rename': command<Conversation>()({ conversationId, title: z.string().trim().min(1).max(200) }, 'runner'),
   'conversation.delete': command<{ conversationId: string }>()({ conversationId }),
   /** `messages` is the newest page (reaching back to any pending request); `earlier` counts the stored messages before it. */
-  'conversation.open': command<{ conversation: Conversation; messages: Message[]; earlier?: number }>()({ conversationId }),
+  'conversation.open': command<{ conversation: Conversation; messages: Message[]; earlier?: number }>()(plainInput('conversation.open')),
   'conversation.setProfile': command<Conversation>()({ conversationId, profileId: recordId }, 'runner'),
   /** "Instructions for this conversation" (empty clears them: the profile's apply again). */
   'conversation.setInstructions': command<Conversation>()({ conversationId, instructions: z.string().trim().max(INSTRUCTIONS_LIMIT) }, 'runner'),
@@ -141,8 +154,8 @@ export const COMMANDS = {
     expect: RequestExpectation.optional(),
   }, 'conversation'),
   /** Every request waiting for the user, in every conversation (one indexed query). */
-  'requests.listPending': command<PendingRequest[]>()({}),
-  'settings.get': command<Settings>()({}),
+  'requests.listPending': command<PendingRequest[]>()(plainInput('requests.listPending')),
+  'settings.get': command<Settings>()(plainInput('settings.get')),
   'settings.update': command<Settings>()({
     script: z.string().max(1_000_000).optional(),
     defaultProfileId: recordId.optional(),
@@ -152,7 +165,7 @@ export const COMMANDS = {
   }),
   /** Puts the Built-in demo's own script back (the text lives in the worker). */
   'settings.restoreScript': command<Settings>()({}),
-  'profiles.list': command<ProfileView[]>()({}),
+  'profiles.list': command<ProfileView[]>()(plainInput('profiles.list')),
   'profiles.save': command<ProfileView>()({ profile: ProfileInput }),
   'profiles.delete': command<{ profileId: string }>()({ profileId: recordId }),
   /** Check a profile's key and list the server's models; the stored key is used when none is given. */
@@ -183,19 +196,14 @@ export const COMMANDS = {
   /** A page of a conversation's messages: the newest `limit` with `fromSeq <= seq < beforeSeq`, oldest first. */
   /** A message as stored, every text whole: the page's copies are clipped at PAGE_TEXT_LIMIT (for Copy and export). */
   'message.whole': command<{ message: Message }>()({ messageId: recordId }),
-  'conversation.messages': command<MessagePage>()({
-    conversationId,
-    beforeSeq: z.number().int().min(0).optional(),
-    fromSeq: z.number().int().min(0).optional(),
-    limit: z.number().int().min(1).max(100_000),
-  }),
+  'conversation.messages': command<MessagePage>()(plainInput('conversation.messages')),
   /** The `limit` largest conversations by approximate stored size, and the total; read in batches, never all at once. */
   'storage.conversationSizes': command<ConversationSizes>()({ limit: z.number().int().min(1).max(100) }),
   /** Every stored message on a conversation's path whose text contains `query`, oldest first, with how many times. */
   'conversation.search': command<{ matches: MessageMatches[] }>()({ conversationId, query: z.string().min(1).max(500) }),
   /** Titles and message text of every conversation, best first: the worker's index, built on the first search. */
   // Sync (issue 19): loaded on first use; nothing of it runs while it is off.
-  'sync.status': command<SyncStatus>()({}),
+  'sync.status': command<SyncStatus>()(plainInput('sync.status')),
   /** Checks the server, the password and the passphrase, then starts syncing; refused in words when one is wrong. */
   'sync.enable': command<SyncStatus>()({
     url: z.string().trim().min(1).max(2000),

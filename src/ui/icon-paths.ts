@@ -1,4 +1,4 @@
-/** The outlines of the icons the first screen shows: drawn by icons.tsx, and by the app shell in index.html (app-shell.ts). */
+/** The outlines of the icons the first screen shows: drawn by icons.tsx, and in the app and in the app shell in index.html. */
 export const MENU_PATH = 'M4 6h16M4 12h16M4 18h16';
 export const SETTINGS_CIRCLE = { cx: '12', cy: '12', r: '3' } as const;
 export const SETTINGS_PATH =

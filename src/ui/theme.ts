@@ -1,7 +1,7 @@
 /** The look: the system's light or dark, or one chosen in Settings. A setting of this device (never synced). */
 export type Theme = 'system' | 'light' | 'dark';
 
-/** Where the chosen theme is kept (app-shell-script.js reads it too; its test holds them in step). */
+/** Where the chosen theme is kept. */
 export const THEME_KEY = 'parley-theme';
 const BAR_COLOURS = { light: '#ffffff', dark: '#1b1f2a' } as const;
 

@@ -17,7 +17,8 @@ import { viewedConversations, type Locks } from './runs/locks';
 import { ModelError, type Model } from '../core/model';
 import { createLatestThrottle, createProgressThrottle } from './runs/progress-throttle';
 import { hintFor, type PeerHint } from './tabs/peer-channel';
-import { ChangeFeed } from './store/change-feed';
+import { ChangeFeed, type RecordDiff } from './store/change-feed';
+import { prepareProvider } from './first-screen/first-screen-reads';
 import { pageEvents } from './tabs/page-events';
 import { RunManager } from './runs/run-manager';
 import { SettingsStore } from './settings/settings-store';
@@ -95,10 +96,11 @@ export function createHost(environment: HostEnvironment): Host {
   // Every committed change is published here once; search, sync, the page and the other tabs, and a live run's waiters
   // follow it (docs/architecture.md, "The change feed").
   const feed = new ChangeFeed();
+  const committed = (diff: RecordDiff) => feed.publish({ ...diff, source: 'local', scope: 'document' });
   const store = new IndexedDbConversationStore(
     environment.database,
     {
-      committed: (diff) => feed.publish({ ...diff, source: 'local', scope: 'document' }),
+      committed,
       sawConfigGeneration: (generation) => config.observe(generation),
     },
     environment.now,
@@ -133,7 +135,6 @@ export function createHost(environment: HostEnvironment): Host {
     settings,
     runs,
     requestPeerStop: environment.requestPeerStop,
-    viewedConversations: () => viewedConversations(environment.locks),
     emit,
     testConnection: environment.testConnection,
     requestChecks: async () => requestChecks(await getTools()),
@@ -143,9 +144,11 @@ export function createHost(environment: HostEnvironment): Host {
     ...(environment.readImport ? { readImport: environment.readImport } : {}),
     ...(environment.estimateStorage ? { estimateStorage: environment.estimateStorage } : {}),
     profileOf,
-    prepareModel: (conversation) => {
-      const prepare = environment.prepareModel;
-      if (prepare) void profileOf(conversation).then((profile) => profile && prepare(profile), () => undefined);
+    reads: {
+      database: environment.database,
+      prepare: (conversation) => prepareProvider(settings, environment.prepareModel, conversation.profileId),
+      viewed: () => viewedConversations(environment.locks),
+      committed,
     },
   });
 
@@ -262,7 +265,7 @@ function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: 
 
 /** The profile a conversation talks to (its own, else the default), and the model a step of it streams from. */
 function modelSource(environment: HostEnvironment, settings: SettingsStore, fetchAttachment: (attachmentId: string) => Promise<boolean | undefined>) {
-  const profileOf = async (conversation: Conversation): Promise<Profile | undefined> => settings.getProfile(conversation.profileId ?? (await settings.getSettings()).defaultProfileId);
+  const profileOf = (conversation: Conversation): Promise<Profile | undefined> => settings.profileFor(conversation.profileId);
   const getModel = async (conversation: Conversation): Promise<Model> => {
     const current = await settings.getSettings();
     const profile = await profileOf(conversation);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { locale, setLocale, t } from '../../src/ui/i18n/i18n';
 
 afterEach(async () => {
@@ -20,5 +20,36 @@ describe('switching the UI language', () => {
     await Promise.all([chinese, english]);
     expect(locale()).toBe('en');
     expect(t('nav.settings')).toBe('Settings');
+  });
+});
+
+// Settings' strings are chunks of their own, loaded with Settings (App.tsx): the page loads only the first screen's.
+describe("a screen's strings", () => {
+  /** i18n as a fresh page has it (this file's setup loaded Settings' strings into the shared one). */
+  async function freshPage() {
+    vi.resetModules();
+    return import('../../src/ui/i18n/i18n');
+  }
+
+  it('are not loaded with the page, and are once the screen asks for them', async () => {
+    const { loadStrings, t } = await freshPage();
+    expect(t('nav.settings')).toBe('Settings');
+    expect(t('data.export')).toBe('data.export');
+    await loadStrings('settings');
+    expect(t('data.export')).toBe('Export conversations');
+  });
+
+  it('come in the UI language, and a language switched to later brings them before it shows', async () => {
+    const chinese = await freshPage();
+    await chinese.setLocale('zh-CN');
+    await chinese.loadStrings('settings');
+    expect(chinese.t('data.export')).toBe('导出对话');
+
+    const switched = await freshPage();
+    await switched.loadStrings('settings');
+    const switching = switched.setLocale('zh-CN');
+    expect(switched.t('data.export')).toBe('Export conversations');
+    await switching;
+    expect({ page: switched.t('nav.settings'), settings: switched.t('mcp.connect') }).toEqual({ page: '设置', settings: '连接' });
   });
 });

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@solidjs/testing-library';
 import { afterEach, beforeAll } from 'vitest';
 import { prepareSanitizer } from '../../src/ui/markdown/sanitize';
+import { loadStrings } from '../../src/ui/i18n/i18n';
 
 // findBy/waitFor give up after 1 s by default; on a shared 2-core machine under load a worker round trip can take
 // longer. A bound, not a timing assertion: a test that waits for something that never comes still fails.
@@ -11,3 +12,5 @@ afterEach(() => cleanup());
 
 // jsdom has no HTML Sanitizer API: the renderer's tests run with its fallback, DOMPurify, loaded as the app loads it.
 beforeAll(() => prepareSanitizer());
+// The app loads Settings' strings with Settings (App.tsx); tests render its parts on their own.
+beforeAll(() => loadStrings('settings'));

@@ -7,9 +7,11 @@ import type { Locks } from '../../src/worker/runs/locks';
 import type { AppEvent } from '../../src/schema/events';
 import type { Profile } from '../../src/schema/records';
 import { VIEW_LOCK_PREFIX } from '../../src/schema/limits';
+import { KEPT_MIRROR_KEY } from '../../src/worker/sync/device';
 
-// Issue 21.21: the worker answers the first screen without loading zod, the loop, MCP or sync, and answers it as the
-// full host would; anything else, or a stored state that needs a repair, a resume or sync, goes to the full host.
+// The worker answers the first screen without loading zod, the loop, MCP or sync, through the same reads the full host
+// calls (first-screen-reads.ts); anything else, or a stored state that needs a repair, a resume or sync, goes to the
+// full host.
 
 const ASK = { text: 'Before I plan:', toolCalls: [{ name: 'question', args: { questions: [{ header: 'Trip', question: 'Where to?', options: [{ label: 'Beach' }, { label: 'City' }] }] } }] };
 
@@ -67,6 +69,19 @@ describe('the worker\'s first screen', () => {
     expect(worker.prepared).toEqual(['scripted']);
     expect(worker.hostsCreated()).toBe(0);
     expect(worker.screen.createdHost()).toBeUndefined();
+    worker.close();
+    tab.close();
+  });
+
+  it('says sync is off as the full host says it, a mirror kept by "Turn off sync" included', async () => {
+    const { databaseName, locks, tab } = await idleDatabase();
+    const database = await openParleyDatabase(databaseName);
+    await database.put('settings', { url: 'https://sync.example', salt: 'kept' }, KEPT_MIRROR_KEY);
+    database.close();
+    const worker = await openWorker(databaseName, locks);
+    expect(await worker.screen.handle({ type: 'sync.status' })).toMatchObject({ state: 'off', mirrorKept: true });
+    expect(await worker.screen.handle({ type: 'sync.status' })).toEqual(await tab.host.handle({ type: 'sync.status' }));
+    expect(worker.hostsCreated()).toBe(0);
     worker.close();
     tab.close();
   });

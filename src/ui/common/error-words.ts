@@ -3,7 +3,7 @@ import type { ConnectionTestReason, ConnectionTestResult, ImportPart } from '../
 import { WireError, type ErrorCode, type ErrorReason } from '../../schema/wire-error';
 import { visibleFileName } from '../../schema/file-name';
 import { t, type MessageKey } from '../i18n/i18n';
-import { english } from '../i18n/dictionary';
+import { english, type FirstScreenKey } from '../i18n/dictionary';
 
 /**
  * An error as the user reads it: `text` in the UI's language, written from codes and parameters; `detail` is what
@@ -197,8 +197,8 @@ function wordedDetail(detail: { key: string; params?: Record<string, string | nu
 }
 
 /** Every `errorDetail.*` key by its detail code (the part after the prefix). */
-const DETAIL_KEYS: Readonly<Record<string, MessageKey>> = Object.fromEntries(
-  (Object.keys(english) as MessageKey[]).filter((key) => key.startsWith('errorDetail.') && key !== 'errorDetail.said').map((key) => [key.slice('errorDetail.'.length), key]),
+const DETAIL_KEYS: Readonly<Record<string, FirstScreenKey>> = Object.fromEntries(
+  (Object.keys(english) as FirstScreenKey[]).filter((key) => key.startsWith('errorDetail.') && key !== 'errorDetail.said').map((key) => [key.slice('errorDetail.'.length), key]),
 );
 
 /** A connection test's outcome. Without a reason (an older worker), the test's own text is all there is. */
@@ -245,7 +245,7 @@ function storageFull(usage: string | number | undefined, quota: string | number 
 }
 
 /** The key a code maps to; undefined for a code the map does not know (stored or imported data may hold any string). */
-function keyFor(map: Readonly<Record<string, MessageKey>>, code: string | undefined): MessageKey | undefined {
+function keyFor<Key extends MessageKey>(map: Readonly<Record<string, Key>>, code: string | undefined): Key | undefined {
   return code !== undefined && Object.hasOwn(map, code) ? map[code] : undefined;
 }
 

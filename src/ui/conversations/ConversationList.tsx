@@ -6,7 +6,7 @@ import { settle } from '../common/error-report';
 import { navigate, routeHash } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { shownTitle } from '../chat/conversation-title';
-import { ConversationSearch } from './ConversationSearch';
+import { ConversationListHead } from '../shell/AppFrame';
 import { PendingInbox } from './PendingInbox';
 import { createWaitingKinds, WAITING_WORDS } from '../state/waiting-kind';
 import { rowOffsets, visibleRows } from '../messages/virtual-window';
@@ -107,10 +107,7 @@ export function ConversationList(props: ConversationListProps) {
 
   return (
     <div class="conversation-list">
-      <button type="button" class="button primary new-conversation" onClick={() => createConversation()}>
-        {t('conversations.new')}
-      </button>
-      <ConversationSearch search={(query) => app.client.send({ type: 'conversations.search', query }).then((found) => found.results)} onPicked={props.onPicked} />
+      <ConversationListHead onNew={createConversation} search={(query) => app.client.send({ type: 'conversations.search', query }).then((found) => found.results)} onPicked={props.onPicked} />
       <PendingInbox activeConversationId={props.activeConversationId} onPicked={props.onPicked} />
       <Show
         when={app.state.conversationOrder.length > 0}

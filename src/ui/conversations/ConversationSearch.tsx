@@ -11,6 +11,8 @@ export interface ConversationSearchProps {
   search: (query: string) => Promise<ConversationSearchResult[]>;
   /** Called after the user opened a result (the narrow layout closes the list). */
   onPicked?: () => void;
+  /** The app shell's field, which waits for the app (AppFrame.tsx). */
+  disabled?: boolean;
 }
 
 /** Waits this long after the last keystroke, so typing a word is one search. */
@@ -76,6 +78,7 @@ export function ConversationSearch(props: ConversationSearchProps) {
       <input
         type="search"
         class="input"
+        disabled={props.disabled}
         aria-label={t('conversationSearch.label')}
         placeholder={t('conversationSearch.label')}
         value={query()}

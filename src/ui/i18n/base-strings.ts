@@ -9,7 +9,7 @@ const en = {
 
   'nav.conversations': 'Conversations',
   'nav.settings': 'Settings',
-  // Shown instead of the app when another page frames it (app-shell-script.js): nothing in a frame can be clicked.
+  // Shown instead of the app when another page frames it (ui/shell/app-shell-script.ts): nothing in a frame can be clicked.
   'framed.openInOwnTab': 'Open Parley in its own tab',
 
   'conversations.new': 'New conversation',
@@ -83,41 +83,13 @@ const en = {
   'dialog.delete': 'Delete',
   'banner.dismiss': 'Close',
 
-  'settings.title': 'Settings',
-  'settings.language': 'Language',
-  'settings.profiles': 'Model profiles',
-  'settings.default': 'Default',
-  'settings.use': 'Use',
-  'settings.useProfile': 'Use {name}',
-  'settings.edit': 'Edit',
-  'settings.editProfile': 'Edit {name}',
-  'settings.delete': 'Delete',
-  'settings.deleteProfile': 'Delete {name}',
-  'settings.deleteProfileTitle': 'Delete this profile?',
-  'settings.deleteProfileBody': 'The profile “{name}” and its stored key will be removed.',
-  'settings.addProfile': 'Add profile',
   'settings.modelHeading': 'Model',
-  'settings.editing': 'Editing {name}',
-  'settings.provider': 'Provider',
-  'settings.script': 'Script',
   'settings.demoInstructionsHint':
     'The demo follows its script, not instructions; a step\'s {{systemPrompt}} shows them as a real model would receive them. A conversation can have its own instead.',
-  'settings.scriptHint': 'JSON: a list of steps, each with optional "text", "reasoning" and "toolCalls". Step n answers the n-th model call.',
   'settings.scriptInvalid': 'The script was not saved: it is not a valid script.',
-  'settings.name': 'Name',
-  'settings.baseUrl': 'Base URL',
-  'settings.apiKey': 'API key',
-  'settings.model': 'Model',
-  'settings.test': 'Test connection',
-  'settings.testing': 'Testing…',
   'settings.testOk': 'Connected.',
   'settings.testFailed': 'The connection failed.',
-  'settings.save': 'Save',
-  'settings.saved': 'Saved.',
   'profile.scriptedName': 'Built-in demo',
-  'provider.scripted': 'Scripted',
-  'provider.openai': 'OpenAI-compatible',
-  'provider.anthropic': 'Anthropic',
 
   'inbox.title': 'Waiting for you ({count})',
   'inbox.more': '+{count} more',
@@ -149,6 +121,8 @@ const en = {
 
   // phone layout
   'chat.actions': 'Conversation actions',
+  'message.usageSpeed': '{rate} tokens/s',
+  'message.notice.toolsLeftOut': "Tools were left out: this model's context ({tokens} tokens) cannot hold them.",
 };
 
 /** Every other language must have exactly the English keys: a missing one fails the type check. */

@@ -21,7 +21,6 @@ const en = {
     '“{title}”: {count} tool calls that had not run were closed as not run. A file cannot approve a tool call: approvals are only given in this browser.',
   'data.repair.tool_call_not_runOne':
     '“{title}”: {count} tool call that had not run was closed as not run. A file cannot approve a tool call: approvals are only given in this browser.',
-  'data.importNotJson': 'That file is not JSON. Nothing was imported.',
   'data.settingsOfferTitle': 'Settings in this file',
   'data.settingsOffer': 'This file also holds settings that are not here yet: {what}. Add them as well as the conversations?',
   'data.settingsAdded': 'Added: {what}.',

@@ -1,6 +1,6 @@
 import type { dataStrings } from './data-strings';
 
-/** Chinese for data-strings (loaded only when the UI speaks Chinese, see dictionary-zh-CN.ts). */
+/** Chinese for data-strings (loaded only when the UI speaks Chinese, see settings-dictionary-zh-CN.ts). */
 export const dataStringsZhCN: Record<keyof (typeof dataStrings)['en'], string> = {
   'data.heading': '你的数据',
   'data.local': '对话只保存在这个浏览器里，没有服务器副本。导出它们以另存一份。',
@@ -20,7 +20,6 @@ export const dataStringsZhCN: Record<keyof (typeof dataStrings)['en'], string> =
   'data.repair.extra_pending_question': '“{title}”有一个已无法回答的问题：已作为忽略关闭。',
   'data.repair.tool_call_not_run': '“{title}”：{count} 个尚未运行的工具调用已作为未运行关闭。文件不能批准工具调用：批准只能在此浏览器中给出。',
   'data.repair.tool_call_not_runOne': '“{title}”：{count} 个尚未运行的工具调用已作为未运行关闭。文件不能批准工具调用：批准只能在此浏览器中给出。',
-  'data.importNotJson': '该文件不是 JSON，未导入任何内容。',
   'data.settingsOfferTitle': '此文件中的设置',
   'data.settingsOffer': '此文件还包含本浏览器尚没有的设置：{what}。要连同对话一起添加吗？',
   'data.settingsAdded': '已添加：{what}。',

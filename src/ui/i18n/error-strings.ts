@@ -83,6 +83,9 @@ const en = {
   'test.models_not_found':
     'The model list was not found (HTTP 404). Check the base URL: OpenAI-compatible servers usually end in /v1, Anthropic’s is https://api.anthropic.com/v1.',
   'test.not_a_model_list': 'The server answered, but not with a model list. Check the base URL.',
+  'data.importNotJson': 'That file is not JSON. Nothing was imported.',
+  'test.rateLimitedWait': 'The server is limiting requests (HTTP 429). Try again in {seconds} s.',
+  'test.rateLimited': 'The server is limiting requests (HTTP 429). Try again in a minute.',
 };
 
 export const errorStrings = { en };

@@ -74,4 +74,7 @@ export const errorStringsZhCN: Record<keyof (typeof errorStrings)['en'], string>
   'test.timeout': '服务器在 {seconds} 秒内没有响应。',
   'test.models_not_found': '未找到模型列表（HTTP 404）。请检查基础 URL：OpenAI 兼容的服务器通常以 /v1 结尾，Anthropic 的是 https://api.anthropic.com/v1。',
   'test.not_a_model_list': '服务器有响应，但返回的不是模型列表。请检查基础 URL。',
+  'data.importNotJson': '该文件不是 JSON，未导入任何内容。',
+  'test.rateLimitedWait': '服务器正在限制请求频率（HTTP 429）。请在 {seconds} 秒后重试。',
+  'test.rateLimited': '服务器正在限制请求频率（HTTP 429）。请一分钟后重试。',
 };

@@ -1,39 +1,75 @@
 import { createSignal } from 'solid-js';
+import { browserLocale } from './browser-locale';
 import { english, type Locale, type MessageKey } from './dictionary';
 
 export type { Locale, MessageKey };
 
-/** The dictionaries loaded so far: English always; another language once `setLocale` or `loadInitialLocale` fetched it. */
-const loaded: Partial<Record<Locale, Record<MessageKey, string>>> = { en: english };
+type Strings = Partial<Record<MessageKey, string>>;
+
+/** The strings loaded so far, per language: English's page strings always; the rest once something asked for them. */
+const loaded: Partial<Record<Locale, Strings>> = { en: { ...english } };
 
 const [locale, setLoadedLocale] = createSignal<Locale>('en');
 
 /** The current UI locale; a signal, so text re-renders when it changes. */
 export { locale };
 
-/** The browser's language as a locale of ours (app-shell-script.js decides the same way; its test holds them in step). */
-export function browserLocale(): Locale {
-  const preferred = typeof navigator === 'undefined' ? 'en' : navigator.language;
-  return preferred.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+export { browserLocale };
+
+/** Strings of a screen that is not the first, each a chunk of its own per language, loaded with the screen's code. */
+export type StringsPart = 'settings';
+const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
+  settings: {
+    en: async () => (await import('./settings-dictionary')).settingsEnglish,
+    'zh-CN': async () => (await import('./settings-dictionary-zh-CN')).settingsZhCN,
+  },
+};
+/** The parts some screen asked for: a language switched to later loads them too before it shows. */
+const wanted = new Set<StringsPart>();
+/** Each language's page strings and parts, loading or loaded (forgotten when a load fails, so it is tried again). */
+const pageLoads: Partial<Record<Locale, Promise<void>>> = { en: Promise.resolve() };
+const partLoads: Record<Locale, Partial<Record<StringsPart, Promise<void>>>> = { en: {}, 'zh-CN': {} };
+
+function once(loads: Partial<Record<string, Promise<void>>>, name: string, load: () => Promise<void>): Promise<void> {
+  return (loads[name] ??= load().catch((error: unknown) => {
+    delete loads[name];
+    throw error;
+  }));
 }
 
-async function load(next: Locale): Promise<Record<MessageKey, string>> {
-  const ready = loaded[next];
-  if (ready) return ready;
-  const { zhCN } = await import('./dictionary-zh-CN');
-  return (loaded['zh-CN'] = zhCN);
+/** Loads `language`'s page strings (a chunk of its own for any language but English) and every wanted part of it. */
+async function load(language: Locale): Promise<void> {
+  await once(pageLoads, language, async () => {
+    loaded[language] = { ...(await import('./dictionary-zh-CN')).zhCN };
+  });
+  await Promise.all(
+    [...wanted].map((part) =>
+      once(partLoads[language], part, async () => {
+        Object.assign(loaded[language]!, await PARTS[part][language]());
+      }),
+    ),
+  );
 }
 
 let latest: Locale = 'en';
 
 /**
- * Switches the UI to `next` once its dictionary is loaded (a chunk of its own for any language but English), so text
- * never shows a key or a mix of languages. When called again before a load ends, the last call wins.
+ * Switches the UI to `next` once its strings are loaded, so text never shows a key or a mix of languages. When called
+ * again before a load ends, the last call wins.
  */
 export async function setLocale(next: Locale): Promise<void> {
   latest = next;
   await load(next);
   if (latest === next) setLoadedLocale(next);
+}
+
+/**
+ * Loads a screen's strings in the UI's language (and in the one it is switching to): await it beside the screen's
+ * code, so the screen never shows before its words.
+ */
+export async function loadStrings(part: StringsPart): Promise<void> {
+  wanted.add(part);
+  await Promise.all([...new Set([locale(), latest])].map(load));
 }
 
 /** The browser's language, before anything renders: the page awaits this (at once for English). */
@@ -54,7 +90,8 @@ export function plural(count: number, one: MessageKey, other: MessageKey): Messa
  * a key built at run time must come from a typed map (code → key), not a template string.
  */
 export function t(key: MessageKey, params?: Readonly<Record<string, string | number>>): string {
-  const template = (loaded[locale()] ?? english)[key];
+  // A key of a part not loaded yet (a bug: its screen awaits loadStrings) reads as the key, never as a crash.
+  const template = loaded[locale()]?.[key] ?? key;
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

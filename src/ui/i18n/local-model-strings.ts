@@ -32,7 +32,5 @@ const localModelEn = {
   'localModel.threadsAuto': 'Automatic ({threads})',
   'localModel.threadsHint': 'More threads can be faster where cores are free; on a device with few cores they compete with the page. Applies from the next reply.',
   'localModel.threadsNeedIsolation': 'Only one thread: this page is not cross-origin isolated.',
-  'message.usageSpeed': '{rate} tokens/s',
-  'message.notice.toolsLeftOut': "Tools were left out: this model's context ({tokens} tokens) cannot hold them.",
 };
 export const localModelStrings = { en: localModelEn };

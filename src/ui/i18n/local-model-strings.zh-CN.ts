@@ -1,6 +1,6 @@
 import type { localModelStrings } from './local-model-strings';
 
-/** Chinese for local-model-strings (loaded only when the UI speaks Chinese, see dictionary-zh-CN.ts). */
+/** Chinese for local-model-strings (loaded only when the UI speaks Chinese, see settings-dictionary-zh-CN.ts). */
 export const localModelStringsZhCN: Record<keyof (typeof localModelStrings)['en'], string> = {
   'provider.in-browser': '浏览器内',
   'localModel.catalogEntry': '{name} · Q4_K_M · 下载 {size} · 约需 {memory} GB 内存',
@@ -33,6 +33,4 @@ export const localModelStringsZhCN: Record<keyof (typeof localModelStrings)['en'
   'localModel.threadsAuto': '自动（{threads}）',
   'localModel.threadsHint': '在有空闲核心时，更多线程可能更快；在核心较少的设备上，它们会与页面争用处理器。从下一次回复起生效。',
   'localModel.threadsNeedIsolation': '只能使用一个线程：此页面未启用跨源隔离。',
-  'message.usageSpeed': '每秒 {rate} 个 token',
-  'message.notice.toolsLeftOut': '本次回复未使用工具：此模型的上下文（{tokens} 个 token）容纳不下它们。',
 };

@@ -1,6 +1,6 @@
 import type { mcpStrings } from './mcp-strings';
 
-/** Chinese for mcp-strings (loaded only when the UI speaks Chinese, see dictionary-zh-CN.ts). */
+/** Chinese for mcp-strings (loaded only when the UI speaks Chinese, see settings-dictionary-zh-CN.ts). */
 export const mcpStringsZhCN: Record<keyof (typeof mcpStrings)['en'], string> = {
   'mcp.title': 'MCP 服务器',
   'mcp.intro': '来自模型上下文协议（MCP）服务器的工具。Parley 在此浏览器中通过 HTTP 连接它们；服务器必须允许本应用的来源（CORS）。stdio 服务器可以通过 supergateway --cors 之类的网关对外提供。',

@@ -6,7 +6,7 @@ import type { AppEvent } from '../../schema/events';
 import { createReportingClient, createToasts, settle } from '../common/error-report';
 import { describeStorageError } from '../common/error-words';
 import { createHashRoute, navigate } from '../hash-route';
-import { locale, setLocale, t } from '../i18n/i18n';
+import { loadStrings, locale, setLocale } from '../i18n/i18n';
 import { trackPendingQuestionsInTitle } from './page-title';
 import { createUiStore } from '../state/store';
 import { ChatView } from '../chat/ChatView';
@@ -14,12 +14,13 @@ import { ConversationList } from '../conversations/ConversationList';
 import { EmptyState } from './EmptyState';
 import { KeyboardShortcuts } from './KeyboardShortcuts';
 import { ErrorToasts, OutdatedBanner, StorageErrorBanner, WorkerRestartedBanner } from './StatusBanners';
-import { MenuIcon, SettingsIcon } from '../common/icons';
+import { AppBar, ConversationNav } from './AppFrame';
 import { createServiceWorkerPrompt, OfflineNote, UpdatePrompt } from './UpdatePrompt';
 import { trackVisualViewport } from './visual-viewport';
 
-// Settings (profiles, MCP servers, data, the local model) is not on the first screen: its code loads when it is opened.
-const Settings = lazy(() => import('../settings/Settings').then((module) => ({ default: module.Settings })));
+// Settings (profiles, MCP servers, data, the local model) is not on the first screen: its code and its strings load when
+// it is opened, together, so it never shows before its words.
+const Settings = lazy(() => Promise.all([import('../settings/Settings'), loadStrings('settings')]).then(([module]) => ({ default: module.Settings })));
 
 /**
  * The shell: the "Conversations" nav, the routed main area (`#/c/<id>`, `#/settings`, home), banners
@@ -131,37 +132,20 @@ export function App(props: { client: WorkerClient }) {
         <OutdatedBanner shown={state.appOutdated} />
         <WorkerRestartedBanner shown={state.workerRestarted} onDismiss={() => dispatch({ type: 'worker-restart-dismissed' })} />
         <StorageErrorBanner error={storageError()} onDismiss={() => dispatch({ type: 'storage-error-dismissed' })} />
-        <header class="app-bar">
-          <button
-            type="button"
-            class="button nav-toggle"
-            aria-expanded={navOpen() || route().name === 'home'}
-            aria-controls="conversation-nav"
-            onClick={() => setNavOpen(!navOpen())}
-          >
-            <MenuIcon />
-            <span class="label-text">{t('nav.conversations')}</span>
-          </button>
-          <a class="brand" href="#/">
-            {t('app.name')}
-          </a>
+        <AppBar
+          navExpanded={navOpen() || route().name === 'home'}
+          settingsCurrent={route().name === 'settings'}
+          onToggleNav={() => setNavOpen(!navOpen())}
+          onSettings={() => {
+            setNavOpen(false);
+            navigate({ name: 'settings' });
+          }}
+        >
           <OfflineNote prompt={serviceWorker} />
-          <button
-            type="button"
-            class="button settings-button"
-            aria-current={route().name === 'settings' ? 'page' : undefined}
-            onClick={() => {
-              setNavOpen(false);
-              navigate({ name: 'settings' });
-            }}
-          >
-            <SettingsIcon />
-            <span class="label-text">{t('nav.settings')}</span>
-          </button>
-        </header>
-        <nav id="conversation-nav" class="conversation-nav" aria-label={t('nav.conversations')}>
+        </AppBar>
+        <ConversationNav>
           <ConversationList activeConversationId={activeConversationId()} onPicked={() => setNavOpen(false)} />
-        </nav>
+        </ConversationNav>
         <main class="main-area">
           <Switch fallback={<EmptyState />}>
             <Match when={activeConversationId()} keyed>

@@ -8,6 +8,7 @@ import type { StorageEstimate } from '../attachments/attachment-files';
 import type { ConversationSearch } from '../search/conversation-search';
 import type { IndexedDbConversationStore } from '../store/conversation-store';
 import type { McpHub } from '../mcp/mcp-hub';
+import type { ReadDeps } from '../first-screen/first-screen-reads';
 import type { RunManager } from '../runs/run-manager';
 import type { SettingsStore } from '../settings/settings-store';
 import type { SyncGate } from '../sync/sync-gate';
@@ -27,10 +28,8 @@ export interface CommandHandlerDeps {
   mcp: McpHub;
   /** Search across conversations (its index is built on the first search). */
   search: ConversationSearch;
-  /** Loads, without waiting, what the conversation's next model request will need (its provider's code). */
-  prepareModel?(conversation: Conversation): void;
-  /** The conversations some tab has on screen (their view locks, see VIEW_LOCK_PREFIX): never discarded as unused. */
-  viewedConversations?(): Promise<ReadonlySet<string>>;
+  /** What the first screen's reads, answered here once this host exists, work with. */
+  reads: ReadDeps;
   /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */
   readImport?(file: Blob): Promise<ConversationExport>;
   /** Sync (issue 19): who runs each conversation, and proposals to the device that does. Absent in older tests. */

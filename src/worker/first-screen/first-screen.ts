@@ -1,17 +1,16 @@
 import type { AppEvent } from '../../schema/events';
-import type { Conversation, Profile, RunState } from '../../schema/records';
-import { WireError } from '../../schema/wire-error';
+import type { Profile, RunState } from '../../schema/records';
 import type { ParleyDatabase } from '../store/database';
 import { readFirstScreenCommand, type FirstScreenCommand } from './first-screen-commands';
+import { discardUnusedConversations, listConversations, messagePage, openConversation, prepareProvider, type ReadDeps } from './first-screen-reads';
 import type { Host } from '../host';
 import { viewedConversations, type Locks } from '../runs/locks';
-import { listMessagePage, listNewestMessages, OPEN_PAGE_SIZE } from '../store/message-pages';
 import { listPendingRequests } from '../requests/pending-requests';
-import { hintFor, type PeerHint } from '../tabs/peer-channel';
+import type { PeerHint } from '../tabs/peer-channel';
+import { pageEvents } from '../tabs/page-events';
 import { SettingsStore } from '../settings/settings-store';
 import { StoredConfig } from '../settings/stored-config';
-import { loadDevice, SYNC_KEY } from '../sync/device';
-import { discardUnused } from '../store/unused-conversations';
+import { SYNC_KEY, syncOffStatus } from '../sync/device';
 import { messagesIn } from '../store/store-context';
 import { repairDeadRun } from '../../core/run-repair';
 
@@ -48,8 +47,9 @@ export interface FirstScreen {
 const START_STATES: readonly RunState[] = ['running', 'waiting_network'];
 
 /**
- * The worker's first screen without zod, the loop, MCP or sync (issue 21.21): settings, profiles, the conversation list,
- * opening an idle conversation and the pending requests, read as the full host reads them. Everything else, and
+ * The worker's first screen without zod, the loop, MCP or sync (docs/architecture.md, "The first screen"): settings,
+ * profiles, the conversation list, opening an idle conversation and the pending requests, answered by the very reads the
+ * full host's handlers call (first-screen-reads.ts), each command read from its one declaration. Everything else, and
  * everything once the full host exists, goes to the full host, which validates every command with zod before it acts.
  * The full host is created at start when what is stored needs it (START_STATES, sync on), so repairs run as before; a
  * request waiting for the user only fetches its code, since answering it is likely next.
@@ -61,88 +61,27 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
   const later = createAfterFirstScreen((run) => setTimeout(run, 0));
   const loadLater = later.load;
 
-  /** The profile's provider (the default one's when `profileId` is absent) starts loading; see prepareModel. */
-  const prepareProfile = (profileId: string | undefined) => {
-    const prepareModel = deps.prepareModel;
-    if (!prepareModel) return;
-    loadLater(() => void (async () => settings.getProfile(profileId ?? (await settings.getSettings()).defaultProfileId))().then(
-      (profile) => profile && prepareModel(profile),
-      () => undefined,
-    ));
-  };
+  /** The profile's provider (the default one's when `profileId` is absent) starts loading once the first screen is answered. */
+  const prepareProfile = (profileId: string | undefined) => loadLater(() => prepareProvider(settings, deps.prepareModel, profileId));
   let created: Promise<Host> | undefined;
   // What needs the full host is most often a new conversation, whose first message goes to the default profile: its
   // provider loads beside the host's code, so a message sent as soon as the composer shows does not wait for it.
   const host = () => (created ??= (prepareProfile(undefined), deps.loadHost()));
 
-  const anyIn = async (states: readonly RunState[]): Promise<boolean> => {
-    const index = database.transaction('conversations').store.index('by-run-state');
-    const counts = await Promise.all(states.map((state) => index.count(state)));
-    return counts.some((count) => count > 0);
-  };
   const started = (async () => {
-    const [syncOn, needed, waiting] = await Promise.all([database.get('settings', SYNC_KEY), anyIn(START_STATES), anyIn(['awaiting_input'])]);
+    const [syncOn, needed, waiting] = await Promise.all([database.get('settings', SYNC_KEY), anyIn(database, START_STATES), anyIn(database, ['awaiting_input'])]);
     if (waiting && deps.warmHost) loadLater(deps.warmHost);
     return Boolean(syncOn) || needed;
   })().catch(() => true);
   void started.then((needed) => (needed ? host() : undefined)).catch(() => undefined);
 
-  const emit = (event: AppEvent) => {
-    deps.post(event);
-    const hint = hintFor(event);
-    if (hint) deps.broadcast(hint);
+  const reads: ReadDeps = {
+    database,
+    prepare: (conversation) => prepareProfile(conversation.profileId),
+    viewed: () => viewedConversations(deps.locks),
+    // As the full host's change feed hands this change to the page and the other tabs.
+    committed: (diff) => pageEvents(deps.post, deps.broadcast)({ ...diff, source: 'local', scope: 'document' }),
   };
-  /** As the full host's prepareModel: the conversation's profile (its own, else the default) starts loading its provider. */
-  const prepare = (conversation: Conversation) => prepareProfile(conversation.profileId);
-  /** The messages on a conversation's selected branch, as the full host's repair reads them. */
-  const pathOf = (conversationId: string) => messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
-  const conversationGone = () => new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
-
-  /** The command's result, or undefined when the full host must answer it (what it reads needs a repair, or sync). */
-  async function answerHere(command: FirstScreenCommand): Promise<{ result: unknown } | undefined> {
-    switch (command.type) {
-      case 'settings.get':
-        return { result: await settings.getSettings() };
-      case 'profiles.list':
-        return { result: await settings.listProfiles() };
-      case 'sync.status':
-        // Off: as SyncGate.status says it without loading sync. On: the full host (it resumed sync at start).
-        if (await database.get('settings', SYNC_KEY)) return undefined;
-        return { result: { state: 'off', device: await loadDevice(deps) } };
-      case 'requests.listPending':
-        return { result: await listPendingRequests(database) };
-      case 'conversation.list': {
-        const conversations = (await database.getAllFromIndex('conversations', 'by-updated')).reverse();
-        // A run left running by a dead tab is repaired (or watched) by the full host first.
-        if (conversations.some((conversation) => conversation.runState === 'running')) return undefined;
-        // A request waiting for the user is likely answered next: its provider's code loads meanwhile.
-        for (const conversation of conversations) if (conversation.runState === 'awaiting_input') prepare(conversation);
-        return { result: conversations };
-      }
-      case 'conversation.discardUnused': {
-        const keep = new Set(await viewedConversations(deps.locks));
-        if (command.keep) keep.add(command.keep);
-        const removed = await discardUnused(database, keep);
-        for (const conversationId of removed) emit({ type: 'conversation-deleted', conversationId });
-        return { result: { removed } };
-      }
-      case 'conversation.open': {
-        const conversation = await database.get('conversations', command.conversationId);
-        if (!conversation) throw conversationGone();
-        // What the full host repairs first (RunManager.recover): a dead run, or a request's run that died mid-call.
-        if (conversation.runState === 'running') return undefined;
-        if (conversation.runState === 'awaiting_input' && repairDeadRun(await pathOf(command.conversationId), 0).changed.length > 0) return undefined;
-        // A message may follow: its provider's code and the full host's load meanwhile.
-        prepare(conversation);
-        if (deps.warmHost) loadLater(deps.warmHost);
-        const { messages, earlier } = await listNewestMessages(database, command.conversationId, OPEN_PAGE_SIZE);
-        return { result: { conversation, messages, earlier } };
-      }
-      case 'conversation.messages':
-        if (!(await database.get('conversations', command.conversationId))) throw conversationGone();
-        return { result: await listMessagePage(database, command.conversationId, command) };
-    }
-  }
 
   return {
     async handle(raw) {
@@ -150,7 +89,7 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
       if (command && !(await started) && !created) {
         later.begin();
         try {
-          const answer = await answerHere(command);
+          const answer = await answerHere(command, { database, settings, reads, deps, loadLater });
           if (answer) return answer.result;
         } finally {
           later.end(command.type);
@@ -160,12 +99,65 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     },
     host,
     async hostFor(states) {
-      if (!created && !(await anyIn(states))) return undefined;
+      if (!created && !(await anyIn(database, states))) return undefined;
       return host();
     },
     createdHost: () => created,
     started,
   };
+}
+
+interface AnswerContext {
+  database: ParleyDatabase;
+  settings: SettingsStore;
+  reads: ReadDeps;
+  deps: FirstScreenDeps;
+  /** Runs a load once the first screen has been answered (createAfterFirstScreen). */
+  loadLater(load: () => void): void;
+}
+
+/** The command's result, or undefined when the full host must answer it (what it reads needs a repair, or sync). */
+async function answerHere(command: FirstScreenCommand, { database, settings, reads, deps, loadLater }: AnswerContext): Promise<{ result: unknown } | undefined> {
+  switch (command.type) {
+    case 'settings.get':
+      return { result: await settings.getSettings() };
+    case 'profiles.list':
+      return { result: await settings.listProfiles() };
+    case 'sync.status':
+      // On: the full host (it resumed sync at start).
+      return (await database.get('settings', SYNC_KEY)) ? undefined : { result: await syncOffStatus(deps) };
+    case 'requests.listPending':
+      return { result: await listPendingRequests(database) };
+    case 'conversation.list':
+      // A run left running by a dead tab is repaired (or watched) by the full host first.
+      return (await anyIn(database, ['running'])) ? undefined : { result: await listConversations(reads) };
+    case 'conversation.discardUnused':
+      return { result: await discardUnusedConversations(reads, command) };
+    case 'conversation.open': {
+      if (await needsRepair(database, command.conversationId)) return undefined;
+      const result = await openConversation(reads, command);
+      // A message may follow: the full host's code loads meanwhile, after the provider's (openConversation asked for it).
+      if (deps.warmHost) loadLater(deps.warmHost);
+      return { result };
+    }
+    case 'conversation.messages':
+      return { result: await messagePage(reads, command) };
+  }
+}
+
+/** What the full host repairs first (RunManager.recover): a dead run, or a request's run that died mid-call. */
+async function needsRepair(database: ParleyDatabase, conversationId: string): Promise<boolean> {
+  const conversation = await database.get('conversations', conversationId);
+  if (conversation?.runState === 'running') return true;
+  const path = () => messagesIn(database.transaction(['conversations', 'messages'], 'readonly'), conversationId);
+  return conversation?.runState === 'awaiting_input' && repairDeadRun(await path(), 0).changed.length > 0;
+}
+
+/** Whether a stored conversation is in one of `states`. */
+async function anyIn(database: ParleyDatabase, states: readonly RunState[]): Promise<boolean> {
+  const index = database.transaction('conversations').store.index('by-run-state');
+  const counts = await Promise.all(states.map((state) => index.count(state)));
+  return counts.some((count) => count > 0);
 }
 
 /**

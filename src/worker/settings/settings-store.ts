@@ -45,6 +45,11 @@ export class SettingsStore {
     return config.profiles.get(profileId);
   }
 
+  /** The profile a conversation talks to: its own (`profileId`), else the default; undefined when it was deleted. */
+  async profileFor(profileId: string | undefined): Promise<Profile | undefined> {
+    return this.getProfile(profileId ?? (await this.getSettings()).defaultProfileId);
+  }
+
   async listProfiles(): Promise<ProfileView[]> {
     const config = await this.config.read();
     const stored = [...config.profiles.values()]; // in key order, as getAll read them

@@ -1,7 +1,7 @@
 import type { RequestBlock, RequestResolution, ResolveContext } from '../../core/requests';
 import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '../../core/store';
 import type { MessageMatches } from '../../schema/find-matches';
-import type { ConversationSizes, ImportRepair, MessagePage, PendingRequest } from '../../schema/protocol';
+import type { ConversationSizes, ImportRepair, PendingRequest } from '../../schema/protocol';
 import type { QuestionDraft } from '../../schema/question';
 import type { DeviceRef } from '../../schema/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../../schema/records';
@@ -9,14 +9,14 @@ import { BranchRecords, type NewVersion } from '../branches/branch-records';
 import { repairTakenOver } from '../../core/take-over-repair';
 import { exportAll, type ExportedConversation } from '../transfer/conversation-export';
 import type { ParleyDatabase } from './database';
-import { listMessagePage, listMessages, listNewestMessages, searchMessages } from './message-pages';
+import { listMessages, searchMessages } from './message-pages';
 import type { RequestTarget } from '../../schema/protocol';
 import { RequestRecords } from '../requests/request-records';
 import { RunRecords } from '../runs/run-records';
 import { conversationSizes } from './storage-usage';
 import { UNTITLED } from '../../schema/conversation-title';
 import { notFound, type StoreContext, type StoreListener } from './store-context';
-import { discardUnused, removeUnused } from './unused-conversations';
+import { removeUnused } from './unused-conversations';
 import { readStoredSettings } from '../settings/stored-config';
 import { inTransaction, type Transaction } from './transaction';
 import { deleteAttachmentsOfConversation, type PreparedAttachment } from '../attachments/attachment-records';
@@ -106,16 +106,6 @@ export class IndexedDbConversationStore implements ConversationStore {
     if (result.removed.length > 0) this.listener.committed({ removed: result.removed });
     if (result.created) this.listener.committed({ conversation: result.conversation });
     return result.conversation;
-  }
-
-  /**
-   * Removes the conversations that were never used (see createConversation), except those in `keep` (on screen in some
-   * tab), so one left for another conversation, for Settings or by a closed tab is not kept.
-   */
-  async discardUnused(keep: ReadonlySet<string>): Promise<string[]> {
-    const removed = await discardUnused(this.database, keep);
-    if (removed.length > 0) this.listener.committed({ removed });
-    return removed;
   }
 
   /** Stores the composer's unsent text on the conversation (without touching its place in the list). */
@@ -217,14 +207,6 @@ export class IndexedDbConversationStore implements ConversationStore {
   // A conversation's messages as the UI reads them: see message-pages.
   listMessages(conversationId: string): Promise<Message[]> {
     return listMessages(this.database, conversationId);
-  }
-
-  listMessagePage(conversationId: string, options: { beforeSeq?: number; fromSeq?: number; limit: number }): Promise<MessagePage> {
-    return listMessagePage(this.database, conversationId, options);
-  }
-
-  listNewestMessages(conversationId: string, limit: number): Promise<MessagePage> {
-    return listNewestMessages(this.database, conversationId, limit);
   }
 
   searchMessages(conversationId: string, query: string): Promise<MessageMatches[]> {

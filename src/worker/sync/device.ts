@@ -1,4 +1,5 @@
 import type { DeviceRef } from '../../schema/device';
+import type { SyncStatus } from '../../schema/sync';
 import type { ParleyDatabase } from '../store/database';
 
 /** Settings keys (in the `settings` store) of what sync keeps on this device. Never exported, never synced. */
@@ -16,6 +17,12 @@ export async function loadDevice(deps: { database: ParleyDatabase; newId(): stri
   const device = { id: deps.newId(), name: defaultDeviceName() };
   await deps.database.put('settings', device, DEVICE_KEY);
   return device;
+}
+
+/** Sync's status while it is off: this device, and whether a mirror was kept, read without loading sync's code. */
+export async function syncOffStatus(deps: { database: ParleyDatabase; newId(): string }): Promise<SyncStatus> {
+  const kept = await deps.database.get('settings', KEPT_MIRROR_KEY);
+  return { state: 'off', device: await loadDevice(deps), ...(kept ? { mirrorKept: true } : {}) };
 }
 
 /** A first name for this device, from what the browser says of its platform ("Android phone", "Mac"…). */

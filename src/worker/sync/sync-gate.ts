@@ -11,7 +11,7 @@ import type { SyncGateDeps } from './engine-context';
 import type { EngineSlot, SyncService } from './sync-service';
 
 export type { SyncGateDeps } from './engine-context';
-import { DEVICE_KEY, KEPT_MIRROR_KEY, loadDevice, SYNC_KEY } from './device';
+import { DEVICE_KEY, loadDevice, SYNC_KEY, syncOffStatus } from './device';
 
 
 /**
@@ -76,8 +76,7 @@ export class SyncGate implements EngineSlot {
   /** While sync is off this loads none of its code: the app asks on every start. */
   async status(): Promise<SyncStatus> {
     if (this.service || (await this.deps.database.get('settings', SYNC_KEY))) return (await this.load()).status();
-    const kept = await this.deps.database.get('settings', KEPT_MIRROR_KEY);
-    return { state: 'off', device: await loadDevice(this.deps), ...(kept ? { mirrorKept: true } : {}) };
+    return syncOffStatus(this.deps);
   }
 
   async restoreKey(): Promise<SyncStatus> {
