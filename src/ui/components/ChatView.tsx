@@ -1,6 +1,5 @@
 import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
 import type { DeviceRef } from '../../schema/device';
-import { profileAcceptsImages } from '../../schema/limits';
 import { filesIn, offerAttachments } from '../attachment-drafts';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
@@ -101,11 +100,10 @@ export function ChatView(props: { conversationId: string }) {
   const [proposal, setProposal] = createSignal<{ kind: 'message' | 'stop'; device: DeviceRef; text?: string }>();
   createEffect(on([() => props.conversationId, () => messages()?.at(-1)?.id, () => messages()?.length], () => setProposal(undefined), { defer: true }));
 
-  // The conversation's model takes images unless its profile says otherwise (the worker checks again when sending).
-  const acceptsImages = () => {
+  // Whether its model takes images is read from this profile when files are offered (the worker checks again when sending).
+  const modelProfile = () => {
     const profileId = conversation()?.profileId ?? app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID;
-    const profile = profiles().find((candidate) => candidate.id === profileId);
-    return profile ? profileAcceptsImages(profile) : true;
+    return profiles().find((candidate) => candidate.id === profileId);
   };
   // Files dragged over the conversation are attached where they are dropped; `dragDepth` counts nested enter/leave.
   const [dragging, setDragging] = createSignal(false);
@@ -178,7 +176,7 @@ export function ChatView(props: { conversationId: string }) {
             event.preventDefault();
             dragDepth = 0;
             setDragging(false);
-            void offerAttachments(props.conversationId, filesIn(event.dataTransfer), acceptsImages());
+            void offerAttachments(props.conversationId, filesIn(event.dataTransfer), modelProfile());
           }}
         >
           <ChatHeader
@@ -230,7 +228,7 @@ export function ChatView(props: { conversationId: string }) {
             storedDraft={app.state.conversations[props.conversationId]?.draft}
             runState={runState()}
             waiting={waiting()}
-            acceptsImages={acceptsImages()}
+            modelProfile={modelProfile()}
             dragging={dragging()}
             onSend={send}
             onStop={stop}
