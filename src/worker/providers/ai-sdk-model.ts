@@ -24,8 +24,8 @@ export interface AiSdkModelOptions {
 
 /**
  * Wraps an AI SDK language model as a Provider: one `streamText` call per step over the prompt as the SDK's messages
- * (a cut reply is continued by sending the partial reply last: the model carries on from it), no SDK retries (the loop backs off),
- * tools declared without `execute` so a tool call ends the step. Yields text and reasoning deltas, every tool call
+ * (a cut reply is continued by sending the partial reply last: the model carries on from it), no SDK retries (the
+ * loop backs off), tools declared without `execute` so a tool call ends the step. Yields text and reasoning deltas, every tool call
  * (an invalid one too, with its raw input, so our validator can tell the model what to fix) and a final `finish`.
  * Failures throw ModelError; a Stop (abort) throws the abort reason unchanged.
  */
