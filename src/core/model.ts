@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../schema/blocks';
-import type { Conversation, Message, Usage } from '../schema/records';
+import type { Conversation, Message, Profile, Usage } from '../schema/records';
 
 /** One piece of a model step's stream. A step ends when its stream ends. */
 export type ModelPart =
@@ -16,6 +16,8 @@ export interface ToolSpec {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** Every call of it asks the user (the question tool): a small model may be held to such a call (see Tool.ask). */
+  asksUser?: boolean;
 }
 
 export interface ModelRequest {
@@ -34,6 +36,88 @@ export interface ModelRequest {
    */
   attachments?: ReadonlyMap<string, AttachmentContent>;
 }
+
+/** A file of a user message as the prompt gives it; `attachment` says which stored file it is (never sent). */
+export type PromptUserPart =
+  | { type: 'text'; text: string; attachment?: PromptAttachment }
+  | { type: 'file'; mediaType: string; data: Uint8Array; filename: string; attachment: PromptAttachment };
+
+/** Which file of the message a part gives: its name as shown, its type, and its size as given (absent: no longer stored). */
+export interface PromptAttachment {
+  name: string;
+  mimeType: string;
+  bytes?: number;
+}
+
+export type PromptAssistantPart = { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: Record<string, unknown> };
+
+/** A tool call's result: its text, and whether the call failed (the model is told so). */
+export interface PromptToolResult {
+  type: 'tool-result';
+  toolCallId: string;
+  toolName: string;
+  output: { type: 'text' | 'error-text'; value: string };
+}
+
+/** One message of the normalised prompt (the shape of the AI SDK's `ModelMessage`, without a system role). */
+export type PromptMessage =
+  | { role: 'user'; content: string | PromptUserPart[] }
+  | { role: 'assistant'; content: PromptAssistantPart[] }
+  | { role: 'tool'; content: PromptToolResult[] };
+
+/** A finished tool exchange as the model is shown it: the call, and its result right after. */
+export interface HistoryExchange {
+  toolCallId: string;
+  toolName: string;
+  input: Record<string, unknown>;
+  output: PromptToolResult['output'];
+}
+
+/** What a model request says, built once by core (`core/prompt.ts`) from the stored conversation. */
+export interface Prompt {
+  /** Parley's own prompt, then the user's instructions; absent when there is neither. */
+  system?: string;
+  messages: PromptMessage[];
+}
+
+/** The profile's sampling settings that are set; absent ones are left to the provider. */
+export interface Sampling {
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+/** One model step as a provider is given it: the normalised prompt, never the app's records. */
+export interface PromptRequest {
+  prompt: Prompt;
+  tools: ToolSpec[];
+  sampling: Sampling;
+  /**
+   * Set when the prompt ends with an interrupted reply the model should carry on from (its trailing whitespace trimmed):
+   * the text it has so far, which a model that starts over must not repeat.
+   */
+  continuation?: { text: string };
+  /** How many model steps the conversation has completed (the scripted model answers step n with its step n). */
+  completedSteps: number;
+  signal: AbortSignal;
+}
+
+/** A provider kind's code: adapts the normalised prompt to its API and streams one step. */
+export interface Provider {
+  streamPrompt(request: PromptRequest): AsyncIterable<ModelPart>;
+}
+
+/** What a provider kind is built with besides its profile. */
+export interface ProviderBuildOptions {
+  /** A fetch to use instead of the global one (tests pass a browser-like one that enforces CORS). */
+  fetch?: typeof fetch;
+  /** The Built-in demo's script, which the scripted kind runs. */
+  script?: string;
+  /** The request headers a server's CORS settings must allow (its kind's `corsHeaders`), named in the advice. */
+  corsHeaders?: readonly string[];
+}
+
+/** How a provider kind's code builds its Provider for a profile; a profile it cannot run is a ModelError 'config'. */
+export type ProviderFactory = (profile: Profile, options: ProviderBuildOptions) => Provider;
 
 /** A file's content as a model is given it: an image's bytes, or a text file's text. */
 export type AttachmentContent = { kind: 'image'; mediaType: string; bytes: Uint8Array } | { kind: 'text'; text: string };

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { QuestionToolInput, QUESTION_LIMITS } from '../schema/question';
+import type { QuestionRequestBlock } from '../schema/blocks';
+import type { HistoryExchange } from './model';
 
 export const QUESTION_TOOL_NAME = 'question';
 
@@ -90,4 +92,25 @@ function trimmedCopy(record: Record<string, unknown>): Record<string, unknown> {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * How an answered question appears in the model's history: a call of this tool with `{ questions }`, and the block's
+ * tool result. A pending question is not sent (a provider rejects a call that has no result).
+ */
+export function questionInHistory(block: QuestionRequestBlock): HistoryExchange | undefined {
+  if (block.status === 'pending') return undefined;
+  return {
+    toolCallId: block.toolCallId,
+    toolName: QUESTION_TOOL_NAME,
+    input: { questions: block.questions },
+    output: { type: 'text', value: block.toolResult ?? fallbackQuestionResult(block.resolution) },
+  };
+}
+
+/** Only for blocks stored without their result text (older data): say what happened rather than nothing. */
+function fallbackQuestionResult(resolution: string | undefined): string {
+  if (resolution === 'dismissed') return 'The user dismissed these questions without answering.';
+  if (resolution === 'stopped') return 'The user stopped the run before answering these questions.';
+  return 'The user responded to these questions.';
 }

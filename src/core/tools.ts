@@ -59,5 +59,5 @@ export const BUILT_IN_TOOLS: readonly Tool[] = [QUESTION_TOOL, currentTime];
 
 /** Every tool as providers declare it (a "Never" tool is not offered). */
 export function toolSpecs(tools: readonly Tool[] = BUILT_IN_TOOLS): ToolSpec[] {
-  return tools.filter((tool) => tool.permission !== 'never').map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+  return tools.filter((tool) => tool.permission !== 'never').map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, ...(tool.ask ? { asksUser: true } : {}) }));
 }

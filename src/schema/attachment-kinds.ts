@@ -6,7 +6,8 @@
 
 import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES, MAX_TEXT_BYTES } from './limits';
 
-export { MAX_ATTACHMENT_NAME, MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES, MAX_TEXT_BYTES, profileAcceptsImages } from './limits';
+export { MAX_ATTACHMENT_NAME, MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES, MAX_TEXT_BYTES } from './limits';
+export { profileAcceptsImages } from './provider-kinds';
 
 export type AttachmentKind = 'image' | 'text';
 

@@ -37,12 +37,6 @@ export function engineThreads(setting: number, cores: number, isolated: boolean)
   return Math.max(1, Math.min(4, Math.floor(cores / 2)));
 }
 
-/** Whether a profile's model takes images: its own setting, else by kind (the in-browser engine reads text only). */
-export function profileAcceptsImages(profile: { kind: string; acceptsImages?: boolean | undefined }): boolean {
-  if (profile.kind === 'in-browser') return false;
-  return profile.acceptsImages ?? true;
-}
-
 /**
  * The most of one text or reasoning block the worker sends to the page (ten times what the page renders before "Show
  * all"; "Show all" of a million characters makes no task over ~85 ms): a 100 MB message copied whole into the page held its main

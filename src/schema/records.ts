@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Block, ErrorDetail } from './blocks';
 import { ExportedAttachment, MessageAttachments } from './attachments';
+import { PROVIDER_KIND_NAMES } from './provider-kinds';
 
 /** Where a conversation's agent loop stands. Persisted: a reload reads it back as it was. */
 export const RunState = z.enum(['idle', 'running', 'awaiting_input', 'interrupted', 'waiting_network', 'error']);
@@ -95,8 +96,11 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
-/** 'in-browser': a GGUF model stored on this device; the profile's `model` is its source (URL, or `file:<name>`). */
-export const ProviderKind = z.enum(['scripted', 'openai-compatible', 'anthropic', 'in-browser']);
+/**
+ * A profile's provider kind, one of PROVIDER_KINDS. 'in-browser': a GGUF model stored on this device; the profile's
+ * `model` is its source (URL, or `file:<name>`).
+ */
+export const ProviderKind = z.enum(PROVIDER_KIND_NAMES);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 /** A saved model profile. `apiKey` never leaves this origin except to `baseUrl`. */

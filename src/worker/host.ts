@@ -27,7 +27,7 @@ import { McpHub } from './mcp/mcp-hub';
 import { SyncGate } from './sync/sync-gate';
 import { claimProposal } from './sync/applied-proposals';
 import type { Timers } from '../core/coalesced-writer';
-import { profileAcceptsImages } from '../schema/limits';
+import { profileAcceptsImages } from '../schema/provider-kinds';
 import { withAttachments } from './attachments/attachment-model';
 import type { StorageEstimate } from './attachments/attachment-files';
 

@@ -11,7 +11,6 @@ import { createFirstScreen, type FirstScreen } from './first-screen/first-screen
 import { webLocks } from './runs/locks';
 import { openPeerChannel } from './tabs/peer-channel';
 import { clipForPage } from './store/page-copy';
-import { loadProviderCode } from './providers/provider-code';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -34,7 +33,7 @@ const markOutdated = () => {
 const locks = webLocks(navigator.locks);
 const newId = () => crypto.randomUUID();
 // The registry and the provider's own code are fetched side by side, so a first request after a reload waits for neither.
-const prepareModel = (profile: Profile) => void Promise.all([import('./providers/registry'), loadProviderCode(profile.kind)]).catch(() => undefined);
+const prepareModel = (profile: Profile) => void Promise.all([import('./providers/registry'), import('./providers/provider-kinds').then((kinds) => kinds.prepareProviderCode(profile.kind))]).catch(() => undefined);
 // The full host (zod, the loop, MCP, sync) loads when something needs more than the first screen (issue 21.21).
 const loadHostCode = () => import('./host');
 

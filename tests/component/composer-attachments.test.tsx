@@ -11,7 +11,7 @@ const markdown = (name = 'notes.md', text = '# Notes') => new File([text], name,
 function setup(options: { acceptsImages?: boolean; onSend?: (text: string, files: readonly File[]) => Promise<boolean> } = {}) {
   const onSend = vi.fn(options.onSend ?? (async () => true));
   const conversationId = `c-${Math.random()}`;
-  const { container } = render(() => <Composer conversationId={conversationId} runState="idle" acceptsImages={options.acceptsImages ?? true} onSend={onSend} onStop={() => undefined} />);
+  const { container } = render(() => <Composer conversationId={conversationId} runState="idle" modelProfile={{ kind: 'openai-compatible', acceptsImages: options.acceptsImages ?? true }} onSend={onSend} onStop={() => undefined} />);
   const input = container.querySelector('input[type=file]') as HTMLInputElement;
   const choose = (...files: File[]) => fireEvent.change(input, { target: { files } });
   const textbox = screen.getByRole('textbox', { name: 'Message' });

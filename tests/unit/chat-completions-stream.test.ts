@@ -3,6 +3,7 @@ import { ModelError, type ModelPart } from '../../src/core/model';
 import { toolSpecs } from '../../src/core/tools';
 import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions-stream';
 import { createOpenAiCompatibleModel } from '../../src/worker/providers/openai-compatible';
+import { promptedModel } from '../../src/core/prompt';
 import { SseDecoder } from '../../src/worker/providers/sse-decoder';
 import type { Conversation, Profile } from '../../src/schema/records';
 import { mergeDeltas } from './model-parts';
@@ -221,7 +222,7 @@ describe('the OpenAI-compatible model over a byte stream', () => {
   }
 
   async function run(fetchImplementation: typeof fetch) {
-    const model = createOpenAiCompatibleModel(profile, { fetch: fetchImplementation });
+    const model = promptedModel(createOpenAiCompatibleModel(profile, { fetch: fetchImplementation }));
     const parts: ModelPart[] = [];
     try {
       for await (const part of model.streamStep({ conversation, history, tools: toolSpecs(), signal: new AbortController().signal })) parts.push(part);
@@ -267,7 +268,7 @@ describe('the OpenAI-compatible model over a byte stream', () => {
 
   it('stops with the abort reason when the signal fires mid-stream', async () => {
     const controller = new AbortController();
-    const model = createOpenAiCompatibleModel(profile, { fetch: streamingFetch(sse([chunk({ content: 'a' }), chunk({ content: 'b' }), finish('stop')]), [5, 40, 80], []) });
+    const model = promptedModel(createOpenAiCompatibleModel(profile, { fetch: streamingFetch(sse([chunk({ content: 'a' }), chunk({ content: 'b' }), finish('stop')]), [5, 40, 80], []) }));
     const reason = new DOMException('Stopped by the user.', 'AbortError');
     let caught: unknown;
     try {

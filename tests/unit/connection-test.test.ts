@@ -127,6 +127,7 @@ describe('testConnection', () => {
 
   it('needs no connection for the scripted model, and a base URL for the others', async () => {
     expect(await testConnection({ id: 's', name: 'S', kind: 'scripted', baseUrl: '', apiKey: '', model: '' })).toMatchObject({ ok: true, reason: 'scripted' });
+    expect(await testConnection({ id: 'l', name: 'L', kind: 'in-browser', baseUrl: '', apiKey: '', model: '' })).toMatchObject({ ok: true, reason: 'in_browser' });
     expect(await testConnection(profile('openai-compatible', { baseUrl: '' }))).toEqual({ ok: false, reason: 'missing_settings', message: 'Fill in a base URL first.' });
     expect(await testConnection(profile('anthropic', { apiKey: '' }))).toEqual({ ok: false, reason: 'missing_settings', message: 'Fill in an API key first.' });
     expect(server.requests).toHaveLength(0);

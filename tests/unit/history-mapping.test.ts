@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelMessage } from 'ai';
-import { toModelMessages } from '../../src/worker/providers/history-mapping';
+import type { PromptMessage } from '../../src/core/model';
+import { toPromptMessages } from '../../src/core/history';
+import { buildPrompt } from '../../src/core/prompt';
 import { resolveQuestionBlock, CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT, STOPPED_RESULT_TEXT } from '../../src/core/question-outcomes';
 import type { Block, QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Message, MessageStatus } from '../../src/schema/records';
@@ -22,7 +23,7 @@ function pendingQuestion(toolCallId = 'q1'): QuestionRequestBlock {
 }
 
 /** Every tool call id of the assistant messages, with where its result is. */
-function checkPairing(messages: ModelMessage[]) {
+function checkPairing(messages: PromptMessage[]) {
   const resultCounts = new Map<string, number>();
   for (const entry of messages) {
     if (entry.role !== 'tool') continue;
@@ -46,16 +47,25 @@ function checkPairing(messages: ModelMessage[]) {
   expect([...resultCounts.keys()].sort()).toEqual([...callIds].sort());
 }
 
-describe('toModelMessages', () => {
-  it('sends user text, joining text blocks, and puts the system prompt first', () => {
+describe('buildPrompt', () => {
+  it('gives the system prompt beside the messages, and sends user text, joining text blocks', () => {
     const history = [message('user', [{ type: 'text', text: 'Plan a trip' }, { type: 'text', text: 'to Lisbon' }])];
-    expect(toModelMessages(history, { system: 'Be brief.' })).toEqual([
-      { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: 'Plan a trip\n\nto Lisbon' },
-    ]);
-    expect(toModelMessages(history)).toEqual([{ role: 'user', content: 'Plan a trip\n\nto Lisbon' }]);
+    expect(buildPrompt({ history }, 'Be brief.')).toEqual({ system: 'Be brief.', messages: [{ role: 'user', content: 'Plan a trip\n\nto Lisbon' }] });
+    expect(buildPrompt({ history }, undefined)).toEqual({ messages: [{ role: 'user', content: 'Plan a trip\n\nto Lisbon' }] });
   });
 
+  it('ends a continuation with the partial reply, its trailing whitespace trimmed; a reply of only whitespace is left out', () => {
+    const partial = message('assistant', [{ type: 'text', text: 'Once upon a  \n' }], 'interrupted');
+    const continuation = { messageId: partial.id, text: 'Once upon a  \n' };
+    expect(buildPrompt({ history: [user('tell me'), partial], continuation }, undefined).messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Once upon a' }] });
+    const blank = message('assistant', [{ type: 'text', text: '  ' }], 'interrupted');
+    expect(buildPrompt({ history: [user('tell me'), blank], continuation: { messageId: blank.id, text: '  ' } }, undefined).messages).toEqual([{ role: 'user', content: 'tell me' }]);
+    // Without a continuation, stored text is sent as it is.
+    expect(buildPrompt({ history: [user('tell me'), partial] }, undefined).messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Once upon a  \n' }] });
+  });
+});
+
+describe('toPromptMessages', () => {
   it('sends assistant text but never reasoning, empty text or error blocks', () => {
     const history = [
       user('hi'),
@@ -68,7 +78,7 @@ describe('toModelMessages', () => {
       message('assistant', [{ type: 'reasoning', text: 'only thinking' }, { type: 'error', code: 'network', message: 'offline' }], 'error'),
       user('again'),
     ];
-    const messages = toModelMessages(history);
+    const messages = toPromptMessages(history);
     expect(messages).toEqual([
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: [{ type: 'text', text: 'Hello!' }] },
@@ -87,7 +97,7 @@ describe('toModelMessages', () => {
         { type: 'tool_call', toolCallId: 't2', toolName: 'question', args: '{"questions": [', status: 'error', result: 'Invalid input: fix questions' },
       ]),
     ];
-    const messages = toModelMessages(history);
+    const messages = toPromptMessages(history);
     expect(messages.slice(1)).toEqual([
       {
         role: 'assistant',
@@ -117,7 +127,7 @@ describe('toModelMessages', () => {
         { type: 'tool_call', toolCallId: 't1', toolName: 'get_current_time', args: {}, status: 'pending' },
       ], 'interrupted'),
     ];
-    expect(toModelMessages(history).slice(1)).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'Running' }] }]);
+    expect(toPromptMessages(history).slice(1)).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'Running' }] }]);
   });
 
   it('never sends a pending question, but sends the text and the finished calls around it', () => {
@@ -129,7 +139,7 @@ describe('toModelMessages', () => {
         pendingQuestion('q1'),
       ]),
     ];
-    const messages = toModelMessages(history);
+    const messages = toPromptMessages(history);
     expect(JSON.stringify(messages)).not.toContain('q1');
     expect(JSON.stringify(messages)).not.toContain('What is your budget?');
     expect(messages.slice(1)).toEqual([
@@ -149,7 +159,7 @@ describe('toModelMessages', () => {
     const resolved = resolveQuestionBlock(pendingQuestion('q1'), resolution, { now: 5, ...details });
     const history = [user('plan it'), message('assistant', [{ type: 'text', text: 'Let me ask.' }, resolved])];
     if (resolution === 'chat') history.push(user('Cheap, with wifi'));
-    const messages = toModelMessages(history);
+    const messages = toPromptMessages(history);
     expect(messages[1]).toEqual({
       role: 'assistant',
       content: [{ type: 'text', text: 'Let me ask.' }, { type: 'tool-call', toolCallId: 'q1', toolName: 'question', input: { questions: QUESTIONS } }],
@@ -166,7 +176,7 @@ describe('toModelMessages', () => {
       user('x'),
       message('assistant', [resolved, { type: 'tool_call', toolCallId: 't9', toolName: 'get_current_time', args: {}, status: 'error', result: 'Not run' }]),
     ];
-    const messages = toModelMessages(history);
+    const messages = toPromptMessages(history);
     const tool = messages[2];
     expect(tool?.role === 'tool' && tool.content.map((part) => (part.type === 'tool-result' ? [part.toolCallId, part.output.type] : []))).toEqual([
       ['q1', 'text'],
@@ -186,7 +196,7 @@ describe('toModelMessages', () => {
         { type: 'text', text: 'Done.' },
       ]),
     ];
-    const messages = toModelMessages(history);
+    const messages = toPromptMessages(history);
     expect(messages.map((entry) => entry.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
     expect(messages[5]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] });
     checkPairing(messages);
@@ -195,18 +205,18 @@ describe('toModelMessages', () => {
   it('sends each tool call id once even when stored twice', () => {
     const block: Block = { type: 'tool_call', toolCallId: 'dup', toolName: 'get_current_time', args: {}, status: 'success', result: 'r' };
     const history = [user('a'), message('assistant', [block]), user('b'), message('assistant', [{ type: 'text', text: 'again' }, block])];
-    const messages = toModelMessages(history);
+    const messages = toPromptMessages(history);
     expect(JSON.stringify(messages).match(/"toolCallId":"dup"/g)).toHaveLength(2); // one call, one result
     checkPairing(messages);
   });
 
   it.each(['interrupted', 'stopped', 'streaming', 'error'] as const)('sends the text an %s assistant message has', (status) => {
     const history = [user('tell me'), message('assistant', [{ type: 'text', text: 'Once upon a' }], status)];
-    expect(toModelMessages(history).at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Once upon a' }] });
+    expect(toPromptMessages(history).at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Once upon a' }] });
   });
 
   it('skips a user message with no text', () => {
-    expect(toModelMessages([message('user', [{ type: 'text', text: '  ' }]), user('real')])).toEqual([{ role: 'user', content: 'real' }]);
+    expect(toPromptMessages([message('user', [{ type: 'text', text: '  ' }]), user('real')])).toEqual([{ role: 'user', content: 'real' }]);
   });
 });
 
@@ -225,25 +235,26 @@ describe('files sent with a user message', () => {
   ]);
 
   it('follows the text with an image file part and the text file under its name, in the order attached', () => {
-    expect(toModelMessages([withFiles('Review this')], { attachments: contents })).toEqual([
+    expect(toPromptMessages([withFiles('Review this')], contents)).toEqual([
       {
         role: 'user',
         content: [
           { type: 'text', text: 'Review this' },
-          { type: 'file', mediaType: 'image/png', data: bytes, filename: 'shot.png' },
-          { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>' },
+          { type: 'file', mediaType: 'image/png', data: bytes, filename: 'shot.png', attachment: { name: 'shot.png', mimeType: 'image/png', bytes: 4 } },
+          { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>', attachment: { name: 'main.ts', mimeType: 'text/x-typescript', bytes: 13 } },
         ],
       },
     ]);
   });
 
   it('sends files alone when there is no text, and names a file no longer stored', () => {
-    expect(toModelMessages([withFiles('')], { attachments: new Map([['txt', contents.get('txt')!]]) })).toEqual([
+    expect(toPromptMessages([withFiles('')], new Map([['txt', contents.get('txt')!]]))).toEqual([
       {
         role: 'user',
         content: [
-          { type: 'text', text: '<file name="shot.png">[This file is no longer stored, so its content cannot be given.]</file>' },
-          { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>' },
+          // Which file a part gives goes with it (the scripted model's {{attachments}} reads it); no provider sends it.
+          { type: 'text', text: '<file name="shot.png">[This file is no longer stored, so its content cannot be given.]</file>', attachment: { name: 'shot.png', mimeType: 'image/png' } },
+          { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>', attachment: { name: 'main.ts', mimeType: 'text/x-typescript', bytes: 13 } },
         ],
       },
     ]);
@@ -251,14 +262,14 @@ describe('files sent with a user message', () => {
 
   it('gives the model a name whose bidi controls are shown as code points, as the user sees it (issue 27)', () => {
     const disguised: Message = { ...user(''), attachments: [{ id: 'img', name: 'cat\u202Egnp.exe', mimeType: 'image/png', size: 4, kind: 'image' }, { id: 'txt', name: 'report\u202Etxt.md', mimeType: 'text/markdown', size: 13, kind: 'text' }] };
-    const [mapped] = toModelMessages([disguised], { attachments: contents });
+    const [mapped] = toPromptMessages([disguised], contents);
     expect(mapped?.content).toEqual([
-      { type: 'file', mediaType: 'image/png', data: bytes, filename: 'cat⟨U+202E⟩gnp.exe' },
-      { type: 'text', text: '<file name="report⟨U+202E⟩txt.md" type="text/markdown">\nconst a = 1;\n\n</file>' },
+      { type: 'file', mediaType: 'image/png', data: bytes, filename: 'cat⟨U+202E⟩gnp.exe', attachment: { name: 'cat⟨U+202E⟩gnp.exe', mimeType: 'image/png', bytes: 4 } },
+      { type: 'text', text: '<file name="report⟨U+202E⟩txt.md" type="text/markdown">\nconst a = 1;\n\n</file>', attachment: { name: 'report⟨U+202E⟩txt.md', mimeType: 'text/markdown', bytes: 13 } },
     ]);
   });
 
   it('keeps a message without files as plain text, as before', () => {
-    expect(toModelMessages([user('Hello')], { attachments: contents })).toEqual([{ role: 'user', content: 'Hello' }]);
+    expect(toPromptMessages([user('Hello')], contents)).toEqual([{ role: 'user', content: 'Hello' }]);
   });
 });

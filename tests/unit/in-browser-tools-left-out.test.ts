@@ -34,6 +34,7 @@ vi.mock('../../src/worker/providers/in-browser/model-store', () => ({
 }));
 
 const { createInBrowserModel } = await import('../../src/worker/providers/in-browser/in-browser-model');
+const { promptedModel } = await import('../../src/core/prompt');
 
 const profile: Profile = { id: 'small', name: 'Small', kind: 'in-browser', baseUrl: '', apiKey: '', model: 'https://models.test/small.gguf' };
 
@@ -41,7 +42,7 @@ const profile: Profile = { id: 'small', name: 'Small', kind: 'in-browser', baseU
 async function replyAfterReload(): Promise<Message> {
   const databaseName = uniqueDatabaseName();
   const locks = memoryLocks();
-  const createModel = async () => createInBrowserModel(profile);
+  const createModel = async () => promptedModel(createInBrowserModel(profile), { profile });
   const tab = await openTab({ databaseName, locks, createModel });
   const { id } = await tab.send({ type: 'conversation.create' });
   await tab.send({ type: 'message.send', conversationId: id, text: 'Hello' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatCompletionsBody } from '../../src/worker/providers/chat-completions-request';
-import { samplingOf, systemFor } from '../../src/worker/providers/instructions';
+import { samplingOf, systemFor } from '../../src/core/prompt';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
 import { messageText } from '../../src/core/message-text';
 
@@ -20,6 +20,9 @@ describe('instructions and sampling', () => {
   it('a remote profile without a model is refused in words; an in-browser one may wait for its download', async () => {
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     await expect(tab.send({ type: 'profiles.save', profile: { name: 'No model', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: '' } })).rejects.toMatchObject({ code: 'invalid_command', reason: 'profile_no_model', field: 'profile.model' });
+    await expect(tab.send({ type: 'profiles.save', profile: { name: 'Local', kind: 'in-browser', baseUrl: '', model: '' } })).resolves.toMatchObject({ kind: 'in-browser', model: '' });
+    // The scripted kind is the Built-in demo's: never saved as a profile of its own.
+    await expect(tab.send({ type: 'profiles.save', profile: { name: 'Another demo', kind: 'scripted', baseUrl: '', model: '' } })).rejects.toMatchObject({ code: 'invalid_command', reason: 'scripted_profile_builtin' });
     const saved = await tab.send({ type: 'profiles.save', profile: { name: 'Tuned', kind: 'anthropic', baseUrl: 'http://127.0.0.1:9/v1', model: 'claude-x', instructions: 'Be kind.', temperature: 0.5, maxOutputTokens: 100 } });
     expect(saved).toMatchObject({ instructions: 'Be kind.', temperature: 0.5, maxOutputTokens: 100 });
     // Cleared fields go back to the provider's defaults.

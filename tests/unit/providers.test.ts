@@ -6,7 +6,7 @@ import { toolSpecs } from '../../src/core/tools';
 import { resolveQuestionBlock } from '../../src/core/question-outcomes';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import { parseRetryAfter, scrubSecret } from '../../src/worker/providers/errors';
-import { CONTINUE_INSTRUCTION } from '../../src/worker/providers/ai-sdk-model';
+import { CONTINUE_INSTRUCTION } from '../../src/core/prompt';
 import type { Block } from '../../src/schema/blocks';
 import type { Conversation, Message, Profile, ProviderKind } from '../../src/schema/records';
 
@@ -348,6 +348,8 @@ describe('createModelForProfile', () => {
 
   it('wants a key for Anthropic but not for OpenAI-compatible servers', async () => {
     await expect(createModelForProfile(profile('anthropic', { apiKey: '' }), '')).rejects.toMatchObject({ code: 'config', message: expect.stringContaining('an API key') });
+    // A model on this device needs no base URL or key, only its model (downloaded in Settings).
+    await expect(createModelForProfile(profile('in-browser', { baseUrl: '', apiKey: '', model: ' ' }), '')).rejects.toMatchObject({ code: 'config', detail: { key: 'in_browser_no_model' } });
     await expect(createModelForProfile(profile('openai-compatible', { apiKey: '' }), '')).resolves.toBeDefined();
   });
 });

@@ -6,6 +6,10 @@ import type { Conversation, Message } from '../../src/schema/records';
 import { parseScript, type ParsedScript } from '../../src/schema/script';
 import { DEMO_SCRIPT } from '../../src/worker/providers/demo-script';
 import { SCRIPT_ENDED_TEXT, createScriptedModel } from '../../src/worker/providers/scripted';
+import { promptedModel } from '../../src/core/prompt';
+
+/** The scripted provider behind the prompt core builds, as the registry gives it. */
+const scriptedModel = (...args: Parameters<typeof createScriptedModel>) => promptedModel(createScriptedModel(...args));
 
 const instantSleep = async (_ms: number, signal: AbortSignal) => signal.throwIfAborted();
 
@@ -48,14 +52,14 @@ function textOf(parts: ModelPart[], type: 'text-delta' | 'reasoning-delta' = 'te
 
 describe('scripted model', () => {
   it('replies to call n with step n', async () => {
-    const model = createScriptedModel(script('[{"text":"zero"},{"text":"one"},{"text":"two"}]'), { sleep: instantSleep });
+    const model = scriptedModel(script('[{"text":"zero"},{"text":"one"},{"text":"two"}]'), { sleep: instantSleep });
     expect(textOf(await collect(model.streamStep(request({ completedSteps: 0 }))))).toBe('zero');
     expect(textOf(await collect(model.streamStep(request({ completedSteps: 2 }))))).toBe('two');
     expect(textOf(await collect(model.streamStep(request({ completedSteps: 1 }))))).toBe('one');
   });
 
   it('says the script has ended past the last step, pointing at Settings → Script', async () => {
-    const model = createScriptedModel(script('[{"text":"only"}]'), { sleep: instantSleep });
+    const model = scriptedModel(script('[{"text":"only"}]'), { sleep: instantSleep });
     const parts = await collect(model.streamStep(request({ completedSteps: 1 })));
     expect(textOf(parts)).toBe(SCRIPT_ENDED_TEXT);
     expect(SCRIPT_ENDED_TEXT).toContain('Settings → Script');
@@ -64,7 +68,7 @@ describe('scripted model', () => {
   });
 
   it('fills in the last user message and the last tool result', async () => {
-    const model = createScriptedModel(script('[{"text":"You said {{lastUserMessage}}; got {{ lastToolResult }}; keep {{other}}"}]'), {
+    const model = scriptedModel(script('[{"text":"You said {{lastUserMessage}}; got {{ lastToolResult }}; keep {{other}}"}]'), {
       sleep: instantSleep,
     });
     const history = [
@@ -81,7 +85,7 @@ describe('scripted model', () => {
   });
 
   it('fills in the reply the last user message answered, and nothing before a first reply', async () => {
-    const model = createScriptedModel(script('[{"text":"Before [{{lastAssistantMessage}}] you said {{lastUserMessage}}"}]'), { sleep: instantSleep });
+    const model = scriptedModel(script('[{"text":"Before [{{lastAssistantMessage}}] you said {{lastUserMessage}}"}]'), { sleep: instantSleep });
     const history = [
       message('user', [{ type: 'text', text: 'first' }]),
       message('assistant', [{ type: 'text', text: 'An older reply.' }]),
@@ -98,7 +102,7 @@ describe('scripted model', () => {
   });
 
   it('takes a later tool_call result over an earlier question result, and ignores a pending question', async () => {
-    const model = createScriptedModel(script('[{"text":"{{lastToolResult}}"}]'), { sleep: instantSleep });
+    const model = scriptedModel(script('[{"text":"{{lastToolResult}}"}]'), { sleep: instantSleep });
     const history = [
       message('user', [{ type: 'text', text: 'hi' }]),
       message('assistant', [
@@ -113,7 +117,7 @@ describe('scripted model', () => {
   });
 
   it('yields tool calls after the text with deterministic ids, then finish with usage', async () => {
-    const model = createScriptedModel(
+    const model = scriptedModel(
       script(
         JSON.stringify([
           { text: 'a' },
@@ -139,7 +143,7 @@ describe('scripted model', () => {
   });
 
   it('hands out a copy of the tool input, so a caller cannot change the script', async () => {
-    const model = createScriptedModel(script('[{"toolCalls":[{"name":"t","args":{"list":[1]}}]}]'), { sleep: instantSleep });
+    const model = scriptedModel(script('[{"toolCalls":[{"name":"t","args":{"list":[1]}}]}]'), { sleep: instantSleep });
     const first = await collect(model.streamStep(request()));
     const call = first[0];
     if (call?.type !== 'tool-call') throw new Error('expected a tool call');
@@ -153,7 +157,7 @@ describe('scripted model', () => {
     const sleep = async (ms: number) => {
       delays.push(ms);
     };
-    const model = createScriptedModel(script('{"steps":[{"text":"abcdefg😀h"}],"chunkSize":3,"chunkDelayMs":40}'), { sleep });
+    const model = scriptedModel(script('{"steps":[{"text":"abcdefg😀h"}],"chunkSize":3,"chunkDelayMs":40}'), { sleep });
     const parts = await collect(model.streamStep(request()));
     expect(parts.filter((part) => part.type === 'text-delta')).toEqual([
       { type: 'text-delta', text: 'abc' },
@@ -167,7 +171,7 @@ describe('scripted model', () => {
     const parsed = script('[{"text":"123456789"}]');
     expect(parsed).toMatchObject({ chunkSize: 4, chunkDelayMs: 25 });
     const delays: number[] = [];
-    const model = createScriptedModel(parsed, { sleep: async (ms) => void delays.push(ms) });
+    const model = scriptedModel(parsed, { sleep: async (ms) => void delays.push(ms) });
     const chunks = (await collect(model.streamStep(request()))).filter((part) => part.type === 'text-delta');
     expect(chunks.map((part) => (part.type === 'text-delta' ? part.text : ''))).toEqual(['1234', '5678', '9']);
     expect(delays).toEqual([25, 25]);
@@ -175,7 +179,7 @@ describe('scripted model', () => {
 
   it('stops promptly with the abort reason when the request is aborted mid-stream', async () => {
     const long = 'x'.repeat(400);
-    const model = createScriptedModel(script(JSON.stringify({ steps: [{ text: long, toolCalls: [{ name: 't' }] }], chunkSize: 1, chunkDelayMs: 1000 })));
+    const model = scriptedModel(script(JSON.stringify({ steps: [{ text: long, toolCalls: [{ name: 't' }] }], chunkSize: 1, chunkDelayMs: 1000 })));
     const controller = new AbortController();
     const received: ModelPart[] = [];
     const started = Date.now();
@@ -192,7 +196,7 @@ describe('scripted model', () => {
   });
 
   it('throws the signal’s own reason when one is given', async () => {
-    const model = createScriptedModel(script('[{"text":"abcdefgh"}]'), { sleep: instantSleep });
+    const model = scriptedModel(script('[{"text":"abcdefgh"}]'), { sleep: instantSleep });
     const controller = new AbortController();
     const reason = new Error('user pressed Stop');
     const run = (async () => {
@@ -202,7 +206,7 @@ describe('scripted model', () => {
   });
 
   it('continues an interrupted reply by streaming only the remainder, without repeating reasoning', async () => {
-    const model = createScriptedModel(script('[{"reasoning":"hmm","text":"Hello {{lastUserMessage}}!","toolCalls":[{"name":"t"}]}]'), {
+    const model = scriptedModel(script('[{"reasoning":"hmm","text":"Hello {{lastUserMessage}}!","toolCalls":[{"name":"t"}]}]'), {
       sleep: instantSleep,
     });
     const history = [message('user', [{ type: 'text', text: 'Ada' }]), message('assistant', [{ type: 'text', text: 'Hello A' }])];
@@ -213,7 +217,7 @@ describe('scripted model', () => {
   });
 
   it('streams the whole text when the interrupted text is not a prefix of it', async () => {
-    const model = createScriptedModel(script('[{"text":"Hello there"}]'), { sleep: instantSleep });
+    const model = scriptedModel(script('[{"text":"Hello there"}]'), { sleep: instantSleep });
     const parts = await collect(model.streamStep(request({ continuation: { messageId: 'm1', text: 'Goodbye' } })));
     expect(textOf(parts)).toBe('Hello there');
   });
@@ -261,7 +265,7 @@ describe('DEMO_SCRIPT', () => {
   });
 
   it('asks a valid question with a single choice, a multi-select and a free-text Other', async () => {
-    const model = createScriptedModel(parsed, { sleep: instantSleep });
+    const model = scriptedModel(parsed, { sleep: instantSleep });
     const parts = await collect(model.streamStep(request()));
     expect(textOf(parts)).toContain('Plan my weekend');
     const calls = parts.filter((part) => part.type === 'tool-call');
@@ -277,7 +281,7 @@ describe('DEMO_SCRIPT', () => {
   });
 
   it('quotes the tool result in its plan, then explains Settings', async () => {
-    const model = createScriptedModel(parsed, { sleep: instantSleep });
+    const model = scriptedModel(parsed, { sleep: instantSleep });
     const history = [
       message('user', [{ type: 'text', text: 'Plan my weekend' }]),
       message('assistant', [

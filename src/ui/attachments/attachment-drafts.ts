@@ -1,5 +1,9 @@
 import { createSignal } from 'solid-js';
 import type { AttachmentKind, AttachmentRefusal } from '../../schema/attachment-kinds';
+import type { ProfileView } from '../../schema/records';
+
+/** The profile a conversation's model is made from, as far as images go; absent: unknown, taken as one that takes them. */
+export type ImagesProfile = Pick<ProfileView, 'kind' | 'acceptsImages'> | undefined;
 
 /** A file chosen, dropped or pasted into a conversation's composer, not yet sent. */
 export interface PendingAttachment {
@@ -29,8 +33,9 @@ export function attachmentRefusals(conversationId: string): readonly AttachmentR
  * how many, images for a model that takes them, a text file's first bytes); those refused are said in words and the
  * rest, and everything attached before, stay. The rules load with the first file offered, not with the app.
  */
-export async function offerAttachments(conversationId: string, files: readonly File[], acceptsImages: boolean): Promise<void> {
-  const { bytesAreText, classifyAttachment, refusalOf, TEXT_SNIFF_BYTES } = await import('../../schema/attachment-kinds');
+export async function offerAttachments(conversationId: string, files: readonly File[], profile: ImagesProfile): Promise<void> {
+  const { bytesAreText, classifyAttachment, profileAcceptsImages, refusalOf, TEXT_SNIFF_BYTES } = await import('../../schema/attachment-kinds');
+  const acceptsImages = profile ? profileAcceptsImages(profile) : true;
   // A binary file named .txt is told by its first bytes, here rather than at Send (the worker checks them all again).
   const binary = await Promise.all(
     files.map(async (file) => classifyAttachment(file.name, file.type)?.kind === 'text' && !bytesAreText(new Uint8Array(await file.slice(0, TEXT_SNIFF_BYTES).arrayBuffer()), file.size > TEXT_SNIFF_BYTES)),

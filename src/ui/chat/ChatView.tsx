@@ -1,6 +1,5 @@
 import { createEffect, createMemo, createSignal, lazy, on, onCleanup, Show } from 'solid-js';
 import type { DeviceRef } from '../../schema/device';
-import { profileAcceptsImages } from '../../schema/limits';
 import { filesIn, offerAttachments } from '../attachments/attachment-drafts';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
@@ -104,17 +103,13 @@ export function ChatView(props: { conversationId: string }) {
   const [proposal, setProposal] = createSignal<{ kind: 'message' | 'stop'; device: DeviceRef; text?: string }>();
   createEffect(on([() => props.conversationId, () => messages()?.at(-1)?.id, () => messages()?.length], () => setProposal(undefined), { defer: true }));
 
-  const profile = () => {
+  // Whether its model takes images is read from this profile when files are offered (the worker checks again when sending).
+  const modelProfile = () => {
     const profileId = conversation()?.profileId ?? app.state.settings?.defaultProfileId ?? SCRIPTED_PROFILE_ID;
     return profiles().find((candidate) => candidate.id === profileId);
   };
-  // The conversation's model takes images unless its profile says otherwise (the worker checks again when sending).
-  const acceptsImages = () => {
-    const current = profile();
-    return current ? profileAcceptsImages(current) : true;
-  };
   // Its run stopped for want of the key of a profile synced from another device: the key is asked for here.
-  const keyNeededBy = () => (runState() === 'error' && conversation()?.runError?.code === 'key_needed' ? profile() : undefined);
+  const keyNeededBy = () => (runState() === 'error' && conversation()?.runError?.code === 'key_needed' ? modelProfile() : undefined);
   // Files dragged over the conversation are attached where they are dropped; `dragDepth` counts nested enter/leave.
   const [dragging, setDragging] = createSignal(false);
   let dragDepth = 0;
@@ -186,7 +181,7 @@ export function ChatView(props: { conversationId: string }) {
             event.preventDefault();
             dragDepth = 0;
             setDragging(false);
-            void offerAttachments(props.conversationId, filesIn(event.dataTransfer), acceptsImages());
+            void offerAttachments(props.conversationId, filesIn(event.dataTransfer), modelProfile());
           }}
         >
           <ChatHeader
@@ -239,7 +234,7 @@ export function ChatView(props: { conversationId: string }) {
             storedDraft={app.state.conversations[props.conversationId]?.draft}
             runState={runState()}
             waiting={waiting()}
-            acceptsImages={acceptsImages()}
+            modelProfile={modelProfile()}
             dragging={dragging()}
             onSend={send}
             onStop={stop}

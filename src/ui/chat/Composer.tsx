@@ -1,7 +1,7 @@
 import { createEffect, createSignal, createUniqueId, lazy, on, onCleanup, Show } from 'solid-js';
 import { composerText, setComposerText } from '../state/conversation-drafts';
 import type { RunState } from '../../schema/records';
-import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, pendingAttachments, removeAttachment } from '../attachments/attachment-drafts';
+import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, pendingAttachments, removeAttachment, type ImagesProfile } from '../attachments/attachment-drafts';
 import { t } from '../i18n/i18n';
 import { AttachIcon, SendIcon, StopIcon } from '../common/icons';
 import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
@@ -15,8 +15,8 @@ export interface ComposerProps {
   waiting?: WaitingKind;
   /** Saves the unsent text (debounced here); an empty string clears it. */
   onDraft?(text: string): void;
-  /** Whether the conversation's model takes images (default yes): an image offered to one that does not is refused in words. */
-  acceptsImages?: boolean;
+  /** The profile of the conversation's model (absent: taken as one that takes images): an image offered to a model that takes none is refused in words. */
+  modelProfile?: ImagesProfile;
   /** Files are being dragged over the conversation (they are attached where they are dropped). */
   dragging?: boolean;
   /** Sends the text and files; resolves true when the worker took them (the field and the chips are then cleared). */
@@ -70,7 +70,7 @@ export function Composer(props: ComposerProps) {
   const canSend = () => (text().trim().length > 0 || attachments().length > 0) && !running() && !sending();
   let fileInput: HTMLInputElement | undefined;
   const offer = (files: readonly File[]) => {
-    if (files.length > 0) void offerAttachments(props.conversationId, files, props.acceptsImages ?? true);
+    if (files.length > 0) void offerAttachments(props.conversationId, files, props.modelProfile);
   };
   const hintId = `composer-hint-${createUniqueId()}`;
 

@@ -1,11 +1,12 @@
 import { createSignal, createUniqueId, For, lazy, Show } from 'solid-js';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { ProfileView, ProviderKind } from '../../schema/records';
+import { PROVIDER_KIND_NAMES, PROVIDER_KINDS, providerKind } from '../../schema/provider-kinds';
 import type { ProfileInput } from '../../schema/commands';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
 import { describeError, describeTestResult, type ErrorWords } from '../common/error-words';
-import { t, type MessageKey } from '../i18n/i18n';
+import { t } from '../i18n/i18n';
 import { ErrorDetail } from '../common/ErrorDetail';
 import { originOf } from '../shell/origin';
 import { isUsableModelSource } from './model-url';
@@ -25,17 +26,11 @@ export interface ProfileFormProps {
 /** Loaded when first shown, so the app's first load does not grow with it. */
 const LocalModelSettings = lazy(() => import('./LocalModelSettings').then((module) => ({ default: module.LocalModelSettings })));
 
-const PROVIDERS: ReadonlyArray<{ kind: ProviderKind; labelKey: MessageKey; baseUrlHint: string }> = [
-  { kind: 'scripted', labelKey: 'provider.scripted', baseUrlHint: '' },
-  { kind: 'openai-compatible', labelKey: 'provider.openai', baseUrlHint: 'https://api.openai.com/v1' },
-  { kind: 'anthropic', labelKey: 'provider.anthropic', baseUrlHint: 'https://api.anthropic.com/v1' },
-  { kind: 'in-browser', labelKey: 'provider.in-browser', baseUrlHint: '' },
-];
-
 /**
- * Edits one model profile. "Scripted" edits the built-in scripted model's JSON script (checked before
- * saving); the other providers edit name, base URL, key and model, with "Test connection" listing models.
- * Saving makes the profile the default for conversations that name none.
+ * Edits one model profile, with the fields its kind's form asks for (`PROVIDER_KINDS`): "Scripted" edits the built-in
+ * scripted model's JSON script (checked before saving); a connection edits name, base URL, key and model, with "Test
+ * connection" listing models; the in-browser model its stored model. Saving makes the profile the default for
+ * conversations that name none.
  */
 export function ProfileForm(props: ProfileFormProps) {
   const app = useApp();
@@ -65,16 +60,17 @@ export function ProfileForm(props: ProfileFormProps) {
   const [downloadSlot, setDownloadSlot] = createSignal<HTMLElement>();
   /** What Save will write: the Built-in demo's script, this saved profile, or a new one (issue 21.3). */
   const target = () => {
-    if (kind() === 'scripted') return t('settings.editing', { name: profileName(SCRIPTED_PROFILE_ID) || t('provider.scripted') });
+    if (form() === 'script') return t('settings.editing', { name: profileName(SCRIPTED_PROFILE_ID) || t(PROVIDER_KINDS.scripted.labelKey) });
     const id = profileId();
     return id ? t('settings.editing', { name: profileName(id) || name() }) : t('settings.newProfile');
   };
   const profileName = (id: string) => app.state.profiles.find((profile) => profile.id === id)?.name ?? '';
-  const provider = () => PROVIDERS.find((candidate) => candidate.kind === kind()) ?? PROVIDERS[0]!;
+  const provider = () => PROVIDER_KINDS[kind()];
+  const form = () => providerKind(kind()).form;
 
   function changeKind(next: ProviderKind) {
-    // A remote profile may switch between the two remote protocols; leaving "Scripted" starts a new one.
-    if (kind() === 'scripted' || next === 'scripted' || kind() === 'in-browser' || next === 'in-browser') {
+    // A connection may switch between the remote protocols; any other change of form starts a new profile.
+    if (form() !== 'connection' || providerKind(next).form !== 'connection') {
       setProfileId(undefined);
       setMaskedKey('');
     }
@@ -99,7 +95,7 @@ export function ProfileForm(props: ProfileFormProps) {
     // Empty means the provider's default; a number the browser's field accepted is in range (min, max, step).
     input.temperature = temperature().trim() === '' ? null : Number(temperature());
     input.maxOutputTokens = maxOutputTokens().trim() === '' ? null : Math.round(Number(maxOutputTokens()));
-    if (kind() === 'openai-compatible' || kind() === 'anthropic') input.acceptsImages = acceptsImages();
+    if (providerKind(kind()).images === 'choice') input.acceptsImages = acceptsImages();
     return input;
   }
 
@@ -110,7 +106,7 @@ export function ProfileForm(props: ProfileFormProps) {
     try {
       await app.client.send({ type: 'settings.update', script: script(), defaultProfileId: SCRIPTED_PROFILE_ID, demoInstructions: instructions().trim() });
       setSaved(true);
-      setDefaultNote(t('settings.newConversationsUse', { name: profileName(SCRIPTED_PROFILE_ID) || t('provider.scripted') }));
+      setDefaultNote(t('settings.newConversationsUse', { name: profileName(SCRIPTED_PROFILE_ID) || t(PROVIDER_KINDS.scripted.labelKey) }));
     } catch (failure) {
       // Beside the script; any other failure was already reported as a toast.
       if (failure instanceof WireError && failure.reason === 'script_invalid') setError(describeError(failure));
@@ -127,7 +123,7 @@ export function ProfileForm(props: ProfileFormProps) {
 
   async function saveProfile() {
     // The worker's fetch can only download http(s); the URL field's own check already says so, below Save.
-    if (kind() === 'in-browser' && model().trim() !== '' && !isUsableModelSource(model().trim())) return;
+    if (form() === 'local-model' && model().trim() !== '' && !isUsableModelSource(model().trim())) return;
     const isNew = !profileId();
     const profile = await app.client.send({ type: 'profiles.save', profile: profileInput() }).catch((failure: unknown) => {
       // A profile without a model is said beside the form; any other failure was already reported as a toast.
@@ -153,7 +149,7 @@ export function ProfileForm(props: ProfileFormProps) {
     setDefaultNote('');
     setBusy(true);
     try {
-      if (kind() === 'scripted') await saveScript();
+      if (form() === 'script') await saveScript();
       else await saveProfile();
     } finally {
       setBusy(false);
@@ -181,17 +177,17 @@ export function ProfileForm(props: ProfileFormProps) {
       <div class="field">
         <label for={`${idPrefix}-provider`}>{t('settings.provider')}</label>
         <select id={`${idPrefix}-provider`} class="select" value={kind()} onChange={(event) => changeKind(event.currentTarget.value as ProviderKind)}>
-          <For each={PROVIDERS}>
+          <For each={PROVIDER_KIND_NAMES}>
             {(option) => (
-              <option value={option.kind} selected={option.kind === kind()}>
-                {t(option.labelKey)}
+              <option value={option} selected={option === kind()}>
+                {t(PROVIDER_KINDS[option].labelKey)}
               </option>
             )}
           </For>
         </select>
       </div>
       <Show
-        when={kind() !== 'scripted'}
+        when={form() !== 'script'}
         fallback={
           <>
             <div class="field">
@@ -233,15 +229,15 @@ export function ProfileForm(props: ProfileFormProps) {
           <label for={`${idPrefix}-name`}>{t('settings.name')}</label>
           <input id={`${idPrefix}-name`} class="input" value={name()} placeholder={t(provider().labelKey)} onInput={(event) => setName(event.currentTarget.value)} />
         </div>
-        {/* The in-browser model has its own fields; the others' connection fields follow. */}
-        <Show when={kind() === 'in-browser'}>
+        {/* A model on this device has its own fields; a connection's follow. */}
+        <Show when={form() === 'local-model'}>
           <LocalModelSettings source={model()} onSourceChange={setModel} actionsMount={downloadSlot()} />
         </Show>
-        <Show when={kind() !== 'in-browser'}>
+        <Show when={form() === 'connection'}>
           <ProfileConnectionFields
             idPrefix={idPrefix}
             baseUrl={baseUrl()}
-            baseUrlHint={provider().baseUrlHint}
+            baseUrlHint={providerKind(kind()).baseUrlHint ?? ''}
             onBaseUrlChange={setBaseUrl}
             apiKey={apiKey()}
             keyPlaceholder={storedKeyApplies() ? maskedKey() : ''}
@@ -261,7 +257,7 @@ export function ProfileForm(props: ProfileFormProps) {
           onTemperatureChange={setTemperature}
           maxOutputTokens={maxOutputTokens()}
           onMaxOutputTokensChange={setMaxOutputTokens}
-          imagesOption={kind() === 'openai-compatible' || kind() === 'anthropic'}
+          imagesOption={providerKind(kind()).images === 'choice'}
           acceptsImages={acceptsImages()}
           onAcceptsImagesChange={setAcceptsImages}
         />

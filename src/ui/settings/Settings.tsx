@@ -1,6 +1,7 @@
 import { createSignal, createUniqueId, For, onMount, Show } from 'solid-js';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { ProfileView, ProviderKind } from '../../schema/records';
+import { PROVIDER_KINDS } from '../../schema/provider-kinds';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
 import type { Locale } from '../i18n/dictionary';
@@ -38,8 +39,7 @@ export function Settings() {
 
   function targetFor(profileId: string): FormTarget {
     const profile = app.state.profiles.find((candidate) => candidate.id === profileId);
-    if (!profile || profile.kind === 'scripted') return profile ? { kind: 'scripted', profile } : { kind: 'scripted' };
-    return { kind: profile.kind, profile };
+    return profile ? { kind: profile.kind, profile } : { kind: 'scripted' };
   }
 
   onMount(async () => {
@@ -125,7 +125,7 @@ export function Settings() {
             {(profile) => (
               <li class="profile-item" classList={{ default: profile.id === defaultProfileId() }}>
                 <span class="profile-name">{profileName(profile)}</span>
-                <span class="profile-kind">{t(`provider.${profile.kind === 'openai-compatible' ? 'openai' : profile.kind}`)}</span>
+                <span class="profile-kind">{t(PROVIDER_KINDS[profile.kind].labelKey)}</span>
                 <Show when={profile.id === defaultProfileId()}>
                   <span class="badge">{t('settings.default')}</span>
                 </Show>

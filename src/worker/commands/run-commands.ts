@@ -1,5 +1,5 @@
 import type { DeviceRef } from '../../schema/device';
-import { profileAcceptsImages } from '../../schema/limits';
+import { profileAcceptsImages } from '../../schema/provider-kinds';
 import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
 import type { PreparedAttachment } from '../attachments/attachment-records';

@@ -1,7 +1,10 @@
+import type { ProfileInput } from '../../schema/commands';
+import { providerKind } from '../../schema/provider-kinds';
 import type { Settings } from '../../schema/records';
 import { parseScript } from '../../schema/script';
 import { WireError } from '../../schema/wire-error';
 import { DEMO_SCRIPT } from '../providers/demo-script';
+import { builtInRefusal } from '../settings/settings-store';
 import type { CommandHandlerDeps, Handlers } from './command-deps';
 
 /** The settings and model profiles: every change is told to the UI as a `settings-changed` or `profiles-changed` event. */
@@ -26,6 +29,7 @@ export function createSettingsHandlers(deps: CommandHandlerDeps) {
     },
     'profiles.list': () => settings.listProfiles(),
     'profiles.save': async (command) => {
+      checkProfileKind(command.profile);
       const saved = await settings.saveProfile(command.profile);
       deps.emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
       return saved;
@@ -38,4 +42,16 @@ export function createSettingsHandlers(deps: CommandHandlerDeps) {
     },
     'profiles.test': async (command) => deps.testConnection(await settings.resolveInput(command.profile)),
   } satisfies Partial<Handlers>;
+}
+
+/**
+ * What a profile's kind asks of it before it is saved (`PROVIDER_KINDS`): a built-in kind is never saved as a profile;
+ * a connection names its model (an in-browser profile may wait for its download).
+ */
+function checkProfileKind(input: ProfileInput): void {
+  const { form } = providerKind(input.kind);
+  if (form === 'script') throw builtInRefusal();
+  if (form === 'connection' && input.model === '') {
+    throw new WireError({ code: 'invalid_command', reason: 'profile_no_model', message: 'Choose the model this profile talks to (Test connection lists the server’s models).', field: 'profile.model' });
+  }
 }

@@ -1,16 +1,8 @@
-import { jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type ToolSet } from 'ai';
-import type { Model, ModelPart, ModelRequest, ToolSpec } from '../../core/model';
-import type { Profile, Usage } from '../../schema/records';
-import { samplingOf, systemFor } from './instructions';
-import { abortReason, createRepeatFilter, prepareMessages } from './continuation';
+import { jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { ModelPart, PromptMessage, PromptRequest, Provider, ToolSpec } from '../../core/model';
+import type { Usage } from '../../schema/records';
+import { abortReason, createRepeatFilter } from './continuation';
 import { cutStreamError, isAbortError, toModelError, type ProviderErrorContext } from './errors';
-
-/** How a provider module builds its model from a profile, beyond the profile itself. */
-export interface ProviderBuildOptions {
-  /** A fetch to use instead of the global one (tests pass a browser-like one that enforces CORS). */
-  fetch?: typeof fetch;
-  system?: string;
-}
 
 /**
  * The fetch the providers get. The SDK adds a `user-agent` header to every request; a browser that lets a page set it
@@ -25,31 +17,21 @@ export function withoutUserAgent(base?: typeof fetch): typeof fetch {
   };
 }
 
-export { CONTINUE_INSTRUCTION, createRepeatFilter } from './continuation';
-
 export interface AiSdkModelOptions {
   /** Where errors are worded from (the base URL, the model) and what they must never contain (the key). */
   errorContext: ProviderErrorContext;
-  system?: string;
-  /** The profile: its instructions (unless the conversation has its own) and its sampling settings. */
-  profile?: Pick<Profile, 'instructions' | 'temperature' | 'maxOutputTokens'>;
-  /**
-   * How a cut reply is continued. `prefill`: the partial reply is sent last and the model carries on from it
-   * (Anthropic). `instruct`: a trailing assistant message is not continued by Chat Completions servers, so a
-   * one-off instruction asks the model to go on exactly where it stopped.
-   */
-  continuation?: 'prefill' | 'instruct';
 }
 
 /**
- * Wraps an AI SDK language model as our Model: one `streamText` call per step, no SDK retries (the loop backs off),
- * tools declared without `execute` so a tool call ends the step. Yields text and reasoning deltas, every tool call
+ * Wraps an AI SDK language model as a Provider: one `streamText` call per step over the prompt as the SDK's messages
+ * (a cut reply is continued by sending the partial reply last: the model carries on from it), no SDK retries (the
+ * loop backs off), tools declared without `execute` so a tool call ends the step. Yields text and reasoning deltas, every tool call
  * (an invalid one too, with its raw input, so our validator can tell the model what to fix) and a final `finish`.
  * Failures throw ModelError; a Stop (abort) throws the abort reason unchanged.
  */
-export function createAiSdkModel(languageModel: LanguageModel, options: AiSdkModelOptions): Model {
+export function createAiSdkModel(languageModel: LanguageModel, options: AiSdkModelOptions): Provider {
   return {
-    async *streamStep(request: ModelRequest): AsyncIterable<ModelPart> {
+    async *streamPrompt(request: PromptRequest): AsyncIterable<ModelPart> {
       const context: ProviderErrorContext = { ...options.errorContext };
       const fail = async (error: unknown): Promise<never> => {
         throw isAbortError(error) || request.signal.aborted ? abortReason(request.signal, error) : await toModelError(error, context);
@@ -59,9 +41,9 @@ export function createAiSdkModel(languageModel: LanguageModel, options: AiSdkMod
       try {
         const result = streamText({
           model: languageModel,
-          ...withSystem(systemFor(options.system, options.profile ?? {}, request.conversation)),
-          ...samplingOf(options.profile ?? {}),
-          messages: prepareMessages(request, options.continuation ?? 'prefill'),
+          ...(request.prompt.system ? { instructions: request.prompt.system } : {}),
+          ...request.sampling,
+          messages: request.prompt.messages.map(toModelMessage),
           tools: toToolSet(request.tools),
           maxRetries: 0,
           abortSignal: request.signal,
@@ -136,6 +118,8 @@ function toUsage(usage: { inputTokens: number | undefined; outputTokens: number 
   return result;
 }
 
-function withSystem(system: string | undefined): { instructions?: string } {
-  return system ? { instructions: system } : {};
+/** A prompt message as the SDK's: the same shape, without what says which stored file a part gives. */
+function toModelMessage(message: PromptMessage): ModelMessage {
+  if (message.role !== 'user' || typeof message.content === 'string') return message;
+  return { role: 'user', content: message.content.map(({ attachment: _attachment, ...part }) => part) };
 }

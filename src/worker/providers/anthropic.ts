@@ -1,8 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
-import type { Model } from '../../core/model';
+import type { Provider, ProviderBuildOptions } from '../../core/model';
 import type { Profile } from '../../schema/records';
-import { createAiSdkModel, withoutUserAgent, type ProviderBuildOptions } from './ai-sdk-model';
-import { CORS_REQUEST_HEADERS } from './errors';
+import { createAiSdkModel, withoutUserAgent } from './ai-sdk-model';
 
 /** Anthropic's Messages API: without this header it refuses calls made from a browser page. */
 export const ANTHROPIC_BROWSER_HEADERS = { 'anthropic-dangerous-direct-browser-access': 'true' } as const;
@@ -11,7 +10,7 @@ export const ANTHROPIC_BROWSER_HEADERS = { 'anthropic-dangerous-direct-browser-a
  * A Model for Anthropic's Messages API at `${baseUrl}/messages` (baseUrl like https://api.anthropic.com/v1).
  * The key goes as `x-api-key` to `profile.baseUrl` and nowhere else.
  */
-export function createAnthropicModel(profile: Profile, options: ProviderBuildOptions = {}): Model {
+export function createAnthropicModel(profile: Profile, options: ProviderBuildOptions = {}): Provider {
   const provider = createAnthropic({
     baseURL: profile.baseUrl,
     apiKey: profile.apiKey,
@@ -23,10 +22,8 @@ export function createAnthropicModel(profile: Profile, options: ProviderBuildOpt
       baseUrl: profile.baseUrl,
       apiKey: profile.apiKey,
       model: profile.model,
-      requestHeaders: CORS_REQUEST_HEADERS['anthropic'],
+      ...(options.corsHeaders ? { requestHeaders: options.corsHeaders } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
-    ...(options.system ? { system: options.system } : {}),
-    profile,
   });
 }

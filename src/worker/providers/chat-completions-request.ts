@@ -1,5 +1,4 @@
-import type { ModelMessage } from 'ai';
-import type { ToolSpec } from '../../core/model';
+import type { PromptMessage, Sampling, ToolSpec } from '../../core/model';
 import { toBase64 } from '../../core/base64';
 
 /** A Chat Completions message as sent on the wire. */
@@ -13,15 +12,15 @@ export type ChatMessage =
 export type ChatUserPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 /**
- * The request body of one streamed Chat Completions step: the history (as history-mapping.ts gives it) in the wire's
+ * The request body of one streamed Chat Completions step: the prompt's messages (see `core/prompt.ts`) in the wire's
  * shape, the tools as functions, usage asked for in the last chunk. The same body the AI SDK's provider sends.
  */
 export function chatCompletionsBody(
   model: string,
-  messages: readonly ModelMessage[],
+  messages: readonly PromptMessage[],
   tools: readonly ToolSpec[],
   system?: string,
-  sampling: { temperature?: number; maxOutputTokens?: number } = {},
+  sampling: Sampling = {},
 ): Record<string, unknown> {
   const wire: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   for (const message of messages) wire.push(...toChatMessages(message));
@@ -38,14 +37,11 @@ export function chatCompletionsBody(
   };
 }
 
-function toChatMessages(message: ModelMessage): ChatMessage[] {
+function toChatMessages(message: PromptMessage): ChatMessage[] {
   switch (message.role) {
-    case 'system':
-      return [{ role: 'system', content: message.content }];
     case 'user':
       return [{ role: 'user', content: userContent(message.content) }];
     case 'assistant': {
-      if (typeof message.content === 'string') return [{ role: 'assistant', content: message.content }];
       let content = '';
       const calls: NonNullable<Extract<ChatMessage, { role: 'assistant' }>['tool_calls']> = [];
       for (const part of message.content) {
@@ -55,12 +51,7 @@ function toChatMessages(message: ModelMessage): ChatMessage[] {
       return [calls.length > 0 ? { role: 'assistant', content, tool_calls: calls } : { role: 'assistant', content }];
     }
     case 'tool':
-      return message.content.flatMap((part) => {
-        if (part.type !== 'tool-result') return [];
-        const output = part.output;
-        const content = output.type === 'text' || output.type === 'error-text' ? output.value : JSON.stringify('value' in output ? output.value : output);
-        return [{ role: 'tool' as const, tool_call_id: part.toolCallId, content }];
-      });
+      return message.content.map((part) => ({ role: 'tool' as const, tool_call_id: part.toolCallId, content: part.output.value }));
   }
 }
 
@@ -68,12 +59,12 @@ function toChatMessages(message: ModelMessage): ChatMessage[] {
  * A user message's content on the wire: a string unless it holds an image, then parts, each image as a data URL (the
  * Chat Completions form every OpenAI-compatible server that takes images reads). Text parts are a paragraph apart.
  */
-function userContent(content: Extract<ModelMessage, { role: 'user' }>['content']): string | ChatUserPart[] {
+function userContent(content: Extract<PromptMessage, { role: 'user' }>['content']): string | ChatUserPart[] {
   if (typeof content === 'string') return content;
   const parts: ChatUserPart[] = [];
   for (const part of content) {
     if (part.type === 'text') parts.push({ type: 'text', text: part.text });
-    else if (part.type === 'file' && part.data instanceof Uint8Array && part.mediaType.startsWith('image/')) {
+    else if (part.mediaType.startsWith('image/')) {
       parts.push({ type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${toBase64(part.data)}` } });
     }
   }

@@ -1,19 +1,19 @@
 import type { ModelError } from '../../core/model';
 import type { ConnectionTestResult } from '../../schema/protocol';
 import type { Profile } from '../../schema/records';
-import { CORS_REQUEST_HEADERS, errorText, fetchFailureError, httpStatusError, isAbortError, scrubSecret, type ProviderErrorContext } from './errors';
-import { missingSettings } from './registry';
+import { errorText, fetchFailureError, httpStatusError, isAbortError, scrubSecret, type ProviderErrorContext } from './errors';
+import { missingSettings, PROVIDER_CODE } from './provider-kinds';
 
 const TEST_TIMEOUT_MS = 15_000;
 
 /**
- * Checks a profile the way the app will use it: GET `${baseUrl}/models` with the profile's auth headers, from this
+ * Checks a profile the way the app will use it: GET `${baseUrl}/models` with its kind's headers, from this
  * page. Lists the model ids on success; on failure says what to fix (key rejected, CORS, unreachable…). The key never
  * appears in the message.
  */
 export async function testConnection(profile: Profile, options: { fetch?: typeof fetch } = {}): Promise<ConnectionTestResult> {
-  if (profile.kind === 'scripted') return { ok: true, reason: 'scripted', message: 'The scripted model runs in this app and needs no connection.' };
-  if (profile.kind === 'in-browser') return { ok: true, reason: 'in_browser', message: 'The in-browser model runs on this device and needs no connection once it is downloaded.' };
+  const code = PROVIDER_CODE[profile.kind];
+  if (code.noConnection) return { ok: true, ...code.noConnection };
   const missing = missingSettings(profile).filter((item) => item !== 'a model name');
   if (missing.length > 0) return { ok: false, reason: 'missing_settings', message: `Fill in ${missing.join(' and ')} first.` };
 
@@ -22,7 +22,7 @@ export async function testConnection(profile: Profile, options: { fetch?: typeof
     baseUrl,
     apiKey: profile.apiKey,
     model: profile.model,
-    requestHeaders: CORS_REQUEST_HEADERS[profile.kind],
+    ...(code.corsHeaders ? { requestHeaders: code.corsHeaders } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   const fetchImplementation = options.fetch ?? globalThis.fetch;
@@ -30,7 +30,7 @@ export async function testConnection(profile: Profile, options: { fetch?: typeof
   try {
     response = await fetchImplementation(`${baseUrl}/models`, {
       method: 'GET',
-      headers: authHeaders(profile),
+      headers: code.headers?.(profile) ?? {},
       signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
     });
   } catch (error) {
@@ -54,14 +54,6 @@ export async function testConnection(profile: Profile, options: { fetch?: typeof
   const summary = `Connected. ${models.length} model${models.length === 1 ? '' : 's'} available.`;
   const message = listed ? summary : `${summary} The model "${profile.model}" is not among them: check its name.`;
   return { ok: true, reason: listed ? 'connected' : 'connected_model_missing', params: { count: models.length, model: profile.model }, message: scrubSecret(message, profile.apiKey), models };
-}
-
-function authHeaders(profile: Profile): Record<string, string> {
-  if (profile.kind === 'anthropic') {
-    // The headers the SDK sends (anthropic.ts), written out so a test does not load the SDK.
-    return { 'x-api-key': profile.apiKey, 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' };
-  }
-  return profile.apiKey ? { authorization: `Bearer ${profile.apiKey}` } : {};
 }
 
 function failure(error: ModelError): ConnectionTestResult {

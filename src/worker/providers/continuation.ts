@@ -1,29 +1,4 @@
-import type { ModelMessage } from 'ai';
-import type { ModelRequest } from '../../core/model';
-import { toModelMessages } from './history-mapping';
-
-/** How a cut reply is continued: shared by the AI SDK providers and the lean Chat Completions one. */
-export const CONTINUE_INSTRUCTION =
-  'Your previous reply was cut off. Continue it exactly where it stopped, without repeating anything you already wrote.';
-
-/**
- * The history as the SDK wants it. On a continuation the history already ends with the partial assistant message;
- * Anthropic refuses a final assistant text that ends in whitespace, so that tail is trimmed.
- */
-export function prepareMessages(request: ModelRequest, style: 'prefill' | 'instruct'): ModelMessage[] {
-  const messages = toModelMessages(request.history, { attachments: request.attachments });
-  const last = messages.at(-1);
-  if (request.continuation === undefined || last?.role !== 'assistant' || typeof last.content === 'string') return messages;
-  const content = [...last.content];
-  const tail = content.at(-1);
-  if (tail?.type === 'text') {
-    const trimmed = tail.text.trimEnd();
-    if (trimmed === '') content.pop();
-    else content[content.length - 1] = { ...tail, text: trimmed };
-  }
-  const prepared = content.length === 0 ? messages.slice(0, -1) : [...messages.slice(0, -1), { ...last, content }];
-  return style === 'instruct' && content.length > 0 ? [...prepared, { role: 'user', content: CONTINUE_INSTRUCTION }] : prepared;
-}
+/** What the providers share about continuing a cut reply (see `buildPrompt` and `instructedMessages` for the prompt's part). */
 
 /**
  * Holds back the start of a continuation while it could still be a repeat of `written`; a full repeat is dropped,

@@ -23,12 +23,6 @@ export interface ProviderErrorContext {
   fetch?: typeof fetch;
 }
 
-/** The request headers a browser's CORS preflight asks each kind of server to allow (named in the CORS advice). */
-export const CORS_REQUEST_HEADERS = {
-  'openai-compatible': ['authorization', 'content-type'],
-  anthropic: ['x-api-key', 'anthropic-version', 'anthropic-dangerous-direct-browser-access', 'content-type'],
-} as const;
-
 const PROBE_TIMEOUT_MS = 5000;
 const PROVIDER_MESSAGE_LIMIT = 400;
 // What each engine's fetch says when it never got a response: Chromium, Firefox, Safari, node/undici.

@@ -1,13 +1,12 @@
-import type { Model, ModelPart, ModelRequest } from '../../core/model';
+import type { ModelPart, PromptRequest, Provider, ProviderBuildOptions } from '../../core/model';
 import { ModelError } from '../../core/model';
+import { instructedMessages } from '../../core/prompt';
 import type { Profile } from '../../schema/records';
-import { samplingOf, systemFor } from './instructions';
-import type { ProviderBuildOptions } from './ai-sdk-model';
 import { chatCompletionsBody } from './chat-completions-request';
 import { ChatCompletionsReader } from './chat-completions-reader';
 import { ChatCompletionsStreamError } from './chat-completions-stream';
-import { abortReason, createRepeatFilter, prepareMessages } from './continuation';
-import { CORS_REQUEST_HEADERS, errorText, httpStatusError, isAbortError, malformedStreamError, scrubSecret, toModelError, type ProviderErrorContext } from './errors';
+import { abortReason, createRepeatFilter } from './continuation';
+import { errorText, httpStatusError, isAbortError, malformedStreamError, scrubSecret, toModelError, type ProviderErrorContext } from './errors';
 
 /**
  * A Model for any OpenAI-compatible chat-completions server (OpenAI, OpenRouter, Groq, Ollama, LM Studio,
@@ -18,26 +17,27 @@ import { CORS_REQUEST_HEADERS, errorText, httpStatusError, isAbortError, malform
  * pipeline cost about 180 µs of worker CPU per server-sent event, which a fast server's one-token events multiply.
  * Errors are classified by the same rules as the SDK providers (errors.ts).
  */
-export function createOpenAiCompatibleModel(profile: Profile, options: ProviderBuildOptions = {}): Model {
+export function createOpenAiCompatibleModel(profile: Profile, options: ProviderBuildOptions = {}): Provider {
   const baseUrl = profile.baseUrl.replace(/\/+$/, '');
   const errorContext: ProviderErrorContext = {
     baseUrl: profile.baseUrl,
     apiKey: profile.apiKey,
     model: profile.model,
-    requestHeaders: CORS_REQUEST_HEADERS['openai-compatible'],
+    ...(options.corsHeaders ? { requestHeaders: options.corsHeaders } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (profile.apiKey) headers.authorization = `Bearer ${profile.apiKey}`;
 
   return {
-    async *streamStep(request: ModelRequest): AsyncIterable<ModelPart> {
+    async *streamPrompt(request: PromptRequest): AsyncIterable<ModelPart> {
       const context: ProviderErrorContext = { ...errorContext };
       const fail = async (error: unknown): Promise<never> => {
         throw isAbortError(error) || request.signal.aborted ? abortReason(request.signal, error) : await classify(error, context);
       };
       request.signal.throwIfAborted();
-      const body = chatCompletionsBody(profile.model, prepareMessages(request, 'instruct'), request.tools, systemFor(options.system, profile, request.conversation), samplingOf(profile));
+      // A trailing assistant message is not continued by Chat Completions servers: a cut reply is continued on instruction.
+      const body = chatCompletionsBody(profile.model, instructedMessages(request), request.tools, request.prompt.system, request.sampling);
       let response: Response;
       try {
         response = await (options.fetch ?? globalThis.fetch)(`${baseUrl}/chat/completions`, {

@@ -1,55 +1,26 @@
-import { ModelError, type Model } from '../../core/model';
+import { ModelError, type Model, type ProviderBuildOptions } from '../../core/model';
+import { promptedModel } from '../../core/prompt';
 import type { Profile } from '../../schema/records';
-import { createScriptedModel, parseScript } from './scripted';
-import type { ProviderBuildOptions } from './ai-sdk-model';
+import { missingSettings, PROVIDER_CODE } from './provider-kinds';
 
 /**
- * The Model a profile describes. The scripted model is built from `scriptText` (a bad script is a ModelError
- * 'config' naming the problem). Real providers are loaded on first use, so the worker's start never waits for the
- * AI SDK; an incomplete profile (no base URL, no model, no Anthropic key) is a ModelError 'config'.
+ * The Model a profile describes: its kind's code (loaded on first use, see PROVIDER_CODE) behind the prompt core builds
+ * for each step (`promptedModel`: Parley's prompt `system`, the instructions, the history). An incomplete profile (no
+ * base URL, no model, no key its kind needs; an in-browser one without its model) is a ModelError 'config', said
+ * before its code is loaded, and so is one its kind's code cannot run (a broken script).
  */
-export async function createModelForProfile(profile: Profile, scriptText: string, options: ProviderBuildOptions = {}): Promise<Model> {
-  if (profile.kind === 'scripted') {
-    const parsed = parseScript(scriptText);
-    if (!parsed.ok) throw new ModelError('config', `The scripted model cannot run (fix it in Settings → Script): ${parsed.error}`, { detail: { key: 'script_invalid', params: { said: parsed.error } } });
-    return createScriptedModel(parsed.script, { ...(options.system !== undefined ? { system: options.system } : {}), profile });
-  }
-  if (profile.kind === 'in-browser') {
-    if (profile.model.trim() === '') throw new ModelError('config', `The profile "${profile.name}" has no model yet. Open Settings, choose a model and press Download.`, { detail: { key: 'in_browser_no_model', params: { name: profile.name } } });
-    const { createInBrowserModel } = await import('./in-browser/in-browser-model');
-    return createInBrowserModel(profile, options.system !== undefined ? { system: options.system } : {});
-  }
+export async function createModelForProfile(profile: Profile, scriptText: string, options: Pick<ProviderBuildOptions, 'fetch'> & { system?: string } = {}): Promise<Model> {
   const missing = missingSettings(profile);
   if (missing.length > 0) {
     throw new ModelError('config', `The profile "${profile.name}" needs ${missing.join(' and ')} before it can be used. Open Settings to fill ${missing.length > 1 ? 'them' : 'it'} in.`, {
       detail: { key: 'profile_incomplete', params: { name: profile.name } },
     });
   }
-  if (profile.kind === 'anthropic') {
-    const { createAnthropicModel } = await import('./anthropic');
-    return createAnthropicModel(profile, options);
-  }
-  const { createOpenAiCompatibleModel } = await import('./openai-compatible');
-  return createOpenAiCompatibleModel(profile, options);
+  const code = PROVIDER_CODE[profile.kind];
+  const unready = code.unready?.(profile);
+  if (unready) throw unready;
+  const { system, ...build } = options;
+  const create = await code.load();
+  return promptedModel(create(profile, { ...build, script: scriptText, ...(code.corsHeaders ? { corsHeaders: code.corsHeaders } : {}) }), { system, profile });
 }
 
-
-/** What a non-scripted profile still lacks, in words for the user. */
-export function missingSettings(profile: Profile): string[] {
-  const missing: string[] = [];
-  if (profile.baseUrl.trim() === '') missing.push('a base URL');
-  else if (!isHttpUrl(profile.baseUrl)) missing.push('a base URL starting with http:// or https://');
-  if (profile.model.trim() === '') missing.push('a model name');
-  // Anthropic always wants a key; OpenAI-compatible local servers (Ollama, LM Studio…) do not.
-  if (profile.kind === 'anthropic' && profile.apiKey.trim() === '') missing.push('an API key');
-  return missing;
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}

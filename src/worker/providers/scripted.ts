@@ -1,10 +1,14 @@
-import type { Model, ModelPart, ModelRequest } from '../../core/model';
-import type { Message, Profile } from '../../schema/records';
-import type { ParsedScript, ScriptStep } from '../../schema/script';
-import { systemFor } from './instructions';
-import { visibleFileName } from '../../schema/file-name';
+import { ModelError, type ModelPart, type PromptMessage, type PromptRequest, type Provider, type ProviderFactory } from '../../core/model';
+import { parseScript, type ParsedScript, type ScriptStep } from '../../schema/script';
 
 export { parseScript } from '../../schema/script';
+
+/** The scripted kind's code: the script in `options.script` (a bad one is a ModelError 'config' naming the problem). */
+export const createScriptedProvider: ProviderFactory = (_profile, options) => {
+  const parsed = parseScript(options.script ?? '');
+  if (!parsed.ok) throw new ModelError('config', `The scripted model cannot run (fix it in Settings → Script): ${parsed.error}`, { detail: { key: 'script_invalid', params: { said: parsed.error } } });
+  return createScriptedModel(parsed.script);
+};
 
 /** What the scripted model says once a conversation has used up every step of its script. */
 export const SCRIPT_ENDED_TEXT =
@@ -15,26 +19,22 @@ export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 export interface ScriptedModelOptions {
   /** Waits between chunks; it must reject with `signal.reason` once the signal aborts. Tests inject an instant one. */
   sleep?: Sleep;
-  /** Parley's own system prompt, which `{{systemPrompt}}` shows with the instructions after it. */
-  system?: string;
-  /** The profile's instructions, which a conversation's own take the place of (see systemFor). */
-  profile?: Pick<Profile, 'instructions'>;
 }
 
 /**
- * A deterministic, offline model: the reply to a conversation's n-th call (`conversation.completedSteps`) is
- * step n of the script, streamed in chunks at the script's pace, then its tool calls (ids `call_<step>_<i>`),
- * then `finish`. An aborted `request.signal` stops the stream by throwing the signal's reason.
+ * A deterministic, offline model: the reply to a conversation's n-th call (`completedSteps`) is step n of the script,
+ * streamed in chunks at the script's pace, then its tool calls (ids `call_<step>_<i>`), then `finish`. Its templates
+ * show what it received (see TemplateValues). An aborted `request.signal` stops the stream by throwing the signal's reason.
  */
-export function createScriptedModel(script: ParsedScript, options: ScriptedModelOptions = {}): Model {
+export function createScriptedModel(script: ParsedScript, options: ScriptedModelOptions = {}): Provider {
   const sleep = options.sleep ?? abortableSleep;
   return {
-    async *streamStep(request: ModelRequest): AsyncIterable<ModelPart> {
+    async *streamPrompt(request: PromptRequest): AsyncIterable<ModelPart> {
       const { signal } = request;
       signal.throwIfAborted();
-      const stepIndex = request.conversation.completedSteps;
+      const stepIndex = request.completedSteps;
       const step: ScriptStep = script.steps[stepIndex] ?? { text: SCRIPT_ENDED_TEXT };
-      const values = { ...templateValues(request.history), systemPrompt: systemFor(options.system, options.profile ?? {}, request.conversation) ?? '', attachments: attachmentsText(request) };
+      const values = { ...templateValues(request.prompt.messages), systemPrompt: request.prompt.system ?? '', attachments: attachmentsText(request.prompt.messages) };
 
       const text = step.text === undefined ? '' : renderTemplate(step.text, values);
       const continued = request.continuation?.text ?? '';
@@ -94,27 +94,22 @@ function renderTemplate(template: string, values: TemplateValues): string {
 }
 
 /**
- * What the model "received": the last user message's text, the reply before it (`''` when none), and the last tool
- * result, whichever block held it.
+ * What the model received: the last user message's text, the reply before it (`''` when none: the text of the last
+ * assistant turn before that message), and the last tool result.
  */
-function templateValues(history: readonly Message[]): Omit<TemplateValues, 'systemPrompt' | 'attachments'> {
+function templateValues(messages: readonly PromptMessage[]): Omit<TemplateValues, 'systemPrompt' | 'attachments'> {
   let lastUserMessage = '';
   let lastAssistantMessage = '';
   let replyBefore = '';
   let lastToolResult = '';
-  for (const message of history) {
-    const text = message.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+  for (const message of messages) {
     if (message.role === 'user') {
-      lastUserMessage = text.join('\n');
+      lastUserMessage = typeof message.content === 'string' ? message.content : message.content.flatMap((part) => (part.type === 'text' && !part.attachment ? [part.text] : [])).join('\n\n');
       lastAssistantMessage = replyBefore;
+    } else if (message.role === 'assistant') {
+      replyBefore = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     } else {
-      replyBefore = text.join('');
-    }
-    for (const block of message.blocks) {
-      if (block.type === 'tool_call' && block.result !== undefined) lastToolResult = block.result;
-      if (block.type === 'question_request' && block.status !== 'pending' && block.toolResult !== undefined) {
-        lastToolResult = block.toolResult;
-      }
+      for (const result of message.content) lastToolResult = result.output.value;
     }
   }
   return { lastUserMessage, lastAssistantMessage, lastToolResult };
@@ -124,20 +119,11 @@ function templateValues(history: readonly Message[]): Omit<TemplateValues, 'syst
  * `{{attachments}}`: the files of the last user message, each as `name (type, n bytes)` with n counted from the content
  * this step was given (read back from storage), `name (not stored)` when it was not; `none` without files.
  */
-function attachmentsText(request: ModelRequest): string {
-  const last = request.history.findLast((message) => message.role === 'user');
-  const files = last?.attachments ?? [];
+function attachmentsText(messages: readonly PromptMessage[]): string {
+  const last = messages.findLast((message) => message.role === 'user');
+  const files = last && typeof last.content !== 'string' ? last.content.flatMap((part) => (part.attachment ? [part.attachment] : [])) : [];
   if (files.length === 0) return 'none';
-  return files
-    .map((file) => {
-      const content = request.attachments?.get(file.id);
-      // The name as a real model gets it (history-mapping.ts): its bidi controls shown as code points.
-      const name = visibleFileName(file.name);
-      if (!content) return `${name} (not stored)`;
-      const bytes = content.kind === 'image' ? content.bytes.length : new TextEncoder().encode(content.text).length;
-      return `${name} (${file.mimeType}, ${bytes} bytes)`;
-    })
-    .join(', ');
+  return files.map((file) => (file.bytes === undefined ? `${file.name} (not stored)` : `${file.name} (${file.mimeType}, ${file.bytes} bytes)`)).join(', ');
 }
 
 /** A timer that rejects with the signal's reason the moment the signal aborts. */

@@ -7,6 +7,11 @@ import { profilesToRestore } from '../../core/profile-names';
 import { DEMO_SCRIPT, demoLanguage, scriptIn } from '../providers/demo-script';
 import { SETTINGS_KEY, type StoredConfig } from './stored-config';
 
+/** What saving the built-in profile (or another of a built-in kind, see `checkProfileKind`) is refused with. */
+export function builtInRefusal(): WireError {
+  return new WireError({ code: 'invalid_command', reason: 'scripted_profile_builtin', message: 'The scripted profile is built in; edit its script instead.', field: 'profile.kind' });
+}
+
 /** The built-in profile: the scripted model, always there, needing no key. */
 export const SCRIPTED_PROFILE: Profile = { id: SCRIPTED_PROFILE_ID, name: 'Built-in demo', kind: 'scripted', baseUrl: '', apiKey: '', model: '' };
 
@@ -70,12 +75,7 @@ export class SettingsStore {
    * back with its old key, and a key left empty keeps the key stored now.
    */
   async saveProfile(input: ProfileInput): Promise<ProfileView> {
-    if (input.id === SCRIPTED_PROFILE_ID || input.kind === 'scripted') {
-      throw new WireError({ code: 'invalid_command', reason: 'scripted_profile_builtin', message: 'The scripted profile is built in; edit its script instead.', field: 'profile.kind' });
-    }
-    if ((input.kind === 'openai-compatible' || input.kind === 'anthropic') && input.model === '') {
-      throw new WireError({ code: 'invalid_command', reason: 'profile_no_model', message: 'Choose the model this profile talks to (Test connection lists the server’s models).', field: 'profile.model' });
-    }
+    if (input.id === SCRIPTED_PROFILE_ID) throw builtInRefusal();
     if (input.baseUrl && !/^https?:\/\//i.test(input.baseUrl)) {
       throw new WireError({ code: 'invalid_command', reason: 'base_url_scheme', message: 'The base URL must start with http:// or https://', field: 'profile.baseUrl' });
     }

@@ -5,6 +5,7 @@ import type { McpHub } from '../mcp/mcp-hub';
 import { normalizeServerName } from '../mcp/tool-names';
 import { profilesToRestore } from '../../core/profile-names';
 import type { SettingsStore } from '../settings/settings-store';
+import { providerKind } from '../../schema/provider-kinds';
 
 // Settings as part of the backup (issue 18): exported without secrets, and added on import only once the user agreed.
 
@@ -13,7 +14,7 @@ export async function exportSettings(settings: SettingsStore, hub: McpHub): Prom
   const [stored, profiles, servers] = await Promise.all([settings.getSettings(), settings.listProfiles(), hub.listServers()]);
   return {
     script: stored.script,
-    profiles: profiles.filter((profile) => profile.kind !== 'scripted').map(({ apiKeyMasked: _masked, ...profile }) => profile),
+    profiles: profiles.filter((profile) => providerKind(profile.kind).form !== 'script').map(({ apiKeyMasked: _masked, ...profile }) => profile),
     mcpServers: servers.map((server) => ({ name: server.name, url: server.url })),
   };
 }

@@ -1,10 +1,7 @@
 import type { ChatCompletionMessage, ChatCompletionTool } from '@wllama/wllama/esm/index.js';
-import type { ModelMessage } from 'ai';
-import { ModelError, type Model, type ModelPart, type ModelRequest, type ToolSpec } from '../../../core/model';
+import { ModelError, type ModelPart, type PromptMessage, type PromptRequest, type Provider, type ToolSpec } from '../../../core/model';
+import { instructedMessages } from '../../../core/prompt';
 import type { Profile, Usage } from '../../../schema/records';
-import { QUESTION_TOOL_NAME } from '../../../core/question-tool';
-import { systemFor } from '../instructions';
-import { toModelMessages } from '../history-mapping';
 import { contextError, contextOverflow, toolsLeftOutNote, toolsLeftOutNotice } from './context-fit';
 import { holdEngine, loadEngine, unloadEngineIfIdle } from './engine';
 import { LocalModelStoreError, recordSpeed } from './model-store';
@@ -12,31 +9,25 @@ import { createToolCallParser } from './tool-call-parser';
 import { toolCallGrammar } from './tool-grammar';
 
 const MAX_REPLY_TOKENS = 1024;
-const CONTINUE_INSTRUCTION = 'Your previous reply was cut off. Continue it exactly where it stopped, without repeating anything you already wrote.';
 
 /**
  * A model that runs on this device: the profile's `model` is the stored model's source (its URL, or `file:<name>`).
  * Each step renders the model's own chat template with the tools, streams the raw text, and parses its Qwen/Hermes
  * `<tool_call>` blocks into tool calls. With "ask first" on, the first step of a turn is sampled under a grammar that
- * allows only a valid `question` call (the engine refuses a custom grammar together with its own tool handling, so in
- * that step the tools are described in the system message, as the model's template would).
+ * allows only a valid call of a tool that asks the user (`ToolSpec.asksUser`: the question tool). The engine refuses a
+ * custom grammar together with its own tool handling, so in that step the tools are described in the system message,
+ * as the model's template would.
  */
-export function createInBrowserModel(profile: Profile, options: { system?: string } = {}): Model {
+export function createInBrowserModel(profile: Profile): Provider {
   const source = profile.model.trim();
   let callCount = 0;
   return {
-    async *streamStep(request: ModelRequest): AsyncIterable<ModelPart> {
+    async *streamPrompt(request: PromptRequest): AsyncIterable<ModelPart> {
       request.signal.throwIfAborted();
-      let engine;
-      try {
-        engine = await loadEngine(source);
-      } catch (error) {
-        if (error instanceof LocalModelStoreError) throw new ModelError('config', error.message, { cause: error });
-        throw error;
-      }
+      const engine = await engineFor(source);
       request.signal.throwIfAborted();
-      const questionTool = request.tools.filter((tool) => tool.name === QUESTION_TOOL_NAME);
-      const constrained = engine.constrainToolCalls && questionTool.length > 0 && request.history.at(-1)?.role === 'user' && !request.continuation;
+      const askingTools = request.tools.filter((tool) => tool.asksUser);
+      const constrained = engine.constrainToolCalls && askingTools.length > 0 && request.prompt.messages.at(-1)?.role === 'user' && !request.continuation;
       const parser = createToolCallParser({ newId: () => `local_${Date.now().toString(36)}_${callCount++}` });
       let usage: Usage | undefined;
       // Tried with the tools first; refused as too long for the context (before any text), tried again without them.
@@ -45,9 +36,8 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       try {
         for (;;) {
           const grammar = withTools && constrained;
-          const instructions = systemFor(options.system, profile, request.conversation);
           const toolsLeftOut = !withTools && request.tools.length > 0;
-          const system = toolsLeftOut ? [instructions, toolsLeftOutNote(engine.contextTokens)].filter(Boolean).join('\n\n') : instructions;
+          const system = toolsLeftOut ? [request.prompt.system, toolsLeftOutNote(engine.contextTokens)].filter(Boolean).join('\n\n') : request.prompt.system;
           const messages = toEngineMessages(request, system || undefined, grammar ? request.tools : []);
           let streamed = false;
           try {
@@ -55,11 +45,11 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
               messages,
               stream: true,
               abortSignal: request.signal,
-              max_tokens: Math.min(profile.maxOutputTokens ?? MAX_REPLY_TOKENS, MAX_REPLY_TOKENS),
-              temperature: profile.temperature ?? 0.7,
+              max_tokens: Math.min(request.sampling.maxOutputTokens ?? MAX_REPLY_TOKENS, MAX_REPLY_TOKENS),
+              temperature: request.sampling.temperature ?? 0.7,
               top_p: 0.8,
               top_k: 20,
-              ...(grammar ? { grammar: toolCallGrammar(questionTool) } : withTools ? { tools: request.tools.map(toEngineTool), tool_choice: 'auto' as const } : {}),
+              ...(grammar ? { grammar: toolCallGrammar(askingTools) } : withTools ? { tools: request.tools.map(toEngineTool), tool_choice: 'auto' as const } : {}),
             });
             for await (const chunk of drainedOnExit(stream)) {
               request.signal.throwIfAborted();
@@ -91,7 +81,7 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
         release();
         if (request.signal.aborted) throw request.signal.reason;
         const overflow = contextOverflow(error);
-        if (overflow) throw contextError(overflow, engine.contextTokens, request.history.length, error);
+        if (overflow) throw contextError(overflow, engine.contextTokens, request.prompt.messages.length, error);
         // A failure inside the engine can leave its worker unusable: the next step loads it afresh (once no other reply
         // is generating on it).
         await unloadEngineIfIdle();
@@ -106,6 +96,16 @@ export function createInBrowserModel(profile: Profile, options: { system?: strin
       yield usage ? { type: 'finish', usage } : { type: 'finish' };
     },
   };
+}
+
+/** The engine with the stored model loaded; a model that is not stored (or not whole) is a ModelError 'config'. */
+async function engineFor(source: string) {
+  try {
+    return await loadEngine(source);
+  } catch (error) {
+    if (error instanceof LocalModelStoreError) throw new ModelError('config', error.message, { cause: error });
+    throw error;
+  }
 }
 
 /**
@@ -137,36 +137,31 @@ async function* drainedOnExit<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
   }
 }
 
-/** Our history → the engine's OpenAI-style messages (tool calls with JSON-text arguments, results as `tool` messages). */
-export function toEngineMessages(request: Pick<ModelRequest, 'history' | 'continuation' | 'attachments'>, system: string | undefined, describedTools: readonly ToolSpec[]): ChatCompletionMessage[] {
+/**
+ * The prompt → the engine's OpenAI-style messages (tool calls with JSON-text arguments, results as `tool` messages); a
+ * cut reply is continued on instruction (see instructedMessages).
+ */
+export function toEngineMessages(request: Pick<PromptRequest, 'prompt' | 'continuation'>, system: string | undefined, describedTools: readonly ToolSpec[]): ChatCompletionMessage[] {
   const messages: ChatCompletionMessage[] = [];
   const systemText = [system, describedTools.length > 0 ? hermesToolsText(describedTools) : undefined].filter(Boolean).join('\n\n');
   if (systemText) messages.push({ role: 'system', content: systemText });
-  for (const message of toModelMessages(request.history, { attachments: request.attachments })) messages.push(...fromModelMessage(message));
-  if (request.continuation && messages.at(-1)?.role === 'assistant') messages.push({ role: 'user', content: CONTINUE_INSTRUCTION });
+  for (const message of instructedMessages(request)) messages.push(...fromPromptMessage(message));
   return messages;
 }
 
-function fromModelMessage(message: ModelMessage): ChatCompletionMessage[] {
-  if (message.role === 'system') return [{ role: 'system', content: message.content }];
+function fromPromptMessage(message: PromptMessage): ChatCompletionMessage[] {
   if (message.role === 'user') {
     const content = typeof message.content === 'string' ? message.content : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     return [{ role: 'user', content }];
   }
   if (message.role === 'assistant') {
-    if (typeof message.content === 'string') return [{ role: 'assistant', content: message.content }];
     const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     const calls = message.content.flatMap((part) =>
       part.type === 'tool-call' ? [{ id: part.toolCallId, type: 'function' as const, function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) } }] : [],
     );
     return [{ role: 'assistant', content: text, ...(calls.length > 0 ? { tool_calls: calls } : {}) }];
   }
-  return message.content.flatMap((part) => {
-    if (part.type !== 'tool-result') return [];
-    const output = part.output;
-    const content = output.type === 'text' || output.type === 'error-text' ? output.value : JSON.stringify('value' in output ? output.value : output);
-    return [{ role: 'tool' as const, tool_call_id: part.toolCallId, content: output.type === 'error-text' ? `Error: ${content}` : content }];
-  });
+  return message.content.map(({ toolCallId, output }) => ({ role: 'tool' as const, tool_call_id: toolCallId, content: output.type === 'error-text' ? `Error: ${output.value}` : output.value }));
 }
 
 function toEngineTool(spec: ToolSpec): ChatCompletionTool {
