@@ -125,7 +125,7 @@ describe('Settings → Sync', () => {
     fireEvent.input(passphrase, { target: { value: 'not it' } });
     fireEvent.click(within(region).getByRole('button', { name: 'Join the new key' }));
     await waitFor(() => expect(within(region).getByRole('alert')).toHaveTextContent('Wrong passphrase'));
-    expect(send).toHaveBeenCalledWith({ type: 'sync.rejoin', passphrase: 'not it' });
+    expect(send).toHaveBeenCalledWith({ type: 'sync.rejoin', passphrase: 'not it' }, { showsErrors: true });
     fireEvent.input(passphrase, { target: { value: 'correct horse' } });
     fireEvent.click(within(region).getByRole('button', { name: 'Join the new key' }));
     await waitFor(() => expect(status()).toHaveTextContent('Syncing…'));

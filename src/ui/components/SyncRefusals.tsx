@@ -20,7 +20,8 @@ export function SyncRefusals(props: { status: SyncStatus }) {
   async function send(command: { type: 'sync.clearRefusals' } | { type: 'sync.restoreKey' } | { type: 'sync.rejoin'; passphrase: string }) {
     setFailure(undefined);
     try {
-      const status = command.type === 'sync.rejoin' ? await app.client.send(command) : await app.client.send({ type: command.type });
+      // A wrong passphrase is said here, beside its field, not in the app's alert too.
+      const status = command.type === 'sync.rejoin' ? await app.client.send(command, { showsErrors: true }) : await app.client.send({ type: command.type });
       app.dispatch({ type: 'sync-status', status });
       return true;
     } catch (error) {
