@@ -6,6 +6,7 @@ import { isKeyDocument, KEY_DOC_ID, sameKeyDocument, type KeyDocument } from './
  * devices": a server that lost its data):
  * - `same`: that key document: replicate.
  * - `unreachable`: no answer (offline, or the server down): nothing is known, nothing is changed.
+ * - `unauthorized`: the server refused the username or password.
  * - `database_missing`: the server answers but the database is gone (deleted, or a server restarted without its data).
  * - `emptied`: the database is there and holds nothing, not even a key document (made again, empty).
  * - `key_missing`: documents without their key document (someone deleted it): told, never mended silently.
@@ -13,7 +14,7 @@ import { isKeyDocument, KEY_DOC_ID, sameKeyDocument, type KeyDocument } from './
  * - `not_parley`: the key document's place holds something Parley cannot read.
  */
 export type ServerFinding =
-  | { kind: 'same' | 'unreachable' | 'database_missing' | 'emptied' | 'key_missing' | 'not_parley' }
+  | { kind: 'same' | 'unreachable' | 'unauthorized' | 'database_missing' | 'emptied' | 'key_missing' | 'not_parley' }
   | { kind: 'replaced'; document: KeyDocument };
 
 /** What was read from the server: the database's answer (its HTTP status and document count) and its key document. */
@@ -29,7 +30,8 @@ export interface ServerReading {
 /** What a reading means for a device that joined with `mine`. Pure: the detections are tested from readings. */
 export function judgeServer(reading: ServerReading, mine: KeyDocument): ServerFinding {
   const status = reading.databaseStatus;
-  if (status === undefined || status >= 500 || status === 401 || status === 403) return { kind: 'unreachable' };
+  if (status === 401 || status === 403) return { kind: 'unauthorized' };
+  if (status === undefined || status >= 500) return { kind: 'unreachable' };
   if (status === 404) return { kind: 'database_missing' };
   const found = reading.keyDocument;
   if (found === undefined) return (reading.documentCount ?? 0) === 0 ? { kind: 'emptied' } : { kind: 'key_missing' };

@@ -11,7 +11,7 @@ export interface WatchPort {
   /** Starts live replication of the mirror (its events go to the service). */
   replicate(mirror: PouchMirror): void;
   /** The status to show (the service adds the server, the user and when it last synced). */
-  say(next: { state: 'syncing' | 'offline' } | { state: 'error'; reason: 'key_replaced' | 'database_missing' | 'not_a_database' }): void;
+  say(next: { state: 'syncing' | 'offline' } | { state: 'error'; reason: 'key_replaced' | 'database_missing' | 'not_a_database' | 'unauthorized' }): void;
   keyDocumentIs(state: SyncStatus['keyDocument']): void;
 }
 
@@ -111,7 +111,7 @@ export class ServerWatch {
     this.stopReplicating();
     this.port.keyDocumentIs(finding.kind === 'replaced' ? 'replaced' : undefined);
     if (finding.kind === 'replaced') return this.port.say({ state: 'error', reason: 'key_replaced' });
-    this.port.say(finding.kind === 'unreachable' ? { state: 'offline' } : { state: 'error', reason: 'not_a_database' });
+    this.port.say(finding.kind === 'unreachable' ? { state: 'offline' } : { state: 'error', reason: finding.kind === 'unauthorized' ? 'unauthorized' : 'not_a_database' });
     this.lookLater();
   }
 
