@@ -6,6 +6,15 @@ import { appliedTracker, pausedState, replicationProgress, stateOfError, type Re
 export interface PouchMirror extends Mirror {
   /** Starts live two-way replication with the server (again: one already running is cancelled); `onState` hears it. */
   replicate(onState: (state: ReplicationState) => void): void;
+  /** Stops replicating (the server is not the one this device joined: nothing goes to it or comes from it). */
+  stopReplication(): void;
+  /**
+   * Offers the server every document this mirror holds, whatever the checkpoints say (a server that lost its data lost
+   * them too, or may hold old ones): the server takes what it lacks. Resolves once it has.
+   */
+  uploadAll(): Promise<void>;
+  /** Every document the mirror holds (deleted ones left out), a page at a time. */
+  documents(): AsyncIterable<EncryptedDocument[]>;
   close(): Promise<void>;
   /** Removes this device's copy of the encrypted documents (turning sync off). */
   destroy(): Promise<void>;
@@ -219,6 +228,24 @@ export function openPouchMirror(localName: string, access: RemoteAccess, { count
         .on('active', () => isCurrent() && current.active())
         .on('denied', () => isCurrent() && onState({ state: 'error', reason: 'unauthorized' }))
         .on('error', (error) => isCurrent() && onState(stateOfError(error, 'server_error')));
+    },
+    stopReplication() {
+      replication?.cancel();
+      replication = undefined;
+      progress?.stop();
+    },
+    async uploadAll() {
+      await local.replicate.to(remote, { checkpoint: false, batch_size: 200 });
+    },
+    async *documents() {
+      let after: string | undefined;
+      for (;;) {
+        const page = await local.allDocs({ include_docs: true, limit: PAGE, ...(after === undefined ? {} : { startkey: after, skip: 1 }) });
+        const documents = page.rows.flatMap((row) => (row.doc && !row.doc._deleted && !row.id.startsWith('_design/') ? [row.doc as EncryptedDocument] : []));
+        if (documents.length > 0) yield documents;
+        if (page.rows.length < PAGE) return;
+        after = page.rows.at(-1)!.id;
+      }
     },
     async close() {
       replication?.cancel();
