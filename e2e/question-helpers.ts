@@ -6,7 +6,7 @@ import { assistantMessages, newConversation, send, useScript, type ScriptInput, 
  * summary's locators by their contract names, and read-only looks at what the worker stored.
  */
 
-/** A question as the model sends it (the tool's input, src/schema/question.ts). */
+/** A question as the model sends it (the tool's input, src/schema/forms/question.ts). */
 export interface ScriptQuestion {
   header: string;
   question: string;

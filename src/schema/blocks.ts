@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DeviceRef } from './device';
-import { Question, QuestionAnswer, QuestionDraft } from './question';
+import { DeviceRef } from './sync/device';
+import { Question, QuestionAnswer, QuestionDraft } from './forms/question';
 
 /**
  * `clippedFrom`: set only on the copy of a block the worker sends to the page, when its text was longer than
@@ -14,7 +14,7 @@ export const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.s
 export type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
 /**
- * Which request a block asks (core/request-kinds.ts has a descriptor for each): a question, a tool call's permission,
+ * Which request a block asks (core/requests/request-kinds.ts has a descriptor for each): a question, a tool call's permission,
  * whether to run again a call cut off while it ran, an MCP server's form.
  */
 export const RequestKind = z.enum(['question', 'permission', 'rerun', 'elicitation']);
@@ -44,7 +44,7 @@ export const ToolSourceRecord = z.object({
 });
 export type ToolSourceRecord = z.infer<typeof ToolSourceRecord>;
 
-/** What an approval was given for (core/approval-binding.ts): execution runs only the call that matches it. */
+/** What an approval was given for (core/requests/approval-binding.ts): execution runs only the call that matches it. */
 export const ToolApprovalBinding = z.object({
   toolName: z.string().max(300),
   origin: z.string().max(2000),

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { RequestKind } from './blocks';
-import { QuestionAnswer, QuestionDraft } from './question';
+import { QuestionAnswer, QuestionDraft } from './forms/question';
 import { INSTRUCTIONS_LIMIT, ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
 import type { ConnectionTestResult, ConversationSearchResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest, SettingsOffer } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
 import { MAX_ENGINE_THREADS } from './limits';
-import type { MessageMatches } from './find-matches';
-import type { DeviceRef } from './device';
-import type { RemoteRunners, SyncStatus } from './sync';
+import type { MessageMatches } from './search/find-matches';
+import type { DeviceRef } from './sync/device';
+import type { RemoteRunners, SyncStatus } from './sync/sync';
 
 /**
  * Said by a command that changes a conversation another device runs (sync): nothing changed here; the request was
@@ -18,7 +18,7 @@ import type { RemoteRunners, SyncStatus } from './sync';
 export interface Proposed {
   proposedTo?: DeviceRef;
 }
-import { AttachmentInput, MAX_ATTACHMENTS_PER_MESSAGE } from './attachments';
+import { AttachmentInput, MAX_ATTACHMENTS_PER_MESSAGE } from './attachments/attachments';
 import { FIRST_SCREEN_INPUTS, RECORD_ID, type FirstScreenType, type PlainField } from './first-screen-inputs';
 
 const conversationId = z.string().min(RECORD_ID.min).max(RECORD_ID.max);
@@ -74,7 +74,7 @@ function plainInput<T extends FirstScreenType>(type: T): ZodShapeOf<(typeof FIRS
 }
 
 /**
- * The request the user saw when deciding (core/request-ids.ts `RequestBinding`, and for a tool call the SHA-256 of the
+ * The request the user saw when deciding (core/requests/request-ids.ts `RequestBinding`, and for a tool call the SHA-256 of the
  * arguments shown): any other request is refused, never decided. A proposal from another device always carries it.
  */
 const RequestExpectation = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Conversation, Message, ProfileView, Settings } from './records';
 import { McpServerView } from './mcp';
-import { RemoteRunners, SyncStatus } from './sync';
+import { RemoteRunners, SyncStatus } from './sync/sync';
 
 /** A transient, unpersisted note about a run: a rate-limit wait, a network wait. */
 export const RunNotice = z.object({

@@ -44,7 +44,7 @@ export function engineThreads(setting: number, cores: number, isolated: boolean)
  */
 export const PAGE_TEXT_LIMIT = 1_000_000;
 
-// Files sent with a message (schema/attachment-kinds.ts applies them).
+// Files sent with a message (schema/attachments/attachment-kinds.ts applies them).
 /** At most this many files go with one message. */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 /** An image may be at most 20 MB: what OpenAI accepts per image (Anthropic takes less and says so itself). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DeviceRef } from './device';
-import { QuestionAnswer } from './question';
+import { DeviceRef } from './sync/device';
+import { QuestionAnswer } from './forms/question';
 import { ElicitationResolution, QuestionResolution, ToolApproval } from './blocks';
 import type { ElicitationRequestBlock, ToolCallBlock } from './blocks';
-import type { Question } from './question';
+import type { Question } from './forms/question';
 import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Block, ErrorDetail } from './blocks';
-import { ExportedAttachment, MessageAttachments } from './attachments';
+import { ExportedAttachment, MessageAttachments } from './attachments/attachments';
 import { PROVIDER_KIND_NAMES } from './provider-kinds';
 
 /** Where a conversation's agent loop stands. Persisted: a reload reads it back as it was. */

@@ -1,5 +1,5 @@
 import type { ElicitationResolution, QuestionResolution, ToolApproval } from './blocks';
-import type { QuestionAnswer } from './question';
+import type { QuestionAnswer } from './forms/question';
 
 /**
  * The error a command reply carries, without zod (types from the schemas are erased at build time): the UI imports

@@ -1,7 +1,7 @@
 import { COMMANDS, parseCommand, type Command, type CommandType } from '../schema/commands';
-import type { DeviceRef } from '../schema/device';
+import type { DeviceRef } from '../schema/sync/device';
 import { WireError } from '../schema/wire-error';
-import type { Proposal } from '../schema/sync';
+import type { Proposal } from '../schema/sync/sync';
 import { createMcpHandlers } from './mcp/mcp-commands';
 import type { CommandContext, CommandHandlerDeps, Handlers, Proposers } from './commands/command-deps';
 import { createConversationHandlers } from './commands/conversation-commands';

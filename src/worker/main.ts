@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The agent host: one per tab. The only place that opens IndexedDB and calls models.
-import { SYSTEM_PROMPT } from '../core/system-prompt';
+import { SYSTEM_PROMPT } from '../core/prompt/system-prompt';
 import type { AppEvent } from '../schema/events';
 import type { WorkerMessage } from '../schema/protocol';
 import type { Profile } from '../schema/records';

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/ui/chat/Composer';
 import { MessageAttachments } from '../../src/ui/attachments/AttachmentChips';
-import { MAX_TEXT_BYTES } from '../../src/schema/attachment-kinds';
+import { MAX_TEXT_BYTES } from '../../src/schema/attachments/attachment-kinds';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
 const png = (name = 'shot.png') => new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' });

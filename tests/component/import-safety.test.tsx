@@ -11,7 +11,7 @@ afterEach(() => setLocale('en'));
 
 const client = { send: async () => ({}) } as unknown as Pick<WorkerClient, 'send'>;
 
-/** A call an import closed unrun (core/import-checks.ts, disarmImported). */
+/** A call an import closed unrun (core/transfer/import-checks.ts, disarmImported). */
 const importedCall: ToolCallBlock = {
   type: 'tool_call',
   toolCallId: 'call-1',

@@ -6,8 +6,8 @@ import { formatUsage } from '../../src/ui/messages/MessageView';
 import { english } from '../../src/ui/i18n/dictionary';
 import { fileSize } from '../../src/ui/attachments/file-size';
 import { zhCN } from '../../src/ui/i18n/dictionary-zh-CN';
-import { settingsEnglish } from '../../src/ui/i18n/settings-dictionary';
-import { settingsZhCN } from '../../src/ui/i18n/settings-dictionary-zh-CN';
+import { settingsEnglish } from '../../src/ui/i18n/settings/settings-dictionary';
+import { settingsZhCN } from '../../src/ui/i18n/settings/settings-dictionary-zh-CN';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
 afterEach(() => setLocale('en'));

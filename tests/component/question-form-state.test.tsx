@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Question } from '../../src/schema/question';
+import type { Question } from '../../src/schema/forms/question';
 import {
   answersFromState,
   createQuestionFormState,
@@ -8,7 +8,7 @@ import {
   reduceQuestionForm,
   type QuestionFormAction,
   type QuestionFormState,
-} from '../../src/ui/question/question-form-state';
+} from '../../src/ui/question/state/question-form-state';
 
 const questions: Question[] = [
   {

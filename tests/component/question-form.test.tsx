@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Command, CommandOf, CommandResult, CommandType } from '../../src/schema/commands';
 import { WireError } from '../../src/schema/protocol';
-import type { Question, QuestionAnswer } from '../../src/schema/question';
+import type { Question, QuestionAnswer } from '../../src/schema/forms/question';
 import type { Message } from '../../src/schema/records';
 import { QuestionForm, type QuestionClient } from '../../src/ui/question/QuestionForm';
 import { setLocale } from '../../src/ui/i18n/i18n';
-import { questionStrings } from '../../src/ui/i18n/question-strings';
-import { questionStringsZhCN } from '../../src/ui/i18n/question-strings.zh-CN';
+import { questionStrings } from '../../src/ui/i18n/chat/question-strings';
+import { questionStringsZhCN } from '../../src/ui/i18n/chat/question-strings.zh-CN';
 
 const budget: Question = {
   header: 'Budget',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionKeyAction, type QuestionKeyPress } from '../../src/ui/question/question-keys';
+import { questionKeyAction, type QuestionKeyPress } from '../../src/ui/question/state/question-keys';
 
 const press = (key: string, extra: Partial<QuestionKeyPress> = {}): QuestionKeyPress => ({
   key,

@@ -1,10 +1,10 @@
 import { render, screen, within } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
-import type { Question } from '../../src/schema/question';
+import type { Question } from '../../src/schema/forms/question';
 import type { QuestionClient } from '../../src/ui/question/QuestionForm';
 import { QuestionForm } from '../../src/ui/question/QuestionForm';
-import { NARROW_SCREEN_QUERY } from '../../src/ui/question/narrow-screen';
+import { NARROW_SCREEN_QUERY } from '../../src/ui/question/state/narrow-screen';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
 const questions: Question[] = ['Budget', 'Pace', 'Food'].map((header) => ({

@@ -3,7 +3,7 @@ import { createSignal } from 'solid-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../../src/schema/blocks';
 import { WireError } from '../../src/schema/protocol';
-import type { Question } from '../../src/schema/question';
+import type { Question } from '../../src/schema/forms/question';
 import type { Conversation, Message } from '../../src/schema/records';
 import { AppContext, type AppServices } from '../../src/ui/state/app-context';
 import { ChatHeader } from '../../src/ui/chat/ChatHeader';

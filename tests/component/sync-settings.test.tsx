@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppContext, type AppServices } from '../../src/ui/state/app-context';
 import { SyncSettings } from '../../src/ui/sync/SyncSettings';
 import { WireError } from '../../src/schema/protocol';
-import type { SyncStatus } from '../../src/schema/sync';
+import type { SyncStatus } from '../../src/schema/sync/sync';
 import { setLocale } from '../../src/ui/i18n/i18n';
 import { createUiStore } from '../../src/ui/state/store';
 

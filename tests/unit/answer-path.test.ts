@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { failWrites, memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
-import { zodTool } from '../../src/core/tools';
-import type { Model } from '../../src/core/model';
-import type { Tool } from '../../src/core/tool';
+import { zodTool } from '../../src/core/tools/tools';
+import type { Model } from '../../src/core/run/model';
+import type { Tool } from '../../src/core/tools/tool';
 import type { Message, Profile } from '../../src/schema/records';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { AttachmentMeta } from '../../src/schema/attachments';
-import { bytesAreText, classifyAttachment, MAX_IMAGE_BYTES, MAX_TEXT_BYTES, refusalOf } from '../../src/schema/attachment-kinds';
+import { AttachmentMeta } from '../../src/schema/attachments/attachments';
+import { bytesAreText, classifyAttachment, MAX_IMAGE_BYTES, MAX_TEXT_BYTES, refusalOf } from '../../src/schema/attachments/attachment-kinds';
 import { ConversationExport } from '../../src/schema/records';
-import { validateImport } from '../../src/core/import-validation';
-import { messageText } from '../../src/core/message-text';
+import { validateImport } from '../../src/core/transfer/import-validation';
+import { messageText } from '../../src/core/run/message-text';
 import type { Message } from '../../src/schema/records';
 
 /** The smallest PNG: a 1×1 transparent pixel (67 bytes). */

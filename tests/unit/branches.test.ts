@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { forksProblem, pathOf } from '../../src/core/branches';
 import { versionsOf } from '../../src/schema/records';
-import type { Model } from '../../src/core/model';
+import type { Model } from '../../src/core/run/model';
 import type { Block } from '../../src/schema/blocks';
 import type { Message, Profile } from '../../src/schema/records';
 import { openParleyDatabase } from '../../src/worker/store/database';

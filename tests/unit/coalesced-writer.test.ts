@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCoalescedWriter, type Timers } from '../../src/core/coalesced-writer';
+import { createCoalescedWriter, type Timers } from '../../src/core/run/coalesced-writer';
 
 // The port is backed by the global timers, which vitest fakes, so the test drives time.
 const timers: Timers = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ModelPart } from '../../src/core/model';
+import type { ModelPart } from '../../src/core/run/model';
 import { ChatCompletionsReader } from '../../src/worker/providers/chat-completions-reader';
 import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions-stream';
 import { ContentChunkShape } from '../../src/worker/providers/content-chunk-shape';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visibleFileName } from '../../src/schema/file-name';
+import { visibleFileName } from '../../src/schema/attachments/file-name';
 
 describe('visibleFileName (a name cannot disguise itself with bidi controls)', () => {
   it('shows a right-to-left override as its code point, so "reporttxt.pdf" cannot pass for a text file', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOccurrences, findOccurrences } from '../../src/schema/find-matches';
+import { countOccurrences, findOccurrences } from '../../src/schema/search/find-matches';
 
 describe('Find in conversation: matching', () => {
   it('finds every occurrence, case-insensitively, with its place in the text', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { PromptMessage } from '../../src/core/model';
-import { toPromptMessages } from '../../src/core/history';
-import { buildPrompt } from '../../src/core/prompt';
-import { resolveQuestionBlock, CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT, STOPPED_RESULT_TEXT } from '../../src/core/question-outcomes';
+import type { PromptMessage } from '../../src/core/run/model';
+import { toPromptMessages } from '../../src/core/prompt/history';
+import { buildPrompt } from '../../src/core/prompt/prompt';
+import { resolveQuestionBlock, CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT, STOPPED_RESULT_TEXT } from '../../src/core/requests/question-outcomes';
 import type { Block, QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Message, MessageStatus } from '../../src/schema/records';
-import type { Question } from '../../src/schema/question';
+import type { Question } from '../../src/schema/forms/question';
 
 let sequence = 0;
 function message(role: 'user' | 'assistant', blocks: Block[], status: MessageStatus = 'complete'): Message {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { zodTool } from '../../src/core/tools';
-import type { ElicitationResponse, Tool, ToolContext } from '../../src/core/tool';
+import { zodTool } from '../../src/core/tools/tools';
+import type { ElicitationResponse, Tool, ToolContext } from '../../src/core/tools/tool';
 import type { Block, ToolCallBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 import type { Locks } from '../../src/worker/runs/locks';

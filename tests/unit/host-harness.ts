@@ -5,8 +5,8 @@ import { memoryLocks, type Locks } from '../../src/worker/runs/locks';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import type { AppEvent } from '../../src/schema/events';
 import type { CommandOf, CommandResult, CommandType } from '../../src/schema/commands';
-import type { Model } from '../../src/core/model';
-import type { Tool } from '../../src/core/tool';
+import type { Model } from '../../src/core/run/model';
+import type { Tool } from '../../src/core/tools/tool';
 import type { Profile } from '../../src/schema/records';
 import type { PeerHint } from '../../src/worker/tabs/peer-channel';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand, dismissCommand } from './host-harness';
-import { CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT } from '../../src/core/question-outcomes';
+import { CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT } from '../../src/core/requests/question-outcomes';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { ModelError, type Model } from '../../src/core/model';
+import { ModelError, type Model } from '../../src/core/run/model';
 import type { Message } from '../../src/schema/records';
 
 async function setup(steps: unknown[], pace?: { chunkDelayMs?: number; chunkSize?: number }) {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ModelRequest } from '../../src/core/model';
+import type { ModelRequest } from '../../src/core/run/model';
 import type { Conversation, Profile } from '../../src/schema/records';
-import { QUESTION_TOOL, toolSpecs } from '../../src/core/tools';
+import { QUESTION_TOOL, toolSpecs } from '../../src/core/tools/tools';
 
 // Issue 18: the instructions reach the in-browser model's chat template. The engine renders its template from the
 // `messages` it is given (llama.cpp, inside wllama), so what is checked is those messages: the engine is replaced by one
@@ -30,7 +30,7 @@ vi.mock('../../src/worker/providers/in-browser/model-store', () => ({
 }));
 
 const { createInBrowserModel } = await import('../../src/worker/providers/in-browser/in-browser-model');
-const { promptedModel } = await import('../../src/core/prompt');
+const { promptedModel } = await import('../../src/core/prompt/prompt');
 
 /** The in-browser provider behind the prompt core builds, as the registry gives it. */
 const inBrowser = (system?: string) => promptedModel(createInBrowserModel(profile), { system, profile });

@@ -3,7 +3,7 @@ import { engineThreads, MAX_ENGINE_THREADS } from '../../src/schema/limits';
 import { checkGguf, hasGgufMagic } from '../../src/worker/providers/in-browser/gguf-check';
 import { splitUrls } from '../../src/worker/providers/in-browser/model-store';
 import { toolCallGrammar } from '../../src/worker/providers/in-browser/tool-grammar';
-import { QUESTION_TOOL, toolSpecs } from '../../src/core/tools';
+import { QUESTION_TOOL, toolSpecs } from '../../src/core/tools/tools';
 import { writeTinyGguf } from '../fixtures/tiny-gguf';
 
 describe('GGUF checks', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createToolCallParser, parseToolCallText } from '../../src/worker/providers/in-browser/tool-call-parser';
-import { parseQuestionInput } from '../../src/core/question-tool';
+import { parseQuestionInput } from '../../src/core/requests/question-tool';
 
 function ids() {
   let next = 0;

@@ -34,7 +34,7 @@ vi.mock('../../src/worker/providers/in-browser/model-store', () => ({
 }));
 
 const { createInBrowserModel } = await import('../../src/worker/providers/in-browser/in-browser-model');
-const { promptedModel } = await import('../../src/core/prompt');
+const { promptedModel } = await import('../../src/core/prompt/prompt');
 
 const profile: Profile = { id: 'small', name: 'Small', kind: 'in-browser', baseUrl: '', apiKey: '', model: 'https://models.test/small.gguf' };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chatCompletionsBody } from '../../src/worker/providers/chat-completions-request';
-import { samplingOf, systemFor } from '../../src/core/prompt';
+import { samplingOf, systemFor } from '../../src/core/prompt/prompt';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
-import { messageText } from '../../src/core/message-text';
+import { messageText } from '../../src/core/run/message-text';
 
 describe('instructions and sampling', () => {
   it('the conversation’s instructions take the place of the profile’s, after Parley’s own prompt', () => {

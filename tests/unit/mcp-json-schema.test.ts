@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkArguments, checkElicitationContent, describeFlatForm, isSimpleSchema, readFormValue } from '../../src/core/json-schema-form';
+import { checkArguments, checkElicitationContent, describeFlatForm, isSimpleSchema, readFormValue } from '../../src/core/requests/json-schema-form';
 
 const trip = {
   type: 'object',

@@ -1,4 +1,4 @@
-import type { ModelPart } from '../../src/core/model';
+import type { ModelPart } from '../../src/core/run/model';
 
 /** `parts` with consecutive text (or reasoning) deltas merged, so any batching of a stream compares equal. */
 export function mergeDeltas(parts: readonly ModelPart[]): ModelPart[] {

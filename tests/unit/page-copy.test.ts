@@ -36,7 +36,7 @@ describe('what the worker sends to the page', () => {
 
 describe('an import file', () => {
   it('cannot say a text was clipped: clippedFrom is only ever set on the way to the page', async () => {
-    const { disarmImported } = await import('../../src/core/import-checks');
+    const { disarmImported } = await import('../../src/core/transfer/import-checks');
     const forged = message([{ type: 'text', text: 'short', clippedFrom: 99 }, { type: 'reasoning', text: 'why', clippedFrom: 7 }]);
     expect(disarmImported(forged, 1).message.blocks).toEqual([{ type: 'text', text: 'short' }, { type: 'reasoning', text: 'why' }]);
   });

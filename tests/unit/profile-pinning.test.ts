@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
-import type { Model } from '../../src/core/model';
+import type { Model } from '../../src/core/run/model';
 import type { Profile } from '../../src/schema/records';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APICallError } from 'ai';
 import { toModelError } from '../../src/worker/providers/errors';
-import { ModelError } from '../../src/core/model';
+import { ModelError } from '../../src/core/run/model';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,12 +1,12 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startProviderServer, type ProviderServer, type ScriptedReply } from '../server/provider-server';
-import { ModelError, type Model, type ModelPart, type ModelRequest } from '../../src/core/model';
-import { toolSpecs } from '../../src/core/tools';
-import { resolveQuestionBlock } from '../../src/core/question-outcomes';
+import { ModelError, type Model, type ModelPart, type ModelRequest } from '../../src/core/run/model';
+import { toolSpecs } from '../../src/core/tools/tools';
+import { resolveQuestionBlock } from '../../src/core/requests/question-outcomes';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import { parseRetryAfter, scrubSecret } from '../../src/worker/providers/errors';
-import { CONTINUE_INSTRUCTION } from '../../src/core/prompt';
+import { CONTINUE_INSTRUCTION } from '../../src/core/prompt/prompt';
 import type { Block } from '../../src/schema/blocks';
 import type { Conversation, Message, Profile, ProviderKind } from '../../src/schema/records';
 

@@ -6,9 +6,9 @@ import {
   checkAnswers,
   resolveQuestionBlock,
   type AnswerCheck,
-} from '../../src/core/question-outcomes';
+} from '../../src/core/requests/question-outcomes';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
-import type { Question, QuestionAnswer } from '../../src/schema/question';
+import type { Question, QuestionAnswer } from '../../src/schema/forms/question';
 
 const single: Question = {
   header: 'Trip',

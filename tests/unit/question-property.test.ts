@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseQuestionInput, type QuestionInputResult } from '../../src/core/question-tool';
-import { QuestionToolInput } from '../../src/schema/question';
+import { parseQuestionInput, type QuestionInputResult } from '../../src/core/requests/question-tool';
+import { QuestionToolInput } from '../../src/schema/forms/question';
 
 // Model output is untrusted: whatever arrives, the validator must answer with a value the schema accepts or an error
 // text the model can act on. Never a throw.

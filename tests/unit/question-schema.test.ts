@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuestionInput, type QuestionInputResult } from '../../src/core/question-tool';
-import { QUESTION_TOOL, toolSpecs } from '../../src/core/tools';
-import type { QuestionToolInput } from '../../src/schema/question';
+import { parseQuestionInput, type QuestionInputResult } from '../../src/core/requests/question-tool';
+import { QUESTION_TOOL, toolSpecs } from '../../src/core/tools/tools';
+import type { QuestionToolInput } from '../../src/schema/forms/question';
 
 /** A valid question; `overrides` replaces or adds fields (`undefined` removes one). */
 function question(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -9,8 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { zodTool } from '../../src/core/tools';
-import type { Tool } from '../../src/core/tool';
+import { zodTool } from '../../src/core/tools/tools';
+import type { Tool } from '../../src/core/tools/tool';
 import { openParleyDatabase } from '../../src/worker/store/database';
 
 const source = (serverName: string, toolName: string) => ({ kind: 'mcp' as const, serverId: serverName, serverName, toolName, origin: `http://${serverName}.test` });

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LAPTOP, SimulatedMirror, simulatedDevices, testKeys } from './sync-simulation';
-import { isPendingRequest, requestIdOf } from '../../src/core/request-ids';
+import { isPendingRequest, requestIdOf } from '../../src/core/requests/request-ids';
 import type { Conversation, Message } from '../../src/schema/records';
-import type { SyncPayload } from '../../src/schema/sync';
-import { SealedDocuments } from '../../src/worker/sync/sealed-documents';
-import { documentId } from '../../src/worker/sync/sync-crypto';
+import type { SyncPayload } from '../../src/schema/sync/sync';
+import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
+import { documentId } from '../../src/worker/sync/documents/sync-crypto';
 
 // The records of the request fixture (tests/unit/request-fixture-writer.ts, written by the build before requests had
 // one shape), sent as that build's laptop sends what it runs: a runner, a conversation and a message document each.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import { isPendingRequest, requestIdOf } from '../../src/core/request-ids';
+import { isPendingRequest, requestIdOf } from '../../src/core/requests/request-ids';
 import { openParleyDatabase } from '../../src/worker/store/database';
 import type { Conversation, ConversationExport, Message } from '../../src/schema/records';
 

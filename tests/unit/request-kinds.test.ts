@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REQUEST_KINDS } from '../../src/core/request-kinds';
-import { resolveRequest } from '../../src/core/requests';
+import { REQUEST_KINDS } from '../../src/core/requests/request-kinds';
+import { resolveRequest } from '../../src/core/requests/requests';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
 
 describe('request kinds', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelPart, ModelRequest } from '../../src/core/model';
+import type { ModelPart, ModelRequest } from '../../src/core/run/model';
 import type { Block } from '../../src/schema/blocks';
-import { QuestionToolInput } from '../../src/schema/question';
+import { QuestionToolInput } from '../../src/schema/forms/question';
 import type { Conversation, Message } from '../../src/schema/records';
 import { parseScript, type ParsedScript } from '../../src/schema/script';
 import { DEMO_SCRIPT } from '../../src/worker/providers/demo-script';
 import { SCRIPT_ENDED_TEXT, createScriptedModel } from '../../src/worker/providers/scripted';
-import { promptedModel } from '../../src/core/prompt';
+import { promptedModel } from '../../src/core/prompt/prompt';
 
 /** The scripted provider behind the prompt core builds, as the registry gives it. */
 const scriptedModel = (...args: Parameters<typeof createScriptedModel>) => promptedModel(createScriptedModel(...args));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../src/schema/blocks';
-import { countInMessage, searchableParts, searchableText } from '../../src/schema/searchable-text';
+import { countInMessage, searchableParts, searchableText } from '../../src/schema/search/searchable-text';
 
 const blocks: Block[] = [
   { type: 'reasoning', text: 'Thinking about sun' },

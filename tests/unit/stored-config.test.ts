@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import type { Model } from '../../src/core/model';
+import type { Model } from '../../src/core/run/model';
 import type { Message, Profile } from '../../src/schema/records';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import { openParleyDatabase } from '../../src/worker/store/database';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appliedTracker, pausedState } from '../../src/worker/sync/replication-status';
+import { appliedTracker, pausedState } from '../../src/worker/sync/mirror/replication-status';
 
 // Issue 19: the status "says what it is doing". Replication pauses as soon as the documents are in the mirror, and the
 // engine applies them to Parley's own store after; "Synced" must wait for that, or a device says "Synced" while the

@@ -4,8 +4,8 @@ import { script, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, PHONE, SimulatedServer, testKeys } from './sync-simulation';
 import { CALL, ECHO, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
 import type { Message } from '../../src/schema/records';
-import { open } from '../../src/worker/sync/sync-crypto';
-import type { Proposal } from '../../src/schema/sync';
+import { open } from '../../src/worker/sync/documents/sync-crypto';
+import type { Proposal } from '../../src/schema/sync/sync';
 
 // Issue 19 with issue 20's rule: a tool approved on the phone runs on the laptop, once; nothing the laptop approved
 // runs on the phone after a take-over unless the phone's user allows it there.

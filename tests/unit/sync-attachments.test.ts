@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { script, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, simulatedDevices, testKeys } from './sync-simulation';
-import { messageText } from '../../src/core/message-text';
+import { messageText } from '../../src/core/run/message-text';
 import { toBase64 } from '../../src/core/base64';
-import { CHUNK_BYTES, chunkId, openChunk, sealChunk, splitIntoChunks } from '../../src/worker/sync/attachment-sync';
-import type { AttachmentChunkHeader } from '../../src/schema/attachment-chunks';
+import { CHUNK_BYTES, chunkId, openChunk, sealChunk, splitIntoChunks } from '../../src/worker/sync/content/attachment-sync';
+import type { AttachmentChunkHeader } from '../../src/schema/sync/attachment-chunks';
 
 // Files travel (README, "Sync between your devices"): their bytes are sealed in chunks by the device that holds them,
 // put together and checked on the other, and read from there by the page and by a model step after a take-over.

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Database } from 'pouchdb-browser';
-import { getDocuments, putDocuments } from '../../src/worker/sync/bulk-documents';
-import type { EncryptedDocument } from '../../src/worker/sync/mirror';
+import { getDocuments, putDocuments } from '../../src/worker/sync/mirror/bulk-documents';
+import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
 
 // Issue 19: the mirror is written in bulk (one `bulkDocs` per batch of sealed documents, not one `put` each). What `put`
 // did for one document, `putDocuments` must do for each: a revision that arrived from the server meanwhile is written

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, type TestTab } from './host-harness';
-import { documentId } from '../../src/worker/sync/sync-crypto';
+import { documentId } from '../../src/worker/sync/documents/sync-crypto';
 import { LAPTOP, PHONE, randomFrom, SimulatedMirror, SimulatedReplicator, simulatedDevices, testKeys } from './sync-simulation';
 
 // Issue 19: "Conflicts on ordinary fields (a title renamed on two devices) resolve deterministically and the losing value

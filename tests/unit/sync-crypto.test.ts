@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentId, isKeyDocument, newKeyDocument, open, openKeyDocument, seal } from '../../src/worker/sync/sync-crypto';
+import { documentId, isKeyDocument, newKeyDocument, open, openKeyDocument, seal } from '../../src/worker/sync/documents/sync-crypto';
 
 // Issue 19: what the sync server holds is ciphertext under a key only the passphrase gives.
 describe('sync encryption', { timeout: 30_000 }, () => {

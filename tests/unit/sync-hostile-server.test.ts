@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
 import { ECHO, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
-import type { Proposal, SyncPayload } from '../../src/schema/sync';
-import type { EncryptedDocument } from '../../src/worker/sync/mirror';
-import { open } from '../../src/worker/sync/sync-crypto';
+import type { Proposal, SyncPayload } from '../../src/schema/sync/sync';
+import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
+import { open } from '../../src/worker/sync/documents/sync-crypto';
 
 // The security issue's first attack: the sync server is hostile. It keeps every revision it was sent and can write an old
 // one back as a new revision. A proposal the runner applied once (an Allow, a Stop) must never act again, and an Allow

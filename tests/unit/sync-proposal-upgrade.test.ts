@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/schema/commands';
-import { SyncPayload } from '../../src/schema/sync';
+import { SyncPayload } from '../../src/schema/sync/sync';
 
 // Proposals as the build before commands travelled as themselves wrote them (a committed fixture, decrypted from a real
 // phone's mirror): each still reads as the command it meant, which the runner validates and runs like any other.

@@ -5,9 +5,9 @@ import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type
 import { LAPTOP, PHONE, SimulatedMirror, SimulatedReplicator, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
 import type { QuestionRequestBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
-import { SyncPayload } from '../../src/schema/sync';
-import { SealedDocuments } from '../../src/worker/sync/sealed-documents';
-import { documentId, open } from '../../src/worker/sync/sync-crypto';
+import { SyncPayload } from '../../src/schema/sync/sync';
+import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
+import { documentId, open } from '../../src/worker/sync/documents/sync-crypto';
 
 // Issue 19's host tests: two devices, each a real host over its own IndexedDB, joined through a simulated CouchDB
 // replicator that delays, duplicates and reorders documents. The device that runs a conversation applies another

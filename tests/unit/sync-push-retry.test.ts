@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName } from './host-harness';
 import { randomFrom, SimulatedMirror, SimulatedReplicator, SimulatedServer } from './sync-simulation';
-import { newKeyDocument } from '../../src/worker/sync/sync-crypto';
-import type { EncryptedDocument } from '../../src/worker/sync/mirror';
+import { newKeyDocument } from '../../src/worker/sync/documents/sync-crypto';
+import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
 
 // Issue 19: "it never loses a word". A write the device's mirror refuses (its IndexedDB full for a moment, a conflict that
 // kept coming back) used to drop the rest of its batch until the next start; it is retried instead.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, type TestTab } from './host-harness';
 import { LAPTOP, PHONE, randomFrom, SimulatedMirror, SimulatedReplicator, SimulatedServer, testKeys } from './sync-simulation';
-import type { EncryptedDocument } from '../../src/worker/sync/mirror';
-import { rekeyMirror } from '../../src/worker/sync/rekey-mirror';
-import { newKeyDocument } from '../../src/worker/sync/sync-crypto';
+import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
+import { rekeyMirror } from '../../src/worker/sync/mirror/rekey-mirror';
+import { newKeyDocument } from '../../src/worker/sync/documents/sync-crypto';
 
 // README, "Sync between your devices": a server set up again under another key (it lost its data, and a new device made
 // a new key document with the same passphrase). A device that joins the new key with its passphrase uploads again what

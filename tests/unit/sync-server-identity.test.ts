@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PouchMirror } from '../../src/worker/sync/pouch-mirror';
-import { inspectServer, judgeServer, setServerUpAgain } from '../../src/worker/sync/server-identity';
-import { ServerWatch, type WatchPort } from '../../src/worker/sync/server-watch';
-import { KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument } from '../../src/worker/sync/sync-crypto';
+import type { PouchMirror } from '../../src/worker/sync/mirror/pouch-mirror';
+import { inspectServer, judgeServer, setServerUpAgain } from '../../src/worker/sync/server/server-identity';
+import { ServerWatch, type WatchPort } from '../../src/worker/sync/server/server-watch';
+import { KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument } from '../../src/worker/sync/documents/sync-crypto';
 import { basicAuthorization, startCouchServer, type CouchServer } from '../server/couch-server';
 
 // README, "Sync between your devices": a server that lost its data is noticed. Each detection from a reading, then the

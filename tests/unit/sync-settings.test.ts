@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { waitForRunState, type TestTab } from './host-harness';
 import type { Profile } from '../../src/schema/records';
 import { simulatedDevices, testKeys } from './sync-simulation';
-import { documentId, seal } from '../../src/worker/sync/sync-crypto';
-import { SealedDocuments } from '../../src/worker/sync/sealed-documents';
+import { documentId, seal } from '../../src/worker/sync/documents/sync-crypto';
+import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
 import type { SimulatedMirror } from './sync-simulation';
 import type { SyncEngine } from '../../src/worker/sync/sync-engine';
 

@@ -1,6 +1,6 @@
-import type { EncryptedDocument, Mirror, MirrorChange } from '../../src/worker/sync/mirror';
+import type { EncryptedDocument, Mirror, MirrorChange } from '../../src/worker/sync/mirror/mirror';
 import { memoryLocks, openTab, uniqueDatabaseName, type TabOptions, type TestTab } from './host-harness';
-import { newKeyDocument, type SyncKeys } from '../../src/worker/sync/sync-crypto';
+import { newKeyDocument, type SyncKeys } from '../../src/worker/sync/documents/sync-crypto';
 
 /**
  * A CouchDB-like server and device mirrors in memory, joined by a replicator the test drives: it moves documents in

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { script, waitForRunState, type TabOptions } from './host-harness';
 import { simulatedDevices } from './sync-simulation';
-import { zodTool } from '../../src/core/tools';
-import type { Tool } from '../../src/core/tool';
+import { zodTool } from '../../src/core/tools/tools';
+import type { Tool } from '../../src/core/tools/tool';
 import type { ToolCallBlock } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AFTER_QUESTION_TEXT, processToolCalls, queuedCall, type CallPorts, type ReceivedToolCall } from '../../src/core/tool-calls';
-import { bindingFor } from '../../src/core/approval-binding';
-import { BUILT_IN_TOOLS, QUESTION_TOOL, zodTool } from '../../src/core/tools';
-import type { Tool, ToolOutput } from '../../src/core/tool';
+import { AFTER_QUESTION_TEXT, processToolCalls, queuedCall, type CallPorts, type ReceivedToolCall } from '../../src/core/tools/tool-calls';
+import { bindingFor } from '../../src/core/requests/approval-binding';
+import { BUILT_IN_TOOLS, QUESTION_TOOL, zodTool } from '../../src/core/tools/tools';
+import type { Tool, ToolOutput } from '../../src/core/tools/tool';
 import type { ToolPermission } from '../../src/schema/mcp';
-import { STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT } from '../../src/core/tool-outcomes';
+import { STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT } from '../../src/core/tools/tool-outcomes';
 import type { Block, ToolCallBlock } from '../../src/schema/blocks';
 import type { Message, RunState } from '../../src/schema/records';
 

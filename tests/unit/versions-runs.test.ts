@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError, type Model, type ModelPart, type ModelRequest } from '../../src/core/model';
+import { ModelError, type Model, type ModelPart, type ModelRequest } from '../../src/core/run/model';
 import { versionsOf, type Message } from '../../src/schema/records';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
 

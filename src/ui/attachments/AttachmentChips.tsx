@@ -1,11 +1,11 @@
 import { createResource, createSignal, createUniqueId, For, onCleanup, Show, type JSX } from 'solid-js';
 import { Portal } from 'solid-js/web';
-import type { AttachmentMeta } from '../../schema/attachments';
-import type { AttachmentRefusal } from '../../schema/attachment-kinds';
+import type { AttachmentMeta } from '../../schema/attachments/attachments';
+import type { AttachmentRefusal } from '../../schema/attachments/attachment-kinds';
 import type { WorkerClient } from '../state/channel';
 import { fileSize } from './file-size';
 import { locale, t, type MessageKey } from '../i18n/i18n';
-import { visibleFileName } from '../../schema/file-name';
+import { visibleFileName } from '../../schema/attachments/file-name';
 import type { PendingAttachment } from './attachment-drafts';
 import { CloseableDialog } from '../common/CloseableDialog';
 import './attachments.css';

@@ -1,5 +1,5 @@
 import { createSignal } from 'solid-js';
-import type { AttachmentKind, AttachmentRefusal } from '../../schema/attachment-kinds';
+import type { AttachmentKind, AttachmentRefusal } from '../../schema/attachments/attachment-kinds';
 import type { ProfileView } from '../../schema/records';
 
 /** The profile a conversation's model is made from, as far as images go; absent: unknown, taken as one that takes them. */
@@ -34,7 +34,7 @@ export function attachmentRefusals(conversationId: string): readonly AttachmentR
  * rest, and everything attached before, stay. The rules load with the first file offered, not with the app.
  */
 export async function offerAttachments(conversationId: string, files: readonly File[], profile: ImagesProfile): Promise<void> {
-  const { bytesAreText, classifyAttachment, profileAcceptsImages, refusalOf, TEXT_SNIFF_BYTES } = await import('../../schema/attachment-kinds');
+  const { bytesAreText, classifyAttachment, profileAcceptsImages, refusalOf, TEXT_SNIFF_BYTES } = await import('../../schema/attachments/attachment-kinds');
   const acceptsImages = profile ? profileAcceptsImages(profile) : true;
   // A binary file named .txt is told by its first bytes, here rather than at Send (the worker checks them all again).
   const binary = await Promise.all(

@@ -1,5 +1,5 @@
 import { createEffect, createSignal, on, Show } from 'solid-js';
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
 import { describeError, type ErrorWords } from '../common/error-words';

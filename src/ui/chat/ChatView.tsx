@@ -1,5 +1,5 @@
 import { createEffect, createMemo, createSignal, lazy, on, onCleanup, Show } from 'solid-js';
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import { filesIn, offerAttachments } from '../attachments/attachment-drafts';
 import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';

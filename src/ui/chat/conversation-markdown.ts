@@ -1,6 +1,6 @@
 import type { Block } from '../../schema/blocks';
-import type { AttachmentMeta } from '../../schema/attachments';
-import { visibleFileName } from '../../schema/file-name';
+import type { AttachmentMeta } from '../../schema/attachments/attachments';
+import { visibleFileName } from '../../schema/attachments/file-name';
 import type { Conversation, Message } from '../../schema/records';
 import type { WorkerClient } from '../state/channel';
 import { fileSize } from '../attachments/file-size';

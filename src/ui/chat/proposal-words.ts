@@ -1,6 +1,6 @@
 import { useContext } from 'solid-js';
-import type { DeviceRef } from '../../schema/device';
-import type { SyncStatus } from '../../schema/sync';
+import type { DeviceRef } from '../../schema/sync/device';
+import type { SyncStatus } from '../../schema/sync/sync';
 import { AppContext } from '../state/app-context';
 import { deviceName } from '../sync/device-name';
 import { t, type MessageKey } from '../i18n/i18n';

@@ -1,7 +1,7 @@
 import type { AppEvent } from '../../schema/events';
 import type { ConnectionTestReason, ConnectionTestResult, ImportPart } from '../../schema/protocol';
 import { WireError, type ErrorCode, type ErrorReason } from '../../schema/wire-error';
-import { visibleFileName } from '../../schema/file-name';
+import { visibleFileName } from '../../schema/attachments/file-name';
 import { t, type MessageKey } from '../i18n/i18n';
 import { english, type FirstScreenKey } from '../i18n/dictionary';
 

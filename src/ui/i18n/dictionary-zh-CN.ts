@@ -1,16 +1,16 @@
-import { attachmentStringsZhCN } from './attachment-strings.zh-CN';
-import { attentionStringsZhCN } from './attention-strings.zh-CN';
-import { baseStringsZhCN } from './base-strings.zh-CN';
-import { branchStringsZhCN } from './branch-strings.zh-CN';
-import { conversationSearchStringsZhCN } from './conversation-search-strings.zh-CN';
-import { errorDetailStringsZhCN } from './error-detail-strings.zh-CN';
-import { errorStringsZhCN } from './error-strings.zh-CN';
-import { questionStringsZhCN } from './question-strings.zh-CN';
-import { renderStringsZhCN } from './render-strings.zh-CN';
-import { requestStringsZhCN } from './request-strings.zh-CN';
-import { searchStringsZhCN } from './search-strings.zh-CN';
-import { syncStringsZhCN } from './sync-strings.zh-CN';
-import { toolStringsZhCN } from './tool-strings.zh-CN';
+import { attachmentStringsZhCN } from './chat/attachment-strings.zh-CN';
+import { attentionStringsZhCN } from './shell/attention-strings.zh-CN';
+import { baseStringsZhCN } from './shell/base-strings.zh-CN';
+import { branchStringsZhCN } from './chat/branch-strings.zh-CN';
+import { conversationSearchStringsZhCN } from './shell/conversation-search-strings.zh-CN';
+import { errorDetailStringsZhCN } from './chat/error-detail-strings.zh-CN';
+import { errorStringsZhCN } from './shell/error-strings.zh-CN';
+import { questionStringsZhCN } from './chat/question-strings.zh-CN';
+import { renderStringsZhCN } from './chat/render-strings.zh-CN';
+import { requestStringsZhCN } from './chat/request-strings.zh-CN';
+import { searchStringsZhCN } from './chat/search-strings.zh-CN';
+import { syncStringsZhCN } from './shell/sync-strings.zh-CN';
+import { toolStringsZhCN } from './chat/tool-strings.zh-CN';
 import type { FirstScreenKey } from './dictionary';
 
 /**

@@ -1,18 +1,18 @@
-import { attentionStrings } from './attention-strings';
-import { baseStrings } from './base-strings';
-import { branchStrings } from './branch-strings';
-import { errorStrings } from './error-strings';
-import { errorDetailStrings } from './error-detail-strings';
-import { questionStrings } from './question-strings';
-import { requestStrings } from './request-strings';
-import { renderStrings } from './render-strings';
-import { searchStrings } from './search-strings';
-import { toolStrings } from './tool-strings';
-import { conversationSearchStrings } from './conversation-search-strings';
-import { syncStrings } from './sync-strings';
-import { attachmentStrings } from './attachment-strings';
+import { attentionStrings } from './shell/attention-strings';
+import { baseStrings } from './shell/base-strings';
+import { branchStrings } from './chat/branch-strings';
+import { errorStrings } from './shell/error-strings';
+import { errorDetailStrings } from './chat/error-detail-strings';
+import { questionStrings } from './chat/question-strings';
+import { requestStrings } from './chat/request-strings';
+import { renderStrings } from './chat/render-strings';
+import { searchStrings } from './chat/search-strings';
+import { toolStrings } from './chat/tool-strings';
+import { conversationSearchStrings } from './shell/conversation-search-strings';
+import { syncStrings } from './shell/sync-strings';
+import { attachmentStrings } from './chat/attachment-strings';
 import type { Locale } from './translations';
-import type { settingsEnglish } from './settings-dictionary';
+import type { settingsEnglish } from './settings/settings-dictionary';
 
 export type { Locale };
 

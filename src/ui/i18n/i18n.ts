@@ -20,8 +20,8 @@ export { browserLocale };
 export type StringsPart = 'settings';
 const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
   settings: {
-    en: async () => (await import('./settings-dictionary')).settingsEnglish,
-    'zh-CN': async () => (await import('./settings-dictionary-zh-CN')).settingsZhCN,
+    en: async () => (await import('./settings/settings-dictionary')).settingsEnglish,
+    'zh-CN': async () => (await import('./settings/settings-dictionary-zh-CN')).settingsZhCN,
   },
 };
 /** The parts some screen asked for: a language switched to later loads them too before it shows. */

@@ -2,8 +2,8 @@ import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Sh
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../state/channel';
 import { t } from '../i18n/i18n';
-import type { MessageMatches } from '../../schema/find-matches';
-import { countInMessage } from '../../schema/searchable-text';
+import type { MessageMatches } from '../../schema/search/find-matches';
+import { countInMessage } from '../../schema/search/searchable-text';
 import { createFindInList } from './find-in-list';
 import { MessageSearch } from './MessageSearch';
 import { MessageView } from './MessageView';

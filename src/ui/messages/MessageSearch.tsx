@@ -1,5 +1,5 @@
 import { createSignal, onCleanup, onMount, Show } from 'solid-js';
-import type { MessageMatches } from '../../schema/find-matches';
+import type { MessageMatches } from '../../schema/search/find-matches';
 import { t } from '../i18n/i18n';
 import { CloseIcon, NewerIcon, OlderIcon } from '../common/icons';
 

@@ -1,4 +1,4 @@
-import { findOccurrences } from '../../schema/find-matches';
+import { findOccurrences } from '../../schema/search/find-matches';
 import type { FindState } from './MessageSearch';
 
 // "Find in conversation" draws its matches with the CSS Custom Highlight API: ranges over the rendered text, so the

@@ -1,16 +1,16 @@
 import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
 import type { QuestionRequestBlock } from '../../schema/blocks';
-import type { QuestionAnswer } from '../../schema/question';
+import type { QuestionAnswer } from '../../schema/forms/question';
 import type { ResolvedOutcome } from '../../schema/wire-error';
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import type { WorkerClient } from '../state/channel';
 import { t, type MessageKey } from '../i18n/i18n';
-import { createDraftSaver, flushWhenPageHides } from './draft-saver';
+import { createDraftSaver, flushWhenPageHides } from './state/draft-saver';
 import { QuestionActions } from './QuestionActions';
 import { QuestionFieldset } from './QuestionFieldset';
 import { QuestionNavigation } from './QuestionNavigation';
-import { createNarrowScreen } from './narrow-screen';
-import { createQuestionKeyboard } from './question-keys';
+import { createNarrowScreen } from './state/narrow-screen';
+import { createQuestionKeyboard } from './state/question-keys';
 import {
   answersFromState,
   createQuestionFormState,
@@ -18,11 +18,11 @@ import {
   isAnswered,
   reduceQuestionForm,
   type QuestionFormAction,
-} from './question-form-state';
-import { announce, type ErrorText } from './question-outcome';
+} from './state/question-form-state';
+import { announce, type ErrorText } from './state/question-outcome';
 import { QuestionReview } from './QuestionReview';
-import { createFormView } from './reveal-question';
-import { createQuestionResolution } from './question-resolution';
+import { createFormView } from './state/reveal-question';
+import { createQuestionResolution } from './state/question-resolution';
 
 /** Quiet period before a draft is saved: long enough to coalesce typing, short enough to survive a reload. */
 export const DRAFT_DELAY_MS = 400;

@@ -1,8 +1,8 @@
 import { For, Show, createUniqueId } from 'solid-js';
 import { QUESTION_LIMITS } from '../../schema/limits';
-import type { Question } from '../../schema/question';
+import type { Question } from '../../schema/forms/question';
 import { t } from '../i18n/i18n';
-import { isFreeTextOnly } from './question-form-state';
+import { isFreeTextOnly } from './state/question-form-state';
 
 /** Digits 1–9 pick options; the n-th row shows its digit only when a digit can reach it. */
 const MAX_DIGIT = 9;

@@ -1,14 +1,14 @@
 import { Show, createComputed, createMemo, createSignal, on } from 'solid-js';
 import type { QuestionRequestBlock, QuestionResolution } from '../../schema/blocks';
 import type { ResolvedOutcome } from '../../schema/protocol';
-import type { QuestionAnswer } from '../../schema/question';
-import type { DeviceRef } from '../../schema/device';
+import type { QuestionAnswer } from '../../schema/forms/question';
+import type { DeviceRef } from '../../schema/sync/device';
 import { decidedElsewhere } from '../sync/device-name';
 import { proposalText, useSyncStatus } from '../chat/proposal-words';
 import type { WorkerClient } from '../state/channel';
 import { t, type MessageKey } from '../i18n/i18n';
 import { PendingQuestionForm } from './PendingQuestionForm';
-import { outcomeOfBlock } from './question-outcome';
+import { outcomeOfBlock } from './state/question-outcome';
 import { QuestionSummary } from './QuestionSummary';
 import './question-form.css';
 

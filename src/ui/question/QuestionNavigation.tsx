@@ -1,5 +1,5 @@
 import { Show } from 'solid-js';
-import type { Question } from '../../schema/question';
+import type { Question } from '../../schema/forms/question';
 import { QuestionStepper } from './QuestionStepper';
 import { QuestionTabs } from './QuestionTabs';
 

@@ -1,8 +1,8 @@
 import { For, Show } from 'solid-js';
-import type { Question, QuestionAnswer } from '../../schema/question';
+import type { Question, QuestionAnswer } from '../../schema/forms/question';
 import { t } from '../i18n/i18n';
-import { describeAnswer } from './answer-text';
-import { isAnswered } from './question-form-state';
+import { describeAnswer } from './state/answer-text';
+import { isAnswered } from './state/question-form-state';
 
 /**
  * The Review tab's content: every question's answer (or "Not answered yet"), each with a way back to change it.

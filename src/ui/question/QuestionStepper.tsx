@@ -1,5 +1,5 @@
 import { For, Show } from 'solid-js';
-import type { Question } from '../../schema/question';
+import type { Question } from '../../schema/forms/question';
 import { t } from '../i18n/i18n';
 import { NextIcon, PreviousIcon } from '../common/icons';
 

@@ -1,10 +1,10 @@
 import { For, Show } from 'solid-js';
 import type { QuestionResolution } from '../../schema/blocks';
-import type { Question, QuestionAnswer } from '../../schema/question';
-import type { DeviceRef } from '../../schema/device';
+import type { Question, QuestionAnswer } from '../../schema/forms/question';
+import type { DeviceRef } from '../../schema/sync/device';
 import { deviceName } from '../sync/device-name';
 import { locale, t, type MessageKey } from '../i18n/i18n';
-import { describeAnswer, formatResolvedAt } from './answer-text';
+import { describeAnswer, formatResolvedAt } from './state/answer-text';
 
 const RESOLUTION_KEYS: Record<QuestionResolution, MessageKey> = {
   answered: 'question.summaryAnswered',

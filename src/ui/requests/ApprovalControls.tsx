@@ -1,5 +1,5 @@
 import { createMemo, createSignal, Show } from 'solid-js';
-import { describeFlatForm, readFormValue } from '../../schema/flat-form';
+import { describeFlatForm, readFormValue } from '../../schema/forms/flat-form';
 import { FormFields, type RawValue } from './FormFields';
 import type { ToolCallBlock } from '../../schema/blocks';
 import type { WorkerClient } from '../state/channel';

@@ -1,5 +1,5 @@
 import { createMemo, createSignal, Show } from 'solid-js';
-import { describeFlatForm, readFormValue } from '../../schema/flat-form';
+import { describeFlatForm, readFormValue } from '../../schema/forms/flat-form';
 import type { ElicitationRequestBlock } from '../../schema/blocks';
 import type { WorkerClient } from '../state/channel';
 import { t } from '../i18n/i18n';
@@ -8,7 +8,7 @@ import { ProposalNote } from './ProposalNote';
 import { decidedElsewhere, deviceName } from '../sync/device-name';
 import { FormFields, initialValues, type RawValue } from './FormFields';
 import { createResolver } from './resolve-request';
-import { checkFormField, type FieldProblem } from '../../schema/flat-form-check';
+import { checkFormField, type FieldProblem } from '../../schema/forms/flat-form-check';
 
 /**
  * An MCP server's question while its tool runs: a group named by the server's message, with a form generated from the

@@ -1,6 +1,6 @@
 import { For, Match, Show, Switch } from 'solid-js';
-import type { FormField } from '../../schema/flat-form';
-import type { FieldProblem, FieldProblemCode } from '../../schema/flat-form-check';
+import type { FormField } from '../../schema/forms/flat-form';
+import type { FieldProblem, FieldProblemCode } from '../../schema/forms/flat-form-check';
 import { t, type MessageKey } from '../i18n/i18n';
 
 /** The raw state of one field as its input holds it. */

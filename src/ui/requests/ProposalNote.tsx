@@ -1,4 +1,4 @@
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import { proposalText, useSyncStatus } from '../chat/proposal-words';
 
 /**

@@ -1,5 +1,5 @@
 import { createSignal } from 'solid-js';
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import type { WorkerClient } from '../state/channel';
 import { describeError, type ErrorWords } from '../common/error-words';
 import { WireError } from '../../schema/wire-error';

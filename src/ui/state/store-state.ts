@@ -3,7 +3,7 @@
 import type { AppEvent, RunNotice, ToolProgress } from '../../schema/events';
 import type { Conversation, Message, ProfileView, Settings } from '../../schema/records';
 import type { McpServerView } from '../../schema/mcp';
-import type { RemoteRunners, SyncStatus } from '../../schema/sync';
+import type { RemoteRunners, SyncStatus } from '../../schema/sync/sync';
 
 /** Everything the UI shows that came from the worker. Changed only through `applyEvent`. */
 export interface UiState {

@@ -1,8 +1,8 @@
 import { createSignal, createUniqueId, Show } from 'solid-js';
-import type { SyncRefusals as Refusals, SyncStatus } from '../../schema/sync';
+import type { SyncRefusals as Refusals, SyncStatus } from '../../schema/sync/sync';
 import { useApp } from '../state/app-context';
 import { describeError } from '../common/error-words';
-import { formatResolvedAt } from '../question/answer-text';
+import { formatResolvedAt } from '../question/state/answer-text';
 import { locale, t } from '../i18n/i18n';
 import { refusalSummary } from './sync-status-words';
 

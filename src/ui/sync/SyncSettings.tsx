@@ -1,5 +1,5 @@
 import { createEffect, createSignal, createUniqueId, on, onMount, Show } from 'solid-js';
-import type { SyncStatus } from '../../schema/sync';
+import type { SyncStatus } from '../../schema/sync/sync';
 import { useApp } from '../state/app-context';
 import { describeError, type ErrorWords } from '../common/error-words';
 import { locale, t } from '../i18n/i18n';

@@ -1,4 +1,4 @@
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import { t } from '../i18n/i18n';
 
 /** A device as a sentence names it: its name, or "another device" when it has none (the name is optional). */

@@ -1,5 +1,5 @@
-import type { SyncRefusals, SyncStatus } from '../../schema/sync';
-import { formatResolvedAt } from '../question/answer-text';
+import type { SyncRefusals, SyncStatus } from '../../schema/sync/sync';
+import { formatResolvedAt } from '../question/state/answer-text';
 import { t, type MessageKey } from '../i18n/i18n';
 
 type SyncReason = NonNullable<SyncStatus['reason']>;

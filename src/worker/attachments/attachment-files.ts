@@ -1,7 +1,7 @@
-import type { AttachmentContent } from '../../core/model';
+import type { AttachmentContent } from '../../core/run/model';
 import { fromBase64, toBase64 } from '../../core/base64';
-import type { AttachmentInput, AttachmentMeta, ExportedAttachment, StoredAttachment } from '../../schema/attachments';
-import { attachmentLimit, bytesAreText, classifyAttachment, MAX_ATTACHMENTS_PER_MESSAGE } from '../../schema/attachment-kinds';
+import type { AttachmentInput, AttachmentMeta, ExportedAttachment, StoredAttachment } from '../../schema/attachments/attachments';
+import { attachmentLimit, bytesAreText, classifyAttachment, MAX_ATTACHMENTS_PER_MESSAGE } from '../../schema/attachments/attachment-kinds';
 import { WireError } from '../../schema/wire-error';
 import type { ParleyDatabase } from '../store/database';
 import type { PreparedAttachment } from './attachment-records';

@@ -1,5 +1,5 @@
-import { ModelError, type AttachmentContent, type Model, type ModelPart, type ModelRequest } from '../../core/model';
-import type { AttachmentMeta } from '../../schema/attachments';
+import { ModelError, type AttachmentContent, type Model, type ModelPart, type ModelRequest } from '../../core/run/model';
+import type { AttachmentMeta } from '../../schema/attachments/attachments';
 
 /** The text of the error a run ends with when its history holds an image its model cannot take. */
 const IMAGES_NOT_ACCEPTED_TEXT =

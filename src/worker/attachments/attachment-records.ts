@@ -1,4 +1,4 @@
-import type { AttachmentMeta } from '../../schema/attachments';
+import type { AttachmentMeta } from '../../schema/attachments/attachments';
 import type { Transaction } from '../store/transaction';
 
 // A message's files inside the transactions that write or delete the message (run-records, branch-records,

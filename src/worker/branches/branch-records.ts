@@ -1,7 +1,7 @@
 import { pathOf, ROOT_PARENT, withNewVersion, withoutVersion, withSelected } from '../../core/branches';
-import { isPendingRequest, resolveByStop, withRequest, type RequestBlock } from '../../core/requests';
-import { closeQueuedCalls } from '../../core/run-repair';
-import type { RunSnapshot } from '../../core/store';
+import { isPendingRequest, resolveByStop, withRequest, type RequestBlock } from '../../core/requests/requests';
+import { closeQueuedCalls } from '../../core/run/run-repair';
+import type { RunSnapshot } from '../../core/run/store';
 import { WireError } from '../../schema/wire-error';
 import type { Conversation, Message } from '../../schema/records';
 import { allMessagesIn, notFound, transactRun, type StoreContext } from '../store/store-context';

@@ -1,9 +1,9 @@
 import type { CommandOf, CommandResult, CommandType, ProposableType } from '../../schema/commands';
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import type { AppEvent } from '../../schema/events';
 import type { ConnectionTestResult } from '../../schema/protocol';
 import type { Conversation, ConversationExport, Profile } from '../../schema/records';
-import type { ResolveContext } from '../../core/requests';
+import type { ResolveContext } from '../../core/requests/requests';
 import type { StorageEstimate } from '../attachments/attachment-files';
 import type { ConversationSearch } from '../search/conversation-search';
 import type { IndexedDbConversationStore } from '../store/conversation-store';

@@ -1,7 +1,7 @@
-import { argumentsDigest } from '../../core/approval-binding';
-import { isPendingRequest, requestBindingOf } from '../../core/request-ids';
-import { needsLiveRun } from '../../core/request-kinds';
-import type { RequestResolution } from '../../core/requests';
+import { argumentsDigest } from '../../core/requests/approval-binding';
+import { isPendingRequest, requestBindingOf } from '../../core/requests/request-ids';
+import { needsLiveRun } from '../../core/requests/request-kinds';
+import type { RequestResolution } from '../../core/requests/requests';
 import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
 import type { RequestTarget } from '../../schema/protocol';

@@ -1,4 +1,4 @@
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import { profileAcceptsImages } from '../../schema/provider-kinds';
 import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';

@@ -1,4 +1,4 @@
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import { WireError } from '../../schema/wire-error';
 
 /** The words for a change refused because another device runs the conversation. */

@@ -14,7 +14,7 @@ export function createTransferHandlers(deps: CommandHandlerDeps) {
     'conversation.import': async (command) => {
       // A chosen file is parsed and validated away from this worker's thread (see HostEnvironment.readImport).
       // The import's validators load when an import is made, not with the worker.
-      const file = command.file ? await (deps.readImport ?? readImportInPlace)(command.file) : (await import('../../core/import-validation')).validateImport(command.data);
+      const file = command.file ? await (deps.readImport ?? readImportInPlace)(command.file) : (await import('../../core/transfer/import-validation')).validateImport(command.data);
       const choice = command.settings ?? 'skip';
       if (choice === 'ask') {
         const offered = await offerOf(file.settings, settings, deps.mcp);
@@ -33,7 +33,7 @@ export function createTransferHandlers(deps: CommandHandlerDeps) {
 
 /** A chosen file parsed on this thread: for node tests, which have no Worker. */
 async function readImportInPlace(file: Blob): Promise<ConversationExport> {
-  return (await import('../../core/import-validation')).parseImportText(await file.text());
+  return (await import('../../core/transfer/import-validation')).parseImportText(await file.text());
 }
 
 /** Error codes whose message quotes a model provider's answer (which may echo a key, a URL, an account). */

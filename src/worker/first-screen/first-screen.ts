@@ -12,7 +12,7 @@ import { SettingsStore } from '../settings/settings-store';
 import { StoredConfig } from '../settings/stored-config';
 import { SYNC_KEY, syncOffStatus } from '../sync/device';
 import { messagesIn } from '../store/store-context';
-import { repairDeadRun } from '../../core/run-repair';
+import { repairDeadRun } from '../../core/run/run-repair';
 
 export interface FirstScreenDeps {
   database: ParleyDatabase;

@@ -1,4 +1,4 @@
-import { isObjectSchema, isPlainObject } from '../../core/json-schema-form';
+import { isObjectSchema, isPlainObject } from '../../core/requests/json-schema-form';
 import type { ToolAnnotations } from '../../schema/blocks';
 import type { ListedTool } from './mcp-connection';
 import { disambiguate, mcpToolName } from './tool-names';

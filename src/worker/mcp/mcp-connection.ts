@@ -9,10 +9,10 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { CallToolResultSchema, ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
-import { findSchemaProblems } from '../../core/json-schema-form';
-import type { ElicitationRequest, ElicitationResponse } from '../../core/tool';
+import { findSchemaProblems } from '../../core/requests/json-schema-form';
+import type { ElicitationRequest, ElicitationResponse } from '../../core/tools/tool';
 import type { ToolProgress } from '../../schema/events';
-import { checkElicitationResponse } from '../../core/json-schema-form';
+import { checkElicitationResponse } from '../../core/requests/json-schema-form';
 import type { CallToolResultLike } from './tool-result';
 
 /** A tool as the server lists it, unchecked (the hub checks each one, so one bad schema does not hide the others). */

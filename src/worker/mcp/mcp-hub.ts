@@ -1,5 +1,5 @@
-import { checkArguments, isPlainObject } from '../../core/json-schema-form';
-import type { ElicitationRequest, ElicitationResponse, Tool, ToolContext, ToolOutput } from '../../core/tool';
+import { checkArguments, isPlainObject } from '../../core/requests/json-schema-form';
+import type { ElicitationRequest, ElicitationResponse, Tool, ToolContext, ToolOutput } from '../../core/tools/tool';
 import type { McpServerInput, McpServerView, ToolPermission } from '../../schema/mcp';
 import { WireError } from '../../schema/wire-error';
 import type { ParleyDatabase } from '../store/database';

@@ -1,4 +1,4 @@
-import type { ToolContext } from '../../core/tool';
+import type { ToolContext } from '../../core/tools/tool';
 import type { McpServerView, McpToolView } from '../../schema/mcp';
 import { maskKey } from '../settings/settings-store';
 import type { ServerTool } from './listed-tools';

@@ -1,4 +1,4 @@
-import type { ToolOutput } from '../../core/tool';
+import type { ToolOutput } from '../../core/tools/tool';
 
 /** The most a tool result gives the model; more is cut with a note saying so. */
 const MAX_RESULT_CHARACTERS = 50_000;

@@ -1,5 +1,5 @@
 import { jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import type { ModelPart, PromptMessage, PromptRequest, Provider, ToolSpec } from '../../core/model';
+import type { ModelPart, PromptMessage, PromptRequest, Provider, ToolSpec } from '../../core/run/model';
 import type { Usage } from '../../schema/records';
 import { abortReason, createRepeatFilter } from './continuation';
 import { cutStreamError, isAbortError, toModelError, type ProviderErrorContext } from './errors';

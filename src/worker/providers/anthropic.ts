@@ -1,5 +1,5 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
-import type { Provider, ProviderBuildOptions } from '../../core/model';
+import type { Provider, ProviderBuildOptions } from '../../core/run/model';
 import type { Profile } from '../../schema/records';
 import { createAiSdkModel, withoutUserAgent } from './ai-sdk-model';
 

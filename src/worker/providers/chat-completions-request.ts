@@ -1,4 +1,4 @@
-import type { PromptMessage, Sampling, ToolSpec } from '../../core/model';
+import type { PromptMessage, Sampling, ToolSpec } from '../../core/run/model';
 import { toBase64 } from '../../core/base64';
 
 /** A Chat Completions message as sent on the wire. */
@@ -12,7 +12,7 @@ export type ChatMessage =
 export type ChatUserPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 /**
- * The request body of one streamed Chat Completions step: the prompt's messages (see `core/prompt.ts`) in the wire's
+ * The request body of one streamed Chat Completions step: the prompt's messages (see `core/prompt/prompt.ts`) in the wire's
  * shape, the tools as functions, usage asked for in the last chunk. The same body the AI SDK's provider sends.
  */
 export function chatCompletionsBody(

@@ -1,4 +1,4 @@
-import type { ModelPart } from '../../core/model';
+import type { ModelPart } from '../../core/run/model';
 import type { Usage } from '../../schema/records';
 import { ContentChunkShape } from './content-chunk-shape';
 

@@ -1,4 +1,4 @@
-import type { ModelError } from '../../core/model';
+import type { ModelError } from '../../core/run/model';
 import type { ConnectionTestResult } from '../../schema/protocol';
 import type { Profile } from '../../schema/records';
 import { errorText, fetchFailureError, httpStatusError, isAbortError, scrubSecret, type ProviderErrorContext } from './errors';

@@ -7,7 +7,7 @@ import {
   StreamProviderError,
   TypeValidationError,
 } from 'ai';
-import { ModelError } from '../../core/model';
+import { ModelError } from '../../core/run/model';
 
 /** What a classifier needs to word an actionable message, and what it must keep out of it. */
 export interface ProviderErrorContext {

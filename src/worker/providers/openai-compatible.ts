@@ -1,6 +1,6 @@
-import type { ModelPart, PromptRequest, Provider, ProviderBuildOptions } from '../../core/model';
-import { ModelError } from '../../core/model';
-import { instructedMessages } from '../../core/prompt';
+import type { ModelPart, PromptRequest, Provider, ProviderBuildOptions } from '../../core/run/model';
+import { ModelError } from '../../core/run/model';
+import { instructedMessages } from '../../core/prompt/prompt';
 import type { Profile } from '../../schema/records';
 import { chatCompletionsBody } from './chat-completions-request';
 import { ChatCompletionsReader } from './chat-completions-reader';

@@ -1,4 +1,4 @@
-import { ModelError, type ProviderFactory } from '../../core/model';
+import { ModelError, type ProviderFactory } from '../../core/run/model';
 import type { ConnectionTestResult } from '../../schema/protocol';
 import { providerKind } from '../../schema/provider-kinds';
 import type { Profile, ProviderKind } from '../../schema/records';

@@ -1,5 +1,5 @@
-import { ModelError, type Model, type ProviderBuildOptions } from '../../core/model';
-import { promptedModel } from '../../core/prompt';
+import { ModelError, type Model, type ProviderBuildOptions } from '../../core/run/model';
+import { promptedModel } from '../../core/prompt/prompt';
 import type { Profile } from '../../schema/records';
 import { missingSettings, PROVIDER_CODE } from './provider-kinds';
 

@@ -1,4 +1,4 @@
-import { ModelError, type ModelPart, type PromptMessage, type PromptRequest, type Provider, type ProviderFactory } from '../../core/model';
+import { ModelError, type ModelPart, type PromptMessage, type PromptRequest, type Provider, type ProviderFactory } from '../../core/run/model';
 import { parseScript, type ParsedScript, type ScriptStep } from '../../schema/script';
 
 export { parseScript } from '../../schema/script';

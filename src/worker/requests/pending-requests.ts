@@ -1,5 +1,5 @@
-import { findRequest, isPendingRequest, requestIdOf } from '../../core/request-ids';
-import { requestKindOf } from '../../core/request-kinds';
+import { findRequest, isPendingRequest, requestIdOf } from '../../core/requests/request-ids';
+import { requestKindOf } from '../../core/requests/request-kinds';
 import type { PendingRequest } from '../../schema/protocol';
 import type { ParleyDatabase } from '../store/database';
 

@@ -1,10 +1,10 @@
-import { findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../../core/requests';
-import { needsLiveRun, requestKindOf } from '../../core/request-kinds';
-import type { RunSnapshot } from '../../core/store';
+import { findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../../core/requests/requests';
+import { needsLiveRun, requestKindOf } from '../../core/requests/request-kinds';
+import type { RunSnapshot } from '../../core/run/store';
 import type { QuestionRequestBlock } from '../../schema/blocks';
 import { WireError } from '../../schema/wire-error';
 import type { PendingRequest } from '../../schema/protocol';
-import type { QuestionDraft } from '../../schema/question';
+import type { QuestionDraft } from '../../schema/forms/question';
 import type { Conversation, Message } from '../../schema/records';
 import { afterWrite, messagesIn, notFound, transactRun, type StoreContext } from '../store/store-context';
 import { inTransaction, type Transaction } from '../store/transaction';

@@ -1,4 +1,4 @@
-import { findRequest, isPendingRequest } from '../../core/requests';
+import { findRequest, isPendingRequest } from '../../core/requests/requests';
 import type { Block } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 

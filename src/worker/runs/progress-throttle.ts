@@ -1,4 +1,4 @@
-import type { Timers } from '../../core/coalesced-writer';
+import type { Timers } from '../../core/run/coalesced-writer';
 import type { Message } from '../../schema/records';
 
 /** Sends the latest value per key, at a bounded rate. */

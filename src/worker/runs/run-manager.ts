@@ -1,9 +1,9 @@
-import { runConversation, type LoopPorts, type RunEnd } from '../../core/loop';
+import { runConversation, type LoopPorts, type RunEnd } from '../../core/run/loop';
 import type { IndexedDbConversationStore } from '../store/conversation-store';
 import { runLockName, type Locks } from './locks';
 import { WireError } from '../../schema/wire-error';
-import { hasPendingElicitation } from '../../core/run-repair';
-import type { RunSnapshot } from '../../core/store';
+import { hasPendingElicitation } from '../../core/run/run-repair';
+import type { RunSnapshot } from '../../core/run/store';
 
 /**
  * Runs conversations' loops in this worker, one at a time per conversation across all tabs (a Web Lock each),

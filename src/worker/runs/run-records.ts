@@ -1,9 +1,9 @@
-import { isPendingRequest, resolveByChat, resolveByStop, stampDevice, withRequest, type RequestBlock } from '../../core/requests';
-import type { DeviceRef } from '../../schema/device';
+import { isPendingRequest, resolveByChat, resolveByStop, stampDevice, withRequest, type RequestBlock } from '../../core/requests/requests';
+import type { DeviceRef } from '../../schema/sync/device';
 import { parentForNext } from '../../core/branches';
-import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../../core/run-repair';
-import type { RunChange, RunSnapshot } from '../../core/store';
-import { INTERRUPTED_TOOL_TEXT } from '../../core/tool-outcomes';
+import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../../core/run/run-repair';
+import type { RunChange, RunSnapshot } from '../../core/run/store';
+import { INTERRUPTED_TOOL_TEXT } from '../../core/tools/tool-outcomes';
 import { WireError } from '../../schema/wire-error';
 import type { Conversation, Message, RunState } from '../../schema/records';
 import { isUntitled } from '../../schema/conversation-title';
@@ -11,7 +11,7 @@ import { afterWrite, messagesIn, notFound, RUN_STORES, transactRun, type StoreCo
 import { inTransaction, type Transaction } from '../store/transaction';
 import { readConfigGeneration } from '../settings/stored-config';
 import { putAttachments, type PreparedAttachment } from '../attachments/attachment-records';
-import { visibleFileName } from '../../schema/file-name';
+import { visibleFileName } from '../../schema/attachments/file-name';
 
 /**
  * A conversation's run state over IndexedDB: read for a run, started by a user message, changed by the loop's steps,

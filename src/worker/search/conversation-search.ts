@@ -1,8 +1,8 @@
-import type { RecordChange } from '../../core/store';
+import type { RecordChange } from '../../core/run/store';
 import { matchRanges, snippetOf, terms } from '../../core/search-text';
 import type { ConversationSearchResult } from '../../schema/protocol';
 import type { Conversation, Message } from '../../schema/records';
-import { searchableText } from '../../schema/searchable-text';
+import { searchableText } from '../../schema/search/searchable-text';
 import type { Change } from '../store/change-feed';
 import type { ParleyDatabase } from '../store/database';
 import type { ConversationMatch, IndexedDocument as Document, SearchIndex } from './search-index';

@@ -1,12 +1,12 @@
-import type { RequestBlock, RequestResolution, ResolveContext } from '../../core/requests';
-import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '../../core/store';
-import type { MessageMatches } from '../../schema/find-matches';
+import type { RequestBlock, RequestResolution, ResolveContext } from '../../core/requests/requests';
+import type { ConversationStore, RecordChange, RunChange, RunSnapshot } from '../../core/run/store';
+import type { MessageMatches } from '../../schema/search/find-matches';
 import type { ConversationSizes, ImportRepair, PendingRequest } from '../../schema/protocol';
-import type { QuestionDraft } from '../../schema/question';
-import type { DeviceRef } from '../../schema/device';
+import type { QuestionDraft } from '../../schema/forms/question';
+import type { DeviceRef } from '../../schema/sync/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../../schema/records';
 import { BranchRecords, type NewVersion } from '../branches/branch-records';
-import { repairTakenOver } from '../../core/take-over-repair';
+import { repairTakenOver } from '../../core/run/take-over-repair';
 import { exportAll, type ExportedConversation } from '../transfer/conversation-export';
 import type { ParleyDatabase } from './database';
 import { listMessages, searchMessages } from './message-pages';
@@ -20,7 +20,7 @@ import { removeUnused } from './unused-conversations';
 import { readStoredSettings } from '../settings/stored-config';
 import { inTransaction, type Transaction } from './transaction';
 import { deleteAttachmentsOfConversation, type PreparedAttachment } from '../attachments/attachment-records';
-import type { StoredAttachment } from '../../schema/attachments';
+import type { StoredAttachment } from '../../schema/attachments/attachments';
 
 /**
  * Conversations and messages over IndexedDB. Every method is one transaction that awaits nothing but IndexedDB

@@ -1,7 +1,7 @@
-import type { MessageMatches } from '../../schema/find-matches';
+import type { MessageMatches } from '../../schema/search/find-matches';
 import type { Message } from '../../schema/records';
 import type { MessagePage } from '../../schema/protocol';
-import { countInMessage } from '../../schema/searchable-text';
+import { countInMessage } from '../../schema/search/searchable-text';
 import type { ParleyDatabase } from './database';
 import { messagesIn } from './store-context';
 import type { ReadTransaction } from './transaction';

@@ -1,5 +1,5 @@
-import type { DeviceRef } from '../../schema/device';
-import type { SyncStatus } from '../../schema/sync';
+import type { DeviceRef } from '../../schema/sync/device';
+import type { SyncStatus } from '../../schema/sync/sync';
 import type { ParleyDatabase } from '../store/database';
 
 /** Settings keys (in the `settings` store) of what sync keeps on this device. Never exported, never synced. */

@@ -1,14 +1,14 @@
-import type { RecordChange } from '../../core/store';
+import type { RecordChange } from '../../core/run/store';
 import type { Conversation, Message } from '../../schema/records';
-import type { Proposal, RemoteRunners, SyncStatus } from '../../schema/sync';
+import type { Proposal, RemoteRunners, SyncStatus } from '../../schema/sync/sync';
 import type { ParleyDatabase } from '../store/database';
-import type { AttachmentHost, AttachmentSync } from './attachment-sync';
-import type { Mirror } from './mirror';
-import type { RefusalKind } from './refusal-log';
-import type { RunnerBook } from './runner-book';
-import type { SealedDocuments } from './sealed-documents';
-import type { SyncKeys } from './sync-crypto';
-import type { SyncedSettingsHost } from './synced-settings';
+import type { AttachmentHost, AttachmentSync } from './content/attachment-sync';
+import type { Mirror } from './mirror/mirror';
+import type { RefusalKind } from './documents/refusal-log';
+import type { RunnerBook } from './documents/runner-book';
+import type { SealedDocuments } from './documents/sealed-documents';
+import type { SyncKeys } from './documents/sync-crypto';
+import type { SyncedSettingsHost } from './content/synced-settings';
 
 /** What sync takes from the host: the database, new ids, this tab's page, and what the engine needs of the host. */
 export interface SyncGateDeps {

@@ -1,15 +1,15 @@
-import type { RecordChange } from '../../core/store';
-import { AttachmentSync } from './attachment-sync';
-import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync';
-import { ChangeReceiver } from './change-receiver';
+import type { RecordChange } from '../../core/run/store';
+import { AttachmentSync } from './content/attachment-sync';
+import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync/sync';
+import { ChangeReceiver } from './documents/change-receiver';
 import type { EngineContext, SyncEngineHost } from './engine-context';
-import type { EncryptedDocument, Mirror } from './mirror';
-import { PUSH_CHUNK, PushQueue } from './push-queue';
-import { RefusalLog } from './refusal-log';
-import { RunnerBook } from './runner-book';
-import { SealedDocuments } from './sealed-documents';
-import { SettingsSync } from './settings-sync';
-import { documentId, seal, type SyncKeys } from './sync-crypto';
+import type { EncryptedDocument, Mirror } from './mirror/mirror';
+import { PUSH_CHUNK, PushQueue } from './documents/push-queue';
+import { RefusalLog } from './documents/refusal-log';
+import { RunnerBook } from './documents/runner-book';
+import { SealedDocuments } from './documents/sealed-documents';
+import { SettingsSync } from './content/settings-sync';
+import { documentId, seal, type SyncKeys } from './documents/sync-crypto';
 
 /**
  * Sync of one device (docs/architecture.md, "Sync's authority rule"). The device whose worker runs a conversation is its only authority: only it

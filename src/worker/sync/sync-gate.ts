@@ -1,12 +1,12 @@
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import { WireError } from '../../schema/wire-error';
-import type { ProposedCommand, RemoteRunners, SyncStatus } from '../../schema/sync';
+import type { ProposedCommand, RemoteRunners, SyncStatus } from '../../schema/sync/sync';
 import type { Change } from '../store/change-feed';
 import type { ParleyDatabase } from '../store/database';
 import type { SyncEngineHost } from './engine-context';
 import type { SyncEngine } from './sync-engine';
-import type { Mirror } from './mirror';
-import type { SyncKeys } from './sync-crypto';
+import type { Mirror } from './mirror/mirror';
+import type { SyncKeys } from './documents/sync-crypto';
 import type { SyncGateDeps } from './engine-context';
 import type { EngineSlot, SyncService } from './sync-service';
 

@@ -1,17 +1,17 @@
-import type { DeviceRef } from '../../schema/device';
+import type { DeviceRef } from '../../schema/sync/device';
 import { WireError } from '../../schema/wire-error';
-import type { SyncStatus } from '../../schema/sync';
-import { keepMirror, takeKeptMirror } from './kept-mirror';
-import { MIRROR_NAME_PREFIX, openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './pouch-mirror';
-import { rekeyMirror } from './rekey-mirror';
-import { authorizationHeaders, inspectServer } from './server-identity';
-import { ServerWatch } from './server-watch';
+import type { SyncStatus } from '../../schema/sync/sync';
+import { keepMirror, takeKeptMirror } from './mirror/kept-mirror';
+import { MIRROR_NAME_PREFIX, openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './mirror/pouch-mirror';
+import { rekeyMirror } from './mirror/rekey-mirror';
+import { authorizationHeaders, inspectServer } from './server/server-identity';
+import { ServerWatch } from './server/server-watch';
 import { watchNetwork } from './network-watch';
-import type { ReplicationState } from './replication-status';
-import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './sync-crypto';
+import type { ReplicationState } from './mirror/replication-status';
+import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './documents/sync-crypto';
 import { SyncEngine } from './sync-engine';
 import type { SyncGateDeps } from './engine-context';
-import type { Mirror } from './mirror';
+import type { Mirror } from './mirror/mirror';
 import { DEVICE_KEY, KEPT_MIRROR_KEY, loadDevice, SYNC_KEY } from './device';
 
 /** Sync's settings on this device: the server and its password (a secret like an API key) and the derived keys. */

@@ -1,4 +1,4 @@
-import type { ExportedAttachment, StoredAttachment } from '../../schema/attachments';
+import type { ExportedAttachment, StoredAttachment } from '../../schema/attachments/attachments';
 import type { Conversation, Message } from '../../schema/records';
 import type { ParleyDatabase } from '../store/database';
 

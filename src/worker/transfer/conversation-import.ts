@@ -1,4 +1,4 @@
-import { repairImportedStates, type ImportRepair } from '../../core/import-checks';
+import { repairImportedStates, type ImportRepair } from '../../core/transfer/import-checks';
 import { WireError } from '../../schema/wire-error';
 import type { Conversation, ConversationExport, Message } from '../../schema/records';
 import type { ParleyDatabase } from '../store/database';

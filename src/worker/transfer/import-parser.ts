@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // A short-lived worker started by the agent worker for one import: reading, parsing and validating a big file takes
 // seconds of one thread, and the agent worker must keep answering the page's pings and commands meanwhile.
-import { parseImportText } from '../../core/import-validation';
+import { parseImportText } from '../../core/transfer/import-validation';
 import { WireError, type SerializedError } from '../../schema/wire-error';
 import type { ConversationExport } from '../../schema/records';
 

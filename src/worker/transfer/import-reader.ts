@@ -1,4 +1,4 @@
-import { parseImportText } from '../../core/import-validation';
+import { parseImportText } from '../../core/transfer/import-validation';
 import type { ConversationExport } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
 import type { ImportParserReply, ImportParserRequest } from './import-parser';

@@ -1,4 +1,4 @@
-import { ModelError, type ModelPart } from '../../../core/model';
+import { ModelError, type ModelPart } from '../../../core/run/model';
 
 /**
  * Fitting a request into the model's context. The engine has no tokenizer call, so a request is tried as it is; when

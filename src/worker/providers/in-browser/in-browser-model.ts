@@ -1,6 +1,6 @@
 import type { ChatCompletionMessage, ChatCompletionTool } from '@wllama/wllama/esm/index.js';
-import { ModelError, type ModelPart, type PromptMessage, type PromptRequest, type Provider, type ToolSpec } from '../../../core/model';
-import { instructedMessages } from '../../../core/prompt';
+import { ModelError, type ModelPart, type PromptMessage, type PromptRequest, type Provider, type ToolSpec } from '../../../core/run/model';
+import { instructedMessages } from '../../../core/prompt/prompt';
 import type { Profile, Usage } from '../../../schema/records';
 import { contextError, contextOverflow, toolsLeftOutNote, toolsLeftOutNotice } from './context-fit';
 import { holdEngine, loadEngine, unloadEngineIfIdle } from './engine';

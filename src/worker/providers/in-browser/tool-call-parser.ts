@@ -1,4 +1,4 @@
-import type { ModelPart } from '../../../core/model';
+import type { ModelPart } from '../../../core/run/model';
 
 /** The tags of the Qwen/Hermes chat format: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`, `<think>…</think>`. */
 const TOOL_OPEN = '<tool_call>';

@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../../../core/model';
+import type { ToolSpec } from '../../../core/run/model';
 
 /**
  * A GBNF grammar (llama.cpp's grammar format) that allows exactly one Hermes-format tool call to one of `tools`, with

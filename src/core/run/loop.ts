@@ -1,0 +1,339 @@
+import type { Conversation, Message, RunError, RunState } from '../../schema/records';
+import type { RunNotice, ToolProgress } from '../../schema/events';
+import { createCoalescedWriter, type CoalescedWriter, type Timers } from './coalesced-writer';
+import { parentForNext } from '../branches';
+import { appendDelta, messageText } from './message-text';
+import { ModelError, type Model, type ModelPart } from './model';
+import { STOPPED_BEFORE_TOOL_TEXT } from '../tools/tool-outcomes';
+import type { ConversationStore, RunSnapshot } from './store';
+import type { Block } from '../../schema/blocks';
+import { hasQueuedCalls, processToolCalls, queuedCall, type CallsEnd, type ReceivedToolCall } from '../tools/tool-calls';
+import type { Tool } from '../tools/tool';
+import { toolSpecs } from '../tools/tools';
+
+/** Everything the loop needs from the outside world. */
+export interface LoopPorts {
+  store: ConversationStore;
+  getModel(conversation: Conversation): Promise<Model>;
+  /** The tools this conversation offers now (built-ins, and those of connected MCP servers). */
+  getTools(conversation: Conversation): Promise<readonly Tool[]>;
+  /** Resolves with a request's block once it is resolved in storage; see CallPorts.waitForRequest. */
+  waitForRequest?(messageId: string, requestId: string, signal: AbortSignal): Promise<Block>;
+  now(): number;
+  newId(): string;
+  timers: Timers;
+  /** Resolves after `ms`, rejects when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** A streaming message changed (not yet persisted). Called often; the caller throttles. */
+  onProgress?(message: Message): void;
+  /** A running tool's progress (see CallPorts.reportProgress): for the UI only, never stored. */
+  onToolProgress?(message: Message, toolCallId: string, progress: ToolProgress): void;
+  onNotice?(conversationId: string, notice: RunNotice | null): void;
+  onStorageError?(error: unknown): void;
+  /** Interval of coalesced writes of a streaming message. */
+  persistIntervalMs?: number;
+  maxStepsPerRun?: number;
+  maxInvalidQuestions?: number;
+  maxRetries?: number;
+}
+
+/** How a run ended: the conversation's new run state, `stopped` (now idle), or `deleted` under it. */
+export type RunEnd = Exclude<RunState, 'running'> | 'stopped' | 'deleted';
+
+/** How a step ended: the run goes on from `run` (the step's own writes applied), or it is over. */
+type StepEnd = { kind: 'continue'; invalidQuestions: number; run: RunSnapshot } | { kind: 'end'; end: RunEnd };
+
+/**
+ * Runs model steps for a conversation from what is stored, until the model stops calling tools, asks a question
+ * (the durable pause), fails, or `signal` aborts (Stop). Safe to call again after a crash: it never replays a step;
+ * an interrupted reply is continued, not redone.
+ *
+ * `start` is the conversation as the caller just read or wrote it in its own transaction (an answer's compare-and-set);
+ * without it, it is read here. After that the loop keeps its own copy instead of reading again before each step: it holds
+ * the conversation's run lock, every other writer refuses a running conversation (a chat reply, a draft, a repair) or
+ * reaches the run through it (an elicitation's answer wakes the waiting tool; Stop and delete abort `signal`), and each
+ * of its writes returns the stored conversation, so the copy is what a read would give.
+ */
+export async function runConversation(conversationId: string, ports: LoopPorts, signal: AbortSignal, start?: RunSnapshot): Promise<RunEnd> {
+  const maxSteps = ports.maxStepsPerRun ?? 25;
+  const maxInvalidQuestions = ports.maxInvalidQuestions ?? 3;
+  let invalidQuestions = 0;
+  const first = start ?? (await ports.store.readRun(conversationId));
+  if (!first) return 'deleted';
+  let run: RunSnapshot = first;
+  for (let step = 0; ; step += 1) {
+    const { conversation, history } = run;
+    if (step >= maxSteps) {
+      return endWithError(ports, conversation, 'step_limit', `Stopped after ${maxSteps} model steps in a row. Write a message to go on.`);
+    }
+    const last = history.at(-1);
+    // Calls stored by an earlier step (approved since, or cut off before they ran) are finished before the model is
+    // asked again: a resume never replays the model step that made them.
+    const result = last?.role === 'assistant' && hasQueuedCalls(last)
+      ? await runCalls(conversation, { ...last, blocks: [...last.blocks] }, history, ports, signal)
+      : await runStep(conversation, history, ports, signal);
+    if (result.kind === 'end') return result.end;
+    run = result.run;
+    // "In a row": a step without an invalid question resets the count.
+    invalidQuestions = result.invalidQuestions > 0 ? invalidQuestions + result.invalidQuestions : 0;
+    if (invalidQuestions >= maxInvalidQuestions) {
+      return endWithError(ports, run.conversation, 'invalid_questions', `The model sent ${invalidQuestions} invalid questions in a row, so the run was stopped. Write a message to go on.`);
+    }
+  }
+}
+
+/** One model step's reply while it streams, and what its attempts share. */
+interface Reply {
+  /** Stored as running already: by whoever started the run (in the transaction that did), or by the step before. */
+  conversation: Conversation;
+  history: Message[];
+  message: Message;
+  /** Each write waits for the reply's first (`started`): none stores a reply whose first write failed. */
+  writer: CoalescedWriter<Message>;
+  started: Promise<Conversation | undefined> | undefined;
+  calls: ReceivedToolCall[];
+  /**
+   * The step's request is cancelled by Stop (the run's `signal`) or at once when the reply's first write fails (then
+   * `step` alone is aborted, with that failure as its reason).
+   */
+  step: AbortController;
+}
+
+async function runStep(conversation: Conversation, history: Message[], ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+  const reply = openReply(conversation, history, ports);
+  const stop = () => reply.step.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      const produced = { any: false };
+      try {
+        await streamReply(reply, ports, produced);
+        break;
+      } catch (error) {
+        const failed = await attemptFailed(reply, ports, signal, error, attempt, produced.any);
+        if (failed !== 'retry') return failed;
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  await reply.writer.close();
+  return replyDone(reply, ports, signal);
+}
+
+/** The reply a step streams into: an interrupted one continued, or a new one. */
+function openReply(conversation: Conversation, history: Message[], ports: LoopPorts): Reply {
+  const last = history.at(-1);
+  // An interrupted reply is continued; so is a new version a regeneration stored empty and streaming (see forkReply).
+  const continuing = last?.role === 'assistant' && (last.status === 'interrupted' || (last.status === 'streaming' && last.blocks.length === 0));
+  const message: Message = continuing
+    ? { ...last, status: 'streaming', blocks: last.blocks.filter((block) => block.type !== 'error') }
+    : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, parentId: parentForNext(history), role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
+  ports.onNotice?.(conversation.id, null); // a retry or network notice from before is over
+  ports.onProgress?.(message);
+  const reply: Reply = { conversation, history, message, started: undefined, calls: [], step: new AbortController(), writer: undefined as unknown as CoalescedWriter<Message> };
+  reply.writer = createCoalescedWriter(
+    async (value: Message) => {
+      if (await reply.started?.catch(() => undefined)) await ports.store.write({ messages: [value] }, { ifExists: true });
+    },
+    { intervalMs: ports.persistIntervalMs ?? 250, timers: ports.timers, onError: ports.onStorageError },
+  );
+  return reply;
+}
+
+/** One attempt at the model's request, streamed into the reply; throws what ended it early. */
+async function streamReply(reply: Reply, ports: LoopPorts, produced: { any: boolean }): Promise<void> {
+  const { conversation, history, message, step } = reply;
+  const model = await ports.getModel(conversation);
+  const text = messageText(message);
+  const continuation = text ? { messageId: message.id, text } : undefined;
+  const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
+  const request = { conversation, history: requestHistory, tools: toolSpecs(await ports.getTools(conversation)), signal: step.signal, ...(continuation ? { continuation } : {}) };
+  // The streaming message is stored by a transaction begun here and awaited only when the step is saved (see saveStep),
+  // so the request does not wait for it. IndexedDB runs readwrite transactions over the same stores in the order they
+  // began, so every later write of the message lands after this one; a crash before it commits leaves the conversation
+  // running with the previous messages, which a repair marks interrupted (Continue). The message itself, not a copy:
+  // IndexedDB clones it when it is put, and the event told after the commit carries what has streamed by then, never
+  // less than the UI already shows. Its failure (a full disk) cancels the request: a reply that cannot be stored is not
+  // streamed and shown first.
+  if (!reply.started) {
+    reply.started = ports.store.applyRun(conversation.id, { runState: 'running' }, [message]);
+    reply.started.catch((error: unknown) => step.abort(error));
+  }
+  for await (const part of model.streamStep(request)) {
+    if (step.signal.aborted) break;
+    if (takePart(message, reply.calls, part)) produced.any = true;
+    message.updatedAt = ports.now();
+    ports.onProgress?.(message);
+    reply.writer.schedule(message);
+  }
+  if (step.signal.aborted) throw step.signal.reason;
+}
+
+/** Adds a streamed part to the reply; true when it is something the model produced (text, reasoning, a call). */
+function takePart(message: Message, calls: ReceivedToolCall[], part: ModelPart): boolean {
+  if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+    appendDelta(message, part.type === 'text-delta' ? 'text' : 'reasoning', part.text);
+    return true;
+  }
+  if (part.type === 'tool-call') {
+    calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+    return true;
+  }
+  if (part.type === 'notice') {
+    // Once per reply: a step tried again, or a reply continued, says it again.
+    const notices = message.notices ?? [];
+    if (!notices.some((notice) => notice.key === part.notice.key)) message.notices = [...notices, part.notice];
+  } else if (part.usage) {
+    message.usage = part.usage;
+  }
+  return false;
+}
+
+/** What an attempt's failure comes to: Stop, a storage failure (thrown), a retry after a wait, or the run's end. */
+async function attemptFailed(reply: Reply, ports: LoopPorts, signal: AbortSignal, error: unknown, attempt: number, produced: boolean): Promise<StepEnd | 'retry'> {
+  const { conversation, message, step, writer, started } = reply;
+  if (step.signal.aborted && !signal.aborted) {
+    // As when the write was awaited before the request: the run's storage failure (see RunManager.start).
+    await writer.close();
+    throw step.signal.reason;
+  }
+  if (signal.aborted) {
+    await writer.close();
+    return { kind: 'end', end: await finish(ports, conversation, message, { runState: 'idle', messageStatus: 'stopped', countStep: true }, started, 'stopped') };
+  }
+  const retry = retryDelay(error, attempt, ports.maxRetries ?? 4);
+  if (retry !== undefined && !produced) {
+    ports.onNotice?.(conversation.id, { kind: 'retrying', message: (error as Error).message, retryAt: ports.now() + retry, attempt: attempt + 1 });
+    try {
+      await ports.sleep(retry, step.signal);
+    } catch {
+      await writer.close();
+      if (!signal.aborted) throw step.signal.reason; // the first write failed
+      ports.onNotice?.(conversation.id, null);
+      return { kind: 'end', end: await finish(ports, conversation, message, { runState: 'idle', messageStatus: 'stopped', countStep: false }, started, 'stopped') };
+    }
+    ports.onNotice?.(conversation.id, null);
+    return 'retry';
+  }
+  await writer.close();
+  ports.onNotice?.(conversation.id, null);
+  return { kind: 'end', end: await modelFailed(reply, ports, error) };
+}
+
+/** The model's reply failed for good: the run waits for the network, or ends with the error in the reply. */
+async function modelFailed(reply: Reply, ports: LoopPorts, error: unknown): Promise<RunEnd> {
+  const { conversation, message, started } = reply;
+  const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const runError = { code: modelError.code, message: modelError.message, ...(modelError.detail ? { detail: modelError.detail } : {}) };
+  if (modelError.code === 'network') {
+    ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
+    return finish(ports, conversation, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started);
+  }
+  message.blocks.push({ type: 'error', ...runError });
+  // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
+  const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
+  return finish(ports, conversation, message, { runState: 'error', runError, messageStatus, countStep: false }, started);
+}
+
+/** The reply streamed whole: the run ends here, or its calls are stored queued and run. */
+async function replyDone(reply: Reply, ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+  const { conversation, history, message, calls, started } = reply;
+  if (calls.length === 0 || signal.aborted) {
+    message.blocks.push(...calls.map((call) => ({ ...queuedCall(call), status: 'stopped' as const, result: STOPPED_BEFORE_TOOL_TEXT })));
+    return { kind: 'end', end: await finish(ports, conversation, message, { runState: 'idle', messageStatus: 'complete', countStep: true }, started, signal.aborted ? 'stopped' : undefined) };
+  }
+  // The step is stored with its calls queued before any of them runs: from here on a crash resumes them, never the step.
+  message.blocks.push(...calls.map(queuedCall));
+  const saved = await saveStep(ports, conversation, message, { runState: 'running', messageStatus: 'complete', countStep: true }, started);
+  if (!saved) return { kind: 'end', end: 'deleted' };
+  return runCalls(saved.conversation, { ...saved.message, blocks: [...saved.message.blocks] }, history, ports, signal);
+}
+
+/** Processes a message's queued tool calls (see processToolCalls) and says how the run goes on. */
+async function runCalls(conversation: Conversation, message: Message, history: Message[], ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+  let latest = { conversation, message };
+  const end: CallsEnd = await processToolCalls(
+    message,
+    {
+      tools: await ports.getTools(conversation),
+      now: ports.now,
+      newId: ports.newId,
+      save: async (current, runState) => {
+        const saved = { ...current, updatedAt: ports.now() };
+        const written = await ports.store.applyRun(conversation.id, { runState }, [saved]);
+        if (written) {
+          ports.onProgress?.(saved);
+          latest = { conversation: written, message: { ...saved, blocks: [...saved.blocks] } };
+        }
+        return written !== undefined;
+      },
+      ...(ports.waitForRequest ? { waitForRequest: ports.waitForRequest } : {}),
+      ...(ports.onToolProgress ? { reportProgress: ports.onToolProgress } : {}),
+    },
+    signal,
+  );
+  switch (end.kind) {
+    case 'done':
+      return { kind: 'continue', invalidQuestions: end.invalid, run: { conversation: latest.conversation, history: withMessage(history, latest.message) } };
+    case 'paused':
+      return { kind: 'end', end: 'awaiting_input' };
+    case 'stopped':
+      return { kind: 'end', end: 'stopped' };
+    case 'deleted':
+      return { kind: 'end', end: 'deleted' };
+  }
+}
+
+/**
+ * Writes the step's last state: the message and the conversation's run fields in one transaction. Waits first for the
+ * step's first write (`started`, see runStep), whose failure is the step's. Undefined when the conversation is gone.
+ */
+async function saveStep(
+  ports: LoopPorts,
+  conversation: Conversation,
+  message: Message,
+  state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
+  started: Promise<Conversation | undefined> | undefined,
+): Promise<{ conversation: Conversation; message: Message } | undefined> {
+  if (started && !(await started)) return undefined;
+  const finalMessage: Message = { ...message, status: state.messageStatus, updatedAt: ports.now() };
+  const change = { runState: state.runState, countStep: state.countStep, ...(state.runError ? { runError: state.runError } : {}) };
+  const stored = await ports.store.applyRun(conversation.id, change, [finalMessage]);
+  if (!stored) return undefined;
+  ports.onProgress?.(finalMessage);
+  return { conversation: stored, message: finalMessage };
+}
+
+/** saveStep for a step that ends the run: how it ended. */
+async function finish(
+  ports: LoopPorts,
+  conversation: Conversation,
+  message: Message,
+  state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
+  started: Promise<Conversation | undefined> | undefined,
+  end?: RunEnd,
+): Promise<RunEnd> {
+  if (!(await saveStep(ports, conversation, message, state, started))) return 'deleted';
+  return end ?? (state.runState === 'running' ? 'idle' : (state.runState as RunEnd));
+}
+
+/** The history with `message` in place of the stored one of the same id, or after the others. */
+function withMessage(history: readonly Message[], message: Message): Message[] {
+  const at = history.findIndex((stored) => stored.id === message.id);
+  return at >= 0 ? history.map((stored, index) => (index === at ? message : stored)) : [...history, message];
+}
+
+async function endWithError(ports: LoopPorts, conversation: Conversation, code: string, text: string): Promise<RunEnd> {
+  const ended = await ports.store.applyRun(conversation.id, { runState: 'error', runError: { code, message: text } }, []);
+  return ended ? 'error' : 'deleted';
+}
+
+/** How long to wait before retrying a failed step, or undefined when it should not be retried. */
+function retryDelay(error: unknown, attempt: number, maxRetries: number): number | undefined {
+  if (!(error instanceof ModelError) || attempt >= maxRetries) return undefined;
+  if (error.code !== 'rate_limited' && error.code !== 'server') return undefined;
+  if (error.code === 'server' && attempt >= 2) return undefined;
+  return Math.min(60_000, error.retryAfterMs ?? 1000 * 2 ** attempt);
+}

@@ -1,0 +1,177 @@
+import type { Block, ElicitationRequestBlock, ToolCallBlock } from '../../schema/blocks';
+import type { ToolProgress } from '../../schema/events';
+import type { Message, RunState } from '../../schema/records';
+import { approvalHolds } from '../requests/approval-binding';
+import { syncPendingIndex } from '../requests/requests';
+import type { ElicitationResponse, Tool, ToolContext } from './tool';
+import { AFTER_QUESTION_TEXT, neverToolText, ranText, STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT, unknownToolText } from './tool-outcomes';
+
+export { AFTER_QUESTION_TEXT, STOPPED_BEFORE_TOOL_TEXT };
+
+export interface ReceivedToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** What processing a message's tool calls needs from the outside. */
+export interface CallPorts {
+  tools: readonly Tool[];
+  now(): number;
+  newId(): string;
+  /** Stores the message and the conversation's run state in one transaction; false when the conversation is gone. */
+  save(message: Message, runState: RunState): Promise<boolean>;
+  /**
+   * Resolves with the request's block once it is resolved in storage (by this tab or another); rejects when `signal`
+   * aborts. Without it, nobody can be asked while a tool runs, and elicitations are declined.
+   */
+  waitForRequest?(messageId: string, requestId: string, signal: AbortSignal): Promise<Block>;
+  /** Where a running tool's progress goes (to the UI, throttled, not to storage). Without it, progress is dropped. */
+  reportProgress?(message: Message, toolCallId: string, progress: ToolProgress): void;
+}
+
+/** How processing ended: all calls done (the model reads the results next), paused for the user, stopped, or deleted. */
+export type CallsEnd = { kind: 'done'; invalid: number } | { kind: 'paused' } | { kind: 'stopped' } | { kind: 'deleted' };
+
+/** A model's tool call as stored before anything is done with it: queued. */
+export function queuedCall(call: ReceivedToolCall): ToolCallBlock {
+  return { type: 'tool_call', toolCallId: call.toolCallId, toolName: call.toolName, args: call.input, status: 'pending' };
+}
+
+/** Whether the message has tool calls still to process (queued, or approved and waiting to run). */
+export function hasQueuedCalls(message: Message): boolean {
+  return message.blocks.some((block) => block.type === 'tool_call' && block.status === 'pending' && block.approval?.status !== 'pending');
+}
+
+/**
+ * Processes the message's queued tool calls in order, from what is stored, so a resume after a pause or a crash goes
+ * on where it stopped. A call is checked, then asks the user (a question; an "Ask" tool not yet approved) — the run
+ * pauses, durably — or runs: marked `running` in storage BEFORE the tool is called and finished after, so a crash in
+ * between leaves a record that it may have run, never a silent re-run. After a question, later calls are refused.
+ * Mutates `message` (the loop's copy) and stores every change.
+ */
+export async function processToolCalls(message: Message, ports: CallPorts, signal: AbortSignal): Promise<CallsEnd> {
+  let invalid = 0;
+  let unsaved = false;
+  const save = (runState: RunState) => {
+    unsaved = false;
+    return ports.save(syncPendingIndex(message), runState);
+  };
+  for (let index = 0; index < message.blocks.length; index += 1) {
+    const block = message.blocks[index]!;
+    if (block.type !== 'tool_call' || block.status !== 'pending') continue;
+    if (block.approval?.status === 'pending') return { kind: 'paused' };
+    if (signal.aborted) {
+      stopQueued(message, index);
+      return (await save('idle')) ? { kind: 'stopped' } : { kind: 'deleted' };
+    }
+    const tool = ports.tools.find((candidate) => candidate.name === block.toolName && candidate.permission !== 'never');
+    if (!tool) {
+      // A "Never" tool is listed but not offered: its call is refused as the user's choice (`denied`, with where the
+      // tool came from, so the card can link to its permission), not reported as a mistake of the model.
+      const refused = ports.tools.find((candidate) => candidate.name === block.toolName);
+      if (refused) {
+        message.blocks[index] = { ...block, ...(refused.source ? { source: { ...refused.source } } : {}), status: 'denied', result: neverToolText(block.toolName) };
+        unsaved = true;
+        continue;
+      }
+      const available = ports.tools.filter((candidate) => candidate.permission !== 'never').map((candidate) => candidate.name);
+      message.blocks[index] = { ...block, status: 'error', result: unknownToolText(block.toolName, available) };
+      unsaved = true;
+      continue;
+    }
+    const checked = tool.check(block.args);
+    if (!checked.ok) {
+      if (tool.countsInvalid) invalid += 1;
+      message.blocks[index] = { ...block, status: 'error', result: checked.error };
+      unsaved = true;
+      continue;
+    }
+    const source = tool.source ? { source: { ...tool.source } } : {};
+    if (tool.ask) {
+      message.blocks[index] = tool.ask(checked.value, block.toolCallId);
+      refuseLaterCalls(message, index + 1);
+      return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
+    }
+    // An approval runs a call only when it was given here for exactly this call (see approval-binding.ts); one that
+    // does not hold (forged, or the record changed since) asks afresh, whatever the tool's permission.
+    const approved = block.approval?.status === 'success';
+    if (approved ? !approvalHolds(block, tool) : tool.permission === 'ask') {
+      const asking = tool.source ? { source: { ...tool.source, inputSchema: tool.inputSchema } } : {};
+      const { result: _result, ...unrun } = block;
+      message.blocks[index] = { ...unrun, ...asking, approval: { kind: 'permission', status: 'pending', requestedAt: ports.now() } };
+      return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
+    }
+    const running: ToolCallBlock = { ...block, ...source, status: 'running' };
+    message.blocks[index] = running;
+    if (!(await save('running'))) return { kind: 'deleted' };
+    let finished: ToolCallBlock;
+    try {
+      const output = await tool.execute(checked.value, toolContext(message, running, tool, ports, signal, save));
+      finished = { ...running, status: output.isError ? 'error' : 'success', result: ranText(running, output.text) };
+    } catch (error) {
+      if (signal.aborted) {
+        replaceCall(message, { ...running, status: 'stopped', result: STOPPED_WHILE_RUNNING_TEXT });
+        stopQueued(message, 0);
+        return (await save('idle')) ? { kind: 'stopped' } : { kind: 'deleted' };
+      }
+      finished = { ...running, status: 'error', result: ranText(running, `The tool failed: ${error instanceof Error ? error.message : String(error)}`) };
+    }
+    replaceCall(message, finished);
+    if (!(await save('running'))) return { kind: 'deleted' };
+  }
+  // Results that needed no tool (refusals, invalid input) are stored too, before the model reads them.
+  if (unsaved && !(await save('running'))) return { kind: 'deleted' };
+  return { kind: 'done', invalid };
+}
+
+/** The context a running tool gets: the signal (Stop cancels it) and, where the user can be asked, `elicit`. */
+function toolContext(message: Message, call: ToolCallBlock, tool: Tool, ports: CallPorts, signal: AbortSignal, save: (runState: RunState) => Promise<boolean>): ToolContext {
+  const context: ToolContext = { now: ports.now, signal };
+  const report = ports.reportProgress;
+  if (report) context.reportProgress = (progress) => report(message, call.toolCallId, progress);
+  const wait = ports.waitForRequest;
+  if (!wait) return context;
+  context.elicit = async (request): Promise<ElicitationResponse> => {
+    const block: ElicitationRequestBlock = {
+      type: 'elicitation_request',
+      requestId: ports.newId(),
+      toolCallId: call.toolCallId,
+      serverName: tool.source?.serverName ?? tool.name,
+      message: request.message.slice(0, 10_000),
+      requestedSchema: request.requestedSchema,
+      status: 'pending',
+    };
+    const at = message.blocks.findIndex((candidate) => candidate.type === 'tool_call' && candidate.toolCallId === call.toolCallId);
+    message.blocks.splice(at + 1, 0, block);
+    // The request is stored (and the conversation waits for the user) before anyone is asked.
+    if (!(await save('awaiting_input'))) return { action: 'cancel' };
+    const resolved = await wait(message.id, block.requestId, signal);
+    if (resolved.type !== 'elicitation_request') return { action: 'cancel' };
+    const position = message.blocks.findIndex((candidate) => candidate.type === 'elicitation_request' && candidate.requestId === block.requestId);
+    if (position >= 0) message.blocks[position] = resolved;
+    syncPendingIndex(message);
+    if (resolved.resolution === 'accepted') return { action: 'accept', content: resolved.content ?? {} };
+    return resolved.resolution === 'declined' ? { action: 'decline' } : { action: 'cancel' };
+  };
+  return context;
+}
+
+function replaceCall(message: Message, call: ToolCallBlock): void {
+  const at = message.blocks.findIndex((candidate) => candidate.type === 'tool_call' && candidate.toolCallId === call.toolCallId);
+  if (at >= 0) message.blocks[at] = call;
+}
+
+function refuseLaterCalls(message: Message, from: number): void {
+  for (let index = from; index < message.blocks.length; index += 1) {
+    const block = message.blocks[index]!;
+    if (block.type === 'tool_call' && block.status === 'pending') message.blocks[index] = { ...block, status: 'error', result: AFTER_QUESTION_TEXT };
+  }
+}
+
+function stopQueued(message: Message, from: number): void {
+  for (let index = from; index < message.blocks.length; index += 1) {
+    const block = message.blocks[index]!;
+    if (block.type === 'tool_call' && block.status === 'pending') message.blocks[index] = { ...block, status: 'stopped', result: STOPPED_BEFORE_TOOL_TEXT };
+  }
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../run/model';
+import { parseQuestionInput, QUESTION_TOOL_DESCRIPTION, QUESTION_TOOL_NAME, questionInputSchema } from '../requests/question-tool';
+import type { ArgumentsCheck, Tool } from './tool';
+
+/** A tool defined by a zod schema: one source for its JSON schema and its check. */
+export function zodTool(definition: { name: string; description: string; input: z.ZodType; execute: Tool['execute'] }): Tool {
+  const inputSchema = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete inputSchema.$schema;
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema,
+    permission: 'allow',
+    check: (args) => checkWithZod(definition.name, definition.input, args),
+    execute: definition.execute,
+  };
+}
+
+/** Parses with zod; the error names each field and asks the model to rewrite the input. */
+export function checkWithZod(name: string, schema: z.ZodType, args: unknown): ArgumentsCheck {
+  const parsed = schema.safeParse(args ?? {});
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
+  return { ok: false, error: `Invalid input for ${name}: ${problems}. Please rewrite the input so it satisfies the expected schema.` };
+}
+
+const currentTime = zodTool({
+  name: 'get_current_time',
+  description: "Returns the current date and time in ISO 8601 (UTC); the user's time zone offset is unknown.",
+  input: z.object({}).loose(),
+  async execute(_input, context) {
+    return { text: new Date(context.now()).toISOString() };
+  },
+});
+
+/** The question tool: an ordinary tool whose every call asks the user (see `Tool.ask`). */
+export const QUESTION_TOOL: Tool = {
+  name: QUESTION_TOOL_NAME,
+  description: QUESTION_TOOL_DESCRIPTION,
+  inputSchema: questionInputSchema(),
+  permission: 'allow',
+  countsInvalid: true,
+  check(args) {
+    const parsed = parseQuestionInput(args);
+    return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, error: parsed.error };
+  },
+  ask(args, toolCallId) {
+    const { questions } = args as { questions: import('../../schema/forms/question').Question[] };
+    return { type: 'question_request', toolCallId, questions, status: 'pending' };
+  },
+  async execute() {
+    throw new Error('The question tool asks the user; it is never executed.');
+  },
+};
+
+/** The tools every conversation gets besides those of MCP servers. Nothing a model sends is ever evaluated as code. */
+export const BUILT_IN_TOOLS: readonly Tool[] = [QUESTION_TOOL, currentTime];
+
+/** Every tool as providers declare it (a "Never" tool is not offered). */
+export function toolSpecs(tools: readonly Tool[] = BUILT_IN_TOOLS): ToolSpec[] {
+  return tools.filter((tool) => tool.permission !== 'never').map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, ...(tool.ask ? { asksUser: true } : {}) }));
+}

@@ -1,0 +1,210 @@
+import { fromBase64, toBase64 } from '../../../core/base64';
+import { AttachmentChunkHeader } from '../../../schema/sync/attachment-chunks';
+import type { StoredAttachment } from '../../../schema/attachments/attachments';
+import type { Message } from '../../../schema/records';
+import type { EncryptedDocument, Mirror } from '../mirror/mirror';
+import type { RefusalKind } from '../documents/refusal-log';
+import type { SealedDocuments } from '../documents/sealed-documents';
+import { documentId, type SyncKeys } from '../documents/sync-crypto';
+
+/**
+ * The most bytes of a file one chunk document holds. Timed with a 5.25 MB image from one device to another through a
+ * local pouchdb-server (e2e/sync.spec.ts), three runs each: chunks of 256 KB, 512 KB and 1 MB differed by less than the
+ * runs of one size did (7.7–23 s on a machine loaded by other work), so the size is chosen by its bounds: 512 KB keeps
+ * one document under 700 KB on the server (CouchDB refuses documents over 8 MB by default) and what one chunk costs in
+ * memory small, while a 20 MB image is still only 40 documents.
+ */
+export const CHUNK_BYTES = 512 * 1024;
+/** How many chunks are sealed and written to the mirror together (at most about 5 MB of ciphertext in memory). */
+const CHUNKS_PER_WRITE = 8;
+/** The mirror's local value listing the files whose chunks it holds (written here, or put together from it). */
+const HELD_KEY = 'attachments-held';
+/** The mark of a chunk document: its body is bytes sealed with its id, not a sealed JSON payload (`e: 1`). */
+export const CHUNK_FORMAT = 2;
+
+/** What attachment sync needs of the device: its stored files, and a place for a file that arrived. */
+export interface AttachmentHost {
+  readAttachment(attachmentId: string): Promise<StoredAttachment | undefined>;
+  /** Stores the bytes of a file another device sent (and tells this tab's page it is here). */
+  storeAttachment(record: StoredAttachment): Promise<void>;
+}
+
+export interface AttachmentSyncDeps {
+  mirror: Mirror;
+  keys: SyncKeys;
+  host: AttachmentHost;
+  /** Counts what was written, as every sealed write is counted ("Synced" waits for writes to leave). */
+  sealed: Pick<SealedDocuments, 'sealedDocuments' | 'sealedBytes'>;
+  /** A conversation deleted on some device: its files are not stored again. */
+  isDeleted(conversationId: string): boolean;
+  refused(kind: RefusalKind): void;
+}
+
+/** A file's bytes in chunks of at most `chunkBytes` (an empty file is one empty chunk). */
+export function splitIntoChunks(bytes: Uint8Array, chunkBytes = CHUNK_BYTES): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  for (let start = 0; start < bytes.length; start += chunkBytes) parts.push(bytes.subarray(start, start + chunkBytes));
+  return parts.length > 0 ? parts : [new Uint8Array(0)];
+}
+
+/** The id of a file's chunk: an HMAC like every other document's, saying nothing of the file. */
+export function chunkId(keys: SyncKeys, attachmentId: string, index: number): Promise<string> {
+  return documentId(keys, 'attachment-chunk', attachmentId, String(index));
+}
+
+/**
+ * A chunk as the mirror holds it: its header (JSON, length first) and its bytes, sealed with AES-GCM with the document's
+ * id as additional data, so a chunk the server copies under another id does not open. Bytes are sealed as bytes: only
+ * the ciphertext is base64 (a JSON payload would have been base64 twice, 1.78× the file instead of 1.33×).
+ */
+export async function sealChunk(keys: SyncKeys, id: string, header: AttachmentChunkHeader, bytes: Uint8Array): Promise<EncryptedDocument> {
+  const head = new TextEncoder().encode(JSON.stringify(header));
+  const plain = new Uint8Array(4 + head.length + bytes.length);
+  new DataView(plain.buffer).setUint32(0, head.length);
+  plain.set(head, 4);
+  plain.set(bytes, 4 + head.length);
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(id) }, keys.content, plain));
+  return { _id: id, e: CHUNK_FORMAT, iv: toBase64(iv), ct: toBase64(ct) };
+}
+
+/** A chunk's header and bytes; undefined when it does not open with these keys under its id, or is not a chunk. */
+export async function openChunk(keys: SyncKeys, document: EncryptedDocument): Promise<{ header: AttachmentChunkHeader; bytes: Uint8Array } | undefined> {
+  if (document.e !== CHUNK_FORMAT || !document.iv || !document.ct) return undefined;
+  try {
+    const plain = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(document.iv), additionalData: new TextEncoder().encode(document._id) }, keys.content, fromBase64(document.ct)));
+    const length = new DataView(plain.buffer, plain.byteOffset).getUint32(0);
+    if (length > 4096 || 4 + length > plain.length) return undefined;
+    const header = AttachmentChunkHeader.safeParse(JSON.parse(new TextDecoder().decode(plain.subarray(4, 4 + length))));
+    return header.success ? { header: header.data, bytes: plain.subarray(4 + length) } : undefined;
+  } catch {
+    return undefined; // another key, altered, or copied under another id
+  }
+}
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Whether two chunks say they are of the same file, cut the same way. */
+function sameFile(a: AttachmentChunkHeader, b: AttachmentChunkHeader): boolean {
+  return a.attachmentId === b.attachmentId && a.sha256 === b.sha256 && a.count === b.count && a.size === b.size;
+}
+
+/**
+ * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file writes its chunks to the
+ * mirror before the message naming it, so another device usually has the bytes by the time it shows the message. What
+ * arrives is put together as the chunks come and stored in this device's `attachments` store (where a model step and
+ * an export read files, and which "Turn off sync" keeps); a file whose chunks came while this device was closed is
+ * put together from the mirror the first time it is needed (`fetch`).
+ */
+export class AttachmentSync {
+  private held: Promise<Set<string>> | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  /** Chunks of files still arriving, by file. */
+  private readonly arriving = new Map<string, { header: AttachmentChunkHeader; parts: Map<number, Uint8Array> }>();
+  /** Chunk documents this device wrote: handed back by the mirror, they are not opened again. */
+  private readonly written = new Set<string>();
+
+  constructor(private readonly deps: AttachmentSyncDeps) {}
+
+  /** Writes the chunks of a message's files that the mirror lacks and this device holds (before the message is written). */
+  async upload(message: Message): Promise<void> {
+    const held = await this.heldFiles();
+    for (const meta of message.attachments ?? []) {
+      if (held.has(meta.id)) continue;
+      const stored = await this.deps.host.readAttachment(meta.id);
+      if (!stored) continue; // not here: the device that holds it writes it
+      const bytes = new Uint8Array(await stored.blob.arrayBuffer());
+      const parts = splitIntoChunks(bytes);
+      const file = { v: 1 as const, attachmentId: meta.id, conversationId: stored.conversationId, messageId: stored.messageId, mimeType: meta.mimeType, size: bytes.length, count: parts.length, sha256: await sha256Hex(bytes) };
+      for (let start = 0; start < parts.length; start += CHUNKS_PER_WRITE) {
+        const documents = await Promise.all(
+          parts.slice(start, start + CHUNKS_PER_WRITE).map(async (part, offset) => {
+            const id = await chunkId(this.deps.keys, meta.id, start + offset);
+            this.written.add(id);
+            return sealChunk(this.deps.keys, id, { ...file, index: start + offset }, part);
+          }),
+        );
+        const error = (await this.deps.mirror.putMany(documents)).find(Boolean);
+        if (error) throw error;
+        this.deps.sealed.sealedDocuments += documents.length;
+        this.deps.sealed.sealedBytes += documents.reduce((sum, document) => sum + (document.ct?.length ?? 0), 0);
+      }
+      await this.noteHeld(meta.id);
+    }
+  }
+
+  /** A chunk document from the mirror: kept until its file is whole, then the file is checked and stored. */
+  async receive(document: EncryptedDocument): Promise<void> {
+    if (this.written.delete(document._id)) return; // this device's own write, back from the mirror
+    const chunk = await openChunk(this.deps.keys, document);
+    if (!chunk) return this.deps.refused('unreadable');
+    const { header } = chunk;
+    if (document._id !== (await chunkId(this.deps.keys, header.attachmentId, header.index)) || header.index >= header.count) return this.deps.refused('misplaced');
+    if (this.deps.isDeleted(header.conversationId)) return;
+    let entry = this.arriving.get(header.attachmentId);
+    if (!entry || !sameFile(entry.header, header)) {
+      if (await this.deps.host.readAttachment(header.attachmentId)) return;
+      entry = { header, parts: new Map() };
+      this.arriving.set(header.attachmentId, entry);
+    }
+    entry.parts.set(header.index, chunk.bytes);
+    if (entry.parts.size < header.count) return;
+    this.arriving.delete(header.attachmentId);
+    await this.store(header, Array.from({ length: header.count }, (_, index) => entry.parts.get(index)!));
+  }
+
+  /**
+   * Puts a file together from the chunks the mirror holds and stores it, when it is not stored here yet. True when the
+   * file is stored here now; false when some chunk has not arrived (or does not fit the others).
+   */
+  async fetch(attachmentId: string): Promise<boolean> {
+    if (await this.deps.host.readAttachment(attachmentId)) return true;
+    const firstDocument = await this.deps.mirror.get(await chunkId(this.deps.keys, attachmentId, 0));
+    const first = firstDocument && (await openChunk(this.deps.keys, firstDocument));
+    if (!first || first.header.attachmentId !== attachmentId || this.deps.isDeleted(first.header.conversationId)) return false;
+    const ids = await Promise.all(Array.from({ length: first.header.count - 1 }, (_, index) => chunkId(this.deps.keys, attachmentId, index + 1)));
+    const parts = [first.bytes];
+    for (const [position, document] of (await this.deps.mirror.getMany(ids)).entries()) {
+      const chunk = document && (await openChunk(this.deps.keys, document));
+      if (!chunk || !sameFile(chunk.header, first.header) || chunk.header.index !== position + 1) return false;
+      parts.push(chunk.bytes);
+    }
+    return this.store(first.header, parts);
+  }
+
+  /** Stores a file put together from its chunks, if it is the file they say (its size and SHA-256). */
+  private async store(header: AttachmentChunkHeader, parts: Uint8Array[]): Promise<boolean> {
+    const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let offset = 0;
+    for (const part of parts) {
+      bytes.set(part, offset);
+      offset += part.length;
+    }
+    if (bytes.length !== header.size || (await sha256Hex(bytes)) !== header.sha256) {
+      this.deps.refused('misplaced');
+      return false;
+    }
+    await this.deps.host.storeAttachment({ id: header.attachmentId, conversationId: header.conversationId, messageId: header.messageId, blob: new Blob([bytes], { type: header.mimeType }) });
+    await this.noteHeld(header.attachmentId);
+    return true;
+  }
+
+  private heldFiles(): Promise<Set<string>> {
+    this.held ??= this.deps.mirror.getLocal(HELD_KEY).then(
+      (value) => new Set(Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []),
+      () => new Set<string>(),
+    );
+    return this.held;
+  }
+
+  /** Notes that the mirror holds a file's chunks (one write at a time: concurrent uploads share the value). */
+  private async noteHeld(attachmentId: string): Promise<void> {
+    const held = await this.heldFiles();
+    if (held.has(attachmentId)) return;
+    held.add(attachmentId);
+    this.saving = this.saving.catch(() => undefined).then(() => this.deps.mirror.setLocal(HELD_KEY, [...held]));
+    await this.saving;
+  }
+}

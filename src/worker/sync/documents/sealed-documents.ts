@@ -1,0 +1,70 @@
+import { SyncPayload } from '../../../schema/sync/sync';
+import type { EncryptedDocument, Mirror } from '../mirror/mirror';
+import { open, seal, type SyncKeys } from './sync-crypto';
+
+/** The engine's payloads as the mirror holds them: sealed with the user's key on the way in, opened and checked on the way out. */
+export class SealedDocuments {
+  /** Documents sealed and written to the mirror, and their ciphertext's size (base64 characters). */
+  sealedDocuments = 0;
+  sealedBytes = 0;
+
+  constructor(
+    private readonly mirror: Mirror,
+    private readonly keys: SyncKeys,
+    /** A document that could not be opened (another key, altered bytes) or is not a payload: never applied. */
+    private readonly onUnreadable: () => void = () => undefined,
+  ) {}
+
+  /** Seals and writes a payload, unless the mirror already holds exactly it. */
+  async write(id: string, payload: SyncPayload): Promise<void> {
+    const [error] = await this.writeMany([{ id, payload }]);
+    if (error) throw error;
+  }
+
+  /**
+   * Seals payloads (concurrently) and writes them with one bulk write, each unless the mirror already holds exactly it.
+   * What each came to, in order: undefined when written (or already there), else its error. Of two writes to one
+   * document, the later is written (as it would be, written one after the other).
+   */
+  async writeMany(writes: ReadonlyArray<{ id: string; payload: SyncPayload }>): Promise<Array<Error | undefined>> {
+    const last = new Map<string, number>();
+    writes.forEach((write, index) => last.set(write.id, index));
+    const unique = [...last.values()];
+    const existing = await this.mirror.getMany(unique.map((index) => writes[index]!.id));
+    const sealed = await Promise.all(
+      unique.map(async (index, position) => {
+        const text = JSON.stringify(writes[index]!.payload);
+        const current = existing[position];
+        if (current?.ct && current.iv && (await open(this.keys, { iv: current.iv, ct: current.ct }).catch(() => undefined)) === text) return undefined;
+        const body = await seal(this.keys, text);
+        return { index, document: { _id: writes[index]!.id, ...(current?._rev ? { _rev: current._rev } : {}), e: 1 as const, ...body } };
+      }),
+    );
+    const toWrite = sealed.filter((entry) => entry !== undefined);
+    const results: Array<Error | undefined> = writes.map(() => undefined);
+    if (toWrite.length === 0) return results;
+    const errors = await this.mirror.putMany(toWrite.map((entry) => entry.document));
+    toWrite.forEach(({ index, document }, position) => {
+      const error = errors[position];
+      if (error) {
+        results[index] = error;
+        return;
+      }
+      this.sealedDocuments += 1;
+      this.sealedBytes += (document.ct?.length ?? 0) + (document.iv?.length ?? 0);
+    });
+    return results;
+  }
+
+  async read(document: EncryptedDocument): Promise<SyncPayload | undefined> {
+    if (!document.ct || !document.iv) return undefined;
+    try {
+      const parsed = SyncPayload.safeParse(JSON.parse(await open(this.keys, { iv: document.iv, ct: document.ct })));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // another key, or altered: below
+    }
+    this.onUnreadable();
+    return undefined;
+  }
+}
