@@ -142,7 +142,7 @@ export const ElicitationRequestBlock = z.object({
 export type ElicitationRequestBlock = z.infer<typeof ElicitationRequestBlock>;
 
 /**
- * What an error's English `message` says, as a code and parameters the UI words in the user's language (issue 21.18).
+ * What an error's English `message` says, as a code and parameters the UI words in the user's language.
  * `params.said` is the server's or the engine's own words, shown as they came. Absent in records written before it.
  */
 export const ErrorDetail = z.object({

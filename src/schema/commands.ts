@@ -178,7 +178,7 @@ export const COMMANDS = {
   /** (Re)connect and list the server's tools; replies when connected or failed. */
   'mcp.connect': command<McpServerView>()({ serverId: recordId }),
   'mcp.setPermission': command<McpServerView>()({ serverId: recordId, toolName: z.string().min(1).max(200), permission: ToolPermission }),
-  // In-browser model (issue 11): a model's source is its URL, or `file:<name>` for files picked on the device.
+  // In-browser model: a model's source is its URL, or `file:<name>` for files picked on the device.
   'localModel.status': command<LocalModelStatus>()({ source: localModelSource }),
   /** Starts or resumes a download; only ever sent when the user pressed Download. */
   'localModel.download': command<LocalModelStatus>()({ source: localModelSource }),
@@ -202,7 +202,7 @@ export const COMMANDS = {
   /** Every stored message on a conversation's path whose text contains `query`, oldest first, with how many times. */
   'conversation.search': command<{ matches: MessageMatches[] }>()({ conversationId, query: z.string().min(1).max(500) }),
   /** Titles and message text of every conversation, best first: the worker's index, built on the first search. */
-  // Sync (issue 19): loaded on first use; nothing of it runs while it is off.
+  // Sync: loaded on first use; nothing of it runs while it is off.
   'sync.status': command<SyncStatus>()(plainInput('sync.status')),
   /** Checks the server, the password and the passphrase, then starts syncing; refused in words when one is wrong. */
   'sync.enable': command<SyncStatus>()({

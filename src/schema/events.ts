@@ -51,7 +51,7 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('app-outdated') }),
   /** Said by the page, not a worker: this tab's worker died and a new one took over (runs it had were interrupted). */
   z.object({ type: z.literal('worker-restarted') }),
-  /** Sync (issue 19): what it is doing, and which conversations another device runs. */
+  /** Sync: what it is doing, and which conversations another device runs. */
   z.object({ type: z.literal('sync-status'), status: SyncStatus }),
   z.object({ type: z.literal('sync-runners'), runners: RemoteRunners }),
   /** Sync: the bytes of a file another device sent are stored here now (a message showing it as "not here yet" reads it). */

@@ -45,7 +45,7 @@ export const Conversation = z.object({
   /** Where the conversation branches (core/branches.ts); absent while it is one line of messages. */
   forks: z.array(Fork).max(10_000).optional(),
   /**
-   * Sync (issue 19): titles given on another device at the same time as this one's, that lost (the device running the
+   * Sync: titles given on another device at the same time as this one's, that lost (the device running the
    * conversation decides): kept here rather than dropped, oldest first. `device` is the id of the device that gave it.
    */
   otherTitles: z.array(z.object({ title: z.string().max(1000), at: z.number(), device: z.string().max(100).optional() })).max(20).optional(),

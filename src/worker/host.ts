@@ -68,7 +68,7 @@ export interface HostEnvironment {
 }
 
 export interface Host {
-  /** Sync (issue 19): who runs each conversation; started by the `sync.*` commands. */
+  /** Sync: who runs each conversation; started by the `sync.*` commands. */
   sync: SyncGate;
   handle(raw: unknown): Promise<unknown>;
   runs: RunManager;
@@ -106,7 +106,7 @@ export function createHost(environment: HostEnvironment): Host {
     environment.now,
     environment.newId,
   );
-  // Sync (issue 19): its code loads only when it is on; until then every conversation runs here.
+  // Sync: its code loads only when it is on; until then every conversation runs here.
   const sync: SyncGate = new SyncGate({
     database: environment.database,
     newId: environment.newId,

@@ -34,7 +34,7 @@ const locks = webLocks(navigator.locks);
 const newId = () => crypto.randomUUID();
 // The registry and the provider's own code are fetched side by side, so a first request after a reload waits for neither.
 const prepareModel = (profile: Profile) => void Promise.all([import('./providers/registry'), import('./providers/provider-kinds').then((kinds) => kinds.prepareProviderCode(profile.kind))]).catch(() => undefined);
-// The full host (zod, the loop, MCP, sync) loads when something needs more than the first screen (issue 21.21).
+// The full host (zod, the loop, MCP, sync) loads when something needs more than the first screen.
 const loadHostCode = () => import('./host');
 
 const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { onOutdated: markOutdated }).then((database) => {
@@ -62,7 +62,7 @@ const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { 
         newId,
         timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
         sleep: abortableSleep,
-        // The import's reader and validators load when an import is made, not with the worker (issue 21.21).
+        // The import's reader and validators load when an import is made, not with the worker.
         readImport: async (file) => (await import('./transfer/import-reader')).readImportInWorker(file),
       });
     },

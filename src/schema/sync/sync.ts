@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DeviceRef } from './device';
 import { Conversation, Message } from '../records';
 
-// Sync (issue 19): what one device of a user tells the others through a CouchDB database, end-to-end encrypted.
+// Sync: what one device of a user tells the others through a CouchDB database, end-to-end encrypted.
 // Every shape here is what a device DECRYPTS from the server: it is validated like any untrusted input.
 
 export { DeviceRef };

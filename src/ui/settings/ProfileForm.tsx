@@ -55,10 +55,10 @@ export function ProfileForm(props: ProfileFormProps) {
   const [error, setError] = createSignal<ErrorWords>();
   const [saved, setSaved] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
-  // After a save: the profile new conversations now use, said beside Save (issue 21.2).
+  // After a save: the profile new conversations now use, said beside Save.
   const [defaultNote, setDefaultNote] = createSignal('');
   const [downloadSlot, setDownloadSlot] = createSignal<HTMLElement>();
-  /** What Save will write: the Built-in demo's script, this saved profile, or a new one (issue 21.3). */
+  /** What Save will write: the Built-in demo's script, this saved profile, or a new one. */
   const target = () => {
     if (form() === 'script') return t('settings.editing', { name: profileName(SCRIPTED_PROFILE_ID) || t(PROVIDER_KINDS.scripted.labelKey) });
     const id = profileId();

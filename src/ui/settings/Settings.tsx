@@ -70,7 +70,7 @@ export function Settings() {
     if (formTarget()?.profile?.id === profile.id) setFormTarget(targetFor(defaultProfileId()));
   }
 
-  // A stable order (issue 21.3): the default first, then by name, whatever order the worker lists them in.
+  // A stable order: the default first, then by name, whatever order the worker lists them in.
   const orderedProfiles = () =>
     [...app.state.profiles].sort((a, b) => Number(b.id === defaultProfileId()) - Number(a.id === defaultProfileId()) || a.name.localeCompare(b.name, locale()) || a.id.localeCompare(b.id));
 

@@ -32,7 +32,7 @@ export interface CommandHandlerDeps {
   reads: ReadDeps;
   /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */
   readImport?(file: Blob): Promise<ConversationExport>;
-  /** Sync (issue 19): who runs each conversation, and proposals to the device that does. Absent in older tests. */
+  /** Sync: who runs each conversation, and proposals to the device that does. Absent in older tests. */
   sync?: SyncGate;
   /** Ids of new records (attachments, proposed messages); random UUIDs when absent. */
   newId?(): string;

@@ -162,7 +162,7 @@ async function anyIn(database: ParleyDatabase, states: readonly RunState[]): Pro
 
 /**
  * Code a likely next step needs (the full host, a provider's) loads once the first screen has been answered: loaded at
- * start, its evaluation held the worker's thread while the first reads waited (issue 21.22: a reload with a request
+ * start, its evaluation held the worker's thread while the first reads waited (a reload with a request
  * waiting painted its form ~100 ms later). Answered: the list was, and no other first-screen read is under way. What
  * waits runs through `schedule` (after the turn that posts the last answer), in the order it was asked for; once
  * answered, a load runs at once.

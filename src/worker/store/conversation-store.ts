@@ -189,7 +189,7 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   /** Writes an export's conversations in chunks of whole conversations (see importInChunks); one notice at the end. */
   async importConversations(file: ConversationExport, knownProfileIds: ReadonlySet<string>): Promise<{ imported: Conversation[]; skipped: number; repairs: ImportRepair[] }> {
-    // Loaded when an import is made, not with the worker (issue 21.21).
+    // Loaded when an import is made, not with the worker.
     const { importInChunks } = await import('../transfer/conversation-import');
     const result = await importInChunks(this.database, file, knownProfileIds, this.now(), (conversations) => this.listener.committed({ imported: conversations }));
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };

@@ -15,7 +15,7 @@ import { DEVICE_KEY, loadDevice, SYNC_KEY, syncOffStatus } from './device';
 
 
 /**
- * What the host knows of sync without loading it (issue 19): PouchDB and the crypto code load only when sync is on, so
+ * What the host knows of sync without loading it: PouchDB and the crypto code load only when sync is on, so
  * a user who never turns it on pays one settings read at start. While off, every conversation runs here.
  */
 export class SyncGate implements EngineSlot {
@@ -134,7 +134,7 @@ export class SyncGate implements EngineSlot {
    */
   async attach(mirror: Mirror, keys: SyncKeys, device: DeviceRef): Promise<SyncEngine> {
     this.active?.engine.stop();
-    // Loaded here, not with the worker: nothing of sync costs a device where it is off (issue 19).
+    // Loaded here, not with the worker: nothing of sync costs a device where it is off.
     const { SyncEngine: Engine } = await import('./sync-engine');
     const engine = new Engine(mirror, keys, device, this.deps.engineHost());
     this.active = { engine, device };

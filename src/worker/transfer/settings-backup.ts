@@ -7,7 +7,7 @@ import { profilesToRestore } from '../../core/profile-names';
 import type { SettingsStore } from '../settings/settings-store';
 import { providerKind } from '../../schema/provider-kinds';
 
-// Settings as part of the backup (issue 18): exported without secrets, and added on import only once the user agreed.
+// Settings as part of the backup: exported without secrets, and added on import only once the user agreed.
 
 /** This browser's settings for an export: profiles without keys, MCP servers without tokens or permissions, the script. */
 export async function exportSettings(settings: SettingsStore, hub: McpHub): Promise<ExportedSettings> {

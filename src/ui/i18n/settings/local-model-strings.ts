@@ -1,5 +1,5 @@
 
-/** The in-browser model (issue 11): Settings → Provider → "In-browser". Accessible names are part of the README contract. */
+/** The in-browser model: Settings → Provider → "In-browser". Accessible names are part of the README contract. */
 const localModelEn = {
   'provider.in-browser': 'In-browser',
   'localModel.catalogEntry': '{name} · Q4_K_M · {size} download · needs about {memory} GB of memory',

@@ -1,5 +1,5 @@
 /**
- * Sync (issue 19): Settings → Sync, the chat header of a conversation another device runs, the notes of a proposal
+ * Sync: Settings → Sync, the chat header of a conversation another device runs, the notes of a proposal
  * ("Sent to …"), and where a request was decided. The status and refusal words are shared: `sync.reason.*` words both
  * a SyncStatus's `reason` and a `sync.enable` refusal (`sync_*`).
  */
