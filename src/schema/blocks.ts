@@ -7,11 +7,11 @@ import { Question, QuestionAnswer, QuestionDraft } from './forms/question';
  * PAGE_TEXT_LIMIT (schema/limits.ts): `text` is then its start, and the whole is `clippedFrom` characters long. Never
  * stored; the page asks for the whole message (`message.whole`) to copy or export it.
  */
-export const TextBlock = z.object({ type: z.literal('text'), text: z.string(), clippedFrom: z.number().int().optional() });
-export type TextBlock = z.infer<typeof TextBlock>;
+const TextBlock = z.object({ type: z.literal('text'), text: z.string(), clippedFrom: z.number().int().optional() });
+type TextBlock = z.infer<typeof TextBlock>;
 
-export const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string(), clippedFrom: z.number().int().optional() });
-export type ReasoningBlock = z.infer<typeof ReasoningBlock>;
+const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string(), clippedFrom: z.number().int().optional() });
+type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
 /**
  * Which request a block asks (core/requests/request-kinds.ts has a descriptor for each): a question, a tool call's permission,
@@ -151,13 +151,13 @@ export const ErrorDetail = z.object({
 });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
-export const ErrorBlock = z.object({
+const ErrorBlock = z.object({
   type: z.literal('error'),
   code: z.string(),
   message: z.string(),
   detail: ErrorDetail.optional(),
 });
-export type ErrorBlock = z.infer<typeof ErrorBlock>;
+type ErrorBlock = z.infer<typeof ErrorBlock>;
 
 export const Block = z.discriminatedUnion('type', [TextBlock, ReasoningBlock, ToolCallBlock, QuestionRequestBlock, ElicitationRequestBlock, ErrorBlock]);
 export type Block = z.infer<typeof Block>;

@@ -51,7 +51,7 @@ export type ProfileInput = z.infer<typeof ProfileInput>;
  * - `runner`: on the device that runs the conversation; refused elsewhere ("Continue on this device"). Changing it to
  *   `conversation` is all it takes for it to be proposed instead.
  */
-export type CommandScope = 'device' | 'conversation' | 'runner';
+type CommandScope = 'device' | 'conversation' | 'runner';
 
 /**
  * Declares one command: its scope, its input, which the worker validates, and beside it the type of the result its reply
@@ -244,7 +244,7 @@ export type ProposableType = { [T in CommandType]: Declarations[T]['scope'] exte
 /** The result a command's reply carries. */
 export type CommandResult<T extends CommandType> = Declarations[T]['result'];
 
-export type CommandParse = { success: true; data: Command } | { success: false; field: string | undefined; message: string };
+type CommandParse = { success: true; data: Command } | { success: false; field: string | undefined; message: string };
 
 /** Validates a raw command against its declaration. Never throws. */
 export function parseCommand(raw: unknown): CommandParse {

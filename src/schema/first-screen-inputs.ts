@@ -2,7 +2,7 @@
 
 /** A field of a first-screen command: a string of `min` to `max` characters, or a safe integer in [`min`, `max`]. */
 export type PlainField = { kind: 'string' | 'integer'; min: number; max: number; optional?: true };
-export type PlainShape = Readonly<Record<string, PlainField>>;
+type PlainShape = Readonly<Record<string, PlainField>>;
 
 /** What COMMANDS takes for a record's id (a conversation's, a message's). */
 export const RECORD_ID = { kind: 'string', min: 1, max: 100 } as const;

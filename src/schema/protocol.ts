@@ -175,7 +175,7 @@ export interface SearchSnippet {
 }
 
 /** A conversation's best-matching message in search across conversations: where opening the result scrolls to. */
-export interface MessageSearchMatch {
+interface MessageSearchMatch {
   messageId: string;
   seq: number;
   snippet: SearchSnippet;
@@ -216,7 +216,7 @@ export interface CommandEnvelope {
 export type ReplyEnvelope =
   | { kind: 'reply'; id: string; ok: true; result: unknown }
   | { kind: 'reply'; id: string; ok: false; error: SerializedError };
-export interface EventEnvelope {
+interface EventEnvelope {
   kind: 'event';
   event: AppEvent;
 }

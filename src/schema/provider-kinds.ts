@@ -4,7 +4,7 @@
  * `worker/providers/provider-kinds.ts`). Imports nothing: the UI's first load reads it. See docs/architecture.md,
  * "Providers".
  */
-export interface ProviderKindInfo {
+interface ProviderKindInfo {
   /** The kind's name in Settings: a key of the UI's strings. */
   labelKey: string;
   /**
@@ -27,7 +27,7 @@ export const PROVIDER_KINDS = {
   'in-browser': { labelKey: 'provider.in-browser', form: 'local-model', images: 'never' },
 } as const satisfies Record<string, ProviderKindInfo>;
 
-export type ProviderKindName = keyof typeof PROVIDER_KINDS;
+type ProviderKindName = keyof typeof PROVIDER_KINDS;
 
 /** The kinds in the order the profile form offers them. */
 export const PROVIDER_KIND_NAMES = Object.keys(PROVIDER_KINDS) as [ProviderKindName, ...ProviderKindName[]];

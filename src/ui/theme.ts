@@ -2,7 +2,7 @@
 export type Theme = 'system' | 'light' | 'dark';
 
 /** Where the chosen theme is kept. */
-export const THEME_KEY = 'parley-theme';
+const THEME_KEY = 'parley-theme';
 const BAR_COLOURS = { light: '#ffffff', dark: '#1b1f2a' } as const;
 
 export function storedTheme(): Theme {

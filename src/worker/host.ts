@@ -31,8 +31,8 @@ import { profileAcceptsImages } from '../schema/provider-kinds';
 import { withAttachments } from './attachments/attachment-model';
 import type { StorageEstimate } from './attachments/attachment-files';
 
-export const KEY_NEEDED_TEXT = 'This profile came from another device; type its API key here to use it. Nothing was sent.';
-export const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
+const KEY_NEEDED_TEXT = 'This profile came from another device; type its API key here to use it. Nothing was sent.';
+const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
 
 /** Everything the host takes from its surroundings: the browser in production, fakes in node tests. */
 export interface HostEnvironment {

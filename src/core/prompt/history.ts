@@ -6,7 +6,7 @@ import type { AttachmentContent, HistoryExchange, PromptAssistantPart, PromptMes
 import { questionInHistory } from '../requests/question-tool';
 
 /** How a block of an assistant message appears in the history: text, a tool exchange, or nothing. */
-export type BlockHistory = { kind: 'text'; text: string } | { kind: 'exchange'; exchange: HistoryExchange } | undefined;
+type BlockHistory = { kind: 'text'; text: string } | { kind: 'exchange'; exchange: HistoryExchange } | undefined;
 
 /**
  * Each block kind's history form (`toHistory`). Reasoning and errors are never sent back; a call not finished yet is
@@ -26,7 +26,7 @@ const TO_HISTORY: { [Kind in Block['type']]: (block: Extract<Block, { type: Kind
 };
 
 /** A block's history form (see TO_HISTORY). */
-export function blockHistory(block: Block): BlockHistory {
+function blockHistory(block: Block): BlockHistory {
   return (TO_HISTORY[block.type] as (block: Block) => BlockHistory)(block);
 }
 

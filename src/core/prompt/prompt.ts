@@ -7,7 +7,7 @@ export const CONTINUE_INSTRUCTION =
   'Your previous reply was cut off. Continue it exactly where it stopped, without repeating anything you already wrote.';
 
 /** What a profile gives every request: its instructions (unless the conversation has its own) and its sampling. */
-export type PromptProfile = Pick<Profile, 'instructions' | 'temperature' | 'maxOutputTokens'>;
+type PromptProfile = Pick<Profile, 'instructions' | 'temperature' | 'maxOutputTokens'>;
 
 /**
  * The system message a request carries: Parley's own prompt, then the user's instructions — the conversation's own

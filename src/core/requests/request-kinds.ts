@@ -31,7 +31,7 @@ type Listed = PendingRequest extends infer Item ? (Item extends unknown ? Omit<I
  * What the app asks of one kind of request, but how a response resolves it (its `RequestResolver`, in core/requests/requests.ts):
  * the requests' code asks these two and never switches over kinds. See docs/architecture.md, "Requests".
  */
-export interface RequestKindDescriptor<B extends RequestBlock> {
+interface RequestKindDescriptor<B extends RequestBlock> {
   /** Its id; undefined for a block of this type that is not (and never was) a request (a call that never asked). */
   requestId(block: B): string | undefined;
   isPending(block: B): boolean;

@@ -27,7 +27,7 @@ export interface RequestResolution {
   expect?: RequestBinding;
 }
 
-export type ResolveResult =
+type ResolveResult =
   | { ok: true; block: RequestBlock; runState: RunState }
   /** Refused params: `reason` and `params` for the UI to word, `message` in English (the checker's words). */
   | { ok: false; field: string; message: string; reason: ErrorReason; params: Record<string, string | number> };

@@ -43,7 +43,7 @@ export type PromptUserPart =
   | { type: 'file'; mediaType: string; data: Uint8Array; filename: string; attachment: PromptAttachment };
 
 /** Which file of the message a part gives: its name as shown, its type, and its size as given (absent: no longer stored). */
-export interface PromptAttachment {
+interface PromptAttachment {
   name: string;
   mimeType: string;
   bytes?: number;
@@ -127,7 +127,7 @@ export interface Model {
   streamStep(request: ModelRequest): AsyncIterable<ModelPart>;
 }
 
-export type ModelErrorCode =
+type ModelErrorCode =
   | 'auth' // 401/403: bad or missing key
   | 'not_found' // 404: unknown model or wrong base URL
   | 'rate_limited' // 429

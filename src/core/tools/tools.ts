@@ -18,7 +18,7 @@ export function zodTool(definition: { name: string; description: string; input: 
 }
 
 /** Parses with zod; the error names each field and asks the model to rewrite the input. */
-export function checkWithZod(name: string, schema: z.ZodType, args: unknown): ArgumentsCheck {
+function checkWithZod(name: string, schema: z.ZodType, args: unknown): ArgumentsCheck {
   const parsed = schema.safeParse(args ?? {});
   if (parsed.success) return { ok: true, value: parsed.data };
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');

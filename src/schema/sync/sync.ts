@@ -52,7 +52,7 @@ export const ProposedCommand = z.looseObject({ type: z.string().min(1).max(100) 
 export type ProposedCommand = z.infer<typeof ProposedCommand>;
 
 /** The command an older build's proposal action meant. */
-export function proposalCommandOf(conversationId: string, action: ProposalActionV1): ProposedCommand {
+function proposalCommandOf(conversationId: string, action: ProposalActionV1): ProposedCommand {
   switch (action.type) {
     case 'resolve': {
       const { type: _type, argsHash, request, ...resolution } = action;

@@ -13,8 +13,8 @@ export const SyncedProfile = Profile.omit({ id: true, apiKey: true, keyNeeded: t
 export type SyncedProfile = z.infer<typeof SyncedProfile>;
 
 /** An MCP server as it travels: its name and URL. Never its token, never its tools' permissions. */
-export const SyncedMcpServer = z.object({ name: z.string().trim().min(1).max(60), url: z.string().max(2000) });
-export type SyncedMcpServer = z.infer<typeof SyncedMcpServer>;
+const SyncedMcpServer = z.object({ name: z.string().trim().min(1).max(60), url: z.string().max(2000) });
+type SyncedMcpServer = z.infer<typeof SyncedMcpServer>;
 
 /** Every kind of setting that syncs, and what one item of it holds. A new synced setting is one line here. */
 export const SYNCED_SETTING_VALUES = {

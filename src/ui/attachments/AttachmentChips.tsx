@@ -80,7 +80,7 @@ function withFileNames(key: MessageKey, names: readonly string[], params: Readon
  * A file's name, wherever it is shown: isolated from the text around it (`<bdi>`), its bidi controls shown as their code
  * points, so "report\u202Etxt.pdf" reads "report⟨U+202E⟩txt.pdf" and not "reportfdp.txt".
  */
-export function FileName(props: { name: string; class?: string }) {
+function FileName(props: { name: string; class?: string }) {
   return <bdi class={props.class}>{visibleFileName(props.name)}</bdi>;
 }
 

@@ -6,7 +6,7 @@ import { t } from '../i18n/i18n';
 import { AttachIcon, SendIcon, StopIcon } from '../common/icons';
 import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
 
-export interface ComposerProps {
+interface ComposerProps {
   conversationId: string;
   /** The unsent text stored with the conversation (from another session or tab); used when this tab has none. */
   storedDraft?: string | undefined;

@@ -16,7 +16,7 @@ const ESTIMATED_ITEM_HEIGHT = 40;
 const OVERSCAN = 400;
 const MAX_RENDERED_ITEMS = 80;
 
-export interface ConversationListProps {
+interface ConversationListProps {
   activeConversationId: string | undefined;
   /** Called after the user picked or created a conversation (the narrow layout closes the list). */
   onPicked?: () => void;

@@ -6,7 +6,7 @@ import { locale, plural, t } from '../i18n/i18n';
 import { requestReveal } from '../state/reveal-request';
 import './conversation-search.css';
 
-export interface ConversationSearchProps {
+interface ConversationSearchProps {
   /** Asks the worker (`conversations.search`); a failure reads as no results. */
   search: (query: string) => Promise<ConversationSearchResult[]>;
   /** Called after the user opened a result (the narrow layout closes the list). */

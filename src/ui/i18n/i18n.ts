@@ -17,7 +17,7 @@ export { locale };
 export { browserLocale };
 
 /** Strings of a screen that is not the first, each a chunk of its own per language, loaded with the screen's code. */
-export type StringsPart = 'settings';
+type StringsPart = 'settings';
 const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
   settings: {
     en: async () => (await import('./settings/settings-dictionary')).settingsEnglish,

@@ -15,7 +15,7 @@ import { ProfileOptionFields } from './ProfileOptionFields';
 import '../chat/instructions.css';
 import { WireError } from '../../schema/wire-error';
 
-export interface ProfileFormProps {
+interface ProfileFormProps {
   /** The profile being edited; absent for a new one (or the scripted model). */
   profile?: ProfileView | undefined;
   kind: ProviderKind;

@@ -12,7 +12,7 @@ import type { PreparedAttachment } from './attachment-records';
 export type StorageEstimate = () => Promise<{ usage?: number | undefined; quota?: number | undefined } | undefined>;
 
 /** What the browser says Parley uses and may use; undefined where it does not say (then nothing is refused for it). */
-export const browserStorageEstimate: StorageEstimate = async () => globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
+const browserStorageEstimate: StorageEstimate = async () => globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
 
 /**
  * Checks the files of a message as the composer did (the UI is not trusted): kind, size, count, images for a model that

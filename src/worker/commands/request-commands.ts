@@ -48,7 +48,7 @@ export function createRequestProposers(deps: CommandHandlerDeps) {
 }
 
 /** The compare-and-set of a resolution on this device, which runs the conversation. */
-export async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
+async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
   const { store, runs } = deps;
   const checks = await deps.requestChecks(target.conversationId);
   // The usual case, nobody running the conversation (its lock is free): the compare-and-set is the only transaction

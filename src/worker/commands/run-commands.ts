@@ -66,7 +66,7 @@ export function createRunProposers(deps: CommandHandlerDeps) {
 }
 
 /** Sends the user's message here and starts the run; `device` is where it was written, while sync is on. */
-export async function sendMessage(deps: CommandHandlerDeps, conversationId: string, text: string, options: { messageId?: string; device?: DeviceRef; files?: readonly PreparedAttachment[] } = {}): Promise<Message> {
+async function sendMessage(deps: CommandHandlerDeps, conversationId: string, text: string, options: { messageId?: string; device?: DeviceRef; files?: readonly PreparedAttachment[] } = {}): Promise<Message> {
   const { store, settings, runs } = deps;
   await runs.recover(conversationId);
   const release = await runs.claim(conversationId);
@@ -81,7 +81,7 @@ export async function sendMessage(deps: CommandHandlerDeps, conversationId: stri
   }
 }
 
-export async function stopHere(deps: CommandHandlerDeps, conversationId: string): Promise<{ conversationId: string }> {
+async function stopHere(deps: CommandHandlerDeps, conversationId: string): Promise<{ conversationId: string }> {
   const { store, runs } = deps;
   if (runs.stop(conversationId)) return { conversationId };
   const conversation = await store.getConversation(conversationId);

@@ -26,7 +26,7 @@ export function prepareProvider(settings: SettingsStore, prepareModel: ((profile
   if (prepareModel) void settings.profileFor(profileId).then((profile) => profile && prepareModel(profile), () => undefined);
 }
 
-export const conversationGone = () =>
+const conversationGone = () =>
   new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists. It may have been deleted in another tab.' });
 
 /** `conversation.list`, newest first. A request waiting for the user is likely answered next: its provider's code loads meanwhile. */

@@ -14,7 +14,7 @@ import { SYNC_KEY, syncOffStatus } from '../sync/device';
 import { messagesIn } from '../store/store-context';
 import { repairDeadRun } from '../../core/run/run-repair';
 
-export interface FirstScreenDeps {
+interface FirstScreenDeps {
   database: ParleyDatabase;
   locks: Locks;
   newId(): string;

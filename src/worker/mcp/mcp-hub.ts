@@ -12,7 +12,7 @@ import { checkTools, type ServerTool } from './listed-tools';
 import { unknownMcpToolText } from './tool-names';
 import { toToolOutput } from './tool-result';
 
-export interface McpHubOptions {
+interface McpHubOptions {
   database: ParleyDatabase;
   /** The worker's copy of the stored config (shared with SettingsStore); one of its own over `database` without it. */
   config?: StoredConfig;

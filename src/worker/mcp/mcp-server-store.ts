@@ -119,7 +119,7 @@ export function readList(value: unknown): StoredMcpServer[] {
 }
 
 /** The URL, if it is an absolute http(s) URL; else an `invalid_command` naming the field. */
-export function checkUrl(raw: string): string {
+function checkUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw.trim());

@@ -17,7 +17,7 @@ export function withoutUserAgent(base?: typeof fetch): typeof fetch {
   };
 }
 
-export interface AiSdkModelOptions {
+interface AiSdkModelOptions {
   /** Where errors are worded from (the base URL, the model) and what they must never contain (the key). */
   errorContext: ProviderErrorContext;
 }

@@ -4,7 +4,7 @@ import type { Profile } from '../../schema/records';
 import { createAiSdkModel, withoutUserAgent } from './ai-sdk-model';
 
 /** Anthropic's Messages API: without this header it refuses calls made from a browser page. */
-export const ANTHROPIC_BROWSER_HEADERS = { 'anthropic-dangerous-direct-browser-access': 'true' } as const;
+const ANTHROPIC_BROWSER_HEADERS = { 'anthropic-dangerous-direct-browser-access': 'true' } as const;
 
 /**
  * A Model for Anthropic's Messages API at `${baseUrl}/messages` (baseUrl like https://api.anthropic.com/v1).

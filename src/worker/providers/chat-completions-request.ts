@@ -2,14 +2,14 @@ import type { PromptMessage, Sampling, ToolSpec } from '../../core/run/model';
 import { toBase64 } from '../../core/base64';
 
 /** A Chat Completions message as sent on the wire. */
-export type ChatMessage =
+type ChatMessage =
   | { role: 'system'; content: string }
   /** Text, or text and images as content parts (only when the message has an image: some servers take strings only). */
   | { role: 'user'; content: string | ChatUserPart[] }
   | { role: 'assistant'; content: string; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-export type ChatUserPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+type ChatUserPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 /**
  * The request body of one streamed Chat Completions step: the prompt's messages (see `core/prompt/prompt.ts`) in the wire's

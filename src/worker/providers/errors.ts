@@ -261,7 +261,7 @@ function appOrigin(): string {
 }
 
 /** Ollama's default port is 11434; a host named after it is the other common tell. */
-export function looksLikeOllama(baseUrl: string): boolean {
+function looksLikeOllama(baseUrl: string): boolean {
   try {
     const url = new URL(baseUrl);
     return url.port === '11434' || url.hostname.includes('ollama');

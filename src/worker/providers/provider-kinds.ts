@@ -9,7 +9,7 @@ import { createScriptedProvider } from './scripted';
  * first use so the worker's start never waits for it, and what its requests send. The registry, the connection test
  * and the errors read it. See docs/architecture.md, "Providers".
  */
-export interface ProviderKindCode {
+interface ProviderKindCode {
   /** Fetches the kind's code: what builds its Provider for a profile. */
   load(): Promise<ProviderFactory>;
   /** Its code is large (the in-browser engine): fetched when first used, not ahead of the first request. */

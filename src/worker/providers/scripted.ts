@@ -14,9 +14,9 @@ export const createScriptedProvider: ProviderFactory = (_profile, options) => {
 export const SCRIPT_ENDED_TEXT =
   'This script has ended, so I have nothing more to say. You can write a new script in Settings → Script, or connect a real model in Settings.';
 
-export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
-export interface ScriptedModelOptions {
+interface ScriptedModelOptions {
   /** Waits between chunks; it must reject with `signal.reason` once the signal aborts. Tests inject an instant one. */
   sleep?: Sleep;
 }

@@ -13,9 +13,9 @@ export function builtInRefusal(): WireError {
 }
 
 /** The built-in profile: the scripted model, always there, needing no key. */
-export const SCRIPTED_PROFILE: Profile = { id: SCRIPTED_PROFILE_ID, name: 'Built-in demo', kind: 'scripted', baseUrl: '', apiKey: '', model: '' };
+const SCRIPTED_PROFILE: Profile = { id: SCRIPTED_PROFILE_ID, name: 'Built-in demo', kind: 'scripted', baseUrl: '', apiKey: '', model: '' };
 
-export const DEFAULT_SETTINGS: Settings = { script: DEMO_SCRIPT, defaultProfileId: SCRIPTED_PROFILE_ID };
+const DEFAULT_SETTINGS: Settings = { script: DEMO_SCRIPT, defaultProfileId: SCRIPTED_PROFILE_ID };
 
 /**
  * Settings and model profiles. API keys live here and leave only through `getProfile`, to the provider. Reads come from
@@ -155,7 +155,7 @@ function scriptedProfile(stored: unknown): Profile {
 }
 
 /** What the UI may see of a profile: everything but the key, which is masked. */
-export function toProfileView(profile: Profile): ProfileView {
+function toProfileView(profile: Profile): ProfileView {
   const { apiKey, ...rest } = profile;
   return { ...rest, apiKeyMasked: maskKey(apiKey) };
 }

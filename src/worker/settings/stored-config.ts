@@ -6,7 +6,7 @@ import { inTransaction, type ReadTransaction, type Stores, type Transaction } fr
 export const SETTINGS_KEY = 'settings';
 export const MCP_SERVERS_KEY = 'mcpServers';
 /** Bumped in the same transaction as every write of settings, profiles or MCP servers. Absent reads as 0. */
-export const CONFIG_GENERATION_KEY = 'configGeneration';
+const CONFIG_GENERATION_KEY = 'configGeneration';
 
 /** Settings, profiles and the MCP server list as stored at one moment (one readonly transaction). */
 export interface ConfigSnapshot {

@@ -141,7 +141,7 @@ async function* drainedOnExit<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
  * The prompt → the engine's OpenAI-style messages (tool calls with JSON-text arguments, results as `tool` messages); a
  * cut reply is continued on instruction (see instructedMessages).
  */
-export function toEngineMessages(request: Pick<PromptRequest, 'prompt' | 'continuation'>, system: string | undefined, describedTools: readonly ToolSpec[]): ChatCompletionMessage[] {
+function toEngineMessages(request: Pick<PromptRequest, 'prompt' | 'continuation'>, system: string | undefined, describedTools: readonly ToolSpec[]): ChatCompletionMessage[] {
   const messages: ChatCompletionMessage[] = [];
   const systemText = [system, describedTools.length > 0 ? hermesToolsText(describedTools) : undefined].filter(Boolean).join('\n\n');
   if (systemText) messages.push({ role: 'system', content: systemText });

@@ -29,7 +29,7 @@ export interface AttachmentHost {
   storeAttachment(record: StoredAttachment): Promise<void>;
 }
 
-export interface AttachmentSyncDeps {
+interface AttachmentSyncDeps {
   mirror: Mirror;
   keys: SyncKeys;
   host: AttachmentHost;

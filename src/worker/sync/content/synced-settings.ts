@@ -16,7 +16,7 @@ export interface SyncedSettingsHost {
 }
 
 /** How one kind of setting syncs (docs/architecture.md, "Settings that sync"). */
-export interface SyncedSetting<K extends SyncedSettingKind> {
+interface SyncedSetting<K extends SyncedSettingKind> {
   /** What of this device's settings of this kind syncs, by item id: never a secret, never what stays per device. */
   local(config: ConfigSnapshot): Map<string, SyncedSettingValue<K>>;
   /** Stores another device's version of an item (undefined: deleted there), keeping what stays on this device. */

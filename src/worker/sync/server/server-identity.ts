@@ -13,12 +13,12 @@ import { isKeyDocument, KEY_DOC_ID, sameKeyDocument, type KeyDocument } from '..
  * - `replaced`: another key document (another salt): another device set the server up again; the passphrase joins it.
  * - `not_parley`: the key document's place holds something Parley cannot read.
  */
-export type ServerFinding =
+type ServerFinding =
   | { kind: 'same' | 'unreachable' | 'unauthorized' | 'database_missing' | 'emptied' | 'key_missing' | 'not_parley' }
   | { kind: 'replaced'; document: KeyDocument };
 
 /** What was read from the server: the database's answer (its HTTP status and document count) and its key document. */
-export interface ServerReading {
+interface ServerReading {
   /** The HTTP status of `GET <database>`; undefined when no answer came. */
   databaseStatus: number | undefined;
   /** `doc_count` of the database's info (deleted documents are not counted). */
