@@ -55,94 +55,110 @@ export function pausedState(error: PouchError | undefined, applied: boolean): Re
  * documents each side holds, so an initial sync (one side empty) still shows how far it has got. Without either, the
  * total is left out ("Syncing…").
  */
-export function replicationProgress(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, onState: (state: ReplicationState) => void, countAfterMs: number) {
-  const directions = ['push', 'pull'] as const;
-  type Direction = (typeof directions)[number];
-  /** `docs_written` as last reported (it counts from the replication's start), and what this round wrote. */
-  const cumulative = { push: 0, pull: 0 };
-  const written = { push: 0, pull: 0 };
-  const remaining: Record<Direction, number | undefined> = { push: undefined, pull: undefined };
-  const serverSays: Record<Direction, boolean> = { push: false, pull: false };
-  let counting = false;
-  let recountAgain = false;
-  /** Grows when both directions go idle: a count begun in an earlier round is not reported after "Synced". */
-  let round = 0;
-  let roundStartedAt: number | undefined;
-  let countedAt = 0;
-  let countTimer: ReturnType<typeof setTimeout> | undefined;
-  const countIfLong = () => {
-    const now = Date.now();
-    if (roundStartedAt !== undefined && now - roundStartedAt >= countAfterMs && now - countedAt >= countAfterMs) {
-      countedAt = now;
-      void recount();
-    }
-  };
+export function replicationProgress(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, onState: (state: ReplicationState) => void, countAfterMs: number): ReplicationProgress {
+  return new ReplicationProgress(local, remote, onState, countAfterMs);
+}
 
-  const report = () => {
-    const done = written.push + written.pull;
-    const left = (remaining.push ?? 0) + (remaining.pull ?? 0);
-    onState({ state: 'syncing', done, ...(left > 0 ? { total: done + left } : {}) });
-  };
-  const recount = async () => {
-    if (counting) {
-      recountAgain = true;
+type Direction = 'push' | 'pull';
+
+class ReplicationProgress {
+  /** `docs_written` as last reported (it counts from the replication's start), and what this round wrote. */
+  private readonly cumulative = { push: 0, pull: 0 };
+  private readonly written = { push: 0, pull: 0 };
+  private readonly remaining: Record<Direction, number | undefined> = { push: undefined, pull: undefined };
+  private readonly serverSays: Record<Direction, boolean> = { push: false, pull: false };
+  private counting = false;
+  private recountAgain = false;
+  /** Grows when both directions go idle: a count begun in an earlier round is not reported after "Synced". */
+  private round = 0;
+  private roundStartedAt: number | undefined;
+  private countedAt = 0;
+  private countTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly local: Database<EncryptedDocument>,
+    private readonly remote: Database<EncryptedDocument>,
+    private readonly onState: (state: ReplicationState) => void,
+    private readonly countAfterMs: number,
+  ) {}
+
+  batch(direction: Direction, change: { docs_written: number; pending?: number }): void {
+    const moved = Math.max(0, change.docs_written - this.cumulative[direction]);
+    this.written[direction] += moved;
+    this.cumulative[direction] = change.docs_written;
+    if (typeof change.pending === 'number') {
+      this.serverSays[direction] = true;
+      this.remaining[direction] = change.pending;
+    } else {
+      // What this batch moved is no longer left to move, until the next count says more precisely.
+      const left = this.remaining[direction];
+      if (left !== undefined) this.remaining[direction] = Math.max(0, left - moved);
+      this.countIfLong();
+    }
+    this.report();
+  }
+
+  /** A direction went active: say so now, with a total once the counts are in. */
+  active(): void {
+    this.report();
+    if (this.roundStartedAt !== undefined) return;
+    this.roundStartedAt = Date.now();
+    this.countTimer = setTimeout(() => this.countIfLong(), this.countAfterMs);
+  }
+
+  /** The replication was cancelled: nothing more is reported. */
+  stop(): void {
+    this.round += 1;
+    this.roundStartedAt = Number.POSITIVE_INFINITY;
+    clearTimeout(this.countTimer);
+  }
+
+  /** Both directions idle: the next round counts from zero. */
+  roundOver(): void {
+    this.round += 1;
+    this.roundStartedAt = undefined;
+    clearTimeout(this.countTimer);
+    this.written.push = 0;
+    this.written.pull = 0;
+    this.remaining.push = undefined;
+    this.remaining.pull = undefined;
+  }
+
+  private countIfLong(): void {
+    const now = Date.now();
+    if (this.roundStartedAt !== undefined && now - this.roundStartedAt >= this.countAfterMs && now - this.countedAt >= this.countAfterMs) {
+      this.countedAt = now;
+      void this.recount();
+    }
+  }
+
+  private report(): void {
+    const done = this.written.push + this.written.pull;
+    const left = (this.remaining.push ?? 0) + (this.remaining.pull ?? 0);
+    this.onState({ state: 'syncing', done, ...(left > 0 ? { total: done + left } : {}) });
+  }
+
+  private async recount(): Promise<void> {
+    if (this.counting) {
+      this.recountAgain = true;
       return;
     }
-    counting = true;
-    const started = round;
+    this.counting = true;
+    const started = this.round;
     try {
-      const [here, there] = await Promise.all([local.info(), remote.info()]);
-      if (started !== round) return;
-      if (!serverSays.pull) remaining.pull = Math.max(0, there.doc_count - here.doc_count);
-      if (!serverSays.push) remaining.push = Math.max(0, here.doc_count - there.doc_count);
-      report();
+      const [here, there] = await Promise.all([this.local.info(), this.remote.info()]);
+      if (started !== this.round) return;
+      if (!this.serverSays.pull) this.remaining.pull = Math.max(0, there.doc_count - here.doc_count);
+      if (!this.serverSays.push) this.remaining.push = Math.max(0, here.doc_count - there.doc_count);
+      this.report();
     } catch {
       // The counts are a nicety: the status stays "Syncing…" without them.
     } finally {
-      counting = false;
-      if (recountAgain) {
-        recountAgain = false;
-        void recount();
+      this.counting = false;
+      if (this.recountAgain) {
+        this.recountAgain = false;
+        void this.recount();
       }
     }
-  };
-  return {
-    batch(direction: Direction, change: { docs_written: number; pending?: number }) {
-      const moved = Math.max(0, change.docs_written - cumulative[direction]);
-      written[direction] += moved;
-      cumulative[direction] = change.docs_written;
-      if (typeof change.pending === 'number') {
-        serverSays[direction] = true;
-        remaining[direction] = change.pending;
-      } else {
-        // What this batch moved is no longer left to move, until the next count says more precisely.
-        if (remaining[direction] !== undefined) remaining[direction] = Math.max(0, remaining[direction] - moved);
-        countIfLong();
-      }
-      report();
-    },
-    /** A direction went active: say so now, with a total once the counts are in. */
-    active() {
-      report();
-      if (roundStartedAt !== undefined) return;
-      roundStartedAt = Date.now();
-      countTimer = setTimeout(countIfLong, countAfterMs);
-    },
-    /** The replication was cancelled: nothing more is reported. */
-    stop() {
-      round += 1;
-      roundStartedAt = Number.POSITIVE_INFINITY;
-      clearTimeout(countTimer);
-    },
-    /** Both directions idle: the next round counts from zero. */
-    roundOver() {
-      round += 1;
-      roundStartedAt = undefined;
-      clearTimeout(countTimer);
-      written.push = 0;
-      written.pull = 0;
-      remaining.push = undefined;
-      remaining.pull = undefined;
-    },
-  };
+  }
 }
