@@ -694,14 +694,19 @@ test('a server restarted without its data is set up again by an old device: a ne
     conversations.set(await conversationWithReply(laptop.page, 'written on the laptop after'), 'written on the laptop after');
 
     await everyoneSeesEverything([laptop, phone, tablet], conversations);
-    for (const { page } of [laptop, phone, tablet]) {
-      await openSettings(page);
-      await expect(syncStatus(page)).toHaveText(/^Synced/, REPLICATION);
-    }
+    await expectSynced([laptop, phone, tablet]);
   } finally {
     await couch.stop();
   }
 });
+
+/** Every device's Settings → Sync says "Synced" (nothing refused, nothing waiting). */
+async function expectSynced(devices: readonly { page: Page }[]): Promise<void> {
+  for (const { page } of devices) {
+    await openSettings(page);
+    await expect(syncStatus(page)).toHaveText(/^Synced/, REPLICATION);
+  }
+}
 
 test('a server set up again by a new device under another key: the old devices say so, refuse a wrong passphrase, join with the right one, and all three see every conversation', async ({ device }) => {
   const couch = await startCouchServer();
@@ -733,10 +738,7 @@ test('a server set up again by a new device under another key: the old devices s
     }
     await everyoneSeesEverything([laptop, phone, tablet], conversations);
     // What the server holds now opens on every device: nothing refused anywhere.
-    for (const { page } of [laptop, phone, tablet]) {
-      await openSettings(page);
-      await expect(syncStatus(page)).toHaveText(/^Synced/, REPLICATION);
-    }
+    await expectSynced([laptop, phone, tablet]);
   } finally {
     await couch.stop();
   }
