@@ -3,8 +3,7 @@ import type { Tool } from '../core/tools/tool';
 import { checkElicitationContent } from '../core/requests/json-schema-form';
 import { RequestWaiters } from './requests/request-waiters';
 import type { AppEvent } from '../schema/events';
-import type { Conversation, ConversationExport, Message, Profile } from '../schema/records';
-import { WireError } from '../schema/wire-error';
+import type { Conversation, ConversationExport, Profile } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
 import type { SyncEngineHost } from './sync/engine-context';
@@ -20,6 +19,8 @@ import { hintFor, type PeerHint } from './tabs/peer-channel';
 import { ChangeFeed, type RecordDiff } from './store/change-feed';
 import { prepareProvider } from './first-screen/first-screen-reads';
 import { pageEvents } from './tabs/page-events';
+import { peerHintReader } from './tabs/peer-hints';
+import { describeStorageError } from './store/storage-error';
 import { RunManager } from './runs/run-manager';
 import { SettingsStore } from './settings/settings-store';
 import { StoredConfig } from './settings/stored-config';
@@ -295,60 +296,4 @@ function requestChecks(tools: readonly Tool[]): Omit<ResolveContext, 'now'> {
   };
 }
 
-interface PeerHintDeps {
-  config: StoredConfig;
-  settings: SettingsStore;
-  mcp: McpHub;
-  store: IndexedDbConversationStore;
-  runs: RunManager;
-  feed: ChangeFeed;
-  post(event: AppEvent): void;
-}
-
-/** A peer said what changed: read it from IndexedDB, and tell this tab (through the feed) what is really stored. */
-function peerHintReader({ config, settings, mcp, store, runs, feed, post }: PeerHintDeps) {
-  return async (hint: PeerHint): Promise<void> => {
-    // Dropped before anything is awaited, so no step that starts after the hint arrived uses the old copy.
-    if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'mcp') config.invalidate();
-    if (hint.kind === 'settings') return post({ type: 'settings-changed', settings: await settings.getSettings() });
-    if (hint.kind === 'profiles') return post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
-    if (hint.kind === 'mcp') return post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
-    if (hint.kind === 'list') return feed.publish({ imported: await store.listConversations(), source: 'remote', scope: 'document' });
-    const { conversation, messages } = await store.readTogether(hint.conversationId, hint.messageIds);
-    if (!conversation) return feed.publish({ removed: [hint.conversationId], source: 'remote', scope: 'document' });
-    // Another tab runs it: notice at once if that tab dies (see RunManager.watch); or it waits inside a live run there
-    // (an elicitation): notice if that tab dies too.
-    if (conversation.runState === 'running' || (conversation.runState === 'awaiting_input' && hint.messageIds.length > 0)) runs.watch(conversation.id);
-    feed.publish({ conversation, messages, source: 'remote', scope: 'document' });
-  };
-}
-
-/**
- * A storage failure as the UI words it: a reason, and for a full disk how many bytes Parley uses of what the browser
- * allows it. `message` stays English, for developers.
- */
-async function describeStorageError(error: unknown): Promise<{ message: string; reason?: 'storage_full' | 'save_failed'; usage?: number; quota?: number }> {
-  const text = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof WireError && error.code === 'storage_full')) return { message: text, ...(error instanceof WireError && error.reason === 'save_failed' ? { reason: 'save_failed' as const } : {}) };
-  const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
-  if (!estimate?.usage || !estimate.quota) return { message: text, reason: 'storage_full' };
-  const megabytes = (bytes: number) => `${Math.round(bytes / 100_000) / 10} MB`;
-  const message = `${text} Parley uses ${megabytes(estimate.usage)} of the ${megabytes(estimate.quota)} this browser allows it. Delete conversations you no longer need (export them first in Settings → Your data to keep a copy).`;
-  return { message, reason: 'storage_full', usage: estimate.usage, quota: estimate.quota };
-}
-
-/** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { abortableSleep } from './runs/abortable-sleep';

@@ -1,3 +1,4 @@
+import { abortableSleep } from '../runs/abortable-sleep';
 import { ModelError, type ModelPart, type PromptMessage, type PromptRequest, type Provider, type ProviderFactory } from '../../core/run/model';
 import { parseScript, type ParsedScript, type ScriptStep } from '../../schema/script';
 
@@ -124,23 +125,4 @@ function attachmentsText(messages: readonly PromptMessage[]): string {
   const files = last && typeof last.content !== 'string' ? last.content.flatMap((part) => (part.attachment ? [part.attachment] : [])) : [];
   if (files.length === 0) return 'none';
   return files.map((file) => (file.bytes === undefined ? `${file.name} (not stored)` : `${file.name} (${file.mimeType}, ${file.bytes} bytes)`)).join(', ');
-}
-
-/** A timer that rejects with the signal's reason the moment the signal aborts. */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
