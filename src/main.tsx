@@ -24,10 +24,33 @@ if (!root) throw new Error('index.html has no #root element');
 await loadInitialLocale();
 // index.html's app shell (ui/shell) gives way to the app: the focus on one of its buttons moves to the app's, and a
 // click made on it meanwhile is done now (the shell's script kept the selector of the app's matching button).
-const shellClick = root.querySelector<HTMLElement>('.app-shell')?.dataset.action;
+const shell = root.querySelector<HTMLElement>('.app-shell')?.dataset;
 const focused = document.activeElement?.closest('.app-shell button');
 const shellFocus = focused ? shellAction(focused) : undefined;
 root.replaceChildren();
 render(() => <App client={client} />, root);
 if (shellFocus) root.querySelector<HTMLElement>(shellFocus)?.focus();
-if (shellClick) root.querySelector<HTMLElement>(shellClick)?.click();
+if (shell?.action) root.querySelector<HTMLElement>(shell.action)?.click();
+else if (shell?.pressed) finishShellPress(shell.pressed);
+
+/**
+ * A press begun on the shell's button and still held: released over the app's matching button, it is that button's
+ * click, which the browser does not deliver (the element pressed is gone). Released elsewhere, it is no click, as ever.
+ */
+function finishShellPress(selector: string): void {
+  const button = root!.querySelector<HTMLElement>(selector);
+  if (!button) return;
+  let clicked = false;
+  button.addEventListener('click', () => (clicked = true), { once: true });
+  window.addEventListener(
+    'pointerup',
+    (event) => {
+      if (!button.contains(document.elementFromPoint(event.clientX, event.clientY))) return;
+      // The browser's own click, where it gives one, comes in the same task as the release: after it, look again.
+      setTimeout(() => {
+        if (!clicked) button.click();
+      });
+    },
+    { once: true, capture: true },
+  );
+}

@@ -40,6 +40,13 @@ function showShell(root: HTMLElement): void {
     const button = (event.target as Element).closest('button');
     if (button) shell.dataset.action = shellAction(button);
   });
+  // A press begun here may end on the app's button, once the app has taken the shell's place: the browser then clicks
+  // neither (the press's element is gone), so the app finishes that press itself (main.tsx).
+  shell.addEventListener('pointerdown', (event) => {
+    const button = (event.target as Element).closest('button');
+    if (button) shell.dataset.pressed = shellAction(button);
+  });
+  for (const type of ['pointerup', 'pointercancel']) window.addEventListener(type, () => delete shell.dataset.pressed, true);
 }
 
 function isFramed(): boolean {
