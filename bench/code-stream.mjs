@@ -1,4 +1,4 @@
-// Issue 18's benchmark item: a 50,000-token reply full of code blocks (fenced ```ts blocks of realistic lines, from the
+// Benchmark item: a 50,000-token reply full of code blocks (fenced ```ts blocks of realistic lines, from the
 // provider server's `tokensKind: 'code'`) streams in ≤ 1.5× the server's own send time, with no long task. The same
 // measurements as the word stream's (parley.mjs, bare-cdp.mjs); only the reply differs, so the two compare directly.
 import { freshPage, median } from './harness.mjs';

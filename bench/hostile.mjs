@@ -1,4 +1,4 @@
-// Issue 8.5's hostile inputs: nothing may freeze the page for more than 200 ms. Each figure is the longest main-thread
+// Hostile inputs: nothing may freeze the page for more than 200 ms. Each figure is the longest main-thread
 // task while the input is handled, through the UI as a user would meet it.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Issue 11: the in-browser model (wllama) on the tiny GGUF the tests write themselves, served from localhost: tokens per
+// The in-browser model (wllama) on the tiny GGUF the tests write themselves, served from localhost: tokens per
 // second as the app reports them, and send → first token with the model already stored, against the scripted model's
 // send → first token in the same run (the app's own floor). Never fails the benchmark: a problem is a printed reason.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

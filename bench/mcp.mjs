@@ -1,4 +1,4 @@
-// Issue 9, tools: approval → tool request at a real MCP server (server-everything's echo) → the next model request,
+// Tools: approval → tool request at a real MCP server (server-everything's echo) → the next model request,
 // against a raw postMessage round trip plus the server's own latency for that call; and how many IndexedDB
 // transactions one approved call costs in the worker. Never fails the benchmark: a problem becomes a printed reason.
 import { spawn } from 'node:child_process';

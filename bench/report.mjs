@@ -23,7 +23,7 @@ export function printTable(rows, { firstLoad, mcp, localModel, elapsedSeconds })
   }
   console.log(`\nfirst-load JS (gzip), every script the cold page and its worker fetched: ${firstLoad.totalKiB.toFixed(1)} KiB`);
   for (const entry of firstLoad.files) console.log(`  ${entry.gzipKiB.toFixed(1).padStart(6)} KiB  ${entry.file}`);
-  if (mcp.skipped) console.log(`MCP approvals (issue 9): skipped: ${mcp.skipped}`);
-  if (localModel?.skipped) console.log(`in-browser model (issue 11): skipped: ${localModel.skipped}`);
+  if (mcp.skipped) console.log(`MCP approvals: skipped: ${mcp.skipped}`);
+  if (localModel?.skipped) console.log(`in-browser model: skipped: ${localModel.skipped}`);
   console.log(`finished in ${elapsedSeconds.toFixed(0)} s`);
 }

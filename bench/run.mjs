@@ -32,11 +32,11 @@ const jsonFile = option('--json');
 const nextChatUrl = option('--nextchat-url');
 const distDirectory = option('--dist') ?? 'dist';
 /**
- * `--only hostile` runs issue 8.5's section alone (a quick before/after of the rendering cost caps), `--rounds n` times
+ * `--only hostile` runs the hostile-input section alone (a quick before/after of the rendering cost caps), `--rounds n` times
  * (3), or part of it with `--hostile-parts open` (or `stream,import`); `--only stream`
  * runs the long stream alone, `--rounds n` times (5), with where its time goes; `--only search` runs search across
- * conversations alone; `--only latency` runs issue 21.22's load, reload and approval figures with the first-load bytes;
- * `--only sync` runs issue 19's sync figures (bench/sync.mjs), the initial sync at 100 conversations / 10,000 messages, or
+ * conversations alone; `--only latency` runs the load, reload and approval figures with the first-load bytes;
+ * `--only sync` runs the sync figures (bench/sync.mjs), the initial sync at 100 conversations / 10,000 messages, or
  * at the issue's 1,000 / 100,000 with `--sync-full` (or `--sync-conversations n`, 100 messages each); `--sync-parts
  * initial` (or `write,answer`) runs part of it; `--only open` opens the 100-, 1,000- and 10,000-message conversations,
  * each the first open after a fresh load, `--rounds n` times each; `--only local-model` runs the in-browser model's
@@ -72,7 +72,7 @@ log('first load: every script a cold page and its worker fetch');
 const firstLoad = await firstLoadJs(browser, base);
 const firstReply = await firstReplyJs(browser, base);
 const figures = { date: new Date().toISOString(), tokens: TOKENS, quick };
-/** Issue 8.5: the longest task while hostile input is handled (target ≤ 200 ms). */
+/** The longest task while hostile input is handled (target ≤ 200 ms). */
 async function hostileRows() {
   log('hostile input: a 769 KB nested-list reply, and an import of 10,000 conversations');
   const hostile = await measureHostile(browser, base, provider, Number(option('--rounds') ?? (quick ? 1 : 3)), option('--hostile-parts')?.split(','));
@@ -97,7 +97,7 @@ async function measureOpens(page, repetitions = REPS.open) {
   return opens;
 }
 
-/** The open figures against the 100-message open (issue 31.3: 10,000 messages ≤ 1.2× 100). */
+/** The open figures against the 100-message open. */
 function openRows(opens) {
   const open100 = median(opens[100].map((run) => run.idle));
   for (const count of [1000, 10_000]) {
@@ -148,7 +148,7 @@ async function firstSendRows() {
   }
 }
 
-/** Issue 11's figures of the in-browser model (local-model.mjs); a round that failed prints its reason instead. */
+/** Figures of the in-browser model (local-model.mjs); a round that failed prints its reason instead. */
 function localModelRows(localModel) {
   if (localModel.skipped) return;
   const mode = localModel.threads > 1 ? `multi-threaded (${localModel.threads} threads)` : 'single-threaded (1 thread per 2 cores)';
@@ -178,7 +178,7 @@ async function searchRows() {
   }
 }
 
-/** Issue 12's long stream alone: Enter → last token painted against the server's send time, and its parts. */
+/** Long stream alone: Enter → last token painted against the server's send time, and its parts. */
 async function streamRows() {
   const rounds = Number(option('--rounds') ?? 5);
   const { context, page } = await freshPage(browser, base);
@@ -204,7 +204,7 @@ async function streamRows() {
   await bareStreamRows(rounds);
 }
 
-/** Issue 12's target figure: the long reply with no DevTools domain on the agent worker (bare-cdp.mjs). */
+/** Target figure: the long reply with no DevTools domain on the agent worker (bare-cdp.mjs). */
 async function bareStreamRows(rounds) {
   log(`streaming ${TOKENS} tokens ×${rounds} with DevTools attached to the page only`);
   try {
@@ -217,7 +217,7 @@ async function bareStreamRows(rounds) {
 }
 
 /**
- * Issue 21.22's three figures and the first-load bytes alone (`--only latency`): app load → "New conversation" painted
+ * Three figures and the first-load bytes alone (`--only latency`): app load → "New conversation" painted
  * and reload → pending question form painted against an empty page's load, Allow → the MCP tool request and → the next
  * model request against a postMessage round trip plus the server's latency.
  */
@@ -256,14 +256,14 @@ async function latencyRows() {
   }
 }
 
-/** Issue 18: `--only code`, the long reply made of code blocks (code-stream.mjs), `--rounds n` times (3). */
+/** `--only code`, the long reply made of code blocks (code-stream.mjs), `--rounds n` times (3). */
 async function codeRows() {
   const code = await measureCodeStream(browser, base, provider, { tokens: TOKENS, rounds: Number(option('--rounds') ?? 3), timeoutMs: LONG_STREAM_TIMEOUT_MS, log });
   figures.codeStream = { runs: code.runs, bare: code.bare };
   for (const row of code.rows) add(...row);
 }
 
-/** Issue 19: `--only sync` (sync.mjs): an answer on another device, a synced write's cost, the initial sync. */
+/** `--only sync` (sync.mjs): an answer on another device, a synced write's cost, the initial sync. */
 async function syncRows() {
   const conversations = args.includes('--sync-full') ? 1000 : Number(option('--sync-conversations') ?? 100);
   const initial = { conversations, perConversation: 100 };
@@ -302,7 +302,7 @@ try {
 
     log('profile for the provider server');
     await addServerProfile(page, base, provider.url);
-    // The short reply always finishes and compares builds; the long one is issue 12's figure and may not finish
+    // The short reply always finishes and compares builds; the long one may not finish
     // (a worker busy past the supervisor's ping timeout is restarted mid-answer): then it is reported, not fatal.
     const streams = [];
     for (let round = 0; round < REPS.stream; round += 1) {

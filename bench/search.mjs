@@ -1,4 +1,4 @@
-// Search across conversations (issue 18): query latency in the worker at 1k, 10k and 100k messages (10 per
+// Search across conversations: query latency in the worker at 1k, 10k and 100k messages (10 per
 // conversation, so 100k is 10,000 conversations), and the first search's cost (loading the index's code and building
 // the index from IndexedDB). Each size is imported into a fresh context; queries are typed into "Search conversations" as a
 // user would, and the worker's own time is read from its performance measures (src/worker/search/conversation-search.ts).

@@ -1,4 +1,4 @@
-// Sync (issue 19), `--only sync`: pouchdb-server in memory (started as tests/server/couch-server.ts does for e2e/sync.spec.ts,
+// Sync, `--only sync`: pouchdb-server in memory (started as tests/server/couch-server.ts does for e2e/sync.spec.ts,
 // or the CouchDB at COUCHDB_URL) behind a TCP proxy that counts every byte either way, and devices as separate browser
 // contexts (their own IndexedDB and worker), driven through the UI as a user would.
 //

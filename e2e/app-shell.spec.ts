@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 
-// The app shell (issue 21.22): index.html carries the first screen's frame, painted before any of the app's JavaScript
+// The app shell: index.html carries the first screen's frame, painted before any of the app's JavaScript
 // has run; its inline script gives it the theme, the route's layout and the language; a click on it is done once the
 // app runs. Each test holds the app's code back (its main chunk) to look at the shell alone, then lets it through.
 

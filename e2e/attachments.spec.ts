@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { assistantMessages, attach, conversationLink, messageBox, newConversation, send, useScript, userMessages } from './fixtures';
 import { chatRequests, expect, expectChatRequestCount, requestMessages, startWithProfile, test } from './provider-helpers';
 
-// Files sent with a message (issue 18): chosen with "Attach files", dropped or pasted; images and text files reach the
+// Files sent with a message: chosen with "Attach files", dropped or pasted; images and text files reach the
 // model as the right parts, read back from IndexedDB for every step; they travel through export and import; anything
 // refused is said in words and loses nothing.
 

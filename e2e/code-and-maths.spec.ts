@@ -236,7 +236,7 @@ test('offline, maths and colours still load (KaTeX, its woff2 fonts and the high
   await page.goto('/');
   await waitForServiceWorker(page);
   await useScript(page, [{ text: 'Offline $\\frac{a}{b}$ and\n\n```js\nconst z = 0;\n```' }]);
-  // Offline as a user meets it, not `navigator.onLine` (Debian's Chromium keeps it true under emulation, issue 21.20):
+  // Offline as a user meets it, not `navigator.onLine` (Debian's Chromium keeps it true under emulation):
   // every request that would leave the browser is recorded and refused, so what loads below came from the cache.
   const reachedNetwork = await cutNetwork(context);
   await page.reload();

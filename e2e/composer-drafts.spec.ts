@@ -32,7 +32,7 @@ test('an unused new conversation does not pile up', async ({ page }) => {
   await expect(nav.getByRole('link')).toHaveCount(1);
 });
 
-test('a new conversation left unused is not kept: not after opening another, nor after Settings and a reload (issue 21.16)', async ({ page }) => {
+test('a new conversation left unused is not kept: not after opening another, nor after Settings and a reload', async ({ page }) => {
   await page.goto('/');
   await useScript(page, [{ text: 'Hi.' }]);
   const nav = page.getByRole('navigation', { name: 'Conversations', exact: true });

@@ -3,7 +3,7 @@ import { assistantMessages, messageLog, newConversation, send, useScript } from 
 import { PHONE } from './phone-helpers';
 
 // Find in conversation counts matches, not messages, highlights them with the CSS Custom Highlight API, and is
-// reachable on a phone (issue 18). The conversation is made through the scripted model, as a user would.
+// reachable on a phone. The conversation is made through the scripted model, as a user would.
 
 // Each test makes a conversation through Settings and two replies, then walks seven steps: more than the default minute
 // on a busy two-core machine. A budget for the whole test, not a timed assertion.

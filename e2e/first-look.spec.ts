@@ -1,7 +1,7 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { askQuestions, questionForm, submitButton } from './question-helpers';
 
-// Issue 21.19: what a new user sees first, at 360 and 1280 px: a welcome on the phone too, a toast whose × is part of its
+// What a new user sees first, at 360 and 1280 px: a welcome on the phone too, a toast whose × is part of its
 // pill, a "Question waiting" pill inside its row, and one submit button while the Review step asks to confirm.
 
 /** Whether `inner`'s box lies within `outer`'s (1 px of rounding allowed). */

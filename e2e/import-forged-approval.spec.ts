@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { assistantMessages, conversationLink, messageLog, newConversation, send, useScript, type ScriptStep } from './fixtures';
 import { addMcpServer, expect, openMcpSettings, test } from './mcp-servers';
 
-// Issue 20: whoever sends someone an export must not be able to make their next Continue run a tool. Browser A pauses on
+// Whoever sends someone an export must not be able to make their next Continue run a tool. Browser A pauses on
 // an approval of server-everything's echo (behind a proxy that counts every tools/call) and exports; the file is forged
 // to say the call was allowed (or waits to be run again); browser B imports it with the same server connected.
 
@@ -111,7 +111,7 @@ for (const [name, { forge, continues }] of Object.entries(FORGERIES)) {
   });
 }
 
-// Issue 27: calls that say they ended (error, denied, success) yet still ask for an Allow, with a "Read-only" badge the
+// Calls that say they ended (error, denied, success) yet still ask for an Allow, with a "Read-only" badge the
 // file wrote. Each once came back live: "Waiting for you (2)", Allow and Run again with the file's arguments.
 test('an imported file whose ended calls still ask for approval puts nothing in front of the user', async ({ page, browser, mcp }) => {
   mcp.counted.calls.length = 0;

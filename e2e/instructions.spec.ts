@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { assistantMessages, newConversation, send, useScript } from './fixtures';
 import { chatRequests, conversationWithProfile, expect, expectChatRequestCount, openSettings, profileFor, profileForm, requestMessages, test, type ProviderLabel } from './provider-helpers';
 
-// Instructions and parameters (issue 18): a profile's Instructions, Temperature and Max output tokens, and a
+// Instructions and parameters: a profile's Instructions, Temperature and Max output tokens, and a
 // conversation's own instructions, reach the provider as its system message and sampling settings.
 
 const PROFILE_INSTRUCTIONS = 'Always answer like a pirate.';

@@ -37,7 +37,7 @@ async function createInBrowserProfile(page: Page, name: string, url: string) {
   await page.getByRole('textbox', { name: 'Model URL', exact: true }).blur();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
-  // A profile just added is the default for new conversations (issue 21.2).
+  // A profile just added is the default for new conversations.
   await expect(page.getByText(`New conversations will use ${name}.`, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: `Use ${name}`, exact: true })).toHaveCount(0);
 }
@@ -187,7 +187,7 @@ test("a model with a small context answers a first message without its tools, an
   await expect.poll(async () => ((await reply.textContent()) ?? '').length, { timeout: 120_000 }).toBeGreaterThan(20);
   // The text is the model's reply, not the refusal this first message used to get.
   await expect(page.getByText('The provider rejected the request.')).toHaveCount(0);
-  // The tools were left out to make room, and the user is told so on the reply (issue 21.6), not only the model.
+  // The tools were left out to make room, and the user is told so on the reply, not only the model.
   await expect(reply).toContainText(`Tools were left out: this model's context (${SMALL_CONTEXT_TOKENS.toLocaleString('en')} tokens) cannot hold them.`);
   // Stopped only to save time: the reply may have ended by itself meanwhile, and then Stop is gone for good (a loaded
   // CI run waited the whole test out for it).

@@ -77,7 +77,7 @@ test('a reload while a server waits for the user leaves no answerable form behin
   await expect(form).toHaveCount(0);
   const card = page.getByRole('group', { name: 'Tool call: mcp__everything__trigger-elicitation-request', exact: true });
   await expect(card).toContainText('It may or may not have run. Run it again?');
-  // Said once (issue 21.14): the question says it; the model's copy of the sentence is not shown beside it.
+  // Said once: the question says it; the model's copy of the sentence is not shown beside it.
   await expect(card.getByText(/may or may not have run/)).toHaveCount(1);
   await card.getByRole('button', { name: 'Skip', exact: true }).click();
   await expect(messageLog(page)).toContainText('The user chose not to run it again.');

@@ -41,7 +41,7 @@ test('a call waits for approval through a reload, then Allow runs it once and th
   await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'hi' }), SAW]);
   const card = approval(page, 'mcp__everything__echo');
   await expect(card).toBeVisible();
-  // Named by what waits: an approval is not a question (issue 21.12).
+  // Named by what waits: an approval is not a question.
   await expectWaiting(page, { pill: 'Approval waiting', status: 'Waiting for your approval', hint: 'A tool call is waiting above.' });
   await page.reload();
   await expect(card).toBeVisible();
@@ -146,7 +146,7 @@ test('elicitation: Submit, Decline and Cancel each reach the server', async ({ p
   await expect(messageLog(page)).toContainText('User cancelled the elicitation dialog.');
 });
 
-test('elicitation: Submit with the required field empty marks that field and sends nothing (issue 21.13)', async ({ page, mcp }) => {
+test('elicitation: Submit with the required field empty marks that field and sends nothing', async ({ page, mcp }) => {
   await start(page, mcp.everything.url, [callStep('mcp__everything__trigger-elicitation-request', {}), SAW], { 'mcp__everything__trigger-elicitation-request': 'Always allow' });
   const form = page.getByRole('group', { name: 'Please provide inputs for the following fields:', exact: true });
   const name = form.getByRole('textbox', { name: 'String', exact: true });

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Worker } from '@playwright/test';
 import { newConversation, send, useScript, waitForServiceWorker } from './fixtures';
 
-// Being called back (issue 18): with notifications on, a request that arrives while no tab of Parley is visible is
+// Being called back: with notifications on, a request that arrives while no tab of Parley is visible is
 // announced by a system notification; clicking it opens that conversation; the app badge counts what waits; an
 // answered request's notification goes away. A notification says only what waits, unless the user chose to see the
 // conversation's title: anyone who sees the screen reads it.

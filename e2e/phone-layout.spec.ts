@@ -3,7 +3,7 @@ import { assistantMessages, messageBox, messageLog, newConversation, send, useSc
 import { PHONE } from './phone-helpers';
 import { ASKING_TEXT, STANDARD_QUESTIONS, completeReply, questionForm } from './question-helpers';
 
-// The chat screen on a phone (issue 10): the conversation gets the height, the keyboard never covers the
+// The chat screen on a phone: the conversation gets the height, the keyboard never covers the
 // composer, the header's tools sit in one menu, and nothing floats over a control.
 
 /** A reply long enough to fill the log, then the standard question form. */

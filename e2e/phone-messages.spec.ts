@@ -3,7 +3,7 @@ import { assistantMessages, messageBox, messageLog, newConversation, send, useSc
 import { LONG_QUESTIONS, PHONE } from './phone-helpers';
 import { completeReply, questionForm, questionScript } from './question-helpers';
 
-// Messages at the widths where issue 30 found them hard to use: your own long message's actions on a phone, a table
+// Messages at the widths where a new user found them hard to use: your own long message's actions on a phone, a table
 // on a phone, your own message's action row on a laptop, and "Jump to latest" while a question is the latest thing.
 
 const LONG_MESSAGE =

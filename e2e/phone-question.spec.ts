@@ -13,7 +13,7 @@ import {
   submitButton,
 } from './question-helpers';
 
-// The question form on a phone (issue 10): a 4-question × 10-option form with long descriptions, read and
+// The question form on a phone: a 4-question × 10-option form with long descriptions, read and
 // answered by taps at 360×740. Service workers are blocked so the one-time offline note cannot change a screenshot.
 test.use({ ...PHONE, serviceWorkers: 'block' });
 

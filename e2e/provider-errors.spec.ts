@@ -264,7 +264,7 @@ test('a server that cannot be reached while online: the status says so, no empty
   await expect(runNotice(page)).toBeVisible();
 
   await expect(assistantMessages(page).first()).toContainText('No reply yet.');
-  // Waiting is not failing: "No reply yet." is not in the error colour (issue 21.19).
+  // Waiting is not failing: "No reply yet." is not in the error colour.
   const notYet = assistantMessages(page).first().getByText('No reply yet.', { exact: true });
   const danger = await page.evaluate(() => {
     const probe = document.body.appendChild(Object.assign(document.createElement('span'), { style: 'color: var(--color-danger)' }));

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messageLog } from './fixtures';
 import { askQuestions, questionForm, questionScript, questionTab, type ScriptQuestion } from './question-helpers';
 
-// Issue 21.17: at 1280 px with "Find in conversation" open, a tall question is read from its top: its tab row and text
+// At 1280 px with "Find in conversation" open, a tall question is read from its top: its tab row and text
 // are inside the log, below the find bar, after a tab switch and after a reload (which used to open it at its end).
 
 function tallQuestion(header: string): ScriptQuestion {

@@ -80,7 +80,7 @@ test('answering in one tab turns the other tab’s form into the summary without
   await submitButton(first).click();
 
   await expect(questionForm(second)).toHaveCount(0);
-  // The tab whose answer lost says so, and keeps what it had filled in, marked as not used (issue 21.15).
+  // The tab whose answer lost says so, and keeps what it had filled in, marked as not used.
   await expect(questionSummary(second)).toContainText('Answered in another tab');
   await expect(questionSummary(second).getByRole('listitem')).toHaveText(['Color: Red', 'Toppings: Cheese, Basil', 'Project: "Zed"']);
   await expect(questionSummary(second).getByText('Your answers in this tab were not used: Color: Blue', { exact: true })).toBeVisible();

@@ -4,7 +4,7 @@ import { writeTinyGguf } from '../tests/fixtures/tiny-gguf';
 import { assistantMessages, newConversation, send } from './fixtures';
 import { addProfile, chatRequests, expect, expectChatRequestCount, openSettings, profileFor, profileForm, test } from './provider-helpers';
 
-// Settings and profiles as a new user meets them (issue 21, items 1-4): the click on Save that blurs the Model URL
+// Settings and profiles as a new user meets them: the click on Save that blurs the Model URL
 // lands, a profile just added is used by new conversations, the form says what it edits, and a Model URL is checked.
 
 let modelServer: ModelServer;

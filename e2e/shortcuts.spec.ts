@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { assistantMessages, messageBox, newConversation, send, useScript } from './fixtures';
 import { PHONE } from './phone-helpers';
 
-// The keyboard shortcuts a ChatGPT user knows (issue 18).
+// The keyboard shortcuts a ChatGPT user knows.
 
 test('Ctrl+Shift+O starts a conversation, Shift+Esc focuses the composer, Esc stops a reply, ? lists them', async ({ page }) => {
   await page.goto('/');

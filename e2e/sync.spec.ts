@@ -11,7 +11,7 @@ import { addMcpServer, expect, mcpServerItem, openMcpSettings, permissionSelect,
 import { addProfile, chatRequests, expectChatRequestCount, profileFor, profileSelect, requestMessages } from './provider-helpers';
 import { ASKING_TEXT, COLOR, questionForm, questionGroup, questionScript, questionSummary, RECEIVED_STEP, submitButton } from './question-helpers';
 
-// Issue 19 end to end: two browser contexts are two devices (separate IndexedDB, separate workers) syncing through a
+// End to end: two browser contexts are two devices (separate IndexedDB, separate workers) syncing through a
 // CouchDB-protocol server (pouchdb-server in memory, or the real CouchDB at COUCHDB_URL) with a fresh database per test.
 // Every request the workers make to it is cross-origin with an Authorization header, so each test also proves CORS.
 

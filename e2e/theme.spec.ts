@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 
-// Theme (issue 18): System, Light or Dark, chosen in Settings, kept across a reload, before the first paint.
+// Theme: System, Light or Dark, chosen in Settings, kept across a reload, before the first paint.
 
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 const LIGHT = 'rgb(248, 249, 251)';

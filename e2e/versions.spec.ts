@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { assistantMessages, newConversation, send, useScript, userMessages } from './fixtures';
 
-// Versions and branches (issue 18): Regenerate keeps the earlier replies as versions, Edit makes a new branch from a
+// Versions and branches: Regenerate keeps the earlier replies as versions, Edit makes a new branch from a
 // message and keeps the old one reachable; the version on screen survives a reload and is what the model reads next.
 
 test('regenerate twice, step through the three versions, reload: the version on screen is what the next step reads', async ({ page }) => {

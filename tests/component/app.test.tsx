@@ -109,7 +109,7 @@ function createFakeWorker() {
       }
       case 'mcp.list':
         return reply(id, []);
-      // Sync (issue 19) is off here, as on a first start: the app asks its status, Settings → Sync shows it.
+      // Sync is off here, as on a first start: the app asks its status, Settings → Sync shows it.
       case 'sync.status':
         return reply(id, { state: sync.on ? 'synced' : 'off', device: { id: 'this-device', name: '' } });
       case 'sync.runners':
@@ -180,7 +180,7 @@ describe('App (smoke, fake worker)', () => {
     expect(worker.commands.map((command) => command.type)).toContain('conversation.delete');
   });
 
-  it('reads the pending requests once for the inbox, the pills and the notifications (issue 21.22)', async () => {
+  it('reads the pending requests once for the inbox, the pills and the notifications', async () => {
     const worker = createFakeWorker();
     worker.conversations.set('w1', { id: 'w1', title: 'Trip', createdAt: 1, updatedAt: 1, runState: 'awaiting_input', completedSteps: 1 });
     render(() => <App client={createWorkerClient(worker.port)} />);
@@ -211,7 +211,7 @@ describe('App (smoke, fake worker)', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it("asks sync's status after the first screen's reads, not beside them (issue 21.22)", async () => {
+  it("asks sync's status after the first screen's reads, not beside them", async () => {
     const worker = createFakeWorker();
     render(() => <App client={createWorkerClient(worker.port)} />);
     await waitFor(() => expect(worker.commands.map((command) => command.type)).toContain('sync.status'));

@@ -8,7 +8,7 @@ import type { WorkerClient } from '../../src/ui/state/channel';
 import type { Conversation } from '../../src/schema/records';
 import type { PendingRequest } from '../../src/schema/protocol';
 
-// Being called back (issue 18): what a notification says, and that a request answered elsewhere is never left announced.
+// Being called back: what a notification says, and that a request answered elsewhere is never left announced.
 
 const question: PendingRequest = {
   kind: 'question',

@@ -111,7 +111,7 @@ describe('Composer: files', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('At most 10 files can go with one message, so the rest were not attached.');
   });
 
-  it('shows a bidi control in a file name as its code point, isolated, in chips, refusals and sent messages (issue 27)', async () => {
+  it('shows a bidi control in a file name as its code point, isolated, in chips, refusals and sent messages', async () => {
     const { choose } = setup();
     // "notes\u202Edm.md" would read "notesmd.md"; "report\u202Etxt.pdf" would read "reportfdp.txt".
     choose(markdown('notes\u202Edm.md'), new File(['%PDF'], 'report\u202Etxt.pdf', { type: 'application/pdf' }));

@@ -124,7 +124,7 @@ describe('worker errors in a Chinese UI', () => {
     }
   });
 
-  it('words every Details line Parley writes in Chinese, keeping only the server’s own words (issue 21.18)', () => {
+  it('words every Details line Parley writes in Chinese, keeping only the server’s own words', () => {
     // As the worker's httpStatusError builds them (tests/unit/error-details.test.ts checks that side).
     const rejected = { code: 'auth', message: 'The API key was rejected (HTTP 401). …', detail: { key: 'http_auth_model', params: { status: 401, model: 'gpt-x' } } };
     const limited = { code: 'rate_limited', message: 'The provider is rate-limiting requests (HTTP 429). …', detail: { key: 'http_rate_limited_wait', params: { status: 429, seconds: 7, said: 'Slow down, please' } } };
@@ -150,7 +150,7 @@ describe('worker errors in a Chinese UI', () => {
 });
 
 describe('a file name in a refusal from the worker', () => {
-  it('shows its bidi controls as code points, in either language (issue 27)', async () => {
+  it('shows its bidi controls as code points, in either language', async () => {
     const refused = new WireError({ code: 'invalid_command', reason: 'attachment_unsupported', params: { name: 'report\u202Etxt.pdf' }, message: 'not sent' });
     expect(describeError(refused).text).toBe('无法发送“report⟨U+202E⟩txt.pdf”：它既不是图片也不是文本文件。没有发送任何内容。');
     await setLocale('en');

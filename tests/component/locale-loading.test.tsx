@@ -5,7 +5,7 @@ afterEach(async () => {
   await setLocale('en');
 });
 
-// The Chinese dictionary is a chunk of its own (issue 21.21): the UI switches only once it is loaded, never to keys.
+// The Chinese dictionary is a chunk of its own: the UI switches only once it is loaded, never to keys.
 describe('switching the UI language', () => {
   it('speaks Chinese once its dictionary has loaded', async () => {
     expect(t('nav.settings')).toBe('Settings');

@@ -63,7 +63,7 @@ describe('MessageList', () => {
     expect(within(article).getByText('Stopped')).toBeInTheDocument();
   });
 
-  it('renders reasoning collapsed, tool calls as cards with visible errors, error blocks as alerts, and usage', () => {
+  it('renders reasoning collapsed, tool calls as cards with visible errors, error blocks as alerts, and usage', async () => {
     renderFromStore([
       message(
         'a1',
@@ -83,7 +83,8 @@ describe('MessageList', () => {
     expect(reasoning.open).toBe(false);
     expect(within(reasoning).getByText('Reasoning')).toBeInTheDocument();
 
-    expect(within(article).getByText('Tool: lookup')).toBeInTheDocument();
+    // A tool call's card loads its code when one is shown.
+    expect(await within(article).findByText('Tool: lookup')).toBeInTheDocument();
     expect(within(article).getByText('City not found')).toBeVisible();
     expect(within(article).getAllByText('Failed')).toHaveLength(1);
     expect(within(article).getByText('Tool: clock')).toBeInTheDocument();
@@ -93,7 +94,7 @@ describe('MessageList', () => {
     expect(within(article).getByText('12 tokens in · 34 tokens out')).toBeInTheDocument();
   });
 
-  it('renders a question request as the inline question form', () => {
+  it('renders a question request as the inline question form', async () => {
     renderFromStore([
       message('a1', 0, 'assistant', [
         {
@@ -113,7 +114,7 @@ describe('MessageList', () => {
       ]),
     ]);
     const article = screen.getByRole('article', { name: 'Parley' });
-    expect(within(article).getByRole('group', { name: 'What kind of weekend?' })).toBeInTheDocument();
+    expect(await within(article).findByRole('group', { name: 'What kind of weekend?' })).toBeInTheDocument();
     expect(within(article).getByRole('radio', { name: 'Cozy' })).toBeInTheDocument();
   });
 

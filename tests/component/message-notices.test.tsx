@@ -5,7 +5,7 @@ import type { WorkerClient } from '../../src/ui/state/channel';
 import { MessageView } from '../../src/ui/messages/MessageView';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
-// Issue 21.6: a reply made without the tools (they did not fit in the in-browser model's context) says so to the user,
+// A reply made without the tools (they did not fit in the in-browser model's context) says so to the user,
 // from the notice stored on it, in the UI's language.
 
 function reply(notices?: Message['notices']): Message {

@@ -6,7 +6,7 @@ import { ChatHeader } from '../../src/ui/chat/ChatHeader';
 import { setLocale } from '../../src/ui/i18n/i18n';
 import { createUiStore } from '../../src/ui/state/store';
 
-// Issue 19: a title renamed on two devices ends the same everywhere, and the losing one is kept in the conversation's
+// A title renamed on two devices ends the same everywhere, and the losing one is kept in the conversation's
 // `otherTitles`, not dropped. The rename form shows them ("Also named: …"), so the user can find one and take it back.
 
 afterEach(() => setLocale('en'));

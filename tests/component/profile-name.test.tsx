@@ -5,7 +5,7 @@ import { profileName } from '../../src/ui/settings/profile-name';
 
 afterEach(() => setLocale('en'));
 
-// Issue 21.18: the built-in profile's name is Parley's own words, so it follows the UI's language; a user's is kept.
+// The built-in profile's name is Parley's own words, so it follows the UI's language; a user's is kept.
 describe('profile names', () => {
   it('shows the built-in demo in the UI’s language and a user’s profile as named', async () => {
     const builtIn = { id: SCRIPTED_PROFILE_ID, name: 'Built-in demo' };

@@ -521,7 +521,7 @@ describe('QuestionForm once resolved', () => {
     expect(items).toEqual(['Budget: Skipped', 'Features: Search, Export, "Offline"']);
   });
 
-  it('quotes typed text that holds quotes itself with the other kind of quotes (issue 21.19)', () => {
+  it('quotes typed text that holds quotes itself with the other kind of quotes', () => {
     const { client } = createFakeClient();
     renderForm(pendingBlock({ status: 'success', resolution: 'answered', resolvedAt, answers: [{ selected: ['High'] }, { selected: [], other: 'My dog "Rex"' }] }), client);
     const items = screen.getAllByRole('listitem').map((item) => item.textContent);
@@ -540,7 +540,7 @@ describe('QuestionForm once resolved', () => {
     expect(ofType('question.saveDraft')).toHaveLength(0);
   });
 
-  it('says when another tab\'s answer won, and keeps what this tab filled in, marked as not used (issue 21.15)', () => {
+  it('says when another tab\'s answer won, and keeps what this tab filled in, marked as not used', () => {
     const { client } = createFakeClient();
     const [block, setBlock] = createSignal(pendingBlock());
     render(() => <QuestionForm block={block()} conversationId="conversation-1" messageId="message-1" client={client} />);

@@ -137,7 +137,7 @@ describe('an elicitation', () => {
     expect(send.mock.calls.map(([command]) => [command.approved, command.cancel])).toEqual([[false, undefined], [false, true]]);
   });
 
-  it('says each field\'s problem beside it, marks it invalid, focuses the first, and sends nothing (issue 21.13)', async () => {
+  it('says each field\'s problem beside it, marks it invalid, focuses the first, and sends nothing', async () => {
     const { client, send } = fakeClient();
     const properties: Record<string, unknown> = { name: { type: 'string', title: 'String' } };
     for (let index = 1; index <= 9; index += 1) properties[`extra${index}`] = { type: 'string', title: `Extra ${index}` };

@@ -3,7 +3,7 @@ import type { ConnectionTestResult } from '../../src/schema/protocol';
 import { describeTestResult } from '../../src/ui/common/error-words';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
-// Issue 21.5: Settings has no Continue button, so a rate-limited Test connection says when to try again instead.
+// Settings has no Continue button, so a rate-limited Test connection says when to try again instead.
 
 afterEach(() => setLocale('en'));
 

@@ -193,7 +193,7 @@ describe('applyEvent with paged messages', () => {
   });
 });
 
-describe('applyEvent with sync (issue 19)', () => {
+describe('applyEvent with sync', () => {
   const laptop = { id: 'laptop-id', name: 'Laptop' };
   const phone = { id: 'phone-id', name: 'Phone' };
 

@@ -9,7 +9,7 @@ function message(blocks: Block[], pending = true): Message {
 
 const call = (kind: 'permission' | 'rerun', status: 'pending' | 'success'): Block => ({ type: 'tool_call', toolCallId: 'r1', toolName: 'echo', args: {}, status: 'pending', approval: { kind, status } });
 
-describe('what a conversation waits for (issue 21.12)', () => {
+describe('what a conversation waits for', () => {
   it('names a tool approval and a "Run again?" request an approval, not a question', () => {
     expect(waitingKindInMessages([message([call('permission', 'pending')])])).toBe('approval');
     expect(waitingKindInMessages([message([call('rerun', 'pending')])])).toBe('approval');

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { freePort, stopProcess } from './mcp-processes';
 
 /**
- * A CouchDB-protocol server for the sync tests (issue 19): `pouchdb-server --in-memory` from node_modules/.bin on a free
+ * A CouchDB-protocol server for the sync tests: `pouchdb-server --in-memory` from node_modules/.bin on a free
  * localhost port, in its own process group, with CORS on (the app runs on another origin and sends `Authorization`, so
  * every request is preflighted) and an admin user (no "admin party": a request without the right Basic credentials is
  * refused, as on a real server). When `COUCHDB_URL` is set, that real CouchDB is used instead (its admin is

@@ -7,7 +7,7 @@ import type { Tool } from '../../src/core/tools/tool';
 import type { Message, Profile } from '../../src/schema/records';
 import { createModelForProfile } from '../../src/worker/providers/registry';
 
-// Issue 12: what the worker does between the user's answer (or Allow) and the next model request, counted in
+// What the worker does between the user's answer (or Allow) and the next model request, counted in
 // IndexedDB transactions: each begun transaction, its mode, and whether it had committed when the model was called.
 
 interface Begun {

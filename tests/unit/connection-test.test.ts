@@ -79,7 +79,7 @@ describe('testConnection', () => {
     expect(result).toEqual({ ok: false, reason: 'models_not_found', message: expect.stringMatching(/\/v1\/models was not found \(HTTP 404\)\. Check the base URL/) });
   });
 
-  // Issue 21.5: Settings has no Continue, so a 429 carries the server's Retry-After for the UI to say when to try again.
+  // Settings has no Continue, so a 429 carries the server's Retry-After for the UI to say when to try again.
   it('a 429 passes on Retry-After as seconds, and nothing when the server sent none', async () => {
     server.enqueue({ fail: 429, retryAfterSeconds: 30 });
     expect(await testConnection(profile('openai-compatible'))).toMatchObject({ ok: false, reason: 'rate_limited', params: { status: 429, retryAfterSeconds: 30 } });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_SCRIPTS, scriptIn } from '../../src/worker/providers/demo-script';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState } from './host-harness';
 
-// Issue 21.18: a zh-CN user meets the built-in demo in Chinese; a script the user wrote is never rewritten.
+// A zh-CN user meets the built-in demo in Chinese; a script the user wrote is never rewritten.
 describe('the built-in demo script', () => {
   it('follows the language while it is the demo, and stays as written once edited', () => {
     expect(scriptIn(undefined, 'zh-CN')).toBe(DEMO_SCRIPTS['zh-CN']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { httpStatusError } from '../../src/worker/providers/errors';
 
-// Issue 21.18: a provider failure carries its detail as a code and parameters the UI words in the user's language
+// A provider failure carries its detail as a code and parameters the UI words in the user's language
 // (tests/component/error-language.test.tsx words them); only the server's own words travel as text, never the key.
 describe('provider error details', () => {
   const context = { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-secret', model: 'gpt-x' };

@@ -145,7 +145,7 @@ describe('the worker\'s first screen', () => {
     const { databaseName, locks, tab, conversationId } = await pendingQuestionDatabase();
     const worker = await openWorker(databaseName, locks);
     expect(await worker.screen.started).toBe(false);
-    // Nothing loads before the first screen is answered: its evaluation would hold the first reads (issue 21.22).
+    // Nothing loads before the first screen is answered: its evaluation would hold the first reads.
     expect(worker.warmed()).toBe(0);
     for (const command of [{ type: 'conversation.list' }, { type: 'requests.listPending' }, { type: 'conversation.open', conversationId }]) {
       expect(await worker.screen.handle(command), command.type).toEqual(await tab.host.handle(command));

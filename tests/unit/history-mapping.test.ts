@@ -260,7 +260,7 @@ describe('files sent with a user message', () => {
     ]);
   });
 
-  it('gives the model a name whose bidi controls are shown as code points, as the user sees it (issue 27)', () => {
+  it('gives the model a name whose bidi controls are shown as code points, as the user sees it', () => {
     const disguised: Message = { ...user(''), attachments: [{ id: 'img', name: 'cat\u202Egnp.exe', mimeType: 'image/png', size: 4, kind: 'image' }, { id: 'txt', name: 'report\u202Etxt.md', mimeType: 'text/markdown', size: 13, kind: 'text' }] };
     const [mapped] = toPromptMessages([disguised], contents);
     expect(mapped?.content).toEqual([

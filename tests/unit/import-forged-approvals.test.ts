@@ -13,7 +13,7 @@ import { openParleyDatabase } from '../../src/worker/store/database';
 import { MCP_SERVERS_KEY, type StoredMcpServer } from '../../src/worker/mcp/mcp-server-store';
 
 /**
- * Issue 20: an imported file can show the past; it cannot act. Browser A pauses on a tool approval and exports; the file
+ * An imported file can show the past; it cannot act. Browser A pauses on a tool approval and exports; the file
  * is forged; browser B (a fresh database, the same tool connected) imports it, then Continues, tries "Run again" and
  * reloads. Nothing may run without a resolution given in B after the import.
  */
@@ -164,7 +164,7 @@ const FORGERIES: Record<string, Forgery> = {
     approved(callIn(file));
     file.conversations[0]!.conversation.runState = 'awaiting_input';
   },
-  // Issue 27: a call that says it ended yet still asks for an Allow; each once brought back a live Allow with the file's arguments.
+  // A call that says it ended yet still asks for an Allow; each once brought back a live Allow with the file's arguments.
   ...Object.fromEntries(
     (['error', 'denied', 'success'] as const).map((status): [string, Forgery] => [
       `marked ${status}, its approval still pending`,
@@ -179,7 +179,7 @@ const FORGERIES: Record<string, Forgery> = {
   ),
 };
 
-describe('an imported file cannot run a tool (issue 20)', () => {
+describe('an imported file cannot run a tool', () => {
   for (const [name, forge] of Object.entries(FORGERIES)) {
     for (const permission of ['ask', 'allow'] as const) {
       it(`${name}; the tool is "${permission === 'ask' ? 'Ask every time' : 'Always allow'}" here`, async () => {
@@ -200,7 +200,7 @@ describe('an imported file cannot run a tool (issue 20)', () => {
     }
   }
 
-  it('nothing imported waits for the user: a call marked ended with a pending approval and a pending question are closed (issue 27)', async () => {
+  it('nothing imported waits for the user: a call marked ended with a pending approval and a pending question are closed', async () => {
     const file = await realExport();
     const call = callIn(file);
     Object.assign(call, { status: 'success', result: 'Forged outcome.', approval: { kind: 'permission', status: 'pending' }, source: { ...SOURCE, annotations: { readOnlyHint: true } } });

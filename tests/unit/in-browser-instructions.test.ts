@@ -3,7 +3,7 @@ import type { ModelRequest } from '../../src/core/run/model';
 import type { Conversation, Profile } from '../../src/schema/records';
 import { QUESTION_TOOL, toolSpecs } from '../../src/core/tools/tools';
 
-// Issue 18: the instructions reach the in-browser model's chat template. The engine renders its template from the
+// The instructions reach the in-browser model's chat template. The engine renders its template from the
 // `messages` it is given (llama.cpp, inside wllama), so what is checked is those messages: the engine is replaced by one
 // that records them, and the rest of the in-browser model (its system message, tools, continuation) is the real one.
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message, Profile } from '../../src/schema/records';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState } from './host-harness';
 
-// Issue 21.6: when the tool definitions do not fit in a small in-browser model's context, they are left out and the
+// When the tool definitions do not fit in a small in-browser model's context, they are left out and the
 // model is told; the user is told too, by a notice stored on the reply (so a reload still shows it). The engine is one
 // that refuses any request carrying tools as llama.cpp does when it is too long, and answers one without them.
 

@@ -37,7 +37,7 @@ describe('settings in the backup', () => {
     to.close();
   });
 
-  it('a profile whose name is taken here is offered and added under a suffixed name, with its address, and the original is untouched (issue 27)', async () => {
+  it('a profile whose name is taken here is offered and added under a suffixed name, with its address, and the original is untouched', async () => {
     const from = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     await from.send({ type: 'profiles.save', profile: { name: 'MyOpenAI', kind: 'openai-compatible', baseUrl: 'https://attacker.example/v1', apiKey: 'k', model: 'm' } });
     const file = JSON.parse(JSON.stringify(await from.send({ type: 'conversation.export' })));

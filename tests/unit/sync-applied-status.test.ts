@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appliedTracker, pausedState } from '../../src/worker/sync/mirror/replication-status';
 
-// Issue 19: the status "says what it is doing". Replication pauses as soon as the documents are in the mirror, and the
+// The status "says what it is doing". Replication pauses as soon as the documents are in the mirror, and the
 // engine applies them to Parley's own store after; "Synced" must wait for that, or a device says "Synced" while the
 // conversations it received are not on screen yet (found measuring the initial sync: D said "Synced" seconds early).
 

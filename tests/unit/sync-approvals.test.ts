@@ -7,7 +7,7 @@ import type { Message } from '../../src/schema/records';
 import { open } from '../../src/worker/sync/documents/sync-crypto';
 import type { Proposal } from '../../src/schema/sync/sync';
 
-// Issue 19 with issue 20's rule: a tool approved on the phone runs on the laptop, once; nothing the laptop approved
+// Sync's authority rule (docs/architecture.md): a tool approved on the phone runs on the laptop, once; nothing the laptop approved
 // runs on the phone after a take-over unless the phone's user allows it there.
 
 const keys = testKeys;

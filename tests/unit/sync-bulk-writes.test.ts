@@ -4,7 +4,7 @@ import type { Database } from 'pouchdb-browser';
 import { getDocuments, putDocuments } from '../../src/worker/sync/mirror/bulk-documents';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
 
-// Issue 19: the mirror is written in bulk (one `bulkDocs` per batch of sealed documents, not one `put` each). What `put`
+// The mirror is written in bulk (one `bulkDocs` per batch of sealed documents, not one `put` each). What `put`
 // did for one document, `putDocuments` must do for each: a revision that arrived from the server meanwhile is written
 // over, and a document that fails fails alone. PouchDB's IndexedDB adapter does not run over fake-indexeddb, so this
 // runs the same PouchDB code over its in-memory adapter (pouchdb-core and pouchdb-adapter-memory, from pouchdb-server).

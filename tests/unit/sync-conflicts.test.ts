@@ -4,7 +4,7 @@ import { memoryLocks, openTab, uniqueDatabaseName, type TestTab } from './host-h
 import { documentId } from '../../src/worker/sync/documents/sync-crypto';
 import { LAPTOP, PHONE, randomFrom, SimulatedMirror, SimulatedReplicator, simulatedDevices, testKeys } from './sync-simulation';
 
-// Issue 19: "Conflicts on ordinary fields (a title renamed on two devices) resolve deterministically and the losing value
+// "Conflicts on ordinary fields (a title renamed on two devices) resolve deterministically and the losing value
 // is kept in the conversation's history, not dropped." A title is renamed on two devices at once when the laptop, offline,
 // does not yet know the phone took its conversation over. CouchDB picks one revision by its own rule; Parley's rule is the
 // runner's (the device the server's compare-and-set chose): its title on every device, the other kept in `otherTitles`.

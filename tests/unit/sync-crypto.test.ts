@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentId, isKeyDocument, newKeyDocument, open, openKeyDocument, seal } from '../../src/worker/sync/documents/sync-crypto';
 
-// Issue 19: what the sync server holds is ciphertext under a key only the passphrase gives.
+// What the sync server holds is ciphertext under a key only the passphrase gives.
 describe('sync encryption', { timeout: 30_000 }, () => {
   it('a key document opens with its passphrase only, and says nothing of it', async () => {
     const { document, keys } = await newKeyDocument('correct horse battery staple', 100_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replicationProgress, type ReplicationState } from '../../src/worker/sync/mirror/replication-status';
 
-// Issue 19's "Syncing 120 of 3,400": what the mirror reports from PouchDB's replication events. pouchdb-server (like
+// "Syncing 120 of 3,400": what the mirror reports from PouchDB's replication events. pouchdb-server (like
 // CouchDB 1) does not say how many changes remain, so the mirror counts the documents each side holds; CouchDB 2+ says.
 // (PouchDB's IndexedDB adapter does not run over fake-indexeddb, so the replicator's events are played here; the
 // benchmark, bench/sync.mjs, records the statuses a real initial sync shows in the browser.)

@@ -9,7 +9,7 @@ import { SyncPayload } from '../../src/schema/sync/sync';
 import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
 import { documentId, open } from '../../src/worker/sync/documents/sync-crypto';
 
-// Issue 19's host tests: two devices, each a real host over its own IndexedDB, joined through a simulated CouchDB
+// Host tests: two devices, each a real host over its own IndexedDB, joined through a simulated CouchDB
 // replicator that delays, duplicates and reorders documents. The device that runs a conversation applies another
 // device's answer through its own compare-and-set, once.
 

@@ -4,7 +4,7 @@ import { randomFrom, SimulatedMirror, SimulatedReplicator, SimulatedServer } fro
 import { newKeyDocument } from '../../src/worker/sync/documents/sync-crypto';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
 
-// Issue 19: "it never loses a word". A write the device's mirror refuses (its IndexedDB full for a moment, a conflict that
+// "it never loses a word". A write the device's mirror refuses (its IndexedDB full for a moment, a conflict that
 // kept coming back) used to drop the rest of its batch until the next start; it is retried instead.
 
 /** A mirror whose next `failures` writes throw, as PouchDB does when IndexedDB refuses one. */

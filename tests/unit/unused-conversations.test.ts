@@ -6,7 +6,7 @@ import { discardUnused } from '../../src/worker/store/unused-conversations';
 import { UNTITLED } from '../../src/schema/conversation-title';
 import type { Conversation, Message } from '../../src/schema/records';
 
-/** Issue 21.16: a conversation opened and never used is not kept once its tab has left it. */
+/** A conversation opened and never used is not kept once its tab has left it. */
 describe('unused conversations', () => {
   it('are removed when the page asks, except the one on screen, one another tab shows, and one with a draft', async () => {
     const locks = memoryLocks();
@@ -55,7 +55,7 @@ describe('unused conversations', () => {
 });
 
 /**
- * Issue 21.22: the page asks for this at every start, beside the first screen's reads. A readwrite transaction there
+ * The page asks for this at every start, beside the first screen's reads. A readwrite transaction there
  * held those reads until it had committed, though there is rarely anything to remove: it now looks first, read-only.
  */
 describe('discardUnused', () => {

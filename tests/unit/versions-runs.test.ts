@@ -3,7 +3,7 @@ import { ModelError, type Model, type ModelPart, type ModelRequest } from '../..
 import { versionsOf, type Message } from '../../src/schema/records';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
 
-// Issue 18's versions, for what the UI offers but no test covered: Regenerate on a stopped, a failed and an interrupted
+// Versions, for what the UI offers but no test covered: Regenerate on a stopped, a failed and an interrupted
 // reply, and a
 // run that resumes (an answer, a Continue) reading the branch on screen, not the newest version written.
 

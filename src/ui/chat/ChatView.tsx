@@ -16,6 +16,7 @@ import { proposalText } from './proposal-words';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from '../messages/MessageList';
+import { preloadQuestionForm } from '../messages/MessageView';
 import { RunNoticeBar } from './RunNoticeBar';
 import { waitingKindInMessages } from '../state/waiting-kind';
 
@@ -31,6 +32,7 @@ function standIn(conversationId: string): Conversation {
 
 /** One conversation: header, messages, run notices, Continue/Retry, and the composer. */
 export function ChatView(props: { conversationId: string }) {
+  preloadQuestionForm();
   const app = useApp();
   // While its creation is on the way the view already shows (with a composer to type in): a stand-in record until then.
   const conversation = () => app.state.conversations[props.conversationId] ?? (isBeingCreated(props.conversationId) ? standIn(props.conversationId) : undefined);

@@ -10,14 +10,20 @@ import { LazyMarkdown } from '../markdown/LazyMarkdown';
 import { LongText } from './LongText';
 import { CopyMessage, messageSource } from './CopyMessage';
 import { MessageBranching, MessageEditor } from './MessageBranching';
-import { ToolCallCard } from '../requests/ToolCallCard';
 import { MoreIcon } from '../common/icons';
 import './message-actions.css';
-import { QuestionForm } from '../question/QuestionForm';
-import { ElicitationForm } from '../requests/ElicitationForm';
 
 // Files sent with a message load their view (and thumbnails) when such a message is shown.
 const MessageAttachments = lazy(() => import('../attachments/AttachmentChips').then((module) => ({ default: module.MessageAttachments })));
+// So do a tool call's card and the forms of a request: a first conversation, and a reply of text, need none of them.
+const ToolCallCard = lazy(() => import('../requests/ToolCallCard').then((module) => ({ default: module.ToolCallCard })));
+const QuestionForm = lazy(() => import('../question/QuestionForm').then((module) => ({ default: module.QuestionForm })));
+const ElicitationForm = lazy(() => import('../requests/ElicitationForm').then((module) => ({ default: module.ElicitationForm })));
+
+/** Loads the question form's code ahead of need: Parley's agent asks, so a conversation opened will likely show one. */
+export function preloadQuestionForm(): void {
+  void QuestionForm.preload();
+}
 
 interface MessageViewProps {
   message: Message;
@@ -59,7 +65,12 @@ export function MessageView(props: MessageViewProps) {
     >
       <Show when={!editing()} fallback={<MessageEditor message={props.message} onDone={() => setEditing(false)} />}>
         <For each={props.message.blocks}>
-          {(block) => <BlockView block={block} message={props.message} client={props.client} />}
+          {(block) => (
+            // Each block its own boundary: while a card's or a form's code loads, only that block waits.
+            <Suspense fallback={null}>
+              <BlockView block={block} message={props.message} client={props.client} />
+            </Suspense>
+          )}
         </For>
       </Show>
       <Show when={props.message.attachments?.length ? props.message.attachments : undefined}>
