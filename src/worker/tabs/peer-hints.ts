@@ -7,7 +7,7 @@ import type { SettingsStore } from '../settings/settings-store';
 import type { StoredConfig } from '../settings/stored-config';
 import type { PeerHint } from './peer-channel';
 
-export interface PeerHintDeps {
+interface PeerHintDeps {
   config: StoredConfig;
   settings: SettingsStore;
   mcp: McpHub;
