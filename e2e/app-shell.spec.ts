@@ -42,41 +42,43 @@ test('the first screen is painted before the app runs, and a click on "New conve
 
 // The press that straddles the swap: the mouse goes down on the shell's button and comes up on the app's. The browser
 // clicks neither (the element pressed is gone); the app finishes the press, once, as a click on its own button.
-test('a press begun on the shell and released once the app runs is one click', async ({ page }) => {
+/** Presses the mouse on the shell's button `selector` while the app is held, then lets the app take the shell's place. */
+async function pressThroughTheSwap(page: Page, selector: string): Promise<{ x: number; y: number }> {
   const release = await holdTheApp(page);
   await page.goto('/', { waitUntil: 'domcontentloaded' });
-  const box = (await page.locator('.app-shell .new-conversation').boundingBox())!;
+  const box = (await page.locator(`.app-shell ${selector}`).boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   release();
   await theAppRuns(page);
   await expect(page.locator('.app-shell')).toHaveCount(0);
-  await page.mouse.up();
+  return box;
+}
+
+/** One conversation was made, and it is kept: listed once, before and after a reload. */
+async function oneConversationKept(page: Page): Promise<void> {
   await expect(page).toHaveURL(/#\/c\/[^/]+$/);
-  await expect(page.getByRole('textbox', { name: 'Message', exact: true })).toBeVisible();
   const listed = page.getByRole('navigation', { name: 'Conversations', exact: true }).getByRole('link');
   await expect(listed).toHaveCount(1);
   await page.reload();
   await expect(listed).toHaveCount(1);
+}
+
+test('a press begun on the shell and released once the app runs is one click', async ({ page }) => {
+  await pressThroughTheSwap(page, '.new-conversation');
+  await page.mouse.up();
+  await expect(page.getByRole('textbox', { name: 'Message', exact: true })).toBeVisible();
+  await oneConversationKept(page);
 });
 
 test('a press begun on the shell and released away from the button clicks nothing', async ({ page }) => {
-  const release = await holdTheApp(page);
-  await page.goto('/', { waitUntil: 'domcontentloaded' });
-  const box = (await page.locator('.app-shell .settings-button').boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  release();
-  await theAppRuns(page);
+  const box = await pressThroughTheSwap(page, '.settings-button');
   await page.mouse.move(box.x - 200, box.y + 300);
   await page.mouse.up();
+  await expect(page).not.toHaveURL(/#\/settings$/);
   // Then an ordinary click on the app's own button is one click, not two.
   await page.getByRole('button', { name: 'New conversation', exact: true }).click();
-  await expect(page).toHaveURL(/#\/c\/[^/]+$/);
-  const listed = page.getByRole('navigation', { name: 'Conversations', exact: true }).getByRole('link');
-  await expect(listed).toHaveCount(1);
-  await page.reload();
-  await expect(listed).toHaveCount(1);
+  await oneConversationKept(page);
 });
 
 test('the keyboard focus on the shell\'s "New conversation" moves to the app\'s', async ({ page }) => {
