@@ -18,7 +18,7 @@ import {
   submitButton,
 } from './question-helpers';
 
-// The pause is stored state (DESIGN §3): reloads, drafts and a lost network must not lose or change it.
+// The pause is stored state: reloads, drafts and a lost network must not lose or change it.
 
 test('a reload while the question waits brings the form back, and answering resumes the same turn', async ({ page }) => {
   const conversationId = await askQuestions(page);

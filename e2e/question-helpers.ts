@@ -171,7 +171,7 @@ export async function fillStandardAnswers(page: Page, color: 'Red' | 'Blue' = 'R
   await otherAnswerBox(page).fill('Zed');
 }
 
-/** What the model must be told for `fillStandardAnswers`, per DESIGN §4. */
+/** What the model must be told for `fillStandardAnswers`, in the question tool's words. */
 export function standardAnsweredResult(color: 'Red' | 'Blue' = 'Red'): string {
   return (
     `User has answered your questions: "${COLOR.question}"="${color}"; "${TOPPINGS.question}"=["Cheese", "Basil"]; ` +

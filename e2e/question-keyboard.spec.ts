@@ -19,7 +19,7 @@ import {
   submitButton,
 } from './question-helpers';
 
-// The form without a mouse (DESIGN §7: digits pick, arrows move, Enter submits, Esc dismisses), and on a phone.
+// The form without a mouse (digits pick, arrows move, Enter submits, Esc dismisses), and on a phone.
 
 /** Presses Shift+Tab until a question tab has the focus (the roving tab stop of the tab list). */
 async function focusTabListBackwards(page: Page): Promise<void> {

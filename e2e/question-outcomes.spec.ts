@@ -24,7 +24,7 @@ import {
   type ScriptQuestion,
 } from './question-helpers';
 
-// Every outcome of DESIGN §4, each in its own conversation, with what the (scripted) model was told.
+// Every outcome of a question (README, "One pause path"), each in its own conversation, with what the (scripted) model was told.
 
 test('answered via the form: Review lists the answers, the summary keeps them, the model receives them', async ({ page }) => {
   await askQuestions(page);

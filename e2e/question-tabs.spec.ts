@@ -14,7 +14,7 @@ import {
   submitButton,
 } from './question-helpers';
 
-// Two tabs of one browser on one waiting question: one outcome, recorded once, seen by both (DESIGN §2–3).
+// Two tabs of one browser on one waiting question: one outcome, recorded once, seen by both.
 
 /** Opens the same conversation in a second page of the same context, with the form showing. */
 async function openSecondTab(first: Page, conversationId: string): Promise<Page> {

@@ -131,7 +131,12 @@ async function conversationWithReply(page: Page, text: string): Promise<string> 
 /** The question script most tests use: one single-choice question, then a reply that shows what the model received. */
 const ONE_QUESTION = questionScript([COLOR], [RECEIVED_STEP, { text: 'Third call: {{lastUserMessage}}' }]);
 
-/** What the model is told when Color was answered with `color` (DESIGN §4's wording). */
+/** `text` matched literally inside a RegExp. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** What the model is told when Color was answered with `color` (the question tool's words, core/requests/question-outcomes.ts). */
 function received(color: 'Red' | 'Blue'): string {
   return `Received: User has answered your questions: "${COLOR.question}"="${color}". You can now continue with the user's answers in mind.`;
 }
@@ -201,7 +206,9 @@ test('both devices answer at once, three times: one outcome on both, the model r
     await Promise.all(buttons.map((button) => button!.evaluate((element) => (element as HTMLButtonElement).click())));
 
     // Whichever won, the laptop's model was told exactly that, and both devices show that same outcome.
-    await expect(messageLog(laptop.page)).toContainText(/Received: User has answered/, REPLICATION);
+    // The reply streams: wait for one whole sentence, either one, before reading which.
+    const eitherReceived = new RegExp(`${escapeRegExp(received('Red'))}|${escapeRegExp(received('Blue'))}`);
+    await expect(messageLog(laptop.page)).toContainText(eitherReceived, REPLICATION);
     const winner = (await messageLog(laptop.page).textContent())?.includes(received('Red')) ? 'Red' : 'Blue';
     const loser = winner === 'Red' ? 'Blue' : 'Red';
     await expect(messageLog(phone.page)).toContainText(received(winner), REPLICATION);
