@@ -149,6 +149,7 @@ export function createHost(environment: HostEnvironment): Host {
       database: environment.database,
       prepare: (conversation) => prepareProvider(settings, environment.prepareModel, conversation.profileId),
       viewed: () => viewedConversations(environment.locks),
+      now: environment.now,
       committed,
     },
   });

@@ -36,6 +36,8 @@ const newId = () => crypto.randomUUID();
 const prepareModel = (profile: Profile) => void Promise.all([import('./providers/registry'), import('./providers/provider-kinds').then((kinds) => kinds.prepareProviderCode(profile.kind))]).catch(() => undefined);
 // The full host (zod, the loop, MCP, sync) loads when something needs more than the first screen.
 const loadHostCode = () => import('./host');
+/** The worker's clock, for the first screen and the full host alike. */
+const now = () => Date.now();
 
 const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { onOutdated: markOutdated }).then((database) => {
   database.addEventListener('close', () => post({ type: 'storage-error', reason: 'database_closed', message: 'The browser closed the database. Reload the page.' }));
@@ -43,6 +45,7 @@ const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { 
     database,
     locks,
     newId,
+    now,
     post,
     broadcast: (hint) => peers.hint(hint),
     prepareModel,
@@ -58,7 +61,7 @@ const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { 
         createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
         prepareModel,
         testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),
-        now: () => Date.now(),
+        now,
         newId,
         timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
         sleep: abortableSleep,

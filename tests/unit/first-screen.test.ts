@@ -28,6 +28,7 @@ async function openWorker(databaseName: string, locks: Locks) {
     database,
     locks,
     newId: () => `device-${(counter += 1)}`,
+    now: () => Date.now(),
     post: (event) => events.push(event),
     broadcast: (hint) => hints.push(hint),
     prepareModel: (profile: Profile) => prepared.push(profile.id),

@@ -40,6 +40,28 @@ describe('unused conversations', () => {
     tab.close();
   });
 
+  it('a conversation made while a clean-up looks for view locks is not taken by it, though it is stored first', async () => {
+    // The page's start asks for a clean-up; a click made as it starts creates a conversation while that clean-up asks
+    // which conversations tabs show, before the new view has taken its lock. It was discarded, and its view went home.
+    const locks = memoryLocks();
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks });
+    const heldNames = locks.heldNames.bind(locks);
+    let clicked = false;
+    locks.heldNames = async () => {
+      const names = await heldNames();
+      if (!clicked) {
+        // The first look is the clean-up's (the creation looks too: it passes through).
+        clicked = true;
+        await tab.send({ type: 'conversation.create', conversationId: 'clicked' });
+      }
+      return names;
+    };
+    const { removed } = await tab.send({ type: 'conversation.discardUnused' });
+    expect(removed).toEqual([]);
+    expect((await tab.send({ type: 'conversation.list' })).map((conversation) => conversation.id)).toEqual(['clicked']);
+    tab.close();
+  });
+
   it('are not listed among the largest conversations', async () => {
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     await tab.send({ type: 'settings.update', defaultProfileId: 'scripted', script: script([{ text: 'Hi.' }]) });
@@ -82,7 +104,7 @@ describe('discardUnused', () => {
     await database.put('messages', message('used'));
     await database.put('conversations', conversation('titled', { title: 'Trip plans' }));
     modes.length = 0;
-    expect(await discardUnused(database, new Set())).toEqual([]);
+    expect(await discardUnused(database, new Set(), 10)).toEqual([]);
     expect(modes).toEqual(['readonly']);
     expect((await database.getAll('conversations')).map((stored) => stored.id).sort()).toEqual(['titled', 'used']);
     database.close();
@@ -97,9 +119,19 @@ describe('discardUnused', () => {
     await database.put('conversations', conversation('used'));
     await database.put('messages', message('used'));
     modes.length = 0;
-    expect((await discardUnused(database, new Set(['on-screen']))).sort()).toEqual(['empty', 'empty-before']);
+    expect((await discardUnused(database, new Set(['on-screen']), 10)).sort()).toEqual(['empty', 'empty-before']);
     expect(modes).toEqual(['readonly', 'readwrite']);
     expect((await database.getAll('conversations')).map((stored) => stored.id).sort()).toEqual(['on-screen', 'used']);
+    database.close();
+  });
+
+  it('takes only what was made before it was asked', async () => {
+    const { database } = await recordedDatabase();
+    await database.put('conversations', conversation('before', { createdAt: 9 }));
+    await database.put('conversations', conversation('as-asked', { createdAt: 10 }));
+    await database.put('conversations', conversation('after', { createdAt: 11 }));
+    expect(await discardUnused(database, new Set(), 10)).toEqual(['before']);
+    expect((await database.getAll('conversations')).map((stored) => stored.id).sort()).toEqual(['after', 'as-asked']);
     database.close();
   });
 
@@ -113,7 +145,7 @@ describe('discardUnused', () => {
     });
     await database.put('conversations', conversation('racing'));
     await database.put('conversations', conversation('empty'));
-    expect(await discardUnused(database, new Set())).toEqual(['empty']);
+    expect(await discardUnused(database, new Set(), 10)).toEqual(['empty']);
     expect((await database.getAll('conversations')).map((stored) => stored.id)).toEqual(['racing']);
     database.close();
   });

@@ -19,6 +19,8 @@ export interface ReadDeps {
   viewed(): Promise<ReadonlySet<string>>;
   /** Announces a committed change (the change feed's diff). */
   committed(diff: RecordDiff): void;
+  /** The clock records are stamped with. */
+  now(): number;
 }
 
 /** Loads, without waiting, the provider code of the profile a conversation talks to (`profileId`, else the default). */
@@ -56,9 +58,11 @@ export async function messagePage(deps: ReadDeps, command: CommandOf<'conversati
 
 /** `conversation.discardUnused`: keeps `keep` and whatever any tab has on screen. */
 export async function discardUnusedConversations(deps: ReadDeps, command: CommandOf<'conversation.discardUnused'>): Promise<CommandResult<'conversation.discardUnused'>> {
+  // What is made from now on is not this clean-up's to take, though it may be in the store before the look is over.
+  const askedAt = deps.now();
   const keep = new Set(await deps.viewed());
   if (command.keep) keep.add(command.keep);
-  const removed = await discardUnused(deps.database, keep);
+  const removed = await discardUnused(deps.database, keep, askedAt);
   if (removed.length > 0) deps.committed({ removed });
   return { removed };
 }

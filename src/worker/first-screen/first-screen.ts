@@ -28,6 +28,8 @@ interface FirstScreenDeps {
   loadHost(): Promise<Host>;
   /** Fetches the full host's code without creating it, when a command that needs it is likely next. */
   warmHost?(): void;
+  /** The clock records are stamped with (the full host's `now`). */
+  now(): number;
 }
 
 export interface FirstScreen {
@@ -79,6 +81,7 @@ export function createFirstScreen(deps: FirstScreenDeps): FirstScreen {
     database,
     prepare: (conversation) => prepareProfile(conversation.profileId),
     viewed: () => viewedConversations(deps.locks),
+    now: deps.now,
     // As the full host's change feed hands this change to the page and the other tabs.
     committed: (diff) => pageEvents(deps.post, deps.broadcast)({ ...diff, source: 'local', scope: 'document' }),
   };
