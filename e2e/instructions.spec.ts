@@ -85,7 +85,7 @@ test('Test connection fills Model from the server’s list, and Save refuses a p
 
 test('the scripted model shows what it received: {{systemPrompt}} holds the conversation’s instructions', async ({ page }) => {
   await page.goto('/');
-  await useScript(page, [{ text: 'System: {{systemPrompt}}' }]);
+  await useScript(page, { steps: [{ text: 'System: {{systemPrompt}}' }], chunkSize: 400, chunkDelayMs: 5 });
   await newConversation(page);
   await page.getByRole('button', { name: 'Conversation instructions', exact: true }).click();
   await page.getByRole('textbox', { name: 'Instructions for this conversation', exact: true }).fill('Be brief.');
@@ -98,7 +98,7 @@ test('the scripted model shows what it received: {{systemPrompt}} holds the conv
 
 test('the Built-in demo takes Instructions (no Temperature or Max output tokens): {{systemPrompt}} shows them', async ({ page }) => {
   await page.goto('/');
-  await useScript(page, [{ text: 'System: {{systemPrompt}}' }]);
+  await useScript(page, { steps: [{ text: 'System: {{systemPrompt}}' }], chunkSize: 400, chunkDelayMs: 5 });
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Editing Built-in demo', exact: true })).toBeVisible();
   await expect(page.getByRole('spinbutton', { name: 'Temperature', exact: true })).toHaveCount(0);

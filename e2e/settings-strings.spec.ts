@@ -22,6 +22,10 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 
         await expect(page.getByRole('button', { name: '导出对话', exact: true })).toBeVisible();
         await expect(page.getByRole('combobox', { name: '语言', exact: true })).toBeVisible();
         await expectNoKeys(page);
+        // The Built-in demo's name is Parley's own words: the form that edits it says it in Chinese too, as does Save.
+        await expect(page.getByRole('heading', { name: '正在编辑 内置演示', exact: true })).toBeVisible();
+        await page.getByRole('button', { name: '保存', exact: true }).click();
+        await expect(page.getByText('新对话将使用 内置演示。', { exact: true })).toBeVisible();
       });
     });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/schema/records';
 import { conversationMarkdown, demoteHeadings, markdownFileName } from '../../src/ui/chat/conversation-markdown';
+import { setLocale } from '../../src/ui/i18n/i18n';
 
 function message(role: Message['role'], blocks: Message['blocks']): Message {
   return { id: `${role}-${blocks.length}`, conversationId: 'c', seq: 0, role, blocks, status: 'complete', createdAt: 0, updatedAt: 0 };
@@ -50,6 +51,16 @@ describe('Export as Markdown', () => {
     expect(demoteHeadings('# One\n##### Five\n###### Six\n#hashtag\n    # indented code', 2)).toBe('### One\n###### Five\n###### Six\n#hashtag\n    # indented code');
     expect(demoteHeadings('Title\n=====\n\nTwo lines\nof a heading\n---\n\n---\n\n- item\n---', 2)).toBe('### Title\n\n#### Two lines of a heading\n\n---\n\n- item\n---');
     expect(demoteHeadings('~~~\n# kept\n```\n# kept too\n~~~~\n# Out', 2)).toBe('~~~\n# kept\n```\n# kept too\n~~~~\n### Out');
+  });
+
+  it('heads an untitled conversation with the placeholder the app shows, in the UI’s language, not an empty heading', async () => {
+    expect(conversationMarkdown({ title: '' }, [])).toBe('# New conversation\n');
+    await setLocale('zh-CN');
+    try {
+      expect(conversationMarkdown({ title: 'New conversation' }, [])).toBe('# 新建对话\n');
+    } finally {
+      await setLocale('en');
+    }
   });
 
   it('names the file after the title, without characters a file system refuses', () => {

@@ -20,9 +20,9 @@ const question = (id: string): PendingRequest => ({
   ],
 });
 
-function setup(activeConversationId: string | undefined) {
+function setup(activeConversationId: string | undefined, waiting: PendingRequest[] = [question('a'), question('b')]) {
   const { state, dispatch } = createUiStore();
-  const send = vi.fn(async () => [question('a'), question('b')]) as unknown as WorkerClient['send'];
+  const send = vi.fn(async () => waiting) as unknown as WorkerClient['send'];
   const services = { client: { send, onEvent: () => () => undefined }, state, dispatch } as unknown as AppServices;
   render(() => (
     <AppContext.Provider value={services}>
@@ -45,6 +45,13 @@ describe('PendingInbox', () => {
     expect(screen.queryByRole('link')).toBeNull(); // the list's links stay the only ones named by a title
     fireEvent.click(entry);
     expect(location.hash).toBe('#/c/b');
+  });
+
+  it('shows an untitled conversation by the placeholder its name uses, as the list does, not by an empty or stored English title', async () => {
+    const { dispatch } = setup('a', [{ ...question('b'), conversationTitle: '' }, { ...question('c'), conversationTitle: 'New conversation' }]);
+    dispatch({ type: 'conversations-listed', conversations: [conversation('b', 'awaiting_input'), conversation('c', 'awaiting_input')] });
+    const entries = await screen.findAllByRole('button', { name: /^Where to for [bc]\? — New conversation \(and 1 more\)$/ });
+    expect(entries.map((entry) => entry.querySelector('.pending-inbox-meta')?.textContent)).toEqual(['New conversation · +1 more', 'New conversation · +1 more']);
   });
 
   it('shows nothing when no question waits', async () => {

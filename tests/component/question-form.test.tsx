@@ -7,6 +7,7 @@ import { WireError } from '../../src/schema/protocol';
 import type { Question, QuestionAnswer } from '../../src/schema/forms/question';
 import type { Message } from '../../src/schema/records';
 import { QuestionForm, type QuestionClient } from '../../src/ui/question/QuestionForm';
+import { QuestionReview } from '../../src/ui/question/QuestionReview';
 import { setLocale } from '../../src/ui/i18n/i18n';
 import { questionStrings } from '../../src/ui/i18n/chat/question-strings';
 import { questionStringsZhCN } from '../../src/ui/i18n/chat/question-strings.zh-CN';
@@ -643,5 +644,16 @@ describe('question strings', () => {
     renderForm(pendingBlock(), client);
     expect(screen.getByRole('button', { name: '提交答案' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: '检查' })).toBeInTheDocument();
+  });
+
+  it('lists the unanswered questions as the UI language lists things (“A and B”; “A和B”), not with an English comma', async () => {
+    const review = (headers: string[]) =>
+      render(() => <QuestionReview questions={[]} answers={[]} unansweredHeaders={headers} noticeRef={() => {}} onChange={() => {}} />);
+    review(['Toppings', 'Project']);
+    expect(screen.getByRole('alert')).toHaveTextContent('2 not answered yet: Toppings and Project. Answer them, or submit anyway to skip them.');
+    cleanup();
+    await setLocale('zh-CN');
+    review(['配料', '项目', '颜色']);
+    expect(screen.getByRole('alert')).toHaveTextContent(/^还有 3 个未回答：配料、项目和颜色。/);
   });
 });

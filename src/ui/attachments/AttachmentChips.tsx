@@ -4,7 +4,7 @@ import type { AttachmentMeta } from '../../schema/attachments/attachments';
 import type { AttachmentRefusal } from '../../schema/attachments/attachment-kinds';
 import type { WorkerClient } from '../state/channel';
 import { fileSize } from './file-size';
-import { locale, t, type MessageKey } from '../i18n/i18n';
+import { listOf, t, type MessageKey } from '../i18n/i18n';
 import { visibleFileName } from '../../schema/attachments/file-name';
 import type { PendingAttachment } from './attachment-drafts';
 import { CloseableDialog } from '../common/CloseableDialog';
@@ -70,7 +70,7 @@ const SLOT = /\u0000(\d+)\u0000/;
  */
 function withFileNames(key: MessageKey, names: readonly string[], params: Readonly<Record<string, string | number>> = {}): JSX.Element {
   const slots = names.map((_, index) => `\u0000${index}\u0000`);
-  const list: Record<string, string> = slots.length === 1 ? { name: slots[0]! } : { names: new Intl.ListFormat(locale(), { type: 'conjunction' }).format(slots.map((slot) => `“${slot}”`)) };
+  const list: Record<string, string> = slots.length === 1 ? { name: slots[0]! } : { names: listOf(slots.map((slot) => `“${slot}”`)) };
   const parts = t(key, { ...params, ...list }).split(SLOT);
   // split() with a group alternates text and the captured slot numbers: text, 0, text, 1, text…
   return <>{parts.map((part, index) => (index % 2 === 0 ? part : <FileName name={names[Number(part)]!} />))}</>;

@@ -5,6 +5,7 @@ import type { Conversation, Message } from '../../schema/records';
 import type { WorkerClient } from '../state/channel';
 import { fileSize } from '../attachments/file-size';
 import { t } from '../i18n/i18n';
+import { shownTitle } from './conversation-title';
 import { wholeMessage } from '../messages/whole-message';
 
 const PAGE = 500;
@@ -33,7 +34,7 @@ const HEADING_SHIFT = 2;
  * runs.
  */
 export function conversationMarkdown(conversation: Pick<Conversation, 'title'>, messages: readonly Message[]): string {
-  const parts = [`# ${conversation.title}`];
+  const parts = [`# ${shownTitle(conversation.title)}`];
   for (const message of messages) {
     const author = message.role === 'user' ? t('message.user') : t('message.assistant');
     const body = message.blocks.map(blockMarkdown).filter((text) => text.trim() !== '');

@@ -51,7 +51,7 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
                 >
                   <span class="pending-inbox-question">{headline(item)}</span>
                   <span class="pending-inbox-meta">
-                    {item.conversationTitle}
+                    {shownTitle(item.conversationTitle)}
                     <Show when={extraCount(item) > 0}>{` · ${t('inbox.more', { count: extraCount(item) })}`}</Show>
                   </span>
                 </button>

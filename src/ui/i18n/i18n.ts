@@ -85,6 +85,11 @@ export function plural(count: number, one: MessageKey, other: MessageKey): Messa
   return new Intl.PluralRules(locale()).select(count) === 'one' ? one : other;
 }
 
+/** `items` as the UI language lists things (Intl.ListFormat): “a, b, and c” in English, “a、b和c” in Chinese. */
+export function listOf(items: readonly string[]): string {
+  return new Intl.ListFormat(locale(), { type: 'conjunction' }).format(items);
+}
+
 /**
  * Looks a UI string up in the current dictionary, filling `{name}` placeholders from `params`. Only known keys compile;
  * a key built at run time must come from a typed map (code → key), not a template string.

@@ -1,6 +1,6 @@
 import { For, Show } from 'solid-js';
 import type { Question, QuestionAnswer } from '../../schema/forms/question';
-import { t } from '../i18n/i18n';
+import { listOf, t } from '../i18n/i18n';
 import { describeAnswer } from './state/answer-text';
 import { isAnswered } from './state/question-form-state';
 
@@ -20,7 +20,7 @@ export function QuestionReview(props: {
     <>
       <Show when={props.unansweredHeaders.length > 0}>
         <p ref={props.noticeRef} tabIndex={-1} role="alert" class="question-review__unanswered">
-          {t('question.unansweredNotice', { count: props.unansweredHeaders.length, headers: props.unansweredHeaders.join(', ') })}
+          {t('question.unansweredNotice', { count: props.unansweredHeaders.length, headers: listOf(props.unansweredHeaders) })}
         </p>
       </Show>
       <div class="question-review">

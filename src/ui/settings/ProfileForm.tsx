@@ -10,6 +10,7 @@ import { t } from '../i18n/i18n';
 import { ErrorDetail } from '../common/ErrorDetail';
 import { originOf } from '../shell/origin';
 import { isUsableModelSource } from './model-url';
+import { profileName as shownProfileName } from './profile-name';
 import { ProfileConnectionFields } from './ProfileConnectionFields';
 import { ProfileOptionFields } from './ProfileOptionFields';
 import '../chat/instructions.css';
@@ -64,7 +65,11 @@ export function ProfileForm(props: ProfileFormProps) {
     const id = profileId();
     return id ? t('settings.editing', { name: profileName(id) || name() }) : t('settings.newProfile');
   };
-  const profileName = (id: string) => app.state.profiles.find((profile) => profile.id === id)?.name ?? '';
+  /** A saved profile's name as the UI shows it (the Built-in demo's in the UI's language); empty when there is none. */
+  const profileName = (id: string) => {
+    const profile = app.state.profiles.find((candidate) => candidate.id === id);
+    return profile ? shownProfileName(profile) : '';
+  };
   const provider = () => PROVIDER_KINDS[kind()];
   const form = () => providerKind(kind()).form;
 
