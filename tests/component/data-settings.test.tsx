@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-lib
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppContext, type AppServices } from '../../src/ui/state/app-context';
 import { DataSettings } from '../../src/ui/settings/DataSettings';
+import { loadStrings, setLocale } from '../../src/ui/i18n/i18n';
 import type { WorkerClient } from '../../src/ui/state/channel';
 import { WireError, type ConversationExport, type ConversationSizes } from '../../src/schema/protocol';
 
@@ -56,6 +57,18 @@ describe('DataSettings', () => {
     renderWith(vi.fn() as unknown as WorkerClient['send']);
     expect(await screen.findByText(/The browser may delete them/)).toHaveTextContent('The browser may delete them when space runs low. Using 2.5 MB of 1,000 MB.');
     expect(screen.queryByRole('status')).toBeNull(); // static facts: not a live region competing with real status updates
+  });
+
+  it('puts no space between the two sentences in Chinese', async () => {
+    vi.stubGlobal('navigator', { ...navigator, storage: { persisted: async () => false, estimate: async () => ({ usage: 2_500_000, quota: 1_000_000_000 }) } });
+    await setLocale('zh-CN');
+    await loadStrings('settings');
+    try {
+      renderWith(vi.fn() as unknown as WorkerClient['send']);
+      expect(await screen.findByText(/空间不足时/)).toHaveTextContent(/^空间不足时浏览器可能会删除它们。已使用 2\.5 MB/);
+    } finally {
+      await setLocale('en');
+    }
   });
 
   it('imports a chosen export file and says how it went', async () => {

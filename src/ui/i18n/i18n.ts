@@ -85,6 +85,11 @@ export function plural(count: number, one: MessageKey, other: MessageKey): Messa
   return new Intl.PluralRules(locale()).select(count) === 'one' ? one : other;
 }
 
+/** Sentences side by side as the UI language writes them: a space after each in English, none after Chinese's 。 */
+export function sentences(...parts: readonly string[]): string {
+  return parts.filter(Boolean).join(locale() === 'zh-CN' ? '' : ' ');
+}
+
 /** `items` as the UI language lists things (Intl.ListFormat): “a, b, and c” in English, “a、b和c” in Chinese. */
 export function listOf(items: readonly string[]): string {
   return new Intl.ListFormat(locale(), { type: 'conjunction' }).format(items);

@@ -3,7 +3,7 @@ import { useApp } from '../state/app-context';
 import type { ImportRepair, SettingsOffer } from '../../schema/protocol';
 import { settle } from '../common/error-report';
 import { describeError } from '../common/error-words';
-import { plural, t, type MessageKey } from '../i18n/i18n';
+import { plural, sentences, t, type MessageKey } from '../i18n/i18n';
 import { WireError } from '../../schema/wire-error';
 import { ErrorDetail } from '../common/ErrorDetail';
 import { StorageUsage } from './StorageUsage';
@@ -94,11 +94,10 @@ export function DataSettings() {
       <Show when={facts()}>
         {(known) => (
           <p class="storage-facts">
-            {known().persisted ? t('data.persisted') : t('data.notPersisted')}
-            <Show when={known().usedBytes !== undefined && known().quotaBytes}>
-              {' '}
-              {t('data.usage', { used: megabytes(known().usedBytes!), quota: megabytes(known().quotaBytes!) })}
-            </Show>
+            {sentences(
+              known().persisted ? t('data.persisted') : t('data.notPersisted'),
+              known().usedBytes !== undefined && known().quotaBytes ? t('data.usage', { used: megabytes(known().usedBytes!), quota: megabytes(known().quotaBytes!) }) : '',
+            )}
           </p>
         )}
       </Show>
