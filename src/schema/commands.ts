@@ -6,7 +6,7 @@ import type { Conversation, ConversationExport, Message, ProfileView, Settings }
 import type { McpServerView } from './mcp';
 import type { ConnectionTestResult, ConversationSearchResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest, SettingsOffer } from './protocol';
 import { McpServerInput, ToolPermission } from './mcp';
-import { MAX_ENGINE_THREADS } from './limits';
+import { MAX_ENGINE_THREADS, MESSAGE_TEXT_LIMIT } from './limits';
 import type { MessageMatches } from './search/find-matches';
 import type { DeviceRef } from './sync/device';
 import type { RemoteRunners, SyncStatus } from './sync/sync';
@@ -91,7 +91,7 @@ export const COMMANDS = {
   /** Removes conversations never used, except `keep` (the one on screen) and any another tab has on screen. */
   'conversation.discardUnused': command<{ removed: string[] }>()(plainInput('conversation.discardUnused')),
   /** The composer's unsent text (empty clears it). */
-  'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().max(100_000) }),
+  'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().max(MESSAGE_TEXT_LIMIT) }),
   'conversation.rename': command<Conversation>()({ conversationId, title: z.string().trim().min(1).max(200) }, 'runner'),
   'conversation.delete': command<{ conversationId: string }>()({ conversationId }),
   /** `messages` is the newest page (reaching back to any pending request); `earlier` counts the stored messages before it. */
@@ -117,7 +117,7 @@ export const COMMANDS = {
   /** Text, files, or both (the worker refuses a message with neither). The files are written with the message, in one transaction. */
   'message.send': command<{ message?: Message } & Proposed>()({
     conversationId,
-    text: z.string().trim().max(100_000),
+    text: z.string().trim().max(MESSAGE_TEXT_LIMIT),
     attachments: z.array(AttachmentInput).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
     /** The new message's id (a proposal carries one, so applying it twice sends one message); a new one when absent. */
     messageId: recordId.optional(),
@@ -127,7 +127,7 @@ export const COMMANDS = {
   /** Another reply from the same history, kept beside the earlier ones as a new version (README, "Versions are branches, never copies"). */
   'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }, 'runner'),
   /** The user's message, edited, as a new version: a new branch from that point; the old one stays reachable. */
-  'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().trim().min(1).max(100_000), discardPending: z.boolean().optional() }, 'runner'),
+  'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().trim().min(1).max(MESSAGE_TEXT_LIMIT), discardPending: z.boolean().optional() }, 'runner'),
   /** Puts another version of a message on screen (Previous version / Next version). */
   'message.selectVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }, 'runner'),
   /** Deletes a version of a message and everything after it in its branch; the other versions stay. */

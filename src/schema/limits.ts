@@ -3,6 +3,9 @@
  * constants re-export them, so the worker's imports keep working and the UI's first load stays small.
  */
 
+/** The most characters a message (or its unsent draft) holds: the composer says so before the worker would refuse it. */
+export const MESSAGE_TEXT_LIMIT = 100_000;
+
 /** Bounds of the question tool's input, shared by its schema and the form that shows it. */
 export const QUESTION_LIMITS = {
   questions: 4,

@@ -31,6 +31,20 @@ describe('Composer', () => {
     await vi.waitFor(() => expect(textbox.value).toBe(''));
   });
 
+  it('says a message over the limit is too long before Send, sends nothing, and keeps the text', () => {
+    const { textbox, type, onSend } = setup();
+    type('x'.repeat(100_000));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+    type('x'.repeat(100_001));
+    expect(screen.getByRole('alert')).toHaveTextContent('This message is 100,001 characters long; a message holds at most 100,000. Shorten it, or attach the text as a file.');
+    expect(textbox).toHaveAccessibleDescription(/100,001 characters long/);
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    fireEvent.keyDown(textbox, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
+    expect(textbox.value).toHaveLength(100_001);
+  });
+
   it('keeps the text when sending failed, so nothing typed is lost', async () => {
     const { textbox, type, onSend } = setup('idle', vi.fn(async () => false));
     type('Keep me');

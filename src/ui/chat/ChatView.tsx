@@ -1,7 +1,7 @@
 import { createEffect, createMemo, createSignal, lazy, on, onCleanup, Show } from 'solid-js';
 import type { DeviceRef } from '../../schema/sync/device';
 import { filesIn, offerAttachments } from '../attachments/attachment-drafts';
-import { SCRIPTED_PROFILE_ID } from '../../schema/limits';
+import { MESSAGE_TEXT_LIMIT, SCRIPTED_PROFILE_ID } from '../../schema/limits';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { UNTITLED } from '../../schema/conversation-title';
 import { composerText, isBeingCreated, whenCreated } from '../state/conversation-drafts';
@@ -240,7 +240,8 @@ export function ChatView(props: { conversationId: string }) {
             dragging={dragging()}
             onSend={send}
             onStop={stop}
-            onDraft={(text) => void whenCreated(props.conversationId).then(() => app.client.send({ type: 'conversation.saveDraft', conversationId: props.conversationId, text }).catch(() => undefined))}
+            // A draft over the message limit is kept up to it (the composer says the message is too long to send).
+            onDraft={(text) => void whenCreated(props.conversationId).then(() => app.client.send({ type: 'conversation.saveDraft', conversationId: props.conversationId, text: text.slice(0, MESSAGE_TEXT_LIMIT) }).catch(() => undefined))}
           />
         </section>
       )}

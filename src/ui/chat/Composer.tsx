@@ -2,7 +2,8 @@ import { createEffect, createSignal, createUniqueId, lazy, on, onCleanup, Show }
 import { composerText, setComposerText } from '../state/conversation-drafts';
 import type { RunState } from '../../schema/records';
 import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, pendingAttachments, removeAttachment, type ImagesProfile } from '../attachments/attachment-drafts';
-import { t } from '../i18n/i18n';
+import { locale, t } from '../i18n/i18n';
+import { MESSAGE_TEXT_LIMIT } from '../../schema/limits';
 import { AttachIcon, SendIcon, StopIcon } from '../common/icons';
 import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
 
@@ -67,12 +68,15 @@ export function Composer(props: ComposerProps) {
   const [sending, setSending] = createSignal(false);
   const running = () => props.runState === 'running' || props.runState === 'waiting_network';
   const attachments = () => pendingAttachments(props.conversationId);
-  const canSend = () => (text().trim().length > 0 || attachments().length > 0) && !running() && !sending();
+  // What the worker would refuse is said here, before Send, with the text kept.
+  const tooLong = () => text().trim().length > MESSAGE_TEXT_LIMIT;
+  const canSend = () => (text().trim().length > 0 || attachments().length > 0) && !tooLong() && !running() && !sending();
   let fileInput: HTMLInputElement | undefined;
   const offer = (files: readonly File[]) => {
     if (files.length > 0) void offerAttachments(props.conversationId, files, props.modelProfile);
   };
   const hintId = `composer-hint-${createUniqueId()}`;
+  const tooLongId = `composer-too-long-${createUniqueId()}`;
 
   async function submit() {
     if (!canSend()) return;
@@ -117,6 +121,11 @@ export function Composer(props: ComposerProps) {
           {t(WAITING_WORDS[props.waiting ?? 'question'].hint)}
         </p>
       </Show>
+      <Show when={tooLong()}>
+        <p class="composer-too-long" id={tooLongId} role="alert">
+          {t('composer.tooLong', { count: text().trim().length.toLocaleString(locale()), limit: MESSAGE_TEXT_LIMIT.toLocaleString(locale()) })}
+        </p>
+      </Show>
       <Show when={props.dragging}>
         <p class="drop-hint">{t('attach.drop')}</p>
       </Show>
@@ -140,7 +149,7 @@ export function Composer(props: ComposerProps) {
         <textarea
           class="composer-input"
           aria-label={t('composer.label')}
-          aria-describedby={props.runState === 'awaiting_input' ? hintId : undefined}
+          aria-describedby={[props.runState === 'awaiting_input' ? hintId : '', tooLong() ? tooLongId : ''].filter(Boolean).join(' ') || undefined}
           placeholder={t('composer.placeholder')}
           rows={1}
           // Chromium resolves dir="auto" once and keeps it when the field is emptied: set it only while there is text.

@@ -78,6 +78,7 @@ const en = {
   'composer.questionHint': 'A question is waiting above. You can answer it there, or just type a reply here.',
   'composer.send': 'Send',
   'composer.stop': 'Stop',
+  'composer.tooLong': 'This message is {count} characters long; a message holds at most {limit}. Shorten it, or attach the text as a file.',
 
   'dialog.cancel': 'Cancel',
   'dialog.delete': 'Delete',

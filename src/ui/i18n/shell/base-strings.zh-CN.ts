@@ -73,6 +73,7 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'composer.questionHint': '上方有一个问题在等你。可以在那里回答，也可以直接在这里输入回复。',
   'composer.send': '发送',
   'composer.stop': '停止',
+  'composer.tooLong': '这条消息有 {count} 个字符，一条消息最多 {limit} 个字符。请缩短它，或把文字作为文件附加。',
 
   'dialog.cancel': '取消',
   'dialog.delete': '删除',
