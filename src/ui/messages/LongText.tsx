@@ -1,4 +1,4 @@
-import { batch, createEffect, createMemo, createSignal, For, onCleanup, Show, untrack } from 'solid-js';
+import { batch, createContext, createEffect, createMemo, createSignal, For, onCleanup, Show, untrack, useContext } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
 import { t } from '../i18n/i18n';
 
@@ -16,6 +16,12 @@ export const RENDER_LIMIT = 100_000;
  * opening's longest task.)
  */
 export const TEXT_SLICE = 20_000;
+
+/**
+ * Whether a text shown now goes in a slice per frame (true) or all of its cut at once: the message list shows a row it
+ * measured before (scrolled back into its window) at once, at the height it keeps the reader's place by.
+ */
+export const TextInSteps = createContext(true);
 
 /** "Showing the first 100,000 of n characters" and button "Show all". */
 export function CutNotice(props: { total: number; onShowAll: () => void }) {
@@ -40,12 +46,12 @@ export function ClippedNotice(props: { shown: number; total: number }) {
 
 /**
  * Text shown as text (never as markup), cut at RENDER_LIMIT with "Show all". The first slice is shown at once, the
- * rest a slice per frame, up to the cut or, after "Show all", to the end. `tag` and `class` are the element the text
- * is in; text that grows (streaming) re-renders only its last slice. `whole` acts as "Show all" pressed elsewhere (a
- * reply's Markdown view, which this stands for), and `onShowAll` tells it.
+ * rest a slice per frame (see TextInSteps), up to the cut or, after "Show all", to the end. `tag` and `class` are the
+ * element the text is in; text that grows (streaming) re-renders only its last slice. `whole` acts as "Show all"
+ * pressed elsewhere (a reply's Markdown view, which this stands for), and `onShowAll` tells it.
  */
 export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'; whole?: boolean; onShowAll?: () => void; total?: number | undefined }) {
-  const [limit, setLimit] = createSignal(TEXT_SLICE);
+  const [limit, setLimit] = createSignal(useContext(TextInSteps) ? TEXT_SLICE : RENDER_LIMIT);
   const [showingAll, setShowingAll] = createSignal(false);
   const shown = () => Math.min(props.text.length, limit());
   const slices = createMemo(() => textSlices(props.text, shown()));
@@ -83,7 +89,8 @@ export function LongText(props: { text: string; class: string; tag?: 'p' | 'pre'
 
   return (
     <>
-      <Dynamic component={props.tag ?? 'p'} class={props.class}>
+      {/* Marked while slices are still being added: the message list measures the row once they are all in. */}
+      <Dynamic component={props.tag ?? 'p'} class={props.class} data-growing={behind() ? '' : undefined}>
         <For each={slices()}>{(slice) => <span class="text-slice">{slice}</span>}</For>
       </Dynamic>
       <Show when={!showingAll() && props.text.length > RENDER_LIMIT}>

@@ -6,6 +6,7 @@ import type { MessageMatches } from '../../schema/search/find-matches';
 import { countInMessage } from '../../schema/search/searchable-text';
 import { createFindInList } from './find-in-list';
 import { MessageSearch } from './MessageSearch';
+import { TextInSteps } from './LongText';
 import { MessageView } from './MessageView';
 import { rowHeightObserver } from './row-heights';
 import { rowAt, rowOffsets, visibleRows } from './virtual-window';
@@ -272,7 +273,9 @@ export function MessageList(props: MessageListProps) {
                 onCleanup(() => observer?.unobserve(element));
               }}
             >
-              <MessageView message={message} client={props.client} />
+              <TextInSteps.Provider value={!heights.has(message.id)}>
+                <MessageView message={message} client={props.client} />
+              </TextInSteps.Provider>
             </div>
           )}
         </For>

@@ -10,7 +10,9 @@ export function rowHeightObserver(heights: Map<string, number>, onResize: (chang
     for (const entry of entries) {
       const element = entry.target as HTMLElement;
       const id = element.dataset.id;
-      if (!id || !element.isConnected) continue;
+      // A text still adding its slices (LongText) is measured once it is whole: a row left at a height it had only for a
+      // few frames would misplace the reader when it comes back into the window.
+      if (!id || !element.isConnected || element.querySelector('[data-growing]')) continue;
       const height = element.offsetHeight;
       if (height > 0 && heights.get(id) !== height) {
         heights.set(id, height);
