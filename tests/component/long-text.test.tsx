@@ -1,4 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
+import { createSignal } from 'solid-js';
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
@@ -23,16 +24,16 @@ function shownText(element: Element): number {
 }
 
 describe('Long text is cut with "Show all"', () => {
-  it('in the user\'s own message', () => {
+  it('in the user\'s own message', async () => {
     render(() => <MessageView message={message('user', [{ type: 'text', text: LONG }])} client={client} />);
     const article = screen.getByRole('article', { name: 'You' });
-    expect(shownText(article.querySelector('.message-text')!)).toBe(RENDER_LIMIT);
+    await waitFor(() => expect(shownText(article.querySelector('.message-text')!)).toBe(RENDER_LIMIT));
     expect(screen.getByRole('button', { name: 'Show all' })).toBeInTheDocument();
   });
 
-  it('in reasoning', () => {
+  it('in reasoning', async () => {
     render(() => <MessageView message={message('assistant', [{ type: 'reasoning', text: LONG }])} client={client} />);
-    expect(shownText(document.querySelector('.reasoning-text')!)).toBe(RENDER_LIMIT);
+    await waitFor(() => expect(shownText(document.querySelector('.reasoning-text')!)).toBe(RENDER_LIMIT));
     expect(screen.getByRole('button', { name: 'Show all' })).toBeInTheDocument();
   });
 
@@ -41,26 +42,55 @@ describe('Long text is cut with "Show all"', () => {
     // Synchronously after the first render the Markdown chunk cannot have arrived: this is the plain text.
     const plain = document.querySelector('.message-text');
     expect(plain).not.toBeNull();
-    expect(shownText(plain!)).toBe(RENDER_LIMIT);
+    // Its first slice, the rest in the next frames, cut at RENDER_LIMIT.
+    expect(shownText(plain!)).toBe(TEXT_SLICE);
+    expect(screen.getByRole('button', { name: 'Show all' })).toBeInTheDocument();
   });
 
-  it("in an error's details (an imported error block can hold any length)", () => {
+  it("in an error's details (an imported error block can hold any length)", async () => {
     render(() => <MessageView message={message('assistant', [{ type: 'error', code: 'provider_error', message: LONG }])} client={client} />);
-    expect(shownText(document.querySelector('.error-details__text')!)).toBe(RENDER_LIMIT);
+    await waitFor(() => expect(shownText(document.querySelector('.error-details__text')!)).toBe(RENDER_LIMIT));
   });
 
-  it("in a tool's arguments and result", () => {
+  it("in a tool's arguments and result", async () => {
     const block: Block = { type: 'tool_call', toolCallId: 'call-1', toolName: 'fetch', args: LONG, status: 'success', result: LONG };
     render(() => <ToolCallCard block={block} conversationId="c1" messageId="m1" client={client} />);
-    expect(shownText(document.querySelector('.tool-call-arguments')!)).toBe(RENDER_LIMIT);
-    expect(shownText(document.querySelector('.tool-call-result')!)).toBe(RENDER_LIMIT);
+    await waitFor(() => expect(shownText(document.querySelector('.tool-call-arguments')!)).toBe(RENDER_LIMIT));
+    await waitFor(() => expect(shownText(document.querySelector('.tool-call-result')!)).toBe(RENDER_LIMIT));
     expect(screen.getAllByRole('button', { name: 'Show all' })).toHaveLength(2);
   });
 
-  it("in a failed tool's result, shown in plain sight", () => {
+  it("in a failed tool's result, shown in plain sight", async () => {
     const block: Block = { type: 'tool_call', toolCallId: 'call-1', toolName: 'fetch', args: {}, status: 'error', result: LONG };
     render(() => <ToolCallCard block={block} conversationId="c1" messageId="m1" client={client} />);
-    expect(shownText(document.querySelector('.tool-call-result.error')!)).toBe(RENDER_LIMIT);
+    await waitFor(() => expect(shownText(document.querySelector('.tool-call-result.error')!)).toBe(RENDER_LIMIT));
+  });
+});
+
+describe('A long text opened', () => {
+  it('shows its first slice at once and adds the rest a slice per frame, up to the cut', async () => {
+    const { container } = render(() => <LongText class="message-text" text={LONG} />);
+    const text = container.querySelector('.message-text')!;
+    // Laying out the whole cut at once was most of a 1 MB reply's opening task.
+    expect(text.textContent).toBe(LONG.slice(0, TEXT_SLICE));
+    await waitFor(() => expect(text.textContent).toBe(LONG.slice(0, RENDER_LIMIT)));
+    for (const slice of text.children) expect(slice.textContent!.length).toBeLessThanOrEqual(TEXT_SLICE);
+  });
+
+  it('keeps the slices already shown while it adds the next', async () => {
+    const { container } = render(() => <LongText class="message-text" text={LONG} />);
+    const first = container.querySelector('.text-slice')!;
+    await waitFor(() => expect(container.querySelectorAll('.text-slice').length).toBeGreaterThan(2));
+    expect(container.querySelector('.text-slice')).toBe(first);
+  });
+
+  it('shows a text that streams in as it comes', async () => {
+    const [text, setText] = createSignal('first words');
+    const { container } = render(() => <LongText class="message-text" text={text()} />);
+    setText(LONG.slice(0, 50_000));
+    await waitFor(() => expect(container.querySelector('.message-text')!.textContent).toBe(LONG.slice(0, 50_000)));
+    setText(LONG.slice(0, 50_010));
+    await waitFor(() => expect(container.querySelector('.message-text')!.textContent).toBe(LONG.slice(0, 50_010)));
   });
 });
 
@@ -68,6 +98,7 @@ describe('Show all', () => {
   it('adds the rest a slice per frame, never all at once, up to the end', async () => {
     const { container } = render(() => <LongText class="message-text" text={LONG} />);
     const text = container.querySelector('.message-text')!;
+    await waitFor(() => expect(text.textContent!.length).toBe(RENDER_LIMIT));
     const sliceCount = text.children.length;
     fireEvent.click(screen.getByRole('button', { name: 'Show all' }));
     expect(screen.queryByRole('button', { name: 'Show all' })).toBeNull();

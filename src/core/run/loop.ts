@@ -1,4 +1,4 @@
-import type { Conversation, Message, RunError, RunState } from '../../schema/records';
+import type { Conversation, Message } from '../../schema/records';
 import type { RunNotice, ToolProgress } from '../../schema/events';
 import { createCoalescedWriter, type CoalescedWriter, type Timers } from './coalesced-writer';
 import { parentForNext } from '../branches';
@@ -10,6 +10,9 @@ import type { Block } from '../../schema/blocks';
 import { hasQueuedCalls, processToolCalls, queuedCall, type CallsEnd, type ReceivedToolCall } from '../tools/tool-calls';
 import type { Tool } from '../tools/tool';
 import { toolSpecs } from '../tools/tools';
+import { endWithError, finish, saveStep, withMessage, type RunEnd } from './run-writes';
+
+export type { RunEnd } from './run-writes';
 
 /** Everything the loop needs from the outside world. */
 export interface LoopPorts {
@@ -36,9 +39,6 @@ export interface LoopPorts {
   maxInvalidQuestions?: number;
   maxRetries?: number;
 }
-
-/** How a run ended: the conversation's new run state, `stopped` (now idle), or `deleted` under it. */
-export type RunEnd = Exclude<RunState, 'running'> | 'stopped' | 'deleted';
 
 /** How a step ended: the run goes on from `run` (the step's own writes applied), or it is over. */
 type StepEnd = { kind: 'continue'; invalidQuestions: number; run: RunSnapshot } | { kind: 'end'; end: RunEnd };
@@ -284,50 +284,6 @@ async function runCalls(conversation: Conversation, message: Message, history: M
     case 'deleted':
       return { kind: 'end', end: 'deleted' };
   }
-}
-
-/**
- * Writes the step's last state: the message and the conversation's run fields in one transaction. Waits first for the
- * step's first write (`started`, see runStep), whose failure is the step's. Undefined when the conversation is gone.
- */
-async function saveStep(
-  ports: LoopPorts,
-  conversation: Conversation,
-  message: Message,
-  state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
-  started: Promise<Conversation | undefined> | undefined,
-): Promise<{ conversation: Conversation; message: Message } | undefined> {
-  if (started && !(await started)) return undefined;
-  const finalMessage: Message = { ...message, status: state.messageStatus, updatedAt: ports.now() };
-  const change = { runState: state.runState, countStep: state.countStep, ...(state.runError ? { runError: state.runError } : {}) };
-  const stored = await ports.store.applyRun(conversation.id, change, [finalMessage]);
-  if (!stored) return undefined;
-  ports.onProgress?.(finalMessage);
-  return { conversation: stored, message: finalMessage };
-}
-
-/** saveStep for a step that ends the run: how it ended. */
-async function finish(
-  ports: LoopPorts,
-  conversation: Conversation,
-  message: Message,
-  state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
-  started: Promise<Conversation | undefined> | undefined,
-  end?: RunEnd,
-): Promise<RunEnd> {
-  if (!(await saveStep(ports, conversation, message, state, started))) return 'deleted';
-  return end ?? (state.runState === 'running' ? 'idle' : (state.runState as RunEnd));
-}
-
-/** The history with `message` in place of the stored one of the same id, or after the others. */
-function withMessage(history: readonly Message[], message: Message): Message[] {
-  const at = history.findIndex((stored) => stored.id === message.id);
-  return at >= 0 ? history.map((stored, index) => (index === at ? message : stored)) : [...history, message];
-}
-
-async function endWithError(ports: LoopPorts, conversation: Conversation, code: string, text: string): Promise<RunEnd> {
-  const ended = await ports.store.applyRun(conversation.id, { runState: 'error', runError: { code, message: text } }, []);
-  return ended ? 'error' : 'deleted';
 }
 
 /** How long to wait before retrying a failed step, or undefined when it should not be retried. */

@@ -6,7 +6,9 @@ import type { MessageMatches } from '../../schema/search/find-matches';
 import { countInMessage } from '../../schema/search/searchable-text';
 import { createFindInList } from './find-in-list';
 import { MessageSearch } from './MessageSearch';
+import { TextInSteps } from './LongText';
 import { MessageView } from './MessageView';
+import { rowHeightObserver } from './row-heights';
 import { rowAt, rowOffsets, visibleRows } from './virtual-window';
 
 interface MessageListProps {
@@ -130,28 +132,14 @@ export function MessageList(props: MessageListProps) {
     }
   }
 
-  // Created before the first rows, whose refs register them; absent where there is no layout (a test DOM).
-  const observer =
-    typeof ResizeObserver === 'undefined'
-      ? undefined
-      : new ResizeObserver((entries) => {
-          let changed = false;
-          for (const entry of entries) {
-            const element = entry.target as HTMLElement;
-            const id = element.dataset.id;
-            if (!id || !element.isConnected) continue;
-            const height = element.offsetHeight;
-            if (height > 0 && heights.get(id) !== height) {
-              heights.set(id, height);
-              changed = true;
-            }
-          }
-          if (changed) setMeasured((count) => count + 1);
-          if (log.clientHeight > 0 && log.clientHeight !== viewport()) setViewport(log.clientHeight);
-          // Content that shrank (a question form stepping to its short Review) can bring the end into view with no scroll
-          // event: the reader is at the latest then, and "Jump to latest" would only cover the last message's actions.
-          if (!atBottom() && nearEnd()) setAtBottom(true);
-        });
+  // Created before the first rows, whose refs register them.
+  const observer = rowHeightObserver(heights, (changed) => {
+    if (changed) setMeasured((count) => count + 1);
+    if (log.clientHeight > 0 && log.clientHeight !== viewport()) setViewport(log.clientHeight);
+    // Content that shrank (a question form stepping to its short Review) can bring the end into view with no scroll
+    // event: the reader is at the latest then, and "Jump to latest" would only cover the last message's actions.
+    if (!atBottom() && nearEnd()) setAtBottom(true);
+  });
   onMount(() => {
     observer?.observe(log);
     scrollToEnd();
@@ -285,7 +273,9 @@ export function MessageList(props: MessageListProps) {
                 onCleanup(() => observer?.unobserve(element));
               }}
             >
-              <MessageView message={message} client={props.client} />
+              <TextInSteps.Provider value={!heights.has(message.id)}>
+                <MessageView message={message} client={props.client} />
+              </TextInSteps.Provider>
             </div>
           )}
         </For>

@@ -1,16 +1,15 @@
-import { checkArguments, isPlainObject } from '../../core/requests/json-schema-form';
 import type { ElicitationRequest, ElicitationResponse, Tool, ToolContext, ToolOutput } from '../../core/tools/tool';
 import type { McpServerInput, McpServerView, ToolPermission } from '../../schema/mcp';
 import { WireError } from '../../schema/wire-error';
 import type { ParleyDatabase } from '../store/database';
 import type { McpConnection, openMcpConnection } from './mcp-connection';
-import { describeOpenFailure, isJsonRpcError, McpCallError } from './mcp-errors';
-import { serverView, waitBriefly, type InFlightCall, type ServerState } from './server-state';
+import { describeOpenFailure, McpCallError } from './mcp-errors';
+import { serverView, waitBriefly, type ServerState } from './server-state';
 import { McpServerStore, type StoredMcpServer } from './mcp-server-store';
 import { StoredConfig } from '../settings/stored-config';
 import { checkTools, type ServerTool } from './listed-tools';
 import { unknownMcpToolText } from './tool-names';
-import { toToolOutput } from './tool-result';
+import { callOnConnection, mcpTool } from './mcp-tool';
 
 interface McpHubOptions {
   database: ParleyDatabase;
@@ -117,7 +116,7 @@ export class McpHub {
         return undefined;
       }),
     );
-    return servers.flatMap((server) => this.state(server.id).tools.map((tool) => this.toTool(server, tool)));
+    return servers.flatMap((server) => this.state(server.id).tools.map((tool) => mcpTool(server, tool, (args, context) => this.call(server.id, tool, args, context))));
   }
 
   /** What the model reads after calling an `mcp__` name that is no tool it may call. */
@@ -148,25 +147,6 @@ export class McpHub {
     this.states.clear();
   }
 
-  private toTool(server: StoredMcpServer, tool: ServerTool): Tool {
-    return {
-      name: tool.name,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      permission: server.permissions[tool.name] ?? 'ask',
-      source: {
-        kind: 'mcp',
-        serverId: server.id,
-        serverName: server.name,
-        toolName: tool.serverToolName,
-        origin: new URL(server.url).origin,
-        ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      },
-      check: (args) => checkArguments(tool.inputSchema, args),
-      execute: (args, context) => this.call(server.id, tool, args, context),
-    };
-  }
-
   /** Runs one tool call. A result (even `isError`) resolves; a lost server or connection rejects with McpCallError; Stop rejects with the abort reason. */
   private async call(serverId: string, tool: ServerTool, args: unknown, context: ToolContext): Promise<ToolOutput> {
     context.signal.throwIfAborted();
@@ -182,21 +162,7 @@ export class McpHub {
     }
     const connection = state.connection;
     if (!connection) throw new McpCallError(`The MCP server "${server.name}" is not connected: ${state.error?.message ?? 'the connection failed'}. The tool did not run.`);
-    const call: InFlightCall = context.elicit ? { elicit: context.elicit.bind(context) } : {};
-    state.inFlight.push(call);
-    try {
-      const progress = context.reportProgress?.bind(context);
-      const result = await connection.callTool(tool.serverToolName, isPlainObject(args) ? args : {}, { signal: context.signal, ...(progress ? { onProgress: progress } : {}) });
-      return toToolOutput(result);
-    } catch (error) {
-      if (context.signal.aborted) throw context.signal.reason ?? error;
-      const message = error instanceof Error ? error.message : String(error);
-      // A JSON-RPC error answer is the server speaking (unknown tool, bad arguments): the model can act on it.
-      if (isJsonRpcError(error)) return { text: `The MCP server "${server.name}" refused the call: ${message}`, isError: true };
-      throw new McpCallError(`The MCP server "${server.name}" went away during the call to ${tool.serverToolName} (${message}). The tool may or may not have run.`, { cause: error });
-    } finally {
-      state.inFlight.splice(state.inFlight.indexOf(call), 1);
-    }
+    return callOnConnection(connection, state, server.name, tool, args, context);
   }
 
   private open(server: StoredMcpServer): Promise<void> {

@@ -3,12 +3,12 @@
 // over the documents that hold every word of a query. A query answers with its best few conversations, each with its
 // best message and how many of its messages match, without building or sorting anything per matching document.
 
+import { compact, indexOf, Terms, type DerivedTerm, type Postings } from './search-terms';
+
+export { PREFIX_MIN } from './search-terms';
+
 /** BM25+ (Lv and Zhai, 2011): k1 and b as usual, and d, the floor a matched term adds however long the document. */
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
-/** A longer word matched by the word being typed weighs less than the word itself (MiniSearch's weighting, kept). */
-const PREFIX_WEIGHT = 0.375;
-/** The word being typed matches as the start of longer words only from this many characters (UTF-16 code units). */
-export const PREFIX_MIN = 3;
 
 /** A title or a message, as its terms (core/search-text `terms`). */
 export interface IndexedDocument {
@@ -45,28 +45,12 @@ interface Ranking {
   total: number;
 }
 
-/** The documents holding one term, in the order they were added (so by document number), and how often each. */
-class Postings {
-  readonly documents: number[] = [];
-  readonly counts: number[] = [];
-  /** How many of `documents` are still indexed; the others are dropped when they are half of them. */
-  live = 0;
-  constructor(readonly term: string) {}
-}
-
-interface DerivedTerm {
-  postings: Postings;
-  weight: number;
-}
-
 /**
  * An inverted index of titles and messages. A document is numbered as it is added, and numbers are never reused: a
  * replaced or discarded document's number is dead (length 0) and its postings are dropped lazily.
  */
 export class SearchIndex {
-  private readonly postings = new Map<string, Postings>();
-  /** Terms longer than PREFIX_MIN, by their first PREFIX_MIN characters: the candidates of a typed word's start. */
-  private readonly starts = new Map<string, Postings[]>();
+  private readonly terms = new Terms();
   private readonly numberOf = new Map<string, number>();
   /** Per document number: its id ('' once dead), its conversation's number, its postings (undefined once dead). */
   private readonly ids: string[] = [];
@@ -108,7 +92,7 @@ export class SearchIndex {
     for (const term of document.terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const held: Postings[] = [];
     for (const [term, count] of counts) {
-      const postings = this.postings.get(term) ?? this.newTerm(term);
+      const postings = this.terms.postingsOf(term);
       postings.documents.push(number);
       postings.counts.push(count);
       postings.live += 1;
@@ -133,8 +117,8 @@ export class SearchIndex {
     this.lengths[number] = 0;
     for (const postings of this.termsOf[number]!) {
       postings.live -= 1;
-      if (postings.live === 0) this.dropTerm(postings);
-      else if (postings.documents.length >= 2 * postings.live + 8) this.compact(postings);
+      if (postings.live === 0) this.terms.drop(postings);
+      else if (postings.documents.length >= 2 * postings.live + 8) compact(postings, this.lengths);
     }
     this.termsOf[number] = undefined;
   }
@@ -160,7 +144,7 @@ export class SearchIndex {
   rank(queryTerms: readonly string[], typing: boolean, limit: number): Ranking {
     if (queryTerms.length === 0) return { conversations: [], total: 0 };
     const last = queryTerms.length - 1;
-    const specs = queryTerms.map((term, position) => this.derivedTerms(term, typing && position === last));
+    const specs = queryTerms.map((term, position) => this.terms.derived(term, typing && position === last));
     // Every word must match: start from the rarest, so the candidates are few from the start.
     const ordered = specs.map((derived) => ({ derived, size: derived.reduce((sum, item) => sum + item.postings.live, 0) })).sort((a, b) => a.size - b.size);
     if (ordered[0]!.size === 0) return { conversations: [], total: 0 };
@@ -261,56 +245,6 @@ export class SearchIndex {
     return { conversations, total: found.length };
   }
 
-  /** The index's terms a query term stands for: itself, and when typed every longer term it starts. */
-  private derivedTerms(term: string, typing: boolean): DerivedTerm[] {
-    const found: DerivedTerm[] = [];
-    const exact = this.postings.get(term);
-    if (exact) found.push({ postings: exact, weight: 1 });
-    if (!typing || term.length < PREFIX_MIN) return found;
-    for (const postings of this.starts.get(term.slice(0, PREFIX_MIN)) ?? []) {
-      const longer = postings.term;
-      if (longer.length <= term.length || !longer.startsWith(term)) continue;
-      const distance = longer.length - term.length;
-      found.push({ postings, weight: (PREFIX_WEIGHT * longer.length) / (longer.length + 0.3 * distance) });
-    }
-    return found;
-  }
-
-  private newTerm(term: string): Postings {
-    const postings = new Postings(term);
-    this.postings.set(term, postings);
-    if (term.length > PREFIX_MIN) {
-      const start = term.slice(0, PREFIX_MIN);
-      const group = this.starts.get(start);
-      if (group) group.push(postings);
-      else this.starts.set(start, [postings]);
-    }
-    return postings;
-  }
-
-  private dropTerm(postings: Postings): void {
-    this.postings.delete(postings.term);
-    if (postings.term.length <= PREFIX_MIN) return;
-    const start = postings.term.slice(0, PREFIX_MIN);
-    const group = this.starts.get(start)!;
-    group.splice(group.indexOf(postings), 1);
-    if (group.length === 0) this.starts.delete(start);
-  }
-
-  /** Drops the dead documents from a term's postings, keeping their order. */
-  private compact(postings: Postings): void {
-    const { documents, counts } = postings;
-    let kept = 0;
-    for (let at = 0; at < documents.length; at += 1) {
-      if (this.lengths[documents[at]!] === 0) continue;
-      documents[kept] = documents[at]!;
-      counts[kept] = counts[at]!;
-      kept += 1;
-    }
-    documents.length = kept;
-    counts.length = kept;
-  }
-
   private conversationNumber(conversationId: string): number {
     let number = this.conversationNumbers.get(conversationId);
     if (number === undefined) {
@@ -338,20 +272,6 @@ export class SearchIndex {
  */
 function perConversation(size: number) {
   return { score: new Float64Array(size), message: new Int32Array(size), title: new Int32Array(size), messages: new Int32Array(size) };
-}
-
-/** Where `value` is in the ascending `sorted`, or -1. */
-function indexOf(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const found = sorted[middle]!;
-    if (found === value) return middle;
-    if (found < value) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
 }
 
 /** The best `limit` of `items` by `better`, best first: most are turned away by one comparison with the last kept. */
