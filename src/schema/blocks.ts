@@ -169,13 +169,3 @@ type ErrorBlock = z.infer<typeof ErrorBlock>;
 
 export const Block = z.discriminatedUnion('type', [TextBlock, ReasoningBlock, ToolCallBlock, RequestBlock, ErrorBlock]);
 export type Block = z.infer<typeof Block>;
-
-/** Whether `block` is the approval asked about the call `toolCallId` (a permission, or "Run again / Skip"). */
-export function isApprovalOf(block: Block, toolCallId: string): block is ApprovalRequest {
-  return block.type === 'request' && (block.kind === 'permission' || block.kind === 'rerun') && block.toolCallId === toolCallId;
-}
-
-/** The approval asked about `call`, if any: it sits beside the call in the same message. */
-export function approvalOf(blocks: readonly Block[], call: Pick<ToolCallBlock, 'toolCallId'>): ApprovalRequest | undefined {
-  return blocks.find((block): block is ApprovalRequest => isApprovalOf(block, call.toolCallId));
-}

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { zodTool } from '../../src/core/tools/tools';
 import type { ElicitationResponse, Tool, ToolContext } from '../../src/core/tools/tool';
-import { approvalOf, type ApprovalRequest, type Block, type ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, Block, ToolCallBlock } from '../../src/schema/blocks';
+import { approvalOf } from '../../src/schema/approvals';
 import type { Message } from '../../src/schema/records';
 import type { Locks } from '../../src/worker/runs/locks';
 

@@ -1,4 +1,5 @@
-import { approvalOf, isApprovalOf, type ApprovalRequest, type Block, type ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, Block, ToolCallBlock } from '../../schema/blocks';
+import { approvalOf, isApprovalOf } from '../../schema/approvals';
 import type { Message } from '../../schema/records';
 import { isRequest, type RequestBinding, type RequestBlock } from './request-kinds';
 

@@ -1,5 +1,6 @@
 import { createSignal, createUniqueId, For, lazy, Show, Suspense, useContext } from 'solid-js';
-import { approvalOf, type Block, type RequestBlock } from '../../schema/blocks';
+import type { Block, RequestBlock } from '../../schema/blocks';
+import { approvalOf } from '../../schema/approvals';
 import type { Message } from '../../schema/records';
 import { AppContext } from '../state/app-context';
 import type { WorkerClient } from '../state/channel';
