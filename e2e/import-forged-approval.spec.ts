@@ -53,18 +53,33 @@ function toolCallOf(file: Export): Record<string, unknown> {
   return file.conversations[0]!.messages.flatMap((message) => message.blocks).find((block) => block.type === 'tool_call')!;
 }
 
+/** The file's call and, beside it, `approval` in place of the one it had (a request block; see docs/architecture.md, "Requests"). */
+function withApproval(call: Record<string, unknown>, approval: Record<string, unknown>): Array<Record<string, unknown>> {
+  const request = { type: 'request', requestId: call.toolCallId, toolCallId: call.toolCallId, payload: { toolName: call.toolName }, ...approval };
+  return [call, request];
+}
+
+/** Replaces the file's tool call and the approval beside it with `blocks`. */
+function replaceCall(file: Export, blocks: Array<Record<string, unknown>>): void {
+  const call = toolCallOf(file);
+  const message = file.conversations[0]!.messages.find((candidate) => candidate.blocks.includes(call))!;
+  const at = message.blocks.indexOf(call);
+  const asked = message.blocks[at + 1]?.type === 'request' && message.blocks[at + 1]?.toolCallId === call.toolCallId ? 2 : 1;
+  message.blocks.splice(at, asked, ...blocks);
+}
+
 /** Each forgery, and whether the imported conversation offers Continue (a run that was live comes back interrupted). */
 const FORGERIES: Record<string, { forge: (file: Export) => void; continues: boolean }> = {
   'an approval marked given, the run marked running': {
     forge: (file) => {
-      Object.assign(toolCallOf(file), { status: 'pending', approval: { kind: 'permission', status: 'success', resolution: 'approved', resolvedAt: 1 } });
+      replaceCall(file, withApproval({ ...toolCallOf(file), status: 'pending' }, { kind: 'permission', status: 'success', resolution: 'approved', resolvedAt: 1 }));
       file.conversations[0]!.conversation.runState = 'running';
     },
     continues: true,
   },
   'a call cut off while it ran, waiting for "Run again"': {
     forge: (file) => {
-      Object.assign(toolCallOf(file), { status: 'interrupted', approval: { kind: 'rerun', status: 'pending' } });
+      replaceCall(file, withApproval({ ...toolCallOf(file), status: 'interrupted' }, { kind: 'rerun', status: 'pending' }));
       file.conversations[0]!.conversation.runState = 'awaiting_input';
     },
     continues: false,
@@ -118,9 +133,10 @@ test('an imported file whose ended calls still ask for approval puts nothing in 
   const file = await exportWithPendingApproval(page, mcp.counted.url);
   const call = toolCallOf(file);
   const source = { ...(call.source as Record<string, unknown>), annotations: { readOnlyHint: true } };
-  const forgedCalls = (['error', 'denied', 'success'] as const).map((status, index) => ({ ...call, toolCallId: `forged-${index}`, status, result: 'Forged outcome.', source, approval: { kind: status === 'error' ? 'rerun' : 'permission', status: 'pending' } }));
-  const blocks = file.conversations[0]!.messages.find((message) => message.blocks.includes(call))!.blocks;
-  blocks.splice(blocks.indexOf(call), 1, ...forgedCalls);
+  const forgedCalls = (['error', 'denied', 'success'] as const).flatMap((status, index) =>
+    withApproval({ ...call, toolCallId: `forged-${index}`, status, result: 'Forged outcome.', source }, { kind: status === 'error' ? 'rerun' : 'permission', status: 'pending' }),
+  );
+  replaceCall(file, forgedCalls);
   file.conversations[0]!.conversation.runState = 'awaiting_input';
 
   const other = await browser.newContext();

@@ -221,9 +221,9 @@ export function readStoredConversation(page: Page, conversationId: string): Prom
       const conversation = (await read(transaction.objectStore('conversations').get(id))) as { runState?: string } | undefined;
       const range = IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
       const messages = (await read(transaction.objectStore('messages').index('by-conversation').getAll(range))) as {
-        blocks: { type: string }[];
+        blocks: { type: string; kind?: string }[];
       }[];
-      const questions = messages.flatMap((message) => message.blocks.filter((block) => block.type === 'question_request'));
+      const questions = messages.flatMap((message) => message.blocks.filter((block) => block.type === 'request' && block.kind === 'question'));
       return { runState: conversation?.runState, messageCount: messages.length, questions: questions as unknown as StoredQuestionBlock[] };
     } finally {
       database.close();

@@ -53,35 +53,10 @@ export const ToolApprovalBinding = z.object({
 export type ToolApprovalBinding = z.infer<typeof ToolApprovalBinding>;
 
 /**
- * The user's decision on a tool call, `{ approved, params }` (README, "One pause path"): `permission` asks before a call runs,
- * `rerun` asks what to do with a call that was cut off while it ran (it may or may not have run).
- */
-export const ToolApproval = z.object({
-  kind: z.enum(['permission', 'rerun']),
-  status: z.enum(['pending', 'success', 'denied']),
-  /**
-   * When the runner asked (its clock). A proposal from another device names it, so an Allow given for one request of
-   * this call never decides a later one (a rerun after an interruption). Absent on approvals asked before it was kept.
-   */
-  requestedAt: z.number().optional(),
-  /** `imported`: the call came from an imported file and was closed unrun; approvals are only ever given here. */
-  resolution: z.enum(['approved', 'edited', 'denied', 'chat', 'stopped', 'imported']).optional(),
-  /** What the user wrote when denying; the model reads it. */
-  reason: z.string().max(2000).optional(),
-  /** The model's arguments, kept when the user edited them (`args` then holds what ran). */
-  originalArgs: z.unknown().optional(),
-  resolvedAt: z.number().optional(),
-  /** Set when the user approves, in this browser; an approval without a matching binding never runs anything. */
-  binding: ToolApprovalBinding.optional(),
-  /** With sync on: the device where the user decided (it may be another than the one that runs the conversation). */
-  resolvedOn: DeviceRef.optional(),
-});
-export type ToolApproval = z.infer<typeof ToolApproval>;
-
-/**
  * A tool call of the model and its lifecycle: `pending` (received, not yet run), `running` (written before the tool
  * is called, so a crash leaves a record that it may have run), then `success`, `error`, `denied` (by the user or a
- * "Never" permission), `stopped` (Stop before or while it ran) or `interrupted` (cut off by a crash).
+ * "Never" permission), `stopped` (Stop before or while it ran) or `interrupted` (cut off by a crash). What the user
+ * was asked about it is a `request` block beside it (an approval), never nested in it.
  */
 export const ToolCallBlock = z.object({
   type: z.literal('tool_call'),
@@ -91,55 +66,88 @@ export const ToolCallBlock = z.object({
   status: z.enum(['pending', 'running', 'success', 'error', 'denied', 'stopped', 'interrupted']),
   result: z.string().optional(),
   source: ToolSourceRecord.optional(),
-  approval: ToolApproval.optional(),
+  /** The model's arguments, kept when the user edited them before approving (`args` then holds what runs). */
+  originalArgs: z.unknown().optional(),
+  /** Set when the user approves, in this browser; a call without a matching binding never runs by an approval. */
+  binding: ToolApprovalBinding.optional(),
 });
 export type ToolCallBlock = z.infer<typeof ToolCallBlock>;
 
 export const QuestionResolution = z.enum(['answered', 'chat', 'dismissed', 'stopped']);
 export type QuestionResolution = z.infer<typeof QuestionResolution>;
 
-/**
- * A valid question tool call: the durable pause. `pending` until exactly one resolution is recorded;
- * `toolResult` is the text the model reads for this call.
- */
-export const QuestionRequestBlock = z.object({
-  type: z.literal('question_request'),
-  toolCallId: z.string(),
-  questions: z.array(Question),
-  status: z.enum(['pending', 'success', 'denied']),
-  resolution: QuestionResolution.optional(),
-  answers: z.array(QuestionAnswer).optional(),
-  draft: QuestionDraft.optional(),
-  answerMessageId: z.string().optional(),
-  resolvedAt: z.number().optional(),
-  /** With sync on: the device where the user decided (it may be another than the one that runs the conversation). */
-  resolvedOn: DeviceRef.optional(),
-  toolResult: z.string().optional(),
-});
-export type QuestionRequestBlock = z.infer<typeof QuestionRequestBlock>;
+/** `imported`: the call came from an imported file and was closed unrun; approvals are only ever given here. */
+export const ApprovalResolution = z.enum(['approved', 'edited', 'denied', 'chat', 'stopped', 'imported']);
+export type ApprovalResolution = z.infer<typeof ApprovalResolution>;
 
 export const ElicitationResolution = z.enum(['accepted', 'declined', 'cancelled', 'interrupted', 'stopped']);
 export type ElicitationResolution = z.infer<typeof ElicitationResolution>;
+
+/** What every request stores, whatever its kind (docs/architecture.md, "Requests"). */
+const RequestFields = {
+  type: z.literal('request'),
+  /** What `request.resolve` names: the tool call's id for a question and an approval, the server's request's for a form. */
+  requestId: z.string(),
+  /** The tool call that asks: a question is its own call; an approval and a form sit beside theirs. */
+  toolCallId: z.string(),
+  /** `pending` until exactly one resolution is stored. */
+  status: z.enum(['pending', 'success', 'denied']),
+  /**
+   * When the runner asked (its clock). A proposal from another device names it, so an Allow given for one request of
+   * a call never decides a later one (a rerun after an interruption). Absent on requests asked before it was kept.
+   */
+  requestedAt: z.number().optional(),
+  resolvedAt: z.number().optional(),
+  /** With sync on: the device where the user decided (it may be another than the one that runs the conversation). */
+  resolvedOn: DeviceRef.optional(),
+};
+
+/** The question tool's call: the durable pause. `response.toolResult` is the text the model reads for this call. */
+export const QuestionRequest = z.object({
+  ...RequestFields,
+  kind: z.literal('question'),
+  payload: z.object({ questions: z.array(Question) }),
+  resolution: QuestionResolution.optional(),
+  response: z.object({ answers: z.array(QuestionAnswer).optional(), answerMessageId: z.string().optional(), toolResult: z.string().optional() }).optional(),
+  /** The answers being written, kept while the question waits. */
+  draft: QuestionDraft.optional(),
+});
+export type QuestionRequest = z.infer<typeof QuestionRequest>;
+
+/**
+ * The user's decision on a tool call (README, "One pause path"): `permission` asks before a call runs, `rerun` asks
+ * what to do with a call that was cut off while it ran (it may or may not have run). Asked again, it is replaced.
+ */
+export const ApprovalRequest = z.object({
+  ...RequestFields,
+  kind: z.enum(['permission', 'rerun']),
+  payload: z.object({ toolName: z.string() }),
+  resolution: ApprovalResolution.optional(),
+  /** What the user wrote when denying; the model reads it. */
+  response: z.object({ reason: z.string().max(2000).optional() }).optional(),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
 /**
  * An MCP server asking the user something while one of its tools runs (`elicitation/create`, form mode). Pending while
  * the tool waits; `interrupted` when the app closed meanwhile (the server's request cannot be answered any more).
  */
-export const ElicitationRequestBlock = z.object({
-  type: z.literal('elicitation_request'),
-  requestId: z.string(),
-  toolCallId: z.string(),
-  serverName: z.string().max(200),
-  message: z.string().max(10_000),
-  requestedSchema: z.record(z.string(), z.unknown()),
-  status: z.enum(['pending', 'success', 'denied']),
+export const ElicitationRequest = z.object({
+  ...RequestFields,
+  kind: z.literal('elicitation'),
+  payload: z.object({ serverName: z.string().max(200), message: z.string().max(10_000), requestedSchema: z.record(z.string(), z.unknown()) }),
   resolution: ElicitationResolution.optional(),
-  content: z.record(z.string(), z.unknown()).optional(),
-  resolvedAt: z.number().optional(),
-  /** With sync on: the device where the user decided (it may be another than the one that runs the conversation). */
-  resolvedOn: DeviceRef.optional(),
+  response: z.object({ content: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
-export type ElicitationRequestBlock = z.infer<typeof ElicitationRequestBlock>;
+export type ElicitationRequest = z.infer<typeof ElicitationRequest>;
+
+/** A request for the user, one stored shape for every kind (core/requests/request-kinds.ts has a descriptor for each). */
+export const RequestBlock = z.discriminatedUnion('kind', [QuestionRequest, ApprovalRequest, ElicitationRequest]);
+export type RequestBlock = z.infer<typeof RequestBlock>;
+
+/** How any request was resolved: what a second resolution is told (`already_resolved`). */
+export const AnyRequestResolution = z.union(RequestBlock.options.map((kind) => kind.shape.resolution.unwrap()));
+export type AnyRequestResolution = NonNullable<RequestBlock['resolution']>;
 
 /**
  * What an error's English `message` says, as a code and parameters the UI words in the user's language.
@@ -159,5 +167,5 @@ const ErrorBlock = z.object({
 });
 type ErrorBlock = z.infer<typeof ErrorBlock>;
 
-export const Block = z.discriminatedUnion('type', [TextBlock, ReasoningBlock, ToolCallBlock, QuestionRequestBlock, ElicitationRequestBlock, ErrorBlock]);
+export const Block = z.discriminatedUnion('type', [TextBlock, ReasoningBlock, ToolCallBlock, RequestBlock, ErrorBlock]);
 export type Block = z.infer<typeof Block>;

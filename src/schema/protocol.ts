@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DeviceRef } from './sync/device';
 import { QuestionAnswer } from './forms/question';
-import { ElicitationResolution, QuestionResolution, ToolApproval } from './blocks';
-import type { ElicitationRequestBlock, ToolCallBlock } from './blocks';
+import { AnyRequestResolution } from './blocks';
+import type { ApprovalRequest, ElicitationRequest } from './blocks';
 import type { Question } from './forms/question';
 import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
@@ -18,7 +18,7 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** What an already-resolved request looked like when a second resolution arrived. */
 export const ResolvedOutcome = z.object({
-  resolution: z.union([QuestionResolution, ToolApproval.shape.resolution.unwrap(), ElicitationResolution]),
+  resolution: AnyRequestResolution,
   answers: z.array(QuestionAnswer).optional(),
   resolvedAt: z.number().optional(),
   resolvedOn: DeviceRef.optional(),
@@ -59,8 +59,8 @@ export type PendingRequest = {
   requestId: string;
 } & (
   | { kind: 'question'; questions: Question[] }
-  | { kind: 'approval'; toolName: string; approval: ToolCallBlock['approval'] }
-  | { kind: 'elicitation'; serverName: string; message: ElicitationRequestBlock['message'] }
+  | { kind: 'approval'; toolName: string; approval: Pick<ApprovalRequest, 'kind'> }
+  | { kind: 'elicitation'; serverName: string; message: ElicitationRequest['payload']['message'] }
 );
 
 

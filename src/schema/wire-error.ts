@@ -1,4 +1,4 @@
-import type { ElicitationResolution, QuestionResolution, ToolApproval } from './blocks';
+import type { AnyRequestResolution } from './blocks';
 import type { QuestionAnswer } from './forms/question';
 
 /**
@@ -109,7 +109,7 @@ export type ErrorParams = Record<string, string | number>;
 
 /** What an already-resolved request looked like when a second resolution arrived. */
 export interface ResolvedOutcome {
-  resolution: QuestionResolution | NonNullable<ToolApproval['resolution']> | ElicitationResolution;
+  resolution: AnyRequestResolution;
   answers?: QuestionAnswer[] | undefined;
   resolvedAt?: number | undefined;
   /** With sync on: the device where it was decided. */

@@ -293,7 +293,7 @@ function requestChecks(tools: readonly Tool[]): Omit<ResolveContext, 'now'> {
       if (!tool) return { ok: false, error: `The tool "${block.toolName}" is no longer available (its server may be disconnected), so it cannot run with edited arguments. Deny it, or reconnect the server.` };
       return tool.check(params);
     },
-    checkContent: (block, content) => checkElicitationContent(block.requestedSchema, content),
+    checkContent: (request, content) => checkElicitationContent(request.payload.requestedSchema, content),
   };
 }
 

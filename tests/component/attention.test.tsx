@@ -18,7 +18,7 @@ const question: PendingRequest = {
   requestId: 'call-q',
   questions: [{ header: 'Budget', question: 'What budget?', options: [{ label: 'Low' }], multiple: false, custom: true }],
 };
-const approval: PendingRequest = { kind: 'approval', conversationId: 'c2', conversationTitle: 'Files', messageId: 'm2', requestId: 'call-a', toolName: 'mcp__files__delete', approval: { kind: 'permission', status: 'pending' } };
+const approval: PendingRequest = { kind: 'approval', conversationId: 'c2', conversationTitle: 'Files', messageId: 'm2', requestId: 'call-a', toolName: 'mcp__files__delete', approval: { kind: 'permission' } };
 const elicitation: PendingRequest = { kind: 'elicitation', conversationId: 'c3', conversationTitle: 'Sign up', messageId: 'm3', requestId: 'e1', serverName: 'everything', message: 'Your name, please.' };
 
 describe('what a notification says', () => {

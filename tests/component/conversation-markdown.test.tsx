@@ -14,7 +14,7 @@ describe('Export as Markdown', () => {
       message('assistant', [
         { type: 'text', text: 'Sure: `code` and **bold**.' },
         { type: 'tool_call', toolCallId: 't', toolName: 'mcp__x__echo', args: { message: '```' }, status: 'success', result: 'Echo: ```' },
-        { type: 'question_request', toolCallId: 'q', questions: [{ header: 'Where', question: 'Where to?', options: [{ label: 'Beach' }, { label: 'City' }], multiple: false, custom: true }], status: 'success', answers: [{ selected: ['Beach'], other: 'with a pool' }] },
+        { type: 'request', kind: 'question', requestId: 'q', toolCallId: 'q', payload: { questions: [{ header: 'Where', question: 'Where to?', options: [{ label: 'Beach' }, { label: 'City' }], multiple: false, custom: true }] }, status: 'success', response: { answers: [{ selected: ['Beach'], other: 'with a pool' }] } },
       ]),
     ]);
     expect(text).toBe(

@@ -1,6 +1,6 @@
 import { render, screen } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, ToolCallBlock } from '../../src/schema/blocks';
 import { WireError } from '../../src/schema/protocol';
 import type { WorkerClient } from '../../src/ui/state/channel';
 import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
@@ -19,12 +19,12 @@ const importedCall: ToolCallBlock = {
   args: { message: 'attacker' },
   status: 'stopped',
   result: 'Not run here: this call came from an imported file.',
-  approval: { kind: 'permission', status: 'denied', resolution: 'imported', resolvedAt: 1 },
 };
+const importedApproval: ApprovalRequest = { type: 'request', kind: 'permission', requestId: 'call-1', toolCallId: 'call-1', status: 'denied', payload: { toolName: 'mcp__everything__echo' }, resolution: 'imported', resolvedAt: 1 };
 
 describe('a tool call closed by an import', () => {
   it('says it was not run and why, never "Allowed", and offers no Allow', () => {
-    render(() => <ToolCallCard block={importedCall} conversationId="c1" messageId="m1" client={client} />);
+    render(() => <ToolCallCard block={importedCall} approval={importedApproval} conversationId="c1" messageId="m1" client={client} />);
     expect(screen.getByText('Not run: imported from a file. Tool calls are only approved in this browser.')).toBeInTheDocument();
     expect(screen.queryByText('Allowed')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Allow' })).toBeNull();
@@ -33,7 +33,7 @@ describe('a tool call closed by an import', () => {
 
   it('says so in Chinese too', async () => {
     await setLocale('zh-CN');
-    render(() => <ToolCallCard block={importedCall} conversationId="c1" messageId="m1" client={client} />);
+    render(() => <ToolCallCard block={importedCall} approval={importedApproval} conversationId="c1" messageId="m1" client={client} />);
     expect(screen.getByText('未运行：来自导入的文件。工具调用只能在此浏览器中批准。')).toBeInTheDocument();
   });
 });

@@ -98,18 +98,22 @@ describe('MessageList', () => {
     renderFromStore([
       message('a1', 0, 'assistant', [
         {
-          type: 'question_request',
+          type: 'request',
+          kind: 'question',
+          requestId: 'q1',
           toolCallId: 'q1',
           status: 'pending',
-          questions: [
-            {
-              header: 'Mood',
-              question: 'What kind of weekend?',
-              options: [{ label: 'Cozy' }, { label: 'Busy' }],
-              multiple: false,
-              custom: true,
-            },
-          ],
+          payload: {
+            questions: [
+              {
+                header: 'Mood',
+                question: 'What kind of weekend?',
+                options: [{ label: 'Cozy' }, { label: 'Busy' }],
+                multiple: false,
+                custom: true,
+              },
+            ],
+          },
         },
       ]),
     ]);

@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QuestionRequestBlock } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/blocks';
+import { questionRequest, type QuestionOverrides } from './question-request';
 import type { Command, CommandOf, CommandResult, CommandType } from '../../src/schema/commands';
 import { WireError } from '../../src/schema/protocol';
 import type { Question, QuestionAnswer } from '../../src/schema/forms/question';
@@ -30,11 +31,12 @@ const features: Question = {
   custom: true,
 };
 
-function pendingBlock(overrides: Partial<QuestionRequestBlock> = {}): QuestionRequestBlock {
-  return { type: 'question_request', toolCallId: 'call-1', questions: [budget, features], status: 'pending', ...overrides };
+
+function pendingBlock(overrides: QuestionOverrides = {}): QuestionRequest {
+  return questionRequest([budget, features], overrides);
 }
 
-function messageWith(block: QuestionRequestBlock): Message {
+function messageWith(block: QuestionRequest): Message {
   return {
     id: 'message-1',
     conversationId: 'conversation-1',
@@ -89,7 +91,7 @@ function answersOf(command: CommandOf<'request.resolve'>): unknown {
   return (command.params as { answers?: unknown }).answers;
 }
 
-function renderForm(block: QuestionRequestBlock, client: QuestionClient) {
+function renderForm(block: QuestionRequest, client: QuestionClient) {
   return render(() => <QuestionForm block={block} conversationId="conversation-1" messageId="message-1" client={client} />);
 }
 

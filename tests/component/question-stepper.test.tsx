@@ -1,6 +1,6 @@
 import { render, screen, within } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QuestionRequestBlock } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/blocks';
 import type { Question } from '../../src/schema/forms/question';
 import type { QuestionClient } from '../../src/ui/question/QuestionForm';
 import { QuestionForm } from '../../src/ui/question/QuestionForm';
@@ -15,7 +15,7 @@ const questions: Question[] = ['Budget', 'Pace', 'Food'].map((header) => ({
   custom: false,
 }));
 
-const block: QuestionRequestBlock = { type: 'question_request', toolCallId: 'call-1', questions, status: 'pending' };
+const block: QuestionRequest = { type: 'request', kind: 'question', requestId: 'call-1', toolCallId: 'call-1', payload: { questions: questions }, status: 'pending' };
 const client: QuestionClient = { send: () => Promise.resolve({ saved: true }) as never };
 
 /** jsdom has no matchMedia: answer the narrow-screen query as a phone held upright would. */

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it, vi } from 'vitest';
-import type { Block, ElicitationRequestBlock, ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, Block, ElicitationRequest, ToolCallBlock } from '../../src/schema/blocks';
 import { WireError } from '../../src/schema/protocol';
 import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
 import { ElicitationForm } from '../../src/ui/requests/ElicitationForm';
@@ -18,10 +18,14 @@ function pendingCall(overrides: Partial<ToolCallBlock> = {}): ToolCallBlock {
     toolName: 'mcp__everything__echo',
     args: { message: 'hello' },
     status: 'pending',
-    approval: { kind: 'permission', status: 'pending' },
     source: { kind: 'mcp', serverId: 's1', serverName: 'everything', toolName: 'echo', annotations: { readOnlyHint: true, openWorldHint: true }, inputSchema: { type: 'object', properties: { message: { type: 'string', title: 'Message text' } }, required: ['message'] } },
     ...overrides,
   };
+}
+
+/** The approval asked beside the call. */
+function approvalOf(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
+  return { type: 'request', kind: 'permission', requestId: 'call-1', toolCallId: 'call-1', status: 'pending', payload: { toolName: 'mcp__everything__echo' }, ...overrides };
 }
 
 function fakeClient(reply: (command: Record<string, unknown>) => unknown = () => ({ message: {} })) {
@@ -32,7 +36,7 @@ function fakeClient(reply: (command: Record<string, unknown>) => unknown = () =>
 describe('a tool call waiting for approval', () => {
   it('is a group named "Tool call: <name>" with the server\'s hints, and Allow sends approval without params', async () => {
     const { client, send } = fakeClient();
-    render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
+    render(() => <ToolCallCard block={pendingCall()} approval={approvalOf()} {...target} client={client} />);
     const group = screen.getByRole('group', { name: 'Tool call: mcp__everything__echo' });
     expect(within(group).getByText('Read-only')).toBeInTheDocument();
     expect(within(group).getByText('Reaches outside services')).toBeInTheDocument();
@@ -42,7 +46,7 @@ describe('a tool call waiting for approval', () => {
 
   it('Deny sends the reason the user wrote', async () => {
     const { client, send } = fakeClient();
-    render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
+    render(() => <ToolCallCard block={pendingCall()} approval={approvalOf()} {...target} client={client} />);
     fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: '  not now  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Deny' }));
     await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: false, reason: 'not now' }, { showsErrors: true }));
@@ -53,7 +57,7 @@ describe('a tool call waiting for approval', () => {
       if ((command.params as { message?: string } | undefined)?.message === 'refused') throw new WireError({ code: 'invalid_answer', reason: 'arguments_invalid', params: { tool: 'mcp__everything__echo' }, message: 'Invalid arguments: field `message` is too short.' });
       return { message: {} };
     });
-    render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
+    render(() => <ToolCallCard block={pendingCall()} approval={approvalOf()} {...target} client={client} />);
     fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
     const box = screen.getByRole('textbox', { name: 'Arguments' }) as HTMLTextAreaElement;
     expect(JSON.parse(box.value)).toEqual({ message: 'hello' });
@@ -73,7 +77,7 @@ describe('a tool call waiting for approval', () => {
 
   it('a simple schema can be edited as a form, labelled by the schema\'s titles', async () => {
     const { client, send } = fakeClient();
-    render(() => <ToolCallCard block={pendingCall()} {...target} client={client} />);
+    render(() => <ToolCallCard block={pendingCall()} approval={approvalOf()} {...target} client={client} />);
     fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
     fireEvent.click(screen.getByRole('button', { name: 'Edit as a form' }));
     const field = screen.getByRole('textbox', { name: 'Message text' });
@@ -85,33 +89,35 @@ describe('a tool call waiting for approval', () => {
 
   it('after a crash it asks Run again or Skip, and once resolved shows what the user decided', async () => {
     const { client, send } = fakeClient();
-    const [block, setBlock] = createSignal(pendingCall({ status: 'interrupted', result: 'It may or may not have run.', approval: { kind: 'rerun', status: 'pending' } }));
-    render(() => <ToolCallCard block={block()} {...target} client={client} />);
+    const [block, setBlock] = createSignal(pendingCall({ status: 'interrupted', result: 'It may or may not have run.' }));
+    const [approval, setApproval] = createSignal(approvalOf({ kind: 'rerun' }));
+    render(() => <ToolCallCard block={block()} approval={approval()} {...target} client={client} />);
     fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
     await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ approved: false }), { showsErrors: true }));
-    setBlock(pendingCall({ status: 'denied', result: 'Not run.', approval: { kind: 'permission', status: 'denied', resolution: 'denied', reason: 'too risky' } }));
+    setBlock(pendingCall({ status: 'denied', result: 'Not run.' }));
+    setApproval(approvalOf({ status: 'denied', resolution: 'denied', response: { reason: 'too risky' } }));
     expect(screen.queryByRole('group', { name: /Tool call/ })).toBeNull();
     expect(screen.getByText('Denied: “too risky”')).toBeInTheDocument();
   });
 });
 
 describe('an elicitation', () => {
-  const block: ElicitationRequestBlock = {
-    type: 'elicitation_request',
+  const requestedSchema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'String', description: 'Your name' },
+      check: { type: 'boolean', title: 'Boolean' },
+      count: { type: 'integer', title: 'Integer' },
+      color: { type: 'string', title: 'Enum', enum: ['red', 'green'] },
+    },
+    required: ['name'],
+  };
+  const block: ElicitationRequest = {
+    type: 'request',
+    kind: 'elicitation',
     requestId: 'el-1',
     toolCallId: 'call-1',
-    serverName: 'everything',
-    message: 'Please provide inputs for the following fields:',
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', title: 'String', description: 'Your name' },
-        check: { type: 'boolean', title: 'Boolean' },
-        count: { type: 'integer', title: 'Integer' },
-        color: { type: 'string', title: 'Enum', enum: ['red', 'green'] },
-      },
-      required: ['name'],
-    },
+    payload: { serverName: 'everything', message: 'Please provide inputs for the following fields:', requestedSchema },
     status: 'pending',
   };
 
@@ -143,7 +149,7 @@ describe('an elicitation', () => {
     for (let index = 1; index <= 9; index += 1) properties[`extra${index}`] = { type: 'string', title: `Extra ${index}` };
     properties.email = { type: 'string', title: 'Email', format: 'email' };
     properties.age = { type: 'integer', title: 'Age', minimum: 0, maximum: 150 };
-    const form: ElicitationRequestBlock = { ...block, requestedSchema: { type: 'object', properties, required: ['name'] } };
+    const form: ElicitationRequest = { ...block, payload: { ...block.payload, requestedSchema: { type: 'object', properties, required: ['name'] } } };
     render(() => <ElicitationForm block={form} {...target} client={client} />);
     const group = screen.getByRole('group', { name: 'Please provide inputs for the following fields:' });
     const name = within(group).getByRole('textbox', { name: 'String' });

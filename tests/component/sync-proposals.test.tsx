@@ -1,7 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, ElicitationRequest, QuestionRequest, ToolCallBlock } from '../../src/schema/blocks';
+import { questionRequest, type QuestionOverrides } from './question-request';
 import { WireError } from '../../src/schema/protocol';
 import type { Question } from '../../src/schema/forms/question';
 import type { Conversation, Message } from '../../src/schema/records';
@@ -23,8 +24,9 @@ afterEach(() => setLocale('en'));
 
 const budget: Question = { header: 'Budget', question: 'What is your budget?', options: [{ label: 'Low' }, { label: 'High' }], multiple: false, custom: true };
 
-function pendingQuestion(overrides: Partial<QuestionRequestBlock> = {}): QuestionRequestBlock {
-  return { type: 'question_request', toolCallId: 'call-1', questions: [budget], status: 'pending', ...overrides };
+
+function pendingQuestion(overrides: QuestionOverrides = {}): QuestionRequest {
+  return questionRequest([budget], overrides);
 }
 
 function conversation(overrides: Partial<Conversation> = {}): Conversation {
@@ -109,11 +111,12 @@ describe('proposals: what this device sends to the device that runs the conversa
       return { saved: true };
     });
     built.dispatch({ type: 'sync-status', status: { state: 'offline', device: phone } });
-    const call: ToolCallBlock = { type: 'tool_call', toolCallId: 'call-2', toolName: 'mcp__files__delete', args: {}, status: 'pending', approval: { kind: 'permission', status: 'pending' } };
+    const call: ToolCallBlock = { type: 'tool_call', toolCallId: 'call-2', toolName: 'mcp__files__delete', args: {}, status: 'pending' };
+    const approval: ApprovalRequest = { type: 'request', kind: 'permission', requestId: 'call-2', toolCallId: 'call-2', status: 'pending', payload: { toolName: 'mcp__files__delete' } };
     render(() => (
       <AppContext.Provider value={built.app}>
         <QuestionForm block={pendingQuestion()} conversationId="c1" messageId="m1" client={built.app.client} thisDevice="phone-id" />
-        <ToolCallCard block={call} conversationId="c1" messageId="m1" client={built.app.client} thisDevice="phone-id" />
+        <ToolCallCard block={call} approval={approval} conversationId="c1" messageId="m1" client={built.app.client} thisDevice="phone-id" />
         <ChatView conversationId="c1" />
       </AppContext.Provider>
     ));
@@ -190,17 +193,20 @@ describe('proposals: what this device sends to the device that runs the conversa
   });
 
   it('tool calls and server forms: Allow proposed says where it went; decided elsewhere says "Decided on <device>"', async () => {
-    const call: ToolCallBlock = { type: 'tool_call', toolCallId: 'call-1', toolName: 'mcp__files__delete', args: {}, status: 'pending', approval: { kind: 'permission', status: 'pending' } };
+    const call: ToolCallBlock = { type: 'tool_call', toolCallId: 'call-1', toolName: 'mcp__files__delete', args: {}, status: 'pending' };
+    const asked: ApprovalRequest = { type: 'request', kind: 'permission', requestId: 'call-1', toolCallId: 'call-1', status: 'pending', payload: { toolName: 'mcp__files__delete' } };
     const send = vi.fn(async () => ({ message: {}, proposedTo: laptop }));
     const [block, setBlock] = createSignal(call);
-    render(() => <ToolCallCard block={block()} conversationId="c1" messageId="m1" client={{ send } as never} thisDevice="phone-id" />);
+    const [approval, setApproval] = createSignal(asked);
+    render(() => <ToolCallCard block={block()} approval={approval()} conversationId="c1" messageId="m1" client={{ send } as never} thisDevice="phone-id" />);
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
     await waitFor(() => expect(screen.getByText('Sent to Laptop. It will go on there once it receives it.')).toHaveAttribute('role', 'status'));
     expect(screen.getByRole('button', { name: 'Allow' })).toBeDisabled();
-    setBlock({ ...call, status: 'denied', approval: { kind: 'permission', status: 'denied', resolution: 'denied', resolvedAt, resolvedOn: laptop } });
+    setBlock({ ...call, status: 'denied' });
+    setApproval({ ...asked, status: 'denied', resolution: 'denied', resolvedAt, resolvedOn: laptop });
     expect(screen.getByText(/Decided on Laptop/).closest('p')).toHaveTextContent('Denied · Decided on Laptop');
 
-    const form: ElicitationRequestBlock = { type: 'elicitation_request', requestId: 'e1', toolCallId: 'call-1', serverName: 'files', message: 'Which folder?', requestedSchema: { type: 'object', properties: {} }, status: 'denied', resolution: 'declined', resolvedAt, resolvedOn: laptop };
+    const form: ElicitationRequest = { type: 'request', kind: 'elicitation', requestId: 'e1', toolCallId: 'call-1', payload: { serverName: 'files', message: 'Which folder?', requestedSchema: { type: 'object', properties: {} } }, status: 'denied', resolution: 'declined', resolvedAt, resolvedOn: laptop };
     render(() => <ElicitationForm block={form} conversationId="c1" messageId="m1" client={{ send } as never} thisDevice="phone-id" />);
     expect(screen.getByText(/Declined/)).toHaveTextContent('Declined · Decided on Laptop');
   });

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it, vi } from 'vitest';
-import type { ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, ToolCallBlock } from '../../src/schema/blocks';
 import type { ToolProgress } from '../../src/schema/events';
 import type { Message } from '../../src/schema/records';
 import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
@@ -20,6 +20,11 @@ function call(overrides: Partial<ToolCallBlock> = {}): ToolCallBlock {
   return { type: 'tool_call', toolCallId: 'call-1', toolName: 'mcp__everything__echo', args: { message: 'hi' }, status: 'success', result: 'Echo: hi', source: SOURCE, ...overrides };
 }
 
+/** The approval asked beside the call. */
+function approval(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
+  return { type: 'request', kind: 'permission', requestId: 'call-1', toolCallId: 'call-1', status: 'pending', payload: { toolName: 'mcp__everything__echo' }, ...overrides };
+}
+
 describe('a call the permission decided', () => {
   it('a "Never" call says it was not run because the user chose so, not that the tool is unknown, and links to the permission', () => {
     render(() => <ToolCallCard block={call({ status: 'denied', result: 'Not run: the user set mcp__everything__echo to "Never"…' })} {...target} client={client} />);
@@ -32,13 +37,14 @@ describe('a call the permission decided', () => {
 
   it('an "Always allow" call says it ran without asking, running or done, with the link; an approved one does not', () => {
     const [block, setBlock] = createSignal(call({ status: 'running', result: undefined }));
-    render(() => <ToolCallCard block={block()} {...target} client={client} />);
+    const [asked, setAsked] = createSignal<ApprovalRequest | undefined>(undefined);
+    render(() => <ToolCallCard block={block()} approval={asked()} {...target} client={client} />);
     expect(screen.getByText(/Running without asking — Always allow/)).toBeInTheDocument();
     setBlock(call());
     expect(screen.getByText('Done')).toBeInTheDocument();
     expect(screen.getByText(/Ran without asking — Always allow/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Change permission of mcp__everything__echo' })).toBeInTheDocument();
-    setBlock(call({ approval: { kind: 'permission', status: 'success', resolution: 'approved' } }));
+    setAsked(approval({ status: 'success', resolution: 'approved' }));
     expect(screen.queryByText(/without asking/)).toBeNull();
     expect(screen.getByText('Allowed')).toBeInTheDocument();
   });
@@ -100,12 +106,14 @@ describe('a running call with progress', () => {
 describe('a call cut off while it ran', () => {
   it('says it may or may not have run once, while it asks and after the user decided', () => {
     const cutOff = 'This call was cut off while it ran (the app closed or crashed); it may or may not have run.';
-    const [block, setBlock] = createSignal(call({ status: 'interrupted', result: cutOff, approval: { kind: 'rerun', status: 'pending' } }));
-    const { container } = render(() => <ToolCallCard block={block()} {...target} client={client} />);
+    const [block, setBlock] = createSignal(call({ status: 'interrupted', result: cutOff }));
+    const [asked, setAsked] = createSignal(approval({ kind: 'rerun' }));
+    const { container } = render(() => <ToolCallCard block={block()} approval={asked()} {...target} client={client} />);
     const count = () => (container.textContent?.match(/may or may not have run/g) ?? []).length;
     expect(within(container).getByRole('button', { name: 'Run again' })).toBeInTheDocument();
     expect(count()).toBe(1);
-    setBlock(call({ status: 'interrupted', result: `${cutOff} The user chose not to run it again.`, approval: { kind: 'rerun', status: 'denied', resolution: 'denied' } }));
+    setBlock(call({ status: 'interrupted', result: `${cutOff} The user chose not to run it again.` }));
+    setAsked(approval({ kind: 'rerun', status: 'denied', resolution: 'denied' }));
     expect(screen.getByText('Skipped after an interruption')).toBeInTheDocument();
     expect(count()).toBe(1);
   });

@@ -72,8 +72,8 @@ async function pausedConversation(tab: TestTab) {
   await tab.send({ type: 'message.send', conversationId, text: 'go' });
   await waitForRunState(tab, conversationId, ['awaiting_input']);
   const message: Message = (await tab.send({ type: 'conversation.open', conversationId })).messages.at(-1)!;
-  const block = message.blocks.find((candidate) => candidate.type === 'question_request' || candidate.type === 'tool_call');
-  if (!block || (block.type !== 'question_request' && block.type !== 'tool_call')) throw new Error('no request');
+  const block = message.blocks.find((candidate) => candidate.type === 'request');
+  if (!block || block.type !== 'request') throw new Error('no request');
   return { conversationId, messageId: message.id, requestId: block.toolCallId };
 }
 

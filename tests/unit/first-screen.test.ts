@@ -158,7 +158,7 @@ describe('the worker\'s first screen', () => {
     expect(worker.hostsCreated()).toBe(0);
     const { messages } = (await worker.screen.handle({ type: 'conversation.open', conversationId })) as { messages: { id: string; blocks: { type: string; toolCallId?: string }[] }[] };
     const asked = messages.at(-1)!;
-    const toolCallId = asked.blocks.find((block) => block.type === 'question_request')!.toolCallId!;
+    const toolCallId = asked.blocks.find((block) => block.type === 'request')!.toolCallId!;
     // The answer is the full host's, validated by zod first.
     await expect(worker.screen.handle({ type: 'request.resolve', conversationId, messageId: asked.id, requestId: toolCallId, approved: 'yes' })).rejects.toMatchObject({ code: 'invalid_command', field: 'approved' });
     await worker.screen.handle(answerCommand({ conversationId, messageId: asked.id, toolCallId }, [{ selected: ['Beach'] }]));

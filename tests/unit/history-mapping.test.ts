@@ -3,7 +3,7 @@ import type { PromptMessage } from '../../src/core/run/model';
 import { toPromptMessages } from '../../src/core/prompt/history';
 import { buildPrompt } from '../../src/core/prompt/prompt';
 import { resolveQuestionBlock, CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT, STOPPED_RESULT_TEXT } from '../../src/core/requests/question-outcomes';
-import type { Block, QuestionRequestBlock } from '../../src/schema/blocks';
+import type { Block, QuestionRequest } from '../../src/schema/blocks';
 import type { Message, MessageStatus } from '../../src/schema/records';
 import type { Question } from '../../src/schema/forms/question';
 
@@ -18,8 +18,8 @@ const QUESTIONS: Question[] = [
   { header: 'Budget', question: 'What is your budget?', options: [{ label: 'Low' }, { label: 'High', description: 'Go big' }], multiple: false, custom: true },
   { header: 'Extras', question: 'Which extras?', options: [{ label: 'Wifi' }, { label: 'Pool' }], multiple: true, custom: false },
 ];
-function pendingQuestion(toolCallId = 'q1'): QuestionRequestBlock {
-  return { type: 'question_request', toolCallId, questions: QUESTIONS, status: 'pending' };
+function pendingQuestion(toolCallId = 'q1'): QuestionRequest {
+  return { type: 'request', kind: 'question', requestId: toolCallId, toolCallId: toolCallId, payload: { questions: QUESTIONS }, status: 'pending' };
 }
 
 /** Every tool call id of the assistant messages, with where its result is. */

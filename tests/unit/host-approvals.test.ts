@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { zodTool } from '../../src/core/tools/tools';
 import type { ElicitationResponse, Tool, ToolContext } from '../../src/core/tools/tool';
-import type { Block, ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, Block, ToolCallBlock } from '../../src/schema/blocks';
+import { approvalOf } from '../../src/schema/approvals';
 import type { Message } from '../../src/schema/records';
 import type { Locks } from '../../src/worker/runs/locks';
 
@@ -43,6 +44,11 @@ function callOf(messages: Message[]): ToolCallBlock {
   return block;
 }
 
+/** The approval asked about the messages' first tool call. */
+function approvalIn(messages: Message[]): ApprovalRequest | undefined {
+  return approvalOf(messages.flatMap((message) => message.blocks), callOf(messages));
+}
+
 function lastText(messages: Message[]): string {
   return messages.at(-1)!.blocks.map((block: Block) => (block.type === 'text' ? block.text : '')).join('');
 }
@@ -63,7 +69,8 @@ describe('approving a tool call', () => {
     const target = await untilApproval(tab);
     expect(runs).toEqual([]);
     const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(callOf(messages)).toMatchObject({ status: 'pending', approval: { kind: 'permission', status: 'pending' }, source: { serverName: 'files', annotations: { destructiveHint: true } } });
+    expect(callOf(messages)).toMatchObject({ status: 'pending', source: { serverName: 'files', annotations: { destructiveHint: true } } });
+    expect(approvalIn(messages)).toMatchObject({ kind: 'permission', status: 'pending' });
     expect(messages.at(-1)!.pendingRequestId).toBe(target.requestId);
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'approval', toolName: 'mcp__files__write_file', requestId: target.requestId })]);
 
@@ -71,7 +78,8 @@ describe('approving a tool call', () => {
     await waitForRunState(tab, target.conversationId, ['idle']);
     expect(runs).toEqual([{ path: 'a.txt' }]);
     const after = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(callOf(after.messages)).toMatchObject({ status: 'success', result: 'wrote a.txt', approval: { status: 'success', resolution: 'approved' } });
+    expect(callOf(after.messages)).toMatchObject({ status: 'success', result: 'wrote a.txt' });
+    expect(approvalIn(after.messages)).toMatchObject({ status: 'success', resolution: 'approved' });
     expect(lastText(after.messages)).toBe('Saw: wrote a.txt');
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([]);
     await expect(tab.send({ type: 'request.resolve', ...target, approved: false })).rejects.toMatchObject({ code: 'already_resolved', outcome: { resolution: 'approved' } });
@@ -91,7 +99,8 @@ describe('approving a tool call', () => {
     await waitForRunState(tab, target.conversationId, ['idle']);
     expect(runs).toEqual([{ path: 'b.txt' }]);
     const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(callOf(messages)).toMatchObject({ args: { path: 'b.txt' }, approval: { resolution: 'edited', originalArgs: { path: 'a.txt' } } });
+    expect(callOf(messages)).toMatchObject({ args: { path: 'b.txt' }, originalArgs: { path: 'a.txt' } });
+    expect(approvalIn(messages)).toMatchObject({ resolution: 'edited' });
     expect(lastText(messages)).toBe('Saw: The user edited the arguments before this call ran. It ran with: {"path":"b.txt"}.\n\nwrote b.txt');
   });
 
@@ -103,7 +112,8 @@ describe('approving a tool call', () => {
     await waitForRunState(tab, target.conversationId, ['idle']);
     expect(runs).toEqual([]);
     const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(callOf(messages)).toMatchObject({ status: 'denied', approval: { resolution: 'denied', reason: 'Not that file, use notes.md' } });
+    expect(callOf(messages)).toMatchObject({ status: 'denied' });
+    expect(approvalIn(messages)).toMatchObject({ resolution: 'denied', response: { reason: 'Not that file, use notes.md' } });
     expect(lastText(messages)).toContain('the user denied this tool call. The user\'s reason: "Not that file, use notes.md".');
   });
 
@@ -115,7 +125,8 @@ describe('approving a tool call', () => {
     await waitForRunState(tab, target.conversationId, ['idle']);
     expect(runs).toEqual([]);
     const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(callOf(messages)).toMatchObject({ status: 'denied', approval: { resolution: 'chat' } });
+    expect(callOf(messages)).toMatchObject({ status: 'denied' });
+    expect(approvalIn(messages)).toMatchObject({ resolution: 'chat' });
   });
 
   it('two tabs pressing Allow at once run the tool once', async () => {
@@ -150,9 +161,10 @@ describe('approving a tool call', () => {
     const reopened = await openTab({ databaseName, locks: memoryLocks(), tools: [tool] });
     const { conversation, messages } = await reopened.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(conversation.runState).toBe('awaiting_input');
-    expect(callOf(messages)).toMatchObject({ status: 'interrupted', approval: { kind: 'rerun', status: 'pending' }, result: expect.stringContaining('may or may not have run') });
+    expect(callOf(messages)).toMatchObject({ status: 'interrupted', result: expect.stringContaining('may or may not have run') });
+    expect(approvalIn(messages)).toMatchObject({ kind: 'rerun', status: 'pending' });
     expect(runs).toHaveLength(1); // not re-run by itself
-    expect(await reopened.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'approval', approval: { kind: 'rerun', status: 'pending', requestedAt: expect.any(Number) } })]);
+    expect(await reopened.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'approval', approval: { kind: 'rerun' } })]);
 
     await reopened.send({ type: 'request.resolve', ...target, approved: false });
     await waitForRunState(reopened, target.conversationId, ['idle']);
@@ -186,7 +198,8 @@ describe('approving a tool call', () => {
     await tab.send({ type: 'run.stop', conversationId: target.conversationId });
     const { conversation, messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(conversation.runState).toBe('idle');
-    expect(callOf(messages)).toMatchObject({ status: 'stopped', approval: { resolution: 'stopped' } });
+    expect(callOf(messages)).toMatchObject({ status: 'stopped' });
+    expect(approvalIn(messages)).toMatchObject({ resolution: 'stopped' });
     expect(runs).toEqual([]);
   });
 });
@@ -207,8 +220,8 @@ describe('elicitation: a server asks the user while its tool runs', () => {
     await tab.send({ type: 'message.send', conversationId, text: 'write' });
     await expect.poll(async () => (await tab.host.store.getConversation(conversationId))!.runState).toBe('awaiting_input');
     const { messages } = await tab.send({ type: 'conversation.open', conversationId });
-    const block = messages.at(-1)!.blocks.find((candidate) => candidate.type === 'elicitation_request');
-    if (block?.type !== 'elicitation_request') throw new Error('no elicitation');
+    const block = messages.at(-1)!.blocks.find((candidate) => candidate.type === 'request' && candidate.kind === 'elicitation');
+    if (block?.type !== 'request') throw new Error('no elicitation');
     return { conversationId, messageId: messages.at(-1)!.id, requestId: block.requestId, block };
   }
 
@@ -216,14 +229,14 @@ describe('elicitation: a server asks the user while its tool runs', () => {
     const { tool, responses } = elicitingTool();
     const { tab } = await setup(tool);
     const target = await untilElicitation(tab);
-    expect(target.block).toMatchObject({ status: 'pending', serverName: 'files', message: 'Who is the file for?' });
+    expect(target.block).toMatchObject({ status: 'pending', payload: { serverName: 'files', message: 'Who is the file for?' } });
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'elicitation', message: 'Who is the file for?' })]);
     await expect(tab.send({ type: 'message.send', conversationId: target.conversationId, text: 'hm' })).rejects.toMatchObject({ code: 'busy' });
     await tab.send({ type: 'request.resolve', ...target, approved: true, params: { name: 'Ada' } });
     await waitForRunState(tab, target.conversationId, ['idle']);
     expect(responses).toEqual([{ action: 'accept', content: { name: 'Ada' } }]);
     const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(messages.flatMap((message) => message.blocks).find((block) => block.type === 'elicitation_request')).toMatchObject({ status: 'success', resolution: 'accepted', content: { name: 'Ada' } });
+    expect(messages.flatMap((message) => message.blocks).find((block) => block.type === 'request' && block.kind === 'elicitation')).toMatchObject({ status: 'success', resolution: 'accepted', response: { content: { name: 'Ada' } } });
   });
 
   it('Decline and Cancel reach the tool as such', async () => {
@@ -260,8 +273,9 @@ describe('elicitation: a server asks the user while its tool runs', () => {
     const { conversation, messages } = await reopened.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(conversation.runState).toBe('awaiting_input');
     const blocks = messages.flatMap((message) => message.blocks);
-    expect(blocks.find((block) => block.type === 'elicitation_request')).toMatchObject({ status: 'denied', resolution: 'interrupted' });
-    expect(callOf(messages)).toMatchObject({ status: 'interrupted', approval: { kind: 'rerun', status: 'pending' } });
+    expect(blocks.find((block) => block.type === 'request' && block.kind === 'elicitation')).toMatchObject({ status: 'denied', resolution: 'interrupted' });
+    expect(callOf(messages)).toMatchObject({ status: 'interrupted' });
+    expect(approvalIn(messages)).toMatchObject({ kind: 'rerun', status: 'pending' });
     await expect(reopened.send({ type: 'request.resolve', ...target, approved: true, params: { name: 'Ada' } })).rejects.toMatchObject({ code: 'already_resolved' });
   });
 });

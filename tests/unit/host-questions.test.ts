@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand, dismissCommand } from './host-harness';
 import { CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT } from '../../src/core/requests/question-outcomes';
-import type { QuestionRequestBlock } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 
 const ASK = {
@@ -20,9 +20,9 @@ const ASK = {
 };
 const ECHO = { text: 'Got: {{lastToolResult}} / last user: {{lastUserMessage}}' };
 
-function questionOf(message: Message): QuestionRequestBlock {
-  const block = message.blocks.find((candidate) => candidate.type === 'question_request');
-  if (!block || block.type !== 'question_request') throw new Error('no question block');
+function questionOf(message: Message): QuestionRequest {
+  const block = message.blocks.find((candidate) => candidate.type === 'request' && candidate.kind === 'question');
+  if (!block || block.type !== 'request' || block.kind !== 'question') throw new Error('no question block');
   return block;
 }
 
@@ -55,7 +55,7 @@ describe('the question pause', () => {
     expect(conversation.runState).toBe('awaiting_input');
     expect(conversation.completedSteps).toBe(1);
     expect(messages.at(-1)!.pendingRequestId).toBe(target.toolCallId);
-    expect(questionOf(messages.at(-1)!)).toMatchObject({ status: 'pending', questions: [{ multiple: false, custom: false }, { multiple: true, custom: true }] });
+    expect(questionOf(messages.at(-1)!)).toMatchObject({ status: 'pending', payload: { questions: [{ multiple: false, custom: false }, { multiple: true, custom: true }] } });
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'question', conversationId: target.conversationId, messageId: target.messageId, requestId: target.toolCallId, conversationTitle: 'Plan a trip' })]);
 
     await tab.send(answerCommand(target, [{ selected: ['Beach'] }, { selected: ['Tapas', 'Pizza'], other: 'Dumplings' }]));
@@ -96,7 +96,7 @@ describe('the question pause', () => {
     await waitForRunState(tab, target.conversationId, ['idle']);
     const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
     expect(messages).toHaveLength(3); // one resumed step, not two
-    expect(questionOf(messages[1]!).answers).toEqual([{ selected: [winner] }, { selected: [] }]);
+    expect(questionOf(messages[1]!).response?.answers).toEqual([{ selected: [winner] }, { selected: [] }]);
   });
 
   it('a second resolution of any kind writes nothing', async () => {
@@ -116,7 +116,7 @@ describe('the question pause', () => {
     const message = (await tab.send({ type: 'message.send', conversationId: target.conversationId, text: 'Just somewhere warm' })).message!;
     await waitForRunState(tab, target.conversationId, ['idle']);
     const { messages } = await tab.send({ type: 'conversation.open', conversationId: target.conversationId });
-    expect(questionOf(messages[1]!)).toMatchObject({ status: 'success', resolution: 'chat', answerMessageId: message.id, toolResult: CHAT_RESULT_TEXT });
+    expect(questionOf(messages[1]!)).toMatchObject({ status: 'success', resolution: 'chat', response: { answerMessageId: message.id, toolResult: CHAT_RESULT_TEXT } });
     expect(messages[2]).toMatchObject({ id: message.id, role: 'user' });
     expect(lastText(messages)).toBe(`Got: ${CHAT_RESULT_TEXT} / last user: Just somewhere warm`);
   });

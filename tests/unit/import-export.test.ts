@@ -23,7 +23,7 @@ describe('import of an export', () => {
     const { conversation, messages } = await elsewhere.send({ type: 'conversation.open', conversationId: id });
     expect(messages.slice(0, -1)).toEqual(file.conversations[0]!.messages.slice(0, -1));
     expect(conversation).toEqual({ ...file.conversations[0]!.conversation, runState: 'idle' });
-    expect(messages.at(-1)!.blocks.find((block) => block.type === 'question_request')).toMatchObject({ status: 'denied', resolution: 'dismissed' });
+    expect(messages.at(-1)!.blocks.find((block) => block.type === 'request')).toMatchObject({ status: 'denied', resolution: 'dismissed' });
     expect(await elsewhere.send({ type: 'requests.listPending' })).toEqual([]);
     // One list refresh for the whole import, not one event per conversation (10,000 of those froze the page).
     const imports = elsewhere.events.filter((event) => event.type === 'conversations-imported');
@@ -123,13 +123,13 @@ describe('import of hostile or impossible files', () => {
       return value;
     };
     const toolCall = { type: 'tool_call' as const, toolCallId: 't1', toolName: 'x', args: {}, status: 'success' as const, result: 'ok' };
-    const elicitation = { type: 'elicitation_request' as const, requestId: 'e1', toolCallId: 't1', serverName: 's', message: 'Which?', requestedSchema: { type: 'object' }, status: 'success' as const, resolution: 'accepted' as const, content: {} };
+    const elicitation = { type: 'request' as const, kind: 'elicitation' as const, requestId: 'e1', toolCallId: 't1', payload: { serverName: 's', message: 'Which?', requestedSchema: { type: 'object' } }, status: 'success' as const, resolution: 'accepted' as const, response: { content: {} } };
     const source = { kind: 'mcp' as const, serverId: 's', serverName: 's', toolName: 'x' };
     const cases = [
-      { part: 'form_content', block: { ...elicitation, content: { answer: nested(3_000) } } },
-      { part: 'requested_schema', block: { ...elicitation, requestedSchema: { properties: nested(40) } } },
+      { part: 'form_content', block: { ...elicitation, response: { content: { answer: nested(3_000) } } } },
+      { part: 'requested_schema', block: { ...elicitation, payload: { ...elicitation.payload, requestedSchema: { properties: nested(40) } } } },
       { part: 'input_schema', block: { ...toolCall, source: { ...source, inputSchema: { properties: nested(40) } } } },
-      { part: 'original_arguments', block: { ...toolCall, approval: { kind: 'permission' as const, status: 'success' as const, resolution: 'edited' as const, originalArgs: { text: 'x'.repeat(300_000) } } } },
+      { part: 'original_arguments', block: { ...toolCall, originalArgs: { text: 'x'.repeat(300_000) } } },
     ];
     for (const { part, block } of cases) {
       const file = await base();
@@ -144,7 +144,7 @@ describe('import of hostile or impossible files', () => {
     const file = await base();
     const levels = 100_000;
     const marker = '"MARKER"';
-    file.conversations[0]!.messages[1]!.blocks.unshift({ type: 'elicitation_request', requestId: 'e1', toolCallId: 't1', serverName: 's', message: 'Which?', requestedSchema: {}, status: 'success', resolution: 'accepted', content: { answer: 'MARKER' } });
+    file.conversations[0]!.messages[1]!.blocks.unshift({ type: 'request', kind: 'elicitation', requestId: 'e1', toolCallId: 't1', payload: { serverName: 's', message: 'Which?', requestedSchema: {} }, status: 'success', resolution: 'accepted', response: { content: { answer: 'MARKER' } } });
     const text = JSON.stringify(file).replace(marker, `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
     const elsewhere = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     await expect(elsewhere.send({ type: 'conversation.import', file: new Blob([text]) })).rejects.toMatchObject({ code: 'invalid_command', reason: 'unsafe_data', params: { conversation: 1, part: 'form_content' }, message: expect.stringContaining('Nothing was imported') });
@@ -163,7 +163,7 @@ describe('import of hostile or impossible files', () => {
     const waitingForNothing = await base();
     const entry = waitingForNothing.conversations[0]!;
     const last = entry.messages.at(-1)!;
-    last.blocks = last.blocks.filter((block) => block.type !== 'question_request');
+    last.blocks = last.blocks.filter((block) => block.type !== 'request');
     delete last.pendingRequestId;
     const questionInIdle = await base();
     questionInIdle.conversations[0]!.conversation.runState = 'idle';

@@ -22,7 +22,7 @@ async function tabWith(count: number, options: { pendingAt?: number; overrides?:
     const database = await openParleyDatabase(databaseName);
     await database.put('messages', message(options.pendingAt, {
       role: 'assistant',
-      blocks: [{ type: 'question_request', toolCallId: 'call_1', questions: [question], status: 'pending' }],
+      blocks: [{ type: 'request', kind: 'question', requestId: 'call_1', toolCallId: 'call_1', payload: { questions: [question] }, status: 'pending' }],
       pendingRequestId: 'call_1',
     }));
     database.close();

@@ -162,7 +162,7 @@ describe.each(KINDS)('%s against a real HTTP server', (kind) => {
     const call = first.parts.find((part) => part.type === 'tool-call');
     expect(call?.type === 'tool-call' && call.input).toEqual(QUESTION_ARGS);
 
-    const pending = { type: 'question_request' as const, toolCallId: 'call_q', questions: QUESTION_ARGS.questions, status: 'pending' as const };
+    const pending = { type: 'request' as const, kind: 'question' as const, requestId: 'call_q', toolCallId: 'call_q', payload: { questions: QUESTION_ARGS.questions }, status: 'pending' as const };
     const resolved = resolveQuestionBlock(pending, 'answered', { now: 1, answers: [{ selected: ['Espresso'] }] });
     const history = [userSays('coffee?'), message('assistant', [{ type: 'text', text: 'A question first.' }, resolved])];
     const second = await run(model, request(history, { conversation: { ...conversation, completedSteps: 1 } }));
@@ -177,7 +177,7 @@ describe.each(KINDS)('%s against a real HTTP server', (kind) => {
       expect(assistant.content).toContainEqual({ type: 'tool_use', id: 'call_q', name: 'question', input: QUESTION_ARGS });
       const next = body.messages[assistantIndex + 1] as { role: string; content: Array<Record<string, unknown>> };
       expect(next.role).toBe('user');
-      expect(next.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'call_q', content: resolved.toolResult });
+      expect(next.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'call_q', content: resolved.response?.toolResult });
       expect(wire.match(/"tool_use_id":"call_q"/g)).toHaveLength(1);
       expect(wire.match(/"type":"tool_use"/g)).toHaveLength(1);
     } else {
@@ -187,7 +187,7 @@ describe.each(KINDS)('%s against a real HTTP server', (kind) => {
       expect(assistant.tool_calls).toHaveLength(1);
       expect(assistant.tool_calls[0]).toMatchObject({ id: 'call_q', type: 'function', function: { name: 'question' } });
       expect(JSON.parse(assistant.tool_calls[0]!.function.arguments)).toEqual(QUESTION_ARGS);
-      expect(body.messages[assistantIndex + 1]).toEqual({ role: 'tool', tool_call_id: 'call_q', content: resolved.toolResult });
+      expect(body.messages[assistantIndex + 1]).toEqual({ role: 'tool', tool_call_id: 'call_q', content: resolved.response?.toolResult });
       expect(body.messages.filter((entry) => entry.role === 'tool')).toHaveLength(1);
       expect(wire.match(/"tool_call_id":"call_q"/g)).toHaveLength(1);
     }

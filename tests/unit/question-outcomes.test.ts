@@ -7,7 +7,7 @@ import {
   resolveQuestionBlock,
   type AnswerCheck,
 } from '../../src/core/requests/question-outcomes';
-import type { QuestionRequestBlock } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/blocks';
 import type { Question, QuestionAnswer } from '../../src/schema/forms/question';
 
 const single: Question = {
@@ -32,11 +32,13 @@ const strict: Question = {
   custom: false,
 };
 
-function pendingBlock(questions: Question[] = [single, multi]): QuestionRequestBlock {
+function pendingBlock(questions: Question[] = [single, multi]): QuestionRequest {
   return {
-    type: 'question_request',
+    type: 'request',
+    kind: 'question',
+    requestId: 'call-1',
     toolCallId: 'call-1',
-    questions,
+    payload: { questions },
     status: 'pending',
     draft: { answers: [{ selected: ['Beach'] }, { selected: [] }], otherChosen: [false, false], activeTab: 1 },
   };
@@ -48,18 +50,19 @@ describe('resolveQuestionBlock: what the model is told', () => {
   it('answered: pairs each question with its answer, multi-select joined by ", "', () => {
     const answers: QuestionAnswer[] = [{ selected: ['Beach'] }, { selected: ['Fish', 'Meat'] }];
     const resolved = resolveQuestionBlock(pendingBlock(), 'answered', { now: NOW, answers });
-    expect(resolved.toolResult).toBe(
+    expect(resolved.response?.toolResult).toBe(
       'User has answered your questions: "Where to?"="Beach"; "What do you eat?"=["Fish", "Meat"]. You can now continue with the user\'s answers in mind.',
     );
     expect(resolved).toEqual({
-      type: 'question_request',
+      type: 'request',
+      kind: 'question',
+      requestId: 'call-1',
       toolCallId: 'call-1',
-      questions: [single, multi],
+      payload: { questions: [single, multi] },
       status: 'success',
       resolution: 'answered',
       resolvedAt: NOW,
-      answers,
-      toolResult: resolved.toolResult,
+      response: { answers, toolResult: resolved.response?.toolResult },
     });
   });
 
@@ -69,7 +72,7 @@ describe('resolveQuestionBlock: what the model is told', () => {
       now: NOW,
       answers: [...answers, { selected: [] }],
     });
-    expect(three.toolResult).toBe(
+    expect(three.response?.toolResult).toBe(
       'User has answered your questions: "Where to?"=(typed by the user: "The lake"); "What do you eat?"="Fish" (typed by the user: "Tofu"); ' +
         '"How fast?"=(skipped: the user chose not to answer this one). You can now continue with the user\'s answers in mind.',
     );
@@ -78,7 +81,7 @@ describe('resolveQuestionBlock: what the model is told', () => {
   it('answered: quotes and commas in options and typed text cannot be mistaken for the format', () => {
     const which = { header: 'Which', question: 'Which "one"?', options: [{ label: 'Museums, art' }, { label: 'Kayak' }], multiple: true, custom: true };
     const resolved = resolveQuestionBlock(pendingBlock([which]), 'answered', { now: NOW, answers: [{ selected: ['Museums, art', 'Kayak'], other: '"wild" swim' }] });
-    expect(resolved.toolResult).toBe(
+    expect(resolved.response?.toolResult).toBe(
       'User has answered your questions: "Which \\"one\\"?"=["Museums, art", "Kayak"] (typed by the user: "\\"wild\\" swim"). You can now continue with the user\'s answers in mind.',
     );
   });
@@ -89,33 +92,33 @@ describe('resolveQuestionBlock: what the model is told', () => {
       answerMessageId: 'message-9',
       answers: [{ selected: ['Beach'] }, { selected: [] }],
     });
-    expect(resolved.toolResult).toBe(
+    expect(resolved.response?.toolResult).toBe(
       'The user did not use the form and replied in chat instead. Their message follows as the next user message; treat it as their answer to these questions.',
     );
-    expect(resolved.toolResult).toBe(CHAT_RESULT_TEXT);
-    expect(resolved).toMatchObject({ status: 'success', resolution: 'chat', resolvedAt: NOW, answerMessageId: 'message-9' });
-    expect(resolved).not.toHaveProperty('answers');
+    expect(resolved.response?.toolResult).toBe(CHAT_RESULT_TEXT);
+    expect(resolved).toMatchObject({ status: 'success', resolution: 'chat', resolvedAt: NOW, response: { answerMessageId: 'message-9' } });
+    expect(resolved.response).not.toHaveProperty('answers');
     expect(resolved.draft?.answers).toEqual([{ selected: ['Beach'] }, { selected: [] }]); // shown as not sent, not lost
   });
 
   it('dismissed: denied, told not to ask again', () => {
     const resolved = resolveQuestionBlock(pendingBlock(), 'dismissed', { now: NOW });
-    expect(resolved.toolResult).toBe(
+    expect(resolved.response?.toolResult).toBe(
       'The user dismissed these questions without answering. Do not ask them again unless the user asks you to; wait for what the user writes next.',
     );
-    expect(resolved.toolResult).toBe(DISMISSED_RESULT_TEXT);
+    expect(resolved.response?.toolResult).toBe(DISMISSED_RESULT_TEXT);
     expect(resolved).toMatchObject({ status: 'denied', resolution: 'dismissed', resolvedAt: NOW });
-    expect(resolved).not.toHaveProperty('answers');
-    expect(resolved).not.toHaveProperty('answerMessageId');
+    expect(resolved.response).not.toHaveProperty('answers');
+    expect(resolved.response).not.toHaveProperty('answerMessageId');
     expect(resolved).not.toHaveProperty('draft');
   });
 
   it('stopped: denied, told the user stopped the run', () => {
     const resolved = resolveQuestionBlock(pendingBlock(), 'stopped', { now: NOW });
-    expect(resolved.toolResult).toBe('The user stopped the run before answering these questions.');
-    expect(resolved.toolResult).toBe(STOPPED_RESULT_TEXT);
+    expect(resolved.response?.toolResult).toBe('The user stopped the run before answering these questions.');
+    expect(resolved.response?.toolResult).toBe(STOPPED_RESULT_TEXT);
     expect(resolved).toMatchObject({ status: 'denied', resolution: 'stopped', resolvedAt: NOW });
-    expect(resolved).not.toHaveProperty('answers');
+    expect(resolved.response).not.toHaveProperty('answers');
     expect(resolved).not.toHaveProperty('draft');
   });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LAPTOP, SimulatedMirror, simulatedDevices, testKeys } from './sync-simulation';
 import { isPendingRequest, requestIdOf } from '../../src/core/requests/request-ids';
 import type { Conversation, Message } from '../../src/schema/records';
+import { upgradeBlocks } from '../../src/schema/upgrade-blocks';
 import type { SyncPayload } from '../../src/schema/sync/sync';
 import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
 import { documentId } from '../../src/worker/sync/documents/sync-crypto';
@@ -33,7 +34,10 @@ describe('records a device on the build before one request shape sends', () => {
     expect(titles(await world.phone.send({ type: 'requests.listPending' }))).toEqual(['pending approval', 'pending elicitation', 'pending question']);
     for (const message of stored.messages) {
       const here = await world.phone.host.store.getMessage(message.id);
-      expect(here?.blocks.map((block) => [requestIdOf(block), isPendingRequest(block)])).toEqual(message.blocks.map((block) => [requestIdOf(block), isPendingRequest(block)]));
+      // Upgraded on receipt (see upgradeBlocks): stored in the one request shape, with the same ids and states.
+      expect(here?.blocks.map((block) => [block.type, requestIdOf(block), isPendingRequest(block)])).toEqual(upgradeBlocks(message).blocks.map((block) => [block.type, requestIdOf(block), isPendingRequest(block)]));
+      for (const block of here?.blocks ?? []) expect(['text', 'reasoning', 'tool_call', 'request', 'error']).toContain(block.type);
+      expect(here?.blocks.some((block) => 'approval' in block)).toBe(false);
     }
   });
 });

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { isPendingRequest, requestIdOf } from '../../src/core/requests/request-ids';
 import { openParleyDatabase } from '../../src/worker/store/database';
+import { z } from 'zod';
+import { zodTool } from '../../src/core/tools/tools';
+import type { Tool } from '../../src/core/tools/tool';
 import type { Conversation, ConversationExport, Message } from '../../src/schema/records';
 
 // Written by the build before requests had one shape (tests/unit/request-fixture-writer.ts): every request
@@ -27,7 +30,16 @@ const idOf = (title: string) => stored.conversations.find((conversation) => conv
 async function requestsIn(tab: TestTab, title: string) {
   const { conversation, messages } = await tab.send({ type: 'conversation.open', conversationId: idOf(title) });
   const requests = messages.flatMap((message) => message.blocks.filter((block) => requestIdOf(block) !== undefined).map((block) => ({ messageId: message.id, block })));
-  return { conversation, requests };
+  const calls = messages.flatMap((message) => message.blocks.filter((block) => block.type === 'tool_call'));
+  return { conversation, requests, calls };
+}
+
+/** No block of the shapes before one request shape is left (see upgradeBlocks). */
+function expectOneShape(messages: readonly Message[]): void {
+  for (const block of messages.flatMap((message) => message.blocks)) {
+    expect(['question_request', 'elicitation_request']).not.toContain(block.type);
+    expect(block).not.toHaveProperty('approval');
+  }
 }
 
 const pendingTarget = async (tab: TestTab, title: string) => {
@@ -37,18 +49,28 @@ const pendingTarget = async (tab: TestTab, title: string) => {
 };
 
 describe('a database written by the build before one request shape', () => {
-  it('opens with every request as it was decided, and lists what still waits', async () => {
-    const tab = await openTab({ databaseName: await oldDatabase(), locks: memoryLocks() });
-    expect((await requestsIn(tab, 'answered question')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'question_request', status: 'success', resolution: 'answered', answers: [{ selected: ['Beach'] }] })]);
-    expect((await requestsIn(tab, 'dismissed question')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'question_request', status: 'denied', resolution: 'dismissed' })]);
-    expect((await requestsIn(tab, 'allowed tool call')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'tool_call', status: 'success', args: { path: 'b.txt' }, approval: expect.objectContaining({ status: 'success', resolution: 'edited', originalArgs: { path: 'a.txt' } }) })]);
-    expect((await requestsIn(tab, 'denied tool call')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'tool_call', status: 'denied', approval: expect.objectContaining({ resolution: 'denied', reason: 'Not that file' }) })]);
-    expect((await requestsIn(tab, 'accepted elicitation')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'elicitation_request', status: 'success', resolution: 'accepted', content: { name: 'Ada' } })]);
+  it('opens with every request in the one stored shape, as it was decided, and lists what still waits', async () => {
+    const databaseName = await oldDatabase();
+    const tab = await openTab({ databaseName, locks: memoryLocks() });
+    expect((await requestsIn(tab, 'answered question')).requests.map(({ block }) => block)).toEqual([
+      expect.objectContaining({ type: 'request', kind: 'question', requestId: 'call_0_0', status: 'success', resolution: 'answered', payload: { questions: [expect.objectContaining({ question: 'Where?' })] }, response: expect.objectContaining({ answers: [{ selected: ['Beach'] }], toolResult: expect.stringContaining('Beach') }) }),
+    ]);
+    expect((await requestsIn(tab, 'dismissed question')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'request', kind: 'question', status: 'denied', resolution: 'dismissed' })]);
+    const allowed = await requestsIn(tab, 'allowed tool call');
+    expect(allowed.calls).toEqual([expect.objectContaining({ status: 'success', args: { path: 'b.txt' }, originalArgs: { path: 'a.txt' }, binding: expect.objectContaining({ toolName: 'mcp__files__write_file' }) })]);
+    expect(allowed.requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'request', kind: 'permission', status: 'success', resolution: 'edited', payload: { toolName: 'mcp__files__write_file' } })]);
+    const denied = await requestsIn(tab, 'denied tool call');
+    expect(denied.calls).toEqual([expect.objectContaining({ status: 'denied' })]);
+    expect(denied.requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'request', kind: 'permission', status: 'denied', resolution: 'denied', response: { reason: 'Not that file' } })]);
+    expect((await requestsIn(tab, 'accepted elicitation')).requests.map(({ block }) => block)).toEqual([
+      expect.objectContaining({ type: 'request', kind: 'elicitation', status: 'success', resolution: 'accepted', payload: expect.objectContaining({ message: expect.any(String) }), response: { content: { name: 'Ada' } } }),
+    ]);
     // The tab that ran the elicitation's tool is gone: it is closed as interrupted, and the call may be run again.
     const elicitation = await requestsIn(tab, 'pending elicitation');
+    expect(elicitation.calls).toEqual([expect.objectContaining({ status: 'interrupted' })]);
     expect(elicitation.requests.map(({ block }) => block)).toEqual([
-      expect.objectContaining({ type: 'tool_call', status: 'interrupted', approval: expect.objectContaining({ kind: 'rerun', status: 'pending' }) }),
-      expect.objectContaining({ type: 'elicitation_request', status: 'denied', resolution: 'interrupted' }),
+      expect.objectContaining({ type: 'request', kind: 'rerun', status: 'pending' }),
+      expect.objectContaining({ type: 'request', kind: 'elicitation', status: 'denied', resolution: 'interrupted' }),
     ]);
     const pending = await tab.send({ type: 'requests.listPending' });
     expect(pending.map((request) => [request.conversationTitle, request.kind]).sort()).toEqual([
@@ -56,6 +78,11 @@ describe('a database written by the build before one request shape', () => {
       ['pending elicitation', 'approval'],
       ['pending question', 'question'],
     ]);
+    // Every stored record was rewritten by the migration, not only the ones read.
+    const database = await openParleyDatabase(databaseName);
+    expect(database.version).toBe(5);
+    expectOneShape(await database.getAll('messages'));
+    database.close();
   });
 
   it('still resolves each pending request once, and the run goes on', async () => {
@@ -64,14 +91,34 @@ describe('a database written by the build before one request shape', () => {
     const question = await pendingTarget(tab, 'pending question');
     await tab.send({ type: 'request.resolve', ...question, approved: true, params: { answers: [{ selected: ['City'] }] } });
     await waitForRunState(tab, question.conversationId, ['idle']);
-    expect((await requestsIn(tab, 'pending question')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ status: 'success', resolution: 'answered', answers: [{ selected: ['City'] }] })]);
+    expect((await requestsIn(tab, 'pending question')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ status: 'success', resolution: 'answered', response: expect.objectContaining({ answers: [{ selected: ['City'] }] }) })]);
     await expect(tab.send({ type: 'request.resolve', ...question, approved: false })).rejects.toMatchObject({ code: 'already_resolved', outcome: { resolution: 'answered' } });
 
     const approval = await pendingTarget(tab, 'pending approval');
     await tab.send({ type: 'request.resolve', ...approval, approved: false, reason: 'no' });
     await waitForRunState(tab, approval.conversationId, ['idle']);
-    expect((await requestsIn(tab, 'pending approval')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ status: 'denied', approval: expect.objectContaining({ resolution: 'denied', reason: 'no' }) })]);
+    const refused = await requestsIn(tab, 'pending approval');
+    expect(refused.requests.map(({ block }) => block)).toEqual([expect.objectContaining({ kind: 'permission', status: 'denied', resolution: 'denied', response: { reason: 'no' } })]);
+    expect(refused.calls).toEqual([expect.objectContaining({ status: 'denied', result: expect.stringContaining('no') })]);
     expect((await tab.send({ type: 'requests.listPending' })).map((request) => request.conversationTitle)).toEqual(['pending elicitation']);
+  });
+  it('lets the pending approval be Allowed: its call runs exactly once, bound to what was approved', async () => {
+    const runs: unknown[] = [];
+    const tool: Tool = {
+      ...zodTool({ name: 'mcp__files__write_file', description: 'Writes a file.', input: z.object({ path: z.string().min(1) }).strict(), execute: async (args) => (runs.push(args), { text: 'wrote it' }) }),
+      permission: 'ask',
+      source: { kind: 'mcp', serverId: 'files', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
+    };
+    const tab = await openTab({ databaseName: await oldDatabase(), locks: memoryLocks(), tools: [tool] });
+    await tab.send({ type: 'settings.update', script: JSON.stringify({ steps: [{ text: 'unused' }, { text: 'Saw: {{lastToolResult}}' }], chunkDelayMs: 0, chunkSize: 50 }) });
+    const approval = await pendingTarget(tab, 'pending approval');
+    await tab.send({ type: 'request.resolve', ...approval, approved: true });
+    await waitForRunState(tab, approval.conversationId, ['idle']);
+    await expect(tab.send({ type: 'request.resolve', ...approval, approved: true })).rejects.toMatchObject({ code: 'already_resolved', outcome: { resolution: 'approved' } });
+    expect(runs).toEqual([{ path: 'a.txt' }]);
+    const allowed = await requestsIn(tab, 'pending approval');
+    expect(allowed.calls).toEqual([expect.objectContaining({ status: 'success', result: 'wrote it', binding: expect.objectContaining({ toolName: 'mcp__files__write_file', origin: 'http://files.test' }) })]);
+    expect(allowed.requests.map(({ block }) => block)).toEqual([expect.objectContaining({ kind: 'permission', status: 'success', resolution: 'approved' })]);
   });
 });
 
@@ -81,9 +128,11 @@ describe('an export written by the build before one request shape', () => {
     const result = await tab.send({ type: 'conversation.import', data: exported });
     expect(result.imported).toBe(8);
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([]);
-    expect((await requestsIn(tab, 'answered question')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'question_request', resolution: 'answered', answers: [{ selected: ['Beach'] }] })]);
-    expect((await requestsIn(tab, 'allowed tool call')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'tool_call', status: 'success', approval: expect.objectContaining({ resolution: 'edited' }) })]);
-    expect((await requestsIn(tab, 'accepted elicitation')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'elicitation_request', resolution: 'accepted', content: { name: 'Ada' } })]);
+    expect((await requestsIn(tab, 'answered question')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'request', kind: 'question', resolution: 'answered', response: expect.objectContaining({ answers: [{ selected: ['Beach'] }] }) })]);
+    const allowed = await requestsIn(tab, 'allowed tool call');
+    expect(allowed.calls).toEqual([expect.objectContaining({ status: 'success', originalArgs: { path: 'a.txt' } })]);
+    expect(allowed.requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'request', kind: 'permission', resolution: 'edited' })]);
+    expect((await requestsIn(tab, 'accepted elicitation')).requests.map(({ block }) => block)).toEqual([expect.objectContaining({ type: 'request', kind: 'elicitation', resolution: 'accepted', response: { content: { name: 'Ada' } } })]);
     for (const title of ['pending question', 'pending approval', 'pending elicitation']) {
       const { conversation, requests } = await requestsIn(tab, title);
       expect(conversation.runState).not.toBe('awaiting_input');

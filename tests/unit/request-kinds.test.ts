@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { REQUEST_KINDS } from '../../src/core/requests/request-kinds';
 import { resolveRequest } from '../../src/core/requests/requests';
-import type { QuestionRequestBlock } from '../../src/schema/blocks';
+import type { Block, QuestionRequest } from '../../src/schema/blocks';
+import type { Message } from '../../src/schema/records';
+
+/** The message that holds `block`. */
+const messageWith = (block: Block): Message => ({ id: 'm1', conversationId: 'c1', seq: 1, role: 'assistant', blocks: [block], status: 'complete', createdAt: 0, updatedAt: 0 });
 
 describe('request kinds', () => {
   it('refuse malformed answers as a count problem and resolve well-formed ones', () => {
-    const block: QuestionRequestBlock = { type: 'question_request', toolCallId: 'q1', status: 'pending', questions: [{ header: 'Trip', question: 'Where?', options: [{ label: 'Beach' }, { label: 'City' }], multiple: false, custom: false }] };
+    const block: QuestionRequest = { type: 'request', kind: 'question', requestId: 'q1', toolCallId: 'q1', status: 'pending', payload: { questions: [{ header: 'Trip', question: 'Where?', options: [{ label: 'Beach' }, { label: 'City' }], multiple: false, custom: false }] } };
     const context = { now: 5, checkArgs: () => ({ ok: true as const, value: {} }), checkContent: () => ({ ok: true as const, value: {} }) };
-    expect(resolveRequest(block, { approved: true, params: { answers: [{ selected: 'Beach' }] } }, context)).toMatchObject({ ok: false, reason: 'answer_count', field: 'params.answers' });
-    expect(resolveRequest(block, { approved: true, params: { answers: [{ selected: ['Beach'], stray: 1 }] } }, context)).toEqual({ ok: true, runState: 'running', block: expect.objectContaining({ status: 'success', answers: [{ selected: ['Beach'] }] }) });
+    expect(resolveRequest(messageWith(block), block, { approved: true, params: { answers: [{ selected: 'Beach' }] } }, context)).toMatchObject({ ok: false, reason: 'answer_count', field: 'params.answers' });
+    expect(resolveRequest(messageWith(block), block, { approved: true, params: { answers: [{ selected: ['Beach'], stray: 1 }] } }, context)).toEqual({ ok: true, runState: 'running', change: { request: expect.objectContaining({ status: 'success', response: expect.objectContaining({ answers: [{ selected: ['Beach'] }] }) }) } });
   });
 
   it('close only what a live run alone can receive when that run dies', () => {
-    expect(Object.entries(REQUEST_KINDS).filter(([, kind]) => kind.closeWhenRunDies).map(([type]) => type)).toEqual(['elicitation_request']);
+    expect(Object.entries(REQUEST_KINDS).filter(([, kind]) => kind.closeWhenRunDies).map(([kind]) => kind)).toEqual(['elicitation']);
   });
 });

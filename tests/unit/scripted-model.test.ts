@@ -75,7 +75,7 @@ describe('scripted model', () => {
       message('user', [{ type: 'text', text: 'first' }]),
       message('assistant', [
         { type: 'tool_call', toolCallId: 't1', toolName: 'clock', args: {}, status: 'success', result: 'old result' },
-        { type: 'question_request', toolCallId: 't2', questions: [], status: 'success', toolResult: 'answered $& "Q"="A"' },
+        { type: 'request', kind: 'question', requestId: 't2', toolCallId: 't2', payload: { questions: [] }, status: 'success', response: { toolResult: 'answered $& "Q"="A"' } },
         { type: 'tool_call', toolCallId: 't3', toolName: 'clock', args: {}, status: 'pending' },
       ]),
       message('user', [{ type: 'text', text: 'second $1' }]),
@@ -106,11 +106,11 @@ describe('scripted model', () => {
     const history = [
       message('user', [{ type: 'text', text: 'hi' }]),
       message('assistant', [
-        { type: 'question_request', toolCallId: 'q1', questions: [], status: 'denied', resolution: 'dismissed', toolResult: 'declined' },
+        { type: 'request', kind: 'question', requestId: 'q1', toolCallId: 'q1', payload: { questions: [] }, status: 'denied', resolution: 'dismissed', response: { toolResult: 'declined' } },
       ]),
       message('assistant', [
         { type: 'tool_call', toolCallId: 't1', toolName: 'clock', args: {}, status: 'error', result: 'clock broke' },
-        { type: 'question_request', toolCallId: 'q2', questions: [], status: 'pending' },
+        { type: 'request', kind: 'question', requestId: 'q2', toolCallId: 'q2', payload: { questions: [] }, status: 'pending' },
       ]),
     ];
     expect(textOf(await collect(model.streamStep(request({ history }))))).toBe('clock broke');
@@ -285,7 +285,7 @@ describe('DEMO_SCRIPT', () => {
     const history = [
       message('user', [{ type: 'text', text: 'Plan my weekend' }]),
       message('assistant', [
-        { type: 'question_request', toolCallId: 'call_0_0', questions: [], status: 'success', resolution: 'answered', toolResult: '"Mood"="Slow and cozy"' },
+        { type: 'request', kind: 'question', requestId: 'call_0_0', toolCallId: 'call_0_0', payload: { questions: [] }, status: 'success', resolution: 'answered', response: { toolResult: '"Mood"="Slow and cozy"' } },
       ]),
     ];
     const plan = textOf(await collect(model.streamStep(request({ completedSteps: 1, history }))));

@@ -7,7 +7,9 @@ import type { Conversation, Message } from '../../src/schema/records';
 
 const now = 1_700_000_000_000;
 const conversation: Conversation = { id: 'c1', title: 'Old one', createdAt: now, updatedAt: now, runState: 'awaiting_input', completedSteps: 1 };
-const message: Message = {
+const question = { header: 'H', question: 'Q?', options: [{ label: 'A' }], multiple: false, custom: true };
+/** The message as version 1 stored it: its question in the shape before one request shape. */
+const versionOneMessage = {
   id: 'm1',
   conversationId: 'c1',
   seq: 0,
@@ -16,8 +18,9 @@ const message: Message = {
   createdAt: now,
   updatedAt: now,
   pendingQuestionId: 'call_0_0',
-  blocks: [{ type: 'question_request', toolCallId: 'call_0_0', status: 'pending', questions: [{ header: 'H', question: 'Q?', options: [{ label: 'A' }], multiple: false, custom: true }] }],
+  blocks: [{ type: 'question_request', toolCallId: 'call_0_0', status: 'pending', questions: [question] }],
 };
+const message: Message = { ...versionOneMessage, role: 'assistant', status: 'complete', blocks: [{ type: 'request', kind: 'question', requestId: 'call_0_0', toolCallId: 'call_0_0', status: 'pending', payload: { questions: [question] } }] };
 
 /** Builds a version-1 database with raw IndexedDB calls, exactly as the first release laid it out. */
 function buildVersionOneDatabase(name: string): Promise<void> {
@@ -34,7 +37,7 @@ function buildVersionOneDatabase(name: string): Promise<void> {
       database.createObjectStore('settings');
       database.createObjectStore('profiles', { keyPath: 'id' });
       conversations.put(conversation);
-      messages.put(message);
+      messages.put(versionOneMessage);
     };
     request.onsuccess = () => {
       request.result.close();

@@ -2,8 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { script, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, PHONE, SimulatedServer, testKeys } from './sync-simulation';
-import { CALL, ECHO, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
+import { CALL, ECHO, approvalIn, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
 import type { Message } from '../../src/schema/records';
+import type { Block } from '../../src/schema/blocks';
 import { open } from '../../src/worker/sync/documents/sync-crypto';
 import type { Proposal } from '../../src/schema/sync/sync';
 
@@ -46,7 +47,8 @@ describe('tool approvals across devices (sync)', { timeout: 60_000 }, () => {
     });
     expect(world.laptopTool.runs).toEqual(['a.txt']);
     expect(world.phoneTool.runs).toEqual([]);
-    expect(callIn(await phone.host.store.getMessage(target.messageId))).toMatchObject({ status: 'success', approval: { status: 'success', resolvedOn: PHONE } });
+    expect(callIn(await phone.host.store.getMessage(target.messageId))).toMatchObject({ status: 'success' });
+    expect(approvalIn(await phone.host.store.getMessage(target.messageId))).toMatchObject({ status: 'success', resolvedOn: PHONE });
   });
 
   it("Allow on the phone for arguments that no longer match the laptop's call is refused: nothing runs", async () => {
@@ -59,7 +61,7 @@ describe('tool approvals across devices (sync)', { timeout: 60_000 }, () => {
     // The laptop read the proposal and wrote its refusal back (decrypted here with the user's key).
     await world.replicator.settle(async () => (await proposalsOn(world.server)).some((proposal) => proposal.outcome?.reason === 'arguments_changed'));
     expect(world.laptopTool.runs).toEqual([]);
-    expect(callIn(await laptop.host.store.getMessage(target.messageId))?.approval?.status).toBe('pending');
+    expect(approvalIn(await laptop.host.store.getMessage(target.messageId))?.status).toBe('pending');
   });
 
   it('a call the laptop approved but had not run asks again on the phone after "Continue on this device": it never runs by itself', async () => {
@@ -67,14 +69,14 @@ describe('tool approvals across devices (sync)', { timeout: 60_000 }, () => {
     const { phone, laptop, target } = world;
     // The laptop's record says "approved, queued" (the laptop closed before running it), and the phone has that record.
     const stored = (await laptop.host.store.getMessage(target.messageId))!;
-    const approvedUnrun = { ...stored, updatedAt: stored.updatedAt + 1, blocks: stored.blocks.map((block) => (block.type === 'tool_call' ? { ...block, approval: { kind: 'permission' as const, status: 'success' as const, resolution: 'approved' as const, resolvedAt: 1 } } : block)) };
+    const approvedUnrun: Message = { ...stored, updatedAt: stored.updatedAt + 1, blocks: stored.blocks.map((block): Block => (block.type === 'request' && block.kind === 'permission' ? { ...block, status: 'success', resolution: 'approved', resolvedAt: 1 } : block)) };
     await phone.host.store.applyRemote({ messages: [approvedUnrun] });
     await laptop.host.sync.detach();
     world.replicator.mirrors.splice(0, 1);
     await phone.send({ type: 'conversation.takeOver', conversationId: target.conversationId });
     await phone.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) });
     await phone.send({ type: 'conversation.setProfile', conversationId: target.conversationId, profileId: (await phone.send({ type: 'settings.get' })).defaultProfileId });
-    expect(callIn(await phone.host.store.getMessage(target.messageId))?.approval?.status).toBe('pending');
+    expect(approvalIn(await phone.host.store.getMessage(target.messageId))?.status).toBe('pending');
     expect((await phone.host.store.getConversation(target.conversationId))?.runState).toBe('awaiting_input');
     await phone.send({ type: 'run.continue', conversationId: target.conversationId }).catch(() => undefined);
     expect(world.phoneTool.runs).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
-import { ECHO, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
+import { ECHO, approvalIn, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
 import type { Proposal, SyncPayload } from '../../src/schema/sync/sync';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
 import { open } from '../../src/worker/sync/documents/sync-crypto';
@@ -52,8 +52,9 @@ async function allowedOnPhoneThenLaptopClosed(seed: number) {
   const reopened: TestTab = await openTab({ databaseName: laptopDatabase, locks: memoryLocks(), tools: [tool.tool] });
   await reopened.host.runs.recoverAll();
   const engine = await reopened.host.sync.attach(laptopMirror, await testKeys(), LAPTOP);
-  const repaired = callIn(await reopened.host.store.getMessage(target.messageId));
-  expect(repaired).toMatchObject({ status: 'interrupted', approval: { kind: 'rerun', status: 'pending' } });
+  const repaired = await reopened.host.store.getMessage(target.messageId);
+  expect(callIn(repaired)).toMatchObject({ status: 'interrupted' });
+  expect(approvalIn(repaired)).toMatchObject({ kind: 'rerun', status: 'pending' });
   // From here a call returns at once, so a wrongly applied Allow would run and end (and be counted).
   tool.state.hold = false;
   /** The laptop read the replayed revision: it refused it, or (the attack) it ran the call again. */
@@ -68,15 +69,16 @@ describe('a hostile sync server replays old revisions', { timeout: 60_000 }, () 
     // The laptop reads the replayed revision (the server's newest) and refuses it; nothing else moves.
     await world.replicator.settle(world.sawReplay);
     expect(world.tool.runs).toEqual(['a.txt']);
-    const call = callIn(await world.laptop.host.store.getMessage(world.target.messageId));
-    expect(call).toMatchObject({ status: 'interrupted', approval: { kind: 'rerun', status: 'pending' } });
-    expect(call?.approval?.resolvedOn).toBeUndefined();
+    const stored = await world.laptop.host.store.getMessage(world.target.messageId);
+    expect(callIn(stored)).toMatchObject({ status: 'interrupted' });
+    expect(approvalIn(stored)).toMatchObject({ kind: 'rerun', status: 'pending' });
+    expect(approvalIn(stored)?.resolvedOn).toBeUndefined();
     expect((await world.laptop.host.store.getConversation(world.target.conversationId))?.runState).toBe('awaiting_input');
   });
 
   it('the rerun runs once the phone allows that rerun, and the replayed old Allow still does nothing after it', async () => {
     const world = await allowedOnPhoneThenLaptopClosed(32);
-    await world.replicator.settle(async () => callIn(await world.phone.host.store.getMessage(world.target.messageId))?.approval?.kind === 'rerun');
+    await world.replicator.settle(async () => approvalIn(await world.phone.host.store.getMessage(world.target.messageId))?.kind === 'rerun');
     const result = await world.phone.send({ type: 'request.resolve', ...world.target, approved: true });
     expect(result).toMatchObject({ proposedTo: LAPTOP });
     await world.replicator.settle(async () => world.tool.runs.length === 2 && !world.laptop.host.runs.isRunningHere(world.target.conversationId));
@@ -126,7 +128,7 @@ describe('proposals that name no request', { timeout: 60_000 }, () => {
     await phone.host.sync.propose(conversationId, { type: 'request.resolve', conversationId, messageId: target.messageId, requestId: target.requestId, approved: true });
     await replicator.settle(async () => (await proposalsOn(server)).some(({ proposal }) => proposal.outcome?.reason === 'outdated_device'));
     expect(tool.runs).toEqual([]);
-    expect(callIn(await laptop.host.store.getMessage(target.messageId))?.approval?.status).toBe('pending');
+    expect(approvalIn(await laptop.host.store.getMessage(target.messageId))?.status).toBe('pending');
   });
 });
 

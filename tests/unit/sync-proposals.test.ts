@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
 import { LAPTOP, PHONE, SimulatedMirror, SimulatedReplicator, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
-import type { QuestionRequestBlock } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
 import { SyncPayload } from '../../src/schema/sync/sync';
 import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
@@ -34,9 +34,9 @@ async function world(seed: number): Promise<World> {
   return simulatedDevices(seed, { prepare: async (laptop) => void (await laptop.send({ type: 'settings.update', script: script([ASK, ECHO, ECHO]) })) });
 }
 
-function questionOf(message: Message | undefined): QuestionRequestBlock {
-  const block = message?.blocks.find((candidate) => candidate.type === 'question_request');
-  if (!block || block.type !== 'question_request') throw new Error('no question block');
+function questionOf(message: Message | undefined): QuestionRequest {
+  const block = message?.blocks.find((candidate) => candidate.type === 'request' && candidate.kind === 'question');
+  if (!block || block.type !== 'request' || block.kind !== 'question') throw new Error('no question block');
   return block;
 }
 
@@ -77,7 +77,7 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     expect(questionOf(await current.phone.host.store.getMessage(target.messageId)).status).toBe('pending');
     await settleAnswered(current, target);
     const question = questionOf(await current.laptop.host.store.getMessage(target.messageId));
-    expect(question).toMatchObject({ status: 'success', resolution: 'answered', answers: [{ selected: ['City'] }], resolvedOn: PHONE });
+    expect(question).toMatchObject({ status: 'success', resolution: 'answered', response: { answers: [{ selected: ['City'] }] }, resolvedOn: PHONE });
     const messages = await current.laptop.host.store.listMessages(target.conversationId);
     expect(textOf(messages.at(-1))).toBe('Got: User has answered your questions: "Where to?"="City". You can now continue with the user\'s answers in mind.');
     expect((await current.laptop.host.store.getConversation(target.conversationId))?.completedSteps).toBe(2);
@@ -120,7 +120,7 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
       // One outcome: the device named in it is the one whose answers it holds; a losing click was refused.
       const winner = onLaptop.resolvedOn?.id === PHONE.id ? 'phone' : 'laptop';
       winners.add(winner);
-      expect(onLaptop.answers).toEqual([{ selected: [winner === 'phone' ? phoneChoice : laptopChoice] }]);
+      expect(onLaptop.response?.answers).toEqual([{ selected: [winner === 'phone' ? phoneChoice : laptopChoice] }]);
       expect(laptopClick).toBe(winner === 'laptop' ? 'applied' : 'already_resolved');
       const messages = await current.laptop.host.store.listMessages(target.conversationId);
       expect(messages.filter((message) => message.role === 'assistant' && textOf(message).startsWith('Got:'))).toHaveLength(1);
@@ -140,11 +140,11 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     expect(questionOf(await current.laptop.host.store.getMessage(target.messageId)).status).toBe('pending');
     current.replicator.setOffline(current.phoneMirror, false);
     await settleAnswered(current, target);
-    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId))).toMatchObject({ answers: [{ selected: ['Beach'] }], resolvedOn: PHONE });
+    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId))).toMatchObject({ response: { answers: [{ selected: ['Beach'] }] }, resolvedOn: PHONE });
     // The same answer proposed again (a retried click) does not resolve anything twice.
     await current.phone.send(answerCommand(target, [{ selected: ['City'] }])).catch(() => undefined);
     await current.replicator.settle();
-    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId)).answers).toEqual([{ selected: ['Beach'] }]);
+    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId)).response?.answers).toEqual([{ selected: ['Beach'] }]);
     expect((await current.laptop.host.store.getConversation(target.conversationId))?.completedSteps).toBe(2);
   });
 
@@ -199,7 +199,7 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     const id = await documentId(await keys(), 'proposal', target.conversationId, `request:${target.messageId}:${target.toolCallId}`, PHONE.id);
     await new SealedDocuments(current.phoneMirror, await keys()).write(id, { ...old, proposal: { ...old.proposal, id } } as unknown as SyncPayload);
     await settleAnswered(current, target);
-    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId))).toMatchObject({ status: 'success', answers: [{ selected: ['City'] }], resolvedOn: PHONE });
+    expect(questionOf(await current.laptop.host.store.getMessage(target.messageId))).toMatchObject({ status: 'success', response: { answers: [{ selected: ['City'] }] }, resolvedOn: PHONE });
     expect((await current.laptop.host.store.listMessages(target.conversationId)).filter((message) => message.role === 'assistant')).toHaveLength(2);
   });
 

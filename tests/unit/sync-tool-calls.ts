@@ -4,6 +4,7 @@ import { simulatedDevices } from './sync-simulation';
 import { zodTool } from '../../src/core/tools/tools';
 import type { Tool } from '../../src/core/tools/tool';
 import type { ToolCallBlock } from '../../src/schema/blocks';
+import { approvalOf } from '../../src/schema/approvals';
 import type { Message } from '../../src/schema/records';
 
 /** The laptop's model calls `write_file`, an MCP tool that asks first; then replies with what it saw. */
@@ -32,6 +33,12 @@ export function countingTool({ hold = false } = {}) {
 }
 
 export const callIn = (message: Message | undefined) => message?.blocks.find((block): block is ToolCallBlock => block.type === 'tool_call');
+
+/** The approval asked about the message's tool call, beside it. */
+export const approvalIn = (message: Message | undefined) => {
+  const call = callIn(message);
+  return call && message ? approvalOf(message.blocks, call) : undefined;
+};
 
 /** Two synced devices; the laptop's agent has asked to run `write_file`, and the phone lists that approval as pending. */
 export async function toolCallWaitingOnPhone(seed: number, tabs: { laptop?: Partial<TabOptions>; phone?: Partial<TabOptions> }) {

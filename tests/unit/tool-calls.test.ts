@@ -69,7 +69,7 @@ describe('processToolCalls: the question must be the only or the last call', () 
     expect(await run()).toEqual({ kind: 'paused' });
     expect(order).toEqual(['first', 'second']);
     expect(message.blocks[0]).toEqual({ type: 'tool_call', toolCallId: calls[0]!.toolCallId, toolName: 'first', args: { value: 'a' }, status: 'success', result: 'first done' });
-    expect(message.blocks[2]).toMatchObject({ type: 'question_request', toolCallId: calls[2]!.toolCallId, status: 'pending' });
+    expect(message.blocks[2]).toMatchObject({ type: 'request', kind: 'question', requestId: calls[2]!.toolCallId, status: 'pending' });
     expect(message.pendingRequestId).toBe(calls[2]!.toolCallId);
   });
 
@@ -156,8 +156,9 @@ describe('processToolCalls: permissions and Stop', () => {
     expect(asked.executions).toEqual([]);
     expect(later.executions).toEqual([]);
     expect(saves.at(-1)!.runState).toBe('awaiting_input');
-    expect(toolBlock(message.blocks[0])).toMatchObject({ status: 'pending', approval: { kind: 'permission', status: 'pending' } });
-    expect(toolBlock(message.blocks[1]).status).toBe('pending');
+    expect(toolBlock(message.blocks[0])).toMatchObject({ status: 'pending' });
+    expect(message.blocks[1]).toMatchObject({ type: 'request', kind: 'permission', status: 'pending', requestId: toolBlock(message.blocks[0]).toolCallId });
+    expect(toolBlock(message.blocks[2]).status).toBe('pending');
     expect(message.pendingRequestId).toBe(toolBlock(message.blocks[0]).toolCallId);
   });
 
@@ -165,7 +166,8 @@ describe('processToolCalls: permissions and Stop', () => {
     const asked = spyTool('asked', async (input) => `ran ${input.value}`, 'ask');
     const { message, run } = harness([call('asked', { value: 'model' })], [asked.tool]);
     const edited = { ...toolBlock(message.blocks[0]), args: { value: 'user' } };
-    message.blocks[0] = { ...edited, approval: { kind: 'permission', status: 'success', resolution: 'edited', originalArgs: { value: 'model' }, binding: bindingFor(edited) } };
+    message.blocks[0] = { ...edited, originalArgs: { value: 'model' }, binding: bindingFor(edited) };
+    message.blocks.splice(1, 0, { type: 'request', kind: 'permission', requestId: edited.toolCallId, toolCallId: edited.toolCallId, status: 'success', resolution: 'edited', payload: { toolName: edited.toolName } });
     expect(await run()).toEqual({ kind: 'done', invalid: 0 });
     expect(asked.executions).toEqual([{ value: 'user' }]);
     expect(toolBlock(message.blocks[0]).result).toBe('The user edited the arguments before this call ran. It ran with: {"value":"user"}.\n\nran user');

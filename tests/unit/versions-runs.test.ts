@@ -16,7 +16,7 @@ function linesOf(request: ModelRequest): string[] {
   return request.history.map((message) => {
     const parts = message.blocks.map((block) => {
       if (block.type === 'text') return block.text;
-      if (block.type === 'question_request') return `[question: ${block.toolResult ?? block.status}]`;
+      if (block.type === 'request' && block.kind === 'question') return `[question: ${block.response?.toolResult ?? block.status}]`;
       if (block.type === 'tool_call') return `[${block.toolName}]`;
       return '';
     });

@@ -3,24 +3,23 @@ import type { Block, ToolCallBlock } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import { visibleFileName } from '../../schema/attachments/file-name';
 import type { AttachmentContent, HistoryExchange, PromptAssistantPart, PromptMessage, PromptToolResult, PromptUserPart } from '../run/model';
-import { questionInHistory } from '../requests/question-tool';
+import { requestInHistory } from '../requests/requests';
 
 /** How a block of an assistant message appears in the history: text, a tool exchange, or nothing. */
 type BlockHistory = { kind: 'text'; text: string } | { kind: 'exchange'; exchange: HistoryExchange } | undefined;
 
 /**
  * Each block kind's history form (`toHistory`). Reasoning and errors are never sent back; a call not finished yet is
- * not sent at all (a provider rejects a call that has no result); an elicitation is reported by its tool's own result.
- * A request a tool asked (a question) is shown as that tool says (see `questionInHistory`).
+ * not sent at all (a provider rejects a call that has no result). A request is shown as its kind says (`toHistory` of
+ * its descriptor, core/requests/requests.ts): a question as its tool's call; an approval and a form by their call's result.
  */
 const TO_HISTORY: { [Kind in Block['type']]: (block: Extract<Block, { type: Kind }>) => BlockHistory } = {
   text: (block) => (block.text === '' ? undefined : { kind: 'text', text: block.text }),
   reasoning: () => undefined,
   error: () => undefined,
-  elicitation_request: () => undefined,
   tool_call: toolCallInHistory,
-  question_request: (block) => {
-    const exchange = questionInHistory(block);
+  request: (block) => {
+    const exchange = requestInHistory(block);
     return exchange && { kind: 'exchange', exchange };
   },
 };
@@ -38,7 +37,7 @@ function toolCallInHistory(block: ToolCallBlock): BlockHistory {
     exchange: {
       toolCallId: block.toolCallId,
       toolName: block.toolName,
-      input: asToolInput(block.approval?.originalArgs ?? block.args),
+      input: asToolInput(block.originalArgs ?? block.args),
       output: block.status === 'success' ? { type: 'text', value: block.result } : { type: 'error-text', value: block.result },
     },
   };

@@ -13,7 +13,7 @@ export function bindingFor(block: Pick<ToolCallBlock, 'toolName' | 'args' | 'sou
 
 /** Whether a stored call's approval was given for exactly this call of exactly this tool, as configured now. */
 export function approvalHolds(block: ToolCallBlock, tool: Pick<Tool, 'name' | 'source'>): boolean {
-  const binding = block.approval?.status === 'success' ? block.approval.binding : undefined;
+  const binding = block.binding;
   if (!binding) return false;
   return binding.toolName === block.toolName && binding.toolName === tool.name && binding.origin === (tool.source?.origin ?? '') && binding.argsHash === argumentsDigest(block.args);
 }

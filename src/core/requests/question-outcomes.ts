@@ -1,5 +1,5 @@
 import type { Question, QuestionAnswer } from '../../schema/forms/question';
-import type { QuestionRequestBlock, QuestionResolution } from '../../schema/blocks';
+import type { QuestionRequest, QuestionResolution } from '../../schema/blocks';
 import type { ErrorReason } from '../../schema/protocol';
 
 /**
@@ -33,25 +33,25 @@ export const DISMISSED_RESULT_TEXT =
   'The user dismissed these questions without answering. Do not ask them again unless the user asks you to; wait for what the user writes next.';
 export const STOPPED_RESULT_TEXT = 'The user stopped the run before answering these questions.';
 
-/** Builds the resolved block: one outcome, its answers, and the tool result the model will read. */
+/** Builds the resolved request: one outcome, its answers, and the tool result the model will read. */
 export function resolveQuestionBlock(
-  block: QuestionRequestBlock,
+  request: QuestionRequest,
   resolution: QuestionResolution,
   details: { now: number; answers?: QuestionAnswer[]; answerMessageId?: string },
-): QuestionRequestBlock {
-  const { draft, ...rest } = block;
-  const resolved: QuestionRequestBlock = {
+): QuestionRequest {
+  const { draft, ...rest } = request;
+  const response: NonNullable<QuestionRequest['response']> = { toolResult: toolResultText(request.payload.questions, resolution, details.answers) };
+  if (resolution === 'answered' && details.answers) response.answers = details.answers;
+  if (details.answerMessageId) response.answerMessageId = details.answerMessageId;
+  return {
     ...rest,
     // A reply in chat closes the form; what was filled in but not sent stays on record (and on screen), not lost.
     ...(resolution === 'chat' && draft && draft.answers.some((answer) => answer.selected.length > 0 || answer.other?.trim()) ? { draft } : {}),
     status: resolution === 'answered' || resolution === 'chat' ? 'success' : 'denied',
     resolution,
     resolvedAt: details.now,
-    toolResult: toolResultText(block.questions, resolution, details.answers),
+    response,
   };
-  if (resolution === 'answered' && details.answers) resolved.answers = details.answers;
-  if (details.answerMessageId) resolved.answerMessageId = details.answerMessageId;
-  return resolved;
 }
 
 function toolResultText(questions: Question[], resolution: QuestionResolution, answers?: QuestionAnswer[]): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QuestionToolInput, QUESTION_LIMITS } from '../../schema/forms/question';
-import type { QuestionRequestBlock } from '../../schema/blocks';
+import type { QuestionRequest } from '../../schema/blocks';
 import type { HistoryExchange } from '../run/model';
 
 export const QUESTION_TOOL_NAME = 'question';
@@ -98,13 +98,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * How an answered question appears in the model's history: a call of this tool with `{ questions }`, and the block's
  * tool result. A pending question is not sent (a provider rejects a call that has no result).
  */
-export function questionInHistory(block: QuestionRequestBlock): HistoryExchange | undefined {
-  if (block.status === 'pending') return undefined;
+export function questionInHistory(request: QuestionRequest): HistoryExchange | undefined {
+  if (request.status === 'pending') return undefined;
   return {
-    toolCallId: block.toolCallId,
+    toolCallId: request.toolCallId,
     toolName: QUESTION_TOOL_NAME,
-    input: { questions: block.questions },
-    output: { type: 'text', value: block.toolResult ?? fallbackQuestionResult(block.resolution) },
+    input: { questions: request.payload.questions },
+    output: { type: 'text', value: request.response?.toolResult ?? fallbackQuestionResult(request.resolution) },
   };
 }
 

@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import type { ElicitationRequestBlock, QuestionRequestBlock, ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, Block, ElicitationRequest, QuestionRequest, ToolCallBlock } from '../../schema/blocks';
 import type { DeviceRef } from '../../schema/sync/device';
 import type { Message, RunState } from '../../schema/records';
 import type { ErrorReason, ResolvedOutcome } from '../../schema/protocol';
 import { QuestionAnswer } from '../../schema/forms/question';
+import type { HistoryExchange } from '../run/model';
 import { bindingFor } from './approval-binding';
 import { checkAnswers, resolveQuestionBlock } from './question-outcomes';
-import { bindingMatches, requestIdOf, withPendingIndex } from './request-ids';
-import { requestKindOf, type RequestBinding, type RequestBlock } from './request-kinds';
+import { questionInHistory } from './question-tool';
+import { bindingMatches, withPendingIndex } from './request-ids';
+import { requestKindOf, type RequestBinding, type RequestBlock, type RequestKind, type RequestOf } from './request-kinds';
 import type { ArgumentsCheck } from '../tools/tool';
 import { CHAT_INSTEAD_OF_APPROVAL_TEXT, deniedText, skippedAfterInterruptionText, STOPPED_BEFORE_TOOL_TEXT } from '../tools/tool-outcomes';
 
@@ -21,156 +23,187 @@ export interface RequestResolution {
   reason?: string;
   /** With approved false: dismissed without deciding (MCP "cancel") rather than refused ("decline"). */
   cancel?: boolean;
-  /** With sync on: the device where the user decided, stamped on the resolved block (`resolvedOn`). */
+  /** With sync on: the device where the user decided, stamped on the resolved request (`resolvedOn`). */
   device?: DeviceRef;
   /** The request the user saw and decided (another device's proposal names it): any other is refused, never decided. */
   expect?: RequestBinding;
 }
 
+/** A request as resolved or closed, and its tool call when that changes too (an approval decides whether its call runs). */
+export interface RequestChange<R extends RequestBlock = RequestBlock> {
+  request: R;
+  call?: ToolCallBlock;
+}
+
 type ResolveResult =
-  | { ok: true; block: RequestBlock; runState: RunState }
+  | { ok: true; change: RequestChange; runState: RunState }
   /** Refused params: `reason` and `params` for the UI to word, `message` in English (the checker's words). */
   | { ok: false; field: string; message: string; reason: ErrorReason; params: Record<string, string | number> };
 
 export interface ResolveContext {
   now: number;
   /** Checks edited tool arguments against the tool's schema. */
-  checkArgs(block: ToolCallBlock, params: unknown): ArgumentsCheck;
+  checkArgs(call: ToolCallBlock, params: unknown): ArgumentsCheck;
   /** Checks an elicitation's accepted content against the schema the server asked for. */
-  checkContent(block: ElicitationRequestBlock, content: unknown): ArgumentsCheck;
+  checkContent(request: ElicitationRequest, content: unknown): ArgumentsCheck;
 }
 
 /**
- * How the user's response resolves one kind of request: the second half of its descriptor (core/requests/request-kinds.ts has
- * the first), kept apart because the first screen lists and repairs requests without loading this.
+ * How the user's response resolves one kind of request, and how the model is shown it: the second half of its
+ * descriptor (core/requests/request-kinds.ts has the first), kept apart because the first screen lists and repairs
+ * requests without loading this. `call` is the tool call the request asks about, when the message holds it.
  */
-export interface RequestResolver<B extends RequestBlock> {
-  /** The resolved block, with the response checked against what was asked; or why the response is refused. */
-  resolve(block: B, resolution: RequestResolution, context: ResolveContext): ResolveResult;
+export interface RequestResolver<R extends RequestBlock> {
+  /** The resolved request, with the response checked against what was asked; or why the response is refused. */
+  resolve(request: R, call: ToolCallBlock | undefined, resolution: RequestResolution, context: ResolveContext): ResolveResult;
   /** Closed because the user replied in chat instead (the message follows as their answer). */
-  closeByChat(block: B, now: number, answerMessageId: string): B;
+  closeByChat(request: R, call: ToolCallBlock | undefined, now: number, answerMessageId: string): RequestChange<R>;
   /** Closed by Stop. */
-  closeByStop(block: B, now: number): B;
+  closeByStop(request: R, call: ToolCallBlock | undefined, now: number): RequestChange<R>;
+  /** Its history form: the tool exchange the model is shown for it, if it stands for its call (see core/prompt/history.ts). */
+  toHistory(request: R): HistoryExchange | undefined;
 }
 
 const QuestionParams = z.object({ answers: z.array(QuestionAnswer).min(1).max(4) });
 
-const QUESTION: RequestResolver<QuestionRequestBlock> = {
-  resolve(block, resolution, { now }) {
-    if (!resolution.approved) return { ok: true, block: resolveQuestionBlock(block, 'dismissed', { now }), runState: 'idle' };
+const QUESTION: RequestResolver<QuestionRequest> = {
+  resolve(request, _call, resolution, { now }) {
+    if (!resolution.approved) return { ok: true, change: { request: resolveQuestionBlock(request, 'dismissed', { now }) }, runState: 'idle' };
     const params = QuestionParams.safeParse(resolution.params);
-    if (!params.success) return { ok: false, field: 'params.answers', reason: 'answer_count', params: { expected: block.questions.length, got: 0 }, message: 'Answers are missing or malformed.' };
-    const check = checkAnswers(block.questions, params.data.answers);
+    const questions = request.payload.questions;
+    if (!params.success) return { ok: false, field: 'params.answers', reason: 'answer_count', params: { expected: questions.length, got: 0 }, message: 'Answers are missing or malformed.' };
+    const check = checkAnswers(questions, params.data.answers);
     if (!check.ok) return { ok: false, field: check.field, reason: check.reason, params: check.params, message: check.message };
-    return { ok: true, block: resolveQuestionBlock(block, 'answered', { now, answers: check.answers }), runState: 'running' };
+    return { ok: true, change: { request: resolveQuestionBlock(request, 'answered', { now, answers: check.answers }) }, runState: 'running' };
   },
-  closeByChat: (block, now, answerMessageId) => resolveQuestionBlock(block, 'chat', { now, answerMessageId }),
-  closeByStop: (block, now) => resolveQuestionBlock(block, 'stopped', { now }),
+  closeByChat: (request, _call, now, answerMessageId) => ({ request: resolveQuestionBlock(request, 'chat', { now, answerMessageId }) }),
+  closeByStop: (request, _call, now) => ({ request: resolveQuestionBlock(request, 'stopped', { now }) }),
+  toHistory: questionInHistory,
 };
 
-const APPROVAL: RequestResolver<ToolCallBlock> = {
+const APPROVAL: RequestResolver<ApprovalRequest> = {
   resolve: resolveApproval,
-  closeByChat: (block, now) => ({
-    ...block,
-    status: block.approval?.kind === 'rerun' ? 'interrupted' : 'denied',
-    approval: { ...block.approval!, status: 'denied', resolution: 'chat', resolvedAt: now },
-    result: CHAT_INSTEAD_OF_APPROVAL_TEXT,
+  closeByChat: (request, call, now) => ({
+    request: { ...request, status: 'denied', resolution: 'chat', resolvedAt: now },
+    ...(call ? { call: { ...call, status: request.kind === 'rerun' ? 'interrupted' : 'denied', result: CHAT_INSTEAD_OF_APPROVAL_TEXT } } : {}),
   }),
-  closeByStop: (block, now) => {
-    const rerun = block.approval?.kind === 'rerun';
-    return { ...block, status: rerun ? 'interrupted' : 'stopped', approval: { ...block.approval!, status: 'denied', resolution: 'stopped', resolvedAt: now }, result: rerun ? skippedAfterInterruptionText() : STOPPED_BEFORE_TOOL_TEXT };
+  closeByStop: (request, call, now) => {
+    const rerun = request.kind === 'rerun';
+    const closed: ApprovalRequest = { ...request, status: 'denied', resolution: 'stopped', resolvedAt: now };
+    return { request: closed, ...(call ? { call: { ...call, status: rerun ? 'interrupted' : 'stopped', result: rerun ? skippedAfterInterruptionText() : STOPPED_BEFORE_TOOL_TEXT } } : {}) };
   },
+  // Its call is shown, with what ran (see core/prompt/history.ts).
+  toHistory: () => undefined,
 };
 
-function resolveApproval(block: ToolCallBlock, resolution: RequestResolution, context: ResolveContext): ResolveResult {
+function resolveApproval(request: ApprovalRequest, call: ToolCallBlock | undefined, resolution: RequestResolution, context: ResolveContext): ResolveResult {
   const { now } = context;
-  const approval = block.approval!;
+  if (!call) return { ok: false, field: 'requestId', reason: 'request_changed', params: {}, message: 'The tool call this asked about is gone.' };
   if (!resolution.approved) {
     const reason = resolution.reason?.trim();
-    const denied = { ...approval, status: 'denied' as const, resolution: 'denied' as const, resolvedAt: now, ...(reason ? { reason } : {}) };
+    const denied: ApprovalRequest = { ...request, status: 'denied', resolution: 'denied', resolvedAt: now, ...(reason ? { response: { reason } } : {}) };
     // A skipped re-run keeps its "interrupted" record; a refused call is denied. Either way the model is told and goes on.
-    if (approval.kind === 'rerun') return { ok: true, block: { ...block, approval: denied, result: skippedAfterInterruptionText() }, runState: 'running' };
-    return { ok: true, block: { ...block, status: 'denied', approval: denied, result: deniedText(reason) }, runState: 'running' };
+    if (request.kind === 'rerun') return { ok: true, change: { request: denied, call: { ...call, result: skippedAfterInterruptionText() } }, runState: 'running' };
+    return { ok: true, change: { request: denied, call: { ...call, status: 'denied', result: deniedText(reason) } }, runState: 'running' };
   }
-  let args = block.args;
+  let args = call.args;
   let edited = false;
-  if (resolution.params !== undefined && JSON.stringify(resolution.params) !== JSON.stringify(block.args)) {
-    const check = context.checkArgs(block, resolution.params);
-    if (!check.ok) return { ok: false, field: 'params', reason: 'arguments_invalid', params: { tool: block.toolName }, message: check.error };
+  if (resolution.params !== undefined && JSON.stringify(resolution.params) !== JSON.stringify(call.args)) {
+    const check = context.checkArgs(call, resolution.params);
+    if (!check.ok) return { ok: false, field: 'params', reason: 'arguments_invalid', params: { tool: call.toolName }, message: check.error };
     args = check.value;
     edited = true;
   }
   // Bound to what the user saw and approved here: the loop runs nothing that no longer matches it.
-  const binding = bindingFor({ toolName: block.toolName, args, source: block.source });
-  const approved = { ...approval, status: 'success' as const, resolution: edited ? ('edited' as const) : ('approved' as const), resolvedAt: now, binding, ...(edited ? { originalArgs: block.args } : {}) };
+  const binding = bindingFor({ toolName: call.toolName, args, source: call.source });
+  const approved: ApprovalRequest = { ...request, status: 'success', resolution: edited ? 'edited' : 'approved', resolvedAt: now };
   // Queued again: the loop runs it next, from storage. The schema kept for editing is no longer needed.
-  const next: ToolCallBlock = { ...block, args, status: 'pending', approval: approved };
+  const next: ToolCallBlock = { ...call, args, status: 'pending', binding, ...(edited ? { originalArgs: call.args } : {}) };
   delete next.result;
   if (next.source?.inputSchema) {
     const { inputSchema: _schema, ...source } = next.source;
     next.source = source;
   }
-  return { ok: true, block: next, runState: 'running' };
+  return { ok: true, change: { request: approved, call: next }, runState: 'running' };
 }
 
-const ELICITATION: RequestResolver<ElicitationRequestBlock> = {
-  resolve(block, resolution, context) {
+const ELICITATION: RequestResolver<ElicitationRequest> = {
+  resolve(request, _call, resolution, context) {
     if (!resolution.approved) {
-      return { ok: true, block: { ...block, status: 'denied', resolution: resolution.cancel ? 'cancelled' : 'declined', resolvedAt: context.now }, runState: 'running' };
+      return { ok: true, change: { request: { ...request, status: 'denied', resolution: resolution.cancel ? 'cancelled' : 'declined', resolvedAt: context.now } }, runState: 'running' };
     }
-    const check = context.checkContent(block, resolution.params ?? {});
-    if (!check.ok) return { ok: false, field: 'params', reason: 'form_invalid', params: { server: block.serverName }, message: check.error };
-    return { ok: true, block: { ...block, status: 'success', resolution: 'accepted', content: check.value as Record<string, unknown>, resolvedAt: context.now }, runState: 'running' };
+    const check = context.checkContent(request, resolution.params ?? {});
+    if (!check.ok) return { ok: false, field: 'params', reason: 'form_invalid', params: { server: request.payload.serverName }, message: check.error };
+    const accepted: ElicitationRequest = { ...request, status: 'success', resolution: 'accepted', response: { content: check.value as Record<string, unknown> }, resolvedAt: context.now };
+    return { ok: true, change: { request: accepted }, runState: 'running' };
   },
-  closeByChat: (block, now) => ({ ...block, status: 'denied', resolution: 'cancelled', resolvedAt: now }),
-  closeByStop: (block, now) => ({ ...block, status: 'denied', resolution: 'stopped', resolvedAt: now }),
+  closeByChat: (request, _call, now) => ({ request: { ...request, status: 'denied', resolution: 'cancelled', resolvedAt: now } }),
+  closeByStop: (request, _call, now) => ({ request: { ...request, status: 'denied', resolution: 'stopped', resolvedAt: now } }),
+  // Its tool's own result reports it.
+  toHistory: () => undefined,
 };
 
-const RESOLVERS: { readonly [Type in RequestBlock['type']]: RequestResolver<Extract<RequestBlock, { type: Type }>> } = {
-  question_request: QUESTION,
-  tool_call: APPROVAL,
-  elicitation_request: ELICITATION,
+const RESOLVERS: { readonly [K in RequestKind]: RequestResolver<RequestOf<K>> } = {
+  question: QUESTION,
+  permission: APPROVAL,
+  rerun: APPROVAL,
+  elicitation: ELICITATION,
 };
 
-function resolverOf(block: RequestBlock): RequestResolver<RequestBlock> {
-  return RESOLVERS[block.type] as RequestResolver<RequestBlock>;
+function resolverOf(request: RequestBlock): RequestResolver<RequestBlock> {
+  return RESOLVERS[request.kind] as unknown as RequestResolver<RequestBlock>;
 }
 
-/** The message with `block` in place of the request of the same id, and its pending-request index field recomputed. */
-export function withRequest(message: Message, block: RequestBlock, now: number): Message {
-  const id = requestIdOf(block);
-  const blocks = message.blocks.map((existing) => (requestIdOf(existing) === id && existing.type === block.type ? block : existing));
+/** The tool call `request` asks about, if the message holds it. */
+function callOf(message: Message, request: RequestBlock): ToolCallBlock | undefined {
+  return message.blocks.find((block): block is ToolCallBlock => block.type === 'tool_call' && block.toolCallId === request.toolCallId);
+}
+
+/** The message with the request (and its call) of `change` in place, and its pending-request index field recomputed. */
+export function withRequest(message: Message, change: RequestChange, now: number): Message {
+  const { request, call } = change;
+  const blocks = message.blocks.map((block): Block => {
+    if (block.type === 'request' && block.requestId === request.requestId) return request;
+    if (call && block.type === 'tool_call' && block.toolCallId === call.toolCallId) return call;
+    return block;
+  });
   return withPendingIndex({ ...message, blocks, updatedAt: now });
 }
 
 /**
- * The resolved block for a pending request, and the conversation's run state after it; or why the params are refused.
- * Pure: the store calls it inside its compare-and-set transaction.
+ * The resolved request (and its call) for a pending request, and the conversation's run state after it; or why the
+ * params are refused. Pure: the store calls it inside its compare-and-set transaction.
  */
-export function resolveRequest(block: RequestBlock, resolution: RequestResolution, context: ResolveContext): ResolveResult {
-  if (resolution.expect && !bindingMatches(block, resolution.expect)) {
+export function resolveRequest(message: Message, request: RequestBlock, resolution: RequestResolution, context: ResolveContext): ResolveResult {
+  if (resolution.expect && !bindingMatches(request, resolution.expect)) {
     return { ok: false, field: 'requestId', reason: 'request_changed', params: {}, message: 'This is not the request that was decided: it was asked again since.' };
   }
-  const result = resolverOf(block).resolve(block, resolution, context);
-  return result.ok && resolution.device ? { ...result, block: stampDevice(result.block, resolution.device) } : result;
+  const result = resolverOf(request).resolve(request, callOf(message, request), resolution, context);
+  return result.ok && resolution.device ? { ...result, change: { ...result.change, request: stampDevice(result.change.request, resolution.device) } } : result;
 }
 
-/** The resolved block marked with the device where the user decided. */
-export function stampDevice(block: RequestBlock, device: DeviceRef): RequestBlock {
-  return requestKindOf(block)!.stamp(block, device);
+/** The resolved request marked with the device where the user decided. */
+export function stampDevice<R extends RequestBlock>(request: R, device: DeviceRef): R {
+  return { ...request, resolvedOn: device };
 }
 
-/** A pending request closed because the user replied in chat instead (the message follows as their answer). */
-export function resolveByChat(block: RequestBlock, now: number, answerMessageId: string): RequestBlock {
-  return resolverOf(block).closeByChat(block, now, answerMessageId);
+/** The message with a pending request closed because the user replied in chat instead (the message follows as their answer). */
+export function closeByChat(message: Message, request: RequestBlock, now: number, answerMessageId: string, device?: DeviceRef): Message {
+  const change = resolverOf(request).closeByChat(request, callOf(message, request), now, answerMessageId);
+  return withRequest(message, device ? { ...change, request: stampDevice(change.request, device) } : change, now);
 }
 
-/** A pending request closed by Stop. */
-export function resolveByStop(block: RequestBlock, now: number): RequestBlock {
-  return resolverOf(block).closeByStop(block, now);
+/** The message with a pending request closed by Stop. */
+export function closeByStop(message: Message, request: RequestBlock, now: number): Message {
+  return withRequest(message, resolverOf(request).closeByStop(request, callOf(message, request), now), now);
 }
 
 /** What a second resolution is told: how the request was resolved first. */
-export function resolvedOutcomeOf(block: RequestBlock): ResolvedOutcome {
-  return requestKindOf(block)!.outcome(block);
+export function resolvedOutcomeOf(request: RequestBlock): ResolvedOutcome {
+  return requestKindOf(request).outcome(request);
+}
+
+/** How the model is shown `request` (see RequestResolver.toHistory). */
+export function requestInHistory(request: RequestBlock): HistoryExchange | undefined {
+  return resolverOf(request).toHistory(request);
 }

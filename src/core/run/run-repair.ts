@@ -1,6 +1,7 @@
 import type { Message } from '../../schema/records';
-import { isPendingRequest, syncPendingIndex } from '../requests/request-ids';
-import { needsLiveRun, requestKindOf, type RequestBlock } from '../requests/request-kinds';
+import type { Block } from '../../schema/blocks';
+import { askApproval, awaitsApproval, isPendingRequest, syncPendingIndex, withApproval } from '../requests/request-ids';
+import { needsLiveRun, requestKindOf } from '../requests/request-kinds';
 import { INTERRUPTED_TOOL_TEXT, STOPPED_BEFORE_TOOL_TEXT } from '../tools/tool-outcomes';
 
 /**
@@ -14,16 +15,19 @@ export function repairDeadRun(messages: readonly Message[], now: number): { chan
   let asks = false;
   for (const message of messages) {
     let touched = false;
-    const blocks = message.blocks.map((block) => {
+    let blocks = message.blocks.map((block): Block => {
       if (block.type === 'tool_call' && block.status === 'running') {
         touched = true;
         asks = true;
-        return { ...block, status: 'interrupted' as const, result: INTERRUPTED_TOOL_TEXT, approval: { kind: 'rerun' as const, status: 'pending' as const, requestedAt: now } };
+        return { ...block, status: 'interrupted', result: INTERRUPTED_TOOL_TEXT };
       }
-      const closed = isPendingRequest(block) ? requestKindOf(block)?.closeWhenRunDies?.(block as RequestBlock, now) : undefined;
+      const closed = isPendingRequest(block) ? requestKindOf(block).closeWhenRunDies?.(block, now) : undefined;
       if (closed) touched = true;
       return closed ?? block;
     });
+    for (const block of message.blocks) {
+      if (block.type === 'tool_call' && block.status === 'running') blocks = withApproval(blocks, askApproval(block, 'rerun', now));
+    }
     if (touched) changed.push(syncPendingIndex({ ...message, blocks, updatedAt: now }));
   }
   return { changed, asks };
@@ -36,9 +40,8 @@ export function hasPendingElicitation(messages: readonly Message[]): boolean {
 
 /** Calls still queued when the user moved on (replied in chat, or stopped): closed, so none is left half-done. */
 export function closeQueuedCalls(message: Message, now: number): Message | undefined {
-  if (!message.blocks.some((block) => block.type === 'tool_call' && block.status === 'pending' && block.approval?.status !== 'pending')) return undefined;
-  const blocks = message.blocks.map((block) =>
-    block.type === 'tool_call' && block.status === 'pending' && block.approval?.status !== 'pending' ? { ...block, status: 'stopped' as const, result: STOPPED_BEFORE_TOOL_TEXT } : block,
-  );
+  const queued = (block: Block) => block.type === 'tool_call' && block.status === 'pending' && !awaitsApproval(message.blocks, block);
+  if (!message.blocks.some(queued)) return undefined;
+  const blocks = message.blocks.map((block) => (block.type === 'tool_call' && queued(block) ? { ...block, status: 'stopped' as const, result: STOPPED_BEFORE_TOOL_TEXT } : block));
   return { ...message, blocks, updatedAt: now };
 }

@@ -1,6 +1,6 @@
 import type { Block } from '../../schema/blocks';
 import type { Conversation, Message } from '../../schema/records';
-import { isPendingRequest, syncPendingIndex } from '../requests/requests';
+import { approvalOf, askApproval, isPendingRequest, syncPendingIndex, withApproval } from '../requests/request-ids';
 import { repairDeadRun } from './run-repair';
 
 /**
@@ -17,11 +17,13 @@ export function repairTakenOver(conversation: Conversation, messages: readonly M
   for (const original of messages) {
     let message = dead.get(original.id) ?? original;
     let touched = message !== original;
-    const blocks = message.blocks.map((block): Block => {
-      if (block.type !== 'tool_call' || block.status !== 'pending' || block.approval?.status !== 'success') return block;
+    let blocks: Block[] = message.blocks;
+    for (const block of message.blocks) {
+      if (block.type !== 'tool_call' || block.status !== 'pending' || approvalOf(message.blocks, block)?.status !== 'success') continue;
       touched = true;
-      return { ...block, approval: { kind: 'permission', status: 'pending', requestedAt: now } };
-    });
+      const { binding: _binding, ...unapproved } = block;
+      blocks = withApproval(blocks.map((existing) => (existing === block ? unapproved : existing)), askApproval(block, 'permission', now));
+    }
     if (touched || message.status === 'streaming') {
       message = syncPendingIndex({ ...message, blocks, updatedAt: now, ...(message.status === 'streaming' ? { status: 'interrupted' as const } : {}) });
       changed.push(message);

@@ -1,8 +1,8 @@
-import type { Block, ElicitationRequestBlock, ToolCallBlock } from '../../schema/blocks';
+import type { Block, ElicitationRequest, ToolCallBlock } from '../../schema/blocks';
 import type { ToolProgress } from '../../schema/events';
 import type { Message, RunState } from '../../schema/records';
 import { approvalHolds } from '../requests/approval-binding';
-import { syncPendingIndex } from '../requests/requests';
+import { approvalOf, askApproval, awaitsApproval, syncPendingIndex, withApproval } from '../requests/request-ids';
 import type { ElicitationResponse, Tool, ToolContext } from './tool';
 import { AFTER_QUESTION_TEXT, neverToolText, ranText, STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT, unknownToolText } from './tool-outcomes';
 
@@ -40,7 +40,7 @@ export function queuedCall(call: ReceivedToolCall): ToolCallBlock {
 
 /** Whether the message has tool calls still to process (queued, or approved and waiting to run). */
 export function hasQueuedCalls(message: Message): boolean {
-  return message.blocks.some((block) => block.type === 'tool_call' && block.status === 'pending' && block.approval?.status !== 'pending');
+  return message.blocks.some((block) => block.type === 'tool_call' && block.status === 'pending' && !awaitsApproval(message.blocks, block));
 }
 
 /**
@@ -60,7 +60,7 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
   for (let index = 0; index < message.blocks.length; index += 1) {
     const block = message.blocks[index]!;
     if (block.type !== 'tool_call' || block.status !== 'pending') continue;
-    if (block.approval?.status === 'pending') return { kind: 'paused' };
+    if (awaitsApproval(message.blocks, block)) return { kind: 'paused' };
     if (signal.aborted) {
       stopQueued(message, index);
       return (await save('idle')) ? { kind: 'stopped' } : { kind: 'deleted' };
@@ -95,11 +95,12 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
     }
     // An approval runs a call only when it was given here for exactly this call (see approval-binding.ts); one that
     // does not hold (forged, or the record changed since) asks afresh, whatever the tool's permission.
-    const approved = block.approval?.status === 'success';
-    if (approved ? !approvalHolds(block, tool) : tool.permission === 'ask') {
+    const approval = approvalOf(message.blocks, block);
+    if (approval?.status === 'success' ? !approvalHolds(block, tool) : tool.permission === 'ask') {
       const asking = tool.source ? { source: { ...tool.source, inputSchema: tool.inputSchema } } : {};
-      const { result: _result, ...unrun } = block;
-      message.blocks[index] = { ...unrun, ...asking, approval: { kind: 'permission', status: 'pending', requestedAt: ports.now() } };
+      const { result: _result, binding: _binding, ...unrun } = block;
+      message.blocks[index] = { ...unrun, ...asking };
+      message.blocks = withApproval(message.blocks, askApproval(block, 'permission', ports.now()));
       return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
     }
     const running: ToolCallBlock = { ...block, ...source, status: 'running' };
@@ -108,14 +109,14 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
     let finished: ToolCallBlock;
     try {
       const output = await tool.execute(checked.value, toolContext(message, running, tool, ports, signal, save));
-      finished = { ...running, status: output.isError ? 'error' : 'success', result: ranText(running, output.text) };
+      finished = { ...running, status: output.isError ? 'error' : 'success', result: ranText(running, approval, output.text) };
     } catch (error) {
       if (signal.aborted) {
         replaceCall(message, { ...running, status: 'stopped', result: STOPPED_WHILE_RUNNING_TEXT });
         stopQueued(message, 0);
         return (await save('idle')) ? { kind: 'stopped' } : { kind: 'deleted' };
       }
-      finished = { ...running, status: 'error', result: ranText(running, `The tool failed: ${error instanceof Error ? error.message : String(error)}`) };
+      finished = { ...running, status: 'error', result: ranText(running, approval, `The tool failed: ${error instanceof Error ? error.message : String(error)}`) };
     }
     replaceCall(message, finished);
     if (!(await save('running'))) return { kind: 'deleted' };
@@ -133,25 +134,24 @@ function toolContext(message: Message, call: ToolCallBlock, tool: Tool, ports: C
   const wait = ports.waitForRequest;
   if (!wait) return context;
   context.elicit = async (request): Promise<ElicitationResponse> => {
-    const block: ElicitationRequestBlock = {
-      type: 'elicitation_request',
+    const block: ElicitationRequest = {
+      type: 'request',
+      kind: 'elicitation',
       requestId: ports.newId(),
       toolCallId: call.toolCallId,
-      serverName: tool.source?.serverName ?? tool.name,
-      message: request.message.slice(0, 10_000),
-      requestedSchema: request.requestedSchema,
       status: 'pending',
+      payload: { serverName: tool.source?.serverName ?? tool.name, message: request.message.slice(0, 10_000), requestedSchema: request.requestedSchema },
     };
     const at = message.blocks.findIndex((candidate) => candidate.type === 'tool_call' && candidate.toolCallId === call.toolCallId);
     message.blocks.splice(at + 1, 0, block);
     // The request is stored (and the conversation waits for the user) before anyone is asked.
     if (!(await save('awaiting_input'))) return { action: 'cancel' };
     const resolved = await wait(message.id, block.requestId, signal);
-    if (resolved.type !== 'elicitation_request') return { action: 'cancel' };
-    const position = message.blocks.findIndex((candidate) => candidate.type === 'elicitation_request' && candidate.requestId === block.requestId);
+    if (resolved.type !== 'request' || resolved.kind !== 'elicitation') return { action: 'cancel' };
+    const position = message.blocks.findIndex((candidate) => candidate.type === 'request' && candidate.requestId === block.requestId);
     if (position >= 0) message.blocks[position] = resolved;
     syncPendingIndex(message);
-    if (resolved.resolution === 'accepted') return { action: 'accept', content: resolved.content ?? {} };
+    if (resolved.resolution === 'accepted') return { action: 'accept', content: resolved.response?.content ?? {} };
     return resolved.resolution === 'declined' ? { action: 'decline' } : { action: 'cancel' };
   };
   return context;

@@ -1,4 +1,4 @@
-import type { ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, ToolCallBlock } from '../../schema/blocks';
 
 /** What the model reads about tool calls that did not simply run. One place, so the texts stay consistent. */
 export const AFTER_QUESTION_TEXT =
@@ -33,9 +33,9 @@ export function unknownToolText(name: string, available: readonly string[]): str
  * The text the model reads for a call that ran: its output, prefixed with what the user did first (edited the
  * arguments, or ran it again after an interruption), so the model never assumes its own arguments were used.
  */
-export function ranText(block: ToolCallBlock, output: string): string {
+export function ranText(block: ToolCallBlock, approval: ApprovalRequest | undefined, output: string): string {
   const notes: string[] = [];
-  if (block.approval?.kind === 'rerun') notes.push('A first attempt was cut off and may or may not have run; the user chose to run it again.');
-  if (block.approval?.resolution === 'edited') notes.push(`The user edited the arguments before this call ran. It ran with: ${JSON.stringify(block.args)}.`);
+  if (approval?.kind === 'rerun') notes.push('A first attempt was cut off and may or may not have run; the user chose to run it again.');
+  if (approval?.resolution === 'edited') notes.push(`The user edited the arguments before this call ran. It ran with: ${JSON.stringify(block.args)}.`);
   return notes.length > 0 ? `${notes.join(' ')}\n\n${output}` : output;
 }

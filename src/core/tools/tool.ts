@@ -1,4 +1,4 @@
-import type { QuestionRequestBlock, ToolSourceRecord } from '../../schema/blocks';
+import type { RequestBlock, ToolSourceRecord } from '../../schema/blocks';
 import type { ToolPermission } from '../../schema/mcp';
 import type { ToolProgress } from '../../schema/events';
 
@@ -42,9 +42,9 @@ export interface Tool {
   execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
   /**
    * A tool whose every call is a request for the user (the question tool): its checked arguments become the pending
-   * block, and the user's resolution is its result. Such a tool is never executed.
+   * request, and the user's resolution is its result. Such a tool is never executed.
    */
-  ask?(args: unknown, toolCallId: string): QuestionRequestBlock;
+  ask?(args: unknown, toolCallId: string): RequestBlock;
   /** An invalid call of this tool counts towards the "invalid in a row" limit (a model stuck re-asking badly). */
   countsInvalid?: boolean;
 }

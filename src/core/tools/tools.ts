@@ -47,7 +47,7 @@ export const QUESTION_TOOL: Tool = {
   },
   ask(args, toolCallId) {
     const { questions } = args as { questions: import('../../schema/forms/question').Question[] };
-    return { type: 'question_request', toolCallId, questions, status: 'pending' };
+    return { type: 'request', kind: 'question', requestId: toolCallId, toolCallId, status: 'pending', payload: { questions } };
   },
   async execute() {
     throw new Error('The question tool asks the user; it is never executed.');

@@ -1,5 +1,6 @@
-import type { Block } from '../../schema/blocks';
-import { isPendingRequest, resolveByStop, syncPendingIndex, type RequestBlock } from '../requests/requests';
+import type { ApprovalRequest, Block, ToolCallBlock } from '../../schema/blocks';
+import { closeByStop, isPendingRequest, syncPendingIndex } from '../requests/requests';
+import { approvalOf, withApproval } from '../requests/request-ids';
 import { repairDeadRun } from '../run/run-repair';
 import { IMPORTED_NOT_RUN_TEXT, IMPORTED_QUESTION_TEXT, INTERRUPTED_TOOL_TEXT } from '../tools/tool-outcomes';
 import type { Conversation, ConversationExport, Message } from '../../schema/records';
@@ -46,17 +47,17 @@ function freeFormFields(block: Block): Array<[ImportPart, string, unknown]> {
     case 'tool_call':
       return [
         ['arguments', `the arguments of tool call "${block.toolCallId}"`, block.args],
-        ['original_arguments', `the original arguments of tool call "${block.toolCallId}"`, block.approval?.originalArgs],
+        ['original_arguments', `the original arguments of tool call "${block.toolCallId}"`, block.originalArgs],
         ['input_schema', `the input schema of tool call "${block.toolCallId}"`, block.source?.inputSchema],
       ];
-    case 'elicitation_request':
+    case 'request':
+      if (block.kind !== 'elicitation') return [];
       return [
-        ['requested_schema', `the form of elicitation "${block.requestId}"`, block.requestedSchema],
-        ['form_content', `the answer to elicitation "${block.requestId}"`, block.content],
+        ['requested_schema', `the form of elicitation "${block.requestId}"`, block.payload.requestedSchema],
+        ['form_content', `the answer to elicitation "${block.requestId}"`, block.response?.content],
       ];
     case 'text':
     case 'reasoning':
-    case 'question_request':
     case 'error':
       return [];
   }
@@ -105,19 +106,18 @@ function jsonProblem(value: unknown): string | undefined {
  * Returns the message (unchanged when there was nothing to close) and how many calls were closed.
  */
 export function disarmImported(message: Message, now: number): { message: Message; calls: number; questions: number } {
-  let calls = 0;
   let questions = 0;
   let changed = false;
   const blocks = message.blocks.map((block): Block => {
-    if (block.type === 'question_request' && block.status === 'pending') {
+    if (block.type === 'request' && block.kind === 'question' && block.status === 'pending') {
       changed = true;
       questions += 1;
-      const { draft: _draft, answers: _answers, ...rest } = block;
-      return { ...rest, status: 'denied', resolution: 'dismissed', resolvedAt: now, toolResult: IMPORTED_QUESTION_TEXT };
+      const { draft: _draft, response: _response, ...rest } = block;
+      return { ...rest, status: 'denied', resolution: 'dismissed', resolvedAt: now, response: { toolResult: IMPORTED_QUESTION_TEXT } };
     }
-    if (block.type === 'elicitation_request' && block.status === 'pending' && block.content !== undefined) {
+    if (block.type === 'request' && block.kind === 'elicitation' && block.status === 'pending' && block.response !== undefined) {
       changed = true;
-      const { content: _content, ...rest } = block;
+      const { response: _response, ...rest } = block;
       return rest;
     }
     if ((block.type === 'text' || block.type === 'reasoning') && block.clippedFrom !== undefined) {
@@ -126,23 +126,40 @@ export function disarmImported(message: Message, now: number): { message: Messag
       const { clippedFrom: _clippedFrom, ...rest } = block;
       return rest;
     }
-    if (block.type !== 'tool_call') return block;
-    const asks = block.approval?.status === 'pending';
-    const unrun = asks || block.status === 'pending' || block.status === 'running' || (block.status === 'interrupted' && block.approval !== undefined && block.approval.status !== 'denied');
-    if (!unrun) return block;
-    calls += 1;
-    changed = true;
-    // A call that says it succeeded, failed or was denied while still asking is a forgery: it did not run here either.
-    const mayHaveRun = block.status === 'running' || block.status === 'interrupted';
-    const { approval, result: _result, ...rest } = block;
-    return {
-      ...rest,
-      status: mayHaveRun ? 'interrupted' : 'stopped',
-      result: mayHaveRun ? `${INTERRUPTED_TOOL_TEXT} ${IMPORTED_NOT_RUN_TEXT}` : IMPORTED_NOT_RUN_TEXT,
-      approval: { kind: approval?.kind ?? (mayHaveRun ? 'rerun' : 'permission'), status: 'denied', resolution: 'imported', resolvedAt: now },
-    };
+    return block;
   });
-  return { message: changed ? { ...message, blocks } : message, calls, questions };
+  const closed = closeUnrunCalls(blocks, now);
+  return { message: changed || closed.calls > 0 ? { ...message, blocks: closed.blocks } : message, calls: closed.calls, questions };
+}
+
+/** Every call that has not run closed unrun, its approval (asked or given, whatever it claims) denied as `imported`. */
+function closeUnrunCalls(original: readonly Block[], now: number): { blocks: Block[]; calls: number } {
+  let blocks = [...original];
+  let calls = 0;
+  for (const call of original) {
+    if (call.type !== 'tool_call') continue;
+    const approval = approvalOf(original, call);
+    const asks = approval?.status === 'pending';
+    const unrun = asks || call.status === 'pending' || call.status === 'running' || (call.status === 'interrupted' && approval !== undefined && approval.status !== 'denied');
+    if (!unrun) continue;
+    calls += 1;
+    // A call that says it succeeded, failed or was denied while still asking is a forgery: it did not run here either.
+    const mayHaveRun = call.status === 'running' || call.status === 'interrupted';
+    const { result: _result, binding: _binding, originalArgs: _originalArgs, ...rest } = call;
+    const closed: ToolCallBlock = { ...rest, status: mayHaveRun ? 'interrupted' : 'stopped', result: mayHaveRun ? `${INTERRUPTED_TOOL_TEXT} ${IMPORTED_NOT_RUN_TEXT}` : IMPORTED_NOT_RUN_TEXT };
+    const imported: ApprovalRequest = {
+      type: 'request',
+      kind: approval?.kind ?? (mayHaveRun ? 'rerun' : 'permission'),
+      requestId: call.toolCallId,
+      toolCallId: call.toolCallId,
+      status: 'denied',
+      payload: { toolName: call.toolName },
+      resolution: 'imported',
+      resolvedAt: now,
+    };
+    blocks = withApproval(blocks.map((block) => (block === call ? closed : block)), imported);
+  }
+  return { blocks, calls };
 }
 
 /**
@@ -166,8 +183,9 @@ export function repairImportedStates(conversation: Conversation, messages: Messa
     // Disarming leaves none; a kind of request added later is closed here until it is disarmed by name.
     if (!message.blocks.some(isPendingRequest)) return syncPendingIndex({ ...message });
     say('extra_pending_question');
-    const blocks = message.blocks.map((block): Block => (isPendingRequest(block) ? resolveByStop(block as RequestBlock, now) : block));
-    return syncPendingIndex({ ...message, blocks });
+    let next = message;
+    for (const block of message.blocks) if (isPendingRequest(block)) next = closeByStop(next, block, now);
+    return syncPendingIndex({ ...next, updatedAt: message.updatedAt });
   });
   const next: Conversation = { ...conversation };
   if (next.runState === 'awaiting_input') {

@@ -4,6 +4,18 @@ import { forksProblem, ROOT_PARENT } from '../branches';
 import { findImportProblem } from './import-checks';
 import { attachmentLimit, classifyAttachment } from '../../schema/attachments/attachment-kinds';
 import { base64ByteLength } from '../base64';
+import { upgradeBlocks } from '../../schema/upgrade-blocks';
+
+/** A file written by an older build, its messages' requests in today's shape (see upgradeBlocks); anything else as it is. */
+function upgradeExport(raw: unknown): unknown {
+  const conversations = (raw as { conversations?: unknown } | null)?.conversations;
+  if (!Array.isArray(conversations)) return raw;
+  const upgradeEntry = (entry: unknown) => {
+    const messages = (entry as { messages?: unknown } | null)?.messages;
+    return Array.isArray(messages) ? { ...(entry as object), messages: messages.map(upgradeBlocks) } : entry;
+  };
+  return { ...(raw as object), conversations: conversations.map(upgradeEntry) };
+}
 
 /**
  * An export file's text, parsed and validated: the whole of an import that needs no storage. Pure and synchronous,
@@ -22,7 +34,7 @@ export function parseImportText(text: string): ConversationExport {
 
 /** An export file's JSON checked against the schema, its messages' order and ownership, and findImportProblem. */
 export function validateImport(raw: unknown): ConversationExport {
-  const file = ConversationExport.safeParse(raw);
+  const file = ConversationExport.safeParse(upgradeExport(raw));
   if (!file.success) {
     const issue = file.error.issues[0];
     const field = issue?.path.join('.') ?? '';

@@ -1,4 +1,4 @@
-import type { Block } from '../../schema/blocks';
+import type { Block, RequestBlock } from '../../schema/blocks';
 import type { AttachmentMeta } from '../../schema/attachments/attachments';
 import { visibleFileName } from '../../schema/attachments/file-name';
 import type { Conversation, Message } from '../../schema/records';
@@ -57,18 +57,29 @@ function blockMarkdown(block: Block): string {
       return quote(`**${t('message.reasoning')}**\n\n${demoteHeadings(block.text, HEADING_SHIFT)}`);
     case 'tool_call':
       return [`**${block.toolName}**`, fence(JSON.stringify(block.args ?? {}, null, 2), 'json'), ...(block.result !== undefined ? [fence(block.result)] : [])].join('\n\n');
-    case 'question_request':
-      return block.questions
+    case 'request':
+      return requestMarkdown(block);
+    case 'error':
+      return quote(block.message);
+  }
+}
+
+/** A question with its answers; a server's form by its message. An approval is told by its call's result. */
+function requestMarkdown(block: RequestBlock): string {
+  switch (block.kind) {
+    case 'question':
+      return block.payload.questions
         .map((question, index) => {
-          const answer = block.answers?.[index];
+          const answer = block.response?.answers?.[index];
           const chosen = answer ? [...answer.selected, ...(answer.other ? [answer.other] : [])].join(', ') : '';
           return `> **${question.header}**: ${question.question}${chosen ? `\n>\n> → ${chosen}` : ''}`;
         })
         .join('\n\n');
-    case 'elicitation_request':
-      return quote(`${block.serverName}: ${block.message}`);
-    case 'error':
-      return quote(block.message);
+    case 'elicitation':
+      return quote(`${block.payload.serverName}: ${block.payload.message}`);
+    case 'permission':
+    case 'rerun':
+      return '';
   }
 }
 

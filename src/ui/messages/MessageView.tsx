@@ -1,5 +1,6 @@
 import { createSignal, createUniqueId, For, lazy, Show, Suspense, useContext } from 'solid-js';
-import type { Block } from '../../schema/blocks';
+import type { Block, RequestBlock } from '../../schema/blocks';
+import { approvalOf } from '../../schema/approvals';
 import type { Message } from '../../schema/records';
 import { AppContext } from '../state/app-context';
 import type { WorkerClient } from '../state/channel';
@@ -158,11 +159,9 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
         </details>
       );
     case 'tool_call':
-      return <ToolCallCard block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} progress={app?.state.toolProgress[block.toolCallId]} thisDevice={app?.state.sync?.device.id} />;
-    case 'question_request':
-      return <QuestionForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} thisDevice={app?.state.sync?.device.id} />;
-    case 'elicitation_request':
-      return <ElicitationForm block={block} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} thisDevice={app?.state.sync?.device.id} />;
+      return <ToolCallCard block={block} approval={approvalOf(props.message.blocks, block)} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} progress={app?.state.toolProgress[block.toolCallId]} thisDevice={app?.state.sync?.device.id} />;
+    case 'request':
+      return <RequestView request={block} message={props.message} client={props.client} thisDevice={app?.state.sync?.device.id} />;
     case 'error': {
       const words = () => describeRunError(block);
       return (
@@ -175,6 +174,20 @@ function BlockView(props: { block: Block; message: Message; client: WorkerClient
     }
     default:
       return <UnknownBlock block={block} />;
+  }
+}
+
+/** A request in place: a question's or a server's form; an approval is shown in its call's card. */
+function RequestView(props: { request: RequestBlock; message: Message; client: WorkerClient; thisDevice: string | undefined }) {
+  const request = props.request;
+  switch (request.kind) {
+    case 'question':
+      return <QuestionForm block={request} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} thisDevice={props.thisDevice} />;
+    case 'elicitation':
+      return <ElicitationForm block={request} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} thisDevice={props.thisDevice} />;
+    case 'permission':
+    case 'rerun':
+      return null;
   }
 }
 

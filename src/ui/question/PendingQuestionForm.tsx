@@ -1,5 +1,5 @@
 import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
-import type { QuestionRequestBlock } from '../../schema/blocks';
+import type { QuestionRequest } from '../../schema/blocks';
 import type { QuestionAnswer } from '../../schema/forms/question';
 import type { ResolvedOutcome } from '../../schema/wire-error';
 import type { DeviceRef } from '../../schema/sync/device';
@@ -37,7 +37,7 @@ export const DRAFT_DELAY_MS = 400;
  * answers, until the block comes back resolved; it cannot be sent twice (a device proposes a thing once).
  */
 export function PendingQuestionForm(props: {
-  block: QuestionRequestBlock;
+  block: QuestionRequest;
   conversationId: string;
   messageId: string;
   client: Pick<WorkerClient, 'send'>;
@@ -49,7 +49,7 @@ export function PendingQuestionForm(props: {
   const baseId = createUniqueId();
   // A tool call's questions never change. Reading them once keeps the DOM (and the focus in the Other
   // textbox) when the worker echoes a saved draft back as a new block object with equal questions.
-  const initialQuestions = props.block.questions;
+  const initialQuestions = props.block.payload.questions;
   const questions = () => initialQuestions;
   const reviewTab = () => questions().length;
   const tabId = (tab: number) => `${baseId}-tab-${tab}`;

@@ -1,5 +1,5 @@
 import { Show, createComputed, createMemo, createSignal, on } from 'solid-js';
-import type { QuestionRequestBlock, QuestionResolution } from '../../schema/blocks';
+import type { QuestionRequest, QuestionResolution } from '../../schema/blocks';
 import type { ResolvedOutcome } from '../../schema/protocol';
 import type { QuestionAnswer } from '../../schema/forms/question';
 import type { DeviceRef } from '../../schema/sync/device';
@@ -16,13 +16,13 @@ import './question-form.css';
 export type QuestionClient = Pick<WorkerClient, 'send'>;
 
 /**
- * The inline form of a `question_request` block. While the block is pending it shows the form and sends
+ * The inline form of a question (a `request` block of kind `question`). While the block is pending it shows the form and sends
  * `request.resolve` (an answer or a dismissal) and debounced `question.saveDraft` itself; once resolved (here,
  * or in another tab: the block prop flips) it shows a compact summary instead, without a reload. With sync, a block
  * resolved on another device (`resolvedOn`, not `thisDevice`) is summed up as "Answered on <device>".
  */
 export function QuestionForm(props: {
-  block: QuestionRequestBlock;
+  block: QuestionRequest;
   conversationId: string;
   messageId: string;
   client: QuestionClient;
@@ -100,7 +100,7 @@ export function QuestionForm(props: {
       >
         {(shown) => (
           <QuestionSummary
-            questions={props.block.questions}
+            questions={props.block.payload.questions}
             resolution={shown().resolution as QuestionResolution}
             answers={shown().answers}
             resolvedAt={shown().resolvedAt}

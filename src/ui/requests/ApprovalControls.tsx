@@ -14,7 +14,7 @@ import { createResolver } from './resolve-request';
  * (JSON, checked by the worker against the tool's schema before anything runs). For a call cut off by a crash: Run
  * again or Skip. Nothing here changes the store: the resolved block comes back as a worker event.
  */
-export function ApprovalControls(props: { block: ToolCallBlock; target: RequestTarget; client: Pick<WorkerClient, 'send'> }) {
+export function ApprovalControls(props: { block: ToolCallBlock; rerun: boolean; target: RequestTarget; client: Pick<WorkerClient, 'send'> }) {
   const [editing, setEditing] = createSignal(false);
   // A simple schema can also be edited as a form; JSON is always there (the README's "Arguments" textbox).
   const fields = createMemo(() => describeFlatForm(props.block.source?.inputSchema));
@@ -23,7 +23,7 @@ export function ApprovalControls(props: { block: ToolCallBlock; target: RequestT
   const [argumentsText, setArgumentsText] = createSignal('');
   const [reason, setReason] = createSignal('');
   const { busy, error, setError, send, proposedTo } = createResolver(props.client, () => props.target);
-  const rerun = () => props.block.approval?.kind === 'rerun';
+  const rerun = () => props.rerun;
   const fieldId = `arguments-${props.target.requestId}`;
   const reasonId = `reason-${props.target.requestId}`;
 

@@ -1,6 +1,6 @@
 import { createMemo, createSignal, Show } from 'solid-js';
 import { describeFlatForm, readFormValue } from '../../schema/forms/flat-form';
-import type { ElicitationRequestBlock } from '../../schema/blocks';
+import type { ElicitationRequest } from '../../schema/blocks';
 import type { WorkerClient } from '../state/channel';
 import { t } from '../i18n/i18n';
 import { RequestError } from './RequestError';
@@ -15,8 +15,8 @@ import { checkFormField, type FieldProblem } from '../../schema/forms/flat-form-
  * schema it asked for (a JSON textbox where the schema is not flat), and the three MCP answers: Submit (accept; the
  * worker checks the content against the schema first), Decline, Cancel. Once resolved, a one-line record.
  */
-export function ElicitationForm(props: { block: ElicitationRequestBlock; conversationId: string; messageId: string; client: Pick<WorkerClient, 'send'>; thisDevice?: string | undefined }) {
-  const fields = createMemo(() => describeFlatForm(props.block.requestedSchema));
+export function ElicitationForm(props: { block: ElicitationRequest; conversationId: string; messageId: string; client: Pick<WorkerClient, 'send'>; thisDevice?: string | undefined }) {
+  const fields = createMemo(() => describeFlatForm(props.block.payload.requestedSchema));
   const [values, setValues] = createSignal<Record<string, RawValue>>(initialValues(fields() ?? []));
   const [jsonText, setJsonText] = createSignal('{}');
   const [problems, setProblems] = createSignal<Record<string, FieldProblem>>({});
@@ -63,9 +63,9 @@ export function ElicitationForm(props: { block: ElicitationRequestBlock; convers
         </p>
       }
     >
-      <form class="elicitation" role="group" aria-label={props.block.message} onSubmit={submit} noValidate>
-        <p class="elicitation__from">{t('elicitation.from', { server: props.block.serverName })}</p>
-        <p class="elicitation__message">{props.block.message}</p>
+      <form class="elicitation" role="group" aria-label={props.block.payload.message} onSubmit={submit} noValidate>
+        <p class="elicitation__from">{t('elicitation.from', { server: props.block.payload.serverName })}</p>
+        <p class="elicitation__message">{props.block.payload.message}</p>
         <Show
           when={fields()}
           fallback={
@@ -116,16 +116,16 @@ function focusField(id: string): void {
   target?.focus();
 }
 
-function outcomeText(block: ElicitationRequestBlock): string {
+function outcomeText(block: ElicitationRequest): string {
   switch (block.resolution) {
     case 'accepted':
-      return t('elicitation.accepted', { server: block.serverName });
+      return t('elicitation.accepted', { server: block.payload.serverName });
     case 'declined':
       return t('elicitation.declined');
     case 'cancelled':
       return t('elicitation.cancelled');
     case 'interrupted':
-      return t('elicitation.interrupted', { server: block.serverName });
+      return t('elicitation.interrupted', { server: block.payload.serverName });
     case 'stopped':
     case undefined:
       return t('elicitation.stopped');

@@ -1,5 +1,5 @@
 import { For, Show } from 'solid-js';
-import type { ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, ApprovalResolution, ToolCallBlock } from '../../schema/blocks';
 import type { ToolProgress } from '../../schema/events';
 import type { WorkerClient } from '../state/channel';
 import { navigate, routeHash } from '../hash-route';
@@ -23,7 +23,7 @@ const STATUS_KEYS: Record<ToolCallBlock['status'], MessageKey> = {
 type Hint = 'readOnly' | 'destructive' | 'openWorld';
 const HINT_KEYS: Record<Hint, MessageKey> = { readOnly: 'tool.hint.readOnly', destructive: 'tool.hint.destructive', openWorld: 'tool.hint.openWorld' };
 
-const OUTCOME_KEYS: Record<NonNullable<NonNullable<ToolCallBlock['approval']>['resolution']>, MessageKey> = {
+const OUTCOME_KEYS: Record<ApprovalResolution, MessageKey> = {
   approved: 'tool.outcome.approved',
   edited: 'tool.outcome.edited',
   denied: 'tool.outcome.denied',
@@ -39,6 +39,8 @@ const OUTCOME_KEYS: Record<NonNullable<NonNullable<ToolCallBlock['approval']>['r
  */
 export function ToolCallCard(props: {
   block: ToolCallBlock;
+  /** What the user was asked about this call (the request beside it in its message), if anything. */
+  approval?: ApprovalRequest | undefined;
   conversationId: string;
   messageId: string;
   client: Pick<WorkerClient, 'send'>;
@@ -46,10 +48,10 @@ export function ToolCallCard(props: {
   /** This device's id (sync): a decision made on another device says where. */
   thisDevice?: string | undefined;
 }) {
-  const waiting = () => props.block.approval?.status === 'pending';
-  const permission = () => permissionEffect(props.block);
+  const waiting = () => props.approval?.status === 'pending';
+  const permission = () => permissionEffect(props.block, props.approval);
   const statusText = () => {
-    if (waiting() && props.block.approval?.kind === 'permission') return t('tool.status.waiting');
+    if (waiting() && props.approval?.kind === 'permission') return t('tool.status.waiting');
     return permission() === 'never' ? t('tool.status.notRun') : t(STATUS_KEYS[props.block.status]);
   };
   const argumentsText = () => formatArguments(props.block.args);
@@ -72,26 +74,26 @@ export function ToolCallCard(props: {
         </ul>
       </Show>
       <Show when={argumentsText()}>
-        <details class="tool-call-details" open={waiting() && props.block.approval?.kind === 'permission'}>
+        <details class="tool-call-details" open={waiting() && props.approval?.kind === 'permission'}>
           <summary>{t('tool.arguments')}</summary>
           <LongText tag="pre" class="tool-call-arguments" text={argumentsText()} />
         </details>
       </Show>
-      <Show when={props.block.approval?.originalArgs !== undefined}>
+      <Show when={props.block.originalArgs !== undefined}>
         <details class="tool-call-details">
           <summary>{t('tool.originalArguments')}</summary>
-          <LongText tag="pre" class="tool-call-arguments" text={formatArguments(props.block.approval?.originalArgs)} />
+          <LongText tag="pre" class="tool-call-arguments" text={formatArguments(props.block.originalArgs)} />
         </details>
       </Show>
       <Show when={waiting()}>
-        <ApprovalControls block={props.block} target={{ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.toolCallId }} client={props.client} />
+        <ApprovalControls block={props.block} rerun={props.approval?.kind === 'rerun'} target={{ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.toolCallId }} client={props.client} />
       </Show>
       <Show when={props.block.status === 'running' && props.progress}>{(progress) => <ProgressLine name={props.block.toolName} progress={progress()} />}</Show>
-      <Show when={!waiting() && outcomeText(props.block)}>
+      <Show when={!waiting() && outcomeText(props.approval)}>
         {(text) => (
           <p class="tool-call-outcome">
             {text()}
-            <Show when={decidedElsewhere(props.block.approval?.resolvedOn, props.thisDevice) ? props.block.approval?.resolvedOn : undefined}>
+            <Show when={decidedElsewhere(props.approval?.resolvedOn, props.thisDevice) ? props.approval?.resolvedOn : undefined}>
               {(device) => <span class="decided-on"> · {t('sync.decidedOn', { device: deviceName(device()) })}</span>}
             </Show>
           </p>
@@ -109,7 +111,7 @@ export function ToolCallCard(props: {
       <Show when={props.block.status === 'interrupted' && !waiting()}>
         <p class="tool-call-outcome">{t('tool.interruptedNote')}</p>
       </Show>
-      <Show when={props.block.result !== undefined && props.block.status !== 'success' && props.block.status !== 'interrupted' && permission() !== 'never' && props.block.approval?.resolution !== 'imported'}>
+      <Show when={props.block.result !== undefined && props.block.status !== 'success' && props.block.status !== 'interrupted' && permission() !== 'never' && props.approval?.resolution !== 'imported'}>
         <LongText tag="pre" class="tool-call-result error" text={props.block.result!} />
       </Show>
       <Show when={props.block.result !== undefined && props.block.status === 'success'}>
@@ -124,11 +126,11 @@ export function ToolCallCard(props: {
 
 /**
  * What the tool's permission did to a call nobody was asked about: `allow` (an MCP tool that ran, or runs, without
- * asking: only a run marks a call with its `source`, and an asked call carries `approval`), `never` (refused as the
- * user's choice: `denied` with no decision of theirs), or nothing.
+ * asking: only a run marks a call with its `source`, and an asked call has an approval beside it), `never` (refused as
+ * the user's choice: `denied` with no decision of theirs), or nothing.
  */
-function permissionEffect(block: ToolCallBlock): 'allow' | 'never' | undefined {
-  if (!block.source || block.approval) return undefined;
+function permissionEffect(block: ToolCallBlock, approval: ApprovalRequest | undefined): 'allow' | 'never' | undefined {
+  if (!block.source || approval) return undefined;
   if (block.status === 'denied') return 'never';
   return block.status === 'running' || block.status === 'success' || block.status === 'error' || block.status === 'stopped' ? 'allow' : undefined;
 }
@@ -182,14 +184,14 @@ function annotationHints(block: ToolCallBlock): Hint[] {
 }
 
 /** What the user decided, in a few words; empty for calls nobody was asked about. */
-function outcomeText(block: ToolCallBlock): string {
-  const approval = block.approval;
+function outcomeText(approval: ApprovalRequest | undefined): string {
   if (!approval?.resolution) return '';
   if (approval.kind === 'rerun') {
     if (approval.resolution === 'approved') return t('tool.outcome.rerun');
     if (approval.resolution === 'denied') return t('tool.outcome.skipped');
   }
-  if (approval.resolution === 'denied' && approval.reason) return t('tool.outcome.deniedWithReason', { reason: approval.reason });
+  const reason = approval.response?.reason;
+  if (approval.resolution === 'denied' && reason) return t('tool.outcome.deniedWithReason', { reason });
   return t(OUTCOME_KEYS[approval.resolution]);
 }
 

@@ -1,5 +1,6 @@
 import { createEffect, createSignal, on, type Accessor } from 'solid-js';
 import type { PendingRequest } from '../../schema/protocol';
+import type { RequestKind } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import type { AppServices } from './app-context';
 import { settle } from '../common/error-report';
@@ -14,13 +15,14 @@ export function waitingKindInMessages(messages: readonly Message[] | undefined):
   for (const message of messages ?? []) {
     if (message.pendingRequestId === undefined) continue;
     for (const block of message.blocks) {
-      if (block.type === 'question_request' && block.status === 'pending') return 'question';
-      if (block.type === 'tool_call' && block.approval?.status === 'pending') return 'approval';
-      if (block.type === 'elicitation_request' && block.status === 'pending') return 'form';
+      if (block.type === 'request' && block.status === 'pending') return WAITING_KIND[block.kind];
     }
   }
   return undefined;
 }
+
+/** What each kind of request makes a conversation wait for. */
+const WAITING_KIND: Record<RequestKind, WaitingKind> = { question: 'question', permission: 'approval', rerun: 'approval', elicitation: 'form' };
 
 const KIND_OF_REQUEST: Record<PendingRequest['kind'], WaitingKind> = { question: 'question', approval: 'approval', elicitation: 'form' };
 

@@ -1,5 +1,5 @@
 import { pathOf, ROOT_PARENT, withNewVersion, withoutVersion, withSelected } from '../../core/branches';
-import { isPendingRequest, resolveByStop, withRequest, type RequestBlock } from '../../core/requests/requests';
+import { closeByStop, isPendingRequest } from '../../core/requests/requests';
 import { closeQueuedCalls } from '../../core/run/run-repair';
 import type { RunSnapshot } from '../../core/run/store';
 import { WireError } from '../../schema/wire-error';
@@ -136,7 +136,7 @@ function closeRequestsFrom(path: readonly Message[], from: number, now: number, 
     for (const block of message.blocks) {
       if (!isPendingRequest(block)) continue;
       if (!discard) throw new WireError({ code: 'invalid_state', reason: 'request_pending_in_branch', message: 'A request for you waits later in this branch. Leaving it closes the request.' });
-      next = withRequest(next, resolveByStop(block as RequestBlock, now), now);
+      next = closeByStop(next, block, now);
     }
     next = closeQueuedCalls(next, now) ?? next;
     if (next !== message) changed.push(next);

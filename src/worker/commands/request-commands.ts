@@ -1,5 +1,5 @@
 import { argumentsDigest } from '../../core/requests/approval-binding';
-import { isPendingRequest, requestBindingOf } from '../../core/requests/request-ids';
+import { findRequest, isPendingRequest, requestBindingOf } from '../../core/requests/request-ids';
 import { needsLiveRun } from '../../core/requests/request-kinds';
 import type { RequestResolution } from '../../core/requests/requests';
 import type { Message } from '../../schema/records';
@@ -22,9 +22,10 @@ export function createRequestHandlers(deps: CommandHandlerDeps) {
       // Another device's decision names the request its user saw; one that does not is from a build before that rule.
       if (context.proposed && !expect) throw new WireError({ code: 'invalid_command', reason: 'outdated_device', message: 'The device that sent this runs an older Parley.' });
       if (expect?.argsHash) {
-        const block = await store.getRequest(target);
+        const message = await store.getMessage(messageId);
+        const argsHash = message?.conversationId === conversationId ? approvedArgsHash(message, requestId) : undefined;
         // Approved for the arguments shown there: a call whose arguments differ here is not that call.
-        if (block?.type === 'tool_call' && argumentsDigest(block.args) !== expect.argsHash) throw new WireError({ code: 'invalid_state', reason: 'arguments_changed', message: 'The tool call’s arguments changed since they were approved.' });
+        if (argsHash !== undefined && argsHash !== expect.argsHash) throw new WireError({ code: 'invalid_state', reason: 'arguments_changed', message: 'The tool call’s arguments changed since they were approved.' });
       }
       const binding = expect && { kind: expect.kind, ...(expect.requestedAt !== undefined ? { requestedAt: expect.requestedAt } : {}) };
       return resolveHere(deps, target, { ...resolution, ...(context.device ? { device: context.device } : {}), ...(binding ? { expect: binding } : {}) });
@@ -41,10 +42,18 @@ export function createRequestProposers(deps: CommandHandlerDeps) {
       const block = await deps.store.getRequest({ conversationId, messageId, requestId });
       const message = await deps.store.getMessage(messageId);
       if (!block || !message) throw new WireError({ code: 'not_found', reason: 'request_gone', message: 'This request is no longer here.' });
-      const argsHash = block.type === 'tool_call' ? argumentsDigest(block.args) : undefined;
+      const argsHash = approvedArgsHash(message, requestId);
       return { command: { ...command, expect: { ...requestBindingOf(block), ...(argsHash ? { argsHash } : {}) } }, reply: { message } };
     },
   } satisfies Proposers;
+}
+
+/** For an approval: the digest of its call's arguments as they stand in `message` (what an Allow is given for). */
+function approvedArgsHash(message: Message, requestId: string): string | undefined {
+  const request = findRequest(message, requestId);
+  if (!request || (request.kind !== 'permission' && request.kind !== 'rerun')) return undefined;
+  const call = message.blocks.find((block) => block.type === 'tool_call' && block.toolCallId === request.toolCallId);
+  return call?.type === 'tool_call' ? argumentsDigest(call.args) : undefined;
 }
 
 /** The compare-and-set of a resolution on this device, which runs the conversation. */

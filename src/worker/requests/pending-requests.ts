@@ -1,4 +1,4 @@
-import { findRequest, isPendingRequest, requestIdOf } from '../../core/requests/request-ids';
+import { findRequest, isPendingRequest } from '../../core/requests/request-ids';
 import { requestKindOf } from '../../core/requests/request-kinds';
 import type { PendingRequest } from '../../schema/protocol';
 import type { ParleyDatabase } from '../store/database';
@@ -12,8 +12,8 @@ export async function listPendingRequests(database: ParleyDatabase): Promise<Pen
     const conversation = await transaction.objectStore('conversations').get(message.conversationId);
     const block = findRequest(message, message.pendingRequestId ?? '');
     if (!conversation || !block || !isPendingRequest(block)) continue;
-    const where = { conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, requestId: requestIdOf(block)! };
-    pending.push({ ...where, ...requestKindOf(block)!.listed(block) });
+    const where = { conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, requestId: block.requestId };
+    pending.push({ ...where, ...requestKindOf(block).listed(block) });
   }
   return pending;
 }

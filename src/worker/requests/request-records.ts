@@ -1,7 +1,6 @@
 import { findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../../core/requests/requests';
 import { needsLiveRun, requestKindOf } from '../../core/requests/request-kinds';
 import type { RunSnapshot } from '../../core/run/store';
-import type { QuestionRequestBlock } from '../../schema/blocks';
 import { WireError } from '../../schema/wire-error';
 import type { PendingRequest } from '../../schema/protocol';
 import type { QuestionDraft } from '../../schema/forms/question';
@@ -42,12 +41,12 @@ export class RequestRecords {
       const [pending, messages] = await Promise.all([this.findPending(transaction, target), messagesIn(transaction, target.conversationId)]);
       const { conversation, message, block } = pending;
       if (options.noLiveRun && needsLiveRun(block)) throw elicitationDead();
-      const result = resolveRequest(block, resolution, { ...checks, now });
+      const result = resolveRequest(message, block, resolution, { ...checks, now });
       if (!result.ok) throw new WireError({ code: 'invalid_answer', reason: result.reason, params: result.params, message: result.message, field: result.field });
-      const nextMessage = withRequest(message, result.block, now);
+      const nextMessage = withRequest(message, result.change, now);
       const nextConversation: Conversation = { ...conversation, runState: result.runState, updatedAt: now };
       await Promise.all([transaction.objectStore('messages').put(nextMessage), transaction.objectStore('conversations').put(nextConversation)]);
-      return { conversation: nextConversation, messages: [nextMessage], block: result.block, history: afterWrite(messages, [nextMessage]) };
+      return { conversation: nextConversation, messages: [nextMessage], block: result.change.request, history: afterWrite(messages, [nextMessage]) };
     });
     this.context.listener.committed({ conversation: change.conversation, messages: change.messages });
     return { conversation: change.conversation, message: change.messages[0]!, block: change.block, run: { conversation: change.conversation, history: change.history } };
@@ -63,8 +62,8 @@ export class RequestRecords {
   async saveDraft(target: RequestTarget, draft: QuestionDraft): Promise<Message> {
     const message = await inTransaction(this.context.database, ['conversations', 'messages'], async (transaction) => {
       const { message, block } = await this.findPending(transaction, target);
-      if (block.type !== 'question_request') throw new WireError({ code: 'invalid_state', reason: 'draft_not_question', message: 'Only a question keeps a draft.' });
-      const next = withRequest(message, { ...block, draft } satisfies QuestionRequestBlock, message.updatedAt);
+      if (block.kind !== 'question') throw new WireError({ code: 'invalid_state', reason: 'draft_not_question', message: 'Only a question keeps a draft.' });
+      const next = withRequest(message, { request: { ...block, draft } }, message.updatedAt);
       await transaction.objectStore('messages').put(next);
       return next;
     });
@@ -82,7 +81,7 @@ export class RequestRecords {
     if (!isPendingRequest(block)) {
       throw new WireError({
         code: 'already_resolved',
-        message: requestKindOf(block)!.alreadyResolved,
+        message: requestKindOf(block).alreadyResolved,
         outcome: resolvedOutcomeOf(block),
       });
     }

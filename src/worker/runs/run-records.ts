@@ -1,4 +1,4 @@
-import { isPendingRequest, resolveByChat, resolveByStop, stampDevice, withRequest, type RequestBlock } from '../../core/requests/requests';
+import { closeByChat, closeByStop, isPendingRequest } from '../../core/requests/requests';
 import type { DeviceRef } from '../../schema/sync/device';
 import { parentForNext } from '../../core/branches';
 import { closeQueuedCalls, hasPendingElicitation, repairDeadRun } from '../../core/run/run-repair';
@@ -81,8 +81,7 @@ export class RunRecords {
         let next = stored;
         for (const block of stored.blocks) {
           if (!isPendingRequest(block)) continue;
-          const resolved = resolveByChat(block as RequestBlock, now, message.id);
-          next = withRequest(next, options.device ? stampDevice(resolved, options.device) : resolved, now);
+          next = closeByChat(next, block, now, message.id, options.device);
         }
         next = closeQueuedCalls(next, now) ?? next;
         if (next !== stored) written.push(next);
@@ -143,7 +142,7 @@ export class RunRecords {
       for (const message of await messagesIn(transaction, conversationId)) {
         let next = message;
         for (const block of message.blocks) {
-          if (isPendingRequest(block)) next = withRequest(next, resolveByStop(block as RequestBlock, now), now);
+          if (isPendingRequest(block)) next = closeByStop(next, block, now);
         }
         next = closeQueuedCalls(next, now) ?? next;
         // Nobody runs this conversation, so a call still marked running died with its tab: say so, never re-run it.

@@ -1,10 +1,11 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Conversation, Message, Profile } from '../../schema/records';
 import type { StoredAttachment } from '../../schema/attachments/attachments';
+import { upgradeBlocks } from '../../schema/upgrade-blocks';
 
 // ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
 const DATABASE_NAME = 'parley';
-export const DATABASE_VERSION = 4;
+export const DATABASE_VERSION = 5;
 
 /** The one typed schema of Parley's IndexedDB database. */
 export interface ParleyDatabaseSchema extends DBSchema {
@@ -84,6 +85,19 @@ const MIGRATIONS: Record<number, Migration> = {
     const attachments = database.createObjectStore('attachments', { keyPath: 'id' });
     attachments.createIndex('by-message', 'messageId');
     attachments.createIndex('by-conversation', 'conversationId');
+  },
+  /**
+   * One request shape (docs/architecture.md, "Requests"): every stored message's question, approval and form blocks
+   * are rewritten by `upgradeBlocks`, in the upgrade transaction, so none is left in the old shape. Their ids, and so
+   * the pending-request index, do not change.
+   */
+  async 5(_database, transaction) {
+    let cursor = await transaction.objectStore('messages').openCursor();
+    while (cursor) {
+      const upgraded = upgradeBlocks(cursor.value);
+      if (upgraded !== cursor.value) await cursor.update(upgraded);
+      cursor = await cursor.continue();
+    }
   },
 };
 

@@ -1,4 +1,4 @@
-import type { QuestionRequestBlock } from '../../../schema/blocks';
+import type { QuestionRequest } from '../../../schema/blocks';
 import type { ResolvedOutcome } from '../../../schema/protocol';
 import type { Message } from '../../../schema/records';
 import { WireError } from '../../../schema/wire-error';
@@ -23,17 +23,17 @@ export function sendFailure(caught: unknown): ErrorText {
 }
 
 /** What a screen reader hears when the form appears: the (first) question, and how many there are. */
-export function announce(questions: QuestionRequestBlock['questions']): string {
+export function announce(questions: QuestionRequest['payload']['questions']): string {
   const first = questions[0]?.question ?? '';
   return questions.length > 1 ? t('question.announceMany', { count: questions.length, question: first }) : t('question.announceOne', { question: first });
 }
 
 /** The outcome a resolved block records; an older block without `resolution` is read from its status. */
-export function outcomeOfBlock(block: QuestionRequestBlock): ResolvedOutcome | undefined {
+export function outcomeOfBlock(block: QuestionRequest): ResolvedOutcome | undefined {
   if (block.status === 'pending') return undefined;
   return {
     resolution: block.resolution ?? (block.status === 'denied' ? 'dismissed' : 'answered'),
-    ...(block.answers ? { answers: block.answers } : {}),
+    ...(block.response?.answers ? { answers: block.response.answers } : {}),
     ...(block.resolvedAt !== undefined ? { resolvedAt: block.resolvedAt } : {}),
     ...(block.resolvedOn !== undefined ? { resolvedOn: block.resolvedOn } : {}),
   };
@@ -42,7 +42,7 @@ export function outcomeOfBlock(block: QuestionRequestBlock): ResolvedOutcome | u
 /** The outcome of one question as a command reply's message records it, if that message has it resolved. */
 export function outcomeFromMessage(message: Message, toolCallId: string): ResolvedOutcome | undefined {
   for (const block of message.blocks) {
-    if (block.type === 'question_request' && block.toolCallId === toolCallId) return outcomeOfBlock(block);
+    if (block.type === 'request' && block.kind === 'question' && block.requestId === toolCallId) return outcomeOfBlock(block);
   }
   return undefined;
 }

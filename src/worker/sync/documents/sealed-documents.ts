@@ -1,6 +1,16 @@
 import { SyncPayload } from '../../../schema/sync/sync';
 import type { EncryptedDocument, Mirror } from '../mirror/mirror';
 import { open, seal, type SyncKeys } from './sync-crypto';
+import { upgradeBlocks } from '../../../schema/upgrade-blocks';
+
+/**
+ * A message document as a device on an older build writes it, its requests in today's shape (see upgradeBlocks).
+ * The other way round, that build refuses a message in today's shape as unreadable and keeps its own copy.
+ */
+function upgradePayload(payload: unknown): unknown {
+  const record = payload as { kind?: unknown; message?: unknown } | null;
+  return record?.kind === 'message' ? { ...record, message: upgradeBlocks(record.message) } : payload;
+}
 
 /** The engine's payloads as the mirror holds them: sealed with the user's key on the way in, opened and checked on the way out. */
 export class SealedDocuments {
@@ -59,7 +69,7 @@ export class SealedDocuments {
   async read(document: EncryptedDocument): Promise<SyncPayload | undefined> {
     if (!document.ct || !document.iv) return undefined;
     try {
-      const parsed = SyncPayload.safeParse(JSON.parse(await open(this.keys, { iv: document.iv, ct: document.ct })));
+      const parsed = SyncPayload.safeParse(upgradePayload(JSON.parse(await open(this.keys, { iv: document.iv, ct: document.ct }))));
       if (parsed.success) return parsed.data;
     } catch {
       // another key, or altered: below
