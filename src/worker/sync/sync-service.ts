@@ -2,10 +2,13 @@ import type { DeviceRef } from '../../schema/sync/device';
 import { WireError } from '../../schema/wire-error';
 import type { SyncStatus } from '../../schema/sync/sync';
 import { keepMirror, takeKeptMirror } from './mirror/kept-mirror';
-import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './mirror/pouch-mirror';
+import { MIRROR_NAME_PREFIX, openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './mirror/pouch-mirror';
+import { rekeyMirror } from './mirror/rekey-mirror';
+import { authorizationHeaders, inspectServer } from './server/server-identity';
+import { ServerWatch } from './server/server-watch';
 import { watchNetwork } from './network-watch';
 import type { ReplicationState } from './mirror/replication-status';
-import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, sameKeyDocument, type KeyDocument, type SyncKeys } from './documents/sync-crypto';
+import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './documents/sync-crypto';
 import { SyncEngine } from './sync-engine';
 import type { SyncGateDeps } from './engine-context';
 import type { Mirror } from './mirror/mirror';
@@ -42,12 +45,13 @@ export class SyncService {
   private current: Omit<SyncStatus, 'device'> = { state: 'off' };
   private stored: StoredSync | undefined;
   private keyDocument: SyncStatus['keyDocument'];
-  private keyCheckedAt = 0;
   /** Replication's last word was "paused with nothing left" (its `synced`): Synced once this device's writes are out too. */
   private replicationIdle = false;
   private stopWatchingNetwork: (() => void) | undefined;
   /** A mirror kept by "Turn off sync" waits for a later "Turn on sync" (said while off, so it can be deleted). */
   private mirrorKept: boolean | undefined;
+  /** Whether the server is still the one this device joined, for the mirror started last. */
+  private watch: ServerWatch | undefined;
 
   constructor(
     private readonly deps: SyncGateDeps,
@@ -126,11 +130,19 @@ export class SyncService {
     this.mirror = mirror;
     this.stored = stored;
     this.keyDocument = undefined;
-    this.keyCheckedAt = 0;
     this.replicationIdle = false;
-    void this.checkKeyDocument();
     this.setState({ state: 'syncing', url: stored.url, username: stored.username });
-    mirror.replicate((state) => this.onReplication(state));
+    // Replicated only once the server is known to be the one this device joined (the server may have lost its data).
+    this.watch?.stop();
+    this.watch = new ServerWatch(stored, stored.keyDocument, mirror, {
+      replicate: (started) => {
+        this.replicationIdle = false;
+        started.replicate((state) => this.onReplication(state));
+      },
+      say: (next) => this.setState({ url: stored.url, username: stored.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), ...next }),
+      keyDocumentIs: (state) => this.setKeyDocument(state),
+    });
+    void this.watch.lookAtServer();
     this.stopWatchingNetwork?.();
     this.stopWatchingNetwork = watchNetwork((online) => this.onNetwork(online));
     // Caught up with the mirror in the background: the app works meanwhile, as on any device without sync.
@@ -140,7 +152,7 @@ export class SyncService {
       (engine) => {
         this.engine = engine;
         engine.onRefusal(() => this.deps.post({ type: 'sync-status', status: this.snapshot() }));
-        engine.onKeyDocumentChange(() => void this.checkKeyDocument());
+        engine.onKeyDocumentChange(() => void this.watch?.lookAtServer());
         // A push that wrote documents makes replication active again, and its next pause says Synced; one that wrote
         // nothing new leaves replication paused, so the status is decided here.
         engine.onWritesIdle((wrote) => {
@@ -156,6 +168,8 @@ export class SyncService {
   /** Stops the engine and the replication, and closes the mirror or deletes it (a closed PouchDB cannot be destroyed). */
   private async stopEngine(end: 'close' | 'destroy' = 'close'): Promise<void> {
     this.engine = undefined;
+    this.watch?.stop();
+    this.watch = undefined;
     this.stopWatchingNetwork?.();
     this.stopWatchingNetwork = undefined;
     await this.gate.detach();
@@ -175,7 +189,7 @@ export class SyncService {
       return;
     }
     this.setState({ ...base, state: 'syncing' });
-    mirror.replicate((state) => this.onReplication(state));
+    this.watch?.reconnect();
   }
 
   private onReplication(state: ReplicationState): void {
@@ -184,11 +198,15 @@ export class SyncService {
     if (state.state === 'syncing') this.setState({ ...base, state: 'syncing', ...(state.total !== undefined ? { progress: { done: Math.min(state.done, state.total), total: state.total } } : {}) });
     else if (state.state === 'synced') {
       this.replicationIdle = true;
+      this.watch?.synced();
       this.syncedIfDone();
-      if (Date.now() - this.keyCheckedAt >= KEY_CHECK_INTERVAL_MS) void this.checkKeyDocument();
+      if (this.watch && Date.now() - this.watch.lookedAt >= KEY_CHECK_INTERVAL_MS) void this.watch.lookAtServer();
     }
-    else if (state.state === 'offline') this.setState({ ...base, state: 'offline' });
-    else this.setState({ ...base, state: 'error', reason: state.reason });
+    else if (state.state === 'error' && state.reason !== 'server_error') this.setState({ ...base, state: 'error', reason: state.reason });
+    else {
+      // Offline, a database gone, a server failing: what the server is now is looked at before anything replicates again.
+      this.watch?.failed();
+    }
   }
 
   /**
@@ -196,7 +214,7 @@ export class SyncService {
    * its records gradually, and replication pauses between them (it said "Synced" before the documents were on the server).
    */
   private syncedIfDone(): void {
-    if (!this.replicationIdle || !this.mirror) return;
+    if (!this.replicationIdle || !this.mirror || !this.watch?.replicating) return;
     const base = { url: this.current.url, username: this.current.username };
     if (!this.engine || this.engine.writesPending) {
       if (this.current.state !== 'syncing') this.setState({ ...base, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), state: 'syncing' });
@@ -205,22 +223,7 @@ export class SyncService {
     this.setState({ ...base, state: 'synced', lastSyncedAt: Date.now() });
   }
 
-  /**
-   * Whether the server still holds the key document this device joined with: gone (deleted, or the database lost) or
-   * replaced (another salt) is said in the status, never mended silently. An unreachable server says nothing new.
-   */
-  private async checkKeyDocument(): Promise<void> {
-    const stored = this.stored;
-    if (!stored?.keyDocument) return;
-    this.keyCheckedAt = Date.now();
-    let found: unknown;
-    try {
-      found = await remoteDatabase(stored).get(KEY_DOC_ID).catch((error: { status?: number }) => (error.status === 404 ? undefined : Promise.reject(error)));
-    } catch {
-      return;
-    }
-    if (this.stored !== stored) return;
-    const state = found === undefined ? 'missing' : sameKeyDocument(found, stored.keyDocument) ? undefined : 'replaced';
+  private setKeyDocument(state: SyncStatus['keyDocument']): void {
     if (state === this.keyDocument) return;
     this.keyDocument = state;
     this.deps.post({ type: 'sync-status', status: this.snapshot() });
@@ -237,7 +240,41 @@ export class SyncService {
       // 409: someone wrote one meanwhile; the check below says which.
       if ((error as { status?: number }).status !== 409) throw refusal('sync_unreachable', 'The key document could not be written to the sync server.');
     }
-    await this.checkKeyDocument();
+    await this.watch?.lookAtServer();
+    return this.snapshot();
+  }
+
+  /**
+   * The server was set up again under another key document (another salt; its data was lost, and a device made it
+   * again): the passphrase opens it, and everything this device's mirror holds — its own conversations and what it
+   * mirrors of others' — is sealed again under the new key into a new mirror, which uploads it. A passphrase that does
+   * not open the new key document is refused as a wrong passphrase, and nothing changes.
+   */
+  async rejoin(passphrase: string): Promise<SyncStatus> {
+    await this.loadDevice();
+    const stored = this.stored;
+    const old = this.mirror;
+    if (!stored?.keyDocument || !old) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off.' });
+    const finding = await inspectServer(stored, stored.keyDocument);
+    if (finding.kind === 'unreachable') throw refusal('sync_unreachable', 'The sync server cannot be reached.');
+    if (finding.kind !== 'replaced') {
+      await this.watch?.lookAtServer();
+      return this.snapshot();
+    }
+    const keys = await openKeyDocument(finding.document, passphrase);
+    if (!keys) throw refusal('sync_wrong_passphrase', 'Wrong passphrase: it does not open the key document now on this server.');
+    this.setState({ url: stored.url, username: stored.username, state: 'syncing' });
+    const localName = `${MIRROR_NAME_PREFIX}${this.deps.newId()}`;
+    const next = openPouchMirror(localName, stored);
+    try {
+      await rekeyMirror({ mirror: old, keys: stored.keys }, { mirror: next, keys });
+    } finally {
+      await next.close();
+    }
+    const rekeyed: StoredSync = { ...stored, keys, keyDocument: finding.document, localName };
+    await this.deps.database.put('settings', rekeyed, SYNC_KEY);
+    await this.stopEngine('destroy');
+    await this.start(rekeyed);
     return this.snapshot();
   }
 
@@ -324,8 +361,4 @@ function checkedUrl(text: string): string {
   url.username = '';
   url.password = '';
   return url.toString().replace(/\/$/, '');
-}
-
-function authorizationHeaders(access: RemoteAccess): HeadersInit {
-  return access.username || access.password ? { Authorization: `Basic ${btoa(unescape(encodeURIComponent(`${access.username}:${access.password}`)))}` } : {};
 }
