@@ -6,7 +6,9 @@ import { LAPTOP, PHONE, testKeys } from './sync-simulation';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
 import { mirrorOver, type PouchMirror } from '../../src/worker/sync/mirror/pouch-database-mirror';
 import { rekeyMirror } from '../../src/worker/sync/mirror/rekey-mirror';
-import { newKeyDocument, type SyncKeys } from '../../src/worker/sync/documents/sync-crypto';
+import { documentId, newKeyDocument, type SyncKeys } from '../../src/worker/sync/documents/sync-crypto';
+import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
+import type { Message } from '../../src/schema/records';
 import { startCouchServer, type CouchServer } from '../server/couch-server';
 
 // README, "Sync between your devices": a server set up again under another key by a new device, and two old devices
@@ -28,12 +30,12 @@ describe('two old devices joining a server set up again under another key (sync,
   });
   afterAll(() => couch?.stop());
 
-  /** A device's mirror of `url`: an in-memory PouchDB replicating live with it. */
-  function mirrorOf(url: string): PouchMirror {
+  /** A device's mirror of `url`: an in-memory PouchDB, replicating live with it unless `live` is false. */
+  function mirrorOf(url: string, { live = true } = {}): PouchMirror {
     const local = new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`, { adapter: 'memory', auto_compaction: true });
     const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: couch.username, password: couch.password } });
     const mirror = mirrorOver(local, remote, { countAfterMs: 0 });
-    mirror.replicate(() => undefined);
+    if (live) mirror.replicate(() => undefined);
     return mirror;
   }
 
@@ -41,7 +43,7 @@ describe('two old devices joining a server set up again under another key (sync,
   async function rejoin(tab: TestTab, old: { mirror: PouchMirror; keys: SyncKeys }, url: string, keys: SyncKeys, device: typeof LAPTOP): Promise<PouchMirror> {
     const next = mirrorOf(url);
     next.stopReplication();
-    await rekeyMirror(old, { mirror: next, keys });
+    await rekeyMirror(old, { mirror: next, keys }, device.id);
     await tab.host.sync.detach();
     await old.mirror.destroy();
     await tab.host.sync.attach(next, keys, device);
@@ -93,4 +95,37 @@ describe('two old devices joining a server set up again under another key (sync,
     expect(tablet.host.sync.runnerElsewhere(porto)).toEqual(PHONE);
     expect(laptop.host.sync.runnerElsewhere(porto)).toEqual(PHONE);
   });
+
+  it('the copy its writer seals again wins over an older one another device seals again, whatever the revision ids', async () => {
+    const oldKeys = await testKeys();
+    const newKeys = (await newKeyDocument('correct horse battery staple', 100_000)).keys;
+    const newUrl = await couch.createDatabase();
+    // The phone's reply, twenty times: the laptop mirrors it as it was while it streamed, the phone as it ended.
+    const reply = (seq: number, text: string, updatedAt: number): Message => ({ id: `reply-${seq}`, conversationId: 'porto', seq, role: 'assistant', blocks: [{ type: 'text', text }], status: updatedAt === 1 ? 'streaming' : 'complete', createdAt: 0, updatedAt });
+    // Each old mirror as it was left (never replicated here), holding the reply as that device last received it.
+    const holding = async (text: string, updatedAt: number) => {
+      const mirror = mirrorOf(newUrl, { live: false });
+      const writes = await Promise.all(Array.from({ length: 20 }, async (_, seq) => ({ id: await documentId(oldKeys, 'message', `reply-${seq}`), payload: { kind: 'message' as const, message: reply(seq, text, updatedAt), writer: PHONE.id, epoch: 0 } })));
+      expect((await new SealedDocuments(mirror, oldKeys).writeMany(writes)).filter(Boolean)).toEqual([]);
+      return mirror;
+    };
+    const [laptopOld, phoneOld] = [await holding('First', 1), await holding('First reply.', 2)];
+    const [laptopNew, phoneNew] = [mirrorOf(newUrl, { live: false }), mirrorOf(newUrl, { live: false })];
+    await rekeyMirror({ mirror: laptopOld, keys: oldKeys }, { mirror: laptopNew, keys: newKeys }, LAPTOP.id);
+    await rekeyMirror({ mirror: phoneOld, keys: oldKeys }, { mirror: phoneNew, keys: newKeys }, PHONE.id);
+    await Promise.all([laptopNew.uploadAll(), phoneNew.uploadAll()]);
+
+    // Both copies of each reply are on the server; the one CouchDB shows (and replicates as the winner) is the phone's.
+    const onServer = (await couch.allDocuments(newUrl)) as unknown as Array<EncryptedDocument & { _conflicts?: string[] }>;
+    expect(onServer).toHaveLength(20);
+    expect(onServer.every((document) => document._conflicts?.length === 1)).toBe(true);
+    const opened = new SealedDocuments(phoneNew, newKeys);
+    const texts: unknown[] = [];
+    for (const document of onServer) {
+      const payload = await opened.read(document);
+      texts.push(payload?.kind === 'message' ? payload.message.blocks : undefined);
+    }
+    expect(texts).toEqual(onServer.map(() => [{ type: 'text', text: 'First reply.' }]));
+  });
 });
+

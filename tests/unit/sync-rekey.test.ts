@@ -50,7 +50,7 @@ describe('joining a server set up again under another key (sync)', { timeout: 60
     // The laptop joins the new key: its mirror sealed again under it, and sync started over the new mirror.
     await laptop.host.sync.detach();
     const laptopNew = new SimulatedMirror(newServer);
-    expect(await rekeyMirror({ mirror: laptopOld, keys: oldKeys }, { mirror: laptopNew, keys: newKeys })).toBeGreaterThan(0);
+    expect(await rekeyMirror({ mirror: laptopOld, keys: oldKeys }, { mirror: laptopNew, keys: newKeys }, LAPTOP.id)).toBeGreaterThan(0);
     const laptopEngine = await laptop.host.sync.attach(laptopNew, newKeys, LAPTOP);
     const after = new SimulatedReplicator(newServer, [laptopNew, tabletMirror], randomFrom(12));
     await after.settle(

@@ -267,7 +267,7 @@ export class SyncService {
     const localName = `${MIRROR_NAME_PREFIX}${this.deps.newId()}`;
     const next = openPouchMirror(localName, stored);
     try {
-      await rekeyMirror({ mirror: old, keys: stored.keys }, { mirror: next, keys });
+      await rekeyMirror({ mirror: old, keys: stored.keys }, { mirror: next, keys }, this.device.id);
     } finally {
       await next.close();
     }
