@@ -2,13 +2,13 @@ import type { DeviceRef } from '../../schema/sync/device';
 import { WireError } from '../../schema/wire-error';
 import type { SyncStatus } from '../../schema/sync/sync';
 import { keepMirror, takeKeptMirror } from './mirror/kept-mirror';
-import { MIRROR_NAME_PREFIX, openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './mirror/pouch-mirror';
+import { MIRROR_NAME_PREFIX, openPouchMirror, type PouchMirror, type RemoteAccess } from './mirror/pouch-mirror';
 import { rekeyMirror } from './mirror/rekey-mirror';
-import { authorizationHeaders, inspectServer } from './server/server-identity';
+import { checkedUrl, openReplacedKey, openServer, putKeyBack, refusal } from './server/server-join';
 import { ServerWatch } from './server/server-watch';
 import { watchNetwork } from './network-watch';
 import type { ReplicationState } from './mirror/replication-status';
-import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, type KeyDocument, type SyncKeys } from './documents/sync-crypto';
+import type { KeyDocument, SyncKeys } from './documents/sync-crypto';
 import { SyncEngine } from './sync-engine';
 import type { SyncGateDeps } from './engine-context';
 import type { Mirror } from './mirror/mirror';
@@ -82,7 +82,7 @@ export class SyncService {
     if (this.mirror) await this.stopEngine();
     this.setState({ state: 'starting', url, username: input.username });
     try {
-      const { keys, document } = await this.openServer(access, input.passphrase, input.newKey === true);
+      const { keys, document } = await openServer(access, input.passphrase, input.newKey === true);
       const { _rev: _revision, ...keyDocument } = document;
       const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: await takeKeptMirror(this.deps, url, document) };
       this.mirrorKept = false;
@@ -234,12 +234,7 @@ export class SyncService {
     await this.loadDevice();
     const stored = this.stored;
     if (!stored?.keyDocument) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off, or this device does not know its key document.' });
-    try {
-      await remoteDatabase(stored).put({ ...stored.keyDocument } as never);
-    } catch (error) {
-      // 409: someone wrote one meanwhile; the check below says which.
-      if ((error as { status?: number }).status !== 409) throw refusal('sync_unreachable', 'The key document could not be written to the sync server.');
-    }
+    await putKeyBack(stored, stored.keyDocument);
     await this.watch?.lookAtServer();
     return this.snapshot();
   }
@@ -255,14 +250,12 @@ export class SyncService {
     const stored = this.stored;
     const old = this.mirror;
     if (!stored?.keyDocument || !old) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off.' });
-    const finding = await inspectServer(stored, stored.keyDocument);
-    if (finding.kind === 'unreachable') throw refusal('sync_unreachable', 'The sync server cannot be reached.');
-    if (finding.kind !== 'replaced') {
+    const joined = await openReplacedKey(stored, stored.keyDocument, passphrase);
+    if (!joined) {
       await this.watch?.lookAtServer();
       return this.snapshot();
     }
-    const keys = await openKeyDocument(finding.document, passphrase);
-    if (!keys) throw refusal('sync_wrong_passphrase', 'Wrong passphrase: it does not open the key document now on this server.');
+    const { keys, document } = joined;
     this.setState({ url: stored.url, username: stored.username, state: 'syncing' });
     const localName = `${MIRROR_NAME_PREFIX}${this.deps.newId()}`;
     const next = openPouchMirror(localName, stored);
@@ -271,54 +264,11 @@ export class SyncService {
     } finally {
       await next.close();
     }
-    const rekeyed: StoredSync = { ...stored, keys, keyDocument: finding.document, localName };
+    const rekeyed: StoredSync = { ...stored, keys, keyDocument: document, localName };
     await this.deps.database.put('settings', rekeyed, SYNC_KEY);
     await this.stopEngine('destroy');
     await this.start(rekeyed);
     return this.snapshot();
-  }
-
-  /** The key document's keys; refusals in words: server unreachable, password refused, not a database, wrong passphrase. */
-  private async openServer(access: RemoteAccess, passphrase: string, newKey: boolean): Promise<{ keys: SyncKeys; document: KeyDocument }> {
-    const remote = remoteDatabase(access);
-    let response: Response;
-    try {
-      response = await fetch(access.url, { headers: authorizationHeaders(access), credentials: 'omit' });
-    } catch {
-      throw refusal('sync_unreachable', `The sync server at ${new URL(access.url).origin} cannot be reached (offline, a wrong address, or it does not allow this app's origin: CORS).`);
-    }
-    if (response.status === 401 || response.status === 403) throw refusal('sync_unauthorized', 'The sync server refused the username or password.');
-    if (response.status === 404) {
-      // An empty server: make the database (CouchDB lets an admin; otherwise the user must create it first).
-      const created = await fetch(access.url, { method: 'PUT', headers: authorizationHeaders(access), credentials: 'omit' }).catch(() => undefined);
-      if (!created?.ok) throw refusal('sync_not_a_database', 'There is no database at this URL, and it could not be created. Create it on the server first.');
-    }
-    let documentCount = 0;
-    if (response.status !== 404) {
-      const info = response.ok ? ((await response.json().catch(() => undefined)) as { db_name?: unknown; doc_count?: unknown } | undefined) : undefined;
-      if (!info?.db_name) throw refusal('sync_not_a_database', 'This URL is not a CouchDB database (give the database URL, e.g. https://couch.example.com/parley).');
-      documentCount = typeof info.doc_count === 'number' ? info.doc_count : 0;
-    }
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const existing = await remote.get(KEY_DOC_ID).catch((error: { status?: number }) => (error.status === 404 ? undefined : Promise.reject(error)));
-      if (existing) {
-        if (!isKeyDocument(existing)) throw refusal('sync_not_a_database', 'This database holds something other than Parley’s encrypted data.');
-        const keys = await openKeyDocument(existing as KeyDocument, passphrase);
-        if (!keys) throw refusal('sync_wrong_passphrase', 'Wrong passphrase: it does not open the data on this server.');
-        return { keys, document: existing as KeyDocument };
-      }
-      // Data without its key document was deleted or changed by someone: a new key is made only when the person says so.
-      if (documentCount > 0 && !newKey) throw refusal('sync_key_missing', 'This database holds data, but its key document is gone. Nothing was changed; make a new key only if you expected this.');
-      const made = await newKeyDocument(passphrase);
-      try {
-        await remote.put(made.document);
-        return made;
-      } catch (error) {
-        if ((error as { status?: number }).status !== 409) throw refusal('sync_unauthorized', 'The sync server refused to store Parley’s key document (is the user allowed to write to this database?).');
-        // Another device made it first: read theirs.
-      }
-    }
-    throw refusal('sync_not_a_database', 'The key document of this database keeps changing.');
   }
 
   private async loadDevice(): Promise<void> {
@@ -343,22 +293,4 @@ export class SyncService {
     const refused = on ? this.engine?.refused() : undefined;
     return { ...this.current, device: this.device, ...(refused ? { refused } : {}), ...(on && this.keyDocument ? { keyDocument: this.keyDocument } : {}), ...(!on && this.mirrorKept ? { mirrorKept: true } : {}) };
   }
-}
-
-function refusal(reason: 'sync_unreachable' | 'sync_unauthorized' | 'sync_not_a_database' | 'sync_wrong_passphrase' | 'sync_key_missing', message: string): WireError {
-  return new WireError({ code: 'invalid_state', reason, message });
-}
-
-/** A database URL without credentials in it (they go in a header) and over http(s). */
-function checkedUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw refusal('sync_not_a_database', 'The sync server URL is not a URL (e.g. https://couch.example.com/parley).');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refusal('sync_not_a_database', 'The sync server URL must start with https:// (or http:// for a server on this computer).');
-  url.username = '';
-  url.password = '';
-  return url.toString().replace(/\/$/, '');
 }
