@@ -25,10 +25,15 @@ const WAIT = { timeout: 30_000, interval: 100 };
 
 describe('two old devices joining a server set up again under another key (sync, pouchdb-server)', { timeout: 120_000 }, () => {
   let couch: CouchServer;
+  const mirrors: PouchMirror[] = [];
   beforeAll(async () => {
     couch = await startCouchServer();
   });
-  afterAll(() => couch?.stop());
+  afterAll(async () => {
+    // Their live replications end before the server does.
+    await Promise.all(mirrors.map((mirror) => mirror.close().catch(() => undefined)));
+    await couch?.stop();
+  });
 
   /** A device's mirror of `url`: an in-memory PouchDB, replicating live with it unless `live` is false. */
   function mirrorOf(url: string, { live = true } = {}): PouchMirror {
@@ -36,6 +41,7 @@ describe('two old devices joining a server set up again under another key (sync,
     const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: couch.username, password: couch.password } });
     const mirror = mirrorOver(local, remote, { countAfterMs: 0 });
     if (live) mirror.replicate(() => undefined);
+    mirrors.push(mirror);
     return mirror;
   }
 
