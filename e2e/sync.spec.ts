@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { startCouchProxy } from '../tests/server/couch-proxy';
-import { startCouchServer, type CouchServer } from '../tests/server/couch-server';
+import { basicAuthorization, startCouchServer, type CouchServer } from '../tests/server/couch-server';
 import { startProviderServer } from '../tests/server/provider-server';
 import { assistantMessages, attach, conversationLink, messageBox, messageLog, newConversation, send, userMessages, useScript, type ScriptStep } from './fixtures';
 import { addMcpServer, expect, mcpServerItem, openMcpSettings, permissionSelect, test as mcpTest, type McpServers } from './mcp-servers';
@@ -649,6 +649,106 @@ test('a key document deleted on the server is never replaced silently: a new dev
   await expect(syncStatus(tablet.page)).toHaveText(/^Synced/, REPLICATION);
   await goHome(tablet.page);
   await expect(conversationLink(tablet.page, conversationId)).toHaveText('keep this', REPLICATION);
+});
+
+/** The server loses everything: pouchdb-server restarted in memory on the same port, or (a real CouchDB) the database deleted. */
+async function loseEverything(couch: CouchServer, database: string): Promise<void> {
+  if (couch.restart) await couch.restart();
+  else expect((await fetch(database, { method: 'DELETE', headers: { authorization: basicAuthorization(couch.username, couch.password) } })).ok).toBe(true);
+}
+
+/** Every conversation is listed on every device, and each opens with its first message (waited for, never read once). */
+async function everyoneSeesEverything(devices: Device[], conversations: Map<string, string>): Promise<void> {
+  for (const { page } of devices) {
+    await goHome(page);
+    for (const conversationId of conversations.keys()) await expect(conversationLink(page, conversationId)).toBeVisible(REPLICATION);
+    for (const [conversationId, text] of conversations) {
+      await conversationLink(page, conversationId).click();
+      await expect(messageLog(page)).toContainText(text, REPLICATION);
+      await expect(messageLog(page)).toContainText('First reply.', REPLICATION);
+    }
+  }
+}
+
+/** Two old devices, each with a conversation both have; on a server of its own (the test restarts it). */
+async function twoOldDevices(couch: CouchServer, database: string, device: (name: string) => Promise<Device>) {
+  const { laptop, phone } = await syncedLaptopAndPhone(couch, database, device);
+  const conversations = new Map<string, string>();
+  for (const { page } of [laptop, phone]) await useScript(page, [{ text: 'First reply.' }]);
+  conversations.set(await conversationWithReply(laptop.page, 'written on the laptop before'), 'written on the laptop before');
+  conversations.set(await conversationWithReply(phone.page, 'written on the phone before'), 'written on the phone before');
+  for (const conversationId of conversations.keys()) for (const { page } of [laptop, phone]) await expect(conversationLink(page, conversationId)).toBeVisible(REPLICATION);
+  return { laptop, phone, conversations };
+}
+
+test('a server restarted without its data is set up again by an old device: a new device joins with the same passphrase, and all three see every conversation', async ({ device }) => {
+  const couch = await startCouchServer();
+  try {
+    const database = await couch.createDatabase();
+    const { laptop, phone, conversations } = await twoOldDevices(couch, database, device);
+    for (const { page } of [laptop, phone]) await openSettings(page);
+    await loseEverything(couch, database);
+    // An old device finds the database gone, sets it up again with its key (the same salt), and says so.
+    await expect.poll(async () => (await couch.allDocuments(database).catch(() => [])).some((document) => document._id === 'parley-key'), REPLICATION).toBe(true);
+    const restored = (page: Page) => syncRegion(page).getByText(/^The sync server had lost this database\./);
+    await expect.poll(async () => (await restored(laptop.page).count()) + (await restored(phone.page).count()), REPLICATION).toBeGreaterThan(0);
+
+    const tablet = await device('Tablet');
+    await turnOnSync(tablet, couch, database);
+    await useScript(tablet.page, [{ text: 'First reply.' }]);
+    conversations.set(await conversationWithReply(tablet.page, 'written on the tablet after'), 'written on the tablet after');
+    await goHome(laptop.page);
+    conversations.set(await conversationWithReply(laptop.page, 'written on the laptop after'), 'written on the laptop after');
+
+    await everyoneSeesEverything([laptop, phone, tablet], conversations);
+    await expectSynced([laptop, phone, tablet]);
+  } finally {
+    await couch.stop();
+  }
+});
+
+/** Every device's Settings → Sync says "Synced" (nothing refused, nothing waiting). */
+async function expectSynced(devices: readonly { page: Page }[]): Promise<void> {
+  for (const { page } of devices) {
+    await openSettings(page);
+    await expect(syncStatus(page)).toHaveText(/^Synced/, REPLICATION);
+  }
+}
+
+test('a server set up again by a new device under another key: the old devices say so, refuse a wrong passphrase, join with the right one, and all three see every conversation', async ({ device }) => {
+  const couch = await startCouchServer();
+  try {
+    const database = await couch.createDatabase();
+    const { laptop, phone, conversations } = await twoOldDevices(couch, database, device);
+    // The old devices are away while the server loses everything, so the new device finds it empty and makes a new key.
+    for (const { context } of [laptop, phone]) await context.setOffline(true);
+    await loseEverything(couch, database);
+    const tablet = await device('Tablet');
+    await turnOnSync(tablet, couch, database);
+    await useScript(tablet.page, [{ text: 'First reply.' }]);
+    conversations.set(await conversationWithReply(tablet.page, 'written on the tablet after'), 'written on the tablet after');
+    for (const { context } of [laptop, phone]) await context.setOffline(false);
+    conversations.set(await conversationWithReply(laptop.page, 'written on the laptop after'), 'written on the laptop after');
+
+    for (const { page } of [laptop, phone]) {
+      await openSettings(page);
+      // Said in words, never "Synced"; a passphrase that does not open the new key document is told as wrong.
+      await expect(syncStatus(page)).toHaveText(/^Not syncing: the sync server now has another key/, REPLICATION);
+      const passphrase = syncRegion(page).getByLabel('Passphrase for the new key', { exact: true });
+      const join = syncRegion(page).getByRole('button', { name: 'Join the new key', exact: true });
+      await passphrase.fill('not the passphrase');
+      await join.click();
+      await expect(syncRegion(page).getByRole('alert')).toContainText('Wrong passphrase');
+      await passphrase.fill(PASSPHRASE);
+      await join.click();
+      await expect(syncStatus(page)).toHaveText(/^Synced/, REPLICATION);
+    }
+    await everyoneSeesEverything([laptop, phone, tablet], conversations);
+    // What the server holds now opens on every device: nothing refused anywhere.
+    await expectSynced([laptop, phone, tablet]);
+  } finally {
+    await couch.stop();
+  }
 });
 
 test('"Synced" is said on a first upload only once the server holds every document', async ({ couch, database, device }) => {

@@ -223,6 +223,8 @@ export const COMMANDS = {
   'sync.clearRefusals': command<SyncStatus>()({}),
   /** Puts the key document this device joined with back on the server, where it is gone. */
   'sync.restoreKey': command<SyncStatus>()({}),
+  /** The server was set up again under another key: join it with the passphrase; what this device holds goes up under it. */
+  'sync.rejoin': command<SyncStatus>()({ passphrase: z.string().min(1).max(500) }),
   /** The conversations another device runs, and which. */
   'sync.runners': command<RemoteRunners>()({}),
   /** "Continue on this device": takes the conversation's run over on the server (one device wins). */

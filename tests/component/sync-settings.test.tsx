@@ -112,6 +112,40 @@ describe('Settings → Sync', () => {
     expect(within(region).queryByRole('button', { name: 'Put this device’s key back' })).toBeNull();
   });
 
+  it('a server set up again under another key: the status says so, a wrong passphrase is said, the right one joins', async () => {
+    const replaced: SyncStatus = { state: 'error', reason: 'key_replaced', device: phone, url: 'https://couch.example.com/parley', username: 'me', keyDocument: 'replaced' };
+    const { send, region, status } = renderSync((command) => {
+      if (command.type !== 'sync.rejoin') return replaced;
+      if (command.passphrase !== 'correct horse') throw new WireError({ code: 'invalid_state', reason: 'sync_wrong_passphrase', message: 'Wrong passphrase' });
+      return { ...replaced, state: 'syncing', reason: undefined, keyDocument: undefined };
+    });
+    await waitFor(() => expect(status()).toHaveTextContent('Not syncing: the sync server now has another key.'));
+    const passphrase = within(region).getByLabelText('Passphrase for the new key');
+    expect(passphrase).toHaveAttribute('type', 'password');
+    fireEvent.input(passphrase, { target: { value: 'not it' } });
+    fireEvent.click(within(region).getByRole('button', { name: 'Join the new key' }));
+    await waitFor(() => expect(within(region).getByRole('alert')).toHaveTextContent('Wrong passphrase'));
+    expect(send).toHaveBeenCalledWith({ type: 'sync.rejoin', passphrase: 'not it' }, { showsErrors: true });
+    fireEvent.input(passphrase, { target: { value: 'correct horse' } });
+    fireEvent.click(within(region).getByRole('button', { name: 'Join the new key' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Syncing…'));
+    expect(within(region).queryByRole('button', { name: 'Join the new key' })).toBeNull();
+  });
+
+  it('words a server under another key in Chinese', async () => {
+    await setLocale('zh-CN');
+    const replaced: SyncStatus = { state: 'error', reason: 'key_replaced', device: phone, url: 'https://couch.example.com/parley', username: 'me', keyDocument: 'replaced' };
+    const { status: chinese, region: chineseRegion } = renderSync(() => replaced, '同步');
+    await waitFor(() => expect(chinese()).toHaveTextContent('未在同步：同步服务器现在使用另一个密钥。'));
+    expect(within(chineseRegion).getByRole('button', { name: '加入新密钥' })).toBeInTheDocument();
+  });
+
+  it('a server this device set up again after it lost its data is said', async () => {
+    const { region } = renderSync(() => ({ state: 'synced', device: phone, url: 'https://couch.example.com/parley', username: 'me', lastSyncedAt: Date.now(), keyDocument: 'restored' }));
+    await waitFor(() => expect(within(region).getByText(/^The sync server had lost this database\./)).toBeInTheDocument());
+    expect(within(region).queryByRole('button', { name: 'Join the new key' })).toBeNull();
+  });
+
   it('words each refusal and each error reason, in Chinese too', async () => {
     const refusals: Array<[string, string]> = [
       ['sync_unauthorized', 'The server refused the password'],

@@ -47,6 +47,8 @@ export interface CouchServer {
   documentCount(databaseUrl: string): Promise<number>;
   /** Deletes the databases made here (a real CouchDB keeps nothing of a run) and stops a server started here. */
   stop(): Promise<void>;
+  /** pouchdb-server started here only: stopped and started again on the same port, holding nothing (it lost its data). */
+  restart?(): Promise<void>;
 }
 
 export function basicAuthorization(username: string, password: string): string {
@@ -59,6 +61,22 @@ export async function startCouchServer(): Promise<CouchServer> {
     return couchServer(external.replace(/\/+$/, ''), process.env.COUCHDB_USER ?? 'admin', process.env.COUCHDB_PASSWORD ?? '', false, async () => undefined);
   }
   const port = await freePort();
+  let stopServer = await runPouchServer(port);
+  const server = couchServer(`http://127.0.0.1:${port}`, ADMIN.username, ADMIN.password, true, () => stopServer());
+  return {
+    ...server,
+    async restart() {
+      await stopServer();
+      stopServer = await runPouchServer(port);
+    },
+  };
+}
+
+/**
+ * Starts `pouchdb-server --in-memory` on `port`, configured (CORS, the admin) in a fresh working directory; resolves with
+ * what stops it. Started again on the same port it holds nothing: a server that lost its data.
+ */
+async function runPouchServer(port: number): Promise<() => Promise<void>> {
   // pouchdb-server writes config.json and log.txt into its working directory: a temp one, removed on stop.
   const directory = mkdtempSync(join(tmpdir(), 'parley-couch-'));
   const child = spawn(join(BIN, 'pouchdb-server'), ['--in-memory', '--port', String(port), '--host', '127.0.0.1'], {
@@ -91,7 +109,7 @@ export async function startCouchServer(): Promise<CouchServer> {
     await stopServer();
     throw new Error(`${(error as Error).message}${errors ? `\n${errors}` : ''}`);
   }
-  return couchServer(origin, ADMIN.username, ADMIN.password, true, stopServer);
+  return stopServer;
 }
 
 function couchServer(origin: string, username: string, password: string, local: boolean, stopServer: () => Promise<void>): CouchServer {

@@ -118,7 +118,7 @@ export type SyncRefusals = z.infer<typeof SyncRefusals>;
 /** What Settings → Sync shows; `reason` is worded by the UI. Never carries the password or the passphrase. */
 export const SyncStatus = z.object({
   state: z.enum(['off', 'starting', 'syncing', 'synced', 'offline', 'error']),
-  reason: z.enum(['wrong_passphrase', 'unauthorized', 'unreachable', 'not_a_database', 'key_missing', 'server_full', 'server_error', 'no_crypto']).optional(),
+  reason: z.enum(['wrong_passphrase', 'unauthorized', 'unreachable', 'not_a_database', 'key_missing', 'server_full', 'server_error', 'no_crypto', 'key_replaced', 'database_missing']).optional(),
   /** Documents moved in the current replication round, and how many it has to move, when known. */
   progress: z.object({ done: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
   url: z.string().max(2000).optional(),
@@ -128,8 +128,11 @@ export const SyncStatus = z.object({
   lastSyncedAt: z.number().optional(),
   /** Present while anything from the server was refused (until the user clears the warning). */
   refused: SyncRefusals.optional(),
-  /** The server's key document is gone, or is not the one this device joined with (never replaced silently). */
-  keyDocument: z.enum(['missing', 'replaced']).optional(),
+  /**
+   * The server's key document is gone, or is not the one this device joined with (never replaced silently); or
+   * `restored`: the server had lost its data and this device set it up again with its key (and uploads what it holds).
+   */
+  keyDocument: z.enum(['missing', 'replaced', 'restored']).optional(),
   /** While off: "Turn off sync" kept this device's mirror for a later "Turn on sync" (it can still be deleted). */
   mirrorKept: z.boolean().optional(),
 });

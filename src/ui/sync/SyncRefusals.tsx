@@ -1,4 +1,4 @@
-import { createSignal, Show } from 'solid-js';
+import { createSignal, createUniqueId, Show } from 'solid-js';
 import type { SyncRefusals as Refusals, SyncStatus } from '../../schema/sync/sync';
 import { useApp } from '../state/app-context';
 import { describeError } from '../common/error-words';
@@ -14,13 +14,27 @@ export function SyncRefusals(props: { status: SyncStatus }) {
   const app = useApp();
   const number = (value: number) => new Intl.NumberFormat(locale()).format(value);
   const [failure, setFailure] = createSignal<string>();
-  async function send(type: 'sync.clearRefusals' | 'sync.restoreKey') {
+  const [passphrase, setPassphrase] = createSignal('');
+  const [joining, setJoining] = createSignal(false);
+  const id = `sync-rejoin-${createUniqueId()}`;
+  async function send(command: { type: 'sync.clearRefusals' } | { type: 'sync.restoreKey' } | { type: 'sync.rejoin'; passphrase: string }) {
     setFailure(undefined);
     try {
-      app.dispatch({ type: 'sync-status', status: await app.client.send({ type }) });
+      // A wrong passphrase is said here, beside its field, not in the app's alert too.
+      const status = command.type === 'sync.rejoin' ? await app.client.send(command, { showsErrors: true }) : await app.client.send({ type: command.type });
+      app.dispatch({ type: 'sync-status', status });
+      return true;
     } catch (error) {
       setFailure(describeError(error).text);
+      return false;
     }
+  }
+  async function join(event: SubmitEvent) {
+    event.preventDefault();
+    setJoining(true);
+    // The passphrase is not kept on screen once the worker has taken it.
+    if (await send({ type: 'sync.rejoin', passphrase: passphrase() })) setPassphrase('');
+    setJoining(false);
   }
   return (
     <>
@@ -28,13 +42,25 @@ export function SyncRefusals(props: { status: SyncStatus }) {
       <Show when={props.status.keyDocument}>
         {(state) => (
           <div class="sync-refused">
-            <p>{t(state() === 'missing' ? 'sync.keyDocument.missing' : 'sync.keyDocument.replaced')}</p>
+            <p>{t(`sync.keyDocument.${state()}`)}</p>
             <Show when={state() === 'missing'}>
               <div class="form-row">
-                <button type="button" class="button" onClick={() => void send('sync.restoreKey')}>
+                <button type="button" class="button" onClick={() => void send({ type: 'sync.restoreKey' })}>
                   {t('sync.keyDocument.restore')}
                 </button>
               </div>
+            </Show>
+            {/* Another key on the server (set up again elsewhere): the passphrase joins it; a wrong one is refused below. */}
+            <Show when={state() === 'replaced'}>
+              <form class="form-row" onSubmit={(event) => void join(event)}>
+                <div class="field">
+                  <label for={id}>{t('sync.rejoin.passphrase')}</label>
+                  <input id={id} class="input" type="password" required maxLength={500} autocomplete="off" value={passphrase()} onInput={(event) => setPassphrase(event.currentTarget.value)} />
+                </div>
+                <button type="submit" class="button" disabled={joining()}>
+                  {t('sync.rejoin.join')}
+                </button>
+              </form>
             </Show>
           </div>
         )}
@@ -66,7 +92,7 @@ export function SyncRefusals(props: { status: SyncStatus }) {
               <p class="field-hint">{t('sync.refused.explain')}</p>
             </details>
             <div class="form-row">
-              <button type="button" class="button" onClick={() => void send('sync.clearRefusals')}>
+              <button type="button" class="button" onClick={() => void send({ type: 'sync.clearRefusals' })}>
                 {t('sync.refused.clear')}
               </button>
             </div>

@@ -14,6 +14,8 @@ const REASON_KEYS: Record<SyncReason, MessageKey> = {
   server_full: 'sync.reason.server_full',
   server_error: 'sync.reason.server_error',
   no_crypto: 'sync.reason.no_crypto',
+  key_replaced: 'sync.reason.key_replaced',
+  database_missing: 'sync.reason.database_missing',
 };
 
 /** What Settings → Sync's status says, in the UI's language; numbers and times in its locale. */

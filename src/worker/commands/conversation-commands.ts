@@ -7,6 +7,9 @@ import type { CommandHandlerDeps, Handlers } from './command-deps';
 /** The conversations: listing, opening and paging, creating, renaming and deleting, and searching them. */
 export function createConversationHandlers(deps: CommandHandlerDeps) {
   const { store, settings, runs } = deps;
+  // Never discarded as unused (see unused-conversations.ts): another device's conversation arrives as its first record,
+  // untitled and without messages, and discarding it here would sync its deletion to every device, its runner's included.
+  const runElsewhere = () => Object.keys(deps.sync?.runners() ?? {});
 
   return {
     // The first screen's reads (docs/architecture.md, "The first screen"), after the repairs only this host makes.
@@ -16,11 +19,11 @@ export function createConversationHandlers(deps: CommandHandlerDeps) {
       return conversations.map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
     'conversation.create': async (command) => {
-      const conversation = await store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, await deps.reads.viewed());
+      const conversation = await store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, new Set([...(await deps.reads.viewed()), ...runElsewhere()]));
       deps.sync?.claim(conversation.id); // made here: this device runs it
       return conversation;
     },
-    'conversation.discardUnused': (command) => discardUnusedConversations(deps.reads, command),
+    'conversation.discardUnused': (command) => discardUnusedConversations(deps.reads, command, runElsewhere()),
     'conversation.saveDraft': async (command) => {
       await store.saveComposerDraft(command.conversationId, command.text);
       return { saved: true as const };

@@ -17,6 +17,7 @@ export function createSyncHandlers(deps: CommandHandlerDeps) {
     'sync.setDeviceName': (command) => syncGate().setDeviceName(command.name),
     'sync.clearRefusals': () => syncGate().clearRefusals(),
     'sync.restoreKey': () => syncGate().restoreKey(),
+    'sync.rejoin': (command) => syncGate().rejoin(command.passphrase),
     'sync.runners': async () => syncGate().runners(),
     'conversation.takeOver': async (command) => {
       if (!(await store.getConversation(command.conversationId))) throw new WireError({ code: 'not_found', reason: 'conversation_gone', message: 'This conversation no longer exists.' });

@@ -56,11 +56,14 @@ export async function messagePage(deps: ReadDeps, command: CommandOf<'conversati
   return listMessagePage(deps.database, command.conversationId, command);
 }
 
-/** `conversation.discardUnused`: keeps `keep` and whatever any tab has on screen. */
-export async function discardUnusedConversations(deps: ReadDeps, command: CommandOf<'conversation.discardUnused'>): Promise<CommandResult<'conversation.discardUnused'>> {
+/**
+ * `conversation.discardUnused`: keeps `keep`, whatever any tab has on screen, and `runElsewhere` (with sync, the
+ * conversations another device runs: one arrives as its first record, untitled, before its messages).
+ */
+export async function discardUnusedConversations(deps: ReadDeps, command: CommandOf<'conversation.discardUnused'>, runElsewhere: Iterable<string> = []): Promise<CommandResult<'conversation.discardUnused'>> {
   // What is made from now on is not this clean-up's to take, though it may be in the store before the look is over.
   const askedAt = deps.now();
-  const keep = new Set(await deps.viewed());
+  const keep = new Set([...(await deps.viewed()), ...runElsewhere]);
   if (command.keep) keep.add(command.keep);
   const removed = await discardUnused(deps.database, keep, askedAt);
   if (removed.length > 0) deps.committed({ removed });

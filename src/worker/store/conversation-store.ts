@@ -85,7 +85,8 @@ export class IndexedDbConversationStore implements ConversationStore {
    * `profileOf` finds the default in the settings record read in this transaction, not in this worker's copy, which
    * another tab's change may not have reached yet. An existing id is returned as it is. Other conversations that were
    * never used (no message, no draft, untitled, idle) are removed in the same transaction, so clicking "New
-   * conversation" does not pile up empty ones; `keep` names those another tab has on screen.
+   * conversation" does not pile up empty ones; `keep` names those another tab has on screen and, with sync, those
+   * another device runs.
    */
   async createConversation(
     title: string | undefined,

@@ -83,6 +83,10 @@ export class SyncGate implements EngineSlot {
     return (await this.load()).restoreKey();
   }
 
+  async rejoin(passphrase: string): Promise<SyncStatus> {
+    return (await this.load()).rejoin(passphrase);
+  }
+
   async clearRefusals(): Promise<SyncStatus> {
     return (await this.load()).clearRefusals();
   }

@@ -2,10 +2,13 @@ import type { DeviceRef } from '../../schema/sync/device';
 import { WireError } from '../../schema/wire-error';
 import type { SyncStatus } from '../../schema/sync/sync';
 import { keepMirror, takeKeptMirror } from './mirror/kept-mirror';
-import { openPouchMirror, remoteDatabase, type PouchMirror, type RemoteAccess } from './mirror/pouch-mirror';
+import { MIRROR_NAME_PREFIX, openPouchMirror, type PouchMirror, type RemoteAccess } from './mirror/pouch-mirror';
+import { rekeyMirror } from './mirror/rekey-mirror';
+import { checkedUrl, openReplacedKey, openServer, putKeyBack, refusal } from './server/server-join';
+import { ServerWatch } from './server/server-watch';
 import { watchNetwork } from './network-watch';
 import type { ReplicationState } from './mirror/replication-status';
-import { isKeyDocument, KEY_DOC_ID, newKeyDocument, openKeyDocument, sameKeyDocument, type KeyDocument, type SyncKeys } from './documents/sync-crypto';
+import type { KeyDocument, SyncKeys } from './documents/sync-crypto';
 import { SyncEngine } from './sync-engine';
 import type { SyncGateDeps } from './engine-context';
 import type { Mirror } from './mirror/mirror';
@@ -42,12 +45,13 @@ export class SyncService {
   private current: Omit<SyncStatus, 'device'> = { state: 'off' };
   private stored: StoredSync | undefined;
   private keyDocument: SyncStatus['keyDocument'];
-  private keyCheckedAt = 0;
   /** Replication's last word was "paused with nothing left" (its `synced`): Synced once this device's writes are out too. */
   private replicationIdle = false;
   private stopWatchingNetwork: (() => void) | undefined;
   /** A mirror kept by "Turn off sync" waits for a later "Turn on sync" (said while off, so it can be deleted). */
   private mirrorKept: boolean | undefined;
+  /** Whether the server is still the one this device joined, for the mirror started last. */
+  private watch: ServerWatch | undefined;
 
   constructor(
     private readonly deps: SyncGateDeps,
@@ -78,7 +82,7 @@ export class SyncService {
     if (this.mirror) await this.stopEngine();
     this.setState({ state: 'starting', url, username: input.username });
     try {
-      const { keys, document } = await this.openServer(access, input.passphrase, input.newKey === true);
+      const { keys, document } = await openServer(access, input.passphrase, input.newKey === true);
       const { _rev: _revision, ...keyDocument } = document;
       const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: await takeKeptMirror(this.deps, url, document) };
       this.mirrorKept = false;
@@ -126,11 +130,19 @@ export class SyncService {
     this.mirror = mirror;
     this.stored = stored;
     this.keyDocument = undefined;
-    this.keyCheckedAt = 0;
     this.replicationIdle = false;
-    void this.checkKeyDocument();
     this.setState({ state: 'syncing', url: stored.url, username: stored.username });
-    mirror.replicate((state) => this.onReplication(state));
+    // Replicated only once the server is known to be the one this device joined (the server may have lost its data).
+    this.watch?.stop();
+    this.watch = new ServerWatch(stored, stored.keyDocument, mirror, {
+      replicate: (started) => {
+        this.replicationIdle = false;
+        started.replicate((state) => this.onReplication(state));
+      },
+      say: (next) => this.setState({ url: stored.url, username: stored.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), ...next }),
+      keyDocumentIs: (state) => this.setKeyDocument(state),
+    });
+    void this.watch.lookAtServer();
     this.stopWatchingNetwork?.();
     this.stopWatchingNetwork = watchNetwork((online) => this.onNetwork(online));
     // Caught up with the mirror in the background: the app works meanwhile, as on any device without sync.
@@ -140,7 +152,7 @@ export class SyncService {
       (engine) => {
         this.engine = engine;
         engine.onRefusal(() => this.deps.post({ type: 'sync-status', status: this.snapshot() }));
-        engine.onKeyDocumentChange(() => void this.checkKeyDocument());
+        engine.onKeyDocumentChange(() => void this.watch?.lookAtServer());
         // A push that wrote documents makes replication active again, and its next pause says Synced; one that wrote
         // nothing new leaves replication paused, so the status is decided here.
         engine.onWritesIdle((wrote) => {
@@ -156,6 +168,8 @@ export class SyncService {
   /** Stops the engine and the replication, and closes the mirror or deletes it (a closed PouchDB cannot be destroyed). */
   private async stopEngine(end: 'close' | 'destroy' = 'close'): Promise<void> {
     this.engine = undefined;
+    this.watch?.stop();
+    this.watch = undefined;
     this.stopWatchingNetwork?.();
     this.stopWatchingNetwork = undefined;
     await this.gate.detach();
@@ -175,7 +189,7 @@ export class SyncService {
       return;
     }
     this.setState({ ...base, state: 'syncing' });
-    mirror.replicate((state) => this.onReplication(state));
+    this.watch?.reconnect();
   }
 
   private onReplication(state: ReplicationState): void {
@@ -184,11 +198,15 @@ export class SyncService {
     if (state.state === 'syncing') this.setState({ ...base, state: 'syncing', ...(state.total !== undefined ? { progress: { done: Math.min(state.done, state.total), total: state.total } } : {}) });
     else if (state.state === 'synced') {
       this.replicationIdle = true;
+      this.watch?.synced();
       this.syncedIfDone();
-      if (Date.now() - this.keyCheckedAt >= KEY_CHECK_INTERVAL_MS) void this.checkKeyDocument();
+      if (this.watch && Date.now() - this.watch.lookedAt >= KEY_CHECK_INTERVAL_MS) void this.watch.lookAtServer();
     }
-    else if (state.state === 'offline') this.setState({ ...base, state: 'offline' });
-    else this.setState({ ...base, state: 'error', reason: state.reason });
+    else if (state.state === 'error' && state.reason !== 'server_error') this.setState({ ...base, state: 'error', reason: state.reason });
+    else {
+      // Offline, a database gone, a server failing: what the server is now is looked at before anything replicates again.
+      this.watch?.failed();
+    }
   }
 
   /**
@@ -196,7 +214,7 @@ export class SyncService {
    * its records gradually, and replication pauses between them (it said "Synced" before the documents were on the server).
    */
   private syncedIfDone(): void {
-    if (!this.replicationIdle || !this.mirror) return;
+    if (!this.replicationIdle || !this.mirror || !this.watch?.replicating) return;
     const base = { url: this.current.url, username: this.current.username };
     if (!this.engine || this.engine.writesPending) {
       if (this.current.state !== 'syncing') this.setState({ ...base, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), state: 'syncing' });
@@ -205,22 +223,7 @@ export class SyncService {
     this.setState({ ...base, state: 'synced', lastSyncedAt: Date.now() });
   }
 
-  /**
-   * Whether the server still holds the key document this device joined with: gone (deleted, or the database lost) or
-   * replaced (another salt) is said in the status, never mended silently. An unreachable server says nothing new.
-   */
-  private async checkKeyDocument(): Promise<void> {
-    const stored = this.stored;
-    if (!stored?.keyDocument) return;
-    this.keyCheckedAt = Date.now();
-    let found: unknown;
-    try {
-      found = await remoteDatabase(stored).get(KEY_DOC_ID).catch((error: { status?: number }) => (error.status === 404 ? undefined : Promise.reject(error)));
-    } catch {
-      return;
-    }
-    if (this.stored !== stored) return;
-    const state = found === undefined ? 'missing' : sameKeyDocument(found, stored.keyDocument) ? undefined : 'replaced';
+  private setKeyDocument(state: SyncStatus['keyDocument']): void {
     if (state === this.keyDocument) return;
     this.keyDocument = state;
     this.deps.post({ type: 'sync-status', status: this.snapshot() });
@@ -231,57 +234,41 @@ export class SyncService {
     await this.loadDevice();
     const stored = this.stored;
     if (!stored?.keyDocument) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off, or this device does not know its key document.' });
-    try {
-      await remoteDatabase(stored).put({ ...stored.keyDocument } as never);
-    } catch (error) {
-      // 409: someone wrote one meanwhile; the check below says which.
-      if ((error as { status?: number }).status !== 409) throw refusal('sync_unreachable', 'The key document could not be written to the sync server.');
-    }
-    await this.checkKeyDocument();
+    await putKeyBack(stored, stored.keyDocument);
+    await this.watch?.lookAtServer();
     return this.snapshot();
   }
 
-  /** The key document's keys; refusals in words: server unreachable, password refused, not a database, wrong passphrase. */
-  private async openServer(access: RemoteAccess, passphrase: string, newKey: boolean): Promise<{ keys: SyncKeys; document: KeyDocument }> {
-    const remote = remoteDatabase(access);
-    let response: Response;
+  /**
+   * The server was set up again under another key document (another salt; its data was lost, and a device made it
+   * again): the passphrase opens it, and everything this device's mirror holds — its own conversations and what it
+   * mirrors of others' — is sealed again under the new key into a new mirror, which uploads it. A passphrase that does
+   * not open the new key document is refused as a wrong passphrase, and nothing changes.
+   */
+  async rejoin(passphrase: string): Promise<SyncStatus> {
+    await this.loadDevice();
+    const stored = this.stored;
+    const old = this.mirror;
+    if (!stored?.keyDocument || !old) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off.' });
+    const joined = await openReplacedKey(stored, stored.keyDocument, passphrase);
+    if (!joined) {
+      await this.watch?.lookAtServer();
+      return this.snapshot();
+    }
+    const { keys, document } = joined;
+    this.setState({ url: stored.url, username: stored.username, state: 'syncing' });
+    const localName = `${MIRROR_NAME_PREFIX}${this.deps.newId()}`;
+    const next = openPouchMirror(localName, stored);
     try {
-      response = await fetch(access.url, { headers: authorizationHeaders(access), credentials: 'omit' });
-    } catch {
-      throw refusal('sync_unreachable', `The sync server at ${new URL(access.url).origin} cannot be reached (offline, a wrong address, or it does not allow this app's origin: CORS).`);
+      await rekeyMirror({ mirror: old, keys: stored.keys }, { mirror: next, keys }, this.device.id);
+    } finally {
+      await next.close();
     }
-    if (response.status === 401 || response.status === 403) throw refusal('sync_unauthorized', 'The sync server refused the username or password.');
-    if (response.status === 404) {
-      // An empty server: make the database (CouchDB lets an admin; otherwise the user must create it first).
-      const created = await fetch(access.url, { method: 'PUT', headers: authorizationHeaders(access), credentials: 'omit' }).catch(() => undefined);
-      if (!created?.ok) throw refusal('sync_not_a_database', 'There is no database at this URL, and it could not be created. Create it on the server first.');
-    }
-    let documentCount = 0;
-    if (response.status !== 404) {
-      const info = response.ok ? ((await response.json().catch(() => undefined)) as { db_name?: unknown; doc_count?: unknown } | undefined) : undefined;
-      if (!info?.db_name) throw refusal('sync_not_a_database', 'This URL is not a CouchDB database (give the database URL, e.g. https://couch.example.com/parley).');
-      documentCount = typeof info.doc_count === 'number' ? info.doc_count : 0;
-    }
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const existing = await remote.get(KEY_DOC_ID).catch((error: { status?: number }) => (error.status === 404 ? undefined : Promise.reject(error)));
-      if (existing) {
-        if (!isKeyDocument(existing)) throw refusal('sync_not_a_database', 'This database holds something other than Parley’s encrypted data.');
-        const keys = await openKeyDocument(existing as KeyDocument, passphrase);
-        if (!keys) throw refusal('sync_wrong_passphrase', 'Wrong passphrase: it does not open the data on this server.');
-        return { keys, document: existing as KeyDocument };
-      }
-      // Data without its key document was deleted or changed by someone: a new key is made only when the person says so.
-      if (documentCount > 0 && !newKey) throw refusal('sync_key_missing', 'This database holds data, but its key document is gone. Nothing was changed; make a new key only if you expected this.');
-      const made = await newKeyDocument(passphrase);
-      try {
-        await remote.put(made.document);
-        return made;
-      } catch (error) {
-        if ((error as { status?: number }).status !== 409) throw refusal('sync_unauthorized', 'The sync server refused to store Parley’s key document (is the user allowed to write to this database?).');
-        // Another device made it first: read theirs.
-      }
-    }
-    throw refusal('sync_not_a_database', 'The key document of this database keeps changing.');
+    const rekeyed: StoredSync = { ...stored, keys, keyDocument: document, localName };
+    await this.deps.database.put('settings', rekeyed, SYNC_KEY);
+    await this.stopEngine('destroy');
+    await this.start(rekeyed);
+    return this.snapshot();
   }
 
   private async loadDevice(): Promise<void> {
@@ -306,26 +293,4 @@ export class SyncService {
     const refused = on ? this.engine?.refused() : undefined;
     return { ...this.current, device: this.device, ...(refused ? { refused } : {}), ...(on && this.keyDocument ? { keyDocument: this.keyDocument } : {}), ...(!on && this.mirrorKept ? { mirrorKept: true } : {}) };
   }
-}
-
-function refusal(reason: 'sync_unreachable' | 'sync_unauthorized' | 'sync_not_a_database' | 'sync_wrong_passphrase' | 'sync_key_missing', message: string): WireError {
-  return new WireError({ code: 'invalid_state', reason, message });
-}
-
-/** A database URL without credentials in it (they go in a header) and over http(s). */
-function checkedUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw refusal('sync_not_a_database', 'The sync server URL is not a URL (e.g. https://couch.example.com/parley).');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refusal('sync_not_a_database', 'The sync server URL must start with https:// (or http:// for a server on this computer).');
-  url.username = '';
-  url.password = '';
-  return url.toString().replace(/\/$/, '');
-}
-
-function authorizationHeaders(access: RemoteAccess): HeadersInit {
-  return access.username || access.password ? { Authorization: `Basic ${btoa(unescape(encodeURIComponent(`${access.username}:${access.password}`)))}` } : {};
 }

@@ -41,8 +41,13 @@ const en = {
   'sync.reason.server_error': 'The sync server failed. Parley will try again by itself.',
   'sync.makeNewKey': 'Make a new key and turn on sync',
   'sync.keyDocument.missing': 'The key document is gone from the sync server: a device that turns sync on now cannot join. Someone may have deleted it. This device still has the key and can put it back.',
-  'sync.keyDocument.replaced': 'The key document on the sync server is not the one this device joined with: someone may have replaced it. Devices that turn sync on now get another key and will not see what this device syncs.',
+  'sync.keyDocument.replaced': 'The key document on the sync server is not the one this device joined with: the server may have lost its data and been set up again by another device, or someone replaced it. Type your passphrase to join the new key: this device then uploads again what it holds (its own conversations and those it has from other devices). Until then nothing is synced.',
   'sync.keyDocument.restore': 'Put this device’s key back',
+  'sync.keyDocument.restored': 'The sync server had lost this database. This device set it up again with its key and uploads again what it holds; your other devices go on with the same passphrase.',
+  'sync.rejoin.passphrase': 'Passphrase for the new key',
+  'sync.rejoin.join': 'Join the new key',
+  'sync.reason.key_replaced': 'Not syncing: the sync server now has another key. It may have lost its data and been set up again by another device.',
+  'sync.reason.database_missing': 'The database is gone from the sync server (it may have lost its data), and this user cannot create it again. Create it on the server: this device then uploads what it holds.',
   'sync.reason.no_crypto': 'This browser cannot encrypt (Web Crypto is missing here, e.g. on a page not served over HTTPS), so sync cannot run.',
 };
 

@@ -42,7 +42,12 @@ export const syncSettingsStringsZhCN: Record<keyof (typeof syncSettingsStrings)[
   'sync.reason.server_error': '同步服务器出错。Parley 会自动重试。',
   'sync.makeNewKey': '生成新密钥并打开同步',
   'sync.keyDocument.missing': '同步服务器上的密钥文档不见了：现在打开同步的设备无法加入。可能有人删除了它。此设备仍有密钥，可以把它放回去。',
-  'sync.keyDocument.replaced': '同步服务器上的密钥文档不是此设备加入时的那一份：可能有人替换了它。现在打开同步的设备会得到另一个密钥，看不到此设备同步的内容。',
+  'sync.keyDocument.replaced': '同步服务器上的密钥文档不是此设备加入时的那一份：服务器可能丢失了数据并由另一台设备重新设置，或者有人替换了它。输入你的口令以加入新密钥：此设备随后会重新上传它持有的内容（它自己的对话，以及它从其他设备得到的对话）。在此之前不会同步任何内容。',
   'sync.keyDocument.restore': '放回此设备的密钥',
+  'sync.keyDocument.restored': '同步服务器丢失了这个数据库。此设备已用它的密钥重新设置，并重新上传它持有的内容；你的其他设备可以继续使用同一个口令。',
+  'sync.rejoin.passphrase': '新密钥的口令',
+  'sync.rejoin.join': '加入新密钥',
+  'sync.reason.key_replaced': '未在同步：同步服务器现在使用另一个密钥。它可能丢失了数据，并由另一台设备重新设置。',
+  'sync.reason.database_missing': '同步服务器上的数据库不见了（服务器可能丢失了数据），而此用户无法重新创建它。请在服务器上创建它：此设备随后会上传它持有的内容。',
   'sync.reason.no_crypto': '此浏览器无法加密（这里缺少 Web Crypto，例如页面不是通过 HTTPS 提供的），因此无法同步。',
 };

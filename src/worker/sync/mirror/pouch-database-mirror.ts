@@ -1,0 +1,271 @@
+// The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
+// following the local changes, and the live replication with its status.
+import type { Database, PouchError } from 'pouchdb-browser';
+import { getDocuments, putDocuments } from './bulk-documents';
+import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
+import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
+
+export interface PouchMirror extends Mirror {
+  /** Starts live two-way replication with the server (again: one already running is cancelled); `onState` hears it. */
+  replicate(onState: (state: ReplicationState) => void): void;
+  /** Stops replicating (the server is not the one this device joined: nothing goes to it or comes from it). */
+  stopReplication(): void;
+  /**
+   * Offers the server every document this mirror holds, whatever the checkpoints say (a server that lost its data lost
+   * them too, or may hold old ones): the server takes what it lacks. Resolves once it has.
+   */
+  uploadAll(): Promise<void>;
+  /** Every document the mirror holds (deleted ones left out), a page at a time. */
+  documents(): AsyncIterable<EncryptedDocument[]>;
+  close(): Promise<void>;
+  /** Removes this device's copy of the encrypted documents (turning sync off). */
+  destroy(): Promise<void>;
+}
+
+const PAGE = 500;
+/** The longest wait between two attempts to reach the server while it cannot be reached. */
+const MAX_RETRY_DELAY_MS = 30_000;
+
+/** A write or two (a live change) is over well within this: it costs no request for counts. */
+const COUNT_AFTER_MS = 1000;
+
+/**
+ * `local` mirroring `remote`, live, in both directions (in the browser, a PouchDB database in this origin's IndexedDB and
+ * the server's; any two PouchDB databases will do, so host tests run it over PouchDB's in-memory adapter against
+ * pouchdb-server). `countAfterMs`: how long a replication round runs before the documents left to move are counted for
+ * the status (tests count at once).
+ */
+export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, { countAfterMs = COUNT_AFTER_MS } = {}): PouchMirror {
+  let replication: Replication | undefined;
+  const followers = new Set<{ cancel(): void }>();
+  const tracker = appliedTracker();
+  const stop = () => {
+    replication?.cancel();
+    replication = undefined;
+  };
+  const closing = () => {
+    stop();
+    tracker.whenIdle(undefined);
+    for (const follower of followers) follower.cancel();
+  };
+
+  return {
+    get: (id) => getDocument(local, id),
+    put: (document) => putOwn(local, document),
+    getMany: (ids) => getDocuments(local, ids),
+    putMany: (documents) => putDocuments(local, documents),
+    follow(since, onChanges) {
+      const follower = followChanges(local, tracker, since, onChanges);
+      followers.add(follower);
+      return follower;
+    },
+    remoteGet: (id) => getDocument(remote, id),
+    async remotePut(document) {
+      try {
+        await remote.put(document);
+        return 'ok';
+      } catch (error) {
+        if ((error as { status?: number }).status === 409) return 'conflict';
+        throw error;
+      }
+    },
+    getLocal: (key) => localValue(local, key),
+    setLocal: (key, value) => setLocalValue(local, key, value),
+    replicate(onState) {
+      stop();
+      replication = startReplication(local, remote, tracker, onState, countAfterMs, () => replication);
+    },
+    stopReplication: stop,
+    async uploadAll() {
+      await local.replicate.to(remote, { checkpoint: false, batch_size: 200 });
+    },
+    documents: () => allDocuments(local),
+    async close() {
+      closing();
+      await local.close();
+    },
+    async destroy() {
+      closing();
+      await local.destroy();
+    },
+  };
+}
+
+type Tracker = ReturnType<typeof appliedTracker>;
+
+/** A running two-way replication and the progress it reports; cancelled together. */
+interface Replication {
+  cancel(): void;
+}
+
+async function getDocument(database: Database<EncryptedDocument>, id: string): Promise<EncryptedDocument | undefined> {
+  try {
+    const document = (await database.get(id)) as EncryptedDocument;
+    return document._deleted ? undefined : document;
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** Writes a document of this device's own; a revision that arrived from the server meanwhile is written over. */
+async function putOwn(local: Database<EncryptedDocument>, document: EncryptedDocument): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await local.put(document);
+      return;
+    } catch (error) {
+      // This device is the author of what it writes, so it writes over what arrived.
+      if ((error as { status?: number }).status !== 409 || attempt >= 3) throw error;
+      const current = await getDocument(local, document._id);
+      document = { ...document, ...(current?._rev ? { _rev: current._rev } : {}) };
+      if (!current) delete document._rev;
+    }
+  }
+}
+
+async function localValue(local: Database<EncryptedDocument>, key: string): Promise<unknown> {
+  try {
+    return ((await local.get(`_local/${key}`)) as unknown as { value: unknown }).value;
+  } catch {
+    return undefined;
+  }
+}
+
+async function setLocalValue(local: Database<EncryptedDocument>, key: string, value: unknown): Promise<void> {
+  const id = `_local/${key}`;
+  let rev: string | undefined;
+  try {
+    rev = (await local.get(id))._rev;
+  } catch {
+    rev = undefined;
+  }
+  await local.put({ _id: id, ...(rev ? { _rev: rev } : {}), value } as unknown as EncryptedDocument);
+}
+
+async function* allDocuments(local: Database<EncryptedDocument>): AsyncGenerator<EncryptedDocument[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await local.allDocs({ include_docs: true, limit: PAGE, ...(after === undefined ? {} : { startkey: after, skip: 1 }) });
+    const documents = page.rows.flatMap((row) => (row.doc && !row.doc._deleted && !row.id.startsWith('_design/') ? [row.doc as EncryptedDocument] : []));
+    if (documents.length > 0) yield documents;
+    if (page.rows.length < PAGE) return;
+    after = page.rows.at(-1)!.id;
+  }
+}
+
+type ChangeResult = { seq: string | number; doc?: EncryptedDocument };
+
+function toChanges(results: ChangeResult[]): MirrorChange[] {
+  return results.flatMap((result) => (result.doc ? [{ document: result.doc as EncryptedDocument, seq: result.seq }] : []));
+}
+
+/** Hands the mirror's changes since `since` to `onChanges`: page by page to catch up, then live. */
+function followChanges(local: Database<EncryptedDocument>, tracker: Tracker, since: string | number | undefined, onChanges: (changes: MirrorChange[]) => Promise<void>): { cancel(): void } {
+  let cancelled = false;
+  let feed: { cancel(): void } | undefined;
+  let chain = Promise.resolve();
+  void (async () => {
+    // Catch up page by page (each page applied before the next is read), then follow live from there.
+    let position: string | number = since ?? 0;
+    tracker.handed(1);
+    try {
+      for (;;) {
+        if (cancelled) return;
+        const page = await local.changes({ since: position, limit: PAGE, include_docs: true });
+        await onChanges(toChanges(page.results));
+        position = page.last_seq;
+        if (page.results.length < PAGE) break;
+      }
+    } finally {
+      tracker.applied(1);
+    }
+    if (cancelled) return;
+    // Changes that arrive while earlier ones are applied are applied together: a replication batch (200 documents)
+    // lands as a burst of single changes, and one call saves the position once, not once per document.
+    let waiting: ChangeResult[] = [];
+    feed = local.changes({ since: position, live: true, include_docs: true }).on('change', (change) => {
+      waiting.push(change);
+      tracker.handed(1);
+      if (waiting.length > 1) return;
+      chain = chain
+        .then(async () => {
+          const batch = waiting;
+          waiting = [];
+          try {
+            if (!cancelled) await onChanges(toChanges(batch));
+          } finally {
+            tracker.applied(batch.length);
+          }
+        })
+        .catch(() => undefined);
+    });
+  })();
+  return {
+    cancel() {
+      cancelled = true;
+      feed?.cancel();
+    },
+  };
+}
+
+/**
+ * Starts the live two-way replication and reports its state. `current()` is the mirror's replication now: what a
+ * cancelled one still emits (it was started again when the network came back) is not this one's news.
+ */
+function startReplication(
+  local: Database<EncryptedDocument>,
+  remote: Database<EncryptedDocument>,
+  tracker: Tracker,
+  onState: (state: ReplicationState) => void,
+  countAfterMs: number,
+  current: () => Replication | undefined,
+): Replication {
+  const sync = local.sync(remote, {
+    live: true,
+    retry: true,
+    batch_size: 200,
+    // PouchDB's default doubles the wait up to 10 minutes: a device back online after a long gap would sync that late.
+    back_off_function: (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, MAX_RETRY_DELAY_MS)),
+  });
+  const progress = replicationProgress(local, remote, onState, countAfterMs);
+  const replication: Replication = {
+    cancel() {
+      sync.cancel();
+      progress.stop();
+    },
+  };
+  const isCurrent = () => current() === replication;
+  // The two-way Sync object re-emits 'paused' WITHOUT the error (pouchdb-browser 9, Sync's pushPaused/pullPaused), so a
+  // failed request looked like "Synced". Each direction's own 'paused' carries it: a direction that paused on an error
+  // (the server unreachable, or refusing) is what the status says until that direction is active again.
+  const failed: { push?: PouchError; pull?: PouchError } = {};
+  const paused = { push: true, pull: true };
+  const report = () => {
+    if (!isCurrent()) return;
+    const error = failed.push ?? failed.pull;
+    if (error || (paused.push && paused.pull)) onState(pausedState(error, tracker.idle));
+  };
+  // Received documents still being applied when replication paused: "Synced" is said once they are.
+  tracker.whenIdle(report);
+  for (const direction of ['push', 'pull'] as const) {
+    sync[direction]
+      .on('active', () => {
+        paused[direction] = false;
+        delete failed[direction];
+      })
+      .on('paused', (error) => {
+        paused[direction] = true;
+        if (error) failed[direction] = error;
+        else delete failed[direction];
+        if (paused.push && paused.pull && isCurrent()) progress.roundOver();
+        report();
+      });
+  }
+  sync
+    .on('change', (info) => isCurrent() && progress.batch(info.direction, info.change))
+    .on('active', () => isCurrent() && progress.active())
+    .on('denied', () => isCurrent() && onState({ state: 'error', reason: 'unauthorized' }))
+    .on('error', (error) => isCurrent() && onState(stateOfError(error, 'server_error')));
+  return replication;
+}
