@@ -80,8 +80,8 @@ export type QuestionResolution = z.infer<typeof QuestionResolution>;
 export const ApprovalResolution = z.enum(['approved', 'edited', 'denied', 'chat', 'stopped', 'imported']);
 export type ApprovalResolution = z.infer<typeof ApprovalResolution>;
 
-export const ElicitationResolution = z.enum(['accepted', 'declined', 'cancelled', 'interrupted', 'stopped']);
-export type ElicitationResolution = z.infer<typeof ElicitationResolution>;
+const ElicitationResolution = z.enum(['accepted', 'declined', 'cancelled', 'interrupted', 'stopped']);
+type ElicitationResolution = z.infer<typeof ElicitationResolution>;
 
 /** What every request stores, whatever its kind (docs/architecture.md, "Requests"). */
 const RequestFields = {

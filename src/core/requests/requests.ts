@@ -30,7 +30,7 @@ export interface RequestResolution {
 }
 
 /** A request as resolved or closed, and its tool call when that changes too (an approval decides whether its call runs). */
-export interface RequestChange<R extends RequestBlock = RequestBlock> {
+interface RequestChange<R extends RequestBlock = RequestBlock> {
   request: R;
   call?: ToolCallBlock;
 }
@@ -183,7 +183,7 @@ export function resolveRequest(message: Message, request: RequestBlock, resoluti
 }
 
 /** The resolved request marked with the device where the user decided. */
-export function stampDevice<R extends RequestBlock>(request: R, device: DeviceRef): R {
+function stampDevice<R extends RequestBlock>(request: R, device: DeviceRef): R {
   return { ...request, resolvedOn: device };
 }
 
