@@ -9,8 +9,10 @@ import { expect, test, type Response } from '@playwright/test';
  */
 // 87 → 75 with a tool call's card and the request forms loaded when one is shown (74.1 measured; the page's main chunk
 // 37.2 → 23.3 KiB): the home screen shows none of them, and a conversation's view loads the question form's code as
-// it opens.
-const LIMIT_KIB = 75;
+// it opens. 75 → 76 with the one stored request shape and the long-text slicing merged beside it (75.5 measured: the
+// modules the page and the lazy views share became small chunks of their own, and the worker's first screen reads a
+// call's approval from the one shape).
+const LIMIT_KIB = 76;
 
 // A first visit: nothing cached, no service worker yet (its precache is a background download, not the page's load).
 test.use({ serviceWorkers: 'block' });
