@@ -247,12 +247,16 @@ for (const width of [360, 1280]) {
     await newConversation(page);
     await send(page, 'Hello');
     await completeReply(page, 0);
+    // An edit past the 100,000 characters a message may hold is refused by the worker: its error is an alert.
+    const mine = userMessages(page).first();
+    const edit = mine.getByRole('button', { name: 'Edit', exact: true });
+    if (!(await edit.isVisible())) await mine.getByRole('button', { name: 'Message actions', exact: true }).click();
+    await edit.click();
+    await mine.getByRole('textbox', { name: 'Edit message', exact: true }).fill('x'.repeat(100_001));
     const watched = [page.locator('.chat-header'), messageLog(page), messageBox(page), assistantMessages(page).first()];
     const before = await Promise.all(watched.map((element) => element.boundingBox()));
-    // A draft past the 100,000 characters a message may hold is refused by the worker: its error is an alert.
-    await messageBox(page).fill('x'.repeat(100_001));
+    await mine.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByRole('alert').first()).toBeVisible();
-    await messageBox(page).fill('');
     const after = await Promise.all(watched.map((element) => element.boundingBox()));
     expect(after.map((box) => box && Math.round(box.y)), 'tops after the alert').toEqual(before.map((box) => box && Math.round(box.y)));
     expect(after.map((box) => box && Math.round(box.height)), 'heights after the alert').toEqual(before.map((box) => box && Math.round(box.height)));
