@@ -26,6 +26,15 @@ export function createServiceWorkerPrompt(): ServiceWorkerPrompt {
         onRegisterError(error: unknown) {
           console.error('Parley: service worker registration failed', error);
         },
+        onRegisteredSW(_url, registration) {
+          // An update the browser found before this registration listened for one (its own check as the page loaded,
+          // on a returning visit) is installing now: it is a new version waiting like any other once installed.
+          const installing = registration?.installing;
+          if (!installing || !navigator.serviceWorker.controller) return;
+          installing.addEventListener('statechange', () => {
+            if (installing.state === 'installed') setNeedRefresh(true);
+          });
+        },
       }),
     ),
   );
