@@ -175,9 +175,17 @@ test('a question asked on the laptop is answered on the phone: the laptop goes o
   await inbox.getByRole('button', { name: new RegExp(`^${COLOR.question.replace(/[?]/g, '\\?')}`) }).click();
   await expect(phone.page).toHaveURL(new RegExp(`#/c/${conversationId}$`));
   await expect(phone.page.getByRole('main').getByText('Runs on Laptop', { exact: true })).toBeVisible();
+  // Nothing changes on the phone by itself: the answer goes to the laptop, which decides, and the phone says so until
+  // the laptop's record comes back. That can be quick: the note is watched for from before the answer, not read once.
+  await phone.page.evaluate(() => {
+    const seen = window as Window & { sentNoteSeen?: boolean };
+    const look = () => {
+      if ([...document.querySelectorAll('[role="status"]')].some((status) => status.textContent?.includes('Sent to Laptop.'))) seen.sentNoteSeen = true;
+    };
+    new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
   await answerColor(phone.page, 'Blue');
-  // Nothing changed on the phone by itself: the answer went to the laptop, which decides.
-  await expect(phone.page.getByRole('status').filter({ hasText: 'Sent to Laptop.' })).toBeVisible();
+  await expect.poll(() => phone.page.evaluate(() => (window as Window & { sentNoteSeen?: boolean }).sentNoteSeen === true)).toBe(true);
 
   // The laptop's run resumed with the phone's answer, and its record names the phone.
   await expect(messageLog(laptop.page)).toContainText(received('Blue'), REPLICATION);
