@@ -12,6 +12,14 @@ interface WritePorts {
   onProgress?(message: Message): void;
 }
 
+/** What a step's last write sets: the run's state (and error), the message's status, whether the step counts. */
+interface StepState {
+  runState: RunState;
+  runError?: RunError;
+  messageStatus: Message['status'];
+  countStep: boolean;
+}
+
 /**
  * Writes the step's last state: the message and the conversation's run fields in one transaction. Waits first for the
  * step's first write (`started`, see runStep), whose failure is the step's. Undefined when the conversation is gone.
@@ -20,7 +28,7 @@ export async function saveStep(
   ports: WritePorts,
   conversation: Conversation,
   message: Message,
-  state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
+  state: StepState,
   started: Promise<Conversation | undefined> | undefined,
 ): Promise<{ conversation: Conversation; message: Message } | undefined> {
   if (started && !(await started)) return undefined;
@@ -37,7 +45,7 @@ export async function finish(
   ports: WritePorts,
   conversation: Conversation,
   message: Message,
-  state: { runState: RunState; runError?: RunError; messageStatus: Message['status']; countStep: boolean },
+  state: StepState,
   started: Promise<Conversation | undefined> | undefined,
   end?: RunEnd,
 ): Promise<RunEnd> {
