@@ -2,8 +2,8 @@ import { createEffect, createSignal, createUniqueId, lazy, on, onCleanup, Show }
 import { composerText, setComposerText } from '../state/conversation-drafts';
 import type { RunState } from '../../schema/records';
 import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, pendingAttachments, removeAttachment, type ImagesProfile } from '../attachments/attachment-drafts';
-import { locale, t } from '../i18n/i18n';
-import { MESSAGE_TEXT_LIMIT } from '../../schema/limits';
+import { t } from '../i18n/i18n';
+import { TooLongAlert, tooLong } from '../common/TooLong';
 import { AttachIcon, SendIcon, StopIcon } from '../common/icons';
 import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
 
@@ -69,8 +69,7 @@ export function Composer(props: ComposerProps) {
   const running = () => props.runState === 'running' || props.runState === 'waiting_network';
   const attachments = () => pendingAttachments(props.conversationId);
   // What the worker would refuse is said here, before Send, with the text kept.
-  const tooLong = () => text().trim().length > MESSAGE_TEXT_LIMIT;
-  const canSend = () => (text().trim().length > 0 || attachments().length > 0) && !tooLong() && !running() && !sending();
+  const canSend = () => (text().trim().length > 0 || attachments().length > 0) && !tooLong(text()) && !running() && !sending();
   let fileInput: HTMLInputElement | undefined;
   const offer = (files: readonly File[]) => {
     if (files.length > 0) void offerAttachments(props.conversationId, files, props.modelProfile);
@@ -121,11 +120,7 @@ export function Composer(props: ComposerProps) {
           {t(WAITING_WORDS[props.waiting ?? 'question'].hint)}
         </p>
       </Show>
-      <Show when={tooLong()}>
-        <p class="composer-too-long" id={tooLongId} role="alert">
-          {t('composer.tooLong', { count: text().trim().length.toLocaleString(locale()), limit: MESSAGE_TEXT_LIMIT.toLocaleString(locale()) })}
-        </p>
-      </Show>
+      <TooLongAlert text={text()} id={tooLongId} />
       <Show when={props.dragging}>
         <p class="drop-hint">{t('attach.drop')}</p>
       </Show>
@@ -149,7 +144,7 @@ export function Composer(props: ComposerProps) {
         <textarea
           class="composer-input"
           aria-label={t('composer.label')}
-          aria-describedby={[props.runState === 'awaiting_input' ? hintId : '', tooLong() ? tooLongId : ''].filter(Boolean).join(' ') || undefined}
+          aria-describedby={[props.runState === 'awaiting_input' ? hintId : '', tooLong(text()) ? tooLongId : ''].filter(Boolean).join(' ') || undefined}
           placeholder={t('composer.placeholder')}
           rows={1}
           // Chromium resolves dir="auto" once and keeps it when the field is emptied: set it only while there is text.

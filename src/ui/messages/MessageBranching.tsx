@@ -1,4 +1,4 @@
-import { createSignal, Show, useContext } from 'solid-js';
+import { createSignal, createUniqueId, Show, useContext } from 'solid-js';
 import type { Message } from '../../schema/records';
 import { versionsOf } from '../../schema/versions';
 import { WireError } from '../../schema/wire-error';
@@ -7,6 +7,7 @@ import { settle } from '../common/error-report';
 import { describeError } from '../common/error-words';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from '../common/ConfirmDialog';
+import { TooLongAlert, tooLong } from '../common/TooLong';
 import { DeleteIcon, EditIcon, NextIcon, PreviousIcon, RegenerateIcon } from '../common/icons';
 
 /** A command that leaves the branch on screen; sent again with `discardPending` once the user agreed. */
@@ -114,11 +115,12 @@ export function MessageEditor(props: { message: Message; onDone(): void }) {
   const original = () => props.message.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
   const [text, setText] = createSignal(original());
   const [confirming, setConfirming] = createSignal(false);
+  const tooLongId = `edit-too-long-${createUniqueId()}`;
   let box!: HTMLTextAreaElement;
 
   async function submit(discardPending = false) {
     const value = text().trim();
-    if (!value) return;
+    if (!value || tooLong(value)) return;
     try {
       await app.client.send({ type: 'message.edit', conversationId: props.message.conversationId, messageId: props.message.id, text: value, ...(discardPending ? { discardPending } : {}) });
       props.onDone();
@@ -141,6 +143,7 @@ export function MessageEditor(props: { message: Message; onDone(): void }) {
           queueMicrotask(() => box.focus());
         }}
         aria-label={t('branch.editBox')}
+        aria-describedby={tooLong(text()) ? tooLongId : undefined}
         value={text()}
         rows={Math.min(12, Math.max(2, text().split('\n').length))}
         onInput={(event) => setText(event.currentTarget.value)}
@@ -154,11 +157,12 @@ export function MessageEditor(props: { message: Message; onDone(): void }) {
           }
         }}
       />
+      <TooLongAlert text={text()} id={tooLongId} />
       <div class="message-editor__actions">
         <button type="button" class="button small" onClick={() => props.onDone()}>
           {t('branch.cancel')}
         </button>
-        <button type="submit" class="button small primary" disabled={!text().trim() || text().trim() === original().trim()}>
+        <button type="submit" class="button small primary" disabled={!text().trim() || tooLong(text()) || text().trim() === original().trim()}>
           {t('branch.send')}
         </button>
       </div>
