@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { memoryLocks, openTab, uniqueDatabaseName } from './host-harness';
 import { simulatedDevices } from './sync-simulation';
+import { openParleyDatabase } from '../../src/worker/store/database';
+import { createFirstScreen } from '../../src/worker/first-screen/first-screen';
+import { SYNC_KEY } from '../../src/worker/sync/device';
 
 // A conversation never used (no message, untitled, idle) is discarded when another is created or the list is tidied
 // (unused-conversations.ts). Another device's conversation arrives as its first record, before its messages and its
@@ -22,4 +26,36 @@ describe('a conversation another device runs is never discarded as unused (sync)
       expect((await phone.host.store.getConversation(porto))?.title).toBe('Porto');
     });
   }
+});
+
+describe('a worker starting with sync on discards nothing until sync has read who runs what', { timeout: 60_000 }, () => {
+  it('the first screen leaves the clean-up to the full host, which waits for sync', async () => {
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const before = await openTab({ databaseName, locks });
+    // As another device's conversation arrives: its first record, untitled, before its messages and who runs it.
+    await before.send({ type: 'conversation.create', conversationId: 'arrived' });
+    const database = await openParleyDatabase(databaseName);
+    await database.put('settings', { url: 'http://127.0.0.1:9/parley' }, SYNC_KEY);
+    before.close();
+    const worker = createFirstScreen({
+      database,
+      locks,
+      newId: () => 'id',
+      now: () => Date.now(),
+      post: () => {},
+      broadcast: () => {},
+      prepareModel: () => {},
+      loadHost: async () => (await openTab({ databaseName, locks })).host,
+    });
+    expect(await worker.handle({ type: 'conversation.discardUnused' })).toEqual({ removed: [] });
+    const tab = await openTab({ databaseName, locks });
+    expect(await tab.send({ type: 'conversation.create', conversationId: 'mine' })).toMatchObject({ id: 'mine' });
+    expect(await tab.host.store.getConversation('arrived')).toBeDefined();
+    // Sync off: the same look takes it.
+    await database.delete('settings', SYNC_KEY);
+    expect(await tab.send({ type: 'conversation.discardUnused', keep: 'mine' })).toEqual({ removed: ['arrived'] });
+    tab.close();
+    database.close();
+  });
 });

@@ -9,7 +9,11 @@ export function createConversationHandlers(deps: CommandHandlerDeps) {
   const { store, settings, runs } = deps;
   // Never discarded as unused (see unused-conversations.ts): another device's conversation arrives as its first record,
   // untitled and without messages, and discarding it here would sync its deletion to every device, its runner's included.
-  const runElsewhere = () => Object.keys(deps.sync?.runners() ?? {});
+  // Until sync has read who runs what (a worker starting with sync on), nothing is discarded: the next clean-up will.
+  const runElsewhere = async (): Promise<string[] | undefined> => {
+    const runners = deps.sync ? await deps.sync.knownRunners() : {};
+    return runners && Object.keys(runners);
+  };
 
   return {
     // The first screen's reads (docs/architecture.md, "The first screen"), after the repairs only this host makes.
@@ -19,11 +23,16 @@ export function createConversationHandlers(deps: CommandHandlerDeps) {
       return conversations.map((conversation) => (unrepaired.has(conversation.id) ? asInterrupted(conversation) : conversation));
     },
     'conversation.create': async (command) => {
-      const conversation = await store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, new Set([...(await deps.reads.viewed()), ...runElsewhere()]));
+      const elsewhere = await runElsewhere();
+      const keep = elsewhere && new Set([...(await deps.reads.viewed()), ...elsewhere]);
+      const conversation = await store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, keep);
       deps.sync?.claim(conversation.id); // made here: this device runs it
       return conversation;
     },
-    'conversation.discardUnused': (command) => discardUnusedConversations(deps.reads, command, runElsewhere()),
+    'conversation.discardUnused': async (command) => {
+      const elsewhere = await runElsewhere();
+      return elsewhere ? discardUnusedConversations(deps.reads, command, elsewhere) : { removed: [] };
+    },
     'conversation.saveDraft': async (command) => {
       await store.saveComposerDraft(command.conversationId, command.text);
       return { saved: true as const };

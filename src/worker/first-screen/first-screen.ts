@@ -135,7 +135,8 @@ async function answerHere(command: FirstScreenCommand, { database, settings, rea
       // A run left running by a dead tab is repaired (or watched) by the full host first.
       return (await anyIn(database, ['running'])) ? undefined : { result: await listConversations(reads) };
     case 'conversation.discardUnused':
-      return { result: await discardUnusedConversations(reads, command) };
+      // With sync on, another device's conversation can look unused here: the full host knows who runs what.
+      return (await database.get('settings', SYNC_KEY)) ? undefined : { result: await discardUnusedConversations(reads, command) };
     case 'conversation.open': {
       if (await needsRepair(database, command.conversationId)) return undefined;
       const result = await openConversation(reads, command);

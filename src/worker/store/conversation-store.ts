@@ -92,7 +92,8 @@ export class IndexedDbConversationStore implements ConversationStore {
     title: string | undefined,
     profileOf: (storedSettings: unknown) => string,
     conversationId?: string,
-    keep: ReadonlySet<string> = new Set(),
+    /** What the clean-up of unused conversations must leave; undefined: no clean-up this time. */
+    keep?: ReadonlySet<string>,
   ): Promise<Conversation> {
     const now = this.now();
     const freshId = conversationId ?? this.newId();
@@ -100,7 +101,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       const existing = await transaction.objectStore('conversations').get(freshId);
       if (existing) return { conversation: existing, created: false, removed: [] as string[] };
       const fresh: Conversation = { id: freshId, title: title?.trim() ? title : UNTITLED, createdAt: now, updatedAt: now, runState: 'idle', completedSteps: 0, profileId: profileOf(await readStoredSettings(transaction)) };
-      const removed = await removeUnused(transaction, keep);
+      const removed = keep ? await removeUnused(transaction, keep) : [];
       await transaction.objectStore('conversations').put(fresh);
       return { conversation: fresh, created: true, removed };
     });

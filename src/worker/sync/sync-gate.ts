@@ -22,7 +22,7 @@ export class SyncGate implements EngineSlot {
   private service: SyncService | undefined;
   private loading: Promise<SyncService> | undefined;
   /** The running engine and this device, while sync is on. */
-  private active: { engine: SyncEngine; device: DeviceRef } | undefined;
+  private active: { engine: SyncEngine; device: DeviceRef; started?: boolean } | undefined;
 
   constructor(private readonly deps: SyncGateDeps) {}
 
@@ -112,6 +112,16 @@ export class SyncGate implements EngineSlot {
   }
 
   /**
+   * The conversations other devices run, once this device knows them: undefined while sync is on but its engine has
+   * not yet read who runs what (a worker starting, or sync being turned on), so nothing is taken for this device's own.
+   */
+  async knownRunners(): Promise<RemoteRunners | undefined> {
+    if (this.active?.started) return this.active.engine.remoteRunners();
+    if (this.active || (await this.deps.database.get('settings', SYNC_KEY))) return undefined;
+    return {};
+  }
+
+  /**
    * A file another device sent, put together from the mirror if its chunks are all there: true when it is stored here
    * now, false when it is still on its way; undefined while sync is off (then a file not stored here is gone).
    */
@@ -137,8 +147,10 @@ export class SyncGate implements EngineSlot {
     // Loaded here, not with the worker: nothing of sync costs a device where it is off.
     const { SyncEngine: Engine } = await import('./sync-engine');
     const engine = new Engine(mirror, keys, device, this.deps.engineHost());
-    this.active = { engine, device };
+    const active: { engine: SyncEngine; device: DeviceRef; started?: boolean } = { engine, device };
+    this.active = active;
     await engine.start();
+    active.started = true;
     this.deps.post({ type: 'sync-runners', runners: engine.remoteRunners() });
     return engine;
   }
