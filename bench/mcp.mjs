@@ -11,10 +11,16 @@ const MCP_BIN = 'node_modules/.bin/mcp-server-everything';
 const TOOL = 'mcp__everything__echo';
 
 /**
- * Runs `rounds` approvals. Resolves with medians and the raw rounds, or `{ skipped: reason }` whenever it cannot run.
- * `page` already has the provider server's profile (see addServerProfile).
+ * How long a person looks at the approval card before Allow, by default: longer than Chromium keeps a CORS preflight
+ * without `Access-Control-Max-Age` (5 s), as a person's Allow always is; a bench that clicks at once never sees one.
  */
-export async function measureMcpApproval(page, base, provider, port, rounds) {
+export const APPROVAL_READ_MS = 6000;
+
+/**
+ * Runs `rounds` approvals, each Allow `readMs` after its card showed. Resolves with medians and the raw rounds, or
+ * `{ skipped: reason }` whenever it cannot run. `page` already has the provider server's profile (see addServerProfile).
+ */
+export async function measureMcpApproval(page, base, provider, port, rounds, readMs = APPROVAL_READ_MS) {
   if (!existsSync(MCP_BIN)) return { skipped: `${MCP_BIN} is not installed (npm ci installs it)` };
   const child = spawn(MCP_BIN, ['streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore', detached: true });
   const proxy = await startTimingProxy(`http://127.0.0.1:${port}`);
@@ -30,7 +36,7 @@ export async function measureMcpApproval(page, base, provider, port, rounds) {
     await region.getByRole('combobox', { name: TOOL, exact: true }).waitFor({ timeout: 30_000 });
 
     const results = [];
-    for (let round = 0; round < rounds; round += 1) results.push(await approvalRound(page, base, provider, proxy));
+    for (let round = 0; round < rounds; round += 1) results.push(await approvalRound(page, base, provider, proxy, readMs));
     const median = (pick) => [...results.map(pick)].sort((a, b) => a - b)[Math.floor(results.length / 2)];
     return {
       clickToToolRequest: median((run) => run.clickToToolRequest),
@@ -38,6 +44,7 @@ export async function measureMcpApproval(page, base, provider, port, rounds) {
       serverLatency: median((run) => run.serverLatency),
       transactions: median((run) => run.transactions),
       writeTransactions: median((run) => run.writeTransactions),
+      httpRequests: median((run) => run.httpRequests),
       rounds: results,
     };
   } catch (error) {
@@ -52,17 +59,19 @@ export async function measureMcpApproval(page, base, provider, port, rounds) {
   }
 }
 
-async function approvalRound(page, base, provider, proxy) {
+async function approvalRound(page, base, provider, proxy, readMs) {
   await conversationWithServer(page, base);
   provider.enqueue({ text: 'Calling the tool.', toolCalls: [{ name: TOOL, args: { message: 'bench' } }] }, { text: 'Echoed. bench-tool-end' });
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Echo something.');
   await page.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
   const card = page.getByRole('group', { name: `Tool call: ${TOOL}`, exact: true });
   await card.waitFor({ timeout: 60_000 });
+  await sleep(readMs);
   // Count the worker's IndexedDB transactions from the click on.
   const readTransactions = await countWorkerTransactions(page);
   const before = chatRequests(provider).length;
   const toolCallsBefore = proxy.calls.length;
+  const requestsBefore = proxy.requests.length;
   await page.evaluate(() => {
     window.__benchClickAt = undefined;
     document.addEventListener('click', (event) => (window.__benchClickAt ??= performance.timeOrigin + event.timeStamp), { capture: true, once: true });
@@ -70,6 +79,7 @@ async function approvalRound(page, base, provider, proxy) {
   await card.getByRole('button', { name: 'Allow', exact: true }).click();
   await waitFor(() => chatRequests(provider).length > before && proxy.calls.length > toolCallsBefore && proxy.calls.at(-1).answeredAt !== undefined);
   const transactions = await readTransactions();
+  const requests = proxy.requests.slice(requestsBefore);
   const clickAt = await page.evaluate(() => window.__benchClickAt);
   const offset = await clockOffset(page, provider.url);
   const call = proxy.calls[toolCallsBefore];
@@ -78,6 +88,8 @@ async function approvalRound(page, base, provider, proxy) {
     clickToToolRequest: call.receivedAt - offset - clickAt,
     clickToNextModelRequest: chatRequests(provider)[before].receivedAt - offset - clickAt,
     serverLatency: call.answeredAt - call.receivedAt,
+    httpRequests: requests.length,
+    requestKinds: requests.map((request) => `${request.method}${request.rpc ? ` ${request.rpc}` : ''}`).join(', '),
     transactions: transactions.all,
     writeTransactions: transactions.write,
   };
@@ -86,6 +98,8 @@ async function approvalRound(page, base, provider, proxy) {
 /** A pass-through HTTP proxy (CORS included) that timestamps each `tools/call` it forwards and when its answer ended. */
 async function startTimingProxy(target) {
   const calls = [];
+  /** Every HTTP request the server got (the method, and the JSON-RPC method when there is one): an approved call should cost one. */
+  const requests = [];
   const cors = {
     'access-control-allow-origin': '*',
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
@@ -93,17 +107,23 @@ async function startTimingProxy(target) {
     'access-control-expose-headers': 'mcp-session-id',
   };
   const server = createServer((incoming, response) => {
-    if (incoming.method === 'OPTIONS') return void response.writeHead(204, cors).end();
+    if (incoming.method === 'OPTIONS') {
+      requests.push({ method: 'OPTIONS', receivedAt: Date.now() });
+      return void response.writeHead(204, cors).end();
+    }
     const chunks = [];
     incoming.on('data', (chunk) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
       let call;
+      let rpc;
       try {
-        if (JSON.parse(body.toString() || 'null')?.method === 'tools/call') calls.push((call = { receivedAt: Date.now(), answeredAt: undefined }));
+        rpc = JSON.parse(body.toString() || 'null')?.method;
+        if (rpc === 'tools/call') calls.push((call = { receivedAt: Date.now(), answeredAt: undefined }));
       } catch {
         // not JSON
       }
+      requests.push({ method: incoming.method, rpc, receivedAt: Date.now() });
       const url = new URL(incoming.url, target);
       const headers = { ...incoming.headers, host: url.host, 'content-length': String(body.length) };
       delete headers.origin;
@@ -126,6 +146,7 @@ async function startTimingProxy(target) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     calls,
+    requests,
     stop: () => new Promise((resolve) => {
       server.close(() => resolve());
       for (const socket of sockets) socket.destroy();

@@ -138,7 +138,10 @@ export function createHost(environment: HostEnvironment): Host {
     requestPeerStop: environment.requestPeerStop,
     emit,
     testConnection: environment.testConnection,
-    requestChecks: async () => requestChecks(await getTools()),
+    requestChecks: async () => {
+      const tools = await getTools();
+      return { ...requestChecks(tools), tools };
+    },
     now: environment.now,
     mcp,
     search,

@@ -93,7 +93,7 @@ describe('from an answer to the next model request', () => {
     expect(log[0]?.stores).toBe('conversations,messages,settings'); // the compare-and-set also read the config generation
   });
 
-  it('an approved tool call: two writes before the tool runs (the answer, "running"), one after it, and no read', async () => {
+  it('an approved tool call: one write before the tool runs (the answer with the call marked running), one after it, and no read', async () => {
     let log: Begun[] | undefined;
     let atTool: string[] | undefined;
     const model = modelRecording(() => log);
@@ -117,8 +117,8 @@ describe('from an answer to the next model request', () => {
     log = recordTransactions();
     await tab.send({ type: 'request.resolve', ...target, approved: true });
     await model.called;
-    expect(atTool).toEqual(['readwrite', 'readwrite']);
-    expect(model.seen).toEqual([['readwrite', 'readwrite', 'readwrite', 'readwrite (open)']]);
+    expect(atTool).toEqual(['readwrite']);
+    expect(model.seen).toEqual([['readwrite', 'readwrite', 'readwrite (open)']]);
   });
 
   it('settings another tab saved are used by the next step even when its hint never arrives', async () => {

@@ -174,6 +174,46 @@ describe('approving a tool call', () => {
     finish?.();
   });
 
+  it('Allow stores the call as running in its own compare-and-set; a crash right after it leaves "may or may not have run", never a run by itself', async () => {
+    const { tool, runs } = askTool();
+    const databaseName = uniqueDatabaseName();
+    const { tab } = await setup(tool, { databaseName });
+    const target = await untilApproval(tab);
+    // What an Allow commits before its tool is called, and then the tab dies: one record, the decision and the mark.
+    const checks = { checkArgs: () => ({ ok: false as const, error: '' }), checkContent: () => ({ ok: false as const, error: '' }) };
+    const { message, run } = await tab.host.store.resolveRequest(target, { approved: true }, checks, { tools: [tool] });
+    expect(callOf([message])).toMatchObject({ status: 'running' });
+    expect(approvalIn([message])).toMatchObject({ status: 'success', resolution: 'approved' });
+    expect(run.begunCall).toBe(target.requestId);
+    tab.close();
+
+    const reopened = await openTab({ databaseName, locks: memoryLocks(), tools: [tool] });
+    const { conversation, messages } = await reopened.send({ type: 'conversation.open', conversationId: target.conversationId });
+    expect(conversation.runState).toBe('awaiting_input');
+    expect(callOf(messages)).toMatchObject({ status: 'interrupted', result: expect.stringContaining('may or may not have run') });
+    expect(approvalIn(messages)).toMatchObject({ kind: 'rerun', status: 'pending' });
+    expect(runs).toEqual([]);
+    await reopened.send({ type: 'request.resolve', ...target, approved: true });
+    await waitForRunState(reopened, target.conversationId, ['idle']);
+    expect(runs).toHaveLength(1);
+  });
+
+  it('Allow while an earlier call of the message is still queued marks nothing: the loop takes the calls in order', async () => {
+    const { tool, runs } = askTool();
+    const databaseName = uniqueDatabaseName();
+    const { tab } = await setup(tool, { databaseName });
+    const target = await untilApproval(tab);
+    const stored = await tab.host.store.getMessage(target.messageId);
+    // A call before it, queued (as a record from another build or device may hold): it goes first, so Allow leaves its call queued.
+    const earlier = { type: 'tool_call' as const, toolCallId: 'earlier', toolName: 'mcp__files__write_file', args: { path: 'b.txt' }, status: 'pending' as const };
+    await tab.host.store.write({ messages: [{ ...stored!, blocks: [earlier, ...stored!.blocks] }] });
+    const checks = { checkArgs: () => ({ ok: false as const, error: '' }), checkContent: () => ({ ok: false as const, error: '' }) };
+    const { message, run } = await tab.host.store.resolveRequest(target, { approved: true }, checks, { tools: [tool] });
+    expect(callOf([{ ...message, blocks: message.blocks.filter((block) => block.type !== 'tool_call' || block.toolCallId !== 'earlier') }])).toMatchObject({ status: 'pending' });
+    expect(run.begunCall).toBeUndefined();
+    expect(runs).toEqual([]);
+  });
+
   it('Run again after a crash runs the call once more, and the model is told', async () => {
     let calls = 0;
     const { tool, runs } = askTool((args) => (calls += 1) === 1 ? new Promise<string>(() => undefined) : Promise.resolve(`wrote ${args.path}`));

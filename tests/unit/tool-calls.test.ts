@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AFTER_QUESTION_TEXT, processToolCalls, queuedCall, type CallPorts, type ReceivedToolCall } from '../../src/core/tools/tool-calls';
+import { AFTER_QUESTION_TEXT, beginCall, processToolCalls, queuedCall, type CallPorts, type ReceivedToolCall } from '../../src/core/tools/tool-calls';
 import { bindingFor } from '../../src/core/requests/approval-binding';
 import { BUILT_IN_TOOLS, QUESTION_TOOL, zodTool } from '../../src/core/tools/tools';
 import type { Tool, ToolOutput } from '../../src/core/tools/tool';
@@ -38,7 +38,7 @@ const validQuestion = {
 };
 
 /** A message holding `calls` queued, as the loop stores a step before processing it; and what each save wrote. */
-function harness(calls: ReceivedToolCall[], tools: readonly Tool[], options: { signal?: AbortSignal } = {}) {
+function harness(calls: ReceivedToolCall[], tools: readonly Tool[], options: { signal?: AbortSignal; begun?: string } = {}) {
   const message: Message = { id: 'm1', conversationId: 'c1', seq: 1, role: 'assistant', blocks: calls.map(queuedCall), status: 'complete', createdAt: 0, updatedAt: 0 };
   const saves: Array<{ runState: RunState; blocks: Block[] }> = [];
   const ports: CallPorts = {
@@ -50,7 +50,7 @@ function harness(calls: ReceivedToolCall[], tools: readonly Tool[], options: { s
       return true;
     },
   };
-  const run = () => processToolCalls(message, ports, options.signal ?? new AbortController().signal);
+  const run = () => processToolCalls(message, ports, options.signal ?? new AbortController().signal, options.begun);
   return { message, saves, run };
 }
 
@@ -200,5 +200,60 @@ describe('processToolCalls: permissions and Stop', () => {
     expect(toolBlock(message.blocks[1])).toMatchObject({ status: 'stopped', result: STOPPED_BEFORE_TOOL_TEXT });
     expect(after.executions).toEqual([]);
     expect(saves.at(-1)!.runState).toBe('idle');
+  });
+});
+
+describe('processToolCalls: a call its Allow marked running (begun)', () => {
+  /** `calls` queued, the first approved by the user (its binding and resolved approval), as an Allow stores it. */
+  function approved(calls: ReceivedToolCall[], tools: readonly Tool[], options: { signal?: AbortSignal } = {}) {
+    const first = calls[0]!.toolCallId;
+    const made = harness(calls, tools, { ...options, begun: first });
+    const block = toolBlock(made.message.blocks[0]);
+    made.message.blocks[0] = { ...block, binding: bindingFor({ ...block, source: tools.find((tool) => tool.name === block.toolName)?.source }) };
+    made.message.blocks.splice(1, 0, { type: 'request', kind: 'permission', requestId: first, toolCallId: first, status: 'success', resolution: 'approved', payload: { toolName: block.toolName } });
+    return made;
+  }
+
+  it('beginCall marks the approved call running when it runs next, and nothing when another call comes first', () => {
+    const asked = spyTool('asked', undefined, 'ask');
+    const { message } = approved([call('asked', { value: 'x' })], [asked.tool]);
+    const begun = beginCall(message, toolBlock(message.blocks[0]).toolCallId, [asked.tool], 0);
+    expect(toolBlock(begun?.blocks[0])).toMatchObject({ status: 'running' });
+    // The tool gone (its server disconnected): not marked, the loop answers it.
+    expect(beginCall(message, toolBlock(message.blocks[0]).toolCallId, [], 0)).toBeUndefined();
+    const queuedFirst = { ...message, blocks: [queuedCall(call('asked', {})), ...message.blocks] };
+    expect(beginCall(queuedFirst, toolBlock(message.blocks[0]).toolCallId, [asked.tool], 0)).toBeUndefined();
+  });
+
+  it('calls the tool without storing the mark again, then stores its result', async () => {
+    const asked = spyTool('asked', undefined, 'ask');
+    const made = approved([call('asked', { value: 'x' })], [asked.tool]);
+    const id = toolBlock(made.message.blocks[0]).toolCallId;
+    Object.assign(made.message, beginCall(made.message, id, [asked.tool], 0));
+    expect(await made.run()).toEqual({ kind: 'done', invalid: 0 });
+    expect(asked.executions).toEqual([{ value: 'x' }]);
+    expect(made.saves.map((save) => toolBlock(save.blocks[0]).status)).toEqual(['success']);
+  });
+
+  it('Stop before the tool was called: stopped before it ran, never called', async () => {
+    const controller = new AbortController();
+    controller.abort(new DOMException('Stopped', 'AbortError'));
+    const asked = spyTool('asked', undefined, 'ask');
+    const made = approved([call('asked', {})], [asked.tool], { signal: controller.signal });
+    const id = toolBlock(made.message.blocks[0]).toolCallId;
+    Object.assign(made.message, beginCall(made.message, id, [asked.tool], 0));
+    expect(await made.run()).toEqual({ kind: 'stopped' });
+    expect(asked.executions).toEqual([]);
+    expect(toolBlock(made.message.blocks[0])).toMatchObject({ status: 'stopped', result: STOPPED_BEFORE_TOOL_TEXT });
+  });
+
+  it('its tool gone since the mark: the call is answered in its place, never called', async () => {
+    const asked = spyTool('asked', undefined, 'ask');
+    const made = approved([call('asked', {})], []);
+    const id = toolBlock(made.message.blocks[0]).toolCallId;
+    Object.assign(made.message, beginCall(made.message, id, [asked.tool], 0));
+    expect(await made.run()).toEqual({ kind: 'done', invalid: 0 });
+    expect(asked.executions).toEqual([]);
+    expect(toolBlock(made.saves.at(-1)!.blocks[0])).toMatchObject({ status: 'error', result: expect.stringContaining('asked') });
   });
 });

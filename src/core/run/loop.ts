@@ -62,15 +62,15 @@ export async function runConversation(conversationId: string, ports: LoopPorts, 
   if (!first) return 'deleted';
   let run: RunSnapshot = first;
   for (let step = 0; ; step += 1) {
-    const { conversation, history } = run;
+    const { conversation, history, begunCall } = run;
     if (step >= maxSteps) {
       return endWithError(ports, conversation, 'step_limit', `Stopped after ${maxSteps} model steps in a row. Write a message to go on.`);
     }
     const last = history.at(-1);
     // Calls stored by an earlier step (approved since, or cut off before they ran) are finished before the model is
     // asked again: a resume never replays the model step that made them.
-    const result = last?.role === 'assistant' && hasQueuedCalls(last)
-      ? await runCalls(conversation, { ...last, blocks: [...last.blocks] }, history, ports, signal)
+    const result = last?.role === 'assistant' && (hasQueuedCalls(last) || begunCall !== undefined)
+      ? await runCalls(conversation, { ...last, blocks: [...last.blocks] }, history, ports, signal, begunCall)
       : await runStep(conversation, history, ports, signal);
     if (result.kind === 'end') return result.end;
     run = result.run;
@@ -252,7 +252,7 @@ async function replyDone(reply: Reply, ports: LoopPorts, signal: AbortSignal): P
 }
 
 /** Processes a message's queued tool calls (see processToolCalls) and says how the run goes on. */
-async function runCalls(conversation: Conversation, message: Message, history: Message[], ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
+async function runCalls(conversation: Conversation, message: Message, history: Message[], ports: LoopPorts, signal: AbortSignal, begunCall?: string): Promise<StepEnd> {
   let latest = { conversation, message };
   const end: CallsEnd = await processToolCalls(
     message,
@@ -273,6 +273,7 @@ async function runCalls(conversation: Conversation, message: Message, history: M
       ...(ports.onToolProgress ? { reportProgress: ports.onToolProgress } : {}),
     },
     signal,
+    begunCall,
   );
   switch (end.kind) {
     case 'done':

@@ -10,6 +10,11 @@ export interface RecordChange {
 export interface RunSnapshot {
   conversation: Conversation;
   history: Message[];
+  /**
+   * A tool call of the last message that the transaction starting this run marked `running` (an Allow's compare-and-set,
+   * see beginCall): the run calls its tool first, without marking it again.
+   */
+  begunCall?: string;
 }
 
 /**

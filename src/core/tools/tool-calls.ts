@@ -1,4 +1,4 @@
-import type { Block, ElicitationRequest, ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, Block, ElicitationRequest, ToolCallBlock } from '../../schema/blocks';
 import type { ToolProgress } from '../../schema/events';
 import type { Message, RunState } from '../../schema/records';
 import { approvalHolds } from '../requests/approval-binding';
@@ -44,13 +44,70 @@ export function hasQueuedCalls(message: Message): boolean {
 }
 
 /**
+ * What processing does with a queued call now: answer it without running it (a "Never" tool, an unknown one, invalid
+ * arguments), ask the user (a question; an approval), or run it. Pure, so the transaction that approves a call can tell
+ * whether its call runs next (see beginCall).
+ */
+type CallDecision =
+  | { kind: 'answered'; block: ToolCallBlock; invalid: boolean }
+  | { kind: 'question'; block: Block }
+  | { kind: 'approval'; block: ToolCallBlock; approval: ApprovalRequest }
+  | { kind: 'run'; running: ToolCallBlock; tool: Tool; args: unknown; approval: ApprovalRequest | undefined };
+
+function decideCall(blocks: readonly Block[], block: ToolCallBlock, tools: readonly Tool[], now: number): CallDecision {
+  const tool = tools.find((candidate) => candidate.name === block.toolName && candidate.permission !== 'never');
+  if (!tool) {
+    // A "Never" tool is listed but not offered: its call is refused as the user's choice (`denied`, with where the
+    // tool came from, so the card can link to its permission), not reported as a mistake of the model.
+    const refused = tools.find((candidate) => candidate.name === block.toolName);
+    if (refused) return { kind: 'answered', block: { ...block, ...(refused.source ? { source: { ...refused.source } } : {}), status: 'denied', result: neverToolText(block.toolName) }, invalid: false };
+    const available = tools.filter((candidate) => candidate.permission !== 'never').map((candidate) => candidate.name);
+    return { kind: 'answered', block: { ...block, status: 'error', result: unknownToolText(block.toolName, available) }, invalid: false };
+  }
+  const checked = tool.check(block.args);
+  if (!checked.ok) return { kind: 'answered', block: { ...block, status: 'error', result: checked.error }, invalid: tool.countsInvalid === true };
+  if (tool.ask) return { kind: 'question', block: tool.ask(checked.value, block.toolCallId) };
+  // An approval runs a call only when it was given here for exactly this call (see approval-binding.ts); one that
+  // does not hold (forged, or the record changed since) asks afresh, whatever the tool's permission.
+  const approval = approvalOf(blocks, block);
+  if (approval?.status === 'success' ? !approvalHolds(block, tool) : tool.permission === 'ask') {
+    const asking = tool.source ? { source: { ...tool.source, inputSchema: tool.inputSchema } } : {};
+    const { result: _result, binding: _binding, ...unrun } = block;
+    return { kind: 'approval', block: { ...unrun, ...asking }, approval: askApproval(block, 'permission', now) };
+  }
+  const running: ToolCallBlock = { ...block, ...(tool.source ? { source: { ...tool.source } } : {}), status: 'running' };
+  return { kind: 'run', running, tool, args: checked.value, approval };
+}
+
+/** The message's next queued call, the one processToolCalls takes first; undefined when one waits for an approval first. */
+function nextQueuedCall(message: Message): ToolCallBlock | undefined {
+  const next = message.blocks.find((block): block is ToolCallBlock => block.type === 'tool_call' && block.status === 'pending');
+  return next && !awaitsApproval(message.blocks, next) ? next : undefined;
+}
+
+/**
+ * The message with call `toolCallId` marked `running`, when processToolCalls would run it next and at once with `tools`
+ * (an approved call, nothing before it): an Allow stores this in its own compare-and-set, and the run that starts from
+ * it calls the tool without marking it again (`begun`). Undefined otherwise: the call is left for the loop to decide.
+ */
+export function beginCall(message: Message, toolCallId: string, tools: readonly Tool[], now: number): Message | undefined {
+  const next = nextQueuedCall(message);
+  if (next?.toolCallId !== toolCallId) return undefined;
+  const decision = decideCall(message.blocks, next, tools, now);
+  if (decision.kind !== 'run') return undefined;
+  return { ...message, blocks: message.blocks.map((block) => (block === next ? decision.running : block)) };
+}
+
+/**
  * Processes the message's queued tool calls in order, from what is stored, so a resume after a pause or a crash goes
  * on where it stopped. A call is checked, then asks the user (a question; an "Ask" tool not yet approved) — the run
  * pauses, durably — or runs: marked `running` in storage BEFORE the tool is called and finished after, so a crash in
- * between leaves a record that it may have run, never a silent re-run. After a question, later calls are refused.
- * Mutates `message` (the loop's copy) and stores every change.
+ * between leaves a record that it may have run, never a silent re-run. `begun`: a call the transaction that started the
+ * run marked running already (see beginCall); it is decided again with the tools as they are now, and run without a
+ * second mark (or, when it no longer runs, its outcome stored in place of the mark). After a question, later calls are
+ * refused. Mutates `message` (the loop's copy) and stores every change.
  */
-export async function processToolCalls(message: Message, ports: CallPorts, signal: AbortSignal): Promise<CallsEnd> {
+export async function processToolCalls(message: Message, ports: CallPorts, signal: AbortSignal, begun?: string): Promise<CallsEnd> {
   let invalid = 0;
   let unsaved = false;
   const save = (runState: RunState) => {
@@ -58,57 +115,42 @@ export async function processToolCalls(message: Message, ports: CallPorts, signa
     return ports.save(syncPendingIndex(message), runState);
   };
   for (let index = 0; index < message.blocks.length; index += 1) {
-    const block = message.blocks[index]!;
-    if (block.type !== 'tool_call' || block.status !== 'pending') continue;
+    const stored = message.blocks[index]!;
+    if (stored.type !== 'tool_call') continue;
+    const marked = stored.status === 'running' && stored.toolCallId === begun;
+    if (stored.status !== 'pending' && !marked) continue;
+    const block: ToolCallBlock = marked ? { ...stored, status: 'pending' } : stored;
+    message.blocks[index] = block;
     if (awaitsApproval(message.blocks, block)) return { kind: 'paused' };
     if (signal.aborted) {
       stopQueued(message, index);
       return (await save('idle')) ? { kind: 'stopped' } : { kind: 'deleted' };
     }
-    const tool = ports.tools.find((candidate) => candidate.name === block.toolName && candidate.permission !== 'never');
-    if (!tool) {
-      // A "Never" tool is listed but not offered: its call is refused as the user's choice (`denied`, with where the
-      // tool came from, so the card can link to its permission), not reported as a mistake of the model.
-      const refused = ports.tools.find((candidate) => candidate.name === block.toolName);
-      if (refused) {
-        message.blocks[index] = { ...block, ...(refused.source ? { source: { ...refused.source } } : {}), status: 'denied', result: neverToolText(block.toolName) };
-        unsaved = true;
-        continue;
-      }
-      const available = ports.tools.filter((candidate) => candidate.permission !== 'never').map((candidate) => candidate.name);
-      message.blocks[index] = { ...block, status: 'error', result: unknownToolText(block.toolName, available) };
+    const decision = decideCall(message.blocks, block, ports.tools, ports.now());
+    if (decision.kind === 'answered') {
+      if (decision.invalid) invalid += 1;
+      message.blocks[index] = decision.block;
       unsaved = true;
       continue;
     }
-    const checked = tool.check(block.args);
-    if (!checked.ok) {
-      if (tool.countsInvalid) invalid += 1;
-      message.blocks[index] = { ...block, status: 'error', result: checked.error };
-      unsaved = true;
-      continue;
-    }
-    const source = tool.source ? { source: { ...tool.source } } : {};
-    if (tool.ask) {
-      message.blocks[index] = tool.ask(checked.value, block.toolCallId);
+    if (decision.kind === 'question') {
+      message.blocks[index] = decision.block;
       refuseLaterCalls(message, index + 1);
       return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
     }
-    // An approval runs a call only when it was given here for exactly this call (see approval-binding.ts); one that
-    // does not hold (forged, or the record changed since) asks afresh, whatever the tool's permission.
-    const approval = approvalOf(message.blocks, block);
-    if (approval?.status === 'success' ? !approvalHolds(block, tool) : tool.permission === 'ask') {
-      const asking = tool.source ? { source: { ...tool.source, inputSchema: tool.inputSchema } } : {};
-      const { result: _result, binding: _binding, ...unrun } = block;
-      message.blocks[index] = { ...unrun, ...asking };
-      message.blocks = withApproval(message.blocks, askApproval(block, 'permission', ports.now()));
+    if (decision.kind === 'approval') {
+      message.blocks[index] = decision.block;
+      message.blocks = withApproval(message.blocks, decision.approval);
       return (await save('awaiting_input')) ? { kind: 'paused' } : { kind: 'deleted' };
     }
-    const running: ToolCallBlock = { ...block, ...source, status: 'running' };
+    const { running, tool, approval } = decision;
     message.blocks[index] = running;
-    if (!(await save('running'))) return { kind: 'deleted' };
+    // Stored with the mark already (the same record): the tool is called at once.
+    const alreadyStored = marked && JSON.stringify(running) === JSON.stringify(stored);
+    if (!alreadyStored && !(await save('running'))) return { kind: 'deleted' };
     let finished: ToolCallBlock;
     try {
-      const output = await tool.execute(checked.value, toolContext(message, running, tool, ports, signal, save));
+      const output = await tool.execute(decision.args, toolContext(message, running, tool, ports, signal, save));
       finished = { ...running, status: output.isError ? 'error' : 'success', result: ranText(running, approval, output.text) };
     } catch (error) {
       if (signal.aborted) {

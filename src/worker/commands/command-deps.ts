@@ -4,6 +4,7 @@ import type { AppEvent } from '../../schema/events';
 import type { ConnectionTestResult } from '../../schema/protocol';
 import type { Conversation, ConversationExport, Profile } from '../../schema/records';
 import type { ResolveContext } from '../../core/requests/requests';
+import type { Tool } from '../../core/tools/tool';
 import type { StorageEstimate } from '../attachments/attachment-files';
 import type { ConversationSearch } from '../search/conversation-search';
 import type { IndexedDbConversationStore } from '../store/conversation-store';
@@ -22,8 +23,11 @@ export interface CommandHandlerDeps {
   requestPeerStop(conversationId: string): void;
   emit(event: AppEvent): void;
   testConnection(profile: Profile): Promise<ConnectionTestResult>;
-  /** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
-  requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'>>;
+  /**
+   * How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's; and
+   * the tools a run would have now, with which an Allow marks its call running in its own transaction (see beginCall).
+   */
+  requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'> & { tools?: readonly Tool[] }>;
   now(): number;
   mcp: McpHub;
   /** Search across conversations (its index is built on the first search). */

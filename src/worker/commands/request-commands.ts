@@ -59,13 +59,14 @@ function approvedArgsHash(message: Message, requestId: string): string | undefin
 /** The compare-and-set of a resolution on this device, which runs the conversation. */
 async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
   const { store, runs } = deps;
-  const checks = await deps.requestChecks(target.conversationId);
+  const { tools, ...checks } = await deps.requestChecks(target.conversationId);
   // The usual case, nobody running the conversation (its lock is free): the compare-and-set is the only transaction
-  // before the run, which starts from what it read. An elicitation found there has lost its run: refused, repaired.
+  // before the run, which starts from what it read; an Allow's call is marked running in it, and the tool called at once.
+  // An elicitation found there has lost its run: refused, repaired.
   const free = await runs.tryClaim(target.conversationId);
   if (free) {
     try {
-      const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, { noLiveRun: true });
+      const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, { noLiveRun: true, ...(tools ? { tools } : {}) });
       if (conversation.runState === 'running') void runs.start(target.conversationId, free, run);
       else free();
       return { message };
@@ -87,7 +88,8 @@ async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, reso
   }
   const release = await runs.claim(target.conversationId).catch(() => undefined);
   try {
-    const { message, conversation, run } = await store.resolveRequest(target, resolution, checks);
+    // Only a run this command starts from `run` may find its call marked running already (see RunManager.start).
+    const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, release && tools ? { tools } : {});
     if (conversation.runState === 'running') void runs.start(target.conversationId, release, run);
     else release?.();
     return { message };

@@ -1,6 +1,8 @@
 import { findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../../core/requests/requests';
 import { needsLiveRun, requestKindOf } from '../../core/requests/request-kinds';
 import type { RunSnapshot } from '../../core/run/store';
+import { beginCall } from '../../core/tools/tool-calls';
+import type { Tool } from '../../core/tools/tool';
 import { WireError } from '../../schema/wire-error';
 import type { PendingRequest } from '../../schema/protocol';
 import type { QuestionDraft } from '../../schema/forms/question';
@@ -29,12 +31,15 @@ export class RequestRecords {
    * against what the request asked for before anything is written. `run` is the conversation as it now stands, read in
    * the same transaction, for the run that goes on (the caller holds its lock, so nobody else changes it meanwhile).
    * With `noLiveRun`, an elicitation (which only a live run can receive) is refused with `elicitation_dead`, unwritten.
+   * With `tools` (the caller holds the run lock and starts the run from `run`), an Allow whose call runs next stores the
+   * call as `running` in this same transaction (see beginCall): a crash after it leaves the call "may or may not have
+   * run", as a crash after the loop's own mark does, and the run calls the tool without another commit.
    */
   async resolveRequest(
     target: RequestTarget,
     resolution: RequestResolution,
     checks: Omit<ResolveContext, 'now'>,
-    options: { noLiveRun?: boolean } = {},
+    options: { noLiveRun?: boolean; tools?: readonly Tool[] } = {},
   ): Promise<{ conversation: Conversation; message: Message; block: RequestBlock; run: RunSnapshot }> {
     const now = this.context.now();
     const change = await transactRun(this.context, async (transaction) => {
@@ -43,13 +48,18 @@ export class RequestRecords {
       if (options.noLiveRun && needsLiveRun(block)) throw elicitationDead();
       const result = resolveRequest(message, block, resolution, { ...checks, now });
       if (!result.ok) throw new WireError({ code: 'invalid_answer', reason: result.reason, params: result.params, message: result.message, field: result.field });
-      const nextMessage = withRequest(message, result.change, now);
+      const resolved = withRequest(message, result.change, now);
+      const call = result.change.call;
+      const runsFirst = options.tools && call?.status === 'pending' && result.runState === 'running' && messages.at(-1)?.id === message.id;
+      const begun = runsFirst ? beginCall(resolved, call.toolCallId, options.tools!, now) : undefined;
+      const nextMessage = begun ?? resolved;
       const nextConversation: Conversation = { ...conversation, runState: result.runState, updatedAt: now };
       await Promise.all([transaction.objectStore('messages').put(nextMessage), transaction.objectStore('conversations').put(nextConversation)]);
-      return { conversation: nextConversation, messages: [nextMessage], block: result.change.request, history: afterWrite(messages, [nextMessage]) };
+      const history = afterWrite(messages, [nextMessage]);
+      return { conversation: nextConversation, messages: [nextMessage], block: result.change.request, run: { conversation: nextConversation, history, ...(begun ? { begunCall: call!.toolCallId } : {}) } };
     });
     this.context.listener.committed({ conversation: change.conversation, messages: change.messages });
-    return { conversation: change.conversation, message: change.messages[0]!, block: change.block, run: { conversation: change.conversation, history: change.history } };
+    return { conversation: change.conversation, message: change.messages[0]!, block: change.block, run: change.run };
   }
 
   /** The request as stored, if any (a resolution command reads what kind of request it is first). */

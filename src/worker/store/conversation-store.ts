@@ -277,7 +277,7 @@ export class IndexedDbConversationStore implements ConversationStore {
     target: RequestTarget,
     resolution: RequestResolution,
     checks: Omit<ResolveContext, 'now'>,
-    options?: { noLiveRun?: boolean },
+    options?: Parameters<RequestRecords['resolveRequest']>[3],
   ): Promise<{ conversation: Conversation; message: Message; block: RequestBlock; run: RunSnapshot }> {
     return this.requests.resolveRequest(target, resolution, checks, options);
   }
