@@ -1,9 +1,8 @@
-import type { Block, RequestBlock, RequestKind } from '../../schema/blocks';
+import type { Block, RequestBlock, RequestKind, RequestOf } from '../../schema/blocks';
 import type { DeviceRef } from '../../schema/sync/device';
-import type { PendingRequest } from '../../schema/protocol';
 import type { ResolvedOutcome } from '../../schema/wire-error';
 
-// Light and zod-free: the worker's first screen lists and repairs requests through these descriptors before zod loads.
+// Light and zod-free: the worker's first screen repairs requests through these descriptors before zod loads.
 // How a response resolves each kind, and how it is shown to the model, is the descriptor's other half, in
 // core/requests/requests.ts (`RequestResolver`).
 
@@ -12,10 +11,7 @@ import type { ResolvedOutcome } from '../../schema/wire-error';
  * MCP server's elicitation — is one stored block, `{ type: 'request', kind, … }`, `pending` until exactly one
  * resolution is stored.
  */
-export type { RequestBlock, RequestKind };
-
-/** The request of one kind (an approval is one shape for two kinds). */
-export type RequestOf<K extends RequestKind> = RequestBlock extends infer R ? (R extends { kind: infer RK } ? (K extends RK ? R : never) : never) : never;
+export type { RequestBlock, RequestKind, RequestOf };
 
 /**
  * What names one request exactly, beyond its id: its kind and, for an approval, when the runner asked. A tool call keeps
@@ -26,16 +22,11 @@ export interface RequestBinding {
   requestedAt?: number | undefined;
 }
 
-/** What the inbox lists of a pending request, beyond where it is. */
-type Listed = PendingRequest extends infer Item ? (Item extends unknown ? Omit<Item, 'conversationId' | 'conversationTitle' | 'messageId' | 'requestId'> : never) : never;
-
 /**
  * What the app asks of one kind of request, but how a response resolves it (its `RequestResolver`, in core/requests/requests.ts):
  * the requests' code asks these two and never switches over kinds. See docs/architecture.md, "Requests".
  */
 interface RequestKindDescriptor<R extends RequestBlock> {
-  /** What the inbox shows of it while it waits. */
-  listed(request: R): Listed;
   /** How it was resolved, told to a second resolution. */
   outcome(request: R): ResolvedOutcome;
   /** What a second resolution is told, in English (the UI words `already_resolved` itself). */
@@ -48,19 +39,16 @@ interface RequestKindDescriptor<R extends RequestBlock> {
 }
 
 const QUESTION: RequestKindDescriptor<RequestOf<'question'>> = {
-  listed: (request) => ({ kind: 'question', questions: request.payload.questions }),
   outcome: (request) => ({ resolution: request.resolution ?? 'answered', ...(request.response?.answers ? { answers: request.response.answers } : {}), ...resolvedWhenWhere(request) }),
   alreadyResolved: 'These questions were already answered, possibly in another tab.',
 };
 
 const APPROVAL: RequestKindDescriptor<RequestOf<'permission'>> = {
-  listed: (request) => ({ kind: 'approval', toolName: request.payload.toolName, approval: { kind: request.kind } }),
   outcome: (request) => ({ resolution: request.resolution ?? 'approved', ...resolvedWhenWhere(request) }),
   alreadyResolved: 'This was already decided, possibly in another tab.',
 };
 
 const ELICITATION: RequestKindDescriptor<RequestOf<'elicitation'>> = {
-  listed: (request) => ({ kind: 'elicitation', serverName: request.payload.serverName, message: request.payload.message }),
   outcome: (request) => ({ resolution: request.resolution ?? 'accepted', ...resolvedWhenWhere(request) }),
   alreadyResolved: 'This was already decided, possibly in another tab.',
   closeWhenRunDies: (request, now) => ({ ...request, status: 'denied', resolution: 'interrupted', resolvedAt: now }),
