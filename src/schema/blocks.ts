@@ -14,8 +14,8 @@ const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string()
 type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
 /**
- * Which request a block asks (core/requests/request-kinds.ts has a descriptor for each): a question, a tool call's permission,
- * whether to run again a call cut off while it ran, an MCP server's form.
+ * Which request a block asks (core/requests/requests.ts and ui/requests/request-views.ts describe each): a question, a
+ * tool call's permission, whether to run again a call cut off while it ran, an MCP server's form.
  */
 export const RequestKind = z.enum(['question', 'permission', 'rerun', 'elicitation']);
 export type RequestKind = z.infer<typeof RequestKind>;
@@ -141,7 +141,7 @@ export const ElicitationRequest = z.object({
 });
 export type ElicitationRequest = z.infer<typeof ElicitationRequest>;
 
-/** A request for the user, one stored shape for every kind (core/requests/request-kinds.ts has a descriptor for each). */
+/** A request for the user, one stored shape for every kind (docs/architecture.md, "Requests"). */
 export const RequestBlock = z.discriminatedUnion('kind', [QuestionRequest, ApprovalRequest, ElicitationRequest]);
 export type RequestBlock = z.infer<typeof RequestBlock>;
 

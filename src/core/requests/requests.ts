@@ -49,9 +49,10 @@ export interface ResolveContext {
 }
 
 /**
- * How the user's response resolves one kind of request, and how the model is shown it: the second half of its
- * descriptor (core/requests/request-kinds.ts has the first), kept apart because the first screen lists and repairs
- * requests without loading this. `call` is the tool call the request asks about, when the message holds it.
+ * What one kind of request does in core: how the user's response resolves it, how the model is shown it, what a second
+ * resolution is told. The page's half is its view (ui/requests/request-views.ts); a kind only a live run can receive is
+ * also in LIVE_RUN_ONLY (core/requests/request-kinds.ts), which the first screen reads without loading this.
+ * `call` is the tool call the request asks about, when the message holds it. See docs/architecture.md, "Requests".
  */
 export interface RequestResolver<R extends RequestBlock> {
   /** The resolved request, with the response checked against what was asked; or why the response is refused. */
