@@ -8,7 +8,7 @@ import { t, type MessageKey } from '../i18n/i18n';
 export type WaitingKind = 'question' | 'approval' | 'form';
 
 /** What a request's form is given where its message shows it. */
-export interface RequestFormProps<R extends RequestBlock> {
+interface RequestFormProps<R extends RequestBlock> {
   block: R;
   conversationId: string;
   messageId: string;
