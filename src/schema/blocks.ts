@@ -14,8 +14,8 @@ const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string()
 type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
 /**
- * Which request a block asks (core/requests/request-kinds.ts has a descriptor for each): a question, a tool call's permission,
- * whether to run again a call cut off while it ran, an MCP server's form.
+ * Which request a block asks (core/requests/requests.ts and ui/requests/request-views.ts describe each): a question, a
+ * tool call's permission, whether to run again a call cut off while it ran, an MCP server's form.
  */
 export const RequestKind = z.enum(['question', 'permission', 'rerun', 'elicitation']);
 export type RequestKind = z.infer<typeof RequestKind>;
@@ -141,9 +141,12 @@ export const ElicitationRequest = z.object({
 });
 export type ElicitationRequest = z.infer<typeof ElicitationRequest>;
 
-/** A request for the user, one stored shape for every kind (core/requests/request-kinds.ts has a descriptor for each). */
+/** A request for the user, one stored shape for every kind (docs/architecture.md, "Requests"). */
 export const RequestBlock = z.discriminatedUnion('kind', [QuestionRequest, ApprovalRequest, ElicitationRequest]);
 export type RequestBlock = z.infer<typeof RequestBlock>;
+
+/** The request of one kind (an approval is one shape for two kinds). */
+export type RequestOf<K extends RequestKind> = RequestBlock extends infer R ? (R extends { kind: infer RK } ? (K extends RK ? R : never) : never) : never;
 
 /** How any request was resolved: what a second resolution is told (`already_resolved`). */
 export const AnyRequestResolution = z.union(RequestBlock.options.map((kind) => kind.shape.resolution.unwrap()));
@@ -167,5 +170,42 @@ const ErrorBlock = z.object({
 });
 type ErrorBlock = z.infer<typeof ErrorBlock>;
 
+/** A block of a message. A kind whose `text` is a string holds prose: search finds it, and a long one reaches the page clipped. */
 export const Block = z.discriminatedUnion('type', [TextBlock, ReasoningBlock, ToolCallBlock, RequestBlock, ErrorBlock]);
 export type Block = z.infer<typeof Block>;
+
+/** The block of one kind. */
+export type BlockOf<T extends Block['type']> = Extract<Block, { type: T }>;
+
+/** The free-form fields of an import file's blocks (any JSON), as a refusal names them for the UI to word. */
+export type ImportPart = 'arguments' | 'original_arguments' | 'input_schema' | 'requested_schema' | 'form_content';
+
+/** A field the schema accepts as any JSON, which an import checks before writing it: its part, an English label, its value. */
+export type FreeJsonField = [ImportPart, string, unknown];
+
+/** Each request kind's fields that hold any JSON (see BLOCK_JSON_FIELDS). */
+const REQUEST_JSON_FIELDS: { readonly [K in RequestKind]: (request: RequestOf<K>) => FreeJsonField[] } = {
+  question: () => [],
+  permission: () => [],
+  rerun: () => [],
+  elicitation: (request) => [
+    ['requested_schema', `the form of elicitation "${request.requestId}"`, request.payload.requestedSchema],
+    ['form_content', `the answer to elicitation "${request.requestId}"`, request.response?.content],
+  ],
+};
+
+/**
+ * Each block kind's fields that hold any JSON: what an import checks of it (core/transfer/import-checks.ts), declared
+ * beside the shapes so a new kind says it here.
+ */
+export const BLOCK_JSON_FIELDS: { readonly [T in Block['type']]: (block: BlockOf<T>) => FreeJsonField[] } = {
+  text: () => [],
+  reasoning: () => [],
+  error: () => [],
+  tool_call: (block) => [
+    ['arguments', `the arguments of tool call "${block.toolCallId}"`, block.args],
+    ['original_arguments', `the original arguments of tool call "${block.toolCallId}"`, block.originalArgs],
+    ['input_schema', `the input schema of tool call "${block.toolCallId}"`, block.source?.inputSchema],
+  ],
+  request: (block) => (REQUEST_JSON_FIELDS[block.kind] as (request: RequestBlock) => FreeJsonField[])(block),
+};

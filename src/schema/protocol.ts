@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { DeviceRef } from './sync/device';
 import { QuestionAnswer } from './forms/question';
 import { AnyRequestResolution } from './blocks';
-import type { ApprovalRequest, ElicitationRequest } from './blocks';
-import type { Question } from './forms/question';
+import type { ImportPart, RequestBlock } from './blocks';
 import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
@@ -52,22 +51,18 @@ export const SerializedError = z.object({
 export type SerializedError = SerializedErrorType;
 
 /** A request waiting for the user, as the inbox lists it (one indexed query over every conversation). */
-export type PendingRequest = {
+export interface PendingRequest {
   conversationId: string;
   conversationTitle: string;
   messageId: string;
-  requestId: string;
-} & (
-  | { kind: 'question'; questions: Question[] }
-  | { kind: 'approval'; toolName: string; approval: Pick<ApprovalRequest, 'kind'> }
-  | { kind: 'elicitation'; serverName: string; message: ElicitationRequest['payload']['message'] }
-);
+  /** The stored request itself: the UI's descriptor of its kind (ui/requests/request-views.ts) says how it is listed. */
+  request: RequestBlock;
+}
 
 
 export type { ConversationExport };
 
-/** The free-form fields of an import file's blocks (any JSON), as a refusal names them for the UI to word. */
-export type ImportPart = 'arguments' | 'original_arguments' | 'input_schema' | 'requested_schema' | 'form_content';
+export type { ImportPart };
 
 export type { ImportRepair };
 

@@ -105,7 +105,7 @@ function createFakeWorker() {
       case 'requests.listPending': {
         const waiting = [...conversations.values()].filter((conversation) => conversation.runState === 'awaiting_input');
         const question = { header: 'Pick', question: 'Which one?', options: [{ label: 'Alpha' }, { label: 'Beta' }] };
-        return reply(id, waiting.map((conversation) => ({ kind: 'question', conversationId: conversation.id, conversationTitle: conversation.title, messageId: 'm1', requestId: 'q1', questions: [question] })));
+        return reply(id, waiting.map((conversation) => ({ conversationId: conversation.id, conversationTitle: conversation.title, messageId: 'm1', request: { type: 'request', kind: 'question', requestId: 'q1', toolCallId: 'q1', status: 'pending', payload: { questions: [question] } } })));
       }
       case 'mcp.list':
         return reply(id, []);

@@ -1,7 +1,8 @@
 import { createRoot } from 'solid-js';
 import { waitFor } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { notificationText, setNotificationShowsTitle, trackAttention } from '../../src/ui/shell/attention';
+import { notificationText, trackAttention } from '../../src/ui/shell/attention';
+import { setNotificationShowsTitle } from '../../src/ui/shell/notification-preferences';
 import { createUiStore } from '../../src/ui/state/store';
 import type { AppServices } from '../../src/ui/state/app-context';
 import type { WorkerClient } from '../../src/ui/state/channel';
@@ -11,20 +12,37 @@ import type { PendingRequest } from '../../src/schema/protocol';
 // Being called back: what a notification says, and that a request answered elsewhere is never left announced.
 
 const question: PendingRequest = {
-  kind: 'question',
   conversationId: 'c1',
   conversationTitle: 'Trip plans',
   messageId: 'm1',
-  requestId: 'call-q',
-  questions: [{ header: 'Budget', question: 'What budget?', options: [{ label: 'Low' }], multiple: false, custom: true }],
+  request: {
+    type: 'request',
+    kind: 'question',
+    requestId: 'call-q',
+    toolCallId: 'call-q',
+    status: 'pending',
+    payload: { questions: [{ header: 'Budget', question: 'What budget?', options: [{ label: 'Low' }], multiple: false, custom: true }] },
+  },
 };
-const approval: PendingRequest = { kind: 'approval', conversationId: 'c2', conversationTitle: 'Files', messageId: 'm2', requestId: 'call-a', toolName: 'mcp__files__delete', approval: { kind: 'permission' } };
-const elicitation: PendingRequest = { kind: 'elicitation', conversationId: 'c3', conversationTitle: 'Sign up', messageId: 'm3', requestId: 'e1', serverName: 'everything', message: 'Your name, please.' };
+const approval: PendingRequest = {
+  conversationId: 'c2',
+  conversationTitle: 'Files',
+  messageId: 'm2',
+  request: { type: 'request', kind: 'permission', requestId: 'call-a', toolCallId: 'call-a', status: 'pending', payload: { toolName: 'mcp__files__delete' } },
+};
+const rerun: PendingRequest = { ...approval, request: { ...approval.request, kind: 'rerun' } as PendingRequest['request'] };
+const elicitation: PendingRequest = {
+  conversationId: 'c3',
+  conversationTitle: 'Sign up',
+  messageId: 'm3',
+  request: { type: 'request', kind: 'elicitation', requestId: 'e1', toolCallId: 't1', status: 'pending', payload: { serverName: 'everything', message: 'Your name, please.', requestedSchema: {} } },
+};
 
 describe('what a notification says', () => {
   it('says only what kind of request waits: no title, question, tool, server or server\'s message', () => {
     expect(notificationText(question, false)).toEqual({ title: 'Parley is waiting for your answer', body: '' });
     expect(notificationText(approval, false)).toEqual({ title: 'Parley is waiting for your approval', body: '' });
+    expect(notificationText(rerun, false)).toEqual({ title: 'Parley is waiting for your approval', body: '' });
     expect(notificationText(elicitation, false)).toEqual({ title: 'Parley is waiting for you to fill in a form', body: '' });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/schema/records';
 import { conversationMarkdown, demoteHeadings, markdownFileName } from '../../src/ui/chat/conversation-markdown';
+import { blockMarkdown } from '../../src/ui/messages/block-views';
 import { setLocale } from '../../src/ui/i18n/i18n';
 
 function message(role: Message['role'], blocks: Message['blocks']): Message {
@@ -16,7 +17,7 @@ describe('Export as Markdown', () => {
         { type: 'tool_call', toolCallId: 't', toolName: 'mcp__x__echo', args: { message: '```' }, status: 'success', result: 'Echo: ```' },
         { type: 'request', kind: 'question', requestId: 'q', toolCallId: 'q', payload: { questions: [{ header: 'Where', question: 'Where to?', options: [{ label: 'Beach' }, { label: 'City' }], multiple: false, custom: true }] }, status: 'success', response: { answers: [{ selected: ['Beach'], other: 'with a pool' }] } },
       ]),
-    ]);
+    ], blockMarkdown);
     expect(text).toBe(
       '# Trip\n\n## You\n\nPlan it\n\n## Parley\n\nSure: `code` and **bold**.\n\n**mcp__x__echo**\n\n````json\n{\n  "message": "```"\n}\n````\n\n````\nEcho: ```\n````\n\n> **Where**: Where to?\n>\n> → Beach, with a pool\n',
     );
@@ -29,7 +30,7 @@ describe('Export as Markdown', () => {
       { id: 'a3', name: 'odd`name`.txt', mimeType: 'text/plain', size: 1, kind: 'text' as const },
     ] };
     const onlyFiles = { ...message('user', []), attachments: [{ id: 'a4', name: 'plan.csv', mimeType: 'text/csv', size: 3, kind: 'text' as const }] };
-    expect(conversationMarkdown({ title: 'Files' }, [sent, onlyFiles])).toBe(
+    expect(conversationMarkdown({ title: 'Files' }, [sent, onlyFiles], blockMarkdown)).toBe(
       '# Files\n\n## You\n\nLook\n\n_Files sent with this message:_ `notes.md` (22 bytes), `report⟨U+202E⟩txt.pdf` (2 KB), ``odd`name`.txt`` (1 byte)\n\n## You\n\n_Files sent with this message:_ `plan.csv` (3 bytes)\n',
     );
   });
@@ -41,7 +42,7 @@ describe('Export as Markdown', () => {
         { type: 'reasoning', text: 'Think first.\n## Options' },
         { type: 'text', text: '## Your weekend plan\n\n### Saturday\n\n- Walk\n\n```md\n## not a heading\n```' },
       ]),
-    ]);
+    ], blockMarkdown);
     expect(text).toBe(
       '# Plan\n\n## You\n\n### My question\n\n## Parley\n\n> **Reasoning**\n> \n> Think first.\n> #### Options\n\n#### Your weekend plan\n\n##### Saturday\n\n- Walk\n\n```md\n## not a heading\n```\n',
     );
@@ -54,10 +55,10 @@ describe('Export as Markdown', () => {
   });
 
   it('heads an untitled conversation with the placeholder the app shows, in the UI’s language, not an empty heading', async () => {
-    expect(conversationMarkdown({ title: '' }, [])).toBe('# New conversation\n');
+    expect(conversationMarkdown({ title: '' }, [], blockMarkdown)).toBe('# New conversation\n');
     await setLocale('zh-CN');
     try {
-      expect(conversationMarkdown({ title: 'New conversation' }, [])).toBe('# 新建对话\n');
+      expect(conversationMarkdown({ title: 'New conversation' }, [], blockMarkdown)).toBe('# 新建对话\n');
     } finally {
       await setLocale('en');
     }

@@ -9,15 +9,22 @@ import type { PendingRequest } from '../../src/schema/protocol';
 
 const conversation = (id: string, runState: Conversation['runState']): Conversation => ({ id, title: `Trip ${id}`, createdAt: 0, updatedAt: 1, runState, completedSteps: 1 });
 const question = (id: string): PendingRequest => ({
-  kind: 'question',
   conversationId: id,
   conversationTitle: `Trip ${id}`,
   messageId: `m-${id}`,
-  requestId: `call-${id}`,
-  questions: [
-    { header: 'Where', question: `Where to for ${id}?`, options: [{ label: 'Beach' }], multiple: false, custom: true },
-    { header: 'When', question: 'When?', options: [{ label: 'Soon' }], multiple: false, custom: true },
-  ],
+  request: {
+    type: 'request',
+    kind: 'question',
+    requestId: `call-${id}`,
+    toolCallId: `call-${id}`,
+    status: 'pending',
+    payload: {
+      questions: [
+        { header: 'Where', question: `Where to for ${id}?`, options: [{ label: 'Beach' }], multiple: false, custom: true },
+        { header: 'When', question: 'When?', options: [{ label: 'Soon' }], multiple: false, custom: true },
+      ],
+    },
+  },
 });
 
 function setup(activeConversationId: string | undefined, waiting: PendingRequest[] = [question('a'), question('b')]) {
@@ -52,6 +59,19 @@ describe('PendingInbox', () => {
     dispatch({ type: 'conversations-listed', conversations: [conversation('b', 'awaiting_input'), conversation('c', 'awaiting_input')] });
     const entries = await screen.findAllByRole('button', { name: /^Where to for [bc]\? — New conversation \(and 1 more\)$/ });
     expect(entries.map((entry) => entry.querySelector('.pending-inbox-meta')?.textContent)).toEqual(['New conversation · +1 more', 'New conversation · +1 more']);
+  });
+
+  it('says what each kind of request asks: a tool to allow, a call to run again, a server\'s message', async () => {
+    const where = (id: string) => ({ conversationId: id, conversationTitle: `Trip ${id}`, messageId: `m-${id}` });
+    const { dispatch } = setup(undefined, [
+      { ...where('b'), request: { type: 'request', kind: 'permission', requestId: 'r1', toolCallId: 'r1', status: 'pending', payload: { toolName: 'write_file' } } },
+      { ...where('c'), request: { type: 'request', kind: 'rerun', requestId: 'r2', toolCallId: 'r2', status: 'pending', payload: { toolName: 'fetch' } } },
+      { ...where('d'), request: { type: 'request', kind: 'elicitation', requestId: 'r3', toolCallId: 't3', status: 'pending', payload: { serverName: 'files', message: 'Who is it for?', requestedSchema: {} } } },
+    ]);
+    dispatch({ type: 'conversations-listed', conversations: ['b', 'c', 'd'].map((id) => conversation(id, 'awaiting_input')) });
+    expect(await screen.findByRole('button', { name: 'Allow write_file? — Trip b' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Run fetch again? — Trip c' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Who is it for? — Trip d' })).toBeInTheDocument();
   });
 
   it('shows nothing when no question waits', async () => {

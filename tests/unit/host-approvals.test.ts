@@ -72,7 +72,7 @@ describe('approving a tool call', () => {
     expect(callOf(messages)).toMatchObject({ status: 'pending', source: { serverName: 'files', annotations: { destructiveHint: true } } });
     expect(approvalIn(messages)).toMatchObject({ kind: 'permission', status: 'pending' });
     expect(messages.at(-1)!.pendingRequestId).toBe(target.requestId);
-    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'approval', toolName: 'mcp__files__write_file', requestId: target.requestId })]);
+    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ request: expect.objectContaining({ kind: 'permission', payload: { toolName: 'mcp__files__write_file' }, requestId: target.requestId }) })]);
 
     await tab.send({ type: 'request.resolve', ...target, approved: true });
     await waitForRunState(tab, target.conversationId, ['idle']);
@@ -164,7 +164,7 @@ describe('approving a tool call', () => {
     expect(callOf(messages)).toMatchObject({ status: 'interrupted', result: expect.stringContaining('may or may not have run') });
     expect(approvalIn(messages)).toMatchObject({ kind: 'rerun', status: 'pending' });
     expect(runs).toHaveLength(1); // not re-run by itself
-    expect(await reopened.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'approval', approval: { kind: 'rerun' } })]);
+    expect(await reopened.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ request: expect.objectContaining({ kind: 'rerun' }) })]);
 
     await reopened.send({ type: 'request.resolve', ...target, approved: false });
     await waitForRunState(reopened, target.conversationId, ['idle']);
@@ -270,7 +270,7 @@ describe('elicitation: a server asks the user while its tool runs', () => {
     const { tab } = await setup(tool);
     const target = await untilElicitation(tab);
     expect(target.block).toMatchObject({ status: 'pending', payload: { serverName: 'files', message: 'Who is the file for?' } });
-    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'elicitation', message: 'Who is the file for?' })]);
+    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ request: expect.objectContaining({ kind: 'elicitation', payload: expect.objectContaining({ message: 'Who is the file for?' }) }) })]);
     await expect(tab.send({ type: 'message.send', conversationId: target.conversationId, text: 'hm' })).rejects.toMatchObject({ code: 'busy' });
     await tab.send({ type: 'request.resolve', ...target, approved: true, params: { name: 'Ada' } });
     await waitForRunState(tab, target.conversationId, ['idle']);

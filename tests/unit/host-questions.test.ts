@@ -56,7 +56,7 @@ describe('the question pause', () => {
     expect(conversation.completedSteps).toBe(1);
     expect(messages.at(-1)!.pendingRequestId).toBe(target.toolCallId);
     expect(questionOf(messages.at(-1)!)).toMatchObject({ status: 'pending', payload: { questions: [{ multiple: false, custom: false }, { multiple: true, custom: true }] } });
-    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'question', conversationId: target.conversationId, messageId: target.messageId, requestId: target.toolCallId, conversationTitle: 'Plan a trip' })]);
+    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ request: expect.objectContaining({ kind: 'question', requestId: target.toolCallId }), conversationId: target.conversationId, messageId: target.messageId, conversationTitle: 'Plan a trip' })]);
 
     await tab.send(answerCommand(target, [{ selected: ['Beach'] }, { selected: ['Tapas', 'Pizza'], other: 'Dumplings' }]));
     await waitForRunState(tab, target.conversationId, ['idle']);

@@ -217,7 +217,7 @@ describe('an imported file cannot run a tool', () => {
         forge(file);
         const { result, runs, pending, attempt, before, after } = await importAndPoke(file, permission);
         expect(runs).toEqual([]);
-        expect(pending.filter((request) => request.kind === 'approval')).toEqual([]);
+        expect(pending.filter(({ request }) => request.kind === 'permission' || request.kind === 'rerun')).toEqual([]);
         expect(attempt).not.toBe('resolved');
         // Closed as not run, and the import says so; the card never says "Allowed".
         for (const { call, approval } of [before, after]) {

@@ -73,9 +73,9 @@ describe('a database written by the build before one request shape', () => {
       expect.objectContaining({ type: 'request', kind: 'elicitation', status: 'denied', resolution: 'interrupted' }),
     ]);
     const pending = await tab.send({ type: 'requests.listPending' });
-    expect(pending.map((request) => [request.conversationTitle, request.kind]).sort()).toEqual([
-      ['pending approval', 'approval'],
-      ['pending elicitation', 'approval'],
+    expect(pending.map(({ conversationTitle, request }) => [conversationTitle, request.kind]).sort()).toEqual([
+      ['pending approval', 'permission'],
+      ['pending elicitation', 'rerun'],
       ['pending question', 'question'],
     ]);
     // Every stored record was rewritten by the migration, not only the ones read.

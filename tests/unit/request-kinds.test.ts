@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REQUEST_KINDS } from '../../src/core/requests/request-kinds';
+import { closeWhenRunDies, needsLiveRun } from '../../src/core/requests/request-kinds';
 import { resolveRequest } from '../../src/core/requests/requests';
 import type { Block, QuestionRequest } from '../../src/schema/blocks';
 import type { Message } from '../../src/schema/records';
@@ -16,6 +16,14 @@ describe('request kinds', () => {
   });
 
   it('close only what a live run alone can receive when that run dies', () => {
-    expect(Object.entries(REQUEST_KINDS).filter(([, kind]) => kind.closeWhenRunDies).map(([kind]) => kind)).toEqual(['elicitation']);
+    const asked = { requestId: 'r1', toolCallId: 't1', status: 'pending' as const };
+    const requests: Block[] = [
+      { type: 'request', kind: 'question', ...asked, payload: { questions: [] } },
+      { type: 'request', kind: 'permission', ...asked, payload: { toolName: 'write' } },
+      { type: 'request', kind: 'rerun', ...asked, payload: { toolName: 'write' } },
+      { type: 'request', kind: 'elicitation', ...asked, payload: { serverName: 's', message: 'Who?', requestedSchema: {} } },
+    ];
+    expect(requests.filter(needsLiveRun).map((block) => block.type === 'request' && block.kind)).toEqual(['elicitation']);
+    expect(requests.map((block) => block.type === 'request' && closeWhenRunDies(block, 7)?.resolution)).toEqual([undefined, undefined, undefined, 'interrupted']);
   });
 });

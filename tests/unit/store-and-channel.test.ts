@@ -67,7 +67,7 @@ describe('storage', () => {
     await buildVersionOneDatabase(databaseName);
     const tab = await openTab({ databaseName, locks: memoryLocks() });
     const target = { conversationId: 'c1', messageId: 'm1', toolCallId: 'call_0_0' };
-    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ kind: 'question', requestId: 'call_0_0', conversationTitle: 'Old one' })]);
+    expect(await tab.send({ type: 'requests.listPending' })).toEqual([expect.objectContaining({ request: expect.objectContaining({ kind: 'question', requestId: 'call_0_0' }), conversationTitle: 'Old one' })]);
     await tab.send(answerCommand(target, [{ selected: ['A'] }]));
     await expect(tab.send(answerCommand(target, [{ selected: ['A'] }]))).rejects.toMatchObject({ code: 'already_resolved' });
     expect(await tab.send({ type: 'requests.listPending' })).toEqual([]);

@@ -49,7 +49,7 @@ async function askOnLaptop({ laptop, phone, replicator }: World) {
   await waitForRunState(laptop, conversationId, ['awaiting_input']);
   await replicator.settle(async () => (await phone.send({ type: 'requests.listPending' })).length === 1);
   const [pending] = await phone.send({ type: 'requests.listPending' });
-  return { conversationId, messageId: pending!.messageId, toolCallId: pending!.requestId };
+  return { conversationId, messageId: pending!.messageId, toolCallId: pending!.request.requestId };
 }
 
 /** Replicates until both devices hold the same resolved question and the laptop's run has ended. */

@@ -49,5 +49,5 @@ export async function toolCallWaitingOnPhone(seed: number, tabs: { laptop?: Part
   await waitForRunState(laptop, conversationId, ['awaiting_input']);
   await replicator.settle(async () => (await phone.send({ type: 'requests.listPending' })).length === 1);
   const [pending] = await phone.send({ type: 'requests.listPending' });
-  return { ...world, target: { conversationId, messageId: pending!.messageId, requestId: pending!.requestId } };
+  return { ...world, target: { conversationId, messageId: pending!.messageId, requestId: pending!.request.requestId } };
 }

@@ -1,21 +1,15 @@
-import type { Block, RequestBlock, RequestKind } from '../../schema/blocks';
-import type { DeviceRef } from '../../schema/sync/device';
-import type { PendingRequest } from '../../schema/protocol';
-import type { ResolvedOutcome } from '../../schema/wire-error';
+import type { Block, RequestBlock, RequestKind, RequestOf } from '../../schema/blocks';
 
-// Light and zod-free: the worker's first screen lists and repairs requests through these descriptors before zod loads.
-// How a response resolves each kind, and how it is shown to the model, is the descriptor's other half, in
-// core/requests/requests.ts (`RequestResolver`).
+// Light and zod-free: the worker's first screen repairs requests through this before zod loads. What a kind is and
+// how a response resolves it, how it is told and shown to the model, is its descriptor, `RequestResolver`, in
+// core/requests/requests.ts.
 
 /**
  * A request for the user — a question, a tool call waiting for approval (or for "Run again / Skip" after a crash), or an
  * MCP server's elicitation — is one stored block, `{ type: 'request', kind, … }`, `pending` until exactly one
  * resolution is stored.
  */
-export type { RequestBlock, RequestKind };
-
-/** The request of one kind (an approval is one shape for two kinds). */
-export type RequestOf<K extends RequestKind> = RequestBlock extends infer R ? (R extends { kind: infer RK } ? (K extends RK ? R : never) : never) : never;
+export type { RequestBlock, RequestKind, RequestOf };
 
 /**
  * What names one request exactly, beyond its id: its kind and, for an approval, when the runner asked. A tool call keeps
@@ -26,61 +20,18 @@ export interface RequestBinding {
   requestedAt?: number | undefined;
 }
 
-/** What the inbox lists of a pending request, beyond where it is. */
-type Listed = PendingRequest extends infer Item ? (Item extends unknown ? Omit<Item, 'conversationId' | 'conversationTitle' | 'messageId' | 'requestId'> : never) : never;
-
 /**
- * What the app asks of one kind of request, but how a response resolves it (its `RequestResolver`, in core/requests/requests.ts):
- * the requests' code asks these two and never switches over kinds. See docs/architecture.md, "Requests".
+ * The kinds that only the live run that asked can receive (its asker waits in memory beside the stored request), and
+ * how a pending one is closed when that run is gone. Any other kind waits in storage across restarts, and needs no
+ * entry: all else about a kind is its `RequestResolver` (core/requests/requests.ts). See docs/architecture.md, "Requests".
  */
-interface RequestKindDescriptor<R extends RequestBlock> {
-  /** What the inbox shows of it while it waits. */
-  listed(request: R): Listed;
-  /** How it was resolved, told to a second resolution. */
-  outcome(request: R): ResolvedOutcome;
-  /** What a second resolution is told, in English (the UI words `already_resolved` itself). */
-  alreadyResolved: string;
-  /**
-   * Set for a kind that only the live run that asked can receive (its asker waits in memory beside the stored request):
-   * how a pending one is closed when that run is gone. Without it, a request waits in storage across restarts.
-   */
-  closeWhenRunDies?(request: R, now: number): R;
-}
-
-const QUESTION: RequestKindDescriptor<RequestOf<'question'>> = {
-  listed: (request) => ({ kind: 'question', questions: request.payload.questions }),
-  outcome: (request) => ({ resolution: request.resolution ?? 'answered', ...(request.response?.answers ? { answers: request.response.answers } : {}), ...resolvedWhenWhere(request) }),
-  alreadyResolved: 'These questions were already answered, possibly in another tab.',
+const LIVE_RUN_ONLY: { readonly [K in RequestKind]?: (request: RequestOf<K>, now: number) => RequestOf<K> } = {
+  elicitation: (request, now) => ({ ...request, status: 'denied', resolution: 'interrupted', resolvedAt: now }),
 };
 
-const APPROVAL: RequestKindDescriptor<RequestOf<'permission'>> = {
-  listed: (request) => ({ kind: 'approval', toolName: request.payload.toolName, approval: { kind: request.kind } }),
-  outcome: (request) => ({ resolution: request.resolution ?? 'approved', ...resolvedWhenWhere(request) }),
-  alreadyResolved: 'This was already decided, possibly in another tab.',
-};
-
-const ELICITATION: RequestKindDescriptor<RequestOf<'elicitation'>> = {
-  listed: (request) => ({ kind: 'elicitation', serverName: request.payload.serverName, message: request.payload.message }),
-  outcome: (request) => ({ resolution: request.resolution ?? 'accepted', ...resolvedWhenWhere(request) }),
-  alreadyResolved: 'This was already decided, possibly in another tab.',
-  closeWhenRunDies: (request, now) => ({ ...request, status: 'denied', resolution: 'interrupted', resolvedAt: now }),
-};
-
-function resolvedWhenWhere(record: { resolvedAt?: number | undefined; resolvedOn?: DeviceRef | undefined }): Pick<ResolvedOutcome, 'resolvedAt' | 'resolvedOn'> {
-  return { ...(record.resolvedAt ? { resolvedAt: record.resolvedAt } : {}), ...(record.resolvedOn ? { resolvedOn: record.resolvedOn } : {}) };
-}
-
-/** The descriptor of each kind of request. */
-export const REQUEST_KINDS: { readonly [K in RequestKind]: RequestKindDescriptor<RequestOf<K>> } = {
-  question: QUESTION,
-  permission: APPROVAL,
-  rerun: APPROVAL,
-  elicitation: ELICITATION,
-};
-
-/** The descriptor of `request`'s kind. */
-export function requestKindOf<R extends RequestBlock>(request: R): RequestKindDescriptor<R> {
-  return REQUEST_KINDS[request.kind] as unknown as RequestKindDescriptor<R>;
+/** `request` closed because the run that asked is gone, for a kind only that run can receive; undefined otherwise. */
+export function closeWhenRunDies<R extends RequestBlock>(request: R, now: number): R | undefined {
+  return (LIVE_RUN_ONLY[request.kind] as ((request: R, now: number) => R) | undefined)?.(request, now);
 }
 
 /** Whether `block` is a request for the user. */
@@ -88,7 +39,7 @@ export function isRequest(block: Block): block is RequestBlock {
   return block.type === 'request';
 }
 
-/** Whether only the live run that asked can receive `block`'s answer (see `closeWhenRunDies`). */
+/** Whether only the live run that asked can receive `block`'s answer (see LIVE_RUN_ONLY). */
 export function needsLiveRun(block: Block): boolean {
-  return isRequest(block) && requestKindOf(block).closeWhenRunDies !== undefined;
+  return isRequest(block) && LIVE_RUN_ONLY[block.kind] !== undefined;
 }

@@ -9,7 +9,7 @@ import { bindingFor } from './approval-binding';
 import { checkAnswers, resolveQuestionBlock } from './question-outcomes';
 import { questionInHistory } from './question-tool';
 import { bindingMatches, withPendingIndex } from './request-ids';
-import { requestKindOf, type RequestBinding, type RequestBlock, type RequestKind, type RequestOf } from './request-kinds';
+import type { RequestBinding, RequestBlock, RequestKind, RequestOf } from './request-kinds';
 import type { ArgumentsCheck } from '../tools/tool';
 import { CHAT_INSTEAD_OF_APPROVAL_TEXT, deniedText, skippedAfterInterruptionText, STOPPED_BEFORE_TOOL_TEXT } from '../tools/tool-outcomes';
 
@@ -49,9 +49,10 @@ export interface ResolveContext {
 }
 
 /**
- * How the user's response resolves one kind of request, and how the model is shown it: the second half of its
- * descriptor (core/requests/request-kinds.ts has the first), kept apart because the first screen lists and repairs
- * requests without loading this. `call` is the tool call the request asks about, when the message holds it.
+ * What one kind of request does in core: how the user's response resolves it, how the model is shown it, what a second
+ * resolution is told. The page's half is its view (ui/requests/request-views.ts); a kind only a live run can receive is
+ * also in LIVE_RUN_ONLY (core/requests/request-kinds.ts), which the first screen reads without loading this.
+ * `call` is the tool call the request asks about, when the message holds it. See docs/architecture.md, "Requests".
  */
 export interface RequestResolver<R extends RequestBlock> {
   /** The resolved request, with the response checked against what was asked; or why the response is refused. */
@@ -62,7 +63,13 @@ export interface RequestResolver<R extends RequestBlock> {
   closeByStop(request: R, call: ToolCallBlock | undefined, now: number): RequestChange<R>;
   /** Its history form: the tool exchange the model is shown for it, if it stands for its call (see core/prompt/history.ts). */
   toHistory(request: R): HistoryExchange | undefined;
+  /** How it was resolved, told to a second resolution. */
+  outcome(request: R): ResolvedOutcome;
+  /** What a second resolution is told, in English (the UI words `already_resolved` itself). */
+  alreadyResolved: string;
 }
+
+const ALREADY_DECIDED = 'This was already decided, possibly in another tab.';
 
 const QuestionParams = z.object({ answers: z.array(QuestionAnswer).min(1).max(4) });
 
@@ -79,6 +86,8 @@ const QUESTION: RequestResolver<QuestionRequest> = {
   closeByChat: (request, _call, now, answerMessageId) => ({ request: resolveQuestionBlock(request, 'chat', { now, answerMessageId }) }),
   closeByStop: (request, _call, now) => ({ request: resolveQuestionBlock(request, 'stopped', { now }) }),
   toHistory: questionInHistory,
+  outcome: (request) => ({ resolution: request.resolution ?? 'answered', ...(request.response?.answers ? { answers: request.response.answers } : {}), ...resolvedWhenWhere(request) }),
+  alreadyResolved: 'These questions were already answered, possibly in another tab.',
 };
 
 const APPROVAL: RequestResolver<ApprovalRequest> = {
@@ -94,6 +103,8 @@ const APPROVAL: RequestResolver<ApprovalRequest> = {
   },
   // Its call is shown, with what ran (see core/prompt/history.ts).
   toHistory: () => undefined,
+  outcome: (request) => ({ resolution: request.resolution ?? 'approved', ...resolvedWhenWhere(request) }),
+  alreadyResolved: ALREADY_DECIDED,
 };
 
 function resolveApproval(request: ApprovalRequest, call: ToolCallBlock | undefined, resolution: RequestResolution, context: ResolveContext): ResolveResult {
@@ -141,7 +152,13 @@ const ELICITATION: RequestResolver<ElicitationRequest> = {
   closeByStop: (request, _call, now) => ({ request: { ...request, status: 'denied', resolution: 'stopped', resolvedAt: now } }),
   // Its tool's own result reports it.
   toHistory: () => undefined,
+  outcome: (request) => ({ resolution: request.resolution ?? 'accepted', ...resolvedWhenWhere(request) }),
+  alreadyResolved: ALREADY_DECIDED,
 };
+
+function resolvedWhenWhere(record: { resolvedAt?: number | undefined; resolvedOn?: DeviceRef | undefined }): Pick<ResolvedOutcome, 'resolvedAt' | 'resolvedOn'> {
+  return { ...(record.resolvedAt ? { resolvedAt: record.resolvedAt } : {}), ...(record.resolvedOn ? { resolvedOn: record.resolvedOn } : {}) };
+}
 
 const RESOLVERS: { readonly [K in RequestKind]: RequestResolver<RequestOf<K>> } = {
   question: QUESTION,
@@ -200,7 +217,12 @@ export function closeByStop(message: Message, request: RequestBlock, now: number
 
 /** What a second resolution is told: how the request was resolved first. */
 export function resolvedOutcomeOf(request: RequestBlock): ResolvedOutcome {
-  return requestKindOf(request).outcome(request);
+  return resolverOf(request).outcome(request);
+}
+
+/** What a second resolution of `request` is told, in English. */
+export function alreadyResolvedText(request: RequestBlock): string {
+  return resolverOf(request).alreadyResolved;
 }
 
 /** How the model is shown `request` (see RequestResolver.toHistory). */

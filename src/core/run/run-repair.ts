@@ -1,7 +1,7 @@
 import type { Message } from '../../schema/records';
 import type { Block } from '../../schema/blocks';
 import { askApproval, awaitsApproval, isPendingRequest, syncPendingIndex, withApproval } from '../requests/request-ids';
-import { needsLiveRun, requestKindOf } from '../requests/request-kinds';
+import { closeWhenRunDies, needsLiveRun } from '../requests/request-kinds';
 import { INTERRUPTED_TOOL_TEXT, STOPPED_BEFORE_TOOL_TEXT } from '../tools/tool-outcomes';
 
 /**
@@ -21,7 +21,7 @@ export function repairDeadRun(messages: readonly Message[], now: number): { chan
         asks = true;
         return { ...block, status: 'interrupted', result: INTERRUPTED_TOOL_TEXT };
       }
-      const closed = isPendingRequest(block) ? requestKindOf(block).closeWhenRunDies?.(block, now) : undefined;
+      const closed = isPendingRequest(block) ? closeWhenRunDies(block, now) : undefined;
       if (closed) touched = true;
       return closed ?? block;
     });

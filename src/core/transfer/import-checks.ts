@@ -1,4 +1,5 @@
-import type { ApprovalRequest, Block, ToolCallBlock } from '../../schema/blocks';
+import { BLOCK_JSON_FIELDS, type ApprovalRequest, type Block, type FreeJsonField, type ToolCallBlock } from '../../schema/blocks';
+import { isProse } from '../../schema/prose';
 import { closeByStop, isPendingRequest, syncPendingIndex } from '../requests/requests';
 import { approvalOf, withApproval } from '../requests/request-ids';
 import { repairDeadRun } from '../run/run-repair';
@@ -41,26 +42,9 @@ export function findImportProblem(file: ConversationExport): ImportProblem | und
   return undefined;
 }
 
-/** Every field of a block that the schema accepts as any JSON, with its part and an English label. */
-function freeFormFields(block: Block): Array<[ImportPart, string, unknown]> {
-  switch (block.type) {
-    case 'tool_call':
-      return [
-        ['arguments', `the arguments of tool call "${block.toolCallId}"`, block.args],
-        ['original_arguments', `the original arguments of tool call "${block.toolCallId}"`, block.originalArgs],
-        ['input_schema', `the input schema of tool call "${block.toolCallId}"`, block.source?.inputSchema],
-      ];
-    case 'request':
-      if (block.kind !== 'elicitation') return [];
-      return [
-        ['requested_schema', `the form of elicitation "${block.requestId}"`, block.payload.requestedSchema],
-        ['form_content', `the answer to elicitation "${block.requestId}"`, block.response?.content],
-      ];
-    case 'text':
-    case 'reasoning':
-    case 'error':
-      return [];
-  }
+/** Every field of a block that the schema accepts as any JSON, with its part and an English label (BLOCK_JSON_FIELDS). */
+function freeFormFields(block: Block): FreeJsonField[] {
+  return (BLOCK_JSON_FIELDS[block.type] as (block: Block) => FreeJsonField[])(block);
 }
 
 /**
@@ -120,7 +104,7 @@ export function disarmImported(message: Message, now: number): { message: Messag
       const { response: _response, ...rest } = block;
       return rest;
     }
-    if ((block.type === 'text' || block.type === 'reasoning') && block.clippedFrom !== undefined) {
+    if (isProse(block) && block.clippedFrom !== undefined) {
       // Only the worker's copies for the page carry it; in a file it would make the page say text is missing.
       changed = true;
       const { clippedFrom: _clippedFrom, ...rest } = block;

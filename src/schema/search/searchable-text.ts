@@ -1,5 +1,6 @@
 import { countOccurrences } from './find-matches';
 import type { Message } from '../records';
+import { isProse } from '../prose';
 
 // What a message says, as both searches read it: search across conversations indexes it, Find in conversation counts
 // in it (in the worker, and in the page for the messages it holds), so the two never disagree on a message. See README
@@ -12,7 +13,7 @@ import type { Message } from '../records';
  */
 export function searchableParts(message: Pick<Message, 'blocks'>): string[] {
   const parts: string[] = [];
-  for (const block of message.blocks) if (block.type === 'text' || block.type === 'reasoning') parts.push(block.text);
+  for (const block of message.blocks) if (isProse(block)) parts.push(block.text);
   return parts;
 }
 

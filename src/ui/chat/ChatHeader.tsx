@@ -14,6 +14,7 @@ import { MoreIcon } from '../common/icons';
 import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
 import { RenameForm } from './RenameForm';
 import { ChatRunner } from './ChatRunner';
+import { blockMarkdown } from '../messages/block-views';
 
 interface ChatHeaderProps {
   conversation: Conversation;
@@ -121,7 +122,7 @@ export function ChatHeader(props: ChatHeaderProps) {
     const { conversationMarkdown, markdownFileName, readWholePath } = await import('./conversation-markdown');
     const messages = await settle(readWholePath(app.client, props.conversation.id));
     if (!messages) return;
-    const url = URL.createObjectURL(new Blob([conversationMarkdown({ title: shownTitle(props.conversation.title) }, messages)], { type: 'text/markdown' }));
+    const url = URL.createObjectURL(new Blob([conversationMarkdown({ title: shownTitle(props.conversation.title) }, messages, blockMarkdown)], { type: 'text/markdown' }));
     const link = document.createElement('a');
     link.href = url;
     link.download = markdownFileName(shownTitle(props.conversation.title));

@@ -16,7 +16,7 @@ import { proposalText } from './proposal-words';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from '../messages/MessageList';
-import { preloadQuestionForm } from '../messages/MessageView';
+import { preloadQuestionForm } from '../requests/request-views';
 import { RunNoticeBar } from './RunNoticeBar';
 import { waitingKindInMessages } from '../state/waiting-kind';
 

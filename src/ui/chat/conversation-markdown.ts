@@ -1,4 +1,3 @@
-import type { Block, RequestBlock } from '../../schema/blocks';
 import type { AttachmentMeta } from '../../schema/attachments/attachments';
 import { visibleFileName } from '../../schema/attachments/file-name';
 import type { Conversation, Message } from '../../schema/records';
@@ -7,6 +6,8 @@ import { fileSize } from '../attachments/file-size';
 import { t } from '../i18n/i18n';
 import { shownTitle } from './conversation-title';
 import { wholeMessage } from '../messages/whole-message';
+import type { Block } from '../../schema/blocks';
+import type { MarkdownKit } from './markdown-kit';
 
 const PAGE = 500;
 
@@ -31,13 +32,14 @@ const HEADING_SHIFT = 2;
  * One conversation as Markdown, as a person reads it: the title, then each message under its author (`##`), replies as
  * the model wrote them but with their headings moved below that level, the reasoning in a quote labelled as such, the
  * files sent with a message, tool calls and their results in fenced blocks, questions with the answers given. Nothing
- * runs.
+ * runs. Each block is told by its kind's `markdown` (`blockMarkdown` of ui/messages/block-views.tsx), passed in by the
+ * page, which holds that table already: this module, loaded with the first export, imports none of it.
  */
-export function conversationMarkdown(conversation: Pick<Conversation, 'title'>, messages: readonly Message[]): string {
+export function conversationMarkdown(conversation: Pick<Conversation, 'title'>, messages: readonly Message[], blockMarkdown: (block: Block, kit: MarkdownKit) => string): string {
   const parts = [`# ${shownTitle(conversation.title)}`];
   for (const message of messages) {
     const author = message.role === 'user' ? t('message.user') : t('message.assistant');
-    const body = message.blocks.map(blockMarkdown).filter((text) => text.trim() !== '');
+    const body = message.blocks.map((block) => blockMarkdown(block, KIT)).filter((text) => text.trim() !== '');
     if (message.attachments?.length) body.push(filesMarkdown(message.attachments));
     if (body.length > 0) parts.push(`## ${author}`, ...body);
   }
@@ -49,39 +51,8 @@ function filesMarkdown(files: readonly AttachmentMeta[]): string {
   return `_${t('attach.sent')}:_ ${files.map((file) => `${codeSpan(visibleFileName(file.name))} (${fileSize(file.size)})`).join(', ')}`;
 }
 
-function blockMarkdown(block: Block): string {
-  switch (block.type) {
-    case 'text':
-      return demoteHeadings(block.text, HEADING_SHIFT);
-    case 'reasoning':
-      return quote(`**${t('message.reasoning')}**\n\n${demoteHeadings(block.text, HEADING_SHIFT)}`);
-    case 'tool_call':
-      return [`**${block.toolName}**`, fence(JSON.stringify(block.args ?? {}, null, 2), 'json'), ...(block.result !== undefined ? [fence(block.result)] : [])].join('\n\n');
-    case 'request':
-      return requestMarkdown(block);
-    case 'error':
-      return quote(block.message);
-  }
-}
-
-/** A question with its answers; a server's form by its message. An approval is told by its call's result. */
-function requestMarkdown(block: RequestBlock): string {
-  switch (block.kind) {
-    case 'question':
-      return block.payload.questions
-        .map((question, index) => {
-          const answer = block.response?.answers?.[index];
-          const chosen = answer ? [...answer.selected, ...(answer.other ? [answer.other] : [])].join(', ') : '';
-          return `> **${question.header}**: ${question.question}${chosen ? `\n>\n> → ${chosen}` : ''}`;
-        })
-        .join('\n\n');
-    case 'elicitation':
-      return quote(`${block.payload.serverName}: ${block.payload.message}`);
-    case 'permission':
-    case 'rerun':
-      return '';
-  }
-}
+/** The helpers each kind's `markdown` is given (see MarkdownKit). */
+const KIT: MarkdownKit = { prose: (markdown) => demoteHeadings(markdown, HEADING_SHIFT), quote, fence };
 
 function quote(text: string): string {
   return text

@@ -6,6 +6,7 @@ import { listPendingRequests } from '../state/pending-requests';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { shownTitle } from '../chat/conversation-title';
+import { requestViewOf } from '../requests/request-views';
 
 /**
  * "Waiting for you": the questions pending in other conversations, from the worker's one indexed query, so none is
@@ -39,20 +40,20 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
                 <button
                   type="button"
                   class="pending-inbox-item"
-                  aria-label={t(extraCount(item) > 0 ? 'inbox.itemLabelMore' : 'inbox.itemLabel', {
-                    question: headline(item),
+                  aria-label={t(entryOf(item).more > 0 ? 'inbox.itemLabelMore' : 'inbox.itemLabel', {
+                    question: entryOf(item).headline,
                     title: shownTitle(item.conversationTitle),
-                    count: extraCount(item),
+                    count: entryOf(item).more,
                   })}
                   onClick={() => {
                     navigate({ name: 'conversation', conversationId: item.conversationId });
                     props.onPicked?.();
                   }}
                 >
-                  <span class="pending-inbox-question">{headline(item)}</span>
+                  <span class="pending-inbox-question">{entryOf(item).headline}</span>
                   <span class="pending-inbox-meta">
                     {shownTitle(item.conversationTitle)}
-                    <Show when={extraCount(item) > 0}>{` · ${t('inbox.more', { count: extraCount(item) })}`}</Show>
+                    <Show when={entryOf(item).more > 0}>{` · ${t('inbox.more', { count: entryOf(item).more })}`}</Show>
                   </span>
                 </button>
               </li>
@@ -64,18 +65,7 @@ export function PendingInbox(props: { activeConversationId: string | undefined; 
   );
 }
 
-/** What the entry says first: the question, the tool waiting for approval, or the server's message. */
-function headline(item: PendingRequest): string {
-  switch (item.kind) {
-    case 'question':
-      return item.questions[0]?.question ?? '';
-    case 'approval':
-      return t(item.approval?.kind === 'rerun' ? 'inbox.rerun' : 'inbox.approval', { tool: item.toolName });
-    case 'elicitation':
-      return item.message;
-  }
-}
-
-function extraCount(item: PendingRequest): number {
-  return item.kind === 'question' ? item.questions.length - 1 : 0;
+/** What the entry says first (the question, the tool waiting for approval, the server's message), and how many more. */
+function entryOf(item: PendingRequest): { headline: string; more: number } {
+  return requestViewOf(item.request).inbox(item.request);
 }

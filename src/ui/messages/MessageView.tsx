@@ -1,14 +1,8 @@
-import { createSignal, createUniqueId, For, lazy, Show, Suspense, useContext } from 'solid-js';
-import type { Block, RequestBlock } from '../../schema/blocks';
-import { approvalOf } from '../../schema/approvals';
+import { createSignal, createUniqueId, For, lazy, Show, Suspense } from 'solid-js';
 import type { Message } from '../../schema/records';
-import { AppContext } from '../state/app-context';
 import type { WorkerClient } from '../state/channel';
-import { describeRunError } from '../common/error-words';
 import { locale, plural, t } from '../i18n/i18n';
-import { ErrorDetail } from '../common/ErrorDetail';
-import { LazyMarkdown } from '../markdown/LazyMarkdown';
-import { LongText } from './LongText';
+import { BlockView } from './block-views';
 import { CopyMessage, messageSource } from './CopyMessage';
 import { MessageBranching, MessageEditor } from './MessageBranching';
 import { MoreIcon } from '../common/icons';
@@ -16,15 +10,6 @@ import './message-actions.css';
 
 // Files sent with a message load their view (and thumbnails) when such a message is shown.
 const MessageAttachments = lazy(() => import('../attachments/AttachmentChips').then((module) => ({ default: module.MessageAttachments })));
-// So do a tool call's card and the forms of a request: a first conversation, and a reply of text, need none of them.
-const ToolCallCard = lazy(() => import('../requests/ToolCallCard').then((module) => ({ default: module.ToolCallCard })));
-const QuestionForm = lazy(() => import('../question/QuestionForm').then((module) => ({ default: module.QuestionForm })));
-const ElicitationForm = lazy(() => import('../requests/ElicitationForm').then((module) => ({ default: module.ElicitationForm })));
-
-/** Loads the question form's code ahead of need: Parley's agent asks, so a conversation opened will likely show one. */
-export function preloadQuestionForm(): void {
-  void QuestionForm.preload();
-}
 
 interface MessageViewProps {
   message: Message;
@@ -134,78 +119,6 @@ function tapOpensActions(event: MouseEvent): boolean {
   const target = event.target as Element | null;
   if (!target || target.closest('button, a, input, textarea, select, summary, label')) return false;
   return document.getSelection()?.isCollapsed ?? true;
-}
-
-/**
- * One block, by kind. The switch is exhaustive, so a new kind fails the type check until it is handled here; a kind
- * this code does not know (a newer Parley wrote it) shows as plain text instead of nothing.
- */
-function BlockView(props: { block: Block; message: Message; client: WorkerClient }) {
-  const block = props.block;
-  // Optional: a message rendered outside the app (a test) has no live progress to show.
-  const app = useContext(AppContext);
-  switch (block.type) {
-    case 'text':
-      return props.message.role === 'assistant' ? (
-        <LazyMarkdown text={block.text} total={block.clippedFrom} />
-      ) : (
-        <LongText class="message-text" text={block.text} total={block.clippedFrom} />
-      );
-    case 'reasoning':
-      return (
-        <details class="reasoning">
-          <summary>{t('message.reasoning')}</summary>
-          <LongText class="reasoning-text" text={block.text} total={block.clippedFrom} />
-        </details>
-      );
-    case 'tool_call':
-      return <ToolCallCard block={block} approval={approvalOf(props.message.blocks, block)} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} progress={app?.state.toolProgress[block.toolCallId]} thisDevice={app?.state.sync?.device.id} />;
-    case 'request':
-      return <RequestView request={block} message={props.message} client={props.client} thisDevice={app?.state.sync?.device.id} />;
-    case 'error': {
-      const words = () => describeRunError(block);
-      return (
-        <div class="error-block" role="alert">
-          {words().text}
-          {/* An imported error block's message has no length bound. */}
-          <ErrorDetail detail={words().detail} text={(detail) => <LongText class="error-details__text" text={detail} />} />
-        </div>
-      );
-    }
-    default:
-      return <UnknownBlock block={block} />;
-  }
-}
-
-/** A request in place: a question's or a server's form; an approval is shown in its call's card. */
-function RequestView(props: { request: RequestBlock; message: Message; client: WorkerClient; thisDevice: string | undefined }) {
-  const request = props.request;
-  switch (request.kind) {
-    case 'question':
-      return <QuestionForm block={request} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} thisDevice={props.thisDevice} />;
-    case 'elicitation':
-      return <ElicitationForm block={request} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} thisDevice={props.thisDevice} />;
-    case 'permission':
-    case 'rerun':
-      return null;
-  }
-}
-
-/** A block kind this version does not know: say so, and show what it holds as text (never as markup). */
-function UnknownBlock(props: { block: never }) {
-  const kind = () => String((props.block as { type?: unknown }).type ?? 'unknown');
-  const text = () => {
-    const value = props.block as { text?: unknown; message?: unknown };
-    if (typeof value.text === 'string') return value.text;
-    if (typeof value.message === 'string') return value.message;
-    return '';
-  };
-  return (
-    <div class="unknown-block" data-kind={kind()}>
-      <p class="unknown-block__note">{t('block.unknown', { kind: kind() })}</p>
-      <Show when={text()}>{(shown) => <LongText class="message-text" text={shown()} />}</Show>
-    </div>
-  );
 }
 
 /** A notice stored on a reply (see `Message.notices`), in words; '' for one this version does not know. */

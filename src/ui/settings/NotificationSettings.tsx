@@ -6,7 +6,7 @@ import {
   turnNotificationsOff,
   turnNotificationsOn,
   type NotificationState,
-} from '../shell/attention';
+} from '../shell/notification-preferences';
 import { t } from '../i18n/i18n';
 
 /**

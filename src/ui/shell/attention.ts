@@ -5,43 +5,10 @@ import { settle } from '../common/error-report';
 import { listPendingRequests } from '../state/pending-requests';
 import { t } from '../i18n/i18n';
 import { shownTitle } from '../chat/conversation-title';
+import { requestViewOf } from '../requests/request-views';
+import { notificationShowsTitle, notificationState } from './notification-preferences';
 
-/** The device's choice (never synced): notify when Parley waits and no tab of it is visible. */
-const PREFERENCE_KEY = 'parley-notify';
-/** The device's choice (never synced): a notification also names its conversation. Off unless set. */
-const TITLE_PREFERENCE_KEY = 'parley-notify-title';
 const PRESENCE_CHANNEL = 'parley-presence';
-
-export type NotificationState = 'unsupported' | 'off' | 'on' | 'blocked';
-
-/** Whether notifications are on here: the user asked for them, and the browser allows them. */
-export function notificationState(): NotificationState {
-  if (typeof Notification === 'undefined' || !('serviceWorker' in navigator)) return 'unsupported';
-  if (Notification.permission === 'denied') return 'blocked';
-  return Notification.permission === 'granted' && localStorage.getItem(PREFERENCE_KEY) === 'on' ? 'on' : 'off';
-}
-
-/** Asks the browser's permission (only ever from the user's click) and turns notifications on if it is given. */
-export async function turnNotificationsOn(): Promise<NotificationState> {
-  if (notificationState() === 'unsupported') return 'unsupported';
-  const permission = await Notification.requestPermission();
-  if (permission === 'granted') localStorage.setItem(PREFERENCE_KEY, 'on');
-  return notificationState();
-}
-
-export function turnNotificationsOff(): void {
-  localStorage.removeItem(PREFERENCE_KEY);
-}
-
-/** Whether a notification names its conversation (its title), as the user chose on this device. */
-export function notificationShowsTitle(): boolean {
-  return localStorage.getItem(TITLE_PREFERENCE_KEY) === 'on';
-}
-
-export function setNotificationShowsTitle(shows: boolean): void {
-  if (shows) localStorage.setItem(TITLE_PREFERENCE_KEY, 'on');
-  else localStorage.removeItem(TITLE_PREFERENCE_KEY);
-}
 
 /**
  * Being called back: the app icon's badge counts the requests waiting for the user, in every tab; and when
@@ -111,15 +78,7 @@ function setBadge(count: number): void {
  * tool, server or server's message; the conversation's title (often the first thing the user typed) only if they chose it.
  */
 export function notificationText(request: PendingRequest, showTitle: boolean): { title: string; body: string } {
-  const body = showTitle ? shownTitle(request.conversationTitle) : '';
-  switch (request.kind) {
-    case 'question':
-      return { title: t('notify.question'), body };
-    case 'approval':
-      return { title: t('notify.approval'), body };
-    case 'elicitation':
-      return { title: t('notify.elicitation'), body };
-  }
+  return { title: t(requestViewOf(request.request).notification), body: showTitle ? shownTitle(request.conversationTitle) : '' };
 }
 
 /**
@@ -142,8 +101,8 @@ async function notify(request: PendingRequest, stillWaiting: (tag: string) => bo
  * which repeat across conversations (the scripted model's first is `call_1_0` in every one): keyed by the id alone, a
  * second conversation's question was never shown, and answering the first closed nothing of the second.
  */
-function notificationTag(request: Pick<PendingRequest, 'conversationId' | 'messageId' | 'requestId'>): string {
-  return `${request.conversationId}/${request.messageId}/${request.requestId}`;
+function notificationTag(pending: PendingRequest): string {
+  return `${pending.conversationId}/${pending.messageId}/${pending.request.requestId}`;
 }
 
 async function closeNotifications(tags: readonly string[]): Promise<void> {

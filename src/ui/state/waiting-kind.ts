@@ -1,30 +1,24 @@
 import { createEffect, createSignal, on, type Accessor } from 'solid-js';
-import type { PendingRequest } from '../../schema/protocol';
-import type { RequestKind } from '../../schema/blocks';
 import type { Message } from '../../schema/records';
 import type { AppServices } from './app-context';
 import { settle } from '../common/error-report';
 import { listPendingRequests } from './pending-requests';
 import type { MessageKey } from '../i18n/i18n';
 
-/** What a conversation waits for: a question of the model, a tool call to approve (or run again), a server's form. */
-export type WaitingKind = 'question' | 'approval' | 'form';
+import { requestViewOf, type WaitingKind } from '../requests/request-views';
+
+export type { WaitingKind };
 
 /** The kind of the first request still pending in these messages; undefined when none is (or they are not loaded). */
 export function waitingKindInMessages(messages: readonly Message[] | undefined): WaitingKind | undefined {
   for (const message of messages ?? []) {
     if (message.pendingRequestId === undefined) continue;
     for (const block of message.blocks) {
-      if (block.type === 'request' && block.status === 'pending') return WAITING_KIND[block.kind];
+      if (block.type === 'request' && block.status === 'pending') return requestViewOf(block).waiting;
     }
   }
   return undefined;
 }
-
-/** What each kind of request makes a conversation wait for. */
-const WAITING_KIND: Record<RequestKind, WaitingKind> = { question: 'question', permission: 'approval', rerun: 'approval', elicitation: 'form' };
-
-const KIND_OF_REQUEST: Record<PendingRequest['kind'], WaitingKind> = { question: 'question', approval: 'approval', elicitation: 'form' };
 
 /**
  * The waiting kind of any conversation: from its loaded messages when it is open (they change first), else from the
@@ -39,7 +33,7 @@ export function createWaitingKinds(app: AppServices): (conversationId: string) =
       const pending = await settle(listPendingRequests(app.client, key));
       if (!pending || key !== pendingKey()) return;
       const kinds = new Map<string, WaitingKind>();
-      for (const request of pending) if (!kinds.has(request.conversationId)) kinds.set(request.conversationId, KIND_OF_REQUEST[request.kind]);
+      for (const request of pending) if (!kinds.has(request.conversationId)) kinds.set(request.conversationId, requestViewOf(request.request).waiting);
       setListed(kinds);
     }),
   );

@@ -1,5 +1,4 @@
 import { findRequest, isPendingRequest } from '../../core/requests/request-ids';
-import { requestKindOf } from '../../core/requests/request-kinds';
 import type { PendingRequest } from '../../schema/protocol';
 import type { ParleyDatabase } from '../store/database';
 
@@ -12,8 +11,7 @@ export async function listPendingRequests(database: ParleyDatabase): Promise<Pen
     const conversation = await transaction.objectStore('conversations').get(message.conversationId);
     const block = findRequest(message, message.pendingRequestId ?? '');
     if (!conversation || !block || !isPendingRequest(block)) continue;
-    const where = { conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, requestId: block.requestId };
-    pending.push({ ...where, ...requestKindOf(block).listed(block) });
+    pending.push({ conversationId: conversation.id, conversationTitle: conversation.title, messageId: message.id, request: block });
   }
   return pending;
 }

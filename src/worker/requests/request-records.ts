@@ -1,5 +1,5 @@
-import { findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../../core/requests/requests';
-import { needsLiveRun, requestKindOf } from '../../core/requests/request-kinds';
+import { alreadyResolvedText, findRequest, isPendingRequest, resolvedOutcomeOf, resolveRequest, withRequest, type RequestBlock, type RequestResolution, type ResolveContext } from '../../core/requests/requests';
+import { needsLiveRun } from '../../core/requests/request-kinds';
 import type { RunSnapshot } from '../../core/run/store';
 import { beginCall } from '../../core/tools/tool-calls';
 import type { Tool } from '../../core/tools/tool';
@@ -91,7 +91,7 @@ export class RequestRecords {
     if (!isPendingRequest(block)) {
       throw new WireError({
         code: 'already_resolved',
-        message: requestKindOf(block).alreadyResolved,
+        message: alreadyResolvedText(block),
         outcome: resolvedOutcomeOf(block),
       });
     }

@@ -1,8 +1,9 @@
 import type { Block } from '../../schema/blocks';
 import { PAGE_TEXT_LIMIT } from '../../schema/limits';
+import { isProse } from '../../schema/prose';
 
 /**
- * What the worker sends to the page, with every text and reasoning block of a message cut at PAGE_TEXT_LIMIT (and
+ * What the worker sends to the page, with every prose block (text, reasoning: `isProse`) of a message cut at PAGE_TEXT_LIMIT (and
  * `clippedFrom` saying how long it is): the page never renders more, and a 100 MB message copied into it whole held its
  * main thread on every open. Messages are found where replies and events carry them (`message`, `messages`); values
  * without such a block are returned as they are, so the usual reply costs one look.
@@ -32,7 +33,7 @@ function isMessage(value: unknown): value is BlocksHolder {
 
 function clipMessage<M extends BlocksHolder>(message: M): M {
   if (!message.blocks.some(tooLong)) return message;
-  const blocks = message.blocks.map((block) => (tooLong(block) && (block.type === 'text' || block.type === 'reasoning') ? { ...block, text: block.text.slice(0, cutAt(block.text)), clippedFrom: block.text.length } : block));
+  const blocks = message.blocks.map((block) => (tooLong(block) && isProse(block) ? { ...block, text: block.text.slice(0, cutAt(block.text)), clippedFrom: block.text.length } : block));
   return { ...message, blocks };
 }
 
@@ -42,5 +43,5 @@ function cutAt(text: string): number {
 }
 
 function tooLong(block: Block): boolean {
-  return (block.type === 'text' || block.type === 'reasoning') && block.text.length > PAGE_TEXT_LIMIT;
+  return isProse(block) && block.text.length > PAGE_TEXT_LIMIT;
 }
