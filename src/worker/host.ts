@@ -221,7 +221,7 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
   return {
     settings,
     getConversation: (id) => store.getConversation(id),
-    getMessage: (id) => store.getMessage(id),
+    readRecords: (conversationIds, messageIds) => store.readRecords(conversationIds, messageIds),
     listConversations: () => store.listConversations(),
     allMessages: (id) => store.allMessages(id),
     applyRemote: (change) => store.applyRemote(change),
