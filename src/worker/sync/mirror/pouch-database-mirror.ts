@@ -2,6 +2,7 @@
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
 import { getDocuments, putDocuments } from './bulk-documents';
+import { sendAtOnce, type Written } from './send-at-once';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
 
@@ -39,6 +40,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   let replication: Replication | undefined;
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
+  const atOnce = sendAtOnce(remote);
   const stop = () => {
     replication?.cancel();
     replication = undefined;
@@ -53,7 +55,13 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     get: (id) => getDocument(local, id),
     put: (document) => putOwn(local, document),
     getMany: (ids) => getDocuments(local, ids),
-    putMany: (documents) => putDocuments(local, documents),
+    async putMany(documents) {
+      const written: Written[] = [];
+      const errors = await putDocuments(local, documents, (document, rev) => written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) }));
+      // Only to the server this device joined (replicating): while replication is stopped nothing goes there.
+      if (replication && written.length > 0) void atOnce.send(written);
+      return errors;
+    },
     follow(since, onChanges) {
       const follower = followChanges(local, tracker, since, onChanges);
       followers.add(follower);
@@ -73,7 +81,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     setLocal: (key, value) => setLocalValue(local, key, value),
     replicate(onState) {
       stop();
-      replication = startReplication(local, remote, tracker, onState, countAfterMs, () => replication);
+      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: atOnce.held }, () => replication);
     },
     stopReplication: stop,
     async uploadAll() {
@@ -218,7 +226,7 @@ function startReplication(
   remote: Database<EncryptedDocument>,
   tracker: Tracker,
   onState: (state: ReplicationState) => void,
-  countAfterMs: number,
+  { countAfterMs, moved }: { countAfterMs: number; moved: (id: string, rev: string) => void },
   current: () => Replication | undefined,
 ): Replication {
   const sync = local.sync(remote, {
@@ -263,7 +271,11 @@ function startReplication(
       });
   }
   sync
-    .on('change', (info) => isCurrent() && progress.batch(info.direction, info.change))
+    .on('change', (info) => {
+      // What the replication moved either way, the server holds: a later revision of it can be sent at once.
+      for (const document of info.change.docs ?? []) if (document._rev) moved(document._id, document._rev);
+      if (isCurrent()) progress.batch(info.direction, info.change);
+    })
     .on('active', () => isCurrent() && progress.active())
     .on('denied', () => isCurrent() && onState({ state: 'error', reason: 'unauthorized' }))
     .on('error', (error) => isCurrent() && onState(stateOfError(error, 'server_error')));
