@@ -221,7 +221,7 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
   return {
     settings,
     getConversation: (id) => store.getConversation(id),
-    readRecords: (conversationIds, messageIds) => store.readRecords(conversationIds, messageIds),
+    getMessage: (id) => store.getMessage(id),
     listConversations: () => store.listConversations(),
     allMessages: (id) => store.allMessages(id),
     applyRemote: (change) => store.applyRemote(change),

@@ -64,19 +64,6 @@ export class IndexedDbConversationStore implements ConversationStore {
     return { conversation, messages: found.filter((message): message is Message => message?.conversationId === conversationId) };
   }
 
-  /** Conversations and messages by id, in one readonly transaction (what sync seals of a batch of writes); absent ones left out. */
-  async readRecords(conversationIds: readonly string[], messageIds: readonly string[]): Promise<{ conversations: Conversation[]; messages: Message[] }> {
-    if (conversationIds.length === 0 && messageIds.length === 0) return { conversations: [], messages: [] };
-    const transaction = this.database.transaction(['conversations', 'messages'], 'readonly');
-    const conversationStore = transaction.objectStore('conversations');
-    const messageStore = transaction.objectStore('messages');
-    const [conversations, messages] = await Promise.all([
-      Promise.all(conversationIds.map((id) => conversationStore.get(id))),
-      Promise.all(messageIds.map((id) => messageStore.get(id))),
-    ]);
-    return { conversations: conversations.filter((conversation) => conversation !== undefined), messages: messages.filter((message) => message !== undefined) };
-  }
-
   async listConversations(): Promise<Conversation[]> {
     return (await this.database.getAllFromIndex('conversations', 'by-updated')).reverse();
   }

@@ -23,8 +23,7 @@ export interface SyncGateDeps {
 /** What the engine needs of the device it runs on: its records, and what to do with what other devices sent. */
 export interface SyncEngineHost extends AttachmentHost {
   getConversation(conversationId: string): Promise<Conversation | undefined>;
-  /** Conversations and messages by id, read together in one transaction; absent ones left out. */
-  readRecords(conversationIds: readonly string[], messageIds: readonly string[]): Promise<{ conversations: Conversation[]; messages: Message[] }>;
+  getMessage(messageId: string): Promise<Message | undefined>;
   listConversations(): Promise<Conversation[]>;
   /** Every message of a conversation, every version. */
   allMessages(conversationId: string): Promise<Message[]>;

@@ -1,4 +1,3 @@
-import type { Conversation, Message } from '../../../schema/records';
 import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
 import { documentId } from './sync-crypto';
@@ -102,7 +101,7 @@ export class PushQueue {
       const chunk = batch.slice(start, start + PUSH_CHUNK);
       const writes: Array<{ entry: Dirty; id: string; payload: SyncPayload }> = [];
       try {
-        const prepared = await this.prepare(chunk);
+        const prepared = await Promise.all(chunk.map((entry) => this.payloadOf(entry).then((write) => ({ entry, write }), () => ({ entry, write: null }))));
         for (const { entry, write } of prepared) {
           if (write === null) retry(entry);
           else if (write) writes.push({ entry, ...write });
@@ -120,25 +119,8 @@ export class PushQueue {
     if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
   }
 
-  /**
-   * What each entry of a chunk writes (null: it failed, and is tried again). The chunk's records are read in one
-   * transaction: read one at a time, a synced round cost one IndexedDB transaction per record it wrote.
-   */
-  private async prepare(chunk: Dirty[]): Promise<Array<{ entry: Dirty; write: { id: string; payload: SyncPayload } | undefined | null }>> {
-    const idsOf = (kind: Dirty['kind']) => chunk.filter((entry) => entry.kind === kind).map((entry) => entry.id);
-    let records: { conversations: Map<string, Conversation>; messages: Map<string, Message> };
-    try {
-      const read = await this.context.host.readRecords(idsOf('conversation'), idsOf('message'));
-      records = { conversations: new Map(read.conversations.map((conversation) => [conversation.id, conversation])), messages: new Map(read.messages.map((message) => [message.id, message])) };
-    } catch {
-      return chunk.map((entry) => ({ entry, write: null }));
-    }
-    const recordOf = (entry: Dirty) => (entry.kind === 'conversation' ? records.conversations.get(entry.id) : entry.kind === 'message' ? records.messages.get(entry.id) : undefined);
-    return Promise.all(chunk.map((entry) => this.payloadOf(entry, recordOf(entry)).then((write) => ({ entry, write }), () => ({ entry, write: null }))));
-  }
-
-  /** What an entry writes to the mirror (undefined: nothing), from its record as read. Its bookkeeping is noted for one `save` per chunk. */
-  private async payloadOf(entry: Dirty, record: Conversation | Message | undefined): Promise<{ id: string; payload: SyncPayload } | undefined> {
+  /** What an entry writes to the mirror (undefined: nothing). Its bookkeeping is noted for one `save` per chunk. */
+  private async payloadOf(entry: Dirty): Promise<{ id: string; payload: SyncPayload } | undefined> {
     const { book, keys, host } = this.context;
     if (entry.kind === 'deleted') {
       if (book.deleted.has(entry.id)) return undefined;
@@ -147,7 +129,7 @@ export class PushQueue {
       return { id: await documentId(keys, 'conversation', entry.id), payload: { kind: 'conversation-deleted', conversationId: entry.id, writer: book.device.id, at: host.now() } };
     }
     if (entry.kind === 'conversation') {
-      const conversation = record as Conversation | undefined;
+      const conversation = await host.getConversation(entry.id);
       if (!conversation || !book.runsHere(conversation.id)) return undefined;
       if (!book.authored.has(conversation.id)) {
         book.authored.add(conversation.id);
@@ -155,7 +137,7 @@ export class PushQueue {
       }
       return { id: await documentId(keys, 'conversation', conversation.id), payload: { kind: 'conversation', conversation, writer: book.device.id, epoch: book.epochOf(conversation.id) } };
     }
-    const message = record as Message | undefined;
+    const message = await host.getMessage(entry.id);
     if (!message || !book.runsHere(message.conversationId)) return undefined;
     // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
     if (message.attachments?.length) await this.context.attachments.upload(message);
