@@ -51,3 +51,26 @@ export async function putDocuments(database: Database<EncryptedDocument>, docume
   }
   return errors;
 }
+
+type RevsDiff = (request: Record<string, string[]>, ...rest: unknown[]) => Promise<Record<string, { missing: string[] }>>;
+
+/**
+ * The replication's question "which of these revisions does the mirror lack?" answered with one read (`allDocs` by keys)
+ * for every document whose newest revision is the one asked about, as it is for what this device wrote itself and the
+ * server hands back: PouchDB reads each document's revision tree in a transaction of its own. Any other document is
+ * answered by PouchDB's own `revsDiff`.
+ */
+export function revisionsHeldFirst(database: Database<EncryptedDocument>, revsDiff: RevsDiff): RevsDiff {
+  return async (request, ...rest) => {
+    const ids = Object.keys(request);
+    if (ids.length === 0) return revsDiff(request, ...rest);
+    const { rows } = await database.allDocs({ keys: ids });
+    const others: Record<string, string[]> = {};
+    rows.forEach((row, index) => {
+      const id = ids[index]!;
+      const asked = request[id]!;
+      if (!(asked.length === 1 && row.value?.rev === asked[0])) others[id] = asked;
+    });
+    return Object.keys(others).length === 0 ? {} : revsDiff(others, ...rest);
+  };
+}

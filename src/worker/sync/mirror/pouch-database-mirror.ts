@@ -1,7 +1,7 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments } from './bulk-documents';
+import { getDocuments, putDocuments, revisionsHeldFirst } from './bulk-documents';
 import { sendAtOnce, type Written } from './send-at-once';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
@@ -41,6 +41,9 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
   const atOnce = sendAtOnce(remote);
+  // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff).
+  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local));
+  const localRevisions = new Map<string, string>();
   const stop = () => {
     replication?.cancel();
     replication = undefined;
@@ -78,7 +81,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       }
     },
     getLocal: (key) => localValue(local, key),
-    setLocal: (key, value) => setLocalValue(local, key, value),
+    setLocal: (key, value) => setLocalValue(local, localRevisions, key, value),
     replicate(onState) {
       stop();
       replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: atOnce.held }, () => replication);
@@ -140,15 +143,28 @@ async function localValue(local: Database<EncryptedDocument>, key: string): Prom
   }
 }
 
-async function setLocalValue(local: Database<EncryptedDocument>, key: string, value: unknown): Promise<void> {
+/**
+ * Writes a local value over the revision this mirror wrote last (remembered in `revisions`: one transaction, not a read
+ * and a write, for the position the engine keeps after every batch); read first when not known or no longer current.
+ */
+async function setLocalValue(local: Database<EncryptedDocument>, revisions: Map<string, string>, key: string, value: unknown): Promise<void> {
   const id = `_local/${key}`;
+  const put = (rev: string | undefined) => local.put({ _id: id, ...(rev ? { _rev: rev } : {}), value } as unknown as EncryptedDocument);
+  const known = revisions.get(id);
+  if (known !== undefined) {
+    const written = await put(known).catch(() => undefined);
+    if (written) {
+      revisions.set(id, written.rev);
+      return;
+    }
+  }
   let rev: string | undefined;
   try {
     rev = (await local.get(id))._rev;
   } catch {
     rev = undefined;
   }
-  await local.put({ _id: id, ...(rev ? { _rev: rev } : {}), value } as unknown as EncryptedDocument);
+  revisions.set(id, (await put(rev)).rev);
 }
 
 async function* allDocuments(local: Database<EncryptedDocument>): AsyncGenerator<EncryptedDocument[]> {
@@ -235,6 +251,12 @@ function startReplication(
     batch_size: 200,
     // PouchDB's default doubles the wait up to 10 minutes: a device back online after a long gap would sync that late.
     back_off_function: (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, MAX_RETRY_DELAY_MS)),
+    // Each direction's checkpoint is kept on the server only: kept on both sides, every batch either way cost the
+    // device two more IndexedDB transactions (a read and a write of its local copy). A mirror that is new or lost its
+    // data has another id, so another checkpoint; a server that lost its data lost the checkpoints with it, and both
+    // directions start over (and ServerWatch offers it everything).
+    push: { checkpoint: 'target' },
+    pull: { checkpoint: 'source' },
   });
   const progress = replicationProgress(local, remote, onState, countAfterMs);
   const replication: Replication = {
