@@ -13,9 +13,10 @@ export async function getDocuments(database: Database<EncryptedDocument>, ids: s
 /**
  * Writes `documents` to `database` with one `bulkDocs` per attempt. A revision that arrived from the server meanwhile
  * (409) is written over with the newest revision, as `put` does, up to 3 times; any other error is that document's alone.
- * What each came to, in order: undefined when written, else its error.
+ * What each came to, in order: undefined when written, else its error. `onWritten` hears each revision written, with the
+ * document as written (its `_rev` the revision it replaced).
  */
-export async function putDocuments(database: Database<EncryptedDocument>, documents: EncryptedDocument[]): Promise<Array<Error | undefined>> {
+export async function putDocuments(database: Database<EncryptedDocument>, documents: EncryptedDocument[], onWritten?: (document: EncryptedDocument, rev: string) => void): Promise<Array<Error | undefined>> {
   const errors: Array<Error | undefined> = documents.map(() => undefined);
   let pending = documents.map((document, index) => ({ document, index }));
   for (let attempt = 0; pending.length > 0; attempt += 1) {
@@ -29,12 +30,13 @@ export async function putDocuments(database: Database<EncryptedDocument>, docume
         errors[pending[0]!.index] = error instanceof Error ? error : new Error(String(error));
         break;
       }
-      for (const entry of pending) errors[entry.index] = (await putDocuments(database, [entry.document]))[0];
+      for (const entry of pending) errors[entry.index] = (await putDocuments(database, [entry.document], onWritten))[0];
       break;
     }
     const conflicts: typeof pending = [];
     pending.forEach((entry, position) => {
       const result = results[position];
+      if (result && 'ok' in result && result.ok) onWritten?.(entry.document, result.rev);
       if (!result || !('error' in result) || !result.error) return;
       if (result.status === 409 && attempt < 3) conflicts.push(entry);
       else errors[entry.index] = Object.assign(new Error(result.message ?? result.name ?? 'write failed'), { status: result.status, name: result.name ?? 'Error' });
@@ -48,4 +50,27 @@ export async function putDocuments(database: Database<EncryptedDocument>, docume
     });
   }
   return errors;
+}
+
+type RevsDiff = (request: Record<string, string[]>, ...rest: unknown[]) => Promise<Record<string, { missing: string[] }>>;
+
+/**
+ * The replication's question "which of these revisions does the mirror lack?" answered with one read (`allDocs` by keys)
+ * for every document whose newest revision is the one asked about, as it is for what this device wrote itself and the
+ * server hands back: PouchDB reads each document's revision tree in a transaction of its own. Any other document is
+ * answered by PouchDB's own `revsDiff`.
+ */
+export function revisionsHeldFirst(database: Database<EncryptedDocument>, revsDiff: RevsDiff): RevsDiff {
+  return async (request, ...rest) => {
+    const ids = Object.keys(request);
+    if (ids.length === 0) return revsDiff(request, ...rest);
+    const { rows } = await database.allDocs({ keys: ids });
+    const others: Record<string, string[]> = {};
+    rows.forEach((row, index) => {
+      const id = ids[index]!;
+      const asked = request[id]!;
+      if (!(asked.length === 1 && row.value?.rev === asked[0])) others[id] = asked;
+    });
+    return Object.keys(others).length === 0 ? {} : revsDiff(others, ...rest);
+  };
 }

@@ -1,7 +1,8 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments } from './bulk-documents';
+import { getDocuments, putDocuments, revisionsHeldFirst } from './bulk-documents';
+import { sendAtOnce, type Written } from './send-at-once';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
 
@@ -39,6 +40,10 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   let replication: Replication | undefined;
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
+  const atOnce = sendAtOnce(remote);
+  // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff).
+  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local));
+  const localRevisions = new Map<string, string>();
   const stop = () => {
     replication?.cancel();
     replication = undefined;
@@ -53,7 +58,13 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     get: (id) => getDocument(local, id),
     put: (document) => putOwn(local, document),
     getMany: (ids) => getDocuments(local, ids),
-    putMany: (documents) => putDocuments(local, documents),
+    async putMany(documents) {
+      const written: Written[] = [];
+      const errors = await putDocuments(local, documents, (document, rev) => written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) }));
+      // Only to the server this device joined (replicating): while replication is stopped nothing goes there.
+      if (replication && written.length > 0) void atOnce.send(written);
+      return errors;
+    },
     follow(since, onChanges) {
       const follower = followChanges(local, tracker, since, onChanges);
       followers.add(follower);
@@ -70,10 +81,10 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       }
     },
     getLocal: (key) => localValue(local, key),
-    setLocal: (key, value) => setLocalValue(local, key, value),
+    setLocal: (key, value) => setLocalValue(local, localRevisions, key, value),
     replicate(onState) {
       stop();
-      replication = startReplication(local, remote, tracker, onState, countAfterMs, () => replication);
+      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: atOnce.held }, () => replication);
     },
     stopReplication: stop,
     async uploadAll() {
@@ -132,15 +143,28 @@ async function localValue(local: Database<EncryptedDocument>, key: string): Prom
   }
 }
 
-async function setLocalValue(local: Database<EncryptedDocument>, key: string, value: unknown): Promise<void> {
+/**
+ * Writes a local value over the revision this mirror wrote last (remembered in `revisions`: one transaction, not a read
+ * and a write, for the position the engine keeps after every batch); read first when not known or no longer current.
+ */
+async function setLocalValue(local: Database<EncryptedDocument>, revisions: Map<string, string>, key: string, value: unknown): Promise<void> {
   const id = `_local/${key}`;
+  const put = (rev: string | undefined) => local.put({ _id: id, ...(rev ? { _rev: rev } : {}), value } as unknown as EncryptedDocument);
+  const known = revisions.get(id);
+  if (known !== undefined) {
+    const written = await put(known).catch(() => undefined);
+    if (written) {
+      revisions.set(id, written.rev);
+      return;
+    }
+  }
   let rev: string | undefined;
   try {
     rev = (await local.get(id))._rev;
   } catch {
     rev = undefined;
   }
-  await local.put({ _id: id, ...(rev ? { _rev: rev } : {}), value } as unknown as EncryptedDocument);
+  revisions.set(id, (await put(rev)).rev);
 }
 
 async function* allDocuments(local: Database<EncryptedDocument>): AsyncGenerator<EncryptedDocument[]> {
@@ -218,7 +242,7 @@ function startReplication(
   remote: Database<EncryptedDocument>,
   tracker: Tracker,
   onState: (state: ReplicationState) => void,
-  countAfterMs: number,
+  { countAfterMs, moved }: { countAfterMs: number; moved: (id: string, rev: string) => void },
   current: () => Replication | undefined,
 ): Replication {
   const sync = local.sync(remote, {
@@ -227,6 +251,12 @@ function startReplication(
     batch_size: 200,
     // PouchDB's default doubles the wait up to 10 minutes: a device back online after a long gap would sync that late.
     back_off_function: (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, MAX_RETRY_DELAY_MS)),
+    // Each direction's checkpoint is kept on the server only: kept on both sides, every batch either way cost the
+    // device two more IndexedDB transactions (a read and a write of its local copy). A mirror that is new or lost its
+    // data has another id, so another checkpoint; a server that lost its data lost the checkpoints with it, and both
+    // directions start over (and ServerWatch offers it everything).
+    push: { checkpoint: 'target' },
+    pull: { checkpoint: 'source' },
   });
   const progress = replicationProgress(local, remote, onState, countAfterMs);
   const replication: Replication = {
@@ -263,7 +293,11 @@ function startReplication(
       });
   }
   sync
-    .on('change', (info) => isCurrent() && progress.batch(info.direction, info.change))
+    .on('change', (info) => {
+      // What the replication moved either way, the server holds: a later revision of it can be sent at once.
+      for (const document of info.change.docs ?? []) if (document._rev) moved(document._id, document._rev);
+      if (isCurrent()) progress.batch(info.direction, info.change);
+    })
     .on('active', () => isCurrent() && progress.active())
     .on('denied', () => isCurrent() && onState({ state: 'error', reason: 'unauthorized' }))
     .on('error', (error) => isCurrent() && onState(stateOfError(error, 'server_error')));

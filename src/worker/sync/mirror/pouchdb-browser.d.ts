@@ -18,7 +18,7 @@ declare module 'pouchdb-browser' {
   interface SyncInfo {
     direction: 'push' | 'pull';
     /** `docs_written` counts from the replication's start (a live one's whole life), not per batch. */
-    change: { docs_written: number; pending?: number };
+    change: { docs_written: number; pending?: number; docs?: Array<{ _id: string; _rev?: string }> };
   }
   interface Replication {
     on(event: 'change', listener: (info: SyncInfo) => void): Replication;
@@ -36,15 +36,18 @@ declare module 'pouchdb-browser' {
     get(id: string): Promise<Document & { _id: string; _rev: string; _deleted?: boolean }>;
     put(document: Document): Promise<{ ok: boolean; id: string; rev: string }>;
     /** One entry per document, in order: written, or its error (409 for a conflict). */
-    bulkDocs(documents: Document[]): Promise<Array<{ ok: true; id: string; rev: string } | (PouchError & { error: true; id?: string })>>;
-    allDocs(options: { keys: string[]; include_docs: true }): Promise<{ rows: Array<{ key: string; error?: string; value?: { rev: string; deleted?: boolean }; doc?: Document | null }> }>;
+    bulkDocs(documents: Document[], options?: { new_edits: false }): Promise<Array<{ ok: true; id: string; rev: string } | (PouchError & { error: true; id?: string })>>;
+    allDocs(options: { keys: string[]; include_docs?: true }): Promise<{ rows: Array<{ key: string; error?: string; value?: { rev: string; deleted?: boolean }; doc?: Document | null }> }>;
     allDocs(options: { include_docs: true; limit: number; startkey?: string; skip?: number }): Promise<{ rows: Array<{ id: string; doc?: Document & { _deleted?: boolean } }> }>;
     /** A one-way replication; `checkpoint: false` starts from the beginning and keeps no checkpoint. */
     replicate: { to(remote: Database<Document>, options: { checkpoint?: false; batch_size?: number }): Promise<unknown> };
     changes(options: { since: string | number; limit?: number; include_docs: true; live?: false }): Promise<ChangesResult<Document>>;
     changes(options: { since: string | number; include_docs: true; live: true }): LiveChanges<Document>;
-    sync(remote: Database<Document>, options: { live: boolean; retry: boolean; batch_size?: number; back_off_function?: (delay: number) => number }): SyncReplication;
+    /** `push` and `pull` hold options for one direction; `checkpoint: 'target'` (or 'source') keeps it on that side only. */
+    sync(remote: Database<Document>, options: { live: boolean; retry: boolean; batch_size?: number; back_off_function?: (delay: number) => number; push?: { checkpoint: 'source' | 'target' }; pull?: { checkpoint: 'source' | 'target' } }): SyncReplication;
     info(): Promise<{ doc_count: number }>;
+    /** For each id, the revisions asked about that the database lacks (only the ids that lack some). */
+    revsDiff(request: Record<string, string[]>, ...rest: unknown[]): Promise<Record<string, { missing: string[] }>>;
     close(): Promise<void>;
     destroy(): Promise<void>;
   }

@@ -1,0 +1,73 @@
+// A small write of this device's (a proposal, its outcome, the runner's records of a round) sent to the server as soon
+// as it is in the mirror, instead of waiting for the live replication to notice it, ask the server which revisions it
+// lacks and send them (queued behind any batch or checkpoint it has under way). The replication still runs: it finds
+// these revisions on the server and sends nothing again, and it carries whatever was not sent here.
+import type { Database } from 'pouchdb-browser';
+import type { EncryptedDocument } from './mirror';
+
+/** Larger writes (an initial upload, a file's chunks) are left to the replication, which sends them in batches. */
+const MOST_DOCUMENTS = 20;
+const MOST_CHARACTERS = 256 * 1024;
+/** How many documents' revisions on the server are remembered (the newest). */
+const REMEMBERED = 2000;
+
+/** A revision this device wrote to its mirror: the document as written, with the revision it replaced (`parent`). */
+export interface Written {
+  document: EncryptedDocument;
+  rev: string;
+  parent?: string;
+}
+
+/**
+ * Sends written revisions to `remote` with `new_edits: false` (as the replication does, so the server keeps the same
+ * revision and history). A revision is sent only with a history the server can place: a first revision, or one whose
+ * parent the server is known to hold (sent from here, or seen to go either way by the replication); any other is left
+ * to the replication, which sends its whole history. Failures are left to the replication too.
+ */
+export function sendAtOnce(remote: Database<EncryptedDocument>) {
+  const onServer = new Map<string, string>();
+  const remember = (id: string, rev: string) => {
+    onServer.delete(id);
+    onServer.set(id, rev);
+    if (onServer.size > REMEMBERED) onServer.delete(onServer.keys().next().value!);
+  };
+  let sending: Promise<void> = Promise.resolve();
+  return {
+    /** The server holds `rev` of document `id` (the replication moved it, either way). */
+    held(id: string, rev: string): void {
+      remember(id, rev);
+    },
+    /** Sends what can be sent of `written` (after anything sent before it); resolves once the server answered. */
+    send(written: Written[]): Promise<void> {
+      const characters = written.reduce((sum, { document }) => sum + (document.ct?.length ?? 0) + (document.s?.ct.length ?? 0), 0);
+      if (written.length > MOST_DOCUMENTS || characters > MOST_CHARACTERS) return Promise.resolve();
+      sending = sending.then(async () => {
+        const placed = written.flatMap((entry) => {
+          const revisions = historyOf(entry, entry.parent !== undefined && onServer.get(entry.document._id) === entry.parent);
+          return revisions ? [{ ...entry.document, _rev: entry.rev, _revisions: revisions }] : [];
+        });
+        if (placed.length === 0) return;
+        const results = await remote.bulkDocs(placed as EncryptedDocument[], { new_edits: false }).catch(() => undefined);
+        if (!results) return;
+        // With new_edits false, CouchDB answers only the documents it could not write.
+        const failed = new Set(results.flatMap((result) => ('error' in result && result.error && result.id ? [result.id] : [])));
+        for (const document of placed) if (!failed.has(document._id)) remember(document._id, document._rev);
+      });
+      return sending;
+    },
+  };
+}
+
+/** The revision history sent with a revision: its own hash, and its parent's when the server holds that parent. */
+function historyOf({ rev, parent }: Written, parentOnServer: boolean): { start: number; ids: string[] } | undefined {
+  const [generation, hash] = splitRev(rev);
+  if (parent === undefined) return generation === 1 ? { start: 1, ids: [hash] } : undefined;
+  if (!parentOnServer) return undefined;
+  const [parentGeneration, parentHash] = splitRev(parent);
+  return parentGeneration === generation - 1 ? { start: generation, ids: [hash, parentHash] } : undefined;
+}
+
+function splitRev(rev: string): [number, string] {
+  const dash = rev.indexOf('-');
+  return [Number(rev.slice(0, dash)), rev.slice(dash + 1)];
+}

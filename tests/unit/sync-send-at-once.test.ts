@@ -1,0 +1,95 @@
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from 'pouchdb-browser';
+import { LAPTOP, PHONE, testKeys } from './sync-simulation';
+import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
+import { mirrorOver, type PouchMirror } from '../../src/worker/sync/mirror/pouch-database-mirror';
+import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
+import { documentId } from '../../src/worker/sync/documents/sync-crypto';
+import type { Proposal } from '../../src/schema/sync/sync';
+import { startCouchServer, type CouchServer } from '../server/couch-server';
+
+// docs/architecture.md, "Sync": a proposal (an answer, an Allow, a Deny) and its outcome go to the server as soon as
+// they are in the mirror, not when the live replication gets round to them (it noticed the write, asked the server
+// which revisions it lacked, then sent them, queued behind whatever batch or checkpoint it had under way). The mirror
+// is the app's (mirrorOver) over PouchDB's in-memory adapter, replicating live with pouchdb-server.
+
+const require = createRequire(import.meta.url);
+type NodePouch = (new (name: string, options: Record<string, unknown>) => Database<EncryptedDocument>) & { plugin(plugin: unknown): NodePouch };
+const PouchDB = require('pouchdb-core') as NodePouch;
+PouchDB.plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-adapter-http')).plugin(require('pouchdb-replication'));
+
+const WAIT = { timeout: 30_000, interval: 50 };
+
+/** What the device asked of the server, in order: which revisions it lacks, or to store some (as `id@rev`). */
+type Call = { method: 'revsDiff' | 'bulkDocs'; revisions: string[] };
+
+describe('a proposal and its outcome are sent to the server at once (sync, pouchdb-server)', { timeout: 60_000 }, () => {
+  let couch: CouchServer;
+  const mirrors: PouchMirror[] = [];
+  beforeAll(async () => {
+    couch = await startCouchServer();
+  });
+  afterAll(async () => {
+    await Promise.all(mirrors.map((mirror) => mirror.close().catch(() => undefined)));
+    await couch?.stop();
+  });
+
+  /** A device's mirror of `url`, replicating live, and every revs_diff and bulk_docs it sends the server. */
+  async function replicatingMirror(url: string): Promise<{ mirror: PouchMirror; calls: Call[] }> {
+    const local = new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`, { adapter: 'memory', auto_compaction: true });
+    const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: couch.username, password: couch.password } });
+    const calls: Call[] = [];
+    const revsDiff = (remote as unknown as { revsDiff: (diff: Record<string, string[]>, ...rest: unknown[]) => Promise<unknown> }).revsDiff.bind(remote);
+    Object.assign(remote, {
+      revsDiff: (diff: Record<string, string[]>, ...rest: unknown[]) => {
+        calls.push({ method: 'revsDiff', revisions: Object.entries(diff).flatMap(([id, revs]) => revs.map((rev) => `${id}@${rev}`)) });
+        return revsDiff(diff, ...rest);
+      },
+    });
+    const bulkDocs = remote.bulkDocs.bind(remote) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(remote, {
+      bulkDocs: (documents: EncryptedDocument[] | { docs: EncryptedDocument[] }, ...rest: unknown[]) => {
+        calls.push({ method: 'bulkDocs', revisions: (Array.isArray(documents) ? documents : documents.docs).map((document) => `${document._id}@${document._rev}`) });
+        return bulkDocs(documents, ...rest);
+      },
+    });
+    const mirror = mirrorOver(local, remote, { countAfterMs: 0 });
+    let synced!: () => void;
+    const caughtUp = new Promise<void>((resolve) => (synced = resolve));
+    mirror.replicate((state) => state.state === 'synced' && synced());
+    mirrors.push(mirror);
+    await caughtUp;
+    return { mirror, calls };
+  }
+
+  /** The first request that named this revision: the replication asks (revsDiff) before it sends; sent at once, it is not asked about. */
+  const firstAbout = (calls: Call[], id: string, rev: string | undefined) => calls.find((call) => call.revisions.includes(`${id}@${rev}`))?.method;
+
+  it('reaches the server in a write of its own, before the replication asks about it, with the revision the mirror holds', async () => {
+    const url = await couch.createDatabase();
+    const keys = await testKeys();
+    const phone = await replicatingMirror(url);
+    const laptop = await replicatingMirror(url);
+    const id = await documentId(keys, 'proposal', 'conversation-1', 'answer', PHONE.id);
+    const proposal: Proposal = { id, conversationId: 'conversation-1', from: PHONE, command: { type: 'run.stop', conversationId: 'conversation-1' }, createdAt: 1, nonce: '0'.repeat(32) };
+    await new SealedDocuments(phone.mirror, keys).write(id, { kind: 'proposal', proposal });
+    const onServer = async () => (await couch.allDocuments(url)).find((document) => document._id === id) as (EncryptedDocument & { _conflicts?: string[] }) | undefined;
+    await expect.poll(onServer, WAIT).toBeDefined();
+    const first = (await phone.mirror.get(id))?._rev;
+    expect((await onServer())?._rev).toBe(first);
+    expect(firstAbout(phone.calls, id, first)).toBe('bulkDocs');
+
+    // The runner's outcome, written over the revision that reached it, goes back the same way, as the next revision.
+    await expect.poll(() => laptop.mirror.get(id), WAIT).toBeDefined();
+    const outcome = { status: 'applied' as const, at: 2, by: LAPTOP };
+    await new SealedDocuments(laptop.mirror, keys).write(id, { kind: 'proposal', proposal: { ...proposal, outcome } });
+    const written = (await laptop.mirror.get(id))?._rev;
+    expect(written?.startsWith('2-')).toBe(true);
+    await expect.poll(async () => (await onServer())?._rev, WAIT).toBe(written);
+    expect(firstAbout(laptop.calls, id, written)).toBe('bulkDocs');
+    // One history on the server, as the replication would have left it: no second branch.
+    expect((await onServer())?._conflicts).toBeUndefined();
+    await expect.poll(async () => (await phone.mirror.get(id))?._rev, WAIT).toBe(written);
+  });
+});
