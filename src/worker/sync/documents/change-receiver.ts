@@ -63,7 +63,7 @@ export class ChangeReceiver {
     for (const { document } of changes) {
       if (this.context.stopped) return;
       if (document._id === KEY_DOC_ID) this.context.keyDocumentChanged();
-      if (document._id === KEY_DOC_ID || document._deleted) continue;
+      if (document._id === KEY_DOC_ID || document._deleted || this.context.sealed.wroteIt(document)) continue;
       if (document.e === CHUNK_FORMAT) {
         await this.context.attachments.receive(document);
         continue;
