@@ -71,8 +71,8 @@ describe("the device's own writes, handed back by the mirror (sync)", { timeout:
     expect(await laptop.send({ type: 'conversation.import', data: exportOf(2, 150) })).toMatchObject({ imported: 2 });
     const reads: string[] = [];
     const transaction = IDBDatabase.prototype.transaction;
-    vi.spyOn(IDBDatabase.prototype, 'transaction').mockImplementation(function (this: IDBDatabase, stores: string | string[], mode?: IDBTransactionMode) {
-      if ([stores].flat().includes('messages') && mode !== 'readwrite') reads.push('read');
+    vi.spyOn(IDBDatabase.prototype, 'transaction').mockImplementation(function (this: IDBDatabase, stores: string | Iterable<string>, mode?: IDBTransactionMode) {
+      if ((typeof stores === 'string' ? [stores] : [...stores]).includes('messages') && mode !== 'readwrite') reads.push('read');
       return transaction.call(this, stores, mode);
     });
     await laptop.host.sync.attach(mirror, keys, LAPTOP);
