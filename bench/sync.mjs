@@ -405,8 +405,16 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     const source = await device('Desktop');
     await openSettings(source.page, base);
     const file = { name: 'sync-bench.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exportOf(initial.conversations, initial.perConversation))) };
+    // What the ratios compare the sync with: importing the export on a fresh device, and exporting the records again.
+    const importStarted = Date.now();
     await source.page.getByLabel('Import conversations').setInputFiles(file);
     await source.page.getByRole('status').filter({ hasText: /Imported \d+ conversation/ }).waitFor({ timeout: 900_000 });
+    const importMs = Date.now() - importStarted;
+    const exportStarted = Date.now();
+    const exported = source.page.waitForEvent('download', { timeout: 900_000 });
+    await source.page.getByRole('button', { name: 'Export conversations' }).click();
+    await (await exported).path();
+    const exportMs = Date.now() - exportStarted;
     const usageBefore = await storageUsage(source.page);
     couch.proxy.take();
     // Key document, a conversation and a runner document per conversation, a document per message.
@@ -435,14 +443,14 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     const statuses = await target.page.evaluate(() => window.__benchSyncStatuses);
     const progress = statuses.filter((text) => /^Syncing [\d,]+ of [\d,]+$/.test(text));
     const receives = await workerMeasures(target.page, RECEIVE_MEASURE);
-    figures.initialSync = { uploadMs, sealing, upload, downloadMs, download, stored, usageBefore, usageAfter, statuses: statuses.slice(0, 50), progressShown: progress.length };
+    figures.initialSync = { importMs, exportMs, uploadMs, sealing, upload, downloadMs, download, stored, usageBefore, usageAfter, statuses: statuses.slice(0, 50), progressShown: progress.length };
     const label = `${initial.conversations} conversations / ${messages} messages`;
-    rows.push(['sync', `initial sync, ${label}: C uploads (Turn on sync → all on the server)`, uploadMs, 'ms', '', undefined, `${expected} documents`]);
+    rows.push(['sync', `initial sync, ${label}: C uploads (Turn on sync → all on the server)`, uploadMs, 'ms', 'exporting the same records on C', exportMs, `${expected} documents`]);
     rows.push(['sync', `initial sync, ${label}: C seals its records into the mirror (worker time)`, sealing.ms, 'ms', '', undefined, `${sealing.documents} documents in ${sealing.batches} batches`]);
     rows.push(['sync', `initial sync, ${label}: bytes on the wire, upload (C → server)`, upload.up + upload.down, 'B', '', undefined, `${upload.up} up, ${upload.down} down`]);
     rows.push(['sync', `initial sync, ${label}: bytes on the server (documents as JSON)`, stored.documentBytes, 'B', '', undefined, `server reports ${JSON.stringify(stored.reported)}`]);
     rows.push(['sync', `initial sync, ${label}: the mirror on C's disk (IndexedDB growth)`, usageAfter - usageBefore, 'B', "C's records before sync", usageBefore]);
-    rows.push(['sync', `initial sync, ${label}: D downloads (Turn on sync → every message in its store)`, downloadMs, 'ms', '', undefined, `applying them ${receives.reduce((sum, entry) => sum + entry.duration, 0).toFixed(0)} ms of worker time in ${receives.length} batches`]);
+    rows.push(['sync', `initial sync, ${label}: D downloads (Turn on sync → every message in its store)`, downloadMs, 'ms', 'importing the same export on a fresh device (C)', importMs, `applying them ${receives.reduce((sum, entry) => sum + entry.duration, 0).toFixed(0)} ms of worker time in ${receives.length} batches`]);
     rows.push(['sync', `initial sync, ${label}: bytes on the wire, download (server → D)`, download.up + download.down, 'B', '', undefined, `${download.up} up, ${download.down} down`]);
     rows.push(['sync', `initial sync: "Syncing n of m" statuses D showed`, progress.length, '', '', undefined, progress.length ? `${progress[0]} … ${progress.at(-1)}` : statuses.join(' | ').slice(0, 200)]);
   }

@@ -224,7 +224,7 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
   return {
     settings,
     getConversation: (id) => store.getConversation(id),
-    getMessage: (id) => store.getMessage(id),
+    getMessages: (ids) => store.getMessages(ids),
     listConversations: () => store.listConversations(),
     allMessages: (id) => store.allMessages(id),
     applyRemote: (change) => store.applyRemote(change),

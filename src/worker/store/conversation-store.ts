@@ -52,6 +52,12 @@ export class IndexedDbConversationStore implements ConversationStore {
     return this.database.get('messages', messageId);
   }
 
+  /** Several messages in one read (one transaction, not one each), in order; undefined where there is none. */
+  getMessages(messageIds: readonly string[]): Promise<Array<Message | undefined>> {
+    const messages = this.database.transaction('messages', 'readonly').store;
+    return Promise.all(messageIds.map((messageId) => messages.get(messageId)));
+  }
+
   /**
    * A conversation and some of its messages as one snapshot (one transaction). Read in separate transactions, a write
    * between them (a dead tab's run repaired) paired the old conversation with the new messages, and that pair, told

@@ -23,7 +23,8 @@ export interface SyncGateDeps {
 /** What the engine needs of the device it runs on: its records, and what to do with what other devices sent. */
 export interface SyncEngineHost extends AttachmentHost {
   getConversation(conversationId: string): Promise<Conversation | undefined>;
-  getMessage(messageId: string): Promise<Message | undefined>;
+  /** Several messages in one read, in order (undefined where there is none). */
+  getMessages(messageIds: readonly string[]): Promise<Array<Message | undefined>>;
   listConversations(): Promise<Conversation[]>;
   /** Every message of a conversation, every version. */
   allMessages(conversationId: string): Promise<Message[]>;

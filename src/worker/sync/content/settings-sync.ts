@@ -75,7 +75,8 @@ export class SettingsSync {
 
   /** The setting documents among what the mirror handed on, applied in order. */
   receive(changes: readonly MirrorChange[]): Promise<void> {
-    const documents = changes.map((change) => change.document).filter((document) => document.s && !document._deleted);
+    // This device's own writes, handed back, hold what it has: not opened again.
+    const documents = changes.map((change) => change.document).filter((document) => document.s && !document._deleted && !this.context.sealed.wroteIt(document));
     if (documents.length === 0) return Promise.resolve();
     return this.serial(async () => {
       for (const document of documents) {
@@ -133,7 +134,7 @@ export class SettingsSync {
         return { _id: ids[index]!, ...(revision ? { _rev: revision } : {}), e: 1, s: await seal(keys, JSON.stringify(record)) };
       }),
     );
-    return mirror.putMany(documents);
+    return this.context.sealed.own.write(documents, (written) => mirror.putMany(written));
   }
 
   /**

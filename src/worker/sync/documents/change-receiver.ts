@@ -60,17 +60,19 @@ export class ChangeReceiver {
       messages = [];
       await host.applyRemote({ messages: batch });
     };
-    for (const { document } of changes) {
+    // Opened together (the decryption and the id's HMAC run off this thread), applied one by one in order.
+    const opened = changes.map(({ document }) => this.opening(document));
+    for (const opening of opened) opening?.catch(() => undefined); // awaited below; left unawaited when stopped
+    for (const [position, { document }] of changes.entries()) {
       if (this.context.stopped) return;
       if (document._id === KEY_DOC_ID) this.context.keyDocumentChanged();
-      if (document._id === KEY_DOC_ID || document._deleted) continue;
-      if (document.e === CHUNK_FORMAT) {
+      if (document.e === CHUNK_FORMAT && !document._deleted) {
         await this.context.attachments.receive(document);
         continue;
       }
-      const payload = await this.context.sealed.read(document);
+      const { payload, inPlace } = (await opened[position]) ?? {};
       if (!payload) continue;
-      if (!(await this.inItsPlace(document._id, payload))) {
+      if (!inPlace) {
         this.context.refused('misplaced');
         continue;
       }
@@ -95,6 +97,12 @@ export class ChangeReceiver {
       await this.context.mirror.setLocal('since', last.seq);
     }
     if (runnersMoved) host.runnersChanged(book.remoteRunners());
+  }
+
+  /** A document's payload and whether it is in its place; undefined for what is not opened (see `receiveChanges`). */
+  private opening(document: MirrorChange['document']): Promise<{ payload?: SyncPayload; inPlace?: boolean }> | undefined {
+    if (document._id === KEY_DOC_ID || document._deleted || document.e === CHUNK_FORMAT || this.context.sealed.wroteIt(document)) return undefined;
+    return this.context.sealed.read(document).then(async (payload) => (payload ? { payload, inPlace: await this.inItsPlace(document._id, payload) } : {}));
   }
 
   /**

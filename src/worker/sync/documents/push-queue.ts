@@ -1,3 +1,4 @@
+import type { Message } from '../../../schema/records';
 import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
 import { documentId } from './sync-crypto';
@@ -101,7 +102,8 @@ export class PushQueue {
       const chunk = batch.slice(start, start + PUSH_CHUNK);
       const writes: Array<{ entry: Dirty; id: string; payload: SyncPayload }> = [];
       try {
-        const prepared = await Promise.all(chunk.map((entry) => this.payloadOf(entry).then((write) => ({ entry, write }), () => ({ entry, write: null }))));
+        const messages = this.readMessages(chunk);
+        const prepared = await Promise.all(chunk.map((entry) => this.payloadOf(entry, messages).then((write) => ({ entry, write }), () => ({ entry, write: null }))));
         for (const { entry, write } of prepared) {
           if (write === null) retry(entry);
           else if (write) writes.push({ entry, ...write });
@@ -119,8 +121,18 @@ export class PushQueue {
     if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
   }
 
-  /** What an entry writes to the mirror (undefined: nothing). Its bookkeeping is noted for one `save` per chunk. */
-  private async payloadOf(entry: Dirty): Promise<{ id: string; payload: SyncPayload } | undefined> {
+  /** The messages a chunk names, read together (an initial upload's chunk read them in 100 transactions). */
+  private readMessages(chunk: Dirty[]): Promise<Map<string, Message | undefined>> {
+    const ids = chunk.flatMap((entry) => (entry.kind === 'message' ? [entry.id] : []));
+    if (ids.length === 0) return Promise.resolve(new Map());
+    return this.context.host.getMessages(ids).then((found) => new Map(ids.map((id, index) => [id, found[index]])));
+  }
+
+  /**
+   * What an entry writes to the mirror (undefined: nothing), its message from the chunk's read. Its bookkeeping is
+   * noted for one `save` per chunk.
+   */
+  private async payloadOf(entry: Dirty, messages: Promise<Map<string, Message | undefined>>): Promise<{ id: string; payload: SyncPayload } | undefined> {
     const { book, keys, host } = this.context;
     if (entry.kind === 'deleted') {
       if (book.deleted.has(entry.id)) return undefined;
@@ -137,7 +149,7 @@ export class PushQueue {
       }
       return { id: await documentId(keys, 'conversation', conversation.id), payload: { kind: 'conversation', conversation, writer: book.device.id, epoch: book.epochOf(conversation.id) } };
     }
-    const message = await host.getMessage(entry.id);
+    const message = (await messages).get(entry.id);
     if (!message || !book.runsHere(message.conversationId)) return undefined;
     // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
     if (message.attachments?.length) await this.context.attachments.upload(message);

@@ -1,6 +1,7 @@
 import { SyncPayload } from '../../../schema/sync/sync';
 import type { EncryptedDocument, Mirror } from '../mirror/mirror';
 import { open, seal, type SyncKeys } from './sync-crypto';
+import { OwnWrites } from '../mirror/own-writes';
 import { upgradeBlocks } from '../../../schema/upgrade-blocks';
 
 /**
@@ -17,6 +18,8 @@ export class SealedDocuments {
   /** Documents sealed and written to the mirror, and their ciphertext's size (base64 characters). */
   sealedDocuments = 0;
   sealedBytes = 0;
+  /** What this device wrote and the mirror's change feed has not handed back yet: not opened when it comes. */
+  readonly own = new OwnWrites();
 
   constructor(
     private readonly mirror: Mirror,
@@ -53,7 +56,7 @@ export class SealedDocuments {
     const toWrite = sealed.filter((entry) => entry !== undefined);
     const results: Array<Error | undefined> = writes.map(() => undefined);
     if (toWrite.length === 0) return results;
-    const errors = await this.mirror.putMany(toWrite.map((entry) => entry.document));
+    const errors = await this.own.write(toWrite.map((entry) => entry.document), (documents) => this.mirror.putMany(documents));
     toWrite.forEach(({ index, document }, position) => {
       const error = errors[position];
       if (error) {
@@ -64,6 +67,11 @@ export class SealedDocuments {
       this.sealedBytes += (document.ct?.length ?? 0) + (document.iv?.length ?? 0);
     });
     return results;
+  }
+
+  /** Whether the change feed handed back a revision this device wrote (see OwnWrites): it holds what it says already. */
+  wroteIt(document: EncryptedDocument): boolean {
+    return this.own.take(document);
   }
 
   async read(document: EncryptedDocument): Promise<SyncPayload | undefined> {

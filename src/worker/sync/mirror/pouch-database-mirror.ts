@@ -23,6 +23,18 @@ export interface PouchMirror extends Mirror {
   destroy(): Promise<void>;
 }
 
+/**
+ * How the mirror's local database is opened (pouch-mirror.ts; host tests add the in-memory adapter). The mirror keeps
+ * the winning revision's body only (`auto_compaction`: an older body goes as its next revision is written) and the last
+ * 50 revision ids of each document's history (`revs_limit`; PouchDB keeps 1,000): a streaming reply or a conversation
+ * record is rewritten hundreds of times, and each write stored the whole history again. The server keeps its long
+ * histories, and what a device pulls carries them, so a revision that arrives still finds its parent here. Only a
+ * device that wrote more than 50 revisions of one document without pushing any (a long reply streamed offline) pushes
+ * one whose history no longer reaches the server's: the server keeps both, and the longer history, this device's
+ * newest, wins on every device, as it would have.
+ */
+export const MIRROR_DATABASE_OPTIONS = { auto_compaction: true, revs_limit: 50 } as const;
+
 const PAGE = 500;
 /** The longest wait between two attempts to reach the server while it cannot be reached. */
 const MAX_RETRY_DELAY_MS = 30_000;

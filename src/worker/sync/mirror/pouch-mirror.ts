@@ -1,6 +1,6 @@
 import PouchDB, { type Database } from 'pouchdb-browser';
 import type { EncryptedDocument } from './mirror';
-import { mirrorOver, type PouchMirror } from './pouch-database-mirror';
+import { MIRROR_DATABASE_OPTIONS, mirrorOver, type PouchMirror } from './pouch-database-mirror';
 
 export type { PouchMirror } from './pouch-database-mirror';
 
@@ -43,5 +43,5 @@ export function remoteDatabase(access: RemoteAccess): Database<EncryptedDocument
 
 /** A PouchDB database in this origin's IndexedDB that mirrors the server's, live, in both directions (see mirrorOver). */
 export function openPouchMirror(localName: string, access: RemoteAccess, options: { countAfterMs?: number } = {}): PouchMirror {
-  return mirrorOver(new PouchDB<EncryptedDocument>(localName, { auto_compaction: true }), remoteDatabase(access), options);
+  return mirrorOver(new PouchDB<EncryptedDocument>(localName, MIRROR_DATABASE_OPTIONS), remoteDatabase(access), options);
 }
