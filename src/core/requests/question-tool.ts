@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../schema/zod-mini';
 import { QuestionToolInput, QUESTION_LIMITS } from '../../schema/forms/question';
 import type { QuestionRequest } from '../../schema/blocks';
 import type { HistoryExchange } from '../run/model';

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from '../../schema/zod-mini';
 import type { ToolSpec } from '../run/model';
 import { parseQuestionInput, QUESTION_TOOL_DESCRIPTION, QUESTION_TOOL_NAME, questionInputSchema } from '../requests/question-tool';
 import type { ArgumentsCheck, Tool } from './tool';
 
 /** A tool defined by a zod schema: one source for its JSON schema and its check. */
-export function zodTool(definition: { name: string; description: string; input: z.ZodType; execute: Tool['execute'] }): Tool {
+export function zodTool(definition: { name: string; description: string; input: z.core.$ZodType; execute: Tool['execute'] }): Tool {
   const inputSchema = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete inputSchema.$schema;
   return {
@@ -18,8 +18,8 @@ export function zodTool(definition: { name: string; description: string; input: 
 }
 
 /** Parses with zod; the error names each field and asks the model to rewrite the input. */
-function checkWithZod(name: string, schema: z.ZodType, args: unknown): ArgumentsCheck {
-  const parsed = schema.safeParse(args ?? {});
+function checkWithZod(name: string, schema: z.core.$ZodType, args: unknown): ArgumentsCheck {
+  const parsed = z.safeParse(schema, args ?? {});
   if (parsed.success) return { ok: true, value: parsed.data };
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
   return { ok: false, error: `Invalid input for ${name}: ${problems}. Please rewrite the input so it satisfies the expected schema.` };
@@ -28,7 +28,7 @@ function checkWithZod(name: string, schema: z.ZodType, args: unknown): Arguments
 const currentTime = zodTool({
   name: 'get_current_time',
   description: "Returns the current date and time in ISO 8601 (UTC); the user's time zone offset is unknown.",
-  input: z.object({}).loose(),
+  input: z.looseObject({}),
   async execute(_input, context) {
     return { text: new Date(context.now()).toISOString() };
   },
