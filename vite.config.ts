@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -101,6 +102,32 @@ const FRAME_HEADERS = {
   'Content-Security-Policy': "frame-ancestors 'none'",
 };
 
+
+/**
+ * The model SDKs (the AI SDK, the MCP SDK) bring classic zod, built on the same core modules as the app's zod/mini. A
+ * module goes whole into one chunk, so a shared core would carry every schema type classic zod has into the chunk the
+ * worker fetches for a first reply (19 KiB gzip instead of 11). The SDKs' imports of zod get their own copy (the same
+ * files under another module id), fetched only with an SDK: a first reply from the Built-in demo fetches 8 KiB less,
+ * the first use of a provider or an MCP server about 8 KiB more (beside the SDKs' own 60–80 KiB).
+ */
+function sdkZodCopy(): Plugin {
+  const mark = '?sdk-zod';
+  const sdk = /[\\/]node_modules[\\/](ai|@ai-sdk[\\/][^\\/]+|@modelcontextprotocol[\\/]sdk)[\\/]/;
+  return {
+    name: 'parley-sdk-zod-copy',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer) return undefined;
+      const inCopy = importer.endsWith(mark);
+      if (!inCopy && !(sdk.test(importer) && /^zod(\/|$)/.test(source))) return undefined;
+      const resolved = await this.resolve(source, inCopy ? importer.slice(0, -mark.length) : importer, { ...options, skipSelf: true });
+      if (!resolved || resolved.external || !/[\\/]node_modules[\\/]zod[\\/]/.test(resolved.id)) return resolved;
+      return { ...resolved, id: resolved.id + mark };
+    },
+    load: (id) => (id.endsWith(mark) ? readFileSync(id.slice(0, -mark.length), 'utf8') : undefined),
+  };
+}
+
 export default defineConfig({
   plugins: [
     solid(),
@@ -150,7 +177,7 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [sdkZodCopy()] },
   build: {
     target: 'es2022',
     // Fonts stay files: an inlined `data:` font (KaTeX's smallest woff2 files are under Vite's 4 KB limit) is refused by

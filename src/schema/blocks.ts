@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod-mini';
 import { DeviceRef } from './sync/device';
 import { Question, QuestionAnswer, QuestionDraft } from './forms/question';
 
@@ -7,10 +7,10 @@ import { Question, QuestionAnswer, QuestionDraft } from './forms/question';
  * PAGE_TEXT_LIMIT (schema/limits.ts): `text` is then its start, and the whole is `clippedFrom` characters long. Never
  * stored; the page asks for the whole message (`message.whole`) to copy or export it.
  */
-const TextBlock = z.object({ type: z.literal('text'), text: z.string(), clippedFrom: z.number().int().optional() });
+const TextBlock = z.object({ type: z.literal('text'), text: z.string(), clippedFrom: z.optional(z.number().check(z.int())) });
 type TextBlock = z.infer<typeof TextBlock>;
 
-const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string(), clippedFrom: z.number().int().optional() });
+const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string(), clippedFrom: z.optional(z.number().check(z.int())) });
 type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
 /**
@@ -22,33 +22,33 @@ export type RequestKind = z.infer<typeof RequestKind>;
 
 /** MCP tool annotations: the server's hints, shown to the user, never trusted as guarantees. */
 export const ToolAnnotations = z.object({
-  title: z.string().max(200).optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
+  title: z.optional(z.string().check(z.maxLength(200))),
+  readOnlyHint: z.optional(z.boolean()),
+  destructiveHint: z.optional(z.boolean()),
+  idempotentHint: z.optional(z.boolean()),
+  openWorldHint: z.optional(z.boolean()),
 });
 export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
 
 /** Where a tool came from, kept on the record of what ran. */
 export const ToolSourceRecord = z.object({
   kind: z.literal('mcp'),
-  serverId: z.string().max(100),
-  serverName: z.string().max(200),
-  toolName: z.string().max(200),
+  serverId: z.string().check(z.maxLength(100)),
+  serverName: z.string().check(z.maxLength(200)),
+  toolName: z.string().check(z.maxLength(200)),
   /** The server URL's origin when the call was made: part of what an approval is bound to. */
-  origin: z.string().max(2000).optional(),
-  annotations: ToolAnnotations.optional(),
+  origin: z.optional(z.string().check(z.maxLength(2000))),
+  annotations: z.optional(ToolAnnotations),
   /** The tool's input schema, kept while the user may edit the arguments (a form is generated from it where simple). */
-  inputSchema: z.record(z.string(), z.unknown()).optional(),
+  inputSchema: z.optional(z.record(z.string(), z.unknown())),
 });
 export type ToolSourceRecord = z.infer<typeof ToolSourceRecord>;
 
 /** What an approval was given for (core/requests/approval-binding.ts): execution runs only the call that matches it. */
 export const ToolApprovalBinding = z.object({
-  toolName: z.string().max(300),
-  origin: z.string().max(2000),
-  argsHash: z.string().regex(/^[0-9a-f]{64}$/),
+  toolName: z.string().check(z.maxLength(300)),
+  origin: z.string().check(z.maxLength(2000)),
+  argsHash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
 });
 export type ToolApprovalBinding = z.infer<typeof ToolApprovalBinding>;
 
@@ -64,12 +64,12 @@ export const ToolCallBlock = z.object({
   toolName: z.string(),
   args: z.unknown(),
   status: z.enum(['pending', 'running', 'success', 'error', 'denied', 'stopped', 'interrupted']),
-  result: z.string().optional(),
-  source: ToolSourceRecord.optional(),
+  result: z.optional(z.string()),
+  source: z.optional(ToolSourceRecord),
   /** The model's arguments, kept when the user edited them before approving (`args` then holds what runs). */
-  originalArgs: z.unknown().optional(),
+  originalArgs: z.optional(z.unknown()),
   /** Set when the user approves, in this browser; a call without a matching binding never runs by an approval. */
-  binding: ToolApprovalBinding.optional(),
+  binding: z.optional(ToolApprovalBinding),
 });
 export type ToolCallBlock = z.infer<typeof ToolCallBlock>;
 
@@ -96,10 +96,10 @@ const RequestFields = {
    * When the runner asked (its clock). A proposal from another device names it, so an Allow given for one request of
    * a call never decides a later one (a rerun after an interruption). Absent on requests asked before it was kept.
    */
-  requestedAt: z.number().optional(),
-  resolvedAt: z.number().optional(),
+  requestedAt: z.optional(z.number()),
+  resolvedAt: z.optional(z.number()),
   /** With sync on: the device where the user decided (it may be another than the one that runs the conversation). */
-  resolvedOn: DeviceRef.optional(),
+  resolvedOn: z.optional(DeviceRef),
 };
 
 /** The question tool's call: the durable pause. `response.toolResult` is the text the model reads for this call. */
@@ -107,10 +107,10 @@ export const QuestionRequest = z.object({
   ...RequestFields,
   kind: z.literal('question'),
   payload: z.object({ questions: z.array(Question) }),
-  resolution: QuestionResolution.optional(),
-  response: z.object({ answers: z.array(QuestionAnswer).optional(), answerMessageId: z.string().optional(), toolResult: z.string().optional() }).optional(),
+  resolution: z.optional(QuestionResolution),
+  response: z.optional(z.object({ answers: z.optional(z.array(QuestionAnswer)), answerMessageId: z.optional(z.string()), toolResult: z.optional(z.string()) })),
   /** The answers being written, kept while the question waits. */
-  draft: QuestionDraft.optional(),
+  draft: z.optional(QuestionDraft),
 });
 export type QuestionRequest = z.infer<typeof QuestionRequest>;
 
@@ -122,9 +122,9 @@ export const ApprovalRequest = z.object({
   ...RequestFields,
   kind: z.enum(['permission', 'rerun']),
   payload: z.object({ toolName: z.string() }),
-  resolution: ApprovalResolution.optional(),
+  resolution: z.optional(ApprovalResolution),
   /** What the user wrote when denying; the model reads it. */
-  response: z.object({ reason: z.string().max(2000).optional() }).optional(),
+  response: z.optional(z.object({ reason: z.optional(z.string().check(z.maxLength(2000))) })),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
@@ -135,9 +135,9 @@ export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 export const ElicitationRequest = z.object({
   ...RequestFields,
   kind: z.literal('elicitation'),
-  payload: z.object({ serverName: z.string().max(200), message: z.string().max(10_000), requestedSchema: z.record(z.string(), z.unknown()) }),
-  resolution: ElicitationResolution.optional(),
-  response: z.object({ content: z.record(z.string(), z.unknown()).optional() }).optional(),
+  payload: z.object({ serverName: z.string().check(z.maxLength(200)), message: z.string().check(z.maxLength(10_000)), requestedSchema: z.record(z.string(), z.unknown()) }),
+  resolution: z.optional(ElicitationResolution),
+  response: z.optional(z.object({ content: z.optional(z.record(z.string(), z.unknown())) })),
 });
 export type ElicitationRequest = z.infer<typeof ElicitationRequest>;
 
@@ -149,7 +149,7 @@ export type RequestBlock = z.infer<typeof RequestBlock>;
 export type RequestOf<K extends RequestKind> = RequestBlock extends infer R ? (R extends { kind: infer RK } ? (K extends RK ? R : never) : never) : never;
 
 /** How any request was resolved: what a second resolution is told (`already_resolved`). */
-export const AnyRequestResolution = z.union(RequestBlock.options.map((kind) => kind.shape.resolution.unwrap()));
+export const AnyRequestResolution = z.union(RequestBlock.def.options.map((kind) => kind.shape.resolution.def.innerType));
 export type AnyRequestResolution = NonNullable<RequestBlock['resolution']>;
 
 /**
@@ -157,8 +157,8 @@ export type AnyRequestResolution = NonNullable<RequestBlock['resolution']>;
  * `params.said` is the server's or the engine's own words, shown as they came. Absent in records written before it.
  */
 export const ErrorDetail = z.object({
-  key: z.string().max(100),
-  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  key: z.string().check(z.maxLength(100)),
+  params: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
 });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
@@ -166,7 +166,7 @@ const ErrorBlock = z.object({
   type: z.literal('error'),
   code: z.string(),
   message: z.string(),
-  detail: ErrorDetail.optional(),
+  detail: z.optional(ErrorDetail),
 });
 type ErrorBlock = z.infer<typeof ErrorBlock>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod-mini';
 import { RequestKind } from './blocks';
 import { QuestionAnswer, QuestionDraft } from './forms/question';
 import { INSTRUCTIONS_LIMIT, ProviderKind } from './records';
@@ -21,25 +21,25 @@ export interface Proposed {
 import { AttachmentInput, MAX_ATTACHMENTS_PER_MESSAGE } from './attachments/attachments';
 import { FIRST_SCREEN_INPUTS, RECORD_ID, type FirstScreenType, type PlainField } from './first-screen-inputs';
 
-const conversationId = z.string().min(RECORD_ID.min).max(RECORD_ID.max);
+const conversationId = z.string().check(z.minLength(RECORD_ID.min), z.maxLength(RECORD_ID.max));
 const recordId = conversationId;
 /** Stored in a profile's `model` field, so it has the same limit. */
-const localModelSource = z.string().trim().min(1).max(200);
+const localModelSource = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
 
 /** A profile as the Settings form submits it; an absent apiKey keeps the stored one. */
 export const ProfileInput = z.object({
-  id: recordId.optional(),
-  name: z.string().trim().min(1).max(80),
+  id: z.optional(recordId),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)),
   kind: ProviderKind,
-  baseUrl: z.string().trim().max(2000).default(''),
-  apiKey: z.string().trim().max(500).optional(),
-  model: z.string().trim().max(200).default(''),
-  instructions: z.string().trim().max(INSTRUCTIONS_LIMIT).optional(),
+  baseUrl: z._default(z.string().check(z.trim(), z.maxLength(2000)), ''),
+  apiKey: z.optional(z.string().check(z.trim(), z.maxLength(500))),
+  model: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
+  instructions: z.optional(z.string().check(z.trim(), z.maxLength(INSTRUCTIONS_LIMIT))),
   /** Null (or absent) leaves it to the provider. */
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  maxOutputTokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
+  maxOutputTokens: z.optional(z.nullable(z.number().check(z.int(), z.gte(1), z.lte(1_000_000)))),
   /** "Accepts images"; absent keeps the stored choice (or the kind's default). */
-  acceptsImages: z.boolean().optional(),
+  acceptsImages: z.optional(z.boolean()),
 });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
@@ -58,17 +58,17 @@ type CommandScope = 'device' | 'conversation' | 'runner';
  * carries (a type only: `result` is never set). Adding a command is: a line here, a handler, a caller.
  */
 function command<Result>() {
-  return <Shape extends z.ZodRawShape, Scope extends CommandScope = 'device'>(shape: Shape, scope: Scope = 'device' as Scope) => ({ input: z.object(shape), scope, result: undefined as unknown as Result });
+  return <Shape extends z.core.$ZodLooseShape, Scope extends CommandScope = 'device'>(shape: Shape, scope: Scope = 'device' as Scope) => ({ input: z.object(shape), scope, result: undefined as unknown as Result });
 }
 
-type ZodOfPlain<F extends PlainField> = F extends { kind: 'string' } ? z.ZodString : z.ZodNumber;
-type ZodShapeOf<S> = { [K in keyof S]: S[K] extends PlainField ? (S[K] extends { optional: true } ? z.ZodOptional<ZodOfPlain<S[K]>> : ZodOfPlain<S[K]>) : never };
+type ZodOfPlain<F extends PlainField> = F extends { kind: 'string' } ? z.ZodMiniString<string> : z.ZodMiniNumber<number>;
+type ZodShapeOf<S> = { [K in keyof S]: S[K] extends PlainField ? (S[K] extends { optional: true } ? z.ZodMiniOptional<ZodOfPlain<S[K]>> : ZodOfPlain<S[K]>) : never };
 
 /** The zod input of a first-screen command, from its one declaration in FIRST_SCREEN_INPUTS. */
 function plainInput<T extends FirstScreenType>(type: T): ZodShapeOf<(typeof FIRST_SCREEN_INPUTS)[T]> {
   const fields = Object.entries(FIRST_SCREEN_INPUTS[type] as Record<string, PlainField>).map(([name, field]) => {
-    const base = field.kind === 'string' ? z.string().min(field.min).max(field.max) : z.number().int().min(field.min).max(field.max);
-    return [name, field.optional ? base.optional() : base];
+    const base = field.kind === 'string' ? z.string().check(z.minLength(field.min), z.maxLength(field.max)) : z.number().check(z.int(), z.gte(field.min), z.lte(field.max));
+    return [name, field.optional ? z.optional(base) : base];
   });
   return Object.fromEntries(fields) as ZodShapeOf<(typeof FIRST_SCREEN_INPUTS)[T]>;
 }
@@ -79,57 +79,57 @@ function plainInput<T extends FirstScreenType>(type: T): ZodShapeOf<(typeof FIRS
  */
 const RequestExpectation = z.object({
   kind: RequestKind,
-  requestedAt: z.number().optional(),
-  argsHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  requestedAt: z.optional(z.number()),
+  argsHash: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
 
 /** Every command the UI may send to the worker, each declared once: input and result together. */
 export const COMMANDS = {
   'conversation.list': command<Conversation[]>()(plainInput('conversation.list')),
   /** `conversationId` lets the UI open the new view at once, before the reply; creating the same id twice is a no-op. */
-  'conversation.create': command<Conversation>()({ title: z.string().trim().max(200).optional(), conversationId: conversationId.optional() }),
+  'conversation.create': command<Conversation>()({ title: z.optional(z.string().check(z.trim(), z.maxLength(200))), conversationId: z.optional(conversationId) }),
   /** Removes conversations never used, except `keep` (the one on screen) and any another tab has on screen. */
   'conversation.discardUnused': command<{ removed: string[] }>()(plainInput('conversation.discardUnused')),
   /** The composer's unsent text (empty clears it). */
-  'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().max(MESSAGE_TEXT_LIMIT) }),
-  'conversation.rename': command<Conversation>()({ conversationId, title: z.string().trim().min(1).max(200) }, 'runner'),
+  'conversation.saveDraft': command<{ saved: true }>()({ conversationId, text: z.string().check(z.maxLength(MESSAGE_TEXT_LIMIT)) }),
+  'conversation.rename': command<Conversation>()({ conversationId, title: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)) }, 'runner'),
   'conversation.delete': command<{ conversationId: string }>()({ conversationId }),
   /** `messages` is the newest page (reaching back to any pending request); `earlier` counts the stored messages before it. */
   'conversation.open': command<{ conversation: Conversation; messages: Message[]; earlier?: number }>()(plainInput('conversation.open')),
   'conversation.setProfile': command<Conversation>()({ conversationId, profileId: recordId }, 'runner'),
   /** "Instructions for this conversation" (empty clears them: the profile's apply again). */
-  'conversation.setInstructions': command<Conversation>()({ conversationId, instructions: z.string().trim().max(INSTRUCTIONS_LIMIT) }, 'runner'),
+  'conversation.setInstructions': command<Conversation>()({ conversationId, instructions: z.string().check(z.trim(), z.maxLength(INSTRUCTIONS_LIMIT)) }, 'runner'),
   'conversation.export': command<ConversationExport>()({}),
   /**
    * An export file as chosen (`file`: read and parsed in the worker, so a big file never blocks the page), or its
    * parsed JSON (`data`). The worker validates it whole before writing anything.
    */
   'conversation.import': command<{ imported: number; skipped: number; repairs: ImportRepair[]; settingsOffered?: SettingsOffer; settingsAdded?: SettingsOffer }>()({
-    data: z.unknown().optional(),
-    file: z.instanceof(Blob).optional(),
+    data: z.optional(z.unknown()),
+    file: z.optional(z.instanceof(Blob)),
     /**
      * The file's settings (profiles without keys, MCP servers without tokens, the script): `ask` imports nothing when it
      * holds any that are not here yet and says what (`settingsOffered`); the caller asks the user, then sends `add` or
      * `skip`. Absent: `skip`.
      */
-    settings: z.enum(['ask', 'add', 'skip']).optional(),
+    settings: z.optional(z.enum(['ask', 'add', 'skip'])),
   }),
   /** Text, files, or both (the worker refuses a message with neither). The files are written with the message, in one transaction. */
   'message.send': command<{ message?: Message } & Proposed>()({
     conversationId,
-    text: z.string().trim().max(MESSAGE_TEXT_LIMIT),
-    attachments: z.array(AttachmentInput).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
+    text: z.string().check(z.trim(), z.maxLength(MESSAGE_TEXT_LIMIT)),
+    attachments: z.optional(z.array(AttachmentInput).check(z.maxLength(MAX_ATTACHMENTS_PER_MESSAGE))),
     /** The new message's id (a proposal carries one, so applying it twice sends one message); a new one when absent. */
-    messageId: recordId.optional(),
+    messageId: z.optional(recordId),
   }, 'conversation'),
   /** The bytes of a file sent with a message, to show it (a thumbnail); never anything a model sent. */
   'attachment.read': command<{ blob: Blob; mimeType: string }>()({ attachmentId: recordId }),
   /** Another reply from the same history, kept beside the earlier ones as a new version (README, "Versions are branches, never copies"). */
-  'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }, 'runner'),
+  'message.regenerate': command<{ message: Message }>()({ conversationId, messageId: recordId, discardPending: z.optional(z.boolean()) }, 'runner'),
   /** The user's message, edited, as a new version: a new branch from that point; the old one stays reachable. */
-  'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().trim().min(1).max(MESSAGE_TEXT_LIMIT), discardPending: z.boolean().optional() }, 'runner'),
+  'message.edit': command<{ message: Message }>()({ conversationId, messageId: recordId, text: z.string().check(z.trim(), z.minLength(1), z.maxLength(MESSAGE_TEXT_LIMIT)), discardPending: z.optional(z.boolean()) }, 'runner'),
   /** Puts another version of a message on screen (Previous version / Next version). */
-  'message.selectVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId, discardPending: z.boolean().optional() }, 'runner'),
+  'message.selectVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId, discardPending: z.optional(z.boolean()) }, 'runner'),
   /** Deletes a version of a message and everything after it in its branch; the other versions stay. */
   'message.deleteVersion': command<{ conversation: Conversation; messages: Message[] }>()({ conversationId, messageId: recordId }, 'runner'),
   'run.stop': command<{ conversationId: string } & Proposed>()({ conversationId }, 'conversation'),
@@ -148,20 +148,20 @@ export const COMMANDS = {
     messageId: recordId,
     requestId: recordId,
     approved: z.boolean(),
-    params: z.unknown().optional(),
-    reason: z.string().max(2000).optional(),
-    cancel: z.boolean().optional(),
-    expect: RequestExpectation.optional(),
+    params: z.optional(z.unknown()),
+    reason: z.optional(z.string().check(z.maxLength(2000))),
+    cancel: z.optional(z.boolean()),
+    expect: z.optional(RequestExpectation),
   }, 'conversation'),
   /** Every request waiting for the user, in every conversation (one indexed query). */
   'requests.listPending': command<PendingRequest[]>()(plainInput('requests.listPending')),
   'settings.get': command<Settings>()(plainInput('settings.get')),
   'settings.update': command<Settings>()({
-    script: z.string().max(1_000_000).optional(),
-    defaultProfileId: recordId.optional(),
-    locale: z.enum(['en', 'zh-CN']).optional(),
+    script: z.optional(z.string().check(z.maxLength(1_000_000))),
+    defaultProfileId: z.optional(recordId),
+    locale: z.optional(z.enum(['en', 'zh-CN'])),
     /** The Built-in demo's instructions; empty removes them. */
-    demoInstructions: z.string().trim().max(INSTRUCTIONS_LIMIT).optional(),
+    demoInstructions: z.optional(z.string().check(z.trim(), z.maxLength(INSTRUCTIONS_LIMIT))),
   }),
   /** Puts the Built-in demo's own script back (the text lives in the worker). */
   'settings.restoreScript': command<Settings>()({}),
@@ -177,19 +177,19 @@ export const COMMANDS = {
   'mcp.remove': command<{ serverId: string }>()({ serverId: recordId }),
   /** (Re)connect and list the server's tools; replies when connected or failed. */
   'mcp.connect': command<McpServerView>()({ serverId: recordId }),
-  'mcp.setPermission': command<McpServerView>()({ serverId: recordId, toolName: z.string().min(1).max(200), permission: ToolPermission }),
+  'mcp.setPermission': command<McpServerView>()({ serverId: recordId, toolName: z.string().check(z.minLength(1), z.maxLength(200)), permission: ToolPermission }),
   // In-browser model: a model's source is its URL, or `file:<name>` for files picked on the device.
   'localModel.status': command<LocalModelStatus>()({ source: localModelSource }),
   /** Starts or resumes a download; only ever sent when the user pressed Download. */
   'localModel.download': command<LocalModelStatus>()({ source: localModelSource }),
   'localModel.cancel': command<LocalModelStatus>()({ source: localModelSource }),
   'localModel.delete': command<LocalModelStatus>()({ source: localModelSource }),
-  'localModel.import': command<LocalModelStatus>()({ name: z.string().min(1).max(190), files: z.array(z.instanceof(Blob)).min(1).max(64) }),
+  'localModel.import': command<LocalModelStatus>()({ name: z.string().check(z.minLength(1), z.maxLength(190)), files: z.array(z.instanceof(Blob)).check(z.minLength(1), z.maxLength(64)) }),
   'localModel.setOptions': command<LocalModelStatus>()({
     source: localModelSource,
-    constrainToolCalls: z.boolean().optional(),
+    constrainToolCalls: z.optional(z.boolean()),
     /** CPU threads for the engine; 0 = automatic. */
-    threads: z.number().int().min(0).max(MAX_ENGINE_THREADS).optional(),
+    threads: z.optional(z.number().check(z.int(), z.gte(0), z.lte(MAX_ENGINE_THREADS))),
   }),
   /** What the stored in-browser models take, in bytes: the sum of their files' sizes. */
   'localModel.storedBytes': command<{ bytes: number }>()({}),
@@ -198,38 +198,38 @@ export const COMMANDS = {
   'message.whole': command<{ message: Message }>()({ messageId: recordId }),
   'conversation.messages': command<MessagePage>()(plainInput('conversation.messages')),
   /** The `limit` largest conversations by approximate stored size, and the total; read in batches, never all at once. */
-  'storage.conversationSizes': command<ConversationSizes>()({ limit: z.number().int().min(1).max(100) }),
+  'storage.conversationSizes': command<ConversationSizes>()({ limit: z.number().check(z.int(), z.gte(1), z.lte(100)) }),
   /** Every stored message on a conversation's path whose text contains `query`, oldest first, with how many times. */
-  'conversation.search': command<{ matches: MessageMatches[] }>()({ conversationId, query: z.string().min(1).max(500) }),
+  'conversation.search': command<{ matches: MessageMatches[] }>()({ conversationId, query: z.string().check(z.minLength(1), z.maxLength(500)) }),
   /** Titles and message text of every conversation, best first: the worker's index, built on the first search. */
   // Sync: loaded on first use; nothing of it runs while it is off.
   'sync.status': command<SyncStatus>()(plainInput('sync.status')),
   /** Checks the server, the password and the passphrase, then starts syncing; refused in words when one is wrong. */
   'sync.enable': command<SyncStatus>()({
-    url: z.string().trim().min(1).max(2000),
-    username: z.string().max(200),
-    password: z.string().max(500),
-    passphrase: z.string().min(1).max(500),
+    url: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
+    username: z.string().check(z.maxLength(200)),
+    password: z.string().check(z.maxLength(500)),
+    passphrase: z.string().check(z.minLength(1), z.maxLength(500)),
     /** The database holds data but its key document is gone: make a new one (the person chose to, in words). */
-    newKey: z.boolean().optional(),
+    newKey: z.optional(z.boolean()),
   }),
   /**
    * Stops syncing and forgets the server, the password and the key; every conversation stays on this device. Its mirror
    * is deleted unless `keepMirror` (kept for a later "Turn on sync"); asked while off, it deletes a mirror kept before.
    */
-  'sync.disable': command<SyncStatus>()({ keepMirror: z.boolean().optional() }),
-  'sync.setDeviceName': command<SyncStatus>()({ name: z.string().trim().min(1).max(80) }),
+  'sync.disable': command<SyncStatus>()({ keepMirror: z.optional(z.boolean()) }),
+  'sync.setDeviceName': command<SyncStatus>()({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)) }),
   /** Forgets the documents refused so far (the warning in Sync's status); later ones are counted again. */
   'sync.clearRefusals': command<SyncStatus>()({}),
   /** Puts the key document this device joined with back on the server, where it is gone. */
   'sync.restoreKey': command<SyncStatus>()({}),
   /** The server was set up again under another key: join it with the passphrase; what this device holds goes up under it. */
-  'sync.rejoin': command<SyncStatus>()({ passphrase: z.string().min(1).max(500) }),
+  'sync.rejoin': command<SyncStatus>()({ passphrase: z.string().check(z.minLength(1), z.maxLength(500)) }),
   /** The conversations another device runs, and which. */
   'sync.runners': command<RemoteRunners>()({}),
   /** "Continue on this device": takes the conversation's run over on the server (one device wins). */
   'conversation.takeOver': command<{ conversationId: string }>()({ conversationId }),
-  'conversations.search': command<{ results: ConversationSearchResult[] }>()({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(100).optional() }),
+  'conversations.search': command<{ results: ConversationSearchResult[] }>()({ query: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)), limit: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100))) }),
 };
 
 type Declarations = typeof COMMANDS;

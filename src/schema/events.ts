@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod-mini';
 import { Conversation, Message, ProfileView, Settings } from './records';
 import { McpServerView } from './mcp';
 import { RemoteRunners, SyncStatus } from './sync/sync';
@@ -8,8 +8,8 @@ export const RunNotice = z.object({
   kind: z.enum(['retrying', 'waiting_network']),
   message: z.string(),
   /** When the next attempt starts (epoch ms), if scheduled. */
-  retryAt: z.number().optional(),
-  attempt: z.number().optional(),
+  retryAt: z.optional(z.number()),
+  attempt: z.optional(z.number()),
 });
 export type RunNotice = z.infer<typeof RunNotice>;
 
@@ -19,8 +19,8 @@ export type RunNotice = z.infer<typeof RunNotice>;
  */
 export const ToolProgress = z.object({
   progress: z.number(),
-  total: z.number().optional(),
-  message: z.string().max(500).optional(),
+  total: z.optional(z.number()),
+  message: z.optional(z.string().check(z.maxLength(500))),
 });
 export type ToolProgress = z.infer<typeof ToolProgress>;
 
@@ -32,7 +32,7 @@ export const AppEvent = z.discriminatedUnion('type', [
   /** Many conversations at once (an import): the list is refreshed once. Their messages are read when opened. */
   z.object({ type: z.literal('conversations-imported'), conversations: z.array(Conversation) }),
   z.object({ type: z.literal('message-upserted'), message: Message }),
-  z.object({ type: z.literal('run-notice'), conversationId: z.string(), notice: RunNotice.nullable() }),
+  z.object({ type: z.literal('run-notice'), conversationId: z.string(), notice: z.nullable(RunNotice) }),
   z.object({ type: z.literal('tool-progress'), conversationId: z.string(), messageId: z.string(), toolCallId: z.string(), progress: ToolProgress }),
   z.object({ type: z.literal('settings-changed'), settings: Settings }),
   z.object({ type: z.literal('profiles-changed'), profiles: z.array(ProfileView) }),
@@ -43,9 +43,9 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('storage-error'),
     message: z.string(),
-    reason: z.enum(['storage_full', 'save_failed', 'database_closed', 'open_failed']).optional(),
-    usage: z.number().optional(),
-    quota: z.number().optional(),
+    reason: z.optional(z.enum(['storage_full', 'save_failed', 'database_closed', 'open_failed'])),
+    usage: z.optional(z.number()),
+    quota: z.optional(z.number()),
   }),
   /** A newer Parley took the database over in another tab: this tab's code is stale and must reload. */
   z.object({ type: z.literal('app-outdated') }),

@@ -1,20 +1,20 @@
-import { z } from 'zod';
+import * as z from './zod-mini';
 import { ToolAnnotations } from './blocks';
 
 /** How a tool call is let through: asked each time, run without asking, or not offered to the model. */
 export const ToolPermission = z.enum(['ask', 'allow', 'never']);
 export type ToolPermission = z.infer<typeof ToolPermission>;
 
-const recordId = z.string().min(1).max(100);
+const recordId = z.string().check(z.minLength(1), z.maxLength(100));
 
 /** An MCP server as the Settings form submits it. An absent token keeps the stored one while the URL's origin stays the same. */
 export const McpServerInput = z.object({
-  id: recordId.optional(),
-  name: z.string().trim().min(1).max(60),
-  url: z.string().trim().min(1).max(2000),
-  token: z.string().trim().max(4000).optional(),
+  id: z.optional(recordId),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(60)),
+  url: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
+  token: z.optional(z.string().check(z.trim(), z.maxLength(4000))),
   /** True removes the stored token (an empty `token` would be ambiguous with "keep it"). */
-  clearToken: z.boolean().optional(),
+  clearToken: z.optional(z.boolean()),
 });
 export type McpServerInput = z.infer<typeof McpServerInput>;
 
@@ -30,9 +30,9 @@ export const McpToolView = z.object({
   /** Model-facing name, `mcp__<server>__<tool>`; permissions are keyed by it. */
   name: z.string(),
   serverToolName: z.string(),
-  title: z.string().optional(),
+  title: z.optional(z.string()),
   description: z.string(),
-  annotations: ToolAnnotations.optional(),
+  annotations: z.optional(ToolAnnotations),
   permission: ToolPermission,
   inputSchema: z.record(z.string(), z.unknown()),
 });
@@ -46,7 +46,7 @@ export const McpServerView = z.object({
   tokenMasked: z.string(),
   status: z.enum(['disconnected', 'connecting', 'connected', 'error']),
   /** Set when status is 'error'; with 'connected', `invalid_tools` says which tools were left out. */
-  error: McpServerError.optional(),
+  error: z.optional(McpServerError),
   tools: z.array(McpToolView),
 });
 export type McpServerView = z.infer<typeof McpServerView>;

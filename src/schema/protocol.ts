@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod-mini';
 import { DeviceRef } from './sync/device';
 import { QuestionAnswer } from './forms/question';
 import { AnyRequestResolution } from './blocks';
@@ -18,9 +18,9 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 /** What an already-resolved request looked like when a second resolution arrived. */
 export const ResolvedOutcome = z.object({
   resolution: AnyRequestResolution,
-  answers: z.array(QuestionAnswer).optional(),
-  resolvedAt: z.number().optional(),
-  resolvedOn: DeviceRef.optional(),
+  answers: z.optional(z.array(QuestionAnswer)),
+  resolvedAt: z.optional(z.number()),
+  resolvedOn: z.optional(DeviceRef),
 });
 export type ResolvedOutcome = ResolvedOutcomeType;
 
@@ -39,14 +39,14 @@ export type ErrorParams = z.infer<typeof ErrorParams>;
 export const SerializedError = z.object({
   code: ErrorCode,
   message: z.string(),
-  reason: ErrorReason.optional(),
-  params: ErrorParams.optional(),
+  reason: z.optional(ErrorReason),
+  params: z.optional(ErrorParams),
   /** Which field of the command was wrong, for invalid_command and invalid_answer. */
-  field: z.string().optional(),
-  outcome: ResolvedOutcome.optional(),
-  repairs: z
-    .array(z.object({ conversationTitle: z.string(), code: z.enum(['waiting_without_question', 'question_not_waiting', 'extra_pending_question', 'tool_call_not_run']), count: z.number().optional() }))
-    .optional(),
+  field: z.optional(z.string()),
+  outcome: z.optional(ResolvedOutcome),
+  repairs: z.optional(
+    z.array(z.object({ conversationTitle: z.string(), code: z.enum(['waiting_without_question', 'question_not_waiting', 'extra_pending_question', 'tool_call_not_run']), count: z.optional(z.number()) })),
+  ),
 });
 export type SerializedError = SerializedErrorType;
 

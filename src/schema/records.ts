@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod-mini';
 import { Block, ErrorDetail } from './blocks';
 import { ExportedAttachment, MessageAttachments } from './attachments/attachments';
 import { PROVIDER_KIND_NAMES } from './provider-kinds';
@@ -7,7 +7,7 @@ import { PROVIDER_KIND_NAMES } from './provider-kinds';
 export const RunState = z.enum(['idle', 'running', 'awaiting_input', 'interrupted', 'waiting_network', 'error']);
 export type RunState = z.infer<typeof RunState>;
 
-export const RunError = z.object({ code: z.string(), message: z.string(), detail: ErrorDetail.optional() });
+export const RunError = z.object({ code: z.string(), message: z.string(), detail: z.optional(ErrorDetail) });
 export type RunError = z.infer<typeof RunError>;
 
 /**
@@ -19,9 +19,9 @@ export const INSTRUCTIONS_LIMIT = 20_000;
 
 export const Fork = z.object({
   /** The parent message's id; '' for the conversation's first message. */
-  parentId: z.string().max(200),
-  childIds: z.array(z.string().max(200)).min(2).max(1000),
-  selectedId: z.string().max(200),
+  parentId: z.string().check(z.maxLength(200)),
+  childIds: z.array(z.string().check(z.maxLength(200))).check(z.minLength(2), z.maxLength(1000)),
+  selectedId: z.string().check(z.maxLength(200)),
 });
 export type Fork = z.infer<typeof Fork>;
 
@@ -33,22 +33,22 @@ export const Conversation = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   runState: RunState,
-  runError: RunError.optional(),
+  runError: z.optional(RunError),
   /** Model profile this conversation talks to; absent means the default profile. */
-  profileId: z.string().optional(),
+  profileId: z.optional(z.string()),
   /** Model steps completed so far; the scripted model replies to call n with step n. */
-  completedSteps: z.number().int().min(0),
+  completedSteps: z.number().check(z.int(), z.gte(0)),
   /** The composer's unsent text, so a reload or a view switch never loses what the user typed. */
-  draft: z.string().max(100_000).optional(),
+  draft: z.optional(z.string().check(z.maxLength(100_000))),
   /** "Instructions for this conversation": they take the place of its profile's instructions. */
-  instructions: z.string().max(INSTRUCTIONS_LIMIT).optional(),
+  instructions: z.optional(z.string().check(z.maxLength(INSTRUCTIONS_LIMIT))),
   /** Where the conversation branches (core/branches.ts); absent while it is one line of messages. */
-  forks: z.array(Fork).max(10_000).optional(),
+  forks: z.optional(z.array(Fork).check(z.maxLength(10_000))),
   /**
    * Sync: titles given on another device at the same time as this one's, that lost (the device running the
    * conversation decides): kept here rather than dropped, oldest first. `device` is the id of the device that gave it.
    */
-  otherTitles: z.array(z.object({ title: z.string().max(1000), at: z.number(), device: z.string().max(100).optional() })).max(20).optional(),
+  otherTitles: z.optional(z.array(z.object({ title: z.string().check(z.maxLength(1000)), at: z.number(), device: z.optional(z.string().check(z.maxLength(100))) })).check(z.maxLength(20))),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -56,10 +56,10 @@ export const MessageStatus = z.enum(['complete', 'streaming', 'interrupted', 'st
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
 export const Usage = z.object({
-  inputTokens: z.number().optional(),
-  outputTokens: z.number().optional(),
+  inputTokens: z.optional(z.number()),
+  outputTokens: z.optional(z.number()),
   /** Generation speed, when the provider measures it (the in-browser model does). */
-  tokensPerSecond: z.number().optional(),
+  tokensPerSecond: z.optional(z.number()),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -67,32 +67,32 @@ export const Message = z.object({
   id: z.string(),
   conversationId: z.string(),
   /** Position on its path (0 for a first message): the versions of one message share it. */
-  seq: z.number().int().min(0),
+  seq: z.number().check(z.int(), z.gte(0)),
   /**
    * The message before it on its path; '' for a first message. Absent on messages stored before branches existed: their
    * parent is the message one position earlier that has no `parentId` either (they form one line).
    */
-  parentId: z.string().max(200).optional(),
+  parentId: z.optional(z.string().check(z.maxLength(200))),
   role: z.enum(['user', 'assistant']),
   blocks: z.array(Block),
   status: MessageStatus,
   createdAt: z.number(),
   updatedAt: z.number(),
-  usage: Usage.optional(),
+  usage: z.optional(Usage),
   /**
    * Set while the message holds a request for the user (a question, a tool call to approve, an elicitation): its id,
    * so every pending request is one index away (the inbox, the badge).
    */
-  pendingRequestId: z.string().optional(),
+  pendingRequestId: z.optional(z.string()),
   /** The same, as databases and exports before version 2 stored it (questions only). Read, never written. */
-  pendingQuestionId: z.string().optional(),
+  pendingQuestionId: z.optional(z.string()),
   /** Files sent with a user message (their bytes are in the `attachments` store); absent when none. */
-  attachments: MessageAttachments.optional(),
+  attachments: z.optional(MessageAttachments),
   /**
    * What Parley tells the user about how a reply was made, as codes and parameters the UI words (`tools_left_out`:
    * the tool definitions did not fit in the model's context of `tokens`); absent when none.
    */
-  notices: z.array(ErrorDetail).max(20).optional(),
+  notices: z.optional(z.array(ErrorDetail).check(z.maxLength(20))),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -106,29 +106,29 @@ export type ProviderKind = z.infer<typeof ProviderKind>;
 /** A saved model profile. `apiKey` never leaves this origin except to `baseUrl`. */
 export const Profile = z.object({
   id: z.string(),
-  name: z.string().min(1).max(80),
+  name: z.string().check(z.minLength(1), z.maxLength(80)),
   kind: ProviderKind,
-  baseUrl: z.string().max(2000).default(''),
-  apiKey: z.string().max(500).default(''),
-  model: z.string().max(200).default(''),
+  baseUrl: z._default(z.string().check(z.maxLength(2000)), ''),
+  apiKey: z._default(z.string().check(z.maxLength(500)), ''),
+  model: z._default(z.string().check(z.maxLength(200)), ''),
   /** The profile's instructions (the system prompt's own part); a conversation's own instructions override them. */
-  instructions: z.string().max(INSTRUCTIONS_LIMIT).optional(),
+  instructions: z.optional(z.string().check(z.maxLength(INSTRUCTIONS_LIMIT))),
   /** Sampling temperature; absent means the provider's default. */
-  temperature: z.number().min(0).max(2).optional(),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
   /** The most tokens one reply may have; absent means the provider's default. */
-  maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
+  maxOutputTokens: z.optional(z.number().check(z.int(), z.gte(1), z.lte(1_000_000))),
   /** Whether the model takes images; absent: yes, except the in-browser model (see profileAcceptsImages). */
-  acceptsImages: z.boolean().optional(),
+  acceptsImages: z.optional(z.boolean()),
   /**
    * Synced from another device that has a key for it, and none typed here yet: using it asks for the key in words.
    * Optional (absent on every profile made here): no migration.
    */
-  keyNeeded: z.boolean().optional(),
+  keyNeeded: z.optional(z.boolean()),
 });
 export type Profile = z.infer<typeof Profile>;
 
 /** What the UI sees of a profile: the key is masked. */
-export const ProfileView = Profile.omit({ apiKey: true }).extend({ apiKeyMasked: z.string() });
+export const ProfileView = z.extend(z.omit(Profile, { apiKey: true }), { apiKeyMasked: z.string() });
 export type ProfileView = z.infer<typeof ProfileView>;
 
 export { SCRIPTED_PROFILE_ID } from './limits';
@@ -137,9 +137,9 @@ export const Settings = z.object({
   /** The scripted model's script, as JSON text the user edits. */
   script: z.string(),
   defaultProfileId: z.string(),
-  locale: z.enum(['en', 'zh-CN']).optional(),
+  locale: z.optional(z.enum(['en', 'zh-CN'])),
   /** The Built-in demo's instructions (it is not a stored profile): `{{systemPrompt}}` shows them. */
-  demoInstructions: z.string().max(INSTRUCTIONS_LIMIT).optional(),
+  demoInstructions: z.optional(z.string().check(z.maxLength(INSTRUCTIONS_LIMIT))),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -149,9 +149,9 @@ export type Settings = z.infer<typeof Settings>;
  * tool permissions ("Always allow" is a setting of one browser), and the scripted model's script.
  */
 export const ExportedSettings = z.object({
-  script: z.string().max(1_000_000).optional(),
-  profiles: z.array(Profile.omit({ apiKey: true })).max(200).optional(),
-  mcpServers: z.array(z.object({ name: z.string().min(1).max(200), url: z.string().max(2000) })).max(200).optional(),
+  script: z.optional(z.string().check(z.maxLength(1_000_000))),
+  profiles: z.optional(z.array(z.omit(Profile, { apiKey: true })).check(z.maxLength(200))),
+  mcpServers: z.optional(z.array(z.object({ name: z.string().check(z.minLength(1), z.maxLength(200)), url: z.string().check(z.maxLength(2000)) })).check(z.maxLength(200))),
 });
 export type ExportedSettings = z.infer<typeof ExportedSettings>;
 
@@ -160,9 +160,9 @@ export const ConversationExport = z.object({
   version: z.literal(1),
   exportedAt: z.number(),
   conversations: z
-    .array(z.object({ conversation: Conversation, messages: z.array(Message), /** Absent when it has none. */ attachments: z.array(ExportedAttachment).max(100_000).optional() }))
-    .max(100_000),
+    .array(z.object({ conversation: Conversation, messages: z.array(Message), /** Absent when it has none. */ attachments: z.optional(z.array(ExportedAttachment).check(z.maxLength(100_000))) }))
+    .check(z.maxLength(100_000)),
   /** Absent in files from before settings were part of the backup. */
-  settings: ExportedSettings.optional(),
+  settings: z.optional(ExportedSettings),
 });
 export type ConversationExport = z.infer<typeof ConversationExport>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod-mini';
 
 /** Bounds of a script's pace; the defaults give a pleasant reading speed (about 160 characters a second). */
 const SCRIPT_PACE = {
@@ -7,15 +7,15 @@ const SCRIPT_PACE = {
 } as const;
 
 const ScriptToolCall = z.strictObject({
-  name: z.string().min(1),
+  name: z.string().check(z.minLength(1)),
   /** The tool's input, passed to the loop as is; the loop validates it like any model's tool call. */
-  args: z.record(z.string(), z.unknown()).default({}),
+  args: z._default(z.record(z.string(), z.unknown()), {}),
 });
 type ScriptToolCall = z.infer<typeof ScriptToolCall>;
 
 const ScriptUsage = z.strictObject({
-  inputTokens: z.number().int().min(0).optional(),
-  outputTokens: z.number().int().min(0).optional(),
+  inputTokens: z.optional(z.number().check(z.int(), z.gte(0))),
+  outputTokens: z.optional(z.number().check(z.int(), z.gte(0))),
 });
 type ScriptUsage = z.infer<typeof ScriptUsage>;
 
@@ -25,34 +25,33 @@ type ScriptUsage = z.infer<typeof ScriptUsage>;
  * are yielded after the text.
  */
 export const ScriptStep = z.strictObject({
-  reasoning: z.string().optional(),
-  text: z.string().optional(),
-  toolCalls: z.array(ScriptToolCall).optional(),
-  usage: ScriptUsage.optional(),
+  reasoning: z.optional(z.string()),
+  text: z.optional(z.string()),
+  toolCalls: z.optional(z.array(ScriptToolCall)),
+  usage: z.optional(ScriptUsage),
 });
 export type ScriptStep = z.infer<typeof ScriptStep>;
 
 const ScriptObject = z.strictObject({
   steps: z.array(ScriptStep),
-  chunkSize: z
-    .number()
-    .int()
-    .min(SCRIPT_PACE.chunkSize.min)
-    .max(SCRIPT_PACE.chunkSize.max)
-    .default(SCRIPT_PACE.chunkSize.default),
-  chunkDelayMs: z
-    .number()
-    .int()
-    .min(SCRIPT_PACE.chunkDelayMs.min)
-    .max(SCRIPT_PACE.chunkDelayMs.max)
-    .default(SCRIPT_PACE.chunkDelayMs.default),
+  chunkSize: z._default(
+    z.number().check(z.int(), z.gte(SCRIPT_PACE.chunkSize.min), z.lte(SCRIPT_PACE.chunkSize.max)),
+    SCRIPT_PACE.chunkSize.default,
+  ),
+  chunkDelayMs: z._default(
+    z.number().check(z.int(), z.gte(SCRIPT_PACE.chunkDelayMs.min), z.lte(SCRIPT_PACE.chunkDelayMs.max)),
+    SCRIPT_PACE.chunkDelayMs.default,
+  ),
 });
 
 /**
  * The scripted model's script (parsed JSON): either a bare array of steps or `{ steps, chunkSize?, chunkDelayMs? }`.
  * Step n is the reply to the conversation's n-th model call. Parsing always yields the object form with the pace filled in.
  */
-export const Script = z.preprocess((value) => (Array.isArray(value) ? { steps: value } : value), ScriptObject);
+export const Script = z.pipe(
+  z.transform((value: unknown) => (Array.isArray(value) ? { steps: value } : value)),
+  ScriptObject,
+);
 /** A script as a person writes it. */
 export type Script = z.input<typeof ScriptObject> | z.input<typeof ScriptStep>[];
 /** A validated script, normalized to the object form. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../../src/schema/zod-mini';
 import { failWrites, memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
 import { zodTool } from '../../src/core/tools/tools';
 import type { Model } from '../../src/core/run/model';
@@ -101,7 +101,7 @@ describe('from an answer to the next model request', () => {
       ...zodTool({
         name: 'mcp__files__write_file',
         description: 'Writes a file.',
-        input: z.object({ path: z.string() }).strict(),
+        input: z.strictObject({ path: z.string() }),
         async execute() {
           if (log) atTool = described(log);
           return { text: 'written' };

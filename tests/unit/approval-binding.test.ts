@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { z } from 'zod';
+import * as z from '../../src/schema/zod-mini';
 import { argumentsDigest, bindingFor, canonicalJson, sha256Hex } from '../../src/core/requests/approval-binding';
 import { resolveRequest, withRequest } from '../../src/core/requests/requests';
 import { approvalOf } from '../../src/core/requests/request-ids';
@@ -42,7 +42,7 @@ function spy(permission: ToolPermission, origin = ORIGIN) {
     ...zodTool({
       name: 'mcp__files__write_file',
       description: 'Writes a file.',
-      input: z.object({ path: z.string() }).strict(),
+      input: z.strictObject({ path: z.string() }),
       async execute(args) {
         runs.push(args);
         return { text: 'wrote' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../../src/schema/zod-mini';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { zodTool } from '../../src/core/tools/tools';
 import type { ElicitationResponse, Tool, ToolContext } from '../../src/core/tools/tool';
@@ -15,7 +15,7 @@ function askTool(behaviour: (args: { path: string }, context: ToolContext) => Pr
     ...zodTool({
       name: 'mcp__files__write_file',
       description: 'Writes a file.',
-      input: z.object({ path: z.string().min(1) }).strict(),
+      input: z.strictObject({ path: z.string().check(z.minLength(1)) }),
       async execute(args, context) {
         runs.push(args as { path: string });
         return { text: await behaviour(args as { path: string }, context) };

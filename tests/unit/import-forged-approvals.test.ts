@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { z } from 'zod';
+import * as z from '../../src/schema/zod-mini';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { argumentsDigest, bindingFor } from '../../src/core/requests/approval-binding';
 import { zodTool } from '../../src/core/tools/tools';
@@ -27,7 +27,7 @@ function echoTool(permission: ToolPermission) {
     ...zodTool({
       name: 'mcp__everything__echo',
       description: 'Echoes a message.',
-      input: z.object({ message: z.string() }).strict(),
+      input: z.strictObject({ message: z.string() }),
       async execute(args) {
         runs.push(args);
         return { text: `Echo: ${(args as { message: string }).message}` };

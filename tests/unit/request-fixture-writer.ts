@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../../src/schema/zod-mini';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { zodTool } from '../../src/core/tools/tools';
 import type { Tool } from '../../src/core/tools/tool';
@@ -16,7 +16,7 @@ import { openParleyDatabase } from '../../src/worker/store/database';
 const source = (serverName: string, toolName: string) => ({ kind: 'mcp' as const, serverId: serverName, serverName, toolName, origin: `http://${serverName}.test` });
 
 const writeFile: Tool = {
-  ...zodTool({ name: 'mcp__files__write_file', description: 'Writes a file.', input: z.object({ path: z.string().min(1) }).strict(), execute: async (args) => ({ text: `wrote ${(args as { path: string }).path}` }) }),
+  ...zodTool({ name: 'mcp__files__write_file', description: 'Writes a file.', input: z.strictObject({ path: z.string().check(z.minLength(1)) }), execute: async (args) => ({ text: `wrote ${(args as { path: string }).path}` }) }),
   permission: 'ask',
   source: { ...source('files', 'write_file'), annotations: { destructiveHint: true } },
 };
@@ -25,7 +25,7 @@ const askName: Tool = {
   ...zodTool({
     name: 'mcp__forms__ask_name',
     description: 'Asks who a file is for.',
-    input: z.object({}).strict(),
+    input: z.strictObject({}),
     async execute(_args, context) {
       const response = await context.elicit!({ message: 'Who is the file for?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } });
       return { text: `response ${JSON.stringify(response)}` };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { isPendingRequest, requestIdOf } from '../../src/core/requests/request-ids';
 import { openParleyDatabase } from '../../src/worker/store/database';
-import { z } from 'zod';
+import * as z from '../../src/schema/zod-mini';
 import { zodTool } from '../../src/core/tools/tools';
 import type { Tool } from '../../src/core/tools/tool';
 import type { Conversation, ConversationExport, Message } from '../../src/schema/records';
@@ -105,7 +105,7 @@ describe('a database written by the build before one request shape', () => {
   it('lets the pending approval be Allowed: its call runs exactly once, bound to what was approved', async () => {
     const runs: unknown[] = [];
     const tool: Tool = {
-      ...zodTool({ name: 'mcp__files__write_file', description: 'Writes a file.', input: z.object({ path: z.string().min(1) }).strict(), execute: async (args) => (runs.push(args), { text: 'wrote it' }) }),
+      ...zodTool({ name: 'mcp__files__write_file', description: 'Writes a file.', input: z.strictObject({ path: z.string().check(z.minLength(1)) }), execute: async (args) => (runs.push(args), { text: 'wrote it' }) }),
       permission: 'ask',
       source: { kind: 'mcp', serverId: 'files', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
     };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../src/schema/zod-mini';
 import { script, waitForRunState, type TabOptions } from './host-harness';
 import { simulatedDevices } from './sync-simulation';
 import { zodTool } from '../../src/core/tools/tools';
@@ -19,7 +19,7 @@ export function countingTool({ hold = false } = {}) {
     ...zodTool({
       name: 'mcp__files__write_file',
       description: 'Writes a file.',
-      input: z.object({ path: z.string().min(1) }).strict(),
+      input: z.strictObject({ path: z.string().check(z.minLength(1)) }),
       async execute(args) {
         runs.push((args as { path: string }).path);
         if (state.hold) await new Promise(() => undefined);

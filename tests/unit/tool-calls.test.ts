@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../../src/schema/zod-mini';
 import { AFTER_QUESTION_TEXT, beginCall, processToolCalls, queuedCall, type CallPorts, type ReceivedToolCall } from '../../src/core/tools/tool-calls';
 import { bindingFor } from '../../src/core/requests/approval-binding';
 import { BUILT_IN_TOOLS, QUESTION_TOOL, zodTool } from '../../src/core/tools/tools';
@@ -16,7 +16,7 @@ function spyTool(name: string, behaviour: (input: { value?: string }, signal: Ab
     ...zodTool({
       name,
       description: `Spy tool ${name}`,
-      input: z.object({ value: z.string().optional() }),
+      input: z.object({ value: z.optional(z.string()) }),
       async execute(input, context): Promise<ToolOutput> {
         executions.push(input);
         return { text: await behaviour(input as { value?: string }, context.signal) };

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { QuestionToolInput, QUESTION_LIMITS } from '../../schema/forms/question';
 import type { QuestionRequest } from '../../schema/blocks';
 import type { HistoryExchange } from '../run/model';
@@ -13,13 +12,6 @@ Use it when a choice is genuinely the user's to make and guessing would waste th
 Do not use it for things you can find out or reasonably assume, to ask permission for routine steps, or to confirm what the user already said. Do not add an "Other" option: the form always offers a free-text answer unless custom is false.
 
 Rules: each question has a short header (a chip label of at most ${QUESTION_LIMITS.header} characters), the question text (at most ${QUESTION_LIMITS.question} characters), and up to ${QUESTION_LIMITS.options} options with unique labels (at most ${QUESTION_LIMITS.label} characters, optional description of at most ${QUESTION_LIMITS.description}). Set multiple: true when several options may be chosen. This tool must be the only or the last tool call of your turn. The user may answer in the form, reply in chat instead, or dismiss the questions; you will be told which.`;
-
-/** The question tool's JSON schema, from the same zod schema the worker validates with. */
-export function questionInputSchema(): Record<string, unknown> {
-  const inputSchema = z.toJSONSchema(QuestionToolInput, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete inputSchema.$schema;
-  return inputSchema;
-}
 
 export type QuestionInputResult = { ok: true; value: QuestionToolInput } | { ok: false; error: string };
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../schema/zod-mini';
 import type { ApprovalRequest, Block, ElicitationRequest, QuestionRequest, ToolCallBlock } from '../../schema/blocks';
 import type { DeviceRef } from '../../schema/sync/device';
 import type { Message, RunState } from '../../schema/records';
@@ -71,7 +71,7 @@ export interface RequestResolver<R extends RequestBlock> {
 
 const ALREADY_DECIDED = 'This was already decided, possibly in another tab.';
 
-const QuestionParams = z.object({ answers: z.array(QuestionAnswer).min(1).max(4) });
+const QuestionParams = z.object({ answers: z.array(QuestionAnswer).check(z.minLength(1), z.maxLength(4)) });
 
 const QUESTION: RequestResolver<QuestionRequest> = {
   resolve(request, _call, resolution, { now }) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod-mini';
 import { MAX_IMAGE_BYTES } from '../limits';
 
 // Sync of a file's bytes (README, "Sync between your devices"): each file travels as chunk documents, each sealed on
@@ -11,16 +11,16 @@ import { MAX_IMAGE_BYTES } from '../limits';
 export const AttachmentChunkHeader = z.object({
   /** The format of this header and of the bytes after it. */
   v: z.literal(1),
-  attachmentId: z.string().min(1).max(100),
-  conversationId: z.string().min(1).max(100),
-  messageId: z.string().min(1).max(200),
-  mimeType: z.string().min(1).max(200),
+  attachmentId: z.string().check(z.minLength(1), z.maxLength(100)),
+  conversationId: z.string().check(z.minLength(1), z.maxLength(100)),
+  messageId: z.string().check(z.minLength(1), z.maxLength(200)),
+  mimeType: z.string().check(z.minLength(1), z.maxLength(200)),
   /** The whole file's size, in bytes. */
-  size: z.number().int().min(0).max(MAX_IMAGE_BYTES),
+  size: z.number().check(z.int(), z.gte(0), z.lte(MAX_IMAGE_BYTES)),
   /** How many chunks make the file, and which one this is (from 0). */
-  count: z.number().int().min(1).max(1000),
-  index: z.number().int().min(0).max(999),
+  count: z.number().check(z.int(), z.gte(1), z.lte(1000)),
+  index: z.number().check(z.int(), z.gte(0), z.lte(999)),
   /** SHA-256 of the whole file, hex: the file put together is checked against it before it is stored. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
 });
 export type AttachmentChunkHeader = z.infer<typeof AttachmentChunkHeader>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod-mini';
 import { DeviceRef } from './device';
 import { Conversation, Message } from '../records';
 
@@ -12,13 +12,13 @@ export { DeviceRef };
  * ("Continue on this device"), which is a `PUT` with the current `_rev` on the server: one device wins, never two.
  */
 export const Runner = z.object({
-  conversationId: z.string().min(1).max(100),
+  conversationId: z.string().check(z.minLength(1), z.maxLength(100)),
   device: DeviceRef,
-  epoch: z.number().int().min(0),
+  epoch: z.number().check(z.int(), z.gte(0)),
   since: z.number(),
   /** The conversation's title on the device that took it over, as it took it over: a title other than it, written by the
    * device that ran it before, was given there meanwhile (a rename on two devices at once) and is kept, not dropped. */
-  seenTitle: z.string().max(1000).optional(),
+  seenTitle: z.optional(z.string().check(z.maxLength(1000))),
 });
 export type Runner = z.infer<typeof Runner>;
 
@@ -29,16 +29,16 @@ export type Runner = z.infer<typeof Runner>;
 const ProposalActionV1 = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('resolve'),
-    messageId: z.string().min(1).max(100),
-    requestId: z.string().min(1).max(100),
+    messageId: z.string().check(z.minLength(1), z.maxLength(100)),
+    requestId: z.string().check(z.minLength(1), z.maxLength(100)),
     approved: z.boolean(),
-    params: z.unknown().optional(),
-    reason: z.string().max(2000).optional(),
-    cancel: z.boolean().optional(),
-    argsHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
-    request: z.object({ kind: z.enum(['question', 'permission', 'rerun', 'elicitation']), requestedAt: z.number().optional() }).optional(),
+    params: z.optional(z.unknown()),
+    reason: z.optional(z.string().check(z.maxLength(2000))),
+    cancel: z.optional(z.boolean()),
+    argsHash: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+    request: z.optional(z.object({ kind: z.enum(['question', 'permission', 'rerun', 'elicitation']), requestedAt: z.optional(z.number()) })),
   }),
-  z.object({ type: z.literal('message'), messageId: z.string().min(1).max(100), text: z.string().min(1).max(100_000) }),
+  z.object({ type: z.literal('message'), messageId: z.string().check(z.minLength(1), z.maxLength(100)), text: z.string().check(z.minLength(1), z.maxLength(100_000)) }),
   z.object({ type: z.literal('stop') }),
 ]);
 type ProposalActionV1 = z.infer<typeof ProposalActionV1>;
@@ -48,7 +48,7 @@ type ProposalActionV1 = z.infer<typeof ProposalActionV1>;
  * (schema/commands.ts), exactly as its caller sent it plus what that device pinned. The runner validates it against the
  * command's own declaration and runs the same handler, through the same compare-and-set.
  */
-export const ProposedCommand = z.looseObject({ type: z.string().min(1).max(100) });
+export const ProposedCommand = z.looseObject({ type: z.string().check(z.minLength(1), z.maxLength(100)) });
 export type ProposedCommand = z.infer<typeof ProposedCommand>;
 
 /** The command an older build's proposal action meant. */
@@ -68,34 +68,37 @@ function proposalCommandOf(conversationId: string, action: ProposalActionV1): Pr
 
 const ProposalFields = z.object({
   /** Deterministic: one per command (as pinned) and device, so a device proposes a thing only once. */
-  id: z.string().min(1).max(300),
-  conversationId: z.string().min(1).max(100),
+  id: z.string().check(z.minLength(1), z.maxLength(300)),
+  conversationId: z.string().check(z.minLength(1), z.maxLength(100)),
   from: DeviceRef,
-  command: ProposedCommand.optional(),
+  command: z.optional(ProposedCommand),
   /** Written by the build before commands were proposed as themselves; read as `command` (see proposalCommandOf). */
-  action: ProposalActionV1.optional(),
+  action: z.optional(ProposalActionV1),
   createdAt: z.number(),
   /**
    * 128 random bits, sealed with the rest: the runner keeps every nonce it has applied in its own database, so a proposal
    * is applied at most once even when the server writes an old revision back. Proposals without one are refused.
    */
-  nonce: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+  nonce: z.optional(z.string().check(z.regex(/^[0-9a-f]{32}$/))),
   /** Set by the runner once it has tried it: applied, or refused (already decided elsewhere, invalid). */
-  outcome: z.object({ status: z.enum(['applied', 'refused']), reason: z.string().max(100).optional(), at: z.number(), by: DeviceRef }).optional(),
+  outcome: z.optional(z.object({ status: z.enum(['applied', 'refused']), reason: z.optional(z.string().check(z.maxLength(100))), at: z.number(), by: DeviceRef })),
 });
 
 /** A proposal as read: always a `command` (an older build's `action` upgraded), never both. */
-export const Proposal = ProposalFields.refine((proposal) => (proposal.command === undefined) !== (proposal.action === undefined), { message: 'a proposal holds a command' }).transform(({ action, ...proposal }) => ({
-  ...proposal,
-  command: proposal.command ?? proposalCommandOf(proposal.conversationId, action!),
-}));
+export const Proposal = z.pipe(
+  ProposalFields.check(z.refine((proposal) => (proposal.command === undefined) !== (proposal.action === undefined), { message: 'a proposal holds a command' })),
+  z.transform(({ action, ...proposal }: z.output<typeof ProposalFields>) => ({
+    ...proposal,
+    command: proposal.command ?? proposalCommandOf(proposal.conversationId, action!),
+  })),
+);
 export type Proposal = z.output<typeof Proposal>;
 
 /** The plaintext of one synced document. `writer` and `epoch` say who wrote it under which runner epoch. */
 export const SyncPayload = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('conversation'), conversation: Conversation, writer: z.string().max(100), epoch: z.number().int().min(0) }),
-  z.object({ kind: z.literal('conversation-deleted'), conversationId: z.string().min(1).max(100), writer: z.string().max(100), at: z.number() }),
-  z.object({ kind: z.literal('message'), message: Message, writer: z.string().max(100), epoch: z.number().int().min(0) }),
+  z.object({ kind: z.literal('conversation'), conversation: Conversation, writer: z.string().check(z.maxLength(100)), epoch: z.number().check(z.int(), z.gte(0)) }),
+  z.object({ kind: z.literal('conversation-deleted'), conversationId: z.string().check(z.minLength(1), z.maxLength(100)), writer: z.string().check(z.maxLength(100)), at: z.number() }),
+  z.object({ kind: z.literal('message'), message: Message, writer: z.string().check(z.maxLength(100)), epoch: z.number().check(z.int(), z.gte(0)) }),
   z.object({ kind: z.literal('runner'), runner: Runner }),
   z.object({ kind: z.literal('proposal'), proposal: Proposal }),
 ]);
@@ -107,9 +110,9 @@ export type SyncPayload = z.infer<typeof SyncPayload>;
  * record, or a decision applied before), or a record under another record's id.
  */
 export const SyncRefusals = z.object({
-  unreadable: z.number().int().min(0),
-  replayed: z.number().int().min(0),
-  misplaced: z.number().int().min(0),
+  unreadable: z.number().check(z.int(), z.gte(0)),
+  replayed: z.number().check(z.int(), z.gte(0)),
+  misplaced: z.number().check(z.int(), z.gte(0)),
   /** When the last one was refused. */
   lastAt: z.number(),
 });
@@ -118,23 +121,23 @@ export type SyncRefusals = z.infer<typeof SyncRefusals>;
 /** What Settings → Sync shows; `reason` is worded by the UI. Never carries the password or the passphrase. */
 export const SyncStatus = z.object({
   state: z.enum(['off', 'starting', 'syncing', 'synced', 'offline', 'error']),
-  reason: z.enum(['wrong_passphrase', 'unauthorized', 'unreachable', 'not_a_database', 'key_missing', 'server_full', 'server_error', 'no_crypto', 'key_replaced', 'database_missing']).optional(),
+  reason: z.optional(z.enum(['wrong_passphrase', 'unauthorized', 'unreachable', 'not_a_database', 'key_missing', 'server_full', 'server_error', 'no_crypto', 'key_replaced', 'database_missing'])),
   /** Documents moved in the current replication round, and how many it has to move, when known. */
-  progress: z.object({ done: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
-  url: z.string().max(2000).optional(),
-  username: z.string().max(200).optional(),
+  progress: z.optional(z.object({ done: z.number().check(z.int(), z.gte(0)), total: z.number().check(z.int(), z.gte(0)) })),
+  url: z.optional(z.string().check(z.maxLength(2000))),
+  username: z.optional(z.string().check(z.maxLength(200))),
   device: DeviceRef,
   /** When the last replication round ended with nothing left to move. */
-  lastSyncedAt: z.number().optional(),
+  lastSyncedAt: z.optional(z.number()),
   /** Present while anything from the server was refused (until the user clears the warning). */
-  refused: SyncRefusals.optional(),
+  refused: z.optional(SyncRefusals),
   /**
    * The server's key document is gone, or is not the one this device joined with (never replaced silently); or
    * `restored`: the server had lost its data and this device set it up again with its key (and uploads what it holds).
    */
-  keyDocument: z.enum(['missing', 'replaced', 'restored']).optional(),
+  keyDocument: z.optional(z.enum(['missing', 'replaced', 'restored'])),
   /** While off: "Turn off sync" kept this device's mirror for a later "Turn on sync" (it can still be deleted). */
-  mirrorKept: z.boolean().optional(),
+  mirrorKept: z.optional(z.boolean()),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 

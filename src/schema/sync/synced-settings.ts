@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod-mini';
 import { Profile } from '../records';
 
 // Settings that follow the user between devices (docs/architecture.md, "Settings that sync"). Each kind is what of a
@@ -6,14 +6,14 @@ import { Profile } from '../records';
 // shape is what a device DECRYPTS from the server: validated like any untrusted input.
 
 /** A model profile as it travels: everything but its key, and whether the device that wrote it had one. */
-export const SyncedProfile = Profile.omit({ id: true, apiKey: true, keyNeeded: true }).extend({
+export const SyncedProfile = z.extend(z.omit(Profile, { id: true, apiKey: true, keyNeeded: true }), {
   /** The profile has a key on a device that wrote it: a device without one asks for it on first use. */
   keyed: z.boolean(),
 });
 export type SyncedProfile = z.infer<typeof SyncedProfile>;
 
 /** An MCP server as it travels: its name and URL. Never its token, never its tools' permissions. */
-const SyncedMcpServer = z.object({ name: z.string().trim().min(1).max(60), url: z.string().max(2000) });
+const SyncedMcpServer = z.object({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(60)), url: z.string().check(z.maxLength(2000)) });
 type SyncedMcpServer = z.infer<typeof SyncedMcpServer>;
 
 /** Every kind of setting that syncs, and what one item of it holds. A new synced setting is one line here. */
@@ -30,10 +30,10 @@ export type SyncedSettingValue<K extends SyncedSettingKind> = z.infer<(typeof SY
  * so a device that was offline cannot bring the item back with its older copy.
  */
 export const SettingRecord = z.object({
-  kind: z.string().min(1).max(50),
-  id: z.string().min(1).max(100),
-  clock: z.number().int().min(1),
-  writer: z.string().min(1).max(100),
-  value: z.unknown().optional(),
+  kind: z.string().check(z.minLength(1), z.maxLength(50)),
+  id: z.string().check(z.minLength(1), z.maxLength(100)),
+  clock: z.number().check(z.int(), z.gte(1)),
+  writer: z.string().check(z.minLength(1), z.maxLength(100)),
+  value: z.optional(z.unknown()),
 });
 export type SettingRecord = z.infer<typeof SettingRecord>;

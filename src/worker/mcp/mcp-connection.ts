@@ -8,7 +8,7 @@ import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/s
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { CallToolResultSchema, ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { z } from 'zod';
+import * as z from '../../schema/zod-mini';
 import { findSchemaProblems } from '../../core/requests/json-schema-form';
 import type { ElicitationRequest, ElicitationResponse } from '../../core/tools/tool';
 import type { ToolProgress } from '../../schema/events';
@@ -73,7 +73,7 @@ const CONNECT_TIMEOUT_MS = 15_000;
 const CALL_TIMEOUT_MS = 5 * 60_000;
 const MAX_TOOL_PAGES = 20;
 
-const LaxToolList = z.object({ tools: z.array(z.looseObject({ name: z.unknown() })), nextCursor: z.string().optional() }).loose();
+const LaxToolList = z.looseObject({ tools: z.array(z.looseObject({ name: z.unknown() })), nextCursor: z.optional(z.string()) });
 
 /** Interprets output schemas without code generation (the SDK's default, Ajv, compiles with `new Function`). */
 const noEvalValidator: jsonSchemaValidator = {
