@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from 'pouchdb-browser';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
-import { mirrorOver, type PouchMirror } from '../../src/worker/sync/mirror/pouch-database-mirror';
-import { startCouchServer, type CouchServer } from '../server/couch-server';
+import { mirrorOver } from '../../src/worker/sync/mirror/pouch-database-mirror';
+import { couchForMirrors } from './couch-for-mirrors';
 
 // What a synced round costs the device's IndexedDB beyond its own records: every batch the replication moves either
 // way, and the position the engine keeps after each. Counted here as PouchDB's reads and writes of the mirror (over its
@@ -38,15 +38,7 @@ function counted(local: Database<EncryptedDocument>) {
 }
 
 describe('the mirror’s own IndexedDB transactions (sync)', { timeout: 60_000 }, () => {
-  let couch: CouchServer;
-  const mirrors: PouchMirror[] = [];
-  beforeAll(async () => {
-    couch = await startCouchServer();
-  });
-  afterAll(async () => {
-    await Promise.all(mirrors.map((mirror) => mirror.close().catch(() => undefined)));
-    await couch?.stop();
-  });
+  const server = couchForMirrors();
 
   it('answers which revisions it lacks with one read for what it holds, reading revision trees only for the rest', async () => {
     const local = memory();
@@ -73,17 +65,17 @@ describe('the mirror’s own IndexedDB transactions (sync)', { timeout: 60_000 }
   });
 
   it('keeps the replication’s checkpoints on the server only: a batch either way writes none into the mirror', async () => {
-    const url = await couch.createDatabase();
+    const url = await server.couch.createDatabase();
     const local = memory();
-    const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: couch.username, password: couch.password } });
+    const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: server.couch.username, password: server.couch.password } });
     const mirror = mirrorOver(local, remote, { countAfterMs: 0 });
-    mirrors.push(mirror);
+    server.mirrors.push(mirror);
     const counts = counted(local);
     mirror.replicate(() => undefined);
     // One document pushed from here, one pulled from the server (another device's).
     await mirror.putMany([sealed('mine')]);
     await remote.bulkDocs([sealed('theirs')]);
-    await expect.poll(async () => (await mirror.get('theirs')) !== undefined && (await couch.allDocuments(url)).some((document) => document._id === 'mine'), WAIT).toBe(true);
+    await expect.poll(async () => (await mirror.get('theirs')) !== undefined && (await server.couch.allDocuments(url)).some((document) => document._id === 'mine'), WAIT).toBe(true);
     // The pull's batch is written (and checkpointed) before the next one starts; this last write comes after both.
     await remote.bulkDocs([sealed('later')]);
     await expect.poll(() => mirror.get('later'), WAIT).toBeDefined();

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from 'pouchdb-browser';
 import { memoryLocks, openTab, uniqueDatabaseName, type TestTab } from './host-harness';
 import { LAPTOP, PHONE, testKeys } from './sync-simulation';
@@ -9,7 +9,7 @@ import { rekeyMirror } from '../../src/worker/sync/mirror/rekey-mirror';
 import { documentId, newKeyDocument, type SyncKeys } from '../../src/worker/sync/documents/sync-crypto';
 import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
 import type { Message } from '../../src/schema/records';
-import { startCouchServer, type CouchServer } from '../server/couch-server';
+import { couchForMirrors } from './couch-for-mirrors';
 
 // README, "Sync between your devices": a server set up again under another key by a new device, and two old devices
 // that join it, each sealing again everything its mirror holds — its own conversations and its copies of the other's.
@@ -24,24 +24,15 @@ const TABLET = { id: 'device-tablet', name: 'Tablet' };
 const WAIT = { timeout: 30_000, interval: 100 };
 
 describe('two old devices joining a server set up again under another key (sync, pouchdb-server)', { timeout: 120_000 }, () => {
-  let couch: CouchServer;
-  const mirrors: PouchMirror[] = [];
-  beforeAll(async () => {
-    couch = await startCouchServer();
-  });
-  afterAll(async () => {
-    // Their live replications end before the server does.
-    await Promise.all(mirrors.map((mirror) => mirror.close().catch(() => undefined)));
-    await couch?.stop();
-  });
+  const server = couchForMirrors();
 
   /** A device's mirror of `url`: an in-memory PouchDB, replicating live with it unless `live` is false. */
   function mirrorOf(url: string, { live = true } = {}): PouchMirror {
     const local = new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`, { adapter: 'memory', auto_compaction: true });
-    const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: couch.username, password: couch.password } });
+    const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: server.couch.username, password: server.couch.password } });
     const mirror = mirrorOver(local, remote, { countAfterMs: 0 });
     if (live) mirror.replicate(() => undefined);
-    mirrors.push(mirror);
+    server.mirrors.push(mirror);
     return mirror;
   }
 
@@ -65,7 +56,7 @@ describe('two old devices joining a server set up again under another key (sync,
   };
 
   it('every device ends with every conversation, under the title its runner gave it last', async () => {
-    const oldUrl = await couch.createDatabase();
+    const oldUrl = await server.couch.createDatabase();
     const oldKeys = await testKeys();
     const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     const phone = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
@@ -84,7 +75,7 @@ describe('two old devices joining a server set up again under another key (sync,
     await laptopEngine.flush();
 
     // The server loses everything; a tablet sets it up again with the same passphrase under another salt, and writes.
-    const newUrl = await couch.createDatabase();
+    const newUrl = await server.couch.createDatabase();
     const newKeys = (await newKeyDocument('correct horse battery staple', 100_000)).keys;
     const tablet = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     await tablet.host.sync.attach(mirrorOf(newUrl), newKeys, TABLET);
@@ -105,8 +96,8 @@ describe('two old devices joining a server set up again under another key (sync,
   it('the copy its writer seals again wins over an older one another device seals again, whatever the revision ids', async () => {
     const oldKeys = await testKeys();
     const newKeys = (await newKeyDocument('correct horse battery staple', 100_000)).keys;
-    const newUrl = await couch.createDatabase();
-    // The phone's reply, twenty times: the laptop mirrors it as it was while it streamed, the phone as it ended.
+    const newUrl = await server.couch.createDatabase();
+    // The phone's reply, twenty times: the laptop server.mirrors it as it was while it streamed, the phone as it ended.
     const reply = (seq: number, text: string, updatedAt: number): Message => ({ id: `reply-${seq}`, conversationId: 'porto', seq, role: 'assistant', blocks: [{ type: 'text', text }], status: updatedAt === 1 ? 'streaming' : 'complete', createdAt: 0, updatedAt });
     // Each old mirror as it was left (never replicated here), holding the reply as that device last received it.
     const holding = async (text: string, updatedAt: number) => {
@@ -122,7 +113,7 @@ describe('two old devices joining a server set up again under another key (sync,
     await Promise.all([laptopNew.uploadAll(), phoneNew.uploadAll()]);
 
     // Both copies of each reply are on the server; the one CouchDB shows (and replicates as the winner) is the phone's.
-    const onServer = (await couch.allDocuments(newUrl)) as unknown as Array<EncryptedDocument & { _conflicts?: string[] }>;
+    const onServer = (await server.couch.allDocuments(newUrl)) as unknown as Array<EncryptedDocument & { _conflicts?: string[] }>;
     expect(onServer).toHaveLength(20);
     expect(onServer.every((document) => document._conflicts?.length === 1)).toBe(true);
     const opened = new SealedDocuments(phoneNew, newKeys);

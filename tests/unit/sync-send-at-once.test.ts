@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from 'pouchdb-browser';
 import { LAPTOP, PHONE, testKeys } from './sync-simulation';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
@@ -7,7 +7,7 @@ import { mirrorOver, type PouchMirror } from '../../src/worker/sync/mirror/pouch
 import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
 import { documentId } from '../../src/worker/sync/documents/sync-crypto';
 import type { Proposal } from '../../src/schema/sync/sync';
-import { startCouchServer, type CouchServer } from '../server/couch-server';
+import { couchForMirrors } from './couch-for-mirrors';
 
 // docs/architecture.md, "Sync": a proposal (an answer, an Allow, a Deny) and its outcome go to the server as soon as
 // they are in the mirror, not when the live replication gets round to them (it noticed the write, asked the server
@@ -25,20 +25,12 @@ const WAIT = { timeout: 30_000, interval: 50 };
 type Call = { method: 'revsDiff' | 'bulkDocs'; revisions: string[] };
 
 describe('a proposal and its outcome are sent to the server at once (sync, pouchdb-server)', { timeout: 60_000 }, () => {
-  let couch: CouchServer;
-  const mirrors: PouchMirror[] = [];
-  beforeAll(async () => {
-    couch = await startCouchServer();
-  });
-  afterAll(async () => {
-    await Promise.all(mirrors.map((mirror) => mirror.close().catch(() => undefined)));
-    await couch?.stop();
-  });
+  const server = couchForMirrors();
 
   /** A device's mirror of `url`, replicating live, and every revs_diff and bulk_docs it sends the server. */
   async function replicatingMirror(url: string): Promise<{ mirror: PouchMirror; calls: Call[] }> {
     const local = new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`, { adapter: 'memory', auto_compaction: true });
-    const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: couch.username, password: couch.password } });
+    const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: server.couch.username, password: server.couch.password } });
     const calls: Call[] = [];
     const revsDiff = (remote as unknown as { revsDiff: (diff: Record<string, string[]>, ...rest: unknown[]) => Promise<unknown> }).revsDiff.bind(remote);
     Object.assign(remote, {
@@ -58,7 +50,7 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     let synced!: () => void;
     const caughtUp = new Promise<void>((resolve) => (synced = resolve));
     mirror.replicate((state) => state.state === 'synced' && synced());
-    mirrors.push(mirror);
+    server.mirrors.push(mirror);
     await caughtUp;
     return { mirror, calls };
   }
@@ -67,14 +59,14 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
   const firstAbout = (calls: Call[], id: string, rev: string | undefined) => calls.find((call) => call.revisions.includes(`${id}@${rev}`))?.method;
 
   it('reaches the server in a write of its own, before the replication asks about it, with the revision the mirror holds', async () => {
-    const url = await couch.createDatabase();
+    const url = await server.couch.createDatabase();
     const keys = await testKeys();
     const phone = await replicatingMirror(url);
     const laptop = await replicatingMirror(url);
     const id = await documentId(keys, 'proposal', 'conversation-1', 'answer', PHONE.id);
     const proposal: Proposal = { id, conversationId: 'conversation-1', from: PHONE, command: { type: 'run.stop', conversationId: 'conversation-1' }, createdAt: 1, nonce: '0'.repeat(32) };
     await new SealedDocuments(phone.mirror, keys).write(id, { kind: 'proposal', proposal });
-    const onServer = async () => (await couch.allDocuments(url)).find((document) => document._id === id) as (EncryptedDocument & { _conflicts?: string[] }) | undefined;
+    const onServer = async () => (await server.couch.allDocuments(url)).find((document) => document._id === id) as (EncryptedDocument & { _conflicts?: string[] }) | undefined;
     await expect.poll(onServer, WAIT).toBeDefined();
     const first = (await phone.mirror.get(id))?._rev;
     expect((await onServer())?._rev).toBe(first);
