@@ -27,13 +27,7 @@ export function createServiceWorkerPrompt(): ServiceWorkerPrompt {
           console.error('Parley: service worker registration failed', error);
         },
         onRegisteredSW(_url, registration) {
-          // An update the browser found before this registration listened for one (its own check as the page loaded,
-          // on a returning visit) is installing now: it is a new version waiting like any other once installed.
-          const installing = registration?.installing;
-          if (!installing || !navigator.serviceWorker.controller) return;
-          installing.addEventListener('statechange', () => {
-            if (installing.state === 'installed') setNeedRefresh(true);
-          });
+          if (registration) watchForUpdates(registration, () => setNeedRefresh(true));
         },
       }),
     ),
@@ -64,6 +58,24 @@ export function createServiceWorkerPrompt(): ServiceWorkerPrompt {
     later: () => setNeedRefresh(false),
     dismissOfflineNote: () => setOfflineReady(false),
   };
+}
+
+/**
+ * Calls `ready` when a new version has installed and waits while this page runs the old one. workbox-window tells of
+ * most, but not of an update the browser found before it listened (its own check as a returning visit loads), and it
+ * tells of one it takes for another page's (found long after it registered, or a second one) only by its own timing:
+ * on a loaded machine the banner never came. Watched here as well, from the registration itself.
+ */
+function watchForUpdates(registration: ServiceWorkerRegistration, ready: () => void): void {
+  const watch = (worker: ServiceWorker | null) => {
+    // Not controlled yet: the first install, which the offline note tells of.
+    if (!worker || !navigator.serviceWorker.controller) return;
+    if (worker.state === 'installed') return ready();
+    worker.addEventListener('statechange', () => worker.state === 'installed' && ready());
+  };
+  watch(registration.waiting);
+  watch(registration.installing);
+  registration.addEventListener('updatefound', () => watch(registration.installing));
 }
 
 /** "A new version is ready" with "Reload to update": the new version waits until the user agrees. */
