@@ -138,10 +138,7 @@ export function createHost(environment: HostEnvironment): Host {
     requestPeerStop: environment.requestPeerStop,
     emit,
     testConnection: environment.testConnection,
-    requestChecks: async () => {
-      const tools = await getTools();
-      return { ...requestChecks(tools), tools };
-    },
+    requestChecks: async () => requestChecks(await getTools()),
     now: environment.now,
     mcp,
     search,
@@ -289,8 +286,9 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
 }
 
 /** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
-function requestChecks(tools: readonly Tool[]): Omit<ResolveContext, 'now'> {
+function requestChecks(tools: readonly Tool[]): Omit<ResolveContext, 'now'> & { tools: readonly Tool[] } {
   return {
+    tools,
     checkArgs: (block, params) => {
       const tool = tools.find((candidate) => candidate.name === block.toolName);
       if (!tool) return { ok: false, error: `The tool "${block.toolName}" is no longer available (its server may be disconnected), so it cannot run with edited arguments. Deny it, or reconnect the server.` };
@@ -299,5 +297,4 @@ function requestChecks(tools: readonly Tool[]): Omit<ResolveContext, 'now'> {
     checkContent: (request, content) => checkElicitationContent(request.payload.requestedSchema, content),
   };
 }
-
 export { abortableSleep } from './runs/abortable-sleep';

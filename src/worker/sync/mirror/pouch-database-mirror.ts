@@ -3,6 +3,7 @@
 import type { Database, PouchError } from 'pouchdb-browser';
 import { getDocuments, putDocuments, revisionsHeldFirst } from './bulk-documents';
 import { sendAtOnce, type Written } from './send-at-once';
+import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
 
@@ -119,64 +120,6 @@ type Tracker = ReturnType<typeof appliedTracker>;
 /** A running two-way replication and the progress it reports; cancelled together. */
 interface Replication {
   cancel(): void;
-}
-
-async function getDocument(database: Database<EncryptedDocument>, id: string): Promise<EncryptedDocument | undefined> {
-  try {
-    const document = (await database.get(id)) as EncryptedDocument;
-    return document._deleted ? undefined : document;
-  } catch (error) {
-    if ((error as { status?: number }).status === 404) return undefined;
-    throw error;
-  }
-}
-
-/** Writes a document of this device's own; a revision that arrived from the server meanwhile is written over. */
-async function putOwn(local: Database<EncryptedDocument>, document: EncryptedDocument): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await local.put(document);
-      return;
-    } catch (error) {
-      // This device is the author of what it writes, so it writes over what arrived.
-      if ((error as { status?: number }).status !== 409 || attempt >= 3) throw error;
-      const current = await getDocument(local, document._id);
-      document = { ...document, ...(current?._rev ? { _rev: current._rev } : {}) };
-      if (!current) delete document._rev;
-    }
-  }
-}
-
-async function localValue(local: Database<EncryptedDocument>, key: string): Promise<unknown> {
-  try {
-    return ((await local.get(`_local/${key}`)) as unknown as { value: unknown }).value;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Writes a local value over the revision this mirror wrote last (remembered in `revisions`: one transaction, not a read
- * and a write, for the position the engine keeps after every batch); read first when not known or no longer current.
- */
-async function setLocalValue(local: Database<EncryptedDocument>, revisions: Map<string, string>, key: string, value: unknown): Promise<void> {
-  const id = `_local/${key}`;
-  const put = (rev: string | undefined) => local.put({ _id: id, ...(rev ? { _rev: rev } : {}), value } as unknown as EncryptedDocument);
-  const known = revisions.get(id);
-  if (known !== undefined) {
-    const written = await put(known).catch(() => undefined);
-    if (written) {
-      revisions.set(id, written.rev);
-      return;
-    }
-  }
-  let rev: string | undefined;
-  try {
-    rev = (await local.get(id))._rev;
-  } catch {
-    rev = undefined;
-  }
-  revisions.set(id, (await put(rev)).rev);
 }
 
 async function* allDocuments(local: Database<EncryptedDocument>): AsyncGenerator<EncryptedDocument[]> {
