@@ -121,3 +121,37 @@ test('Export as Markdown writes the conversation as it is on screen: the version
   const text = await readFile((await file.path())!, 'utf8');
   expect(text).toBe('# Tell me\n\n## You\n\nTell me\n\n## Parley\n\nFirst **answer**.\n');
 });
+
+test.describe('before the Markdown code arrives', () => {
+  // Routes see every fetch only without the service worker's cache in between.
+  test.use({ serviceWorkers: 'block' });
+
+  test('a reply shown before its Markdown code arrives has one status, its version count: Copy’s silent one stays hidden', async ({ page }) => {
+    await page.goto('/');
+    await useScript(page, [{ text: 'Reply one.' }, { text: 'Reply two.' }]);
+    await newConversation(page);
+    await send(page, 'Hello');
+    const reply = assistantMessages(page).last();
+    await expect(reply).toHaveAttribute('data-status', 'complete');
+    await reply.getByRole('button', { name: 'Regenerate', exact: true }).click();
+    await expect(reply).toContainText('Reply two.');
+    await expect(reply).toHaveAttribute('data-status', 'complete');
+
+    // Hold the Markdown chunk back on the reload, so the message is on screen while its code is still on its way.
+    let held!: () => void;
+    const asked = new Promise<void>((resolve) => (held = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/Markdown-[^/]*\.(js|css)$/, async (route) => {
+      held();
+      await released;
+      await route.continue();
+    });
+    await page.reload();
+    await asked;
+    await expect(reply.getByRole('status')).toHaveText('2 of 2');
+    release();
+    await expect(reply.locator('.markdown')).toContainText('Reply two.');
+    await expect(reply.getByRole('status')).toHaveText('2 of 2');
+  });
+});
