@@ -21,24 +21,31 @@ afterFirstPaint(() => void navigator.storage?.persist?.().catch(() => false));
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 // A Chinese browser's dictionary is a chunk of its own: the first frame is already in Chinese (English: no wait).
-await loadInitialLocale();
-// index.html's app shell (ui/shell) gives way to the app: the focus on one of its buttons moves to the app's, and a
-// click made on it meanwhile is done now (the shell's script kept the selector of the app's matching button).
-const shell = root.querySelector<HTMLElement>('.app-shell')?.dataset;
-const focused = document.activeElement?.closest('.app-shell button');
-const shellFocus = focused ? shellAction(focused) : undefined;
-root.replaceChildren();
-render(() => <App client={client} />, root);
-if (shellFocus) root.querySelector<HTMLElement>(shellFocus)?.focus();
-if (shell?.action) root.querySelector<HTMLElement>(shell.action)?.click();
-else if (shell?.pressed) finishShellPress(shell.pressed);
+// Not a top-level await: one anywhere in the page's modules turns off the bundler's merging of shared chunks, and the
+// first load was twenty small files, six at a time from an HTTP/1.1 server.
+void loadInitialLocale().then(() => mount(root));
+
+/**
+ * index.html's app shell (ui/shell) gives way to the app: the focus on one of its buttons moves to the app's, and a
+ * click made on it meanwhile is done now (the shell's script kept the selector of the app's matching button).
+ */
+function mount(root: HTMLElement): void {
+  const shell = root.querySelector<HTMLElement>('.app-shell')?.dataset;
+  const focused = document.activeElement?.closest('.app-shell button');
+  const shellFocus = focused ? shellAction(focused) : undefined;
+  root.replaceChildren();
+  render(() => <App client={client} />, root);
+  if (shellFocus) root.querySelector<HTMLElement>(shellFocus)?.focus();
+  if (shell?.action) root.querySelector<HTMLElement>(shell.action)?.click();
+  else if (shell?.pressed) finishShellPress(root, shell.pressed);
+}
 
 /**
  * A press begun on the shell's button and still held: released over the app's matching button, it is that button's
  * click, which the browser does not deliver (the element pressed is gone). Released elsewhere, it is no click, as ever.
  */
-function finishShellPress(selector: string): void {
-  const button = root!.querySelector<HTMLElement>(selector);
+function finishShellPress(root: HTMLElement, selector: string): void {
+  const button = root.querySelector<HTMLElement>(selector);
   if (!button) return;
   let clicked = false;
   button.addEventListener('click', () => (clicked = true), { once: true });
