@@ -123,7 +123,9 @@ describe('files sent with a message, synced', { timeout: 120_000 }, () => {
   it('after "Continue on this device", the model step on the phone is given the files the laptop sent', async () => {
     const { replicator, laptop, phone } = await simulatedDevices(14);
     const { conversationId, message, photo, notes } = await sentWithFiles(laptop, bigImageBytes());
-    await replicator.settle(async () => (await bytesOn(phone, notes.id)) !== undefined && (await bytesOn(phone, photo.id)) !== undefined);
+    // The files and the reply (the files' chunks go out as soon as the message is stored, so they may come first).
+    const everything = async () => (await phone.host.store.listMessages(conversationId)).length === (await laptop.host.store.listMessages(conversationId)).length;
+    await replicator.settle(async () => (await bytesOn(phone, notes.id)) !== undefined && (await bytesOn(phone, photo.id)) !== undefined && (await everything()));
     expect(phone.host.sync.runnerElsewhere(conversationId)).toEqual(LAPTOP);
 
     await phone.send({ type: 'settings.update', script: script([ECHO, ECHO]) });

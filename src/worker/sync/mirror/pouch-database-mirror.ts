@@ -1,8 +1,9 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments, revisionsHeldFirst } from './bulk-documents';
+import { getDocuments, putDocuments, putNewDocuments, revisionsHeldFirst } from './bulk-documents';
 import { sendAtOnce, type Written } from './send-at-once';
+import { takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
@@ -78,6 +79,9 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       if (replication && written.length > 0) void atOnce.send(written);
       return errors;
     },
+    // Only to the server this device joined (replicating), as putMany's sending at once.
+    putNew: (documents) => putNewDocuments(local, replication ? remote : undefined, documents),
+    takeFromServer: (ids, onDocuments) => (replication ? takeFromServer(local, remote, ids, onDocuments) : { cancel() {} }),
     follow(since, onChanges) {
       const follower = followChanges(local, tracker, since, onChanges);
       followers.add(follower);
