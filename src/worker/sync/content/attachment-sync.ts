@@ -105,9 +105,10 @@ function sameFile(a: AttachmentChunkHeader, b: AttachmentChunkHeader): boolean {
 }
 
 /**
- * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file writes its chunks to the
- * mirror before the message naming it, so another device usually has the bytes by the time it shows the message. What
- * arrives is put together as the chunks come and stored in this device's `attachments` store (where a model step and
+ * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file sends its chunks to the server
+ * and the mirror as soon as the message naming it is stored, before that message's own document, so another device
+ * usually has the bytes by the time it shows the message. What arrives is put together as the chunks come (the rest
+ * taken from the server once the first is here) and stored in this device's `attachments` store (where a model step and
  * an export read files, and which "Turn off sync" keeps); a file whose chunks came while this device was closed is
  * put together from the mirror the first time it is needed (`fetch`).
  */
