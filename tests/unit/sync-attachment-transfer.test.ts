@@ -115,6 +115,40 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
     expect(Buffer.from(await stored!.blob.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
   });
 
+  it('takes at most two files from the server at once (each holds a connection open); the others come through the replication', async () => {
+    const { replicator, laptop, phone, phoneMirror } = await simulatedDevices(22);
+    phoneMirror.takes = true;
+    // A server that hands nothing yet: each taking stays open until it is cancelled.
+    let open = 0;
+    let most = 0;
+    phoneMirror.takeFromServer = () => {
+      open += 1;
+      most = Math.max(most, open);
+      let cancelled = false;
+      return {
+        cancel() {
+          if (!cancelled) open -= 1;
+          cancelled = true;
+        },
+      };
+    };
+    await laptop.send({ type: 'settings.update', script: script([{ text: 'Seen.' }]) });
+    const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
+    const files = [1, 2, 3, 4].map((fill) => new Uint8Array(CHUNK_BYTES + 10).fill(fill));
+    const { message } = await laptop.send({ type: 'message.send', conversationId, text: 'Photos', attachments: files.map((bytes, index) => ({ name: `photo-${index}.png`, type: 'image/png', blob: new Blob([bytes], { type: 'image/png' }) })) });
+    await waitForRunState(laptop, conversationId, ['idle']);
+    // Only the first chunk of each file comes through the replication until every file has begun arriving.
+    const keys = await testKeys();
+    const ids = (index: number) => Promise.all(message!.attachments!.map((meta) => chunkId(keys, meta.id, index)));
+    const [first, second] = [await ids(0), await ids(1)];
+    replicator.holdBack = { mirror: phoneMirror, ids: new Set(second) };
+    await replicator.settle(async () => first.every((id) => phoneMirror.local.documents.has(id)));
+    expect(most).toBe(2);
+    replicator.holdBack = undefined;
+    await replicator.settle(async () => (await Promise.all(message!.attachments!.map((meta) => phone.host.store.readAttachment(meta.id)))).every(Boolean));
+    expect(open).toBe(0);
+  });
+
   it("a message's files start for the mirror as soon as it is stored, not after the push queue's delay", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the push queue's delay never ends
     const mirror = new SimulatedMirror(new SimulatedServer());

@@ -27,6 +27,11 @@ export const CHUNK_FORMAT = 2;
 
 /** How long chunks are taken from the server after the last one came (then the live replication brings the rest). */
 const TAKE_IDLE_MS = 30_000;
+/**
+ * How many files' chunks are taken from the server at once: each holds a request open (a `_changes` longpoll), and a
+ * browser opens at most six connections to one server, which the live replication needs too. Other files come with it.
+ */
+const MOST_FILES_TAKEN = 2;
 
 /** A file whose chunks are arriving: those here, and the taking of the others from the server. */
 interface ArrivingFile {
@@ -126,6 +131,8 @@ export class AttachmentSync {
   /** Chunk documents this device wrote: handed back by the mirror, they are not opened again. */
   private readonly written = new Set<string>();
   private stopped = false;
+  /** Files whose chunks are being taken from the server now (`takeRest`). */
+  private filesTaken = 0;
 
   constructor(private readonly deps: AttachmentSyncDeps) {}
 
@@ -229,11 +236,12 @@ export class AttachmentSync {
   private takeRest(entry: ArrivingFile, arrived: number): void {
     const { attachmentId, count } = entry.header;
     void Promise.all(Array.from({ length: count }, (_, index) => chunkId(this.deps.keys, attachmentId, index))).then((ids) => {
-      if (this.stopped || this.arriving.get(attachmentId) !== entry) return;
+      if (this.stopped || this.arriving.get(attachmentId) !== entry || this.filesTaken >= MOST_FILES_TAKEN) return;
+      this.filesTaken += 1;
       let idle: ReturnType<typeof setTimeout> | undefined;
       const waitMore = () => {
         clearTimeout(idle);
-        idle = setTimeout(() => taking.cancel(), TAKE_IDLE_MS);
+        idle = setTimeout(() => entry.taking?.cancel(), TAKE_IDLE_MS);
       };
       const taking = this.deps.mirror.takeFromServer(
         ids.filter((_, index) => index !== arrived),
@@ -245,10 +253,13 @@ export class AttachmentSync {
           }
         },
       );
+      let over = false;
       entry.taking = {
-        cancel() {
+        cancel: () => {
           clearTimeout(idle);
           taking.cancel();
+          if (!over) this.filesTaken -= 1;
+          over = true;
         },
       };
       waitMore();
