@@ -91,6 +91,45 @@ describe("a file's chunks between the mirror and the server (pouchdb-server)", {
       taking.cancel();
     }
   });
+
+  it("the live replication does not pull again what is being taken from the server: its question waits until it is in the mirror", async () => {
+    const url = await server.couch.createDatabase();
+    const remote = remoteOf(url);
+    const local = new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`, { adapter: 'memory', auto_compaction: true });
+    // The mirror's writes are slow (IndexedDB on a loaded machine): the replication's question comes before they are over.
+    const write = local.bulkDocs.bind(local);
+    Object.assign(local, { bulkDocs: async (...args: Parameters<typeof write>) => (await new Promise((resolve) => setTimeout(resolve, 500)), write(...args)) });
+    const mirror = mirrorOver(local, remote, { countAfterMs: 0 });
+    // What the mirror tells the replication it lacks: what it then pulls.
+    const answered: string[] = [];
+    const pulled: string[] = [];
+    const revsDiff = local.revsDiff.bind(local);
+    local.revsDiff = async (request, ...rest) => {
+      const missing = await revsDiff(request, ...rest);
+      answered.push(...Object.keys(request));
+      pulled.push(...Object.keys(missing));
+      return missing;
+    };
+    server.mirrors.push(mirror);
+    let synced = 0;
+    mirror.replicate((state) => state.state === 'synced' && (synced += 1));
+    await vi.waitFor(() => expect(synced).toBeGreaterThan(0), WAIT);
+
+    const documents = [await bigChunk(0), await bigChunk(1)];
+    const ids = documents.map((document) => document._id);
+    const taken: string[] = [];
+    const taking = mirror.takeFromServer(ids, (arrived) => taken.push(...arrived.map((document) => document._id)));
+    try {
+      await remoteOf(url).bulkDocs(documents.map((document, index) => ({ ...document, _rev: `1-${'ab'.repeat(15)}0${index}` })), { new_edits: false });
+      await vi.waitFor(() => expect(taken.sort()).toEqual([...ids].sort()), WAIT);
+      await vi.waitFor(async () => expect((await mirror.getMany(ids)).every(Boolean)).toBe(true), WAIT);
+      // The replication heard of them too, and asked the mirror about them.
+      await vi.waitFor(() => expect(ids.every((id) => answered.includes(id))).toBe(true), WAIT);
+      expect(pulled.filter((id) => ids.includes(id))).toEqual([]);
+    } finally {
+      taking.cancel();
+    }
+  });
 });
 
 describe('a file sent with a message (simulated devices)', { timeout: 120_000 }, () => {

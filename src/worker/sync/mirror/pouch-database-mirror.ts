@@ -3,7 +3,7 @@
 import type { Database, PouchError } from 'pouchdb-browser';
 import { getDocuments, putDocuments, putNewDocuments, revisionsHeldFirst } from './bulk-documents';
 import { sendAtOnce, type Written } from './send-at-once';
-import { takeFromServer } from './server-documents';
+import { Landing, takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
@@ -55,8 +55,14 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
   const atOnce = sendAtOnce(remote);
-  // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff).
-  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local));
+  // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff); about a
+  // document being taken from the server, once it is here.
+  const landing = new Landing();
+  const heldFirst = revisionsHeldFirst(local, local.revsDiff.bind(local));
+  local.revsDiff = async (request, ...rest) => {
+    await landing.before(Object.keys(request));
+    return heldFirst(request, ...rest);
+  };
   const localRevisions = new Map<string, string>();
   const stop = () => {
     replication?.cancel();
@@ -81,7 +87,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     },
     // Only to the server this device joined (replicating), as putMany's sending at once.
     putNew: (documents) => putNewDocuments(local, replication ? remote : undefined, documents),
-    takeFromServer: (ids, onDocuments) => (replication ? takeFromServer(local, remote, ids, onDocuments) : { cancel() {} }),
+    takeFromServer: (ids, onDocuments) => (replication ? takeFromServer(local, remote, ids, onDocuments, landing) : { cancel() {} }),
     follow(since, onChanges) {
       const follower = followChanges(local, tracker, since, onChanges);
       followers.add(follower);
