@@ -39,7 +39,7 @@ const distDirectory = option('--dist') ?? 'dist';
  * `--approval-read-ms` after its card showed, 6000 as a person reads it);
  * `--only sync` runs the sync figures (bench/sync.mjs), the initial sync at 100 conversations / 10,000 messages, or
  * at the issue's 1,000 / 100,000 with `--sync-full` (or `--sync-conversations n`, 100 messages each); `--sync-parts
- * initial` (or `write,answer`) runs part of it; `--only open` opens the 100-, 1,000- and 10,000-message conversations,
+ * initial` (or `write,answer`, or `attachment`: a 5 MB image sent on one device until another shows it) runs part of it; `--only open` opens the 100-, 1,000- and 10,000-message conversations,
  * each the first open after a fresh load, `--rounds n` times each; `--only local-model` runs the in-browser model's
  * figures alone; `--only first-send` sends a message as soon as a new conversation's composer shows after a load.
  */
@@ -280,11 +280,11 @@ async function codeRows() {
   for (const row of code.rows) add(...row);
 }
 
-/** `--only sync` (sync.mjs): an answer on another device, a synced write's cost, the initial sync. */
+/** `--only sync` (sync.mjs): an answer on another device, a synced write's cost, an image sent to another device, the initial sync. */
 async function syncRows() {
   const conversations = args.includes('--sync-full') ? 1000 : Number(option('--sync-conversations') ?? 100);
   const initial = { conversations, perConversation: 100 };
-  const parts = option('--sync-parts')?.split(',') ?? ['write', 'answer', 'initial'];
+  const parts = option('--sync-parts')?.split(',') ?? ['write', 'answer', 'attachment', 'initial'];
   const sync = await measureSync(browser, base, provider, { rounds: Number(option('--rounds') ?? (quick ? 2 : 5)), initial, parts, log });
   figures.sync = sync.figures;
   for (const row of sync.rows) add(...row);

@@ -9,8 +9,10 @@
 //      what the mirror costs on C's disk, and the "Syncing n of m" statuses D showed meanwhile.
 //  (c) A synced write's extra cost on A's worker: the same question round (ask, answer on A, reply) with sync on and on a
 //      device with sync off: Submit → next model request, IndexedDB transactions, bytes on the wire, the engine's own time.
+//  (d) A 5 MB image attached on A: Send on A → the image shown (decoded) on B, which has the conversation open.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { deflateSync, crc32 } from 'node:zlib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -335,6 +337,69 @@ async function questionRound(asker, answerer, base, provider) {
   };
 }
 
+/** A PNG of `width` × `height` pixels of noise, stored without compression (as e2e/sync.spec.ts's): about 4 bytes a pixel. */
+function noisePng(width, height) {
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])));
+    return Buffer.concat([length, Buffer.from(type, 'ascii'), data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA
+  const rows = Buffer.alloc((width * 4 + 1) * height);
+  for (let index = 0; index < rows.length; index += 1) rows[index] = index % (width * 4 + 1) === 0 ? 0 : (Math.random() * 256) | 0;
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** 1024 × 1280 pixels: 5.25 MB. */
+const PHOTO_BYTES = noisePng(1024, 1280).length;
+
+const userArticles = (page) => page.getByRole('log', { name: 'Messages', exact: true }).getByRole('article', { name: 'You', exact: true });
+
+/**
+ * A new image (other noise each round, so no file is already here) sent on `laptop` in a conversation `phone` has open:
+ * Send's click (laptop's clock) → the phone's image decoded (its clock, both epoch ms on one machine).
+ */
+async function imageRound(laptop, phone, base, provider) {
+  await conversationWithServer(laptop.page, base);
+  provider.enqueue({ text: 'First reply.' }, { text: 'Second reply.' });
+  const box = laptop.page.getByRole('textbox', { name: 'Message', exact: true });
+  await box.fill('A photo follows');
+  await box.press('Enter');
+  await laptop.page.getByRole('log', { name: 'Messages', exact: true }).getByText('First reply.').waitFor();
+  const conversationId = new URL(laptop.page.url()).hash.replace('#/c/', '');
+  await phone.page.goto(`${base}/#/`);
+  const link = phone.page.getByRole('navigation', { name: 'Conversations', exact: true }).locator(`a[href="#/c/${conversationId}"]`);
+  await link.waitFor({ timeout: 60_000 });
+  await link.click();
+  await phone.page.getByRole('log', { name: 'Messages', exact: true }).getByText('First reply.').waitFor({ timeout: 60_000 });
+  await sleep(QUIET_MS);
+  const chooser = laptop.page.waitForEvent('filechooser');
+  await laptop.page.getByRole('button', { name: 'Attach files', exact: true }).click();
+  await (await chooser).setFiles({ name: 'photo.png', mimeType: 'image/png', buffer: noisePng(1024, 1280) });
+  await box.fill('Here it is');
+  await laptop.page.evaluate(() => {
+    window.__benchClickAt = undefined;
+    document.addEventListener('click', (event) => (window.__benchClickAt ??= performance.timeOrigin + event.timeStamp), { capture: true, once: true });
+  });
+  await laptop.page.getByRole('button', { name: 'Send', exact: true }).click();
+  await userArticles(phone.page).nth(1).waitFor({ timeout: 60_000 });
+  const shownAt = await (
+    await phone.page.waitForFunction(() => {
+      const articles = document.querySelectorAll('[role="log"] article[aria-label="You"]');
+      const image = articles[articles.length - 1]?.querySelector('ul[aria-label="Files sent with this message"] img');
+      return image?.complete && image.naturalWidth > 0 ? performance.timeOrigin + performance.now() : false;
+    }, undefined, { polling: 'raf', timeout: 120_000 })
+  ).jsonValue();
+  const clickAt = await laptop.page.evaluate(() => window.__benchClickAt);
+  await sleep(QUIET_MS);
+  return shownAt - clickAt;
+}
+
 /**
  * All three figures. `initial` sizes the initial sync ({ conversations, perConversation }); `rounds` repeats (a) and (c).
  * Returns rows for run.mjs's table and the raw figures.
@@ -351,6 +416,7 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
   };
   try {
     if (parts.includes('write') || parts.includes('answer')) await answerAndWriteRows();
+    if (parts.includes('attachment')) await attachmentRows();
     if (parts.includes('initial')) await initialSyncRows();
   } finally {
     await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
@@ -393,6 +459,24 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     figures.answerElsewhere = { answers, roundTrips };
     const roundTrip = median(roundTrips);
     rows.push(['sync', 'Submit answers on B → A’s next model request', pick(answers, (run) => run.submitToRequest), 'ms', 'one replication round trip (PUT → a waiting _changes hears it)', roundTrip, `median of ${rounds}; round trip median of ${roundTrips.length}`]);
+    await laptop.context.close();
+    await phone.context.close();
+  }
+
+  async function attachmentRows() {
+    log('sync: a 5 MB image attached on A → shown on B');
+    const database = await couch.createDatabase();
+    const laptop = await device('Laptop');
+    await addServerProfile(laptop.page, base, provider.url);
+    const phone = await device('Phone');
+    await turnOn(laptop, base, couch, database);
+    await turnOn(phone, base, couch, database);
+    await waitSynced(laptop.page);
+    await waitSynced(phone.page);
+    const shown = [];
+    for (let round = 0; round < rounds; round += 1) shown.push(await imageRound(laptop, phone, base, provider));
+    figures.attachment = { shown, bytes: PHOTO_BYTES };
+    rows.push(['sync', `a ${(PHOTO_BYTES / 1e6).toFixed(2)} MB image attached on A: Send → shown on B (conversation open there)`, median(shown), 'ms', '', undefined, `median of ${rounds}: ${shown.map((ms) => ms.toFixed(0)).join(', ')}; target ≤ 3000 ms`]);
     await laptop.context.close();
     await phone.context.close();
   }

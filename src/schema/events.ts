@@ -54,8 +54,11 @@ export const AppEvent = z.discriminatedUnion('type', [
   /** Sync: what it is doing, and which conversations another device runs. */
   z.object({ type: z.literal('sync-status'), status: SyncStatus }),
   z.object({ type: z.literal('sync-runners'), runners: RemoteRunners }),
-  /** Sync: the bytes of a file another device sent are stored here now (a message showing it as "not here yet" reads it). */
-  z.object({ type: z.literal('attachment-arrived'), attachmentId: z.string() }),
+  /**
+   * Sync: the bytes of a file another device sent are stored here now, and are `blob`: a message showing it as "not
+   * here yet" shows them without asking the worker, which may be busy with the rest of what sync brings.
+   */
+  z.object({ type: z.literal('attachment-arrived'), attachmentId: z.string(), blob: z.optional(z.instanceof(Blob)) }),
   /** The MCP servers as this tab sees them: stored configuration, this tab's connections, their tools. */
   z.object({ type: z.literal('mcp-servers-changed'), servers: z.array(McpServerView) }),
 ]);

@@ -245,7 +245,7 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
     readAttachment: (attachmentId) => store.readAttachment(attachmentId),
     async storeAttachment(record) {
       await environment.database.put('attachments', record);
-      environment.post({ type: 'attachment-arrived', attachmentId: record.id });
+      environment.post({ type: 'attachment-arrived', attachmentId: record.id, blob: record.blob });
     },
     now: environment.now,
   };

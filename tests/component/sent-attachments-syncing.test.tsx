@@ -61,6 +61,34 @@ describe('sent files still syncing', () => {
     expect(within(items[1]!).getByText('File not here yet — it is still syncing')).toBeInTheDocument();
   });
 
+  it('shows the bytes the arrival carries without asking the worker again (busy with the rest of what sync brings)', async () => {
+    const { client, emit, reads } = (() => {
+      const listeners = new Set<(event: AppEvent) => void>();
+      const counted = { reads: 0 };
+      return {
+        client: {
+          send: () => {
+            counted.reads += 1;
+            return Promise.reject(new WireError({ code: 'not_found', reason: 'attachment_syncing', message: 'still syncing' }));
+          },
+          onEvent: (listener: (event: AppEvent) => void) => {
+            listeners.add(listener);
+            return () => listeners.delete(listener);
+          },
+        } as never,
+        emit: (event: AppEvent) => listeners.forEach((listener) => listener(event)),
+        reads: () => counted.reads,
+      };
+    })();
+    render(() => <MessageAttachments attachments={[IMAGE]} client={client} />);
+    await screen.findByText('Image not here yet — it is still syncing');
+    expect(reads()).toBe(1);
+    emit({ type: 'attachment-arrived', attachmentId: IMAGE.id, blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }) });
+    const view = await screen.findByRole('button', { name: 'View photo.png' });
+    expect(view.querySelector('img')).toHaveAttribute('src', expect.stringMatching(/^blob:test\//));
+    expect(reads()).toBe(1);
+  });
+
   it('says it in Chinese too', async () => {
     await setLocale('zh-CN');
     const { client } = syncingClient();

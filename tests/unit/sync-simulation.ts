@@ -103,6 +103,33 @@ export class SimulatedMirror implements Mirror {
     return errors;
   }
 
+  /** Each through `put` as a document new to the mirror (the simulated replicator moves it later). */
+  async putNew(documents: EncryptedDocument[]): Promise<Array<Error | undefined>> {
+    return this.putMany(documents.map((document) => ({ ...document, ...(this.local.documents.has(document._id) ? { _rev: this.local.documents.get(document._id)!.document._rev } : { _rev: undefined }) })));
+  }
+
+  /** Whether `takeFromServer` takes anything: off, every document comes through the replicator (as a test orders it). */
+  takes = false;
+
+  /** What the server holds of `ids` now, then as it arrives; each also received into the mirror, as replicated. */
+  takeFromServer(ids: string[], onDocuments: (documents: EncryptedDocument[]) => void): { cancel(): void } {
+    if (!this.takes) return { cancel() {} };
+    const wanted = new Set(ids);
+    let unsubscribe = () => {};
+    const take = () => {
+      if (!this.server.reachable) return;
+      const found = [...wanted].flatMap((id) => this.server.documents.get(id) ?? []).map((stored) => structuredClone(stored));
+      if (found.length === 0) return;
+      for (const stored of found) wanted.delete(stored.document._id);
+      onDocuments(found.map((stored) => structuredClone(stored.document)));
+      for (const stored of found) this.local.receive(stored);
+      if (wanted.size === 0) unsubscribe();
+    };
+    unsubscribe = this.server.onChange(take);
+    take();
+    return { cancel: () => unsubscribe() };
+  }
+
   follow(since: string | number | undefined, onChanges: (changes: MirrorChange[]) => Promise<void>): { cancel(): void } {
     let position = Number(since ?? 0);
     let cancelled = false;

@@ -143,10 +143,12 @@ function readSentFile(client: SentFilesClient, attachmentId: string): Promise<Se
 }
 
 function SentFile(props: { attachment: AttachmentMeta; client: SentFilesClient }) {
-  const [file, { refetch }] = createResource(() => props.attachment.id, (id) => readSentFile(props.client, id));
-  // Read again when sync stores its bytes here (only while it is still on its way).
+  const [file, { mutate, refetch }] = createResource(() => props.attachment.id, (id) => readSentFile(props.client, id));
+  // Shown (or read again) when sync stores its bytes here, only while it is still on its way.
   const unsubscribe = props.client.onEvent?.((event) => {
-    if (event.type === 'attachment-arrived' && event.attachmentId === props.attachment.id && file()?.kind === 'syncing') void refetch();
+    if (event.type !== 'attachment-arrived' || event.attachmentId !== props.attachment.id || file()?.kind !== 'syncing') return;
+    if (event.blob) mutate({ kind: 'here', blob: event.blob });
+    else void refetch();
   });
   if (unsubscribe) onCleanup(unsubscribe);
   const here = () => {

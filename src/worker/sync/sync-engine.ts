@@ -108,6 +108,7 @@ export class SyncEngine {
     this.following?.cancel();
     this.pushQueue.stop();
     this.settings.stop();
+    this.context.attachments.stop();
   }
 
   /** Waits for the local writes noted so far to be in the mirror. */
@@ -149,7 +150,11 @@ export class SyncEngine {
   /** A committed local write: sealed and written to the mirror shortly, if this device runs the conversation. */
   noteChange(change: RecordChange): void {
     if (change.conversation) this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
-    for (const message of change.messages ?? []) this.pushQueue.markDirty({ kind: 'message', id: message.id });
+    for (const message of change.messages ?? []) {
+      this.pushQueue.markDirty({ kind: 'message', id: message.id });
+      // A file's chunks start on their way now, not after the push queue's delay (which then waits for them).
+      if (message.attachments?.length && this.book.runsHere(message.conversationId) && !this.context.stopped) void this.context.attachments.upload(message).catch(() => undefined);
+    }
   }
 
   noteDeleted(conversationId: string): void {

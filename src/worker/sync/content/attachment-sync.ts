@@ -15,12 +15,30 @@ import { documentId, type SyncKeys } from '../documents/sync-crypto';
  * memory small, while a 20 MB image is still only 40 documents.
  */
 export const CHUNK_BYTES = 512 * 1024;
-/** How many chunks are sealed and written to the mirror together (at most about 5 MB of ciphertext in memory). */
-const CHUNKS_PER_WRITE = 8;
+/**
+ * How many chunks are sealed and sent together (about 1.4 MB of ciphertext): few, so the server holds the first of a
+ * file's chunks, and the other device's pull takes them, while the next are sealed and sent.
+ */
+const CHUNKS_PER_WRITE = 2;
 /** The mirror's local value listing the files whose chunks it holds (written here, or put together from it). */
 const HELD_KEY = 'attachments-held';
 /** The mark of a chunk document: its body is bytes sealed with its id, not a sealed JSON payload (`e: 1`). */
 export const CHUNK_FORMAT = 2;
+
+/** How long chunks are taken from the server after the last one came (then the live replication brings the rest). */
+const TAKE_IDLE_MS = 30_000;
+/**
+ * How many files' chunks are taken from the server at once: each holds a request open (a `_changes` longpoll), and a
+ * browser opens at most six connections to one server, which the live replication needs too. Other files come with it.
+ */
+const MOST_FILES_TAKEN = 2;
+
+/** A file whose chunks are arriving: those here, and the taking of the others from the server. */
+interface ArrivingFile {
+  header: AttachmentChunkHeader;
+  parts: Map<number, Uint8Array>;
+  taking?: { cancel(): void };
+}
 
 /** What attachment sync needs of the device: its stored files, and a place for a file that arrived. */
 export interface AttachmentHost {
@@ -92,67 +110,160 @@ function sameFile(a: AttachmentChunkHeader, b: AttachmentChunkHeader): boolean {
 }
 
 /**
- * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file writes its chunks to the
- * mirror before the message naming it, so another device usually has the bytes by the time it shows the message. What
- * arrives is put together as the chunks come and stored in this device's `attachments` store (where a model step and
+ * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file sends its chunks to the server
+ * and the mirror as soon as the message naming it is stored, before that message's own document, so another device
+ * usually has the bytes by the time it shows the message. What arrives is put together as the chunks come (the rest
+ * taken from the server once the first is here) and stored in this device's `attachments` store (where a model step and
  * an export read files, and which "Turn off sync" keeps); a file whose chunks came while this device was closed is
  * put together from the mirror the first time it is needed (`fetch`).
  */
 export class AttachmentSync {
   private held: Promise<Set<string>> | undefined;
   private saving: Promise<void> = Promise.resolve();
+  /** Files whose chunks are being written, by id. */
+  private readonly uploading = new Map<string, Promise<void>>();
   /** Chunks of files still arriving, by file. */
-  private readonly arriving = new Map<string, { header: AttachmentChunkHeader; parts: Map<number, Uint8Array> }>();
+  private readonly arriving = new Map<string, ArrivingFile>();
+  /** Files put together here (stored, or being stored): a chunk of theirs arriving late is not a new file. */
+  private readonly completed = new Set<string>();
+  /** Chunk documents taken from the server: handed on by the mirror later, they are not opened again. */
+  private readonly taken = new Set<string>();
   /** Chunk documents this device wrote: handed back by the mirror, they are not opened again. */
   private readonly written = new Set<string>();
+  private stopped = false;
+  /** Files whose chunks are being taken from the server now (`takeRest`). */
+  private filesTaken = 0;
 
   constructor(private readonly deps: AttachmentSyncDeps) {}
 
-  /** Writes the chunks of a message's files that the mirror lacks and this device holds (before the message is written). */
+  /**
+   * Writes the chunks of a message's files that the mirror lacks and this device holds (before the message is written).
+   * Called as soon as the message is stored and again by the push queue: a file already on its way is waited for.
+   */
   async upload(message: Message): Promise<void> {
-    const held = await this.heldFiles();
-    for (const meta of message.attachments ?? []) {
-      if (held.has(meta.id)) continue;
-      const stored = await this.deps.host.readAttachment(meta.id);
-      if (!stored) continue; // not here: the device that holds it writes it
-      const bytes = new Uint8Array(await stored.blob.arrayBuffer());
-      const parts = splitIntoChunks(bytes);
-      const file = { v: 1 as const, attachmentId: meta.id, conversationId: stored.conversationId, messageId: stored.messageId, mimeType: meta.mimeType, size: bytes.length, count: parts.length, sha256: await sha256Hex(bytes) };
-      for (let start = 0; start < parts.length; start += CHUNKS_PER_WRITE) {
-        const documents = await Promise.all(
-          parts.slice(start, start + CHUNKS_PER_WRITE).map(async (part, offset) => {
-            const id = await chunkId(this.deps.keys, meta.id, start + offset);
-            this.written.add(id);
-            return sealChunk(this.deps.keys, id, { ...file, index: start + offset }, part);
-          }),
-        );
-        const error = (await this.deps.mirror.putMany(documents)).find(Boolean);
-        if (error) throw error;
-        this.deps.sealed.sealedDocuments += documents.length;
-        this.deps.sealed.sealedBytes += documents.reduce((sum, document) => sum + (document.ct?.length ?? 0), 0);
-      }
-      await this.noteHeld(meta.id);
+    await Promise.all((message.attachments ?? []).map((meta) => this.uploadFile(meta.id, meta.mimeType)));
+  }
+
+  private uploadFile(attachmentId: string, mimeType: string): Promise<void> {
+    let running = this.uploading.get(attachmentId);
+    if (!running) {
+      running = this.writeChunks(attachmentId, mimeType).finally(() => this.uploading.delete(attachmentId));
+      this.uploading.set(attachmentId, running);
     }
+    return running;
+  }
+
+  /**
+   * Seals a file's chunks a few at a time, each few written (`putNew`: to the server at once, then to the mirror) while
+   * the next are sealed, so the other device can take the first chunks while the last are still being sealed here.
+   */
+  private async writeChunks(attachmentId: string, mimeType: string): Promise<void> {
+    if ((await this.heldFiles()).has(attachmentId)) return;
+    const stored = await this.deps.host.readAttachment(attachmentId);
+    if (!stored) return; // not here: the device that holds it writes it
+    const bytes = new Uint8Array(await stored.blob.arrayBuffer());
+    const parts = splitIntoChunks(bytes);
+    const file = { v: 1 as const, attachmentId, conversationId: stored.conversationId, messageId: stored.messageId, mimeType, size: bytes.length, count: parts.length, sha256: await sha256Hex(bytes) };
+    const sealFrom = (start: number) =>
+      Promise.all(
+        parts.slice(start, start + CHUNKS_PER_WRITE).map(async (part, offset) => {
+          const id = await chunkId(this.deps.keys, attachmentId, start + offset);
+          this.written.add(id);
+          return sealChunk(this.deps.keys, id, { ...file, index: start + offset }, part);
+        }),
+      );
+    let sealing = sealFrom(0);
+    for (let start = 0; start < parts.length; start += CHUNKS_PER_WRITE) {
+      const documents = await sealing;
+      if (start + CHUNKS_PER_WRITE < parts.length) {
+        sealing = sealFrom(start + CHUNKS_PER_WRITE);
+        sealing.catch(() => undefined); // awaited next round; not unhandled should this write throw first
+      }
+      const error = (await this.deps.mirror.putNew(documents)).find(Boolean);
+      if (error) throw error;
+      this.deps.sealed.sealedDocuments += documents.length;
+      this.deps.sealed.sealedBytes += documents.reduce((sum, document) => sum + (document.ct?.length ?? 0), 0);
+    }
+    await this.noteHeld(attachmentId);
   }
 
   /** A chunk document from the mirror: kept until its file is whole, then the file is checked and stored. */
   async receive(document: EncryptedDocument): Promise<void> {
     if (this.written.delete(document._id)) return; // this device's own write, back from the mirror
+    if (this.taken.delete(document._id)) return; // taken from the server already (`takeRest`)
+    await this.accept(document);
+  }
+
+  /** Stops taking chunks from the server (the engine stopped). */
+  stop(): void {
+    this.stopped = true;
+    for (const entry of this.arriving.values()) entry.taking?.cancel();
+  }
+
+  private async accept(document: EncryptedDocument): Promise<void> {
     const chunk = await openChunk(this.deps.keys, document);
     if (!chunk) return this.deps.refused('unreadable');
     const { header } = chunk;
     if (document._id !== (await chunkId(this.deps.keys, header.attachmentId, header.index)) || header.index >= header.count) return this.deps.refused('misplaced');
-    if (this.deps.isDeleted(header.conversationId)) return;
+    if (this.deps.isDeleted(header.conversationId) || this.completed.has(header.attachmentId)) return;
     let entry = this.arriving.get(header.attachmentId);
     if (!entry || !sameFile(entry.header, header)) {
       if (await this.deps.host.readAttachment(header.attachmentId)) return;
+      entry?.taking?.cancel();
       entry = { header, parts: new Map() };
       this.arriving.set(header.attachmentId, entry);
+      if (header.count > 1) this.takeRest(entry, header.index);
     }
     entry.parts.set(header.index, chunk.bytes);
-    if (entry.parts.size < header.count) return;
+    if (entry.parts.size < header.count || this.arriving.get(header.attachmentId) !== entry) return;
     this.arriving.delete(header.attachmentId);
-    await this.store(header, Array.from({ length: header.count }, (_, index) => entry.parts.get(index)!));
+    this.completed.add(header.attachmentId);
+    entry.taking?.cancel();
+    let stored = false;
+    try {
+      stored = await this.store(header, Array.from({ length: header.count }, (_, index) => entry.parts.get(index)!));
+    } finally {
+      if (!stored) this.completed.delete(header.attachmentId); // not the file it said it was: other chunks may be
+    }
+  }
+
+  /**
+   * The first chunk of a file arrived: the others are taken from the server as they are there (mirror.ts
+   * `takeFromServer`), opened as they come, rather than when the live replication gets round to them (it pulled a
+   * 5 MB image a chunk or two per round, about a second each on a loaded machine). Given up after `TAKE_IDLE_MS`
+   * without a chunk (a sender closed midway): the replication still brings them.
+   */
+  private takeRest(entry: ArrivingFile, arrived: number): void {
+    const { attachmentId, count } = entry.header;
+    void Promise.all(Array.from({ length: count }, (_, index) => chunkId(this.deps.keys, attachmentId, index))).then((ids) => {
+      if (this.stopped || this.arriving.get(attachmentId) !== entry || this.filesTaken >= MOST_FILES_TAKEN) return;
+      this.filesTaken += 1;
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      const waitMore = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => entry.taking?.cancel(), TAKE_IDLE_MS);
+      };
+      const taking = this.deps.mirror.takeFromServer(
+        ids.filter((_, index) => index !== arrived),
+        (documents) => {
+          waitMore();
+          for (const document of documents) {
+            this.taken.add(document._id);
+            void this.accept(document).catch(() => undefined);
+          }
+        },
+      );
+      let over = false;
+      entry.taking = {
+        cancel: () => {
+          clearTimeout(idle);
+          taking.cancel();
+          if (!over) this.filesTaken -= 1;
+          over = true;
+        },
+      };
+      waitMore();
+    });
   }
 
   /**

@@ -36,6 +36,20 @@ export interface Mirror {
    * One that fails does not fail the others: what each came to, in order — undefined when written, else its error.
    */
   putMany(documents: EncryptedDocument[]): Promise<Array<Error | undefined>>;
+  /**
+   * Writes documents new to the mirror (a file's chunks, each written once) with a first revision of its own: to the
+   * server at once while replicating, whatever their size, then to the mirror with the same revisions, so the
+   * replication finds them on the server and does not send them again (what the server did not take, it sends). What
+   * each came to, in order, as `putMany` says it.
+   */
+  putNew(documents: EncryptedDocument[]): Promise<Array<Error | undefined>>;
+  /**
+   * Documents of `ids` taken from the server itself as they are there: those it holds now, then each as it arrives, until
+   * cancelled (nothing while not replicating). Each is written to the mirror too, with the server's revision, so the live
+   * replication, which would have pulled it later in its own batches, finds it held. Documents it does not hold (or not
+   * yet) are never an error: the replication brings them.
+   */
+  takeFromServer(ids: string[], onDocuments: (documents: EncryptedDocument[]) => void): { cancel(): void };
   /** Every change after `since` (all documents from the start), then each new one, local or replicated, in order. */
   follow(since: string | number | undefined, onChanges: (changes: MirrorChange[]) => Promise<void>): { cancel(): void };
   /** Reads a document from the server itself (not the mirror): what a compare-and-set there must start from. */

@@ -1,8 +1,9 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments, revisionsHeldFirst } from './bulk-documents';
+import { getDocuments, putDocuments, putNewDocuments, revisionsHeldFirst } from './bulk-documents';
 import { sendAtOnce, type Written } from './send-at-once';
+import { Landing, takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
@@ -54,8 +55,14 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
   const atOnce = sendAtOnce(remote);
-  // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff).
-  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local));
+  // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff); about a
+  // document being taken from the server, once it is here.
+  const landing = new Landing();
+  const heldFirst = revisionsHeldFirst(local, local.revsDiff.bind(local));
+  local.revsDiff = async (request, ...rest) => {
+    await landing.before(Object.keys(request));
+    return heldFirst(request, ...rest);
+  };
   const localRevisions = new Map<string, string>();
   const stop = () => {
     replication?.cancel();
@@ -78,6 +85,9 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       if (replication && written.length > 0) void atOnce.send(written);
       return errors;
     },
+    // Only to the server this device joined (replicating), as putMany's sending at once.
+    putNew: (documents) => putNewDocuments(local, replication ? remote : undefined, documents),
+    takeFromServer: (ids, onDocuments) => (replication ? takeFromServer(local, remote, ids, onDocuments, landing) : { cancel() {} }),
     follow(since, onChanges) {
       const follower = followChanges(local, tracker, since, onChanges);
       followers.add(follower);
