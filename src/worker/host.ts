@@ -1,6 +1,6 @@
 import { BUILT_IN_TOOLS } from '../core/tools/tools';
 import type { Tool } from '../core/tools/tool';
-import { checkElicitationContent } from '../core/requests/json-schema-form';
+import type { checkElicitationContent as CheckElicitationContent } from '../core/requests/json-schema-form';
 import { RequestWaiters } from './requests/request-waiters';
 import type { AppEvent } from '../schema/events';
 import type { Conversation, ConversationExport, Profile } from '../schema/records';
@@ -9,7 +9,7 @@ import { createCommandHandler, type CommandHandle } from './command-handler';
 import type { SyncEngineHost } from './sync/engine-context';
 import type { SyncedSettingsHost } from './sync/content/synced-settings';
 import type { ResolveContext } from '../core/requests/requests';
-import { ConversationSearch } from './search/conversation-search';
+import { lazySearch } from './search/lazy-search';
 import { IndexedDbConversationStore } from './store/conversation-store';
 import type { ParleyDatabase } from './store/database';
 import { viewedConversations, type Locks } from './runs/locks';
@@ -24,7 +24,7 @@ import { describeStorageError } from './store/storage-error';
 import { RunManager } from './runs/run-manager';
 import { SettingsStore } from './settings/settings-store';
 import { StoredConfig } from './settings/stored-config';
-import { McpHub } from './mcp/mcp-hub';
+import { LazyMcpHub, type McpServers } from './mcp/lazy-mcp-hub';
 import { SyncGate } from './sync/sync-gate';
 import { claimProposal } from './sync/documents/applied-proposals';
 import type { Timers } from '../core/run/coalesced-writer';
@@ -76,7 +76,7 @@ export interface Host {
   store: IndexedDbConversationStore;
   settings: SettingsStore;
   /** MCP servers; `mcp.tools()` gives a conversation's MCP tools. */
-  mcp: McpHub;
+  mcp: McpServers;
   /** A peer asked to stop a conversation this worker may be running. */
   peerStop(conversationId: string): void;
   /** A peer said what changed: read it from IndexedDB and tell this tab's UI what is really stored. */
@@ -93,7 +93,7 @@ export function createHost(environment: HostEnvironment): Host {
   // One copy of the stored settings, profiles and MCP servers for this worker: see StoredConfig for when it is dropped.
   const config = new StoredConfig(environment.database);
   // Search across conversations: told of every committed write here and of what peers' hints re-read.
-  const search = new ConversationSearch(environment.database);
+  const search = lazySearch(environment.database);
   // Every committed change is published here once; search, sync, the page and the other tabs, and a live run's waiters
   // follow it (docs/architecture.md, "The change feed").
   const feed = new ChangeFeed();
@@ -115,7 +115,7 @@ export function createHost(environment: HostEnvironment): Host {
     engineHost: () => syncEngineHost(environment, store, runs, handle, syncedSettingsHost(config, settings, mcp, emit)),
   });
   const settings = new SettingsStore(config, environment.newId);
-  const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
+  const mcp = new LazyMcpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   config.onWrite(() => sync.settingsChanged());
   const { profileOf, getModel } = modelSource(environment, settings, (attachmentId) => sync.fetchAttachment(attachmentId));
 
@@ -138,7 +138,8 @@ export function createHost(environment: HostEnvironment): Host {
     requestPeerStop: environment.requestPeerStop,
     emit,
     testConnection: environment.testConnection,
-    requestChecks: async () => requestChecks(await getTools()),
+    // The JSON Schema checks load with the first resolution (with the MCP code where a server is stored), not the worker.
+    requestChecks: async () => requestChecks(await getTools(), (await import('../core/requests/json-schema-form')).checkElicitationContent),
     now: environment.now,
     mcp,
     search,
@@ -252,7 +253,7 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
 }
 
 /** What settings sync needs of this host: the stored settings, their stores, and telling the page what another device changed. */
-function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: McpHub, emit: (event: AppEvent) => void): SyncedSettingsHost {
+function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: McpServers, emit: (event: AppEvent) => void): SyncedSettingsHost {
   return {
     config,
     settings,
@@ -286,7 +287,7 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
 }
 
 /** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
-function requestChecks(tools: readonly Tool[]): Omit<ResolveContext, 'now'> & { tools: readonly Tool[] } {
+function requestChecks(tools: readonly Tool[], checkElicitationContent: typeof CheckElicitationContent): Omit<ResolveContext, 'now'> & { tools: readonly Tool[] } {
   return {
     tools,
     checkArgs: (block, params) => {
