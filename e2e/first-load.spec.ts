@@ -13,9 +13,23 @@ import { expect, test, type Response } from '@playwright/test';
 // modules the page and the lazy views share became small chunks of their own, and the worker's first screen reads a
 // call's approval from the one shape).
 const LIMIT_KIB = 76;
+/**
+ * Every script from a cold visit to the Built-in demo's first reply (the project's target is 100 KiB:
+ * bench/first-load.mjs). 153 with the worker's MCP code, search, export and import and JSON Schema checks loaded
+ * when first used (151.9 measured, 161.3 before).
+ */
+const FIRST_REPLY_LIMIT_KIB = 153;
 
 // A first visit: nothing cached, no service worker yet (its precache is a background download, not the page's load).
 test.use({ serviceWorkers: 'block' });
+
+/** Each script's gzip size (KiB) by path, and their total. */
+async function gzipSizes(scripts: readonly Response[]): Promise<{ totalKiB: number; breakdown: string }> {
+  const sizes = new Map<string, number>();
+  for (const response of scripts) sizes.set(new URL(response.url()).pathname, gzipSync(await response.body()).length / 1024);
+  const totalKiB = [...sizes.values()].reduce((sum, size) => sum + size, 0);
+  return { totalKiB, breakdown: [...sizes].map(([file, size]) => `${file} ${size.toFixed(1)} KiB`).join(', ') };
+}
 
 test('a cold first visit loads no more JavaScript than its limit, the worker\'s included', async ({ page, context }) => {
   const scripts: Response[] = [];
@@ -29,9 +43,26 @@ test('a cold first visit loads no more JavaScript than its limit, the worker\'s 
   await expect.poll(() => scripts.some((response) => /\/assets\/main-[^/]*\.js$/.test(response.url()))).toBe(true);
   await page.waitForLoadState('networkidle');
 
-  const sizes = new Map<string, number>();
-  for (const response of scripts) sizes.set(new URL(response.url()).pathname, gzipSync(await response.body()).length / 1024);
-  const totalKiB = [...sizes.values()].reduce((sum, size) => sum + size, 0);
-  const breakdown = [...sizes].map(([file, size]) => `${file} ${size.toFixed(1)} KiB`).join(', ');
+  const { totalKiB, breakdown } = await gzipSizes(scripts);
   expect(totalKiB, `first-load JavaScript, gzip: ${breakdown}`).toBeLessThanOrEqual(LIMIT_KIB);
+});
+
+test('a first conversation loads no more JavaScript than its limit up to the Built-in demo\'s reply', async ({ page, context }) => {
+  const scripts: Response[] = [];
+  context.on('response', (response) => {
+    if (new URL(response.url()).pathname.endsWith('.js')) scripts.push(response);
+  });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Hello');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const reply = page.getByRole('log').getByRole('article', { name: 'Parley', exact: true }).first();
+  await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+  // The reply's Markdown and its question's form are shown: their code has arrived.
+  await expect(reply.locator('.markdown').first()).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Question from Parley', exact: true })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+
+  const { totalKiB, breakdown } = await gzipSizes(scripts);
+  expect(totalKiB, `JavaScript to a first reply, gzip: ${breakdown}`).toBeLessThanOrEqual(FIRST_REPLY_LIMIT_KIB);
 });
