@@ -1,6 +1,5 @@
 import { BUILT_IN_TOOLS } from '../core/tools/tools';
 import type { Tool } from '../core/tools/tool';
-import type { checkElicitationContent as CheckElicitationContent } from '../core/requests/json-schema-form';
 import { RequestWaiters } from './requests/request-waiters';
 import type { AppEvent } from '../schema/events';
 import type { Conversation, ConversationExport, Profile } from '../schema/records';
@@ -138,8 +137,7 @@ export function createHost(environment: HostEnvironment): Host {
     requestPeerStop: environment.requestPeerStop,
     emit,
     testConnection: environment.testConnection,
-    // The JSON Schema checks load with the first resolution (with the MCP code where a server is stored), not the worker.
-    requestChecks: async () => requestChecks(await getTools(), (await import('../core/requests/json-schema-form')).checkElicitationContent),
+    requestChecks: async () => requestChecks(await getTools()),
     now: environment.now,
     mcp,
     search,
@@ -286,8 +284,9 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
   return { profileOf, getModel };
 }
 
-/** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
-function requestChecks(tools: readonly Tool[], checkElicitationContent: typeof CheckElicitationContent): Omit<ResolveContext, 'now'> & { tools: readonly Tool[] } {
+/** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's (loaded then). */
+async function requestChecks(tools: readonly Tool[]): Promise<Omit<ResolveContext, 'now'> & { tools: readonly Tool[] }> {
+  const { checkElicitationContent } = await import('../core/requests/json-schema-form');
   return {
     tools,
     checkArgs: (block, params) => {
