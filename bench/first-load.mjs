@@ -19,7 +19,10 @@ export async function firstLoadJs(browser, origin) {
 
 /**
  * What a first conversation costs: every script fetched from a cold load, through "New conversation" and a message sent,
- * until the built-in model's reply is complete and shown as Markdown (the renderer loads with the first reply).
+ * until the built-in model's reply is complete and shown with its Markdown and its question's form (each loads with the
+ * first reply that shows one). The network went idle once already after the load, so waiting for idle again returns at
+ * once: what the reply shows is what is waited for. (A tool call's card the reply shows while it streams may or may not
+ * be fetched by then.)
  */
 export async function firstReplyJs(browser, origin) {
   return scriptsFetched(browser, origin, async (page) => {
@@ -30,6 +33,7 @@ export async function firstReplyJs(browser, origin) {
     const reply = page.getByRole('log').getByRole('article', { name: 'Parley', exact: true }).first();
     await reply.and(page.locator('[data-status="complete"]')).waitFor();
     await reply.locator('.markdown').first().waitFor();
+    await page.getByRole('form', { name: 'Question from Parley', exact: true }).waitFor();
   });
 }
 

@@ -11,7 +11,6 @@ import { createRunHandlers, createRunProposers } from './commands/run-commands';
 import { runsElsewhere } from './commands/runs-elsewhere';
 import { createSettingsHandlers } from './commands/settings-commands';
 import { createSyncHandlers } from './commands/sync-commands';
-import { createTransferHandlers } from './commands/transfer-commands';
 
 export type { CommandHandlerDeps } from './commands/command-deps';
 export { OPEN_PAGE_SIZE } from './store/message-pages';
@@ -30,7 +29,7 @@ export type CommandHandle = ((raw: unknown) => Promise<unknown>) & { applyPropos
 export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
   const handlers: Handlers = {
     ...createConversationHandlers(deps),
-    ...createTransferHandlers(deps),
+    ...transferHandlers(deps),
     ...createRunHandlers(deps),
     ...createRequestHandlers(deps),
     ...createSettingsHandlers(deps),
@@ -78,6 +77,22 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
     }
   };
   return Object.assign(handle, { applyProposal });
+}
+
+type TransferCommandType = 'conversation.export' | 'conversation.import';
+
+/** Export and import: their code (with the settings backup's) loads with the first of them, not with the worker. */
+function transferHandlers(deps: CommandHandlerDeps): Pick<Handlers, TransferCommandType> {
+  let loading: Promise<Pick<Handlers, TransferCommandType>> | undefined;
+  const loaded = () =>
+    (loading ??= import('./commands/transfer-commands').then((module) => module.createTransferHandlers(deps)).catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+  return {
+    'conversation.export': async (command, context) => (await loaded())['conversation.export'](command, context),
+    'conversation.import': async (command, context) => (await loaded())['conversation.import'](command, context),
+  };
 }
 
 function parsed(raw: unknown): Command {

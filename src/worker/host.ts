@@ -1,6 +1,5 @@
 import { BUILT_IN_TOOLS } from '../core/tools/tools';
 import type { Tool } from '../core/tools/tool';
-import { checkElicitationContent } from '../core/requests/json-schema-form';
 import { RequestWaiters } from './requests/request-waiters';
 import type { AppEvent } from '../schema/events';
 import type { Conversation, ConversationExport, Profile } from '../schema/records';
@@ -9,7 +8,7 @@ import { createCommandHandler, type CommandHandle } from './command-handler';
 import type { SyncEngineHost } from './sync/engine-context';
 import type { SyncedSettingsHost } from './sync/content/synced-settings';
 import type { ResolveContext } from '../core/requests/requests';
-import { ConversationSearch } from './search/conversation-search';
+import { lazySearch } from './search/lazy-search';
 import { IndexedDbConversationStore } from './store/conversation-store';
 import type { ParleyDatabase } from './store/database';
 import { viewedConversations, type Locks } from './runs/locks';
@@ -24,7 +23,7 @@ import { describeStorageError } from './store/storage-error';
 import { RunManager } from './runs/run-manager';
 import { SettingsStore } from './settings/settings-store';
 import { StoredConfig } from './settings/stored-config';
-import { McpHub } from './mcp/mcp-hub';
+import { LazyMcpHub, type McpServers } from './mcp/lazy-mcp-hub';
 import { SyncGate } from './sync/sync-gate';
 import { claimProposal } from './sync/documents/applied-proposals';
 import type { Timers } from '../core/run/coalesced-writer';
@@ -76,7 +75,7 @@ export interface Host {
   store: IndexedDbConversationStore;
   settings: SettingsStore;
   /** MCP servers; `mcp.tools()` gives a conversation's MCP tools. */
-  mcp: McpHub;
+  mcp: McpServers;
   /** A peer asked to stop a conversation this worker may be running. */
   peerStop(conversationId: string): void;
   /** A peer said what changed: read it from IndexedDB and tell this tab's UI what is really stored. */
@@ -93,7 +92,7 @@ export function createHost(environment: HostEnvironment): Host {
   // One copy of the stored settings, profiles and MCP servers for this worker: see StoredConfig for when it is dropped.
   const config = new StoredConfig(environment.database);
   // Search across conversations: told of every committed write here and of what peers' hints re-read.
-  const search = new ConversationSearch(environment.database);
+  const search = lazySearch(environment.database);
   // Every committed change is published here once; search, sync, the page and the other tabs, and a live run's waiters
   // follow it (docs/architecture.md, "The change feed").
   const feed = new ChangeFeed();
@@ -115,7 +114,7 @@ export function createHost(environment: HostEnvironment): Host {
     engineHost: () => syncEngineHost(environment, store, runs, handle, syncedSettingsHost(config, settings, mcp, emit)),
   });
   const settings = new SettingsStore(config, environment.newId);
-  const mcp = new McpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
+  const mcp = new LazyMcpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   config.onWrite(() => sync.settingsChanged());
   const { profileOf, getModel } = modelSource(environment, settings, (attachmentId) => sync.fetchAttachment(attachmentId));
 
@@ -252,7 +251,7 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
 }
 
 /** What settings sync needs of this host: the stored settings, their stores, and telling the page what another device changed. */
-function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: McpHub, emit: (event: AppEvent) => void): SyncedSettingsHost {
+function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: McpServers, emit: (event: AppEvent) => void): SyncedSettingsHost {
   return {
     config,
     settings,
@@ -285,8 +284,9 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
   return { profileOf, getModel };
 }
 
-/** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. */
-function requestChecks(tools: readonly Tool[]): Omit<ResolveContext, 'now'> & { tools: readonly Tool[] } {
+/** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's (loaded then). */
+async function requestChecks(tools: readonly Tool[]): Promise<Omit<ResolveContext, 'now'> & { tools: readonly Tool[] }> {
+  const { checkElicitationContent } = await import('../core/requests/json-schema-form');
   return {
     tools,
     checkArgs: (block, params) => {

@@ -40,14 +40,15 @@ describe('a tool call waiting for approval', () => {
     const group = screen.getByRole('group', { name: 'Tool call: mcp__everything__echo' });
     expect(within(group).getByText('Read-only')).toBeInTheDocument();
     expect(within(group).getByText('Reaches outside services')).toBeInTheDocument();
-    fireEvent.click(within(group).getByRole('button', { name: 'Allow' }));
+    // The controls' code loads after the card's (a call waiting for nothing loads none of it).
+    fireEvent.click(await within(group).findByRole('button', { name: 'Allow' }));
     await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: true }, { showsErrors: true }));
   });
 
   it('Deny sends the reason the user wrote', async () => {
     const { client, send } = fakeClient();
     render(() => <ToolCallCard block={pendingCall()} approval={approvalOf()} {...target} client={client} />);
-    fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: '  not now  ' } });
+    fireEvent.input(await screen.findByRole('textbox', { name: 'Reason' }), { target: { value: '  not now  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Deny' }));
     await waitFor(() => expect(send).toHaveBeenCalledWith({ type: 'request.resolve', ...target, requestId: 'call-1', approved: false, reason: 'not now' }, { showsErrors: true }));
   });
@@ -58,7 +59,7 @@ describe('a tool call waiting for approval', () => {
       return { message: {} };
     });
     render(() => <ToolCallCard block={pendingCall()} approval={approvalOf()} {...target} client={client} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit arguments' }));
     const box = screen.getByRole('textbox', { name: 'Arguments' }) as HTMLTextAreaElement;
     expect(JSON.parse(box.value)).toEqual({ message: 'hello' });
     fireEvent.input(box, { target: { value: '{"message": ' } });
@@ -78,7 +79,7 @@ describe('a tool call waiting for approval', () => {
   it('a simple schema can be edited as a form, labelled by the schema\'s titles', async () => {
     const { client, send } = fakeClient();
     render(() => <ToolCallCard block={pendingCall()} approval={approvalOf()} {...target} client={client} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit arguments' }));
     fireEvent.click(screen.getByRole('button', { name: 'Edit as a form' }));
     const field = screen.getByRole('textbox', { name: 'Message text' });
     expect(field).toHaveValue('hello');
@@ -92,7 +93,7 @@ describe('a tool call waiting for approval', () => {
     const [block, setBlock] = createSignal(pendingCall({ status: 'interrupted', result: 'It may or may not have run.' }));
     const [approval, setApproval] = createSignal(approvalOf({ kind: 'rerun' }));
     render(() => <ToolCallCard block={block()} approval={approval()} {...target} client={client} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Skip' }));
     await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ approved: false }), { showsErrors: true }));
     setBlock(pendingCall({ status: 'denied', result: 'Not run.' }));
     setApproval(approvalOf({ status: 'denied', resolution: 'denied', response: { reason: 'too risky' } }));

@@ -122,7 +122,7 @@ describe('proposals: what this device sends to the device that runs the conversa
     ));
     fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
     fireEvent.click(screen.getByRole('button', { name: 'Submit answers' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Allow' }));
     await waitFor(() => expect(built.state.messages.c1).toEqual([]));
     fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Book the train' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
@@ -199,7 +199,7 @@ describe('proposals: what this device sends to the device that runs the conversa
     const [block, setBlock] = createSignal(call);
     const [approval, setApproval] = createSignal(asked);
     render(() => <ToolCallCard block={block()} approval={approval()} conversationId="c1" messageId="m1" client={{ send } as never} thisDevice="phone-id" />);
-    fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Allow' }));
     await waitFor(() => expect(screen.getByText('Sent to Laptop. It will go on there once it receives it.')).toHaveAttribute('role', 'status'));
     expect(screen.getByRole('button', { name: 'Allow' })).toBeDisabled();
     setBlock({ ...call, status: 'denied' });

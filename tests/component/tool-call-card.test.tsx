@@ -104,13 +104,13 @@ describe('a running call with progress', () => {
 });
 
 describe('a call cut off while it ran', () => {
-  it('says it may or may not have run once, while it asks and after the user decided', () => {
+  it('says it may or may not have run once, while it asks and after the user decided', async () => {
     const cutOff = 'This call was cut off while it ran (the app closed or crashed); it may or may not have run.';
     const [block, setBlock] = createSignal(call({ status: 'interrupted', result: cutOff }));
     const [asked, setAsked] = createSignal(approval({ kind: 'rerun' }));
     const { container } = render(() => <ToolCallCard block={block()} approval={asked()} {...target} client={client} />);
     const count = () => (container.textContent?.match(/may or may not have run/g) ?? []).length;
-    expect(within(container).getByRole('button', { name: 'Run again' })).toBeInTheDocument();
+    expect(await within(container).findByRole('button', { name: 'Run again' })).toBeInTheDocument();
     expect(count()).toBe(1);
     setBlock(call({ status: 'interrupted', result: `${cutOff} The user chose not to run it again.` }));
     setAsked(approval({ kind: 'rerun', status: 'denied', resolution: 'denied' }));

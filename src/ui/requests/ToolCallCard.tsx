@@ -1,14 +1,19 @@
-import { For, Show } from 'solid-js';
+import { For, lazy, Show, Suspense } from 'solid-js';
 import type { ApprovalRequest, ApprovalResolution, ToolCallBlock } from '../../schema/blocks';
 import type { ToolProgress } from '../../schema/events';
 import type { WorkerClient } from '../state/channel';
 import { navigate, routeHash } from '../hash-route';
 import { t, type MessageKey } from '../i18n/i18n';
 import { LongText } from '../messages/LongText';
-import { ApprovalControls } from './ApprovalControls';
 import { decidedElsewhere, deviceName } from '../sync/device-name';
 import './requests.css';
 import './tool-call.css';
+
+/**
+ * An approval's controls (Allow, Deny, the edited arguments' fields), shown while the call waits: the card of a call
+ * that waits for nothing (a question's, a finished call's) loads none of their code.
+ */
+const ApprovalControls = lazy(() => import('./ApprovalControls').then((module) => ({ default: module.ApprovalControls })));
 
 const STATUS_KEYS: Record<ToolCallBlock['status'], MessageKey> = {
   pending: 'tool.status.pending',
@@ -86,7 +91,10 @@ export function ToolCallCard(props: {
         </details>
       </Show>
       <Show when={waiting()}>
-        <ApprovalControls block={props.block} rerun={props.approval?.kind === 'rerun'} target={{ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.toolCallId }} client={props.client} />
+        {/* Its own boundary: while the controls' code loads, the card around them shows. */}
+        <Suspense fallback={null}>
+          <ApprovalControls block={props.block} rerun={props.approval?.kind === 'rerun'} target={{ conversationId: props.conversationId, messageId: props.messageId, requestId: props.block.toolCallId }} client={props.client} />
+        </Suspense>
       </Show>
       <Show when={props.block.status === 'running' && props.progress}>{(progress) => <ProgressLine name={props.block.toolName} progress={progress()} />}</Show>
       <Show when={!waiting() && outcomeText(props.approval)}>

@@ -6,9 +6,9 @@ import type { Conversation, ConversationExport, Profile } from '../../schema/rec
 import type { ResolveContext } from '../../core/requests/requests';
 import type { Tool } from '../../core/tools/tool';
 import type { StorageEstimate } from '../attachments/attachment-files';
-import type { ConversationSearch } from '../search/conversation-search';
+import type { Search } from '../search/lazy-search';
 import type { IndexedDbConversationStore } from '../store/conversation-store';
-import type { McpHub } from '../mcp/mcp-hub';
+import type { McpServers } from '../mcp/lazy-mcp-hub';
 import type { ReadDeps } from '../first-screen/first-screen-reads';
 import type { RunManager } from '../runs/run-manager';
 import type { SettingsStore } from '../settings/settings-store';
@@ -29,9 +29,9 @@ export interface CommandHandlerDeps {
    */
   requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'> & { tools?: readonly Tool[] }>;
   now(): number;
-  mcp: McpHub;
+  mcp: McpServers;
   /** Search across conversations (its index is built on the first search). */
-  search: ConversationSearch;
+  search: Search;
   /** What the first screen's reads, answered here once this host exists, work with. */
   reads: ReadDeps;
   /** Reads, parses and validates a chosen export file (see HostEnvironment.readImport); on this thread when absent. */

@@ -1,5 +1,5 @@
 import type { CommandOf, CommandResult, CommandType } from '../../schema/commands';
-import type { McpHub } from './mcp-hub';
+import type { McpServers } from './lazy-mcp-hub';
 
 type McpCommandType = Extract<CommandType, `mcp.${string}`>;
 
@@ -7,7 +7,7 @@ type McpCommandType = Extract<CommandType, `mcp.${string}`>;
 type McpHandlers = { [T in McpCommandType]: (command: CommandOf<T>) => Promise<CommandResult<T>> };
 
 /** Every change reaches the UI as an `mcp-servers-changed` event from the hub; the replies are for the caller. */
-export function createMcpHandlers(hub: McpHub): McpHandlers {
+export function createMcpHandlers(hub: McpServers): McpHandlers {
   return {
     'mcp.list': () => hub.listServers(),
     'mcp.save': (command) => hub.saveServer(command.server),

@@ -11,7 +11,7 @@ import { checkTools, type ServerTool } from './listed-tools';
 import { unknownMcpToolText } from './tool-names';
 import { callOnConnection, mcpTool } from './mcp-tool';
 
-interface McpHubOptions {
+export interface McpHubOptions {
   database: ParleyDatabase;
   /** The worker's copy of the stored config (shared with SettingsStore); one of its own over `database` without it. */
   config?: StoredConfig;

@@ -7,7 +7,7 @@ import type { DeviceRef } from '../../schema/sync/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../../schema/records';
 import { BranchRecords, type NewVersion } from '../branches/branch-records';
 import { repairTakenOver } from '../../core/run/take-over-repair';
-import { exportAll, type ExportedConversation } from '../transfer/conversation-export';
+import type { ExportedConversation } from '../transfer/conversation-export';
 import type { ParleyDatabase } from './database';
 import { listMessages, searchMessages } from './message-pages';
 import type { RequestTarget } from '../../schema/protocol';
@@ -203,8 +203,9 @@ export class IndexedDbConversationStore implements ConversationStore {
     return { imported: result.imported.map((entry) => entry.conversation), skipped: result.skipped, repairs: result.repairs };
   }
 
-  exportAll(): Promise<ExportedConversation[]> {
-    return exportAll(this.database);
+  async exportAll(): Promise<ExportedConversation[]> {
+    // Loaded when an export is made, not with the worker.
+    return (await import('../transfer/conversation-export')).exportAll(this.database);
   }
 
   /** The largest conversations by approximate stored size, and the total (see conversationSizes). */

@@ -1,7 +1,7 @@
 import type { AppEvent } from '../../schema/events';
 import type { ChangeFeed } from '../store/change-feed';
 import type { IndexedDbConversationStore } from '../store/conversation-store';
-import type { McpHub } from '../mcp/mcp-hub';
+import type { McpServers } from '../mcp/lazy-mcp-hub';
 import type { RunManager } from '../runs/run-manager';
 import type { SettingsStore } from '../settings/settings-store';
 import type { StoredConfig } from '../settings/stored-config';
@@ -10,7 +10,7 @@ import type { PeerHint } from './peer-channel';
 interface PeerHintDeps {
   config: StoredConfig;
   settings: SettingsStore;
-  mcp: McpHub;
+  mcp: McpServers;
   store: IndexedDbConversationStore;
   runs: RunManager;
   feed: ChangeFeed;

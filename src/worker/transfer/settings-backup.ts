@@ -1,7 +1,7 @@
 import { parseScript } from '../../schema/script';
 import type { ExportedSettings } from '../../schema/records';
 import type { SettingsOffer } from '../../schema/protocol';
-import type { McpHub } from '../mcp/mcp-hub';
+import type { McpServers } from '../mcp/lazy-mcp-hub';
 import { normalizeServerName } from '../mcp/tool-names';
 import { profilesToRestore } from '../../core/profile-names';
 import type { SettingsStore } from '../settings/settings-store';
@@ -10,7 +10,7 @@ import { providerKind } from '../../schema/provider-kinds';
 // Settings as part of the backup: exported without secrets, and added on import only once the user agreed.
 
 /** This browser's settings for an export: profiles without keys, MCP servers without tokens or permissions, the script. */
-export async function exportSettings(settings: SettingsStore, hub: McpHub): Promise<ExportedSettings> {
+export async function exportSettings(settings: SettingsStore, hub: McpServers): Promise<ExportedSettings> {
   const [stored, profiles, servers] = await Promise.all([settings.getSettings(), settings.listProfiles(), hub.listServers()]);
   return {
     script: stored.script,
@@ -20,7 +20,7 @@ export async function exportSettings(settings: SettingsStore, hub: McpHub): Prom
 }
 
 /** What a backup's settings would add here: profiles not here (a taken name suffixed), servers whose name is not taken, a different script. */
-export async function offerOf(backup: ExportedSettings | undefined, settings: SettingsStore, hub: McpHub): Promise<SettingsOffer> {
+export async function offerOf(backup: ExportedSettings | undefined, settings: SettingsStore, hub: McpServers): Promise<SettingsOffer> {
   if (!backup) return { profiles: [], mcpServers: 0, script: false };
   const [stored, profiles, servers] = await Promise.all([settings.getSettings(), settings.listProfiles(), hub.listServers()]);
   const serverNames = new Set(servers.map((server) => normalizeServerName(server.name)));
@@ -40,7 +40,7 @@ export function offersAnything(offer: SettingsOffer): boolean {
  * Adds what `offerOf` offered: the profiles (without keys), the servers (without tokens; every tool asks first), the
  * script (replacing this one). Returns what was added.
  */
-export async function addSettings(backup: ExportedSettings, settings: SettingsStore, hub: McpHub): Promise<SettingsOffer> {
+export async function addSettings(backup: ExportedSettings, settings: SettingsStore, hub: McpServers): Promise<SettingsOffer> {
   const offer = await offerOf(backup, settings, hub);
   const added: SettingsOffer = { profiles: [], mcpServers: 0, script: false };
   if (offer.profiles.length > 0) added.profiles = await settings.restoreProfiles(backup.profiles ?? []);

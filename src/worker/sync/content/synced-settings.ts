@@ -1,7 +1,7 @@
 import { SCRIPTED_PROFILE_ID } from '../../../schema/limits';
 import type { Profile } from '../../../schema/records';
 import type { SyncedProfile, SyncedSettingKind, SyncedSettingValue } from '../../../schema/sync/synced-settings';
-import type { McpHub } from '../../mcp/mcp-hub';
+import type { McpServers } from '../../mcp/lazy-mcp-hub';
 import { readList } from '../../mcp/mcp-server-store';
 import { originOf, type SettingsStore } from '../../settings/settings-store';
 import type { ConfigSnapshot, StoredConfig } from '../../settings/stored-config';
@@ -10,7 +10,7 @@ import type { ConfigSnapshot, StoredConfig } from '../../settings/stored-config'
 export interface SyncedSettingsHost {
   config: StoredConfig;
   settings: SettingsStore;
-  mcp: McpHub;
+  mcp: McpServers;
   /** Profiles changed by another device: this tab's page and the other tabs are told. */
   profilesChanged(): Promise<void>;
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it, vi } from 'vitest';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
+
+// Which of the worker's optional parts were constructed: each is loaded on first use, so a first conversation needs none.
+const built = vi.hoisted(() => ({ hubs: 0, searches: 0 }));
+
+vi.mock('../../src/worker/mcp/mcp-hub', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/worker/mcp/mcp-hub')>();
+  class CountedHub extends real.McpHub {
+    constructor(...args: ConstructorParameters<typeof real.McpHub>) {
+      super(...args);
+      built.hubs += 1;
+    }
+  }
+  return { ...real, McpHub: CountedHub };
+});
+
+vi.mock('../../src/worker/search/conversation-search', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/worker/search/conversation-search')>();
+  class CountedSearch extends real.ConversationSearch {
+    constructor(...args: ConstructorParameters<typeof real.ConversationSearch>) {
+      super(...args);
+      built.searches += 1;
+    }
+  }
+  return { ...real, ConversationSearch: CountedSearch };
+});
+
+describe('the worker code a first conversation does not run', () => {
+  it('a reply with no MCP server stored builds neither the MCP hub nor search; the first servers command and the first search do, once', async () => {
+    built.hubs = 0;
+    built.searches = 0;
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    try {
+      await tab.send({ type: 'settings.update', script: script([{ text: 'You said: {{lastUserMessage}}' }]) });
+      const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+      await tab.send({ type: 'message.send', conversationId, text: 'Plan my weekend' });
+      await waitForRunState(tab, conversationId, ['idle']);
+      expect(built).toEqual({ hubs: 0, searches: 0 });
+
+      expect(await tab.send({ type: 'mcp.list' })).toEqual([]);
+      expect(await tab.send({ type: 'mcp.list' })).toEqual([]);
+      const found = await tab.send({ type: 'conversations.search', query: 'weekend' });
+      expect(found.results.map((result) => result.conversationId)).toEqual([conversationId]);
+      await tab.send({ type: 'conversations.search', query: 'weekend' });
+      expect(built).toEqual({ hubs: 1, searches: 1 });
+    } finally {
+      tab.close();
+    }
+  });
+});
