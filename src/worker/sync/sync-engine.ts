@@ -2,6 +2,7 @@ import type { RecordChange } from '../../core/run/store';
 import { AttachmentSync } from './content/attachment-sync';
 import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync/sync';
 import { ChangeReceiver } from './documents/change-receiver';
+import { MessageSegments } from './documents/message-segments';
 import type { EngineContext, SyncEngineHost } from './engine-context';
 import type { EncryptedDocument, Mirror } from './mirror/mirror';
 import { PUSH_CHUNK, PushQueue } from './documents/push-queue';
@@ -42,7 +43,8 @@ export class SyncEngine {
     this.refusals = new RefusalLog(mirror, host.now, () => this.refusalListener?.());
     this.sealed = new SealedDocuments(mirror, keys, () => this.refusals.note('unreadable'));
     const attachments = new AttachmentSync({ mirror, keys, host, sealed: this.sealed, isDeleted: (conversationId) => this.book.deleted.has(conversationId), refused: (kind) => this.refusals.note(kind) });
-    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
+    const segments = new MessageSegments({ mirror, keys, sealed: this.sealed });
+    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, segments, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
     this.pushQueue = new PushQueue(this.context);
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
     this.settings = new SettingsSync(this.context);
@@ -149,7 +151,7 @@ export class SyncEngine {
   /** A committed local write: sealed and written to the mirror shortly, if this device runs the conversation. */
   noteChange(change: RecordChange): void {
     if (change.conversation) this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
-    for (const message of change.messages ?? []) this.pushQueue.markDirty({ kind: 'message', id: message.id });
+    for (const message of change.messages ?? []) this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: message.conversationId });
   }
 
   noteDeleted(conversationId: string): void {
@@ -230,14 +232,14 @@ export class SyncEngine {
     for (const conversation of mine) {
       if (this.context.stopped) return;
       this.pushQueue.markDirty({ kind: 'conversation', id: conversation.id });
-      for (const message of await this.host.allMessages(conversation.id)) this.pushQueue.markDirty({ kind: 'message', id: message.id });
+      for (const message of await this.host.allMessages(conversation.id)) this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: conversation.id });
     }
     await this.flush();
   }
 
   private async pushConversation(conversationId: string): Promise<void> {
     this.pushQueue.markDirty({ kind: 'conversation', id: conversationId });
-    for (const message of await this.host.allMessages(conversationId)) this.pushQueue.markDirty({ kind: 'message', id: message.id });
+    for (const message of await this.host.allMessages(conversationId)) this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId });
     await this.flush();
   }
 }

@@ -1,15 +1,18 @@
-import type { Message } from '../../../schema/records';
 import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
+import { segmentId, type SegmentPlace } from './message-segments';
 import { documentId } from './sync-crypto';
 import { measure, PUSH_MEASURE } from '../sync-measures';
 
-type Dirty = { kind: 'conversation'; id: string } | { kind: 'message'; id: string } | { kind: 'deleted'; id: string };
+type MessageDirty = { kind: 'message'; id: string; conversationId: string };
+type Dirty = { kind: 'conversation'; id: string } | MessageDirty | { kind: 'deleted'; id: string };
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
 const PUSH_DELAY_MS = 250;
 /** How many documents are sealed together and written to the mirror in one bulk write. */
 export const PUSH_CHUNK = 100;
+/** How many noted messages are read and placed in segments together (their segments written with one bulk write). */
+const MESSAGES_PER_PUSH = 1000;
 /** How long a write that failed to reach the mirror waits before it is tried again. */
 const PUSH_RETRY_MS = 2000;
 
@@ -85,10 +88,11 @@ export class PushQueue {
   }
 
   /**
-   * Seals the entries into the mirror, `PUSH_CHUNK` at a time: their records read, sealed concurrently and written with
-   * one bulk write per chunk (one at a time, an initial upload of 100,000 messages took about an hour). One that fails
-   * (the mirror's IndexedDB refusing a write, a conflict that kept coming back) is not dropped: it is noted again and
-   * retried a little later, with whatever was noted meanwhile; the rest of its chunk is written.
+   * Seals the entries into the mirror: records and deletions `PUSH_CHUNK` at a time, then messages as the segments that
+   * hold them (`pushMessages`). Read, sealed concurrently and written with one bulk write per chunk (one at a time, an
+   * initial upload of 100,000 messages took about an hour). One that fails (the mirror's IndexedDB refusing a write, a
+   * conflict that kept coming back) is not dropped: it is noted again and retried a little later, with whatever was
+   * noted meanwhile; the rest of its chunk is written.
    */
   private async pushEntries(batch: Dirty[]): Promise<void> {
     const { book, sealed } = this.context;
@@ -98,12 +102,13 @@ export class PushQueue {
       if (entry.kind === 'deleted') book.deleted.delete(entry.id);
       if (!this.dirty.has(`${entry.kind}:${entry.id}`)) this.dirty.set(`${entry.kind}:${entry.id}`, entry);
     };
-    for (let start = 0; start < batch.length && !this.context.stopped; start += PUSH_CHUNK) {
-      const chunk = batch.slice(start, start + PUSH_CHUNK);
+    const records = batch.filter((entry) => entry.kind !== 'message');
+    const messages = batch.filter((entry) => entry.kind === 'message');
+    for (let start = 0; start < records.length && !this.context.stopped; start += PUSH_CHUNK) {
+      const chunk = records.slice(start, start + PUSH_CHUNK);
       const writes: Array<{ entry: Dirty; id: string; payload: SyncPayload }> = [];
       try {
-        const messages = this.readMessages(chunk);
-        const prepared = await Promise.all(chunk.map((entry) => this.payloadOf(entry, messages).then((write) => ({ entry, write }), () => ({ entry, write: null }))));
+        const prepared = await Promise.all(chunk.map((entry) => this.payloadOf(entry).then((write) => ({ entry, write }), () => ({ entry, write: null }))));
         for (const { entry, write } of prepared) {
           if (write === null) retry(entry);
           else if (write) writes.push({ entry, ...write });
@@ -117,42 +122,64 @@ export class PushQueue {
       const errors = await sealed.writeMany(writes).catch(() => writes.map(() => new Error('write failed')));
       errors.forEach((error, index) => error && retry(writes[index]!.entry));
     }
+    for (let start = 0; start < messages.length && !this.context.stopped; start += MESSAGES_PER_PUSH) {
+      await this.pushMessages(messages.slice(start, start + MESSAGES_PER_PUSH), retry);
+    }
     this.pushFailures += failed;
     if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
   }
 
-  /** The messages a chunk names, read together (an initial upload's chunk read them in 100 transactions). */
-  private readMessages(chunk: Dirty[]): Promise<Map<string, Message | undefined>> {
-    const ids = chunk.flatMap((entry) => (entry.kind === 'message' ? [entry.id] : []));
-    if (ids.length === 0) return Promise.resolve(new Map());
-    return this.context.host.getMessages(ids).then((found) => new Map(ids.map((id, index) => [id, found[index]])));
+  /**
+   * Messages of conversations this device runs, written as the segments that hold them (see MessageSegments): each
+   * segment a message is in is sealed again whole, from the messages it holds as they are stored now.
+   */
+  private async pushMessages(entries: MessageDirty[], retry: (entry: Dirty) => void): Promise<void> {
+    const { book, host, keys, sealed, segments } = this.context;
+    const mine = entries.filter((entry) => book.runsHere(entry.conversationId));
+    if (mine.length === 0) return;
+    const writes: Array<{ place: SegmentPlace; id: string; payload: SyncPayload }> = [];
+    try {
+      const dirty = (await host.getMessages(mine.map((entry) => entry.id))).filter((message) => message !== undefined);
+      const places = await segments.place(dirty);
+      const known = new Map(dirty.map((message) => [message.id, message]));
+      const others = places.flatMap((place) => segments.messageIds(place).filter((id) => !known.has(id)));
+      if (others.length > 0) (await host.getMessages(others)).forEach((message) => message && known.set(message.id, message));
+      // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
+      for (const message of dirty) if (message.attachments?.length) await this.context.attachments.upload(message);
+      for (const place of places) {
+        const messages = segments.messageIds(place).flatMap((id) => known.get(id) ?? []);
+        if (messages.length === 0) continue;
+        const payload: SyncPayload = { kind: 'segment', ...place, messages, writer: book.device.id, epoch: book.epochOf(place.conversationId) };
+        writes.push({ place, id: await segmentId(keys, place), payload });
+      }
+    } catch {
+      for (const entry of mine) retry(entry);
+      return;
+    }
+    if (this.context.stopped) return;
+    const errors = await sealed.writeMany(writes).catch(() => writes.map(() => new Error('write failed')));
+    errors.forEach((error, index) => {
+      const { place } = writes[index]!;
+      if (error) for (const id of segments.messageIds(place)) retry({ kind: 'message', id, conversationId: place.conversationId });
+    });
   }
 
-  /**
-   * What an entry writes to the mirror (undefined: nothing), its message from the chunk's read. Its bookkeeping is
-   * noted for one `save` per chunk.
-   */
-  private async payloadOf(entry: Dirty, messages: Promise<Map<string, Message | undefined>>): Promise<{ id: string; payload: SyncPayload } | undefined> {
+  /** What a conversation or deletion entry writes to the mirror (undefined: nothing); its bookkeeping is noted for one `save` per chunk. */
+  private async payloadOf(entry: Exclude<Dirty, MessageDirty>): Promise<{ id: string; payload: SyncPayload } | undefined> {
     const { book, keys, host } = this.context;
     if (entry.kind === 'deleted') {
       if (book.deleted.has(entry.id)) return undefined;
       book.deleted.add(entry.id);
       book.changed = true;
+      this.context.segments.forget(entry.id);
       return { id: await documentId(keys, 'conversation', entry.id), payload: { kind: 'conversation-deleted', conversationId: entry.id, writer: book.device.id, at: host.now() } };
     }
-    if (entry.kind === 'conversation') {
-      const conversation = await host.getConversation(entry.id);
-      if (!conversation || !book.runsHere(conversation.id)) return undefined;
-      if (!book.authored.has(conversation.id)) {
-        book.authored.add(conversation.id);
-        book.changed = true;
-      }
-      return { id: await documentId(keys, 'conversation', conversation.id), payload: { kind: 'conversation', conversation, writer: book.device.id, epoch: book.epochOf(conversation.id) } };
+    const conversation = await host.getConversation(entry.id);
+    if (!conversation || !book.runsHere(conversation.id)) return undefined;
+    if (!book.authored.has(conversation.id)) {
+      book.authored.add(conversation.id);
+      book.changed = true;
     }
-    const message = (await messages).get(entry.id);
-    if (!message || !book.runsHere(message.conversationId)) return undefined;
-    // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
-    if (message.attachments?.length) await this.context.attachments.upload(message);
-    return { id: await documentId(keys, 'message', message.id), payload: { kind: 'message', message, writer: book.device.id, epoch: book.epochOf(message.conversationId) } };
-  }
+    return { id: await documentId(keys, 'conversation', conversation.id), payload: { kind: 'conversation', conversation, writer: book.device.id, epoch: book.epochOf(conversation.id) } };
+}
 }

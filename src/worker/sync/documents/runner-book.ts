@@ -8,7 +8,10 @@ interface KnownState {
   deleted: string[];
   /** Conversations whose record here was last written by this device as their runner (see ChangeReceiver.receiveRecord). */
   authored?: string[];
-  /** [conversation id, epoch, updatedAt] of the newest record of each conversation received from its runner. */
+  /**
+   * [conversation id, epoch, updatedAt] of the newest record of each conversation received from its runner; and of each
+   * segment of messages, under its segment key (message-segments.ts), its newest message's `updatedAt`.
+   */
   received?: Array<[string, number, number]>;
 }
 
@@ -23,8 +26,8 @@ export class RunnerBook {
   readonly deleted = new Set<string>();
   readonly authored = new Set<string>();
   /**
-   * The newest conversation record taken from each conversation's runner, by runner epoch and then `updatedAt` (one
-   * device writes within an epoch): an older one the server writes back is refused, never applied.
+   * The newest conversation record (and segment of messages) taken from each conversation's runner, by runner epoch and
+   * then `updatedAt` (one device writes within an epoch): an older one the server writes back is refused, never applied.
    */
   readonly received = new Map<string, { epoch: number; updatedAt: number }>();
   /** Something above changed since it was last saved. */
@@ -74,7 +77,7 @@ export class RunnerBook {
     return this.runnerElsewhere(conversationId) === undefined;
   }
 
-  /** Whether a conversation record from its runner is older than one already taken: the server wrote an old one back. */
+  /** Whether a conversation record (or segment) from its runner is older than one already taken: the server wrote an old one back. */
   isOlderRecord(conversationId: string, epoch: number, updatedAt: number): boolean {
     const newest = this.received.get(conversationId);
     return newest !== undefined && (epoch < newest.epoch || (epoch === newest.epoch && updatedAt < newest.updatedAt));
