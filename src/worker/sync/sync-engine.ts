@@ -232,14 +232,14 @@ export class SyncEngine {
     for (const conversation of mine) {
       if (this.context.stopped) return;
       this.pushQueue.markDirty({ kind: 'conversation', id: conversation.id });
-      for (const message of await this.host.allMessages(conversation.id)) this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: conversation.id });
+      this.pushQueue.markDirty({ kind: 'messages', id: conversation.id });
     }
     await this.flush();
   }
 
   private async pushConversation(conversationId: string): Promise<void> {
     this.pushQueue.markDirty({ kind: 'conversation', id: conversationId });
-    for (const message of await this.host.allMessages(conversationId)) this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId });
+    this.pushQueue.markDirty({ kind: 'messages', id: conversationId });
     await this.flush();
   }
 }

@@ -1,3 +1,4 @@
+import type { Message } from '../../../schema/records';
 import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
 import { segmentId, type SegmentPlace } from './message-segments';
@@ -5,7 +6,9 @@ import { documentId } from './sync-crypto';
 import { measure, PUSH_MEASURE } from '../sync-measures';
 
 type MessageDirty = { kind: 'message'; id: string; conversationId: string };
-type Dirty = { kind: 'conversation'; id: string } | MessageDirty | { kind: 'deleted'; id: string };
+/** A conversation's record, one message, every message of a conversation (`messages`: read with one index read), or a deletion. */
+type RecordDirty = { kind: 'conversation'; id: string } | { kind: 'deleted'; id: string };
+type Dirty = RecordDirty | MessageDirty | { kind: 'messages'; id: string };
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
 const PUSH_DELAY_MS = 250;
@@ -95,15 +98,44 @@ export class PushQueue {
    * noted meanwhile; the rest of its chunk is written.
    */
   private async pushEntries(batch: Dirty[]): Promise<void> {
-    const { book, sealed } = this.context;
+    const { book } = this.context;
     let failed = 0;
     const retry = (entry: Dirty) => {
       failed += 1;
       if (entry.kind === 'deleted') book.deleted.delete(entry.id);
       if (!this.dirty.has(`${entry.kind}:${entry.id}`)) this.dirty.set(`${entry.kind}:${entry.id}`, entry);
     };
-    const records = batch.filter((entry) => entry.kind !== 'message');
+    const records = batch.filter((entry): entry is RecordDirty => entry.kind === 'conversation' || entry.kind === 'deleted');
     const messages = batch.filter((entry) => entry.kind === 'message');
+    const wholes = batch.filter((entry) => entry.kind === 'messages');
+    await this.pushRecords(records, retry);
+    for (let start = 0; start < messages.length && !this.context.stopped; start += MESSAGES_PER_PUSH) {
+      const mine = messages.slice(start, start + MESSAGES_PER_PUSH).filter((entry) => book.runsHere(entry.conversationId));
+      const read = () => this.context.host.getMessages(mine.map((entry) => entry.id)).then((found) => found.filter((message) => message !== undefined));
+      if (mine.length > 0) await this.pushMessages(read, mine, retry);
+    }
+    // Whole conversations, read one at a time until a push's worth of messages is gathered.
+    const mine = wholes.filter((entry) => book.runsHere(entry.id));
+    for (let start = 0; start < mine.length && !this.context.stopped; ) {
+      const group: Dirty[] = [];
+      const gathered: Message[] = [];
+      const read = async () => {
+        while (start < mine.length && gathered.length < MESSAGES_PER_PUSH) {
+          const entry = mine[start++]!;
+          group.push(entry);
+          gathered.push(...(await this.context.host.allMessages(entry.id)));
+        }
+        return gathered;
+      };
+      await this.pushMessages(read, group, retry);
+    }
+    this.pushFailures += failed;
+    if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
+  }
+
+  /** Conversation records and deletions, `PUSH_CHUNK` at a time: each chunk's payloads read concurrently, one bulk write. */
+  private async pushRecords(records: RecordDirty[], retry: (entry: Dirty) => void): Promise<void> {
+    const { book, sealed } = this.context;
     for (let start = 0; start < records.length && !this.context.stopped; start += PUSH_CHUNK) {
       const chunk = records.slice(start, start + PUSH_CHUNK);
       const writes: Array<{ entry: Dirty; id: string; payload: SyncPayload }> = [];
@@ -122,24 +154,18 @@ export class PushQueue {
       const errors = await sealed.writeMany(writes).catch(() => writes.map(() => new Error('write failed')));
       errors.forEach((error, index) => error && retry(writes[index]!.entry));
     }
-    for (let start = 0; start < messages.length && !this.context.stopped; start += MESSAGES_PER_PUSH) {
-      await this.pushMessages(messages.slice(start, start + MESSAGES_PER_PUSH), retry);
-    }
-    this.pushFailures += failed;
-    if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
   }
 
   /**
-   * Messages of conversations this device runs, written as the segments that hold them (see MessageSegments): each
-   * segment a message is in is sealed again whole, from the messages it holds as they are stored now.
+   * Messages of conversations this device runs (`read`, for `entries`, noted again if it fails), written as the
+   * segments that hold them (see MessageSegments): each segment a message is in is sealed again whole, from the
+   * messages it holds as they are stored now.
    */
-  private async pushMessages(entries: MessageDirty[], retry: (entry: Dirty) => void): Promise<void> {
+  private async pushMessages(read: () => Promise<Message[]>, entries: Dirty[], retry: (entry: Dirty) => void): Promise<void> {
     const { book, host, keys, sealed, segments } = this.context;
-    const mine = entries.filter((entry) => book.runsHere(entry.conversationId));
-    if (mine.length === 0) return;
     const writes: Array<{ place: SegmentPlace; id: string; payload: SyncPayload }> = [];
     try {
-      const dirty = (await host.getMessages(mine.map((entry) => entry.id))).filter((message) => message !== undefined);
+      const dirty = await read();
       const places = await segments.place(dirty);
       const known = new Map(dirty.map((message) => [message.id, message]));
       const others = places.flatMap((place) => segments.messageIds(place).filter((id) => !known.has(id)));
@@ -153,7 +179,7 @@ export class PushQueue {
         writes.push({ place, id: await segmentId(keys, place), payload });
       }
     } catch {
-      for (const entry of mine) retry(entry);
+      for (const entry of entries) retry(entry);
       return;
     }
     if (this.context.stopped) return;
@@ -165,7 +191,7 @@ export class PushQueue {
   }
 
   /** What a conversation or deletion entry writes to the mirror (undefined: nothing); its bookkeeping is noted for one `save` per chunk. */
-  private async payloadOf(entry: Exclude<Dirty, MessageDirty>): Promise<{ id: string; payload: SyncPayload } | undefined> {
+  private async payloadOf(entry: RecordDirty): Promise<{ id: string; payload: SyncPayload } | undefined> {
     const { book, keys, host } = this.context;
     if (entry.kind === 'deleted') {
       if (book.deleted.has(entry.id)) return undefined;
