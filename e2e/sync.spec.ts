@@ -470,7 +470,7 @@ test('the server holds no plaintext: no message text, title, API key, profile, M
   await expect(mcpServerItem(phone.page, 'Vault tools')).toBeVisible(REPLICATION);
 
   const documents = await couch.allDocuments(database);
-  // The key document, the conversation, its messages, the runner, the file's chunk, the profile, the server: anything
+  // The key document, the conversation, its messages' segment, the runner, the file's chunk, the profile, the server: anything
   // less means the scan saw nothing.
   expect(documents.length).toBeGreaterThanOrEqual(7);
   const everything = JSON.stringify(documents);

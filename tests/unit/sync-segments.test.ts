@@ -147,7 +147,7 @@ describe('documents of the build before segments (sync)', { timeout: 120_000 }, 
     }
   });
 
-  it('an old mirror (one document per message) is taken on by this build without loss: its conversations are written as segments', async () => {
+  it('an old mirror (one document per message) is taken on by this build without loss: its conversations are written as segments, its message documents deleted', async () => {
     const keys = await testKeys();
     const server = new SimulatedServer();
     const laptopMirror = new SimulatedMirror(server);
@@ -174,6 +174,10 @@ describe('documents of the build before segments (sync)', { timeout: 120_000 }, 
     expect(await laptop.host.store.allMessages('old')).toHaveLength(40);
     const segments = (await payloadsIn(server.documents.values())).flatMap((payload) => (payload.kind === 'segment' ? [payload] : []));
     expect(segments.flatMap((segment) => segment.messages.map((held) => held.id)).sort()).toEqual(messages.map((found) => found.id).sort());
+    // Its message documents are deleted, in the mirror and on the server, once the segments hold their messages.
+    await replicator.settle(async () => (await payloadsIn(server.documents.values())).every((payload) => payload.kind !== 'message'));
+    expect((await payloadsIn(laptopMirror.local.documents.values())).filter((payload) => payload.kind === 'message')).toEqual([]);
+    expect((await laptopMirror.getLocal('state')) as { segmented?: boolean }).toMatchObject({ segmented: true });
     const later = await laterDevice(server, 112);
     await later.replicator.settle(async () => sameMessages(later.tablet, laptop, 'old'));
     expect(later.engine.refused()).toBeUndefined();

@@ -2,6 +2,7 @@ import type { RecordChange } from '../../core/run/store';
 import { AttachmentSync } from './content/attachment-sync';
 import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync/sync';
 import { ChangeReceiver } from './documents/change-receiver';
+import { retireMessageDocuments } from './documents/message-documents';
 import { MessageSegments } from './documents/message-segments';
 import type { EngineContext, SyncEngineHost } from './engine-context';
 import type { EncryptedDocument, Mirror } from './mirror/mirror';
@@ -234,7 +235,17 @@ export class SyncEngine {
       this.pushQueue.markDirty({ kind: 'conversation', id: conversation.id });
       this.pushQueue.markDirty({ kind: 'messages', id: conversation.id });
     }
-    await this.flush();
+    const failures = this.pushQueue.pushFailures;
+    await Promise.all([this.pushQueue.drain(), this.settings.flush()]);
+    // A mirror the build before segments kept: once what this device runs is in segments, its message documents go.
+    if (this.book.segmented || this.context.stopped || !this.pushQueue.idle || this.pushQueue.pushFailures !== failures) return;
+    try {
+      await retireMessageDocuments(this.context, mine.filter(({ id }) => this.book.runsHere(id)).map(({ id }) => id));
+    } catch {
+      return; // tried again at the next start: they cost space, never correctness
+    }
+    this.book.segmented = true;
+    await this.book.save();
   }
 
   private async pushConversation(conversationId: string): Promise<void> {

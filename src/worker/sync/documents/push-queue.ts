@@ -50,6 +50,19 @@ export class PushQueue {
     await this.pushing;
   }
 
+  /**
+   * Waits for everything noted so far to have been pushed (`flush` waits only for a push under way, and one it hurries
+   * runs after it returns): what is noted has been tried once, written or noted again for a retry.
+   */
+  async drain(): Promise<void> {
+    if (this.pushTimer) {
+      clearTimeout(this.pushTimer);
+      this.pushTimer = undefined;
+      this.startPush();
+    }
+    await this.pushing;
+  }
+
   stop(): void {
     if (this.pushTimer) clearTimeout(this.pushTimer);
   }
@@ -63,18 +76,23 @@ export class PushQueue {
     if (this.pushTimer) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
-      const batch = [...this.dirty.values()];
-      this.dirty.clear();
-      this.active += 1;
-      const written = this.context.sealed.sealedDocuments;
-      this.pushing = this.pushing
-        .then(() => this.push(batch))
-        .catch(() => undefined)
-        .finally(() => {
-          this.active -= 1;
-          if (this.idle && !this.context.stopped) this.onIdle?.(this.context.sealed.sealedDocuments !== written);
-        });
+      this.startPush();
     }, delay);
+  }
+
+  /** Takes what is noted as one batch, pushed after any push under way. */
+  private startPush(): void {
+    const batch = [...this.dirty.values()];
+    this.dirty.clear();
+    this.active += 1;
+    const written = this.context.sealed.sealedDocuments;
+    this.pushing = this.pushing
+      .then(() => this.push(batch))
+      .catch(() => undefined)
+      .finally(() => {
+        this.active -= 1;
+        if (this.idle && !this.context.stopped) this.onIdle?.(this.context.sealed.sealedDocuments !== written);
+      });
   }
 
   private async push(batch: Dirty[]): Promise<void> {

@@ -13,6 +13,8 @@ interface KnownState {
    * segment of messages, under its segment key (message-segments.ts), its newest message's `updatedAt`.
    */
   received?: Array<[string, number, number]>;
+  /** Saved by a build that writes messages in segments, once the conversations this device runs have no message documents. */
+  segmented?: boolean;
 }
 
 /**
@@ -30,6 +32,11 @@ export class RunnerBook {
    * then `updatedAt` (one device writes within an epoch): an older one the server writes back is refused, never applied.
    */
   readonly received = new Map<string, { epoch: number; updatedAt: number }>();
+  /**
+   * The mirror holds no message documents (one per message, the build before segments) of what this device runs: true
+   * for a new mirror, false for one that build kept until they are deleted (see retireMessageDocuments).
+   */
+  segmented = true;
   /** Something above changed since it was last saved. */
   changed = false;
 
@@ -48,13 +55,14 @@ export class RunnerBook {
     for (const id of known?.deleted ?? []) this.deleted.add(id);
     for (const id of known?.authored ?? []) this.authored.add(id);
     for (const [id, epoch, updatedAt] of known?.received ?? []) this.received.set(id, { epoch, updatedAt });
+    this.segmented = known === undefined || known.segmented === true;
     return since;
   }
 
   async save(): Promise<void> {
     this.changed = false;
     const received = [...this.received].map(([id, { epoch, updatedAt }]): [string, number, number] => [id, epoch, updatedAt]);
-    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted], authored: [...this.authored], received };
+    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted], authored: [...this.authored], received, segmented: this.segmented };
     await this.mirror.setLocal('state', state);
   }
 
