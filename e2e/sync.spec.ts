@@ -470,7 +470,7 @@ test('the server holds no plaintext: no message text, title, API key, profile, M
   await expect(mcpServerItem(phone.page, 'Vault tools')).toBeVisible(REPLICATION);
 
   const documents = await couch.allDocuments(database);
-  // The key document, the conversation, its messages, the runner, the file's chunk, the profile, the server: anything
+  // The key document, the conversation, its messages' segment, the runner, the file's chunk, the profile, the server: anything
   // less means the scan saw nothing.
   expect(documents.length).toBeGreaterThanOrEqual(7);
   const everything = JSON.stringify(documents);
@@ -761,18 +761,19 @@ test('a server set up again by a new device under another key: the old devices s
 
 test('"Synced" is said on a first upload only once the server holds every document', async ({ couch, database, device }) => {
   const laptop = await device('Laptop');
-  // One conversation of 1,200 messages: sealed and written in chunks, with replication pausing between them.
-  const messages = Array.from({ length: 1200 }, (_, seq) => ({ id: `long-m${seq}`, conversationId: 'long', seq, role: seq % 2 === 0 ? 'user' : 'assistant', blocks: [{ type: 'text', text: `Message ${seq}` }], status: 'complete', createdAt: seq, updatedAt: seq }));
+  // One conversation of 6,400 messages, 200 segments of 32: sealed and written in chunks (a thousand messages at a time),
+  // with replication pausing between them, and more documents than one replication batch.
+  const messages = Array.from({ length: 6400 }, (_, seq) => ({ id: `long-m${seq}`, conversationId: 'long', seq, role: seq % 2 === 0 ? 'user' : 'assistant', blocks: [{ type: 'text', text: `Message ${seq}` }], status: 'complete', createdAt: seq, updatedAt: seq }));
   const file = join(tmpdir(), `parley-sync-upload-${process.pid}-${Date.now()}.json`);
-  await writeFile(file, JSON.stringify({ format: 'parley-export', version: 1, exportedAt: 1, conversations: [{ conversation: { id: 'long', title: 'Long one', createdAt: 0, updatedAt: 1200, runState: 'idle', completedSteps: 600 }, messages }] }));
+  await writeFile(file, JSON.stringify({ format: 'parley-export', version: 1, exportedAt: 1, conversations: [{ conversation: { id: 'long', title: 'Long one', createdAt: 0, updatedAt: 6400, runState: 'idle', completedSteps: 3200 }, messages }] }));
   await openSettings(laptop.page);
   await laptop.page.getByLabel('Import conversations').setInputFiles(file);
   await expect(laptop.page.getByRole('status').filter({ hasText: 'Imported 1 conversation' })).toBeVisible();
 
   await fillSync(laptop.page, { url: database, username: couch.username, password: couch.password, passphrase: PASSPHRASE });
   await expect(syncStatus(laptop.page)).toHaveText(/^Synced/, { timeout: 120_000 });
-  // Read as soon as it says so: the key document, the runner, the conversation and every message are there.
-  expect(await couch.documentCount(database)).toBe(1 + 1 + 1 + 1200);
+  // Read as soon as it says so: the key document, the runner, the conversation and every segment are there.
+  expect(await couch.documentCount(database)).toBe(1 + 1 + 1 + 6400 / 32);
 });
 
 test('"Turn off sync" asks whether to keep the mirror: deleted, its IndexedDB database is gone; kept, a later "Turn on sync" uses it again', async ({ couch, database, device }) => {

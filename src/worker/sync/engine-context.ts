@@ -6,6 +6,7 @@ import type { AttachmentHost, AttachmentSync } from './content/attachment-sync';
 import type { Mirror } from './mirror/mirror';
 import type { RefusalKind } from './documents/refusal-log';
 import type { RunnerBook } from './documents/runner-book';
+import type { MessageSegments } from './documents/message-segments';
 import type { SealedDocuments } from './documents/sealed-documents';
 import type { SyncKeys } from './documents/sync-crypto';
 import type { SyncedSettingsHost } from './content/synced-settings';
@@ -54,6 +55,8 @@ export interface EngineContext {
   readonly host: SyncEngineHost;
   readonly book: RunnerBook;
   readonly sealed: SealedDocuments;
+  /** Which segment each message of a conversation travels in. */
+  readonly segments: MessageSegments;
   /** The bytes of files: written before the messages naming them, put together as they arrive. */
   readonly attachments: AttachmentSync;
   /** Counts a document from the server that was refused (never applied), for the warning in Sync's status. */

@@ -2,6 +2,8 @@ import type { RecordChange } from '../../core/run/store';
 import { AttachmentSync } from './content/attachment-sync';
 import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync/sync';
 import { ChangeReceiver } from './documents/change-receiver';
+import { retireMessageDocuments } from './documents/message-documents';
+import { MessageSegments } from './documents/message-segments';
 import type { EngineContext, SyncEngineHost } from './engine-context';
 import type { EncryptedDocument, Mirror } from './mirror/mirror';
 import { PUSH_CHUNK, PushQueue } from './documents/push-queue';
@@ -42,7 +44,8 @@ export class SyncEngine {
     this.refusals = new RefusalLog(mirror, host.now, () => this.refusalListener?.());
     this.sealed = new SealedDocuments(mirror, keys, () => this.refusals.note('unreadable'));
     const attachments = new AttachmentSync({ mirror, keys, host, sealed: this.sealed, isDeleted: (conversationId) => this.book.deleted.has(conversationId), refused: (kind) => this.refusals.note(kind) });
-    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
+    const segments = new MessageSegments({ mirror, keys, sealed: this.sealed });
+    this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, segments, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
     this.pushQueue = new PushQueue(this.context);
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
     this.settings = new SettingsSync(this.context);
@@ -151,7 +154,7 @@ export class SyncEngine {
   noteChange(change: RecordChange): void {
     if (change.conversation) this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
     for (const message of change.messages ?? []) {
-      this.pushQueue.markDirty({ kind: 'message', id: message.id });
+      this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: message.conversationId });
       // A file's chunks start on their way now, not after the push queue's delay (which then waits for them).
       if (message.attachments?.length && this.book.runsHere(message.conversationId) && !this.context.stopped) void this.context.attachments.upload(message).catch(() => undefined);
     }
@@ -235,14 +238,24 @@ export class SyncEngine {
     for (const conversation of mine) {
       if (this.context.stopped) return;
       this.pushQueue.markDirty({ kind: 'conversation', id: conversation.id });
-      for (const message of await this.host.allMessages(conversation.id)) this.pushQueue.markDirty({ kind: 'message', id: message.id });
+      this.pushQueue.markDirty({ kind: 'messages', id: conversation.id });
     }
-    await this.flush();
+    const failures = this.pushQueue.pushFailures;
+    await Promise.all([this.pushQueue.drain(), this.settings.flush()]);
+    // A mirror the build before segments kept: once what this device runs is in segments, its message documents go.
+    if (this.book.segmented || this.context.stopped || !this.pushQueue.idle || this.pushQueue.pushFailures !== failures) return;
+    try {
+      await retireMessageDocuments(this.context, mine.filter(({ id }) => this.book.runsHere(id)).map(({ id }) => id));
+    } catch {
+      return; // tried again at the next start: they cost space, never correctness
+    }
+    this.book.segmented = true;
+    await this.book.save();
   }
 
   private async pushConversation(conversationId: string): Promise<void> {
     this.pushQueue.markDirty({ kind: 'conversation', id: conversationId });
-    for (const message of await this.host.allMessages(conversationId)) this.pushQueue.markDirty({ kind: 'message', id: message.id });
+    this.pushQueue.markDirty({ kind: 'messages', id: conversationId });
     await this.flush();
   }
 }

@@ -5,6 +5,7 @@ import { CHUNK_FORMAT } from '../content/attachment-sync';
 import type { EngineContext } from '../engine-context';
 import type { MirrorChange } from '../mirror/mirror';
 import type { PushQueue } from './push-queue';
+import { segmentId, segmentKey, type Segment } from './message-segments';
 import { documentId, KEY_DOC_ID } from './sync-crypto';
 import { measure, RECEIVE_MEASURE } from '../sync-measures';
 
@@ -76,11 +77,14 @@ export class ChangeReceiver {
         this.context.refused('misplaced');
         continue;
       }
-      if (payload.kind !== 'message') await storeMessages();
+      if (payload.kind !== 'message' && payload.kind !== 'segment') await storeMessages();
       if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
       else if (payload.kind === 'proposal') await this.receiveProposal(payload.proposal);
       else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
-      else {
+      else if (payload.kind === 'segment') {
+        messages.push(...(await this.receiveSegment(payload)));
+        if (messages.length >= MESSAGES_PER_TRANSACTION) await storeMessages();
+      } else {
         const change = await this.receiveRecord(payload);
         if (change?.messages) messages.push(...change.messages);
         else if (change) await host.applyRemote(change);
@@ -118,6 +122,8 @@ export class ChangeReceiver {
         return id === (await documentId(keys, 'conversation', payload.conversationId));
       case 'message':
         return id === (await documentId(keys, 'message', payload.message.id));
+      case 'segment':
+        return id === (await segmentId(keys, payload)) && payload.messages.every((message) => message.conversationId === payload.conversationId);
       case 'runner':
         return id === (await documentId(keys, 'runner', payload.runner.conversationId));
       case 'proposal':
@@ -178,7 +184,7 @@ export class ChangeReceiver {
     // This device runs it: its own records are the truth. A foreign one is an earlier runner's late write (made before
     // it heard it lost): written over again here, with the title it gave kept.
     if (runner?.device.id === book.device.id) {
-      if (payload.kind === 'message') this.pushQueue.markDirty({ kind: 'message', id: payload.message.id });
+      if (payload.kind === 'message') this.pushQueue.markDirty({ kind: 'message', id: payload.message.id, conversationId });
       else await this.keepOtherTitles(payload.conversation, payload.writer);
       return;
     }
@@ -204,6 +210,30 @@ export class ChangeReceiver {
     return payload.kind === 'conversation' ? { conversation: payload.conversation } : { messages: [payload.message] };
   }
 
+  /**
+   * A segment of messages another device wrote: each message is taken as a message document of its own is (see
+   * receiveRecord), under the segment's writer and epoch. A segment older than one already taken from the same epoch
+   * (its newest message older) is the server writing an old revision back: refused, never applied.
+   */
+  private async receiveSegment(segment: Segment): Promise<Message[]> {
+    const { book } = this.context;
+    if (segment.writer === book.device.id) return [];
+    const newest = Math.max(...segment.messages.map((message) => message.updatedAt));
+    const key = segmentKey(segment);
+    if (book.isOlderRecord(key, segment.epoch, newest)) {
+      this.context.refused('replayed');
+      return [];
+    }
+    this.context.segments.heard(segment);
+    const taken: Message[] = [];
+    for (const message of segment.messages) {
+      const change = await this.receiveRecord({ kind: 'message', message, writer: segment.writer, epoch: segment.epoch });
+      if (change?.messages) taken.push(...change.messages);
+    }
+    if (taken.length > 0) book.tookRecord(key, segment.epoch, newest);
+    return taken;
+  }
+
   /** On the runner: another device's version of its conversation. Its title, when it differs, is kept; ours is written again. */
   private async keepOtherTitles(theirs: Conversation, writer: string): Promise<void> {
     const { book, host } = this.context;
@@ -227,6 +257,7 @@ export class ChangeReceiver {
     const { book, host } = this.context;
     book.deleted.add(conversationId);
     book.changed = true;
+    this.context.segments.forget(conversationId);
     if (writer === book.device.id) return;
     if (book.runners.get(conversationId)?.device.id === book.device.id) host.runnerLost(conversationId);
     await host.deleteLocal(conversationId);

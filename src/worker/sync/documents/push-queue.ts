@@ -1,15 +1,21 @@
 import type { Message } from '../../../schema/records';
 import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
+import { segmentId, type SegmentPlace } from './message-segments';
 import { documentId } from './sync-crypto';
 import { measure, PUSH_MEASURE } from '../sync-measures';
 
-type Dirty = { kind: 'conversation'; id: string } | { kind: 'message'; id: string } | { kind: 'deleted'; id: string };
+type MessageDirty = { kind: 'message'; id: string; conversationId: string };
+/** A conversation's record, one message, every message of a conversation (`messages`: read with one index read), or a deletion. */
+type RecordDirty = { kind: 'conversation'; id: string } | { kind: 'deleted'; id: string };
+type Dirty = RecordDirty | MessageDirty | { kind: 'messages'; id: string };
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
 const PUSH_DELAY_MS = 250;
 /** How many documents are sealed together and written to the mirror in one bulk write. */
 export const PUSH_CHUNK = 100;
+/** How many noted messages are read and placed in segments together (their segments written with one bulk write). */
+const MESSAGES_PER_PUSH = 1000;
 /** How long a write that failed to reach the mirror waits before it is tried again. */
 const PUSH_RETRY_MS = 2000;
 
@@ -44,6 +50,19 @@ export class PushQueue {
     await this.pushing;
   }
 
+  /**
+   * Waits for everything noted so far to have been pushed (`flush` waits only for a push under way, and one it hurries
+   * runs after it returns): what is noted has been tried once, written or noted again for a retry.
+   */
+  async drain(): Promise<void> {
+    if (this.pushTimer) {
+      clearTimeout(this.pushTimer);
+      this.pushTimer = undefined;
+      this.startPush();
+    }
+    await this.pushing;
+  }
+
   stop(): void {
     if (this.pushTimer) clearTimeout(this.pushTimer);
   }
@@ -57,18 +76,23 @@ export class PushQueue {
     if (this.pushTimer) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
-      const batch = [...this.dirty.values()];
-      this.dirty.clear();
-      this.active += 1;
-      const written = this.context.sealed.sealedDocuments;
-      this.pushing = this.pushing
-        .then(() => this.push(batch))
-        .catch(() => undefined)
-        .finally(() => {
-          this.active -= 1;
-          if (this.idle && !this.context.stopped) this.onIdle?.(this.context.sealed.sealedDocuments !== written);
-        });
+      this.startPush();
     }, delay);
+  }
+
+  /** Takes what is noted as one batch, pushed after any push under way. */
+  private startPush(): void {
+    const batch = [...this.dirty.values()];
+    this.dirty.clear();
+    this.active += 1;
+    const written = this.context.sealed.sealedDocuments;
+    this.pushing = this.pushing
+      .then(() => this.push(batch))
+      .catch(() => undefined)
+      .finally(() => {
+        this.active -= 1;
+        if (this.idle && !this.context.stopped) this.onIdle?.(this.context.sealed.sealedDocuments !== written);
+      });
   }
 
   private async push(batch: Dirty[]): Promise<void> {
@@ -85,25 +109,56 @@ export class PushQueue {
   }
 
   /**
-   * Seals the entries into the mirror, `PUSH_CHUNK` at a time: their records read, sealed concurrently and written with
-   * one bulk write per chunk (one at a time, an initial upload of 100,000 messages took about an hour). One that fails
-   * (the mirror's IndexedDB refusing a write, a conflict that kept coming back) is not dropped: it is noted again and
-   * retried a little later, with whatever was noted meanwhile; the rest of its chunk is written.
+   * Seals the entries into the mirror: records and deletions `PUSH_CHUNK` at a time, then messages as the segments that
+   * hold them (`pushMessages`). Read, sealed concurrently and written with one bulk write per chunk (one at a time, an
+   * initial upload of 100,000 messages took about an hour). One that fails (the mirror's IndexedDB refusing a write, a
+   * conflict that kept coming back) is not dropped: it is noted again and retried a little later, with whatever was
+   * noted meanwhile; the rest of its chunk is written.
    */
   private async pushEntries(batch: Dirty[]): Promise<void> {
-    const { book, sealed } = this.context;
+    const { book } = this.context;
     let failed = 0;
     const retry = (entry: Dirty) => {
       failed += 1;
       if (entry.kind === 'deleted') book.deleted.delete(entry.id);
       if (!this.dirty.has(`${entry.kind}:${entry.id}`)) this.dirty.set(`${entry.kind}:${entry.id}`, entry);
     };
-    for (let start = 0; start < batch.length && !this.context.stopped; start += PUSH_CHUNK) {
-      const chunk = batch.slice(start, start + PUSH_CHUNK);
+    const records = batch.filter((entry): entry is RecordDirty => entry.kind === 'conversation' || entry.kind === 'deleted');
+    const messages = batch.filter((entry) => entry.kind === 'message');
+    const wholes = batch.filter((entry) => entry.kind === 'messages');
+    await this.pushRecords(records, retry);
+    for (let start = 0; start < messages.length && !this.context.stopped; start += MESSAGES_PER_PUSH) {
+      const mine = messages.slice(start, start + MESSAGES_PER_PUSH).filter((entry) => book.runsHere(entry.conversationId));
+      const read = () => this.context.host.getMessages(mine.map((entry) => entry.id)).then((found) => found.filter((message) => message !== undefined));
+      if (mine.length > 0) await this.pushMessages(read, mine, retry);
+    }
+    // Whole conversations, read one at a time until a push's worth of messages is gathered.
+    const mine = wholes.filter((entry) => book.runsHere(entry.id));
+    for (let start = 0; start < mine.length && !this.context.stopped; ) {
+      const group: Dirty[] = [];
+      const gathered: Message[] = [];
+      const read = async () => {
+        while (start < mine.length && gathered.length < MESSAGES_PER_PUSH) {
+          const entry = mine[start++]!;
+          group.push(entry);
+          gathered.push(...(await this.context.host.allMessages(entry.id)));
+        }
+        return gathered;
+      };
+      await this.pushMessages(read, group, retry);
+    }
+    this.pushFailures += failed;
+    if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
+  }
+
+  /** Conversation records and deletions, `PUSH_CHUNK` at a time: each chunk's payloads read concurrently, one bulk write. */
+  private async pushRecords(records: RecordDirty[], retry: (entry: Dirty) => void): Promise<void> {
+    const { book, sealed } = this.context;
+    for (let start = 0; start < records.length && !this.context.stopped; start += PUSH_CHUNK) {
+      const chunk = records.slice(start, start + PUSH_CHUNK);
       const writes: Array<{ entry: Dirty; id: string; payload: SyncPayload }> = [];
       try {
-        const messages = this.readMessages(chunk);
-        const prepared = await Promise.all(chunk.map((entry) => this.payloadOf(entry, messages).then((write) => ({ entry, write }), () => ({ entry, write: null }))));
+        const prepared = await Promise.all(chunk.map((entry) => this.payloadOf(entry).then((write) => ({ entry, write }), () => ({ entry, write: null }))));
         for (const { entry, write } of prepared) {
           if (write === null) retry(entry);
           else if (write) writes.push({ entry, ...write });
@@ -117,42 +172,58 @@ export class PushQueue {
       const errors = await sealed.writeMany(writes).catch(() => writes.map(() => new Error('write failed')));
       errors.forEach((error, index) => error && retry(writes[index]!.entry));
     }
-    this.pushFailures += failed;
-    if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
-  }
-
-  /** The messages a chunk names, read together (an initial upload's chunk read them in 100 transactions). */
-  private readMessages(chunk: Dirty[]): Promise<Map<string, Message | undefined>> {
-    const ids = chunk.flatMap((entry) => (entry.kind === 'message' ? [entry.id] : []));
-    if (ids.length === 0) return Promise.resolve(new Map());
-    return this.context.host.getMessages(ids).then((found) => new Map(ids.map((id, index) => [id, found[index]])));
   }
 
   /**
-   * What an entry writes to the mirror (undefined: nothing), its message from the chunk's read. Its bookkeeping is
-   * noted for one `save` per chunk.
+   * Messages of conversations this device runs (`read`, for `entries`, noted again if it fails), written as the
+   * segments that hold them (see MessageSegments): each segment a message is in is sealed again whole, from the
+   * messages it holds as they are stored now.
    */
-  private async payloadOf(entry: Dirty, messages: Promise<Map<string, Message | undefined>>): Promise<{ id: string; payload: SyncPayload } | undefined> {
+  private async pushMessages(read: () => Promise<Message[]>, entries: Dirty[], retry: (entry: Dirty) => void): Promise<void> {
+    const { book, host, keys, sealed, segments } = this.context;
+    const writes: Array<{ place: SegmentPlace; id: string; payload: SyncPayload }> = [];
+    try {
+      const dirty = await read();
+      const places = await segments.place(dirty);
+      const known = new Map(dirty.map((message) => [message.id, message]));
+      const others = places.flatMap((place) => segments.messageIds(place).filter((id) => !known.has(id)));
+      if (others.length > 0) (await host.getMessages(others)).forEach((message) => message && known.set(message.id, message));
+      // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
+      for (const message of dirty) if (message.attachments?.length) await this.context.attachments.upload(message);
+      for (const place of places) {
+        const messages = segments.messageIds(place).flatMap((id) => known.get(id) ?? []);
+        if (messages.length === 0) continue;
+        const payload: SyncPayload = { kind: 'segment', ...place, messages, writer: book.device.id, epoch: book.epochOf(place.conversationId) };
+        writes.push({ place, id: await segmentId(keys, place), payload });
+      }
+    } catch {
+      for (const entry of entries) retry(entry);
+      return;
+    }
+    if (this.context.stopped) return;
+    const errors = await sealed.writeMany(writes).catch(() => writes.map(() => new Error('write failed')));
+    errors.forEach((error, index) => {
+      const { place } = writes[index]!;
+      if (error) for (const id of segments.messageIds(place)) retry({ kind: 'message', id, conversationId: place.conversationId });
+    });
+  }
+
+  /** What a conversation or deletion entry writes to the mirror (undefined: nothing); its bookkeeping is noted for one `save` per chunk. */
+  private async payloadOf(entry: RecordDirty): Promise<{ id: string; payload: SyncPayload } | undefined> {
     const { book, keys, host } = this.context;
     if (entry.kind === 'deleted') {
       if (book.deleted.has(entry.id)) return undefined;
       book.deleted.add(entry.id);
       book.changed = true;
+      this.context.segments.forget(entry.id);
       return { id: await documentId(keys, 'conversation', entry.id), payload: { kind: 'conversation-deleted', conversationId: entry.id, writer: book.device.id, at: host.now() } };
     }
-    if (entry.kind === 'conversation') {
-      const conversation = await host.getConversation(entry.id);
-      if (!conversation || !book.runsHere(conversation.id)) return undefined;
-      if (!book.authored.has(conversation.id)) {
-        book.authored.add(conversation.id);
-        book.changed = true;
-      }
-      return { id: await documentId(keys, 'conversation', conversation.id), payload: { kind: 'conversation', conversation, writer: book.device.id, epoch: book.epochOf(conversation.id) } };
+    const conversation = await host.getConversation(entry.id);
+    if (!conversation || !book.runsHere(conversation.id)) return undefined;
+    if (!book.authored.has(conversation.id)) {
+      book.authored.add(conversation.id);
+      book.changed = true;
     }
-    const message = (await messages).get(entry.id);
-    if (!message || !book.runsHere(message.conversationId)) return undefined;
-    // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
-    if (message.attachments?.length) await this.context.attachments.upload(message);
-    return { id: await documentId(keys, 'message', message.id), payload: { kind: 'message', message, writer: book.device.id, epoch: book.epochOf(message.conversationId) } };
-  }
+    return { id: await documentId(keys, 'conversation', conversation.id), payload: { kind: 'conversation', conversation, writer: book.device.id, epoch: book.epochOf(conversation.id) } };
+}
 }

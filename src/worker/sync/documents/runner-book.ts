@@ -8,8 +8,13 @@ interface KnownState {
   deleted: string[];
   /** Conversations whose record here was last written by this device as their runner (see ChangeReceiver.receiveRecord). */
   authored?: string[];
-  /** [conversation id, epoch, updatedAt] of the newest record of each conversation received from its runner. */
+  /**
+   * [conversation id, epoch, updatedAt] of the newest record of each conversation received from its runner; and of each
+   * segment of messages, under its segment key (message-segments.ts), its newest message's `updatedAt`.
+   */
   received?: Array<[string, number, number]>;
+  /** Saved by a build that writes messages in segments, once the conversations this device runs have no message documents. */
+  segmented?: boolean;
 }
 
 /**
@@ -23,10 +28,15 @@ export class RunnerBook {
   readonly deleted = new Set<string>();
   readonly authored = new Set<string>();
   /**
-   * The newest conversation record taken from each conversation's runner, by runner epoch and then `updatedAt` (one
-   * device writes within an epoch): an older one the server writes back is refused, never applied.
+   * The newest conversation record (and segment of messages) taken from each conversation's runner, by runner epoch and
+   * then `updatedAt` (one device writes within an epoch): an older one the server writes back is refused, never applied.
    */
   readonly received = new Map<string, { epoch: number; updatedAt: number }>();
+  /**
+   * The mirror holds no message documents (one per message, the build before segments) of what this device runs: true
+   * for a new mirror, false for one that build kept until they are deleted (see retireMessageDocuments).
+   */
+  segmented = true;
   /** Something above changed since it was last saved. */
   changed = false;
 
@@ -45,13 +55,14 @@ export class RunnerBook {
     for (const id of known?.deleted ?? []) this.deleted.add(id);
     for (const id of known?.authored ?? []) this.authored.add(id);
     for (const [id, epoch, updatedAt] of known?.received ?? []) this.received.set(id, { epoch, updatedAt });
+    this.segmented = known === undefined || known.segmented === true;
     return since;
   }
 
   async save(): Promise<void> {
     this.changed = false;
     const received = [...this.received].map(([id, { epoch, updatedAt }]): [string, number, number] => [id, epoch, updatedAt]);
-    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted], authored: [...this.authored], received };
+    const state: KnownState = { runners: [...this.runners.values()], foreign: [...this.foreign], deleted: [...this.deleted], authored: [...this.authored], received, segmented: this.segmented };
     await this.mirror.setLocal('state', state);
   }
 
@@ -74,7 +85,7 @@ export class RunnerBook {
     return this.runnerElsewhere(conversationId) === undefined;
   }
 
-  /** Whether a conversation record from its runner is older than one already taken: the server wrote an old one back. */
+  /** Whether a conversation record (or segment) from its runner is older than one already taken: the server wrote an old one back. */
   isOlderRecord(conversationId: string, epoch: number, updatedAt: number): boolean {
     const newest = this.received.get(conversationId);
     return newest !== undefined && (epoch < newest.epoch || (epoch === newest.epoch && updatedAt < newest.updatedAt));

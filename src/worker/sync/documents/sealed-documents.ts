@@ -13,6 +13,21 @@ function upgradePayload(payload: unknown): unknown {
   return record?.kind === 'message' ? { ...record, message: upgradeBlocks(record.message) } : payload;
 }
 
+/** The format a segment is written in: its sealed body under `m`, which builds before segments pass over. */
+export const SEGMENT_FORMAT = 3;
+
+/** A document's sealed JSON body: under `m` for a segment (format 3), else `iv` and `ct` (format 1). */
+function sealedBodyOf(document: EncryptedDocument): { iv: string; ct: string } | undefined {
+  if (document.e === SEGMENT_FORMAT) return document.m;
+  return document.ct && document.iv ? { iv: document.iv, ct: document.ct } : undefined;
+}
+
+/** A payload sealed as a document of its format (see SEGMENT_FORMAT). */
+function documentOf(id: string, rev: string | undefined, payload: SyncPayload, body: { iv: string; ct: string }): EncryptedDocument {
+  const head = { _id: id, ...(rev ? { _rev: rev } : {}) };
+  return payload.kind === 'segment' ? { ...head, e: SEGMENT_FORMAT, m: body } : { ...head, e: 1, ...body };
+}
+
 /** The engine's payloads as the mirror holds them: sealed with the user's key on the way in, opened and checked on the way out. */
 export class SealedDocuments {
   /** Documents sealed and written to the mirror, and their ciphertext's size (base64 characters). */
@@ -48,9 +63,10 @@ export class SealedDocuments {
       unique.map(async (index, position) => {
         const text = JSON.stringify(writes[index]!.payload);
         const current = existing[position];
-        if (current?.ct && current.iv && (await open(this.keys, { iv: current.iv, ct: current.ct }).catch(() => undefined)) === text) return undefined;
+        const held = current && sealedBodyOf(current);
+        if (held && (await open(this.keys, held).catch(() => undefined)) === text) return undefined;
         const body = await seal(this.keys, text);
-        return { index, document: { _id: writes[index]!.id, ...(current?._rev ? { _rev: current._rev } : {}), e: 1 as const, ...body } };
+        return { index, document: documentOf(writes[index]!.id, current?._rev, writes[index]!.payload, body) };
       }),
     );
     const toWrite = sealed.filter((entry) => entry !== undefined);
@@ -64,7 +80,8 @@ export class SealedDocuments {
         return;
       }
       this.sealedDocuments += 1;
-      this.sealedBytes += (document.ct?.length ?? 0) + (document.iv?.length ?? 0);
+      const body = sealedBodyOf(document);
+      this.sealedBytes += (body?.ct.length ?? 0) + (body?.iv.length ?? 0);
     });
     return results;
   }
@@ -75,10 +92,12 @@ export class SealedDocuments {
   }
 
   async read(document: EncryptedDocument): Promise<SyncPayload | undefined> {
-    if (!document.ct || !document.iv) return undefined;
+    const body = sealedBodyOf(document);
+    if (!body) return undefined;
     try {
-      const parsed = SyncPayload.safeParse(upgradePayload(JSON.parse(await open(this.keys, { iv: document.iv, ct: document.ct }))));
-      if (parsed.success) return parsed.data;
+      const parsed = SyncPayload.safeParse(upgradePayload(JSON.parse(await open(this.keys, body))));
+      // A segment's body is found only under `m`: one sealed as format 1 is not where its writer put it.
+      if (parsed.success && (parsed.data.kind === 'segment') === (document.e === SEGMENT_FORMAT)) return parsed.data;
     } catch {
       // another key, or altered: below
     }

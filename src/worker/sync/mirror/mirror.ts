@@ -7,12 +7,17 @@ export interface EncryptedDocument {
   _id: string;
   _rev?: string;
   _deleted?: boolean;
-  /** Format of the sealed body: 1, a sealed JSON payload; 2, a file's chunk (attachment-sync.ts). */
-  e?: 1 | 2;
+  /**
+   * Format of the sealed body: 1, a sealed JSON payload; 2, a file's chunk (attachment-sync.ts); 3, a segment of a
+   * conversation's messages, a sealed JSON payload under `m` (sealed-documents.ts).
+   */
+  e?: 1 | 2 | 3;
   iv?: string;
   ct?: string;
   /** A synced setting's sealed body (settings-sync.ts): a field builds before settings synced pass over. */
   s?: { iv: string; ct: string };
+  /** A segment's sealed body (format 3): a field builds before segments pass over, as they pass over settings. */
+  m?: { iv: string; ct: string };
 }
 
 export interface MirrorChange {

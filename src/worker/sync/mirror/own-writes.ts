@@ -47,5 +47,5 @@ export class OwnWrites {
 }
 
 function ivOf(document: EncryptedDocument): string | undefined {
-  return document.iv ?? document.s?.iv;
+  return document.iv ?? document.s?.iv ?? document.m?.iv;
 }

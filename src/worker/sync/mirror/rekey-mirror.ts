@@ -1,6 +1,7 @@
 import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EncryptedDocument, Mirror } from './mirror';
 import { SealedDocuments } from '../documents/sealed-documents';
+import { segmentId } from '../documents/message-segments';
 import { documentId, KEY_DOC_ID, type SyncKeys } from '../documents/sync-crypto';
 
 /** The id a payload has under `keys` (ids are HMACs of what they name, so a new key moves every document). */
@@ -12,6 +13,8 @@ async function idUnder(keys: SyncKeys, payload: SyncPayload): Promise<string> {
       return documentId(keys, 'conversation', payload.conversationId);
     case 'message':
       return documentId(keys, 'message', payload.message.id);
+    case 'segment':
+      return segmentId(keys, payload);
     case 'runner':
       return documentId(keys, 'runner', payload.runner.conversationId);
     case 'proposal': {
@@ -32,6 +35,7 @@ function writtenBy(payload: SyncPayload, device: string): boolean {
     case 'conversation':
     case 'conversation-deleted':
     case 'message':
+    case 'segment':
       return payload.writer === device;
     case 'runner':
       return payload.runner.device.id === device;

@@ -39,7 +39,7 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
     },
     /** Sends what can be sent of `written` (after anything sent before it); resolves once the server answered. */
     send(written: Written[]): Promise<void> {
-      const characters = written.reduce((sum, { document }) => sum + (document.ct?.length ?? 0) + (document.s?.ct.length ?? 0), 0);
+      const characters = written.reduce((sum, { document }) => sum + (document.ct?.length ?? 0) + (document.s?.ct.length ?? 0) + (document.m?.ct.length ?? 0), 0);
       if (written.length > MOST_DOCUMENTS || characters > MOST_CHARACTERS) return Promise.resolve();
       sending = sending.then(async () => {
         const placed = written.flatMap((entry) => {
