@@ -1,5 +1,6 @@
 import type { RecordChange } from '../../core/run/store';
 import { AttachmentSync } from './content/attachment-sync';
+import { AwaitedProposals } from './documents/awaited-proposals';
 import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync/sync';
 import { ChangeReceiver } from './documents/change-receiver';
 import type { EngineContext, SyncEngineHost } from './engine-context';
@@ -25,6 +26,7 @@ export class SyncEngine {
   private readonly sealed: SealedDocuments;
   private readonly pushQueue: PushQueue;
   private readonly receiver: ChangeReceiver;
+  private readonly awaited: AwaitedProposals;
   private readonly settings: SettingsSync;
   private following: { cancel(): void } | undefined;
   private readonly refusals: RefusalLog;
@@ -45,6 +47,7 @@ export class SyncEngine {
     this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
     this.pushQueue = new PushQueue(this.context);
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
+    this.awaited = new AwaitedProposals(this.context, this.receiver);
     this.settings = new SettingsSync(this.context);
   }
 
@@ -108,6 +111,7 @@ export class SyncEngine {
     this.following?.cancel();
     this.pushQueue.stop();
     this.settings.stop();
+    this.awaited.stop();
   }
 
   /** Waits for the local writes noted so far to be in the mirror. */
@@ -148,7 +152,10 @@ export class SyncEngine {
 
   /** A committed local write: sealed and written to the mirror shortly, if this device runs the conversation. */
   noteChange(change: RecordChange): void {
-    if (change.conversation) this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
+    if (change.conversation) {
+      this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
+      this.awaited.note(change.conversation);
+    }
     for (const message of change.messages ?? []) this.pushQueue.markDirty({ kind: 'message', id: message.id });
   }
 
@@ -229,6 +236,7 @@ export class SyncEngine {
     }
     for (const conversation of mine) {
       if (this.context.stopped) return;
+      this.awaited.note(conversation);
       this.pushQueue.markDirty({ kind: 'conversation', id: conversation.id });
       for (const message of await this.host.allMessages(conversation.id)) this.pushQueue.markDirty({ kind: 'message', id: message.id });
     }

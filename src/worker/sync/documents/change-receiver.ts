@@ -235,15 +235,17 @@ export class ChangeReceiver {
   /**
    * A proposal for a conversation this device runs is applied at most once, and only to the request it names: its nonce
    * is recorded in this device's database before it is applied, so an old revision the server writes back is refused,
-   * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author.
+   * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author, once
+   * `stored` is over (a proposal heard from the server before the mirror held it: see awaited-proposals.ts).
    */
-  private async receiveProposal(proposal: Proposal): Promise<void> {
+  async receiveProposal(proposal: Proposal, stored?: Promise<unknown>): Promise<void> {
     const { book, host } = this.context;
     if (proposal.outcome) return;
     if (book.runners.get(proposal.conversationId)?.device.id !== book.device.id) return;
     if (!proposal.nonce) {
       // Written by a device on an older build (or replayed from one): it cannot be told from a replay, so it is refused.
       this.refusedProposals += 1;
+      await stored;
       await this.writeOutcome(proposal, { status: 'refused', reason: 'outdated_device' });
       return;
     }
@@ -257,6 +259,7 @@ export class ChangeReceiver {
     }
     const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
     if (result.status === 'refused' && result.reason === 'request_changed') this.refusedProposals += 1;
+    await stored;
     await this.writeOutcome(proposal, result);
   }
 

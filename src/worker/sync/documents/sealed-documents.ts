@@ -74,7 +74,8 @@ export class SealedDocuments {
     return this.own.take(document);
   }
 
-  async read(document: EncryptedDocument): Promise<SyncPayload | undefined> {
+  /** The payload, or undefined (counted as unreadable unless `quiet`: a document read ahead of the mirror, which counts it). */
+  async read(document: EncryptedDocument, { quiet = false } = {}): Promise<SyncPayload | undefined> {
     if (!document.ct || !document.iv) return undefined;
     try {
       const parsed = SyncPayload.safeParse(upgradePayload(JSON.parse(await open(this.keys, { iv: document.iv, ct: document.ct }))));
@@ -82,7 +83,7 @@ export class SealedDocuments {
     } catch {
       // another key, or altered: below
     }
-    this.onUnreadable();
+    if (!quiet) this.onUnreadable();
     return undefined;
   }
 }

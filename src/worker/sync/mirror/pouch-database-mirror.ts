@@ -3,6 +3,7 @@
 import type { Database, PouchError } from 'pouchdb-browser';
 import { getDocuments, putDocuments, revisionsHeldFirst } from './bulk-documents';
 import { sendAtOnce, type Written } from './send-at-once';
+import { adoptFirstRevision, serverChanges } from './server-changes';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
@@ -92,6 +93,14 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
         if ((error as { status?: number }).status === 409) return 'conflict';
         throw error;
       }
+    },
+    // Only the server this device joined is heard (replicating): another one's documents never enter the mirror so.
+    hearServer: (onDocument) => serverChanges(remote, (document) => replication && onDocument(document)),
+    async adopt(document) {
+      const stored = await adoptFirstRevision(local, document);
+      // The server holds it: the write over it (the proposal's outcome) can be sent at once.
+      if (stored) atOnce.held(document._id, document._rev!);
+      return stored;
     },
     getLocal: (key) => localValue(local, key),
     setLocal: (key, value) => setLocalValue(local, localRevisions, key, value),
