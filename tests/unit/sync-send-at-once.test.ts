@@ -83,5 +83,10 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     // One history on the server, as the replication would have left it: no second branch.
     expect((await onServer())?._conflicts).toBeUndefined();
     await expect.poll(async () => (await phone.mirror.get(id))?._rev, WAIT).toBe(written);
+    // Neither replication asked the server about a revision sent at once (told it lacked what was on its way, it read
+    // the document again and sent it a second time).
+    const askedAbout = (calls: Call[], rev: string | undefined) => calls.filter((call) => call.method === 'revsDiff' && call.revisions.includes(`${id}@${rev}`));
+    expect(askedAbout(phone.calls, first)).toEqual([]);
+    expect(askedAbout(laptop.calls, written)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
 import { getDocuments, putDocuments, revisionsHeldFirst } from './bulk-documents';
-import { sendAtOnce, type Written } from './send-at-once';
+import { RecentRevisions, sendAtOnce, type Written } from './send-at-once';
 import { adoptFirstRevision, serverChanges } from './server-changes';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
@@ -55,8 +55,12 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
   const atOnce = sendAtOnce(remote);
-  // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff).
-  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local));
+  // Revisions the mirror holds: written here, stored as heard, or moved by the replication either way.
+  const held = new RecentRevisions();
+  // The replication asks the mirror about what it pulls, and the server about what it pushes (PouchDB's replicate calls
+  // the instances' revsDiff).
+  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local), (id, rev) => held.get(id) === rev);
+  remote.revsDiff = atOnce.afterSends(remote.revsDiff.bind(remote));
   const localRevisions = new Map<string, string>();
   const stop = () => {
     replication?.cancel();
@@ -74,7 +78,10 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     getMany: (ids) => getDocuments(local, ids),
     async putMany(documents) {
       const written: Written[] = [];
-      const errors = await putDocuments(local, documents, (document, rev) => written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) }));
+      const errors = await putDocuments(local, documents, (document, rev) => {
+        held.set(document._id, rev);
+        written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) });
+      });
       // Only to the server this device joined (replicating): while replication is stopped nothing goes there.
       if (replication && written.length > 0) void atOnce.send(written);
       return errors;
@@ -99,14 +106,21 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     async adopt(document) {
       const stored = await adoptFirstRevision(local, document);
       // The server holds it: the write over it (the proposal's outcome) can be sent at once.
-      if (stored) atOnce.held(document._id, document._rev!);
+      if (stored) {
+        atOnce.held(document._id, document._rev!);
+        held.set(document._id, document._rev!);
+      }
       return stored;
     },
     getLocal: (key) => localValue(local, key),
     setLocal: (key, value) => setLocalValue(local, localRevisions, key, value),
     replicate(onState) {
       stop();
-      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: atOnce.held }, () => replication);
+      const moved = (id: string, rev: string) => {
+        atOnce.held(id, rev);
+        held.set(id, rev);
+      };
+      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved }, () => replication);
     },
     stopReplication: stop,
     async uploadAll() {
