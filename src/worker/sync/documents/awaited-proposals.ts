@@ -35,7 +35,13 @@ export class AwaitedProposals {
   private listen(): void {
     const { mirror, stopped } = this.context;
     if (this.awaiting.size > 0 && !stopped) {
-      this.hearing ??= mirror.hearServer?.((document) => void this.heard(document).catch(() => undefined));
+      if (this.hearing) return;
+      // Ended by a failed request, it is started again with the next record that waits.
+      const hearing = mirror.hearServer?.(
+        (document) => void this.heard(document).catch(() => undefined),
+        () => this.hearing === hearing && (this.hearing = undefined),
+      );
+      this.hearing = hearing;
       return;
     }
     this.hearing?.cancel();

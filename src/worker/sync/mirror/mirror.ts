@@ -43,10 +43,11 @@ export interface Mirror {
   /** A `PUT` on the server itself with the `_rev` read there: `conflict` when someone wrote it since (CouchDB's MVCC). */
   remotePut(document: EncryptedDocument): Promise<'ok' | 'conflict'>;
   /**
-   * Hands on each document the server changes from now on, with its body, until cancelled (while replicating with the
-   * server this device joined); absent where the mirror has no server of its own (host tests' simulated one).
+   * Hands on each document the server changes from now on, with its body, until cancelled or a request fails (`onEnd`),
+   * while replicating with the server this device joined; absent where the mirror has no server of its own (host
+   * tests' simulated one).
    */
-  hearServer?(onDocument: (document: EncryptedDocument) => void): { cancel(): void };
+  hearServer?(onDocument: (document: EncryptedDocument) => void, onEnd?: () => void): { cancel(): void };
   /** Stores a document's first revision as `hearServer` gave it (its revision kept, as replicated): true when stored. */
   adopt?(document: EncryptedDocument): Promise<boolean>;
   /** A small value kept on this device only (never replicated): where `follow` got to. */

@@ -102,7 +102,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       }
     },
     // Only the server this device joined is heard (replicating): another one's documents never enter the mirror so.
-    hearServer: (onDocument) => serverChanges(remote, (document) => replication && onDocument(document)),
+    hearServer: (onDocument, onEnd) => serverChanges(remote, (document) => replication && onDocument(document), onEnd),
     async adopt(document) {
       const stored = await adoptFirstRevision(local, document);
       // The server holds it: the write over it (the proposal's outcome) can be sent at once.

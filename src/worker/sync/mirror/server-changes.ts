@@ -9,11 +9,11 @@ const HEARTBEAT_MS = 10_000;
 
 /**
  * Hands on each document `remote` changes from now on (a longpoll of `_changes` with `include_docs`), until cancelled.
- * A failed request ends it: whatever it would have brought, the replication brings.
+ * A failed request ends it (`onEnd`): whatever it would have brought, the replication brings.
  */
-export function serverChanges(remote: Database<EncryptedDocument>, onDocument: (document: EncryptedDocument) => void): { cancel(): void } {
+export function serverChanges(remote: Database<EncryptedDocument>, onDocument: (document: EncryptedDocument) => void, onEnd: () => void = () => undefined): { cancel(): void } {
   const feed = remote.changes({ since: 'now', live: true, include_docs: true, heartbeat: HEARTBEAT_MS });
-  feed.on('change', (change) => change.doc && onDocument(change.doc)).on('error', () => undefined);
+  feed.on('change', (change) => change.doc && onDocument(change.doc)).on('error', onEnd);
   return { cancel: () => feed.cancel() };
 }
 
