@@ -124,6 +124,8 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     },
     stopReplication: stop,
     async uploadAll() {
+      // What the server held before it lost its data is offered again, not taken as held.
+      atOnce.forget();
       await local.replicate.to(remote, { checkpoint: false, batch_size: 200 });
     },
     documents: () => allDocuments(local),

@@ -25,6 +25,10 @@ export class RecentRevisions {
   get(id: string): string | undefined {
     return this.revisions.get(id);
   }
+
+  clear(): void {
+    this.revisions.clear();
+  }
 }
 
 /** A revision this device wrote to its mirror: the document as written, with the revision it replaced (`parent`). */
@@ -45,6 +49,10 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
   const remember = (id: string, rev: string) => onServer.set(id, rev);
   let sending: Promise<void> = Promise.resolve();
   return {
+    /** The server is not known to hold anything any more (it lost its data, or is another one). */
+    forget(): void {
+      onServer.clear();
+    },
     /** The server holds `rev` of document `id` (the replication moved it, either way). */
     held(id: string, rev: string): void {
       remember(id, rev);
