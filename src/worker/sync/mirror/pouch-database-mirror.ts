@@ -55,12 +55,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
   const atOnce = sendAtOnce(remote);
-  // Revisions the mirror holds: written here, stored as heard, or moved by the replication either way.
-  const held = new RecentRevisions();
-  // The replication asks the mirror about what it pulls, and the server about what it pushes (PouchDB's replicate calls
-  // the instances' revsDiff).
-  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local), (id, rev) => held.get(id) === rev);
-  remote.revsDiff = atOnce.afterSends(remote.revsDiff.bind(remote));
+  const known = knownRevisions(local, remote, atOnce);
   const localRevisions = new Map<string, string>();
   const stop = () => {
     replication?.cancel();
@@ -79,7 +74,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     async putMany(documents) {
       const written: Written[] = [];
       const errors = await putDocuments(local, documents, (document, rev) => {
-        held.set(document._id, rev);
+        known.written(document._id, rev);
         written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) });
       });
       // Only to the server this device joined (replicating): while replication is stopped nothing goes there.
@@ -106,21 +101,14 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     async adopt(document) {
       const stored = await adoptFirstRevision(local, document);
       // The server holds it: the write over it (the proposal's outcome) can be sent at once.
-      if (stored) {
-        atOnce.held(document._id, document._rev!);
-        held.set(document._id, document._rev!);
-      }
+      if (stored) known.moved(document._id, document._rev!);
       return stored;
     },
     getLocal: (key) => localValue(local, key),
     setLocal: (key, value) => setLocalValue(local, localRevisions, key, value),
     replicate(onState) {
       stop();
-      const moved = (id: string, rev: string) => {
-        atOnce.held(id, rev);
-        held.set(id, rev);
-      };
-      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved }, () => replication);
+      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: known.moved }, () => replication);
     },
     stopReplication: stop,
     async uploadAll() {
@@ -141,6 +129,26 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
 }
 
 type Tracker = ReturnType<typeof appliedTracker>;
+
+/**
+ * The revisions the mirror holds (written here, stored as heard, moved by the replication either way) and those the
+ * server holds, and the replication's two questions answered from them: PouchDB's replicate asks the mirror which
+ * revisions it lacks of what it pulls, and the server of what it pushes (the instances' revsDiff).
+ */
+function knownRevisions(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, atOnce: ReturnType<typeof sendAtOnce>) {
+  const held = new RecentRevisions();
+  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local), (id, rev) => held.get(id) === rev);
+  remote.revsDiff = atOnce.afterSends(remote.revsDiff.bind(remote));
+  return {
+    /** Written to the mirror by this device. */
+    written: (id: string, rev: string) => held.set(id, rev),
+    /** Held on both sides: moved by the replication, or stored as the server gave it. */
+    moved(id: string, rev: string) {
+      atOnce.held(id, rev);
+      held.set(id, rev);
+    },
+  };
+}
 
 /** A running two-way replication and the progress it reports; cancelled together. */
 interface Replication {
