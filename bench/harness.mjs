@@ -281,15 +281,18 @@ export function droppedFrames(frames, from, to) {
 export async function countWorkerTransactions(page) {
   const worker = page.workers().find((candidate) => !candidate.url().startsWith('blob:'));
   await worker?.evaluate(() => {
-    globalThis.__benchTransactions = { all: 0, write: 0 };
+    globalThis.__benchTransactions = { all: 0, write: 0, stores: {} };
     if (globalThis.__benchTransactionsWrapped) return;
     const original = IDBDatabase.prototype.transaction;
     IDBDatabase.prototype.transaction = function (stores, mode, ...rest) {
       globalThis.__benchTransactions.all += 1;
       if (mode === 'readwrite') globalThis.__benchTransactions.write += 1;
+      // Which database and stores, for the figures' breakdown (a mirror's PouchDB database is `_pouch_…`).
+      const key = `${this.name.startsWith('_pouch_') ? '_pouch_' : this.name}:${[...(typeof stores === 'string' ? [stores] : stores)].join('+')}:${mode ?? 'readonly'}`;
+      globalThis.__benchTransactions.stores[key] = (globalThis.__benchTransactions.stores[key] ?? 0) + 1;
       return original.call(this, stores, mode, ...rest);
     };
     globalThis.__benchTransactionsWrapped = true;
   });
-  return async () => (await worker?.evaluate(() => ({ ...globalThis.__benchTransactions }))) ?? { all: Number.NaN, write: Number.NaN };
+  return async () => (await worker?.evaluate(() => ({ ...globalThis.__benchTransactions }))) ?? { all: Number.NaN, write: Number.NaN, stores: {} };
 }

@@ -20,9 +20,14 @@ const memory = () => new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`
 
 /** Counts the mirror's reads of a document's revision tree and its reads and writes of local (unreplicated) documents. */
 function counted(local: Database<EncryptedDocument>) {
-  const counts = { revisionTrees: 0, localReads: 0, localWrites: [] as string[] };
+  const counts = { revisionTrees: 0, documentReads: 0, localReads: 0, localWrites: [] as string[] };
   const internals = local as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const [name, count] of [['_getRevisionTree', () => (counts.revisionTrees += 1)], ['_getLocal', () => (counts.localReads += 1)]] as const) {
+  const counters = [
+    ['_getRevisionTree', () => (counts.revisionTrees += 1)],
+    ['_allDocs', () => (counts.documentReads += 1)],
+    ['_getLocal', () => (counts.localReads += 1)],
+  ] as const;
+  for (const [name, count] of counters) {
     const original = internals[name]!.bind(local);
     internals[name] = (...args: unknown[]) => {
       count();
@@ -40,13 +45,25 @@ function counted(local: Database<EncryptedDocument>) {
 describe('the mirror’s own IndexedDB transactions (sync)', { timeout: 60_000 }, () => {
   const server = couchForMirrors();
 
-  it('answers which revisions it lacks with one read for what it holds, reading revision trees only for the rest', async () => {
+  it('answers which revisions it lacks without reading for what it wrote itself', async () => {
     const local = memory();
     const mirror = mirrorOver(local, memory());
     await mirror.putMany(['a', 'b', 'c'].map(sealed));
     const held = await mirror.getMany(['a', 'b', 'c']);
     const counts = counted(local);
-    // What this device wrote, handed back by the server: all held.
+    // What this device wrote, handed back by the server: all held, known without a read.
+    expect(await local.revsDiff(Object.fromEntries(held.map((document) => [document!._id, [document!._rev!]])))).toEqual({});
+    expect(counts).toMatchObject({ revisionTrees: 0, documentReads: 0 });
+  });
+
+  it('answers which revisions it lacks with one read for what it holds, reading revision trees only for the rest', async () => {
+    const local = memory();
+    // What another device wrote, stored here (as the replication stores it): held, but not written by this mirror.
+    await local.bulkDocs(['a', 'b', 'c'].map((id) => ({ ...sealed(id), _rev: `1-${id}0`, _revisions: { start: 1, ids: [`${id}0`] } })), { new_edits: false });
+    const mirror = mirrorOver(local, memory());
+    const held = await mirror.getMany(['a', 'b', 'c']);
+    const counts = counted(local);
+    // All held: found with one read (allDocs by keys), no revision tree.
     expect(await local.revsDiff(Object.fromEntries(held.map((document) => [document!._id, [document!._rev!]])))).toEqual({});
     expect(counts.revisionTrees).toBe(0);
     // Another revision of one, and a document it has never seen: both lacked, as PouchDB says.

@@ -21,11 +21,11 @@ function exportOf(conversations: number, perConversation: number, now = 1_700_00
   };
 }
 
-/** Waits until the engine has applied every change the mirror holds (it keeps the position once it has). */
+/** Waits until the engine has applied every change the mirror holds. */
 async function feedDrained(mirror: SimulatedMirror): Promise<void> {
   for (;;) {
     const last = mirror.local.log.at(-1)?.seq;
-    if (last !== undefined && (await mirror.getLocal('since')) === last) return;
+    if (last !== undefined && mirror.applied === Number(last)) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -61,6 +61,33 @@ describe("the device's own writes, handed back by the mirror (sync)", { timeout:
     mirror.local.receive({ document: { _id: await documentId(keys, 'message', message.id), _rev: '1-b', e: 1, ...(await seal(keys, JSON.stringify({ kind: 'message', message, writer: 'device-phone', epoch: 0 }))) }, generation: 1, hash: 'b' });
     await feedDrained(mirror);
     expect(opened).toHaveLength(2);
+    laptop.close();
+  });
+
+  it('cost no write of the position the next start follows from: the next news keeps it', async () => {
+    const keys = await testKeys();
+    const mirror = new SimulatedMirror(new SimulatedServer());
+    const kept: unknown[] = [];
+    const setLocal = mirror.setLocal.bind(mirror);
+    mirror.setLocal = async (key, value) => {
+      if (key === 'since') kept.push(value);
+      return setLocal(key, value);
+    };
+    const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await laptop.host.sync.attach(mirror, keys, LAPTOP);
+    // A round of this device's: a conversation, renamed; its records and runner document are handed back.
+    const { id } = await laptop.send({ type: 'conversation.create' });
+    await laptop.send({ type: 'conversation.rename', conversationId: id, title: 'Lisbon' });
+    await vi.waitFor(() => expect(mirror.local.documents.size).toBeGreaterThanOrEqual(2), { timeout: 30_000, interval: 20 });
+    await feedDrained(mirror);
+    expect(kept).toEqual([]);
+
+    // Another device's document arrives: applied, and the position kept after it.
+    const runner = { conversationId: 'elsewhere', device: { id: 'device-phone', name: 'Phone' }, epoch: 0, since: 1 };
+    mirror.local.receive({ document: { _id: await documentId(keys, 'runner', 'elsewhere'), _rev: '1-a', e: 1, ...(await seal(keys, JSON.stringify({ kind: 'runner', runner }))) }, generation: 1, hash: 'a' });
+    await feedDrained(mirror);
+    expect(kept).toEqual([mirror.local.log.at(-1)!.seq]);
+    expect(laptop.host.sync.runnerElsewhere('elsewhere')).toEqual({ id: 'device-phone', name: 'Phone' });
     laptop.close();
   });
 

@@ -83,5 +83,25 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     // One history on the server, as the replication would have left it: no second branch.
     expect((await onServer())?._conflicts).toBeUndefined();
     await expect.poll(async () => (await phone.mirror.get(id))?._rev, WAIT).toBe(written);
+    // Neither replication asked the server about a revision sent at once (told it lacked what was on its way, it read
+    // the document again and sent it a second time).
+    const askedAbout = (calls: Call[], rev: string | undefined) => calls.filter((call) => call.method === 'revsDiff' && call.revisions.includes(`${id}@${rev}`));
+    expect(askedAbout(phone.calls, first)).toEqual([]);
+    expect(askedAbout(laptop.calls, written)).toEqual([]);
+  });
+
+  it('offers again what it sent at once when the server lost its data', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror } = await replicatingMirror(url);
+    await mirror.putMany([{ _id: 'kept', e: 1, iv: 'iv', ct: 'sealed body' }]);
+    const onServer = async () => (await server.couch.allDocuments(url)).some((document) => document._id === 'kept');
+    await expect.poll(onServer, WAIT).toBe(true);
+    // The server loses its database and has an empty one again; the device offers it everything it holds.
+    mirror.stopReplication();
+    const admin = { authorization: `Basic ${btoa(`${server.couch.username}:${server.couch.password}`)}` };
+    for (const method of ['DELETE', 'PUT']) expect((await fetch(url, { method, headers: admin })).ok).toBe(true);
+    expect(await onServer()).toBe(false);
+    await mirror.uploadAll();
+    expect(await onServer()).toBe(true);
   });
 });

@@ -74,6 +74,8 @@ export class SimulatedServer extends DocumentStore {
 export class SimulatedMirror implements Mirror {
   readonly local = new DocumentStore();
   private readonly locals = new Map<string, unknown>();
+  /** The sequence of the last change `follow`'s callback has applied. */
+  applied: number | undefined;
 
   constructor(readonly server: SimulatedServer) {}
 
@@ -144,6 +146,7 @@ export class SimulatedMirror implements Mirror {
           }
           position = Number(changes.at(-1)!.seq);
           await onChanges(changes);
+          this.applied = position;
         }
       });
     };

@@ -1,5 +1,6 @@
 import type { RecordChange } from '../../core/run/store';
 import { AttachmentSync } from './content/attachment-sync';
+import { AwaitedProposals } from './documents/awaited-proposals';
 import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync/sync';
 import { ChangeReceiver } from './documents/change-receiver';
 import { retireMessageDocuments } from './documents/message-documents';
@@ -27,6 +28,7 @@ export class SyncEngine {
   private readonly sealed: SealedDocuments;
   private readonly pushQueue: PushQueue;
   private readonly receiver: ChangeReceiver;
+  private readonly awaited: AwaitedProposals;
   private readonly settings: SettingsSync;
   private following: { cancel(): void } | undefined;
   private readonly refusals: RefusalLog;
@@ -48,6 +50,7 @@ export class SyncEngine {
     this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, segments, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
     this.pushQueue = new PushQueue(this.context);
     this.receiver = new ChangeReceiver(this.context, this.pushQueue);
+    this.awaited = new AwaitedProposals(this.context, this.receiver);
     this.settings = new SettingsSync(this.context);
   }
 
@@ -112,6 +115,7 @@ export class SyncEngine {
     this.pushQueue.stop();
     this.settings.stop();
     this.context.attachments.stop();
+    this.awaited.stop();
   }
 
   /** Waits for the local writes noted so far to be in the mirror. */
@@ -152,7 +156,10 @@ export class SyncEngine {
 
   /** A committed local write: sealed and written to the mirror shortly, if this device runs the conversation. */
   noteChange(change: RecordChange): void {
-    if (change.conversation) this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
+    if (change.conversation) {
+      this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
+      this.awaited.note(change.conversation);
+    }
     for (const message of change.messages ?? []) {
       this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: message.conversationId });
       // A file's chunks start on their way now, not after the push queue's delay (which then waits for them).
@@ -237,6 +244,7 @@ export class SyncEngine {
     }
     for (const conversation of mine) {
       if (this.context.stopped) return;
+      this.awaited.note(conversation);
       this.pushQueue.markDirty({ kind: 'conversation', id: conversation.id });
       this.pushQueue.markDirty({ kind: 'messages', id: conversation.id });
     }

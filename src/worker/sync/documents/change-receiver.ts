@@ -11,6 +11,10 @@ import { measure, RECEIVE_MEASURE } from '../sync-measures';
 
 /** The most of other devices' messages stored in one IndexedDB transaction. */
 const MESSAGES_PER_TRANSACTION = 200;
+/** The most changes handed on since the position was last kept that are this device's own writes only (see `keep`). */
+const OWN_CHANGES_UNKEPT = 500;
+/** `opening`'s answer for a revision this device wrote, handed back: nothing to open or apply. */
+const OWN_WRITE = 'own';
 
 /** Whether a title differs from the one the conversation had when its runner took it over (unknown: it may). */
 function renamedMeanwhile(title: string, runner: Runner | undefined): boolean {
@@ -33,6 +37,8 @@ export class ChangeReceiver {
   refusedProposals = 0;
   /** Conversations this device ran until a runner document of another device arrived, in the changes being applied. */
   private readonly lostHere = new Set<string>();
+  /** Changes handed on since the position was last kept. */
+  private unkept = 0;
 
   constructor(
     private readonly context: EngineContext,
@@ -63,7 +69,7 @@ export class ChangeReceiver {
     };
     // Opened together (the decryption and the id's HMAC run off this thread), applied one by one in order.
     const opened = changes.map(({ document }) => this.opening(document));
-    for (const opening of opened) opening?.catch(() => undefined); // awaited below; left unawaited when stopped
+    for (const opening of opened) if (typeof opening === 'object') opening.catch(() => undefined); // awaited below; left unawaited when stopped
     for (const [position, { document }] of changes.entries()) {
       if (this.context.stopped) return;
       if (document._id === KEY_DOC_ID) this.context.keyDocumentChanged();
@@ -71,7 +77,8 @@ export class ChangeReceiver {
         await this.context.attachments.receive(document);
         continue;
       }
-      const { payload, inPlace } = (await opened[position]) ?? {};
+      const opening = opened[position];
+      const { payload, inPlace } = (opening === OWN_WRITE ? undefined : await opening) ?? {};
       if (!payload) continue;
       if (!inPlace) {
         this.context.refused('misplaced');
@@ -98,14 +105,27 @@ export class ChangeReceiver {
     if (last) {
       // The state first: a crash between the two writes only makes the next start read some documents again.
       if (book.changed) await book.save();
-      await this.context.mirror.setLocal('since', last.seq);
+      await this.keep(last.seq, changes.length, opened.every((opening) => opening === OWN_WRITE));
     }
     if (runnersMoved) host.runnersChanged(book.remoteRunners());
   }
 
-  /** A document's payload and whether it is in its place; undefined for what is not opened (see `receiveChanges`). */
-  private opening(document: MirrorChange['document']): Promise<{ payload?: SyncPayload; inPlace?: boolean }> | undefined {
-    if (document._id === KEY_DOC_ID || document._deleted || document.e === CHUNK_FORMAT || this.context.sealed.wroteIt(document)) return undefined;
+  /**
+   * Keeps the position the next start follows from. Changes that were all this device's own writes handed back are
+   * left for the next news (or every OWN_CHANGES_UNKEPT of them): nothing was applied, and a start that reads them again
+   * finds each its own, so a synced round of this device's does not cost a write of the position each time it pushes.
+   */
+  private async keep(seq: string | number, count: number, ownOnly: boolean): Promise<void> {
+    this.unkept += count;
+    if (ownOnly && this.unkept < OWN_CHANGES_UNKEPT) return;
+    this.unkept = 0;
+    await this.context.mirror.setLocal('since', seq);
+  }
+
+  /** A document's payload and whether it is in its place; undefined, or OWN_WRITE, for what is not opened (see `receiveChanges`). */
+  private opening(document: MirrorChange['document']): Promise<{ payload?: SyncPayload; inPlace?: boolean }> | typeof OWN_WRITE | undefined {
+    if (document._id === KEY_DOC_ID || document._deleted || document.e === CHUNK_FORMAT) return undefined;
+    if (this.context.sealed.wroteIt(document)) return OWN_WRITE;
     return this.context.sealed.read(document).then(async (payload) => (payload ? { payload, inPlace: await this.inItsPlace(document._id, payload) } : {}));
   }
 
@@ -266,15 +286,17 @@ export class ChangeReceiver {
   /**
    * A proposal for a conversation this device runs is applied at most once, and only to the request it names: its nonce
    * is recorded in this device's database before it is applied, so an old revision the server writes back is refused,
-   * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author.
+   * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author, once
+   * `stored` is over (a proposal heard from the server before the mirror held it: see awaited-proposals.ts).
    */
-  private async receiveProposal(proposal: Proposal): Promise<void> {
+  async receiveProposal(proposal: Proposal, stored?: Promise<unknown>): Promise<void> {
     const { book, host } = this.context;
     if (proposal.outcome) return;
     if (book.runners.get(proposal.conversationId)?.device.id !== book.device.id) return;
     if (!proposal.nonce) {
       // Written by a device on an older build (or replayed from one): it cannot be told from a replay, so it is refused.
       this.refusedProposals += 1;
+      await stored;
       await this.writeOutcome(proposal, { status: 'refused', reason: 'outdated_device' });
       return;
     }
@@ -288,6 +310,7 @@ export class ChangeReceiver {
     }
     const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
     if (result.status === 'refused' && result.reason === 'request_changed') this.refusedProposals += 1;
+    await stored;
     await this.writeOutcome(proposal, result);
   }
 

@@ -91,7 +91,8 @@ export class SealedDocuments {
     return this.own.take(document);
   }
 
-  async read(document: EncryptedDocument): Promise<SyncPayload | undefined> {
+  /** The payload, or undefined (counted as unreadable unless `quiet`: a document read ahead of the mirror, which counts it). */
+  async read(document: EncryptedDocument, { quiet = false } = {}): Promise<SyncPayload | undefined> {
     const body = sealedBodyOf(document);
     if (!body) return undefined;
     try {
@@ -101,7 +102,7 @@ export class SealedDocuments {
     } catch {
       // another key, or altered: below
     }
-    this.onUnreadable();
+    if (!quiet) this.onUnreadable();
     return undefined;
   }
 }

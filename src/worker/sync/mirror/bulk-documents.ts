@@ -52,18 +52,19 @@ export async function putDocuments(database: Database<EncryptedDocument>, docume
   return errors;
 }
 
-type RevsDiff = (request: Record<string, string[]>, ...rest: unknown[]) => Promise<Record<string, { missing: string[] }>>;
+export type RevsDiff = (request: Record<string, string[]>, ...rest: unknown[]) => Promise<Record<string, { missing: string[] }>>;
 
 /**
- * The replication's question "which of these revisions does the mirror lack?" answered with one read (`allDocs` by keys)
- * for every document whose newest revision is the one asked about, as it is for what this device wrote itself and the
- * server hands back: PouchDB reads each document's revision tree in a transaction of its own. Any other document is
+ * The replication's question "which of these revisions does the mirror lack?" answered without reading for a revision
+ * the mirror is known to hold (`held`: this device wrote it, or the replication moved it), as every write of this device
+ * is when the server hands it back; then with one read (`allDocs` by keys) for every document whose newest revision is
+ * the one asked about: PouchDB reads each document's revision tree in a transaction of its own. Any other document is
  * answered by PouchDB's own `revsDiff`.
  */
-export function revisionsHeldFirst(database: Database<EncryptedDocument>, revsDiff: RevsDiff): RevsDiff {
+export function revisionsHeldFirst(database: Database<EncryptedDocument>, revsDiff: RevsDiff, held: (id: string, rev: string) => boolean = () => false): RevsDiff {
   return async (request, ...rest) => {
-    const ids = Object.keys(request);
-    if (ids.length === 0) return revsDiff(request, ...rest);
+    const ids = Object.keys(request).filter((id) => !(request[id]!.length === 1 && held(id, request[id]![0]!)));
+    if (ids.length === 0) return {};
     const { rows } = await database.allDocs({ keys: ids });
     const others: Record<string, string[]> = {};
     rows.forEach((row, index) => {

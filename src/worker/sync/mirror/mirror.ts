@@ -61,6 +61,14 @@ export interface Mirror {
   remoteGet(id: string): Promise<EncryptedDocument | undefined>;
   /** A `PUT` on the server itself with the `_rev` read there: `conflict` when someone wrote it since (CouchDB's MVCC). */
   remotePut(document: EncryptedDocument): Promise<'ok' | 'conflict'>;
+  /**
+   * Hands on each document the server changes from now on, with its body, until cancelled or a request fails (`onEnd`),
+   * while replicating with the server this device joined; absent where the mirror has no server of its own (host
+   * tests' simulated one).
+   */
+  hearServer?(onDocument: (document: EncryptedDocument) => void, onEnd?: () => void): { cancel(): void };
+  /** Stores a document's first revision as `hearServer` gave it (its revision kept, as replicated): true when stored. */
+  adopt?(document: EncryptedDocument): Promise<boolean>;
   /** A small value kept on this device only (never replicated): where `follow` got to. */
   getLocal(key: string): Promise<unknown>;
   setLocal(key: string, value: unknown): Promise<void>;

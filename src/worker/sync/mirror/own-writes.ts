@@ -40,6 +40,12 @@ export class OwnWrites {
     return !document._deleted && iv === ivOf(document);
   }
 
+  /** Whether `document` is the revision this device wrote last under its id, not handed back yet (nothing forgotten). */
+  holds(document: EncryptedDocument): boolean {
+    const iv = this.pending.get(document._id);
+    return iv !== undefined && iv === ivOf(document);
+  }
+
   /** How many written revisions the feed has not handed back yet. */
   get size(): number {
     return this.pending.size;

@@ -2,7 +2,8 @@
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
 import { getDocuments, putDocuments, putNewDocuments, revisionsHeldFirst } from './bulk-documents';
-import { sendAtOnce, type Written } from './send-at-once';
+import { RecentRevisions, sendAtOnce, type Written } from './send-at-once';
+import { adoptFirstRevision, serverChanges } from './server-changes';
 import { Landing, takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
@@ -55,13 +56,14 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
   const atOnce = sendAtOnce(remote);
+  const known = knownRevisions(local, remote, atOnce);
   // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff); about a
   // document being taken from the server, once it is here.
   const landing = new Landing();
-  const heldFirst = revisionsHeldFirst(local, local.revsDiff.bind(local));
+  const knownFirst = local.revsDiff;
   local.revsDiff = async (request, ...rest) => {
     await landing.before(Object.keys(request));
-    return heldFirst(request, ...rest);
+    return knownFirst(request, ...rest);
   };
   const localRevisions = new Map<string, string>();
   const stop = () => {
@@ -80,7 +82,10 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     getMany: (ids) => getDocuments(local, ids),
     async putMany(documents) {
       const written: Written[] = [];
-      const errors = await putDocuments(local, documents, (document, rev) => written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) }));
+      const errors = await putDocuments(local, documents, (document, rev) => {
+        known.written(document._id, rev);
+        written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) });
+      });
       // Only to the server this device joined (replicating): while replication is stopped nothing goes there.
       if (replication && written.length > 0) void atOnce.send(written);
       return errors;
@@ -103,14 +108,24 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
         throw error;
       }
     },
+    // Only the server this device joined is heard (replicating): another one's documents never enter the mirror so.
+    hearServer: (onDocument, onEnd) => serverChanges(remote, (document) => replication && onDocument(document), onEnd),
+    async adopt(document) {
+      const stored = await adoptFirstRevision(local, document);
+      // The server holds it: the write over it (the proposal's outcome) can be sent at once.
+      if (stored) known.moved(document._id, document._rev!);
+      return stored;
+    },
     getLocal: (key) => localValue(local, key),
     setLocal: (key, value) => setLocalValue(local, localRevisions, key, value),
     replicate(onState) {
       stop();
-      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: atOnce.held }, () => replication);
+      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: known.moved }, () => replication);
     },
     stopReplication: stop,
     async uploadAll() {
+      // What the server held before it lost its data is offered again, not taken as held.
+      atOnce.forget();
       await local.replicate.to(remote, { checkpoint: false, batch_size: 200 });
     },
     documents: () => allDocuments(local),
@@ -126,6 +141,26 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
 }
 
 type Tracker = ReturnType<typeof appliedTracker>;
+
+/**
+ * The revisions the mirror holds (written here, stored as heard, moved by the replication either way) and those the
+ * server holds, and the replication's two questions answered from them: PouchDB's replicate asks the mirror which
+ * revisions it lacks of what it pulls, and the server of what it pushes (the instances' revsDiff).
+ */
+function knownRevisions(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, atOnce: ReturnType<typeof sendAtOnce>) {
+  const held = new RecentRevisions();
+  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local), (id, rev) => held.get(id) === rev);
+  remote.revsDiff = atOnce.afterSends(remote.revsDiff.bind(remote));
+  return {
+    /** Written to the mirror by this device. */
+    written: (id: string, rev: string) => held.set(id, rev),
+    /** Held on both sides: moved by the replication, or stored as the server gave it. */
+    moved(id: string, rev: string) {
+      atOnce.held(id, rev);
+      held.set(id, rev);
+    },
+  };
+}
 
 /** A running two-way replication and the progress it reports; cancelled together. */
 interface Replication {

@@ -42,7 +42,7 @@ declare module 'pouchdb-browser' {
     /** A one-way replication; `checkpoint: false` starts from the beginning and keeps no checkpoint. */
     replicate: { to(remote: Database<Document>, options: { checkpoint?: false; batch_size?: number }): Promise<unknown> };
     changes(options: { since: string | number; limit?: number; include_docs: true; live?: false }): Promise<ChangesResult<Document>>;
-    changes(options: { since: string | number; include_docs: true; live: true; doc_ids?: string[] }): LiveChanges<Document>;
+    changes(options: { since: string | number; include_docs: true; live: true; doc_ids?: string[]; heartbeat?: number }): LiveChanges<Document>;
     /** `push` and `pull` hold options for one direction; `checkpoint: 'target'` (or 'source') keeps it on that side only. */
     sync(remote: Database<Document>, options: { live: boolean; retry: boolean; batch_size?: number; back_off_function?: (delay: number) => number; push?: { checkpoint: 'source' | 'target' }; pull?: { checkpoint: 'source' | 'target' } }): SyncReplication;
     info(): Promise<{ doc_count: number; update_seq: string | number }>;

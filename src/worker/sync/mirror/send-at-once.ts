@@ -3,6 +3,7 @@
 // lacks and send them (queued behind any batch or checkpoint it has under way). The replication still runs: it finds
 // these revisions on the server and sends nothing again, and it carries whatever was not sent here.
 import type { Database } from 'pouchdb-browser';
+import type { RevsDiff } from './bulk-documents';
 import type { EncryptedDocument } from './mirror';
 
 /** Larger writes (an initial upload, a file's chunks) are left to the replication, which sends them in batches. */
@@ -10,6 +11,25 @@ const MOST_DOCUMENTS = 20;
 const MOST_CHARACTERS = 256 * 1024;
 /** How many documents' revisions on the server are remembered (the newest). */
 const REMEMBERED = 2000;
+
+/** The newest revision known of each of the most recently named documents (at most REMEMBERED). */
+export class RecentRevisions {
+  private readonly revisions = new Map<string, string>();
+
+  set(id: string, rev: string): void {
+    this.revisions.delete(id);
+    this.revisions.set(id, rev);
+    if (this.revisions.size > REMEMBERED) this.revisions.delete(this.revisions.keys().next().value!);
+  }
+
+  get(id: string): string | undefined {
+    return this.revisions.get(id);
+  }
+
+  clear(): void {
+    this.revisions.clear();
+  }
+}
 
 /** A revision this device wrote to its mirror: the document as written, with the revision it replaced (`parent`). */
 export interface Written {
@@ -25,14 +45,14 @@ export interface Written {
  * to the replication, which sends its whole history. Failures are left to the replication too.
  */
 export function sendAtOnce(remote: Database<EncryptedDocument>) {
-  const onServer = new Map<string, string>();
-  const remember = (id: string, rev: string) => {
-    onServer.delete(id);
-    onServer.set(id, rev);
-    if (onServer.size > REMEMBERED) onServer.delete(onServer.keys().next().value!);
-  };
+  const onServer = new RecentRevisions();
+  const remember = (id: string, rev: string) => onServer.set(id, rev);
   let sending: Promise<void> = Promise.resolve();
   return {
+    /** The server is not known to hold anything any more (it lost its data, or is another one). */
+    forget(): void {
+      onServer.clear();
+    },
     /** The server holds `rev` of document `id` (the replication moved it, either way). */
     held(id: string, rev: string): void {
       remember(id, rev);
@@ -54,6 +74,18 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
         for (const document of placed) if (!failed.has(document._id)) remember(document._id, document._rev);
       });
       return sending;
+    },
+    /**
+     * The replication's question to the server "which of these revisions do you lack?", asked once what is being sent
+     * at once has been answered, and not about a revision the server is known to hold: asked alongside, it was told
+     * the server lacked what was on its way, read each such document from the mirror and sent it a second time.
+     */
+    afterSends(revsDiff: RevsDiff): RevsDiff {
+      return async (request, ...rest) => {
+        await sending;
+        const others = Object.fromEntries(Object.entries(request).filter(([id, revs]) => !(revs.length === 1 && onServer.get(id) === revs[0])));
+        return Object.keys(others).length === 0 ? {} : revsDiff(others, ...rest);
+      };
     },
   };
 }
