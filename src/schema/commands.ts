@@ -1,5 +1,5 @@
 import * as z from './zod-mini';
-import { RequestKind } from './blocks';
+import { RequestKind } from './messages/blocks';
 import { QuestionAnswer, QuestionDraft } from './forms/question';
 import { INSTRUCTIONS_LIMIT, ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';

@@ -1,5 +1,5 @@
 import * as z from './zod-mini';
-import { ToolAnnotations } from './blocks';
+import { ToolAnnotations } from './messages/blocks';
 
 /** How a tool call is let through: asked each time, run without asking, or not offered to the model. */
 export const ToolPermission = z.enum(['ask', 'allow', 'never']);

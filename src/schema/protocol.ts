@@ -1,8 +1,8 @@
 import * as z from './zod-mini';
 import { DeviceRef } from './sync/device';
 import { QuestionAnswer } from './forms/question';
-import { AnyRequestResolution } from './blocks';
-import type { ImportPart, RequestBlock } from './blocks';
+import { AnyRequestResolution } from './messages/blocks';
+import type { ImportPart, RequestBlock } from './messages/blocks';
 import type { AppEvent } from './events';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';

@@ -1,5 +1,5 @@
 import * as z from './zod-mini';
-import { Block, ErrorDetail } from './blocks';
+import { Block, ErrorDetail } from './messages/blocks';
 import { ExportedAttachment, MessageAttachments } from './attachments/attachments';
 import { PROVIDER_KIND_NAMES } from './provider-kinds';
 

@@ -1,4 +1,4 @@
-import type { AnyRequestResolution } from './blocks';
+import type { AnyRequestResolution } from './messages/blocks';
 import type { QuestionAnswer } from './forms/question';
 
 /**

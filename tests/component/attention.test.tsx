@@ -1,8 +1,8 @@
 import { createRoot } from 'solid-js';
 import { waitFor } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { notificationText, trackAttention } from '../../src/ui/shell/attention';
-import { setNotificationShowsTitle } from '../../src/ui/shell/notification-preferences';
+import { notificationText, trackAttention } from '../../src/ui/attention/attention';
+import { setNotificationShowsTitle } from '../../src/ui/attention/notification-preferences';
 import { createUiStore } from '../../src/ui/state/store';
 import type { AppServices } from '../../src/ui/state/app-context';
 import type { WorkerClient } from '../../src/ui/state/channel';

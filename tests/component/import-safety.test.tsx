@@ -1,6 +1,6 @@
 import { render, screen } from '@solidjs/testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest, ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, ToolCallBlock } from '../../src/schema/messages/blocks';
 import { WireError } from '../../src/schema/protocol';
 import type { WorkerClient } from '../../src/ui/state/channel';
 import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';

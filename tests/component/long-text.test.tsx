@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it } from 'vitest';
-import type { Block } from '../../src/schema/blocks';
+import type { Block } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 import type { WorkerClient } from '../../src/ui/state/channel';
 import { LongText, RENDER_LIMIT, TEXT_SLICE, textSlices } from '../../src/ui/messages/LongText';

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
-import type { Block } from '../../src/schema/blocks';
+import type { Block } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 import type { WorkerClient } from '../../src/ui/state/channel';
 import { MessageList } from '../../src/ui/messages/MessageList';

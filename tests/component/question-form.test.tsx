@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QuestionRequest } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/messages/blocks';
 import { questionRequest, type QuestionOverrides } from './question-request';
 import type { Command, CommandOf, CommandResult, CommandType } from '../../src/schema/commands';
 import { WireError } from '../../src/schema/protocol';

@@ -1,4 +1,4 @@
-import type { QuestionRequest } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Question, QuestionAnswer } from '../../src/schema/forms/question';
 
 /** What a test changes of a question: its fields, and what was asked and answered (`payload` and `response` built from them). */

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@solidjs/testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QuestionRequest } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Question } from '../../src/schema/forms/question';
 import type { QuestionClient } from '../../src/ui/question/QuestionForm';
 import { QuestionForm } from '../../src/ui/question/QuestionForm';

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it, vi } from 'vitest';
-import type { ApprovalRequest, Block, ElicitationRequest, ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, Block, ElicitationRequest, ToolCallBlock } from '../../src/schema/messages/blocks';
 import { WireError } from '../../src/schema/protocol';
 import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';
 import { ElicitationForm } from '../../src/ui/requests/ElicitationForm';

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalRequest, ElicitationRequest, QuestionRequest, ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, ElicitationRequest, QuestionRequest, ToolCallBlock } from '../../src/schema/messages/blocks';
 import { questionRequest, type QuestionOverrides } from './question-request';
 import { WireError } from '../../src/schema/protocol';
 import type { Question } from '../../src/schema/forms/question';

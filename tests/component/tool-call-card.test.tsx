@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
 import { describe, expect, it, vi } from 'vitest';
-import type { ApprovalRequest, ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, ToolCallBlock } from '../../src/schema/messages/blocks';
 import type { ToolProgress } from '../../src/schema/events';
 import type { Message } from '../../src/schema/records';
 import { ToolCallCard } from '../../src/ui/requests/ToolCallCard';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Block } from '../../src/schema/blocks';
+import type { Block } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 import { waitingKindInMessages } from '../../src/ui/state/waiting-kind';
 

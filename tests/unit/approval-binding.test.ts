@@ -9,7 +9,7 @@ import { processToolCalls, type CallPorts } from '../../src/core/tools/tool-call
 import { zodTool } from '../../src/core/tools/tools';
 import type { Tool } from '../../src/core/tools/tool';
 import type { ToolPermission } from '../../src/schema/mcp';
-import type { ApprovalRequest, Block, ToolCallBlock } from '../../src/schema/blocks';
+import type { ApprovalRequest, Block, ToolCallBlock } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 
 describe('sha256Hex', () => {

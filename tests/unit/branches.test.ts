@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { forksProblem, pathOf } from '../../src/core/branches';
 import { versionsOf } from '../../src/schema/records';
 import type { Model } from '../../src/core/run/model';
-import type { Block } from '../../src/schema/blocks';
+import type { Block } from '../../src/schema/messages/blocks';
 import type { Message, Profile } from '../../src/schema/records';
 import { openParleyDatabase } from '../../src/worker/store/database';
 import { createModelForProfile } from '../../src/worker/providers/registry';

@@ -3,7 +3,7 @@ import type { PromptMessage } from '../../src/core/run/model';
 import { toPromptMessages } from '../../src/core/prompt/history';
 import { buildPrompt } from '../../src/core/prompt/prompt';
 import { resolveQuestionBlock, CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT, STOPPED_RESULT_TEXT } from '../../src/core/requests/question-outcomes';
-import type { Block, QuestionRequest } from '../../src/schema/blocks';
+import type { Block, QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Message, MessageStatus } from '../../src/schema/records';
 import type { Question } from '../../src/schema/forms/question';
 

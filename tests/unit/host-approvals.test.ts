@@ -3,8 +3,8 @@ import * as z from '../../src/schema/zod-mini';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { zodTool } from '../../src/core/tools/tools';
 import type { ElicitationResponse, Tool, ToolContext } from '../../src/core/tools/tool';
-import type { ApprovalRequest, Block, ToolCallBlock } from '../../src/schema/blocks';
-import { approvalOf } from '../../src/schema/approvals';
+import type { ApprovalRequest, Block, ToolCallBlock } from '../../src/schema/messages/blocks';
+import { approvalOf } from '../../src/schema/messages/approvals';
 import type { Message } from '../../src/schema/records';
 import type { Locks } from '../../src/worker/runs/locks';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand, dismissCommand } from './host-harness';
 import { CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT } from '../../src/core/requests/question-outcomes';
-import type { QuestionRequest } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 
 const ASK = {

@@ -6,8 +6,8 @@ import { argumentsDigest, bindingFor } from '../../src/core/requests/approval-bi
 import { zodTool } from '../../src/core/tools/tools';
 import type { Tool } from '../../src/core/tools/tool';
 import type { ToolPermission } from '../../src/schema/mcp';
-import type { ApprovalRequest, Block, ElicitationRequest, QuestionRequest, ToolApprovalBinding, ToolCallBlock } from '../../src/schema/blocks';
-import { approvalOf, isApprovalOf } from '../../src/schema/approvals';
+import type { ApprovalRequest, Block, ElicitationRequest, QuestionRequest, ToolApprovalBinding, ToolCallBlock } from '../../src/schema/messages/blocks';
+import { approvalOf, isApprovalOf } from '../../src/schema/messages/approvals';
 import type { QuestionAnswer } from '../../src/schema/forms/question';
 import type { ConversationExport, Message } from '../../src/schema/records';
 import { openParleyDatabase } from '../../src/worker/store/database';

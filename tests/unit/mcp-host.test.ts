@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLocks } from '../../src/worker/runs/locks';
 import { readPeerMessage } from '../../src/worker/tabs/peer-channel';
 import { openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
-import type { ToolCallBlock } from '../../src/schema/blocks';
+import type { ToolCallBlock } from '../../src/schema/messages/blocks';
 import { startEverythingServer, type RunningServer } from '../server/mcp-processes';
 
 let everything: RunningServer;

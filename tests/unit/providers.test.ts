@@ -7,7 +7,7 @@ import { resolveQuestionBlock } from '../../src/core/requests/question-outcomes'
 import { createModelForProfile } from '../../src/worker/providers/registry';
 import { parseRetryAfter, scrubSecret } from '../../src/worker/providers/errors';
 import { CONTINUE_INSTRUCTION } from '../../src/core/prompt/prompt';
-import type { Block } from '../../src/schema/blocks';
+import type { Block } from '../../src/schema/messages/blocks';
 import type { Conversation, Message, Profile, ProviderKind } from '../../src/schema/records';
 
 const KEY = 'sk-test-5f1e2d3c4b5a69788796a5b4';

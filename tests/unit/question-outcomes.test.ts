@@ -7,7 +7,7 @@ import {
   resolveQuestionBlock,
   type AnswerCheck,
 } from '../../src/core/requests/question-outcomes';
-import type { QuestionRequest } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Question, QuestionAnswer } from '../../src/schema/forms/question';
 
 const single: Question = {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LAPTOP, SimulatedMirror, simulatedDevices, testKeys } from './sync-simulation';
 import { isPendingRequest, requestIdOf } from '../../src/core/requests/request-ids';
 import type { Conversation, Message } from '../../src/schema/records';
-import { upgradeBlocks } from '../../src/schema/upgrade-blocks';
+import { upgradeBlocks } from '../../src/schema/messages/upgrade-blocks';
 import type { SyncPayload } from '../../src/schema/sync/sync';
 import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
 import { documentId } from '../../src/worker/sync/documents/sync-crypto';

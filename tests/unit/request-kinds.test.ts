@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { closeWhenRunDies, needsLiveRun } from '../../src/core/requests/request-kinds';
 import { resolveRequest } from '../../src/core/requests/requests';
-import type { Block, QuestionRequest } from '../../src/schema/blocks';
+import type { Block, QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 
 /** The message that holds `block`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelPart, ModelRequest } from '../../src/core/run/model';
-import type { Block } from '../../src/schema/blocks';
+import type { Block } from '../../src/schema/messages/blocks';
 import { QuestionToolInput } from '../../src/schema/forms/question';
 import type { Conversation, Message } from '../../src/schema/records';
 import { parseScript, type ParsedScript } from '../../src/schema/script';

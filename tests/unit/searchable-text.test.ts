@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Block } from '../../src/schema/blocks';
+import type { Block } from '../../src/schema/messages/blocks';
 import { countInMessage, searchableParts, searchableText } from '../../src/schema/search/searchable-text';
 
 const blocks: Block[] = [

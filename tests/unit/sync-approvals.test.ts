@@ -4,7 +4,7 @@ import { script, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, PHONE, SimulatedServer, testKeys } from './sync-simulation';
 import { CALL, ECHO, approvalIn, callIn, countingTool, toolCallWaitingOnPhone } from './sync-tool-calls';
 import type { Message } from '../../src/schema/records';
-import type { Block } from '../../src/schema/blocks';
+import type { Block } from '../../src/schema/messages/blocks';
 import { open } from '../../src/worker/sync/documents/sync-crypto';
 import type { Proposal } from '../../src/schema/sync/sync';
 

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
 import { LAPTOP, PHONE, SimulatedMirror, SimulatedReplicator, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
-import type { QuestionRequest } from '../../src/schema/blocks';
+import type { QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 import { SyncPayload } from '../../src/schema/sync/sync';
 import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';

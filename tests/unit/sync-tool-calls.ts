@@ -3,8 +3,8 @@ import { script, waitForRunState, type TabOptions } from './host-harness';
 import { simulatedDevices } from './sync-simulation';
 import { zodTool } from '../../src/core/tools/tools';
 import type { Tool } from '../../src/core/tools/tool';
-import type { ToolCallBlock } from '../../src/schema/blocks';
-import { approvalOf } from '../../src/schema/approvals';
+import type { ToolCallBlock } from '../../src/schema/messages/blocks';
+import { approvalOf } from '../../src/schema/messages/approvals';
 import type { Message } from '../../src/schema/records';
 
 /** The laptop's model calls `write_file`, an MCP tool that asks first; then replies with what it saw. */

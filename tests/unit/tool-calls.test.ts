@@ -6,7 +6,7 @@ import { BUILT_IN_TOOLS, QUESTION_TOOL, zodTool } from '../../src/core/tools/too
 import type { Tool, ToolOutput } from '../../src/core/tools/tool';
 import type { ToolPermission } from '../../src/schema/mcp';
 import { STOPPED_BEFORE_TOOL_TEXT, STOPPED_WHILE_RUNNING_TEXT } from '../../src/core/tools/tool-outcomes';
-import type { Block, ToolCallBlock } from '../../src/schema/blocks';
+import type { Block, ToolCallBlock } from '../../src/schema/messages/blocks';
 import type { Message, RunState } from '../../src/schema/records';
 
 /** A tool that records every execution, so a test can tell "refused" from "ran and failed". */

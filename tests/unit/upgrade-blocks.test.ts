@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Message } from '../../src/schema/records';
-import { upgradeBlocks } from '../../src/schema/upgrade-blocks';
+import { upgradeBlocks } from '../../src/schema/messages/upgrade-blocks';
 
 // The messages of the database written by the build before one request shape (tests/fixtures/requests/), as stored.
 const stored = JSON.parse(readFileSync(new URL('../fixtures/requests/database-v4.json', import.meta.url), 'utf8')) as { messages: unknown[] };

@@ -1,5 +1,5 @@
 import type { AttachmentMeta } from '../../schema/attachments/attachments';
-import type { Block, ToolCallBlock } from '../../schema/blocks';
+import type { Block, ToolCallBlock } from '../../schema/messages/blocks';
 import type { Message } from '../../schema/records';
 import { visibleFileName } from '../../schema/attachments/file-name';
 import type { AttachmentContent, HistoryExchange, PromptAssistantPart, PromptMessage, PromptToolResult, PromptUserPart } from '../run/model';

@@ -1,4 +1,4 @@
-import type { ToolApprovalBinding, ToolCallBlock } from '../../schema/blocks';
+import type { ToolApprovalBinding, ToolCallBlock } from '../../schema/messages/blocks';
 import type { Tool } from '../tools/tool';
 
 /**

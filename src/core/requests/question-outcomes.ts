@@ -1,5 +1,5 @@
 import type { Question, QuestionAnswer } from '../../schema/forms/question';
-import type { QuestionRequest, QuestionResolution } from '../../schema/blocks';
+import type { QuestionRequest, QuestionResolution } from '../../schema/messages/blocks';
 import type { ErrorReason } from '../../schema/protocol';
 
 /**

@@ -1,5 +1,5 @@
 import { QuestionToolInput, QUESTION_LIMITS } from '../../schema/forms/question';
-import type { QuestionRequest } from '../../schema/blocks';
+import type { QuestionRequest } from '../../schema/messages/blocks';
 import type { HistoryExchange } from '../run/model';
 
 export const QUESTION_TOOL_NAME = 'question';

@@ -1,5 +1,5 @@
-import type { ApprovalRequest, Block, ToolCallBlock } from '../../schema/blocks';
-import { approvalOf, isApprovalOf } from '../../schema/approvals';
+import type { ApprovalRequest, Block, ToolCallBlock } from '../../schema/messages/blocks';
+import { approvalOf, isApprovalOf } from '../../schema/messages/approvals';
 import type { Message } from '../../schema/records';
 import { isRequest, type RequestBinding, type RequestBlock } from './request-kinds';
 

@@ -1,4 +1,4 @@
-import type { Block, RequestBlock, RequestKind, RequestOf } from '../../schema/blocks';
+import type { Block, RequestBlock, RequestKind, RequestOf } from '../../schema/messages/blocks';
 
 // Light and zod-free: the worker's first screen repairs requests through this before zod loads. What a kind is and
 // how a response resolves it, how it is told and shown to the model, is its descriptor, `RequestResolver`, in

@@ -1,5 +1,5 @@
 import * as z from '../../schema/zod-mini';
-import type { ApprovalRequest, Block, ElicitationRequest, QuestionRequest, ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, Block, ElicitationRequest, QuestionRequest, ToolCallBlock } from '../../schema/messages/blocks';
 import type { DeviceRef } from '../../schema/sync/device';
 import type { Message, RunState } from '../../schema/records';
 import type { ErrorReason, ResolvedOutcome } from '../../schema/protocol';

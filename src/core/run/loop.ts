@@ -6,7 +6,7 @@ import { appendDelta, messageText } from './message-text';
 import { ModelError, type Model, type ModelPart } from './model';
 import { STOPPED_BEFORE_TOOL_TEXT } from '../tools/tool-outcomes';
 import type { ConversationStore, RunSnapshot } from './store';
-import type { Block } from '../../schema/blocks';
+import type { Block } from '../../schema/messages/blocks';
 import { hasQueuedCalls, processToolCalls, queuedCall, type CallsEnd, type ReceivedToolCall } from '../tools/tool-calls';
 import type { Tool } from '../tools/tool';
 import { toolSpecs } from '../tools/tools';

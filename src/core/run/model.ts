@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../../schema/blocks';
+import type { ErrorDetail } from '../../schema/messages/blocks';
 import type { Conversation, Message, Profile, Usage } from '../../schema/records';
 
 /** One piece of a model step's stream. A step ends when its stream ends. */

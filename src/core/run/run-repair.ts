@@ -1,5 +1,5 @@
 import type { Message } from '../../schema/records';
-import type { Block } from '../../schema/blocks';
+import type { Block } from '../../schema/messages/blocks';
 import { askApproval, awaitsApproval, isPendingRequest, syncPendingIndex, withApproval } from '../requests/request-ids';
 import { closeWhenRunDies, needsLiveRun } from '../requests/request-kinds';
 import { INTERRUPTED_TOOL_TEXT, STOPPED_BEFORE_TOOL_TEXT } from '../tools/tool-outcomes';

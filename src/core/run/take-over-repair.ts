@@ -1,4 +1,4 @@
-import type { Block } from '../../schema/blocks';
+import type { Block } from '../../schema/messages/blocks';
 import type { Conversation, Message } from '../../schema/records';
 import { approvalOf, askApproval, isPendingRequest, syncPendingIndex, withApproval } from '../requests/request-ids';
 import { repairDeadRun } from './run-repair';

@@ -1,4 +1,4 @@
-import type { ApprovalRequest, Block, ElicitationRequest, ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, Block, ElicitationRequest, ToolCallBlock } from '../../schema/messages/blocks';
 import type { ToolProgress } from '../../schema/events';
 import type { Message, RunState } from '../../schema/records';
 import { approvalHolds } from '../requests/approval-binding';

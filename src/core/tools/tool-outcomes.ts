@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, ToolCallBlock } from '../../schema/messages/blocks';
 
 /** What the model reads about tool calls that did not simply run. One place, so the texts stay consistent. */
 export const AFTER_QUESTION_TEXT =

@@ -1,4 +1,4 @@
-import type { RequestBlock, ToolSourceRecord } from '../../schema/blocks';
+import type { RequestBlock, ToolSourceRecord } from '../../schema/messages/blocks';
 import type { ToolPermission } from '../../schema/mcp';
 import type { ToolProgress } from '../../schema/events';
 

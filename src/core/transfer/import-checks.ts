@@ -1,5 +1,5 @@
-import { BLOCK_JSON_FIELDS, type ApprovalRequest, type Block, type FreeJsonField, type ToolCallBlock } from '../../schema/blocks';
-import { isProse } from '../../schema/prose';
+import { BLOCK_JSON_FIELDS, type ApprovalRequest, type Block, type FreeJsonField, type ToolCallBlock } from '../../schema/messages/blocks';
+import { isProse } from '../../schema/messages/prose';
 import { closeByStop, isPendingRequest, syncPendingIndex } from '../requests/requests';
 import { approvalOf, withApproval } from '../requests/request-ids';
 import { repairDeadRun } from '../run/run-repair';

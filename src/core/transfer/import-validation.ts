@@ -4,7 +4,7 @@ import { forksProblem, ROOT_PARENT } from '../branches';
 import { findImportProblem } from './import-checks';
 import { attachmentLimit, classifyAttachment } from '../../schema/attachments/attachment-kinds';
 import { base64ByteLength } from '../base64';
-import { upgradeBlocks } from '../../schema/upgrade-blocks';
+import { upgradeBlocks } from '../../schema/messages/upgrade-blocks';
 
 /** A file written by an older build, its messages' requests in today's shape (see upgradeBlocks); anything else as it is. */
 function upgradeExport(raw: unknown): unknown {

@@ -1,6 +1,6 @@
 import { countOccurrences } from './find-matches';
 import type { Message } from '../records';
-import { isProse } from '../prose';
+import { isProse } from '../messages/prose';
 
 // What a message says, as both searches read it: search across conversations indexes it, Find in conversation counts
 // in it (in the worker, and in the page for the messages it holds), so the two never disagree on a message. See README

@@ -6,7 +6,7 @@ import { fileSize } from '../attachments/file-size';
 import { t } from '../i18n/i18n';
 import { shownTitle } from './conversation-title';
 import { wholeMessage } from '../messages/whole-message';
-import type { Block } from '../../schema/blocks';
+import type { Block } from '../../schema/messages/blocks';
 import type { MarkdownKit } from './markdown-kit';
 
 const PAGE = 500;

@@ -3,7 +3,7 @@ import type { McpServerInput, McpServerView } from '../../schema/mcp';
 import { useApp } from '../state/app-context';
 import { describeError } from '../common/error-words';
 import { t } from '../i18n/i18n';
-import { originOf } from '../shell/origin';
+import { originOf } from '../common/origin';
 
 interface McpServerFormProps {
   /** The server being edited; absent to add one. */

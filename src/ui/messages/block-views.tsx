@@ -1,6 +1,6 @@
 import { lazy, Show, useContext, type Component } from 'solid-js';
-import type { Block, BlockOf, RequestBlock } from '../../schema/blocks';
-import { approvalOf } from '../../schema/approvals';
+import type { Block, BlockOf, RequestBlock } from '../../schema/messages/blocks';
+import { approvalOf } from '../../schema/messages/approvals';
 import type { Message } from '../../schema/records';
 import { AppContext } from '../state/app-context';
 import type { WorkerClient } from '../state/channel';

@@ -1,6 +1,6 @@
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../state/channel';
-import { isProse } from '../../schema/prose';
+import { isProse } from '../../schema/messages/prose';
 
 /** The message as stored: one whose long texts the worker clipped for the page (`clippedFrom`) is asked for whole. */
 export async function wholeMessage(client: Pick<WorkerClient, 'send'>, message: Message): Promise<Message> {

@@ -1,5 +1,5 @@
 import { For, Show, createMemo, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
-import type { QuestionRequest } from '../../schema/blocks';
+import type { QuestionRequest } from '../../schema/messages/blocks';
 import type { QuestionAnswer } from '../../schema/forms/question';
 import type { ResolvedOutcome } from '../../schema/wire-error';
 import type { DeviceRef } from '../../schema/sync/device';

@@ -1,5 +1,5 @@
 import { Show, createComputed, createMemo, createSignal, on } from 'solid-js';
-import type { QuestionRequest, QuestionResolution } from '../../schema/blocks';
+import type { QuestionRequest, QuestionResolution } from '../../schema/messages/blocks';
 import type { ResolvedOutcome } from '../../schema/protocol';
 import type { QuestionAnswer } from '../../schema/forms/question';
 import type { DeviceRef } from '../../schema/sync/device';

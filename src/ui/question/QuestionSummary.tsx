@@ -1,5 +1,5 @@
 import { For, Show } from 'solid-js';
-import type { QuestionResolution } from '../../schema/blocks';
+import type { QuestionResolution } from '../../schema/messages/blocks';
 import type { Question, QuestionAnswer } from '../../schema/forms/question';
 import type { DeviceRef } from '../../schema/sync/device';
 import { deviceName } from '../sync/device-name';

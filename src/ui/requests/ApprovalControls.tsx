@@ -1,7 +1,7 @@
 import { createMemo, createSignal, Show } from 'solid-js';
 import { describeFlatForm, readFormValue } from '../../schema/forms/flat-form';
 import { FormFields, type RawValue } from './FormFields';
-import type { ToolCallBlock } from '../../schema/blocks';
+import type { ToolCallBlock } from '../../schema/messages/blocks';
 import type { WorkerClient } from '../state/channel';
 import { t } from '../i18n/i18n';
 import { RequestError } from './RequestError';

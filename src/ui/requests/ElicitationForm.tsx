@@ -1,6 +1,6 @@
 import { createMemo, createSignal, Show } from 'solid-js';
 import { describeFlatForm, readFormValue } from '../../schema/forms/flat-form';
-import type { ElicitationRequest } from '../../schema/blocks';
+import type { ElicitationRequest } from '../../schema/messages/blocks';
 import type { WorkerClient } from '../state/channel';
 import { t } from '../i18n/i18n';
 import { RequestError } from './RequestError';

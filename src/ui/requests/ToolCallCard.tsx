@@ -1,5 +1,5 @@
 import { For, lazy, Show, Suspense } from 'solid-js';
-import type { ApprovalRequest, ApprovalResolution, ToolCallBlock } from '../../schema/blocks';
+import type { ApprovalRequest, ApprovalResolution, ToolCallBlock } from '../../schema/messages/blocks';
 import type { ToolProgress } from '../../schema/events';
 import type { WorkerClient } from '../state/channel';
 import { navigate, routeHash } from '../hash-route';

@@ -1,5 +1,5 @@
 import { lazy, type Component } from 'solid-js';
-import type { RequestBlock, RequestKind, RequestOf } from '../../schema/blocks';
+import type { RequestBlock, RequestKind, RequestOf } from '../../schema/messages/blocks';
 import type { WorkerClient } from '../state/channel';
 import type { MarkdownKit } from '../chat/markdown-kit';
 import { t, type MessageKey } from '../i18n/i18n';

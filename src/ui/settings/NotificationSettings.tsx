@@ -6,7 +6,7 @@ import {
   turnNotificationsOff,
   turnNotificationsOn,
   type NotificationState,
-} from '../shell/notification-preferences';
+} from '../attention/notification-preferences';
 import { t } from '../i18n/i18n';
 
 /**

@@ -8,7 +8,7 @@ import { settle } from '../common/error-report';
 import { describeError, describeTestResult, type ErrorWords } from '../common/error-words';
 import { t } from '../i18n/i18n';
 import { ErrorDetail } from '../common/ErrorDetail';
-import { originOf } from '../shell/origin';
+import { originOf } from '../common/origin';
 import { isUsableModelSource } from './model-url';
 import { profileName as shownProfileName } from './profile-name';
 import { ProfileConnectionFields } from './ProfileConnectionFields';

@@ -1,13 +1,13 @@
 import { createEffect, createSignal, lazy, Match, on, onCleanup, Switch } from 'solid-js';
 import { AppContext, type AppServices } from '../state/app-context';
-import { listenForNotificationClicks, trackAttention } from './attention';
+import { listenForNotificationClicks, trackAttention } from '../attention/attention';
 import type { WorkerClient } from '../state/channel';
 import type { AppEvent } from '../../schema/events';
 import { createReportingClient, createToasts, settle } from '../common/error-report';
 import { describeStorageError } from '../common/error-words';
 import { createHashRoute, navigate } from '../hash-route';
 import { loadStrings, locale, setLocale } from '../i18n/i18n';
-import { trackPendingQuestionsInTitle } from './page-title';
+import { trackPendingQuestionsInTitle } from '../attention/page-title';
 import { createUiStore } from '../state/store';
 import { ChatView } from '../chat/ChatView';
 import { ConversationList } from '../conversations/ConversationList';

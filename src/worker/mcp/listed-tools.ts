@@ -1,5 +1,5 @@
 import { isObjectSchema, isPlainObject } from '../../core/requests/json-schema-form';
-import type { ToolAnnotations } from '../../schema/blocks';
+import type { ToolAnnotations } from '../../schema/messages/blocks';
 import type { ListedTool } from './mcp-connection';
 import { disambiguate, mcpToolName } from './tool-names';
 

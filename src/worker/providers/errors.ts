@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../../schema/blocks';
+import type { ErrorDetail } from '../../schema/messages/blocks';
 import {
   APICallError,
   EmptyResponseBodyError,

@@ -1,5 +1,5 @@
 import { findRequest, isPendingRequest } from '../../core/requests/requests';
-import type { Block } from '../../schema/blocks';
+import type { Block } from '../../schema/messages/blocks';
 import type { Message } from '../../schema/records';
 
 interface Waiter {

@@ -1,7 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Conversation, Message, Profile } from '../../schema/records';
 import type { StoredAttachment } from '../../schema/attachments/attachments';
-import { upgradeBlocks } from '../../schema/upgrade-blocks';
+import { upgradeBlocks } from '../../schema/messages/upgrade-blocks';
 
 // ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
 const DATABASE_NAME = 'parley';

@@ -1,6 +1,6 @@
-import type { Block } from '../../schema/blocks';
+import type { Block } from '../../schema/messages/blocks';
 import { PAGE_TEXT_LIMIT } from '../../schema/limits';
-import { isProse } from '../../schema/prose';
+import { isProse } from '../../schema/messages/prose';
 
 /**
  * What the worker sends to the page, with every prose block (text, reasoning: `isProse`) of a message cut at PAGE_TEXT_LIMIT (and

@@ -1,4 +1,4 @@
-import type { QuestionRequest } from '../../../schema/blocks';
+import type { QuestionRequest } from '../../../schema/messages/blocks';
 import type { ResolvedOutcome } from '../../../schema/protocol';
 import type { Message } from '../../../schema/records';
 import { WireError } from '../../../schema/wire-error';

@@ -2,7 +2,7 @@ import { SyncPayload } from '../../../schema/sync/sync';
 import type { EncryptedDocument, Mirror } from '../mirror/mirror';
 import { open, seal, type SyncKeys } from './sync-crypto';
 import { OwnWrites } from '../mirror/own-writes';
-import { upgradeBlocks } from '../../../schema/upgrade-blocks';
+import { upgradeBlocks } from '../../../schema/messages/upgrade-blocks';
 
 /**
  * A message document as a device on an older build writes it, its requests in today's shape (see upgradeBlocks).
@@ -14,7 +14,7 @@ function upgradePayload(payload: unknown): unknown {
 }
 
 /** The format a segment is written in: its sealed body under `m`, which builds before segments pass over. */
-export const SEGMENT_FORMAT = 3;
+const SEGMENT_FORMAT = 3;
 
 /** A document's sealed JSON body: under `m` for a segment (format 3), else `iv` and `ct` (format 1). */
 function sealedBodyOf(document: EncryptedDocument): { iv: string; ct: string } | undefined {

@@ -1,6 +1,6 @@
-import * as z from './zod-mini';
-import { DeviceRef } from './sync/device';
-import { Question, QuestionAnswer, QuestionDraft } from './forms/question';
+import * as z from '../zod-mini';
+import { DeviceRef } from '../sync/device';
+import { Question, QuestionAnswer, QuestionDraft } from '../forms/question';
 
 /**
  * `clippedFrom`: set only on the copy of a block the worker sends to the page, when its text was longer than
