@@ -57,14 +57,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   const tracker = appliedTracker();
   const atOnce = sendAtOnce(remote);
   const known = knownRevisions(local, remote, atOnce);
-  // The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff); about a
-  // document being taken from the server, once it is here.
-  const landing = new Landing();
-  const knownFirst = local.revsDiff;
-  local.revsDiff = async (request, ...rest) => {
-    await landing.before(Object.keys(request));
-    return knownFirst(request, ...rest);
-  };
+  const landing = landingFirst(local);
   const localRevisions = new Map<string, string>();
   const stop = () => {
     replication?.cancel();
@@ -99,15 +92,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       return follower;
     },
     remoteGet: (id) => getDocument(remote, id),
-    async remotePut(document) {
-      try {
-        await remote.put(document);
-        return 'ok';
-      } catch (error) {
-        if ((error as { status?: number }).status === 409) return 'conflict';
-        throw error;
-      }
-    },
+    remotePut: (document) => putToServer(remote, document),
     // Only the server this device joined is heard (replicating): another one's documents never enter the mirror so.
     hearServer: (onDocument, onEnd) => serverChanges(remote, (document) => replication && onDocument(document), onEnd),
     async adopt(document) {
@@ -142,6 +127,17 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
 
 type Tracker = ReturnType<typeof appliedTracker>;
 
+/** A document put on the server as it is: 'conflict' when the server holds another revision of it. */
+async function putToServer(remote: Database<EncryptedDocument>, document: EncryptedDocument): Promise<'ok' | 'conflict'> {
+  try {
+    await remote.put(document);
+    return 'ok';
+  } catch (error) {
+    if ((error as { status?: number }).status === 409) return 'conflict';
+    throw error;
+  }
+}
+
 /**
  * The revisions the mirror holds (written here, stored as heard, moved by the replication either way) and those the
  * server holds, and the replication's two questions answered from them: PouchDB's replicate asks the mirror which
@@ -160,6 +156,20 @@ function knownRevisions(local: Database<EncryptedDocument>, remote: Database<Enc
       held.set(id, rev);
     },
   };
+}
+
+/**
+ * The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff); about a
+ * document being taken from the server (takeFromServer), once it is here.
+ */
+function landingFirst(local: Database<EncryptedDocument>): Landing {
+  const landing = new Landing();
+  const knownFirst = local.revsDiff;
+  local.revsDiff = async (request, ...rest) => {
+    await landing.before(Object.keys(request));
+    return knownFirst(request, ...rest);
+  };
+  return landing;
 }
 
 /** A running two-way replication and the progress it reports; cancelled together. */
