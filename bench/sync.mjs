@@ -12,7 +12,7 @@
 //  (d) A 5 MB image attached on A: Send on A → the image shown (decoded) on B, which has the conversation open.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { deflateSync, crc32 } from 'node:zlib';
+import { noisePng } from '../e2e/noise-png.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -336,24 +336,6 @@ async function questionRound(asker, answerer, base, provider) {
     sealedBytes: pushes.reduce((sum, entry) => sum + (entry.detail?.bytes ?? 0), 0),
     receiveMs: receives.reduce((sum, entry) => sum + entry.duration, 0),
   };
-}
-
-/** A PNG of `width` × `height` pixels of noise, stored without compression (as e2e/sync.spec.ts's): about 4 bytes a pixel. */
-function noisePng(width, height) {
-  const chunk = (type, data) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])));
-    return Buffer.concat([length, Buffer.from(type, 'ascii'), data, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA
-  const rows = Buffer.alloc((width * 4 + 1) * height);
-  for (let index = 0; index < rows.length; index += 1) rows[index] = index % (width * 4 + 1) === 0 ? 0 : (Math.random() * 256) | 0;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** 1024 × 1280 pixels: 5.25 MB. */

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { crc32, deflateSync } from 'node:zlib';
+import { noisePng } from './noise-png.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
@@ -350,24 +350,6 @@ function sentFiles(page: Page): Locator {
 /** Waits until the open conversation's last sent image is decoded on screen (its thumbnail has pixels). */
 async function expectImageShown(page: Page, options: { timeout?: number; intervals?: number[] } = {}): Promise<void> {
   await expect.poll(() => sentFiles(page).locator('img').evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth).catch(() => 0), options).toBeGreaterThan(0);
-}
-
-/** A PNG of `width` × `height` pixels of noise, stored without compression: about 4 bytes per pixel. */
-function noisePng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])));
-    return Buffer.concat([length, Buffer.from(type, 'ascii'), data, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA
-  const rows = Buffer.alloc((width * 4 + 1) * height);
-  for (let index = 0; index < rows.length; index += 1) rows[index] = index % (width * 4 + 1) === 0 ? 0 : (Math.random() * 256) | 0;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
 test('an image attached on the laptop is shown on the phone once it has synced, and after “Continue on this device” the phone’s model is sent it', async ({ couch, database, device }) => {

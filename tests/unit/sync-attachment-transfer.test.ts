@@ -6,7 +6,7 @@ import { couchForMirrors } from './couch-for-mirrors';
 import { script, waitForRunState } from './host-harness';
 import { CHUNK_BYTES, chunkId, sealChunk } from '../../src/worker/sync/content/attachment-sync';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
-import { mirrorOver } from '../../src/worker/sync/mirror/pouch-database-mirror';
+import { mirrorOver, type PouchMirror } from '../../src/worker/sync/mirror/pouch-database-mirror';
 import { takeFromServer } from '../../src/worker/sync/mirror/server-documents';
 import { SyncEngine } from '../../src/worker/sync/sync-engine';
 import type { SyncEngineHost } from '../../src/worker/sync/engine-context';
@@ -34,6 +34,17 @@ async function bigChunk(index: number): Promise<EncryptedDocument> {
 describe("a file's chunks between the mirror and the server (pouchdb-server)", { timeout: 60_000 }, () => {
   const server = couchForMirrors();
   const remoteOf = (url: string) => new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: server.couch.username, password: server.couch.password } });
+  /** The mirror replicating with its server, once its first round is over (closed with the server's mirrors). */
+  const replicating = async (mirror: PouchMirror) => {
+    server.mirrors.push(mirror);
+    let synced = 0;
+    mirror.replicate((state) => state.state === 'synced' && (synced += 1));
+    await vi.waitFor(() => expect(synced).toBeGreaterThan(0), WAIT);
+  };
+  const twoChunks = async () => {
+    const documents = [await bigChunk(0), await bigChunk(1)];
+    return { documents, ids: documents.map((document) => document._id) };
+  };
 
   it('putNew sends new documents to the server before the mirror holds them, with the revision the mirror then holds, whatever their size', async () => {
     const url = await server.couch.createDatabase();
@@ -51,13 +62,9 @@ describe("a file's chunks between the mirror and the server (pouchdb-server)", {
       bulkDocs: (documents: EncryptedDocument[] | { docs: EncryptedDocument[] }, ...rest: unknown[]) => (sent.push(...(Array.isArray(documents) ? documents : documents.docs).map((document) => document._id)), bulkDocs(documents, ...rest)),
     });
     const mirror = mirrorOver(new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`, { adapter: 'memory', auto_compaction: true }), remote, { countAfterMs: 0 });
-    server.mirrors.push(mirror);
-    let synced = 0;
-    mirror.replicate((state) => state.state === 'synced' && (synced += 1));
-    await vi.waitFor(() => expect(synced).toBeGreaterThan(0), WAIT);
+    await replicating(mirror);
 
-    const documents = [await bigChunk(0), await bigChunk(1)];
-    const ids = documents.map((document) => document._id);
+    const { documents, ids } = await twoChunks();
     expect((await mirror.putNew(documents)).every((error) => error === undefined)).toBe(true);
     for (const document of documents) {
       const here = await mirror.get(document._id);
@@ -110,13 +117,9 @@ describe("a file's chunks between the mirror and the server (pouchdb-server)", {
       pulled.push(...Object.keys(missing));
       return missing;
     };
-    server.mirrors.push(mirror);
-    let synced = 0;
-    mirror.replicate((state) => state.state === 'synced' && (synced += 1));
-    await vi.waitFor(() => expect(synced).toBeGreaterThan(0), WAIT);
+    await replicating(mirror);
 
-    const documents = [await bigChunk(0), await bigChunk(1)];
-    const ids = documents.map((document) => document._id);
+    const { documents, ids } = await twoChunks();
     const taken: string[] = [];
     const taking = mirror.takeFromServer(ids, (arrived) => taken.push(...arrived.map((document) => document._id)));
     try {
