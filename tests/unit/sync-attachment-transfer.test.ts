@@ -4,7 +4,7 @@ import type { Database } from 'pouchdb-browser';
 import { LAPTOP, SimulatedMirror, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
 import { couchForMirrors } from './couch-for-mirrors';
 import { script, waitForRunState } from './host-harness';
-import { CHUNK_BYTES, chunkId, sealChunk } from '../../src/worker/sync/content/attachment-sync';
+import { CHUNK_BYTES, chunkId, sealChunk } from '../../src/worker/sync/content/attachment-chunks';
 import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
 import { mirrorOver, type PouchMirror } from '../../src/worker/sync/mirror/pouch-database-mirror';
 import { takeFromServer } from '../../src/worker/sync/mirror/server-documents';

@@ -3,7 +3,7 @@ import { script, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, simulatedDevices, testKeys } from './sync-simulation';
 import { messageText } from '../../src/core/run/message-text';
 import { toBase64 } from '../../src/core/base64';
-import { CHUNK_BYTES, chunkId, openChunk, sealChunk, splitIntoChunks } from '../../src/worker/sync/content/attachment-sync';
+import { CHUNK_BYTES, chunkId, openChunk, sealChunk, splitIntoChunks } from '../../src/worker/sync/content/attachment-chunks';
 import type { AttachmentChunkHeader } from '../../src/schema/sync/attachment-chunks';
 
 // Files travel (README, "Sync between your devices"): their bytes are sealed in chunks by the device that holds them,

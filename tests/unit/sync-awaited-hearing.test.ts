@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/schema/records';
 import { AwaitedProposals } from '../../src/worker/sync/documents/awaited-proposals';
-import type { ChangeReceiver } from '../../src/worker/sync/documents/change-receiver';
+import type { ProposalReceiver } from '../../src/worker/sync/documents/proposal-receiver';
 import type { EngineContext } from '../../src/worker/sync/engine-context';
 import type { Mirror } from '../../src/worker/sync/mirror/mirror';
 
@@ -20,7 +20,7 @@ function hearing() {
     },
   } as unknown as Mirror;
   const context = { mirror, book: { runsHere: () => true }, stopped: false } as unknown as EngineContext;
-  return { awaited: new AwaitedProposals(context, {} as ChangeReceiver), listeners };
+  return { awaited: new AwaitedProposals(context, {} as ProposalReceiver), listeners };
 }
 
 describe('hearing the server while an answer is awaited (sync)', () => {

@@ -3,6 +3,7 @@ import { AttachmentSync } from './content/attachment-sync';
 import { AwaitedProposals } from './documents/awaited-proposals';
 import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync/sync';
 import { ChangeReceiver } from './documents/change-receiver';
+import { ProposalReceiver } from './documents/proposal-receiver';
 import { retireMessageDocuments } from './documents/message-documents';
 import { MessageSegments } from './documents/message-segments';
 import type { EngineContext, SyncEngineHost } from './engine-context';
@@ -28,6 +29,7 @@ export class SyncEngine {
   private readonly sealed: SealedDocuments;
   private readonly pushQueue: PushQueue;
   private readonly receiver: ChangeReceiver;
+  private readonly proposals: ProposalReceiver;
   private readonly awaited: AwaitedProposals;
   private readonly settings: SettingsSync;
   private following: { cancel(): void } | undefined;
@@ -49,14 +51,15 @@ export class SyncEngine {
     const segments = new MessageSegments({ mirror, keys, sealed: this.sealed });
     this.context = { mirror, keys, host, book: this.book, sealed: this.sealed, segments, attachments, refused: (kind) => this.refusals.note(kind), keyDocumentChanged: () => this.keyDocumentListener?.(), stopped: false };
     this.pushQueue = new PushQueue(this.context);
-    this.receiver = new ChangeReceiver(this.context, this.pushQueue);
-    this.awaited = new AwaitedProposals(this.context, this.receiver);
+    this.proposals = new ProposalReceiver(this.context);
+    this.receiver = new ChangeReceiver(this.context, this.pushQueue, this.proposals);
+    this.awaited = new AwaitedProposals(this.context, this.proposals);
     this.settings = new SettingsSync(this.context);
   }
 
   /** Proposals refused since this engine started: replayed, for another request, or from an outdated device. */
   get refusedProposals(): number {
-    return this.receiver.refusedProposals;
+    return this.proposals.refusedProposals;
   }
 
   /** What was refused from the server so far (undefined: nothing), and a listener told when that changes. */

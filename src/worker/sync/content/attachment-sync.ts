@@ -1,20 +1,12 @@
-import { fromBase64, toBase64 } from '../../../core/base64';
-import { AttachmentChunkHeader } from '../../../schema/sync/attachment-chunks';
+import type { AttachmentChunkHeader } from '../../../schema/sync/attachment-chunks';
 import type { StoredAttachment } from '../../../schema/attachments/attachments';
 import type { Message } from '../../../schema/records';
 import type { EncryptedDocument, Mirror } from '../mirror/mirror';
 import type { RefusalKind } from '../documents/refusal-log';
 import type { SealedDocuments } from '../documents/sealed-documents';
-import { documentId, type SyncKeys } from '../documents/sync-crypto';
+import type { SyncKeys } from '../documents/sync-crypto';
+import { CHUNK_BYTES, chunkId, openChunk, sealChunk, splitIntoChunks } from './attachment-chunks';
 
-/**
- * The most bytes of a file one chunk document holds. Timed with a 5.25 MB image from one device to another through a
- * local pouchdb-server (e2e/sync.spec.ts), three runs each: chunks of 256 KB, 512 KB and 1 MB differed by less than the
- * runs of one size did (7.7–23 s on a machine loaded by other work), so the size is chosen by its bounds: 512 KB keeps
- * one document under 700 KB on the server (CouchDB refuses documents over 8 MB by default) and what one chunk costs in
- * memory small, while a 20 MB image is still only 40 documents.
- */
-export const CHUNK_BYTES = 512 * 1024;
 /**
  * How many chunks are sealed and sent together (about 1.4 MB of ciphertext): few, so the server holds the first of a
  * file's chunks, and the other device's pull takes them, while the next are sealed and sent.
@@ -22,8 +14,6 @@ export const CHUNK_BYTES = 512 * 1024;
 const CHUNKS_PER_WRITE = 2;
 /** The mirror's local value listing the files whose chunks it holds (written here, or put together from it). */
 const HELD_KEY = 'attachments-held';
-/** The mark of a chunk document: its body is bytes sealed with its id, not a sealed JSON payload (`e: 1`). */
-export const CHUNK_FORMAT = 2;
 
 /** How long chunks are taken from the server after the last one came (then the live replication brings the rest). */
 const TAKE_IDLE_MS = 30_000;
@@ -56,48 +46,6 @@ interface AttachmentSyncDeps {
   /** A conversation deleted on some device: its files are not stored again. */
   isDeleted(conversationId: string): boolean;
   refused(kind: RefusalKind): void;
-}
-
-/** A file's bytes in chunks of at most `chunkBytes` (an empty file is one empty chunk). */
-export function splitIntoChunks(bytes: Uint8Array, chunkBytes = CHUNK_BYTES): Uint8Array[] {
-  const parts: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length; start += chunkBytes) parts.push(bytes.subarray(start, start + chunkBytes));
-  return parts.length > 0 ? parts : [new Uint8Array(0)];
-}
-
-/** The id of a file's chunk: an HMAC like every other document's, saying nothing of the file. */
-export function chunkId(keys: SyncKeys, attachmentId: string, index: number): Promise<string> {
-  return documentId(keys, 'attachment-chunk', attachmentId, String(index));
-}
-
-/**
- * A chunk as the mirror holds it: its header (JSON, length first) and its bytes, sealed with AES-GCM with the document's
- * id as additional data, so a chunk the server copies under another id does not open. Bytes are sealed as bytes: only
- * the ciphertext is base64 (a JSON payload would have been base64 twice, 1.78× the file instead of 1.33×).
- */
-export async function sealChunk(keys: SyncKeys, id: string, header: AttachmentChunkHeader, bytes: Uint8Array): Promise<EncryptedDocument> {
-  const head = new TextEncoder().encode(JSON.stringify(header));
-  const plain = new Uint8Array(4 + head.length + bytes.length);
-  new DataView(plain.buffer).setUint32(0, head.length);
-  plain.set(head, 4);
-  plain.set(bytes, 4 + head.length);
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(id) }, keys.content, plain));
-  return { _id: id, e: CHUNK_FORMAT, iv: toBase64(iv), ct: toBase64(ct) };
-}
-
-/** A chunk's header and bytes; undefined when it does not open with these keys under its id, or is not a chunk. */
-export async function openChunk(keys: SyncKeys, document: EncryptedDocument): Promise<{ header: AttachmentChunkHeader; bytes: Uint8Array } | undefined> {
-  if (document.e !== CHUNK_FORMAT || !document.iv || !document.ct) return undefined;
-  try {
-    const plain = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(document.iv), additionalData: new TextEncoder().encode(document._id) }, keys.content, fromBase64(document.ct)));
-    const length = new DataView(plain.buffer, plain.byteOffset).getUint32(0);
-    if (length > 4096 || 4 + length > plain.length) return undefined;
-    const header = AttachmentChunkHeader.safeParse(JSON.parse(new TextDecoder().decode(plain.subarray(4, 4 + length))));
-    return header.success ? { header: header.data, bytes: plain.subarray(4 + length) } : undefined;
-  } catch {
-    return undefined; // another key, altered, or copied under another id
-  }
 }
 
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {

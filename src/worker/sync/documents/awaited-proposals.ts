@@ -1,7 +1,7 @@
 import type { Conversation } from '../../../schema/records';
 import type { EngineContext } from '../engine-context';
 import type { EncryptedDocument } from '../mirror/mirror';
-import type { ChangeReceiver } from './change-receiver';
+import type { ProposalReceiver } from './proposal-receiver';
 
 /**
  * While a conversation this device runs waits on a person (a question, an approval), the answer may come from another
@@ -17,7 +17,7 @@ export class AwaitedProposals {
 
   constructor(
     private readonly context: EngineContext,
-    private readonly receiver: ChangeReceiver,
+    private readonly proposals: ProposalReceiver,
   ) {}
 
   /** A conversation record this device wrote: heard for while it waits on a person here. */
@@ -54,6 +54,6 @@ export class AwaitedProposals {
     if (this.context.stopped || !mirror.adopt || document.e !== 1 || !document._rev?.startsWith('1-') || sealed.own.holds(document)) return;
     const payload = await sealed.read(document, { quiet: true });
     if (payload?.kind !== 'proposal' || payload.proposal.id !== document._id || !this.awaiting.has(payload.proposal.conversationId)) return;
-    await this.receiver.receiveProposal(payload.proposal, mirror.adopt(document).catch(() => false));
+    await this.proposals.receive(payload.proposal, mirror.adopt(document).catch(() => false));
   }
 }

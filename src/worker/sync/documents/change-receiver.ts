@@ -1,10 +1,11 @@
 import type { RecordChange } from '../../../core/run/store';
 import type { Conversation, Message } from '../../../schema/records';
-import type { Proposal, Runner, SyncPayload } from '../../../schema/sync/sync';
-import { CHUNK_FORMAT } from '../content/attachment-sync';
+import type { Runner, SyncPayload } from '../../../schema/sync/sync';
+import { CHUNK_FORMAT } from '../content/attachment-chunks';
 import type { EngineContext } from '../engine-context';
 import type { MirrorChange } from '../mirror/mirror';
 import type { PushQueue } from './push-queue';
+import type { ProposalReceiver } from './proposal-receiver';
 import { segmentId, segmentKey, type Segment } from './message-segments';
 import { documentId, KEY_DOC_ID } from './sync-crypto';
 import { measure, RECEIVE_MEASURE } from '../sync-measures';
@@ -28,13 +29,9 @@ function holdsTitle(conversation: Conversation, title: string): boolean {
 
 /**
  * What the mirror hands on, applied here: runner documents move who runs what, records of conversations another device
- * runs are stored, deletions delete, and proposals for what this device runs are applied once and answered.
+ * runs are stored, deletions delete, and proposals for what this device runs go to the ProposalReceiver.
  */
 export class ChangeReceiver {
-  /** Nonces of the proposals this engine has taken (the durable record is the host's `claimProposal`). */
-  private readonly handledProposals = new Set<string>();
-  /** Proposals refused as replayed, for another request than the one waiting, or without a binding (an older device). */
-  refusedProposals = 0;
   /** Conversations this device ran until a runner document of another device arrived, in the changes being applied. */
   private readonly lostHere = new Set<string>();
   /** Changes handed on since the position was last kept. */
@@ -43,6 +40,7 @@ export class ChangeReceiver {
   constructor(
     private readonly context: EngineContext,
     private readonly pushQueue: PushQueue,
+    private readonly proposals: ProposalReceiver,
   ) {}
 
   /** What the mirror received (or this device wrote), applied in order; the position is kept once applied. */
@@ -86,7 +84,7 @@ export class ChangeReceiver {
       }
       if (payload.kind !== 'message' && payload.kind !== 'segment') await storeMessages();
       if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
-      else if (payload.kind === 'proposal') await this.receiveProposal(payload.proposal);
+      else if (payload.kind === 'proposal') await this.proposals.receive(payload.proposal);
       else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
       else if (payload.kind === 'segment') {
         messages.push(...(await this.receiveSegment(payload)));
@@ -281,42 +279,5 @@ export class ChangeReceiver {
     if (writer === book.device.id) return;
     if (book.runners.get(conversationId)?.device.id === book.device.id) host.runnerLost(conversationId);
     await host.deleteLocal(conversationId);
-  }
-
-  /**
-   * A proposal for a conversation this device runs is applied at most once, and only to the request it names: its nonce
-   * is recorded in this device's database before it is applied, so an old revision the server writes back is refused,
-   * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author, once
-   * `stored` is over (a proposal heard from the server before the mirror held it: see awaited-proposals.ts).
-   */
-  async receiveProposal(proposal: Proposal, stored?: Promise<unknown>): Promise<void> {
-    const { book, host } = this.context;
-    if (proposal.outcome) return;
-    if (book.runners.get(proposal.conversationId)?.device.id !== book.device.id) return;
-    if (!proposal.nonce) {
-      // Written by a device on an older build (or replayed from one): it cannot be told from a replay, so it is refused.
-      this.refusedProposals += 1;
-      await stored;
-      await this.writeOutcome(proposal, { status: 'refused', reason: 'outdated_device' });
-      return;
-    }
-    if (this.handledProposals.has(proposal.nonce)) return;
-    this.handledProposals.add(proposal.nonce);
-    if (!(await host.claimProposal(proposal.nonce))) {
-      // Applied before: the server wrote an old revision back.
-      this.refusedProposals += 1;
-      this.context.refused('replayed');
-      return;
-    }
-    const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
-    if (result.status === 'refused' && result.reason === 'request_changed') this.refusedProposals += 1;
-    await stored;
-    await this.writeOutcome(proposal, result);
-  }
-
-  private async writeOutcome(proposal: Proposal, result: { status: 'applied' } | { status: 'refused'; reason: string }): Promise<void> {
-    const { book, host } = this.context;
-    const outcome = { status: result.status, ...(result.status === 'refused' ? { reason: result.reason.slice(0, 100) } : {}), at: host.now(), by: book.device };
-    await this.context.sealed.write(proposal.id, { kind: 'proposal', proposal: { ...proposal, outcome } });
   }
 }

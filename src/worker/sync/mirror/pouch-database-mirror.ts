@@ -1,10 +1,11 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments, putNewDocuments, revisionsHeldFirst } from './bulk-documents';
-import { RecentRevisions, sendAtOnce, type Written } from './send-at-once';
+import { getDocuments, putDocuments, putNewDocuments } from './bulk-documents';
+import { knownRevisions, landingFirst } from './known-revisions';
+import { sendAtOnce, type Written } from './send-at-once';
 import { adoptFirstRevision, serverChanges } from './server-changes';
-import { Landing, takeFromServer } from './server-documents';
+import { takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
@@ -136,40 +137,6 @@ async function putToServer(remote: Database<EncryptedDocument>, document: Encryp
     if ((error as { status?: number }).status === 409) return 'conflict';
     throw error;
   }
-}
-
-/**
- * The revisions the mirror holds (written here, stored as heard, moved by the replication either way) and those the
- * server holds, and the replication's two questions answered from them: PouchDB's replicate asks the mirror which
- * revisions it lacks of what it pulls, and the server of what it pushes (the instances' revsDiff).
- */
-function knownRevisions(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, atOnce: ReturnType<typeof sendAtOnce>) {
-  const held = new RecentRevisions();
-  local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local), (id, rev) => held.get(id) === rev);
-  remote.revsDiff = atOnce.afterSends(remote.revsDiff.bind(remote));
-  return {
-    /** Written to the mirror by this device. */
-    written: (id: string, rev: string) => held.set(id, rev),
-    /** Held on both sides: moved by the replication, or stored as the server gave it. */
-    moved(id: string, rev: string) {
-      atOnce.held(id, rev);
-      held.set(id, rev);
-    },
-  };
-}
-
-/**
- * The replication asks the mirror about what it pulls (PouchDB's replicate calls the instance's revsDiff); about a
- * document being taken from the server (takeFromServer), once it is here.
- */
-function landingFirst(local: Database<EncryptedDocument>): Landing {
-  const landing = new Landing();
-  const knownFirst = local.revsDiff;
-  local.revsDiff = async (request, ...rest) => {
-    await landing.before(Object.keys(request));
-    return knownFirst(request, ...rest);
-  };
-  return landing;
 }
 
 /** A running two-way replication and the progress it reports; cancelled together. */

@@ -1,0 +1,49 @@
+import type { Proposal } from '../../../schema/sync/sync';
+import type { EngineContext } from '../engine-context';
+
+/** Proposals for what this device runs (docs/architecture.md, "Sync's authority rule"): applied once, and answered. */
+export class ProposalReceiver {
+  /** Nonces of the proposals this engine has taken (the durable record is the host's `claimProposal`). */
+  private readonly handledProposals = new Set<string>();
+  /** Proposals refused as replayed, for another request than the one waiting, or without a binding (an older device). */
+  refusedProposals = 0;
+
+  constructor(private readonly context: EngineContext) {}
+
+  /**
+   * A proposal for a conversation this device runs is applied at most once, and only to the request it names: its nonce
+   * is recorded in this device's database before it is applied, so an old revision the server writes back is refused,
+   * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author, once
+   * `stored` is over (a proposal heard from the server before the mirror held it: see awaited-proposals.ts).
+   */
+  async receive(proposal: Proposal, stored?: Promise<unknown>): Promise<void> {
+    const { book, host } = this.context;
+    if (proposal.outcome) return;
+    if (book.runners.get(proposal.conversationId)?.device.id !== book.device.id) return;
+    if (!proposal.nonce) {
+      // Written by a device on an older build (or replayed from one): it cannot be told from a replay, so it is refused.
+      this.refusedProposals += 1;
+      await stored;
+      await this.writeOutcome(proposal, { status: 'refused', reason: 'outdated_device' });
+      return;
+    }
+    if (this.handledProposals.has(proposal.nonce)) return;
+    this.handledProposals.add(proposal.nonce);
+    if (!(await host.claimProposal(proposal.nonce))) {
+      // Applied before: the server wrote an old revision back.
+      this.refusedProposals += 1;
+      this.context.refused('replayed');
+      return;
+    }
+    const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
+    if (result.status === 'refused' && result.reason === 'request_changed') this.refusedProposals += 1;
+    await stored;
+    await this.writeOutcome(proposal, result);
+  }
+
+  private async writeOutcome(proposal: Proposal, result: { status: 'applied' } | { status: 'refused'; reason: string }): Promise<void> {
+    const { book, host } = this.context;
+    const outcome = { status: result.status, ...(result.status === 'refused' ? { reason: result.reason.slice(0, 100) } : {}), at: host.now(), by: book.device };
+    await this.context.sealed.write(proposal.id, { kind: 'proposal', proposal: { ...proposal, outcome } });
+  }
+}
