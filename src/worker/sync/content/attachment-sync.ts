@@ -33,7 +33,10 @@ interface ArrivingFile {
 /** What attachment sync needs of the device: its stored files, and a place for a file that arrived. */
 export interface AttachmentHost {
   readAttachment(attachmentId: string): Promise<StoredAttachment | undefined>;
-  /** Stores the bytes of a file another device sent (and tells this tab's page it is here). */
+  /**
+   * Stores the bytes of a file another device sent, whole, in one IndexedDB write: the record is both the bytes and
+   * what says the file is here, so a crash or a failed write leaves both or neither. Then tells this tab's page.
+   */
   storeAttachment(record: StoredAttachment): Promise<void>;
 }
 
@@ -167,12 +170,10 @@ export class AttachmentSync {
     this.arriving.delete(header.attachmentId);
     this.completed.add(header.attachmentId);
     entry.taking?.cancel();
-    let stored = false;
-    try {
-      stored = await this.store(header, Array.from({ length: header.count }, (_, index) => entry.parts.get(index)!));
-    } finally {
-      if (!stored) this.completed.delete(header.attachmentId); // not the file it said it was: other chunks may be
-    }
+    // Not stored (not the file it said it was, or the write failed): other chunks may be, or `fetch` puts it together
+    // from the mirror when it is needed. A failed write is not thrown: the receiver goes on with what came after.
+    const stored = await this.store(header, Array.from({ length: header.count }, (_, index) => entry.parts.get(index)!)).catch(() => false);
+    if (!stored) this.completed.delete(header.attachmentId);
   }
 
   /**
@@ -246,7 +247,8 @@ export class AttachmentSync {
       return false;
     }
     await this.deps.host.storeAttachment({ id: header.attachmentId, conversationId: header.conversationId, messageId: header.messageId, blob: new Blob([bytes], { type: header.mimeType }) });
-    await this.noteHeld(header.attachmentId);
+    // The file is here now, whatever becomes of this note: it only spares writing its chunks again after a take-over.
+    await this.noteHeld(header.attachmentId).catch(() => undefined);
     return true;
   }
 
