@@ -139,15 +139,16 @@ function sdkZodCopy(): Plugin {
  * entry the providers' registry and the Built-in demo) with everything it imports that the worker's entry does not
  * (zod, the schemas, the question tool, the prompt) — as one chunk. Left to itself the bundler cut this into nine files,
  * fetched together every time: as one (and the bundler's 0.5 KiB of helpers) it is 2.8 KiB gzip smaller and seven
- * requests fewer. What loads on use (MCP, sync, other providers, export) keeps its own chunks, and the entry (the first
- * screen) is left as it was: only modules outside its static imports are taken.
+ * requests fewer. What loads on use (MCP, sync, other providers, export) keeps its own chunks. The entry's own static
+ * imports (the first screen) stay in the entry's file: the bundler cut the ones a lazy chunk shares into files of their
+ * own, each another request before the first screen (`wire-error`, and more as chunks are split off the host).
  */
 function workerFirstReplyChunk(): Rolldown.CodeSplittingGroup {
   const file = (path: string) => fileURLToPath(new URL(path, import.meta.url));
   const entry = file('./src/worker/main.ts');
   const host = file('./src/worker/host.ts');
   // Per chunking pass (the entry's module info is one object within a pass); a nested worker's build has no such entry.
-  const passes = new WeakMap<object, Set<string>>();
+  const passes = new WeakMap<object, { first: Set<string>; members: Set<string> }>();
   const staticClosure = (starts: string[], context: Rolldown.ChunkingContext) => {
     const seen = new Set<string>();
     const visit = (id: string) => {
@@ -162,13 +163,13 @@ function workerFirstReplyChunk(): Rolldown.CodeSplittingGroup {
     name: (id, context) => {
       const pass = context.getModuleInfo(entry);
       if (!pass) return null;
-      let members = passes.get(pass);
-      if (!members) {
+      let groups = passes.get(pass);
+      if (!groups) {
         const first = staticClosure([entry], context);
-        members = new Set([...staticClosure([host], context)].filter((member) => !first.has(member)));
-        passes.set(pass, members);
+        groups = { first, members: new Set([...staticClosure([host], context)].filter((member) => !first.has(member))) };
+        passes.set(pass, groups);
       }
-      return members.has(id) ? 'host' : null;
+      return groups.first.has(id) ? 'main' : groups.members.has(id) ? 'host' : null;
     },
     // Their imports outside the group are the entry's, loaded before them.
     includeDependenciesRecursively: false,
