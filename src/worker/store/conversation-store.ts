@@ -5,7 +5,7 @@ import type { ConversationSizes, ImportRepair, PendingRequest } from '../../sche
 import type { QuestionDraft } from '../../schema/forms/question';
 import type { DeviceRef } from '../../schema/sync/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../../schema/records';
-import { BranchRecords, type NewVersion } from '../branches/branch-records';
+import type { BranchRecords, NewVersion } from '../branches/branch-records';
 import { repairTakenOver } from '../../core/run/take-over-repair';
 import type { ExportedConversation } from '../transfer/conversation-export';
 import type { ParleyDatabase } from './database';
@@ -30,7 +30,8 @@ import type { StoredAttachment } from '../../schema/attachments/attachments';
 export class IndexedDbConversationStore implements ConversationStore {
   private readonly runs: RunRecords;
   private readonly requests: RequestRecords;
-  private readonly branches: BranchRecords;
+  private readonly context: StoreContext;
+  private branchRecords: Promise<BranchRecords> | undefined;
 
   constructor(
     private readonly database: ParleyDatabase,
@@ -41,7 +42,18 @@ export class IndexedDbConversationStore implements ConversationStore {
     const context: StoreContext = { database, listener, now, newId };
     this.runs = new RunRecords(context);
     this.requests = new RequestRecords(context);
-    this.branches = new BranchRecords(context);
+    this.context = context;
+  }
+
+  /** Versions and branches: their code loads with the first regenerate, edit or version switch, not with a first reply. */
+  private branches(): Promise<BranchRecords> {
+    return (this.branchRecords ??= import('../branches/branch-records').then(
+      (module) => new module.BranchRecords(this.context),
+      (error: unknown) => {
+        this.branchRecords = undefined;
+        throw error;
+      },
+    ));
   }
 
   getConversation(conversationId: string): Promise<Conversation | undefined> {
@@ -248,15 +260,15 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   // Versions and branches: see BranchRecords.
   addVersion(conversationId: string, version: NewVersion, options?: { discardPending?: boolean }): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
-    return this.branches.addVersion(conversationId, version, options);
+    return this.branches().then((branches) => branches.addVersion(conversationId, version, options));
   }
 
   selectVersion(conversationId: string, messageId: string, options?: { discardPending?: boolean }): Promise<{ conversation: Conversation; messages: Message[] }> {
-    return this.branches.selectVersion(conversationId, messageId, options);
+    return this.branches().then((branches) => branches.selectVersion(conversationId, messageId, options));
   }
 
   deleteVersion(conversationId: string, messageId: string): Promise<{ conversation: Conversation; messages: Message[] }> {
-    return this.branches.deleteVersion(conversationId, messageId);
+    return this.branches().then((branches) => branches.deleteVersion(conversationId, messageId));
   }
 
   transition(conversationId: string, from: RunState[], to: RunState, messageStatus?: Message['status']): Promise<Conversation | undefined> {
