@@ -29,7 +29,8 @@ const LIMIT_FILES = 11;
  * export and import and JSON Schema checks were loaded when first used (145.9 / 151.9), and an approval's controls
  * only for a call that waits for one (146.0 / 148.4 measured), and no top-level await in the page (142.7 measured without
  * the card), and the worker's code for a first reply in one file (139.9 measured without the card), its first screen in
- * one (139.6), and versions' code loaded with the first regenerate, edit or version switch (138.9).
+ * one (139.6), and versions' code loaded with the first regenerate, edit or version switch (138.9), Settings' storage
+ * list and sync's take-over repair with their first use (138.5).
  */
 const FIRST_REPLY_LIMIT_KIB = 142;
 /**

@@ -3,6 +3,18 @@ import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } fro
 
 // Which of the worker's optional parts were constructed: each is loaded on first use, so a first conversation needs none.
 const built = vi.hoisted(() => ({ hubs: 0, searches: 0, branches: 0 }));
+// Which modules were evaluated at all: a module imported statically by the host is, as the host's code loads.
+const evaluated = vi.hoisted(() => new Set<string>());
+
+vi.mock('../../src/worker/store/storage-usage', async (importOriginal) => {
+  evaluated.add('storage-usage');
+  return importOriginal();
+});
+
+vi.mock('../../src/core/run/take-over-repair', async (importOriginal) => {
+  evaluated.add('take-over-repair');
+  return importOriginal();
+});
 
 vi.mock('../../src/worker/mcp/mcp-hub', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/worker/mcp/mcp-hub')>();
@@ -70,6 +82,10 @@ describe('the worker code a first conversation does not run', () => {
       await tab.send({ type: 'message.send', conversationId, text: 'Plan my weekend' });
       await waitForRunState(tab, conversationId, ['idle']);
       expect(built.branches).toBe(0);
+      // Settings' storage list and sync's take-over repair: neither is evaluated for a first reply.
+      expect([...evaluated]).toEqual([]);
+      expect((await tab.send({ type: 'storage.conversationSizes', limit: 5 })).largest.map((size) => size.conversationId)).toEqual([conversationId]);
+      expect([...evaluated]).toEqual(['storage-usage']);
 
       const opened = await tab.send({ type: 'conversation.open', conversationId });
       const reply = opened.messages.at(-1)!;

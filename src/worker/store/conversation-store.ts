@@ -6,14 +6,12 @@ import type { QuestionDraft } from '../../schema/forms/question';
 import type { DeviceRef } from '../../schema/sync/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../../schema/records';
 import type { BranchRecords, NewVersion } from '../branches/branch-records';
-import { repairTakenOver } from '../../core/run/take-over-repair';
 import type { ExportedConversation } from '../transfer/conversation-export';
 import type { ParleyDatabase } from './database';
 import { listMessages, searchMessages } from './message-pages';
 import type { RequestTarget } from '../../schema/protocol';
 import { RequestRecords } from '../requests/request-records';
 import { RunRecords } from '../runs/run-records';
-import { conversationSizes } from './storage-usage';
 import { UNTITLED } from '../../schema/conversation-title';
 import { notFound, type StoreContext, type StoreListener } from './store-context';
 import { removeUnused } from './unused-conversations';
@@ -176,6 +174,8 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   /** Makes a conversation just taken over from another device safe to run here (see repairTakenOver), in one transaction. */
   async repairTakeOver(conversationId: string): Promise<void> {
+    // Loaded with sync's first take-over, before the transaction (which awaits nothing but IndexedDB).
+    const { repairTakenOver } = await import('../../core/run/take-over-repair');
     const change = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation) return undefined;
@@ -221,8 +221,9 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   /** The largest conversations by approximate stored size, and the total (see conversationSizes). */
-  conversationSizes(limit: number): Promise<ConversationSizes> {
-    return conversationSizes(this.database, limit);
+  async conversationSizes(limit: number): Promise<ConversationSizes> {
+    // Settings' storage list: loaded when it is shown, not with a first reply.
+    return (await import('./storage-usage')).conversationSizes(this.database, limit);
   }
 
   // A conversation's messages as the UI reads them: see message-pages.
