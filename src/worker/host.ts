@@ -298,3 +298,6 @@ async function requestChecks(tools: readonly Tool[]): Promise<Omit<ResolveContex
   };
 }
 export { abortableSleep } from './runs/abortable-sleep';
+// What the worker's entry takes with the host's code (one chunk): the model of a profile, and its provider's own code ahead of use.
+export { createModelForProfile } from './providers/registry';
+export { prepareProviderCode } from './providers/provider-kinds';

@@ -32,10 +32,11 @@ const markOutdated = () => {
 
 const locks = webLocks(navigator.locks);
 const newId = () => crypto.randomUUID();
-// The registry and the provider's own code are fetched side by side, so a first request after a reload waits for neither.
-const prepareModel = (profile: Profile) => void Promise.all([import('./providers/registry'), import('./providers/provider-kinds').then((kinds) => kinds.prepareProviderCode(profile.kind))]).catch(() => undefined);
-// The full host (zod, the loop, MCP, sync) loads when something needs more than the first screen.
+// The full host (zod, the loop, the providers' registry; MCP and sync load on use) loads when something needs more than
+// the first screen: one file (vite.config.ts, workerFirstReplyChunk).
 const loadHostCode = () => import('./host');
+// The provider's own code is fetched as soon as the host's has arrived, so a first request after a reload waits for neither.
+const prepareModel = (profile: Profile) => void loadHostCode().then((code) => code.prepareProviderCode(profile.kind)).catch(() => undefined);
 /** The worker's clock, for the first screen and the full host alike. */
 const now = () => Date.now();
 
@@ -51,14 +52,14 @@ const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { 
     prepareModel,
     warmHost: () => void loadHostCode().catch(() => undefined),
     loadHost: async () => {
-      const { abortableSleep, createHost } = await loadHostCode();
+      const { abortableSleep, createHost, createModelForProfile } = await loadHostCode();
       return createHost({
         database,
         locks,
         post,
         broadcast: (hint) => peers.hint(hint),
         requestPeerStop: (conversationId) => peers.requestStop(conversationId),
-        createModel: async (profile, script) => (await import('./providers/registry')).createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
+        createModel: async (profile, script) => createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
         prepareModel,
         testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),
         now,

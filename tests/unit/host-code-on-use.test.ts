@@ -2,7 +2,19 @@ import { describe, expect, it, vi } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
 
 // Which of the worker's optional parts were constructed: each is loaded on first use, so a first conversation needs none.
-const built = vi.hoisted(() => ({ hubs: 0, searches: 0 }));
+const built = vi.hoisted(() => ({ hubs: 0, searches: 0, branches: 0 }));
+// Which modules were evaluated at all: a module imported statically by the host is, as the host's code loads.
+const evaluated = vi.hoisted(() => new Set<string>());
+
+vi.mock('../../src/worker/store/storage-usage', async (importOriginal) => {
+  evaluated.add('storage-usage');
+  return importOriginal();
+});
+
+vi.mock('../../src/core/run/take-over-repair', async (importOriginal) => {
+  evaluated.add('take-over-repair');
+  return importOriginal();
+});
 
 vi.mock('../../src/worker/mcp/mcp-hub', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/worker/mcp/mcp-hub')>();
@@ -26,24 +38,62 @@ vi.mock('../../src/worker/search/conversation-search', async (importOriginal) =>
   return { ...real, ConversationSearch: CountedSearch };
 });
 
+vi.mock('../../src/worker/branches/branch-records', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/worker/branches/branch-records')>();
+  class CountedBranches extends real.BranchRecords {
+    constructor(...args: ConstructorParameters<typeof real.BranchRecords>) {
+      super(...args);
+      built.branches += 1;
+    }
+  }
+  return { ...real, BranchRecords: CountedBranches };
+});
+
 describe('the worker code a first conversation does not run', () => {
   it('a reply with no MCP server stored builds neither the MCP hub nor search; the first servers command and the first search do, once', async () => {
     built.hubs = 0;
     built.searches = 0;
+    built.branches = 0;
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
       await tab.send({ type: 'settings.update', script: script([{ text: 'You said: {{lastUserMessage}}' }]) });
       const { id: conversationId } = await tab.send({ type: 'conversation.create' });
       await tab.send({ type: 'message.send', conversationId, text: 'Plan my weekend' });
       await waitForRunState(tab, conversationId, ['idle']);
-      expect(built).toEqual({ hubs: 0, searches: 0 });
+      expect(built).toEqual({ hubs: 0, searches: 0, branches: 0 });
 
       expect(await tab.send({ type: 'mcp.list' })).toEqual([]);
       expect(await tab.send({ type: 'mcp.list' })).toEqual([]);
       const found = await tab.send({ type: 'conversations.search', query: 'weekend' });
       expect(found.results.map((result) => result.conversationId)).toEqual([conversationId]);
       await tab.send({ type: 'conversations.search', query: 'weekend' });
-      expect(built).toEqual({ hubs: 1, searches: 1 });
+      expect(built).toEqual({ hubs: 1, searches: 1, branches: 0 });
+    } finally {
+      tab.close();
+    }
+  });
+
+  it('a first reply builds no versions code; the first regenerate does, once, and makes its new version', async () => {
+    built.branches = 0;
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    try {
+      await tab.send({ type: 'settings.update', script: script([{ text: 'You said: {{lastUserMessage}}' }]) });
+      const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+      await tab.send({ type: 'message.send', conversationId, text: 'Plan my weekend' });
+      await waitForRunState(tab, conversationId, ['idle']);
+      expect(built.branches).toBe(0);
+      // Settings' storage list and sync's take-over repair: neither is evaluated for a first reply.
+      expect([...evaluated]).toEqual([]);
+      expect((await tab.send({ type: 'storage.conversationSizes', limit: 5 })).largest.map((size) => size.conversationId)).toEqual([conversationId]);
+      expect([...evaluated]).toEqual(['storage-usage']);
+
+      const opened = await tab.send({ type: 'conversation.open', conversationId });
+      const reply = opened.messages.at(-1)!;
+      const { message } = await tab.send({ type: 'message.regenerate', conversationId, messageId: reply.id });
+      expect(message.id).not.toBe(reply.id);
+      await waitForRunState(tab, conversationId, ['idle']);
+      await tab.send({ type: 'message.selectVersion', conversationId, messageId: reply.id });
+      expect(built.branches).toBe(1);
     } finally {
       tab.close();
     }

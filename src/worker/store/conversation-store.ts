@@ -5,15 +5,13 @@ import type { ConversationSizes, ImportRepair, PendingRequest } from '../../sche
 import type { QuestionDraft } from '../../schema/forms/question';
 import type { DeviceRef } from '../../schema/sync/device';
 import type { Conversation, ConversationExport, Message, RunState } from '../../schema/records';
-import { BranchRecords, type NewVersion } from '../branches/branch-records';
-import { repairTakenOver } from '../../core/run/take-over-repair';
+import type { BranchRecords, NewVersion } from '../branches/branch-records';
 import type { ExportedConversation } from '../transfer/conversation-export';
 import type { ParleyDatabase } from './database';
 import { listMessages, searchMessages } from './message-pages';
 import type { RequestTarget } from '../../schema/protocol';
 import { RequestRecords } from '../requests/request-records';
 import { RunRecords } from '../runs/run-records';
-import { conversationSizes } from './storage-usage';
 import { UNTITLED } from '../../schema/conversation-title';
 import { notFound, type StoreContext, type StoreListener } from './store-context';
 import { removeUnused } from './unused-conversations';
@@ -30,7 +28,8 @@ import type { StoredAttachment } from '../../schema/attachments/attachments';
 export class IndexedDbConversationStore implements ConversationStore {
   private readonly runs: RunRecords;
   private readonly requests: RequestRecords;
-  private readonly branches: BranchRecords;
+  private readonly context: StoreContext;
+  private branchRecords: Promise<BranchRecords> | undefined;
 
   constructor(
     private readonly database: ParleyDatabase,
@@ -41,7 +40,18 @@ export class IndexedDbConversationStore implements ConversationStore {
     const context: StoreContext = { database, listener, now, newId };
     this.runs = new RunRecords(context);
     this.requests = new RequestRecords(context);
-    this.branches = new BranchRecords(context);
+    this.context = context;
+  }
+
+  /** Versions and branches: their code loads with the first regenerate, edit or version switch, not with a first reply. */
+  private branches(): Promise<BranchRecords> {
+    return (this.branchRecords ??= import('../branches/branch-records').then(
+      (module) => new module.BranchRecords(this.context),
+      (error: unknown) => {
+        this.branchRecords = undefined;
+        throw error;
+      },
+    ));
   }
 
   getConversation(conversationId: string): Promise<Conversation | undefined> {
@@ -164,6 +174,8 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   /** Makes a conversation just taken over from another device safe to run here (see repairTakenOver), in one transaction. */
   async repairTakeOver(conversationId: string): Promise<void> {
+    // Loaded with sync's first take-over, before the transaction (which awaits nothing but IndexedDB).
+    const { repairTakenOver } = await import('../../core/run/take-over-repair');
     const change = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
       const conversation = await transaction.objectStore('conversations').get(conversationId);
       if (!conversation) return undefined;
@@ -209,8 +221,9 @@ export class IndexedDbConversationStore implements ConversationStore {
   }
 
   /** The largest conversations by approximate stored size, and the total (see conversationSizes). */
-  conversationSizes(limit: number): Promise<ConversationSizes> {
-    return conversationSizes(this.database, limit);
+  async conversationSizes(limit: number): Promise<ConversationSizes> {
+    // Settings' storage list: loaded when it is shown, not with a first reply.
+    return (await import('./storage-usage')).conversationSizes(this.database, limit);
   }
 
   // A conversation's messages as the UI reads them: see message-pages.
@@ -248,15 +261,15 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   // Versions and branches: see BranchRecords.
   addVersion(conversationId: string, version: NewVersion, options?: { discardPending?: boolean }): Promise<{ conversation: Conversation; message: Message; run: RunSnapshot }> {
-    return this.branches.addVersion(conversationId, version, options);
+    return this.branches().then((branches) => branches.addVersion(conversationId, version, options));
   }
 
   selectVersion(conversationId: string, messageId: string, options?: { discardPending?: boolean }): Promise<{ conversation: Conversation; messages: Message[] }> {
-    return this.branches.selectVersion(conversationId, messageId, options);
+    return this.branches().then((branches) => branches.selectVersion(conversationId, messageId, options));
   }
 
   deleteVersion(conversationId: string, messageId: string): Promise<{ conversation: Conversation; messages: Message[] }> {
-    return this.branches.deleteVersion(conversationId, messageId);
+    return this.branches().then((branches) => branches.deleteVersion(conversationId, messageId));
   }
 
   transition(conversationId: string, from: RunState[], to: RunState, messageStatus?: Message['status']): Promise<Conversation | undefined> {
