@@ -166,7 +166,7 @@ describe('App (smoke, fake worker)', () => {
     expect(screen.getByText('5 tokens out')).toBeInTheDocument();
 
     fireEvent.click(screen.getByRole('button', { name: 'Rename conversation' }));
-    const titleField = screen.getByRole('textbox', { name: 'Conversation title' });
+    const titleField = await screen.findByRole('textbox', { name: 'Conversation title' });
     fireEvent.input(titleField, { target: { value: 'Weekend' } });
     fireEvent.submit(titleField.closest('form')!);
     await screen.findByRole('heading', { name: 'Weekend' });
@@ -200,7 +200,7 @@ describe('App (smoke, fake worker)', () => {
     await screen.findByText('Runs on Laptop');
 
     fireEvent.click(screen.getByRole('button', { name: 'Rename conversation' }));
-    const titleField = screen.getByRole('textbox', { name: 'Conversation title' });
+    const titleField = await screen.findByRole('textbox', { name: 'Conversation title' });
     fireEvent.input(titleField, { target: { value: 'Weekend' } });
     fireEvent.submit(titleField.closest('form')!);
     const alert = await screen.findByRole('alert');
