@@ -52,4 +52,18 @@ describe("a screen's strings", () => {
     await switching;
     expect({ page: switched.t('nav.settings'), settings: switched.t('mcp.connect') }).toEqual({ page: '设置', settings: '连接' });
   });
+
+  it("of a view that loads on use come with its code, in the UI language (withStrings)", async () => {
+    const { setLocale, t, withStrings } = await freshPage();
+    expect(t('tool.allow')).toBe('tool.allow');
+    const module = await withStrings('views', async () => 'the view');
+    expect({ module, allow: t('tool.allow'), find: t('search.label'), chip: t('attach.remove') }).toEqual({
+      module: 'the view',
+      allow: 'Allow',
+      find: 'Find in conversation',
+      chip: 'Remove attachment',
+    });
+    await setLocale('zh-CN');
+    expect(t('attach.remove')).toBe('移除附件');
+  });
 });

@@ -1,7 +1,7 @@
 import { createEffect, createMemo, createSignal, For, lazy, on, onCleanup, onMount, Show, Suspense } from 'solid-js';
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../state/channel';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import type { MessageMatches } from '../../schema/search/find-matches';
 import { countInMessage } from '../../schema/search/searchable-text';
 import { TextInSteps } from './LongText';
@@ -11,7 +11,7 @@ import { rowAt, rowOffsets, visibleRows } from './virtual-window';
 
 // Find's code loads when it is reached for (a pointer over or the focus on its button, Ctrl/Cmd+F, the phone's menu),
 // not with the conversation.
-const FindInConversation = lazy(() => import('./FindInConversation').then((module) => ({ default: module.FindInConversation })));
+const FindInConversation = lazy(() => withStrings('views', () => import('./FindInConversation')).then((module) => ({ default: module.FindInConversation })));
 
 interface MessageListProps {
   /** Undefined until the conversation's messages were read: then it says "Opening…", not "No messages yet". */
