@@ -173,7 +173,7 @@ describe('App (smoke, fake worker)', () => {
     await screen.findByRole('link', { name: 'Weekend' });
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete conversation' }));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Weekend' })).toBeNull());
     expect(window.location.hash).toBe('#/');

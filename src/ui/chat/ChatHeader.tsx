@@ -6,7 +6,7 @@ import { describeRunError } from '../common/error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { shownTitle } from './conversation-title';
-import { ConfirmDialog } from '../common/ConfirmDialog';
+import { ConfirmDialog } from '../common/lazy-confirm-dialog';
 import { KeyboardShortcutsButton } from '../shell/KeyboardShortcuts';
 import { profileName } from '../settings/profile-name';
 import { MoreIcon } from '../common/icons';
