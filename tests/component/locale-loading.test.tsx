@@ -35,8 +35,11 @@ describe("a screen's strings", () => {
     const { loadStrings, t } = await freshPage();
     expect(t('nav.settings')).toBe('Settings');
     expect(t('data.export')).toBe('data.export');
+    // A connection test's words: only Settings' profile form shows them.
+    expect(t('test.scripted')).toBe('test.scripted');
     await loadStrings('settings');
     expect(t('data.export')).toBe('Export conversations');
+    expect(t('test.scripted')).toBe('The scripted model runs in this app and needs no connection.');
   });
 
   it('come in the UI language, and a language switched to later brings them before it shows', async () => {
