@@ -11,7 +11,6 @@ import { KeyboardShortcutsButton } from '../shell/KeyboardShortcuts';
 import { profileName } from '../settings/profile-name';
 import { MoreIcon } from '../common/icons';
 import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
-import { ChatRunner } from './ChatRunner';
 import { blockMarkdown } from '../messages/block-views';
 // With the page, as before the panel loaded on use: Settings' profile form shares its sampling row's rules.
 import './instructions.css';
@@ -20,6 +19,8 @@ import './instructions.css';
 // actions are reached for (a pointer over them, the focus in them, the phone's menu opened), before they are used.
 const RenameForm = lazy(() => import('./RenameForm').then((module) => ({ default: module.RenameForm })));
 const ConversationInstructions = lazy(() => import('./ConversationInstructions').then((module) => ({ default: module.ConversationInstructions })));
+// Which other device runs the conversation (sync): its notice's code loads when another device does.
+const ChatRunner = lazy(() => import('./ChatRunner').then((module) => ({ default: module.ChatRunner })));
 function preloadActionForms() {
   void RenameForm.preload();
   void ConversationInstructions.preload();
@@ -265,7 +266,11 @@ export function ChatHeader(props: ChatHeaderProps) {
         </Suspense>
       </Show>
       {/* In view on a phone too (not in "Conversation actions"): while another device runs it, this is the way to act. */}
-      <ChatRunner conversationId={props.conversation.id} device={runner()} />
+      <Show when={runner()}>
+        <Suspense fallback={null}>
+          <ChatRunner conversationId={props.conversation.id} device={runner()} />
+        </Suspense>
+      </Show>
     </header>
   );
 }
