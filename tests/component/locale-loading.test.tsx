@@ -37,7 +37,10 @@ describe("a screen's strings", () => {
     expect(t('data.export')).toBe('data.export');
     // A connection test's words: only Settings' profile form shows them.
     expect(t('test.scripted')).toBe('test.scripted');
+    // Why an import file was refused: only Settings' Data section imports, and it says why in place.
+    expect(t('error.importNotExportFile')).toBe('error.importNotExportFile');
     await loadStrings('settings');
+    expect(t('error.importNotExportFile')).toBe('This is not a Parley export file. Nothing was imported.');
     expect(t('data.export')).toBe('Export conversations');
     expect(t('test.scripted')).toBe('The scripted model runs in this app and needs no connection.');
   });

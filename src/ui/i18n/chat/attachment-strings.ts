@@ -16,7 +16,6 @@ const en = {
   'error.reason.attachment_gone': 'This file is no longer stored.',
   'error.reason.attachment_syncing': 'This file has not reached this device yet: it is still syncing.',
   'error.reason.message_empty': 'Write a message or attach a file first.',
-  'error.reason.import_attachment_mismatch': 'The export file cannot be imported: in conversation {conversation}, a file sent with a message is missing, belongs to no message, is of a kind Parley does not send, or is not the size its message says. Nothing was imported.',
   'runError.images_not_accepted': 'This model does not accept images, and this conversation holds one. Choose a model profile that accepts images, or edit the message to send it without the image.',
   'settings.acceptsImages': 'Accepts images',
   'settings.acceptsImagesHint': 'Images you attach are sent to this model. Turn this off for a model that reads text only: Parley then says so before sending.',

@@ -7,20 +7,6 @@
 const en = {
   'error.details': 'Details',
 
-  'error.reason.import_not_export': 'This is not a Parley export file (the problem is at “{field}”). Nothing was imported.',
-  'error.importNotExportFile': 'This is not a Parley export file. Nothing was imported.',
-  'error.reason.import_inconsistent':
-    'The export file is inconsistent: the messages of conversation {conversation} do not belong to it or repeat a position. Nothing was imported.',
-  'error.reason.duplicate_message_id':
-    'The export file cannot be imported: message {message} of conversation {conversation} has the same id as another message. Nothing was imported.',
-  'error.reason.unsafe_data':
-    'The export file cannot be imported: in message {message} of conversation {conversation}, {part} is not plain JSON, is nested too deeply or is too large. Nothing was imported.',
-  'error.importPart.arguments': 'the arguments of a tool call',
-  'error.importPart.original_arguments': 'the original arguments of a tool call',
-  'error.importPart.input_schema': 'the input schema of a tool call',
-  'error.importPart.requested_schema': 'the form a tool asked to be filled in',
-  'error.importPart.form_content': 'the answer to a tool’s form',
-  'error.importPart.unknown': 'a field',
   'error.reason.scripted_profile_builtin': 'The built-in demo profile cannot be changed; edit its script instead.',
   'error.reason.scripted_profile_undeletable': 'The built-in demo profile cannot be deleted.',
   'error.reason.base_url_scheme': 'The base URL must start with http:// or https://.',
@@ -72,8 +58,6 @@ const en = {
 
   'notice.serverUnreachable': 'The model server cannot be reached; Parley tries again by itself.',
   'notice.retryingSoon': 'Retrying soon…',
-
-  'data.importNotJson': 'That file is not JSON. Nothing was imported.',
 };
 
 export const errorStrings = { en };
