@@ -166,14 +166,14 @@ describe('App (smoke, fake worker)', () => {
     expect(screen.getByText('5 tokens out')).toBeInTheDocument();
 
     fireEvent.click(screen.getByRole('button', { name: 'Rename conversation' }));
-    const titleField = screen.getByRole('textbox', { name: 'Conversation title' });
+    const titleField = await screen.findByRole('textbox', { name: 'Conversation title' });
     fireEvent.input(titleField, { target: { value: 'Weekend' } });
     fireEvent.submit(titleField.closest('form')!);
     await screen.findByRole('heading', { name: 'Weekend' });
     await screen.findByRole('link', { name: 'Weekend' });
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete conversation' }));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Weekend' })).toBeNull());
     expect(window.location.hash).toBe('#/');
@@ -200,7 +200,7 @@ describe('App (smoke, fake worker)', () => {
     await screen.findByText('Runs on Laptop');
 
     fireEvent.click(screen.getByRole('button', { name: 'Rename conversation' }));
-    const titleField = screen.getByRole('textbox', { name: 'Conversation title' });
+    const titleField = await screen.findByRole('textbox', { name: 'Conversation title' });
     fireEvent.input(titleField, { target: { value: 'Weekend' } });
     fireEvent.submit(titleField.closest('form')!);
     const alert = await screen.findByRole('alert');

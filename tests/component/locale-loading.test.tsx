@@ -35,8 +35,14 @@ describe("a screen's strings", () => {
     const { loadStrings, t } = await freshPage();
     expect(t('nav.settings')).toBe('Settings');
     expect(t('data.export')).toBe('data.export');
+    // A connection test's words: only Settings' profile form shows them.
+    expect(t('test.scripted')).toBe('test.scripted');
+    // Why an import file was refused: only Settings' Data section imports, and it says why in place.
+    expect(t('error.importNotExportFile')).toBe('error.importNotExportFile');
     await loadStrings('settings');
+    expect(t('error.importNotExportFile')).toBe('This is not a Parley export file. Nothing was imported.');
     expect(t('data.export')).toBe('Export conversations');
+    expect(t('test.scripted')).toBe('The scripted model runs in this app and needs no connection.');
   });
 
   it('come in the UI language, and a language switched to later brings them before it shows', async () => {
@@ -51,5 +57,19 @@ describe("a screen's strings", () => {
     expect(switched.t('data.export')).toBe('Export conversations');
     await switching;
     expect({ page: switched.t('nav.settings'), settings: switched.t('mcp.connect') }).toEqual({ page: '设置', settings: '连接' });
+  });
+
+  it("of a view that loads on use come with its code, in the UI language (withStrings)", async () => {
+    const { setLocale, t, withStrings } = await freshPage();
+    expect(t('tool.allow')).toBe('tool.allow');
+    const module = await withStrings('views', async () => 'the view');
+    expect({ module, allow: t('tool.allow'), find: t('search.label'), chip: t('attach.remove') }).toEqual({
+      module: 'the view',
+      allow: 'Allow',
+      find: 'Find in conversation',
+      chip: 'Remove attachment',
+    });
+    await setLocale('zh-CN');
+    expect(t('attach.remove')).toBe('移除附件');
   });
 });

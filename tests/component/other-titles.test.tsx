@@ -41,7 +41,7 @@ describe('titles kept from a rename conflict (sync)', () => {
     const send = renderHeader(renamedElsewhere);
     expect(screen.queryByRole('group', { name: 'Also named:' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Rename conversation' }));
-    const group = screen.getByRole('group', { name: 'Also named:' });
+    const group = await screen.findByRole('group', { name: 'Also named:' });
     // The current title is not offered again; a title kept twice is offered once.
     expect(within(group).getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual(['Use “Porto”', 'Use “Lisbon trip”']);
     fireEvent.click(within(group).getByRole('button', { name: 'Use “Lisbon trip”' }));
@@ -54,14 +54,14 @@ describe('titles kept from a rename conflict (sync)', () => {
     await setLocale('zh-CN');
     renderHeader(renamedElsewhere);
     fireEvent.click(screen.getByRole('button', { name: '重命名对话' }));
-    const group = screen.getByRole('group', { name: '也曾命名为：' });
+    const group = await screen.findByRole('group', { name: '也曾命名为：' });
     expect(within(group).getByRole('button', { name: '使用“Porto”' })).toHaveTextContent('Porto');
   });
 
-  it('shows nothing of it when no title was lost', () => {
+  it('shows nothing of it when no title was lost', async () => {
     renderHeader(conversation());
     fireEvent.click(screen.getByRole('button', { name: 'Rename conversation' }));
-    expect(screen.getByRole('textbox', { name: 'Conversation title' })).toHaveValue('Trip plans');
+    expect(await screen.findByRole('textbox', { name: 'Conversation title' })).toHaveValue('Trip plans');
     expect(screen.queryByRole('group')).toBeNull();
   });
 });

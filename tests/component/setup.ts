@@ -12,5 +12,6 @@ afterEach(() => cleanup());
 
 // jsdom has no HTML Sanitizer API: the renderer's tests run with its fallback, DOMPurify, loaded as the app loads it.
 beforeAll(() => prepareSanitizer());
-// The app loads Settings' strings with Settings (App.tsx); tests render its parts on their own.
-beforeAll(() => loadStrings('settings'));
+// The app loads Settings' strings with Settings (App.tsx), and the views' that load on use with their code (withStrings);
+// tests render them on their own.
+beforeAll(() => Promise.all([loadStrings('settings'), loadStrings('views')]));

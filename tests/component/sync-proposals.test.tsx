@@ -60,7 +60,8 @@ describe('a conversation another device runs (chat header)', () => {
       if (command.type === 'sync.runners') return {};
       return undefined;
     });
-    expect(screen.getByText('Runs on Laptop')).toHaveAttribute('role', 'status');
+    // The notice's code loads when another device runs the conversation.
+    expect(await screen.findByText('Runs on Laptop')).toHaveAttribute('role', 'status');
     fireEvent.click(screen.getByRole('button', { name: 'Continue on this device' }));
     await waitFor(() => expect(screen.queryByText('Runs on Laptop')).toBeNull());
     expect(send).toHaveBeenCalledWith({ type: 'conversation.takeOver', conversationId: 'c1' }, { showsErrors: true });
@@ -72,7 +73,7 @@ describe('a conversation another device runs (chat header)', () => {
       if (command.type === 'conversation.takeOver') throw new WireError({ code: 'invalid_state', reason: 'taken_over_elsewhere', message: 'taken over' });
       return undefined;
     });
-    fireEvent.click(screen.getByRole('button', { name: 'Continue on this device' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue on this device' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Another device took it over first.');
     dispatch({ type: 'sync-runners', runners: { c1: { id: 'tablet-id', name: '' } } });
     await waitFor(() => expect(screen.getByText('Runs on another device')).toBeInTheDocument());

@@ -1,4 +1,4 @@
-import { createEffect, createSignal, createUniqueId, For, onCleanup, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, For, lazy, onCleanup, Show, Suspense } from 'solid-js';
 import type { Conversation, ProfileView } from '../../schema/records';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
@@ -6,15 +6,25 @@ import { describeRunError } from '../common/error-words';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { shownTitle } from './conversation-title';
-import { ConfirmDialog } from '../common/ConfirmDialog';
-import { ConversationInstructions } from './ConversationInstructions';
+import { ConfirmDialog } from '../common/lazy-confirm-dialog';
 import { KeyboardShortcutsButton } from '../shell/KeyboardShortcuts';
 import { profileName } from '../settings/profile-name';
 import { MoreIcon } from '../common/icons';
 import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
-import { RenameForm } from './RenameForm';
-import { ChatRunner } from './ChatRunner';
 import { blockMarkdown } from '../messages/block-views';
+// With the page, as before the panel loaded on use: Settings' profile form shares its sampling row's rules.
+import './instructions.css';
+
+// The forms behind the header's actions are not needed to read or write a conversation: their code loads when the
+// actions are reached for (a pointer over them, the focus in them, the phone's menu opened), before they are used.
+const RenameForm = lazy(() => import('./RenameForm').then((module) => ({ default: module.RenameForm })));
+const ConversationInstructions = lazy(() => import('./ConversationInstructions').then((module) => ({ default: module.ConversationInstructions })));
+// Which other device runs the conversation (sync): its notice's code loads when another device does.
+const ChatRunner = lazy(() => import('./ChatRunner').then((module) => ({ default: module.ChatRunner })));
+function preloadActionForms() {
+  void RenameForm.preload();
+  void ConversationInstructions.preload();
+}
 
 interface ChatHeaderProps {
   conversation: Conversation;
@@ -142,7 +152,10 @@ export function ChatHeader(props: ChatHeaderProps) {
           when={renaming()}
           fallback={<h1 class="chat-title" title={shownTitle(props.conversation.title)}>{shownTitle(props.conversation.title)}</h1>}
         >
-          <RenameForm conversation={props.conversation} onDone={() => setRenaming(false)} />
+          {/* The title stays until the form's code is here. */}
+          <Suspense fallback={<h1 class="chat-title">{shownTitle(props.conversation.title)}</h1>}>
+            <RenameForm conversation={props.conversation} onDone={() => setRenaming(false)} />
+          </Suspense>
         </Show>
         <p class="chat-status" role="status" aria-live="polite" data-run-state={props.conversation.runState}>
           {statusText(props.conversation, props.waiting)}
@@ -154,12 +167,15 @@ export function ChatHeader(props: ChatHeaderProps) {
         class="button icon-button chat-actions-toggle"
         aria-expanded={actionsOpen()}
         aria-controls={toolsId}
-        onClick={() => setActionsOpen(!actionsOpen())}
+        onClick={() => {
+          preloadActionForms();
+          setActionsOpen(!actionsOpen());
+        }}
       >
         <MoreIcon />
         <span class="visually-hidden">{t('chat.actions')}</span>
       </button>
-      <div class="chat-tools" id={toolsId} ref={tools}>
+      <div class="chat-tools" id={toolsId} ref={tools} onPointerEnter={preloadActionForms} onFocusIn={preloadActionForms}>
         <div class="profile-picker">
           <label class="profile-picker-label" for={profileSelectId}>
             {t('chat.profile')}
@@ -245,10 +261,16 @@ export function ChatHeader(props: ChatHeaderProps) {
         />
       </Show>
       <Show when={editingInstructions()}>
-        <ConversationInstructions conversation={props.conversation} onDone={() => setEditingInstructions(false)} />
+        <Suspense fallback={null}>
+          <ConversationInstructions conversation={props.conversation} onDone={() => setEditingInstructions(false)} />
+        </Suspense>
       </Show>
       {/* In view on a phone too (not in "Conversation actions"): while another device runs it, this is the way to act. */}
-      <ChatRunner conversationId={props.conversation.id} device={runner()} />
+      <Show when={runner()}>
+        <Suspense fallback={null}>
+          <ChatRunner conversationId={props.conversation.id} device={runner()} />
+        </Suspense>
+      </Show>
     </header>
   );
 }

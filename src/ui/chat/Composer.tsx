@@ -2,7 +2,7 @@ import { createEffect, createSignal, createUniqueId, lazy, on, onCleanup, Show }
 import { composerText, setComposerText } from '../state/conversation-drafts';
 import type { RunState } from '../../schema/records';
 import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, pendingAttachments, removeAttachment, type ImagesProfile } from '../attachments/attachment-drafts';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import { TooLongAlert, tooLong } from '../common/TooLong';
 import { AttachIcon, SendIcon, StopIcon } from '../common/icons';
 import { WAITING_WORDS, type WaitingKind } from '../state/waiting-kind';
@@ -26,7 +26,7 @@ interface ComposerProps {
 }
 
 // The chips and the refusals' words load with the first file offered, not with the app.
-const ComposerAttachments = lazy(() => import('../attachments/AttachmentChips').then((module) => ({ default: module.ComposerAttachments })));
+const ComposerAttachments = lazy(() => withStrings('views', () => import('../attachments/AttachmentChips')).then((module) => ({ default: module.ComposerAttachments })));
 
 /**
  * The message box. Enter sends, Shift+Enter breaks the line. While a run is going, Stop replaces Send;

@@ -1,6 +1,6 @@
 import { createSignal, createUniqueId, For, Show } from 'solid-js';
 import type { Conversation } from '../../schema/records';
-import { isUntitled } from '../../schema/conversation-title';
+import { editableTitle } from './conversation-title';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
 import { t } from '../i18n/i18n';
@@ -11,7 +11,7 @@ import { t } from '../i18n/i18n';
  */
 export function RenameForm(props: { conversation: Conversation; onDone: () => void }) {
   const app = useApp();
-  const [draftTitle, setDraftTitle] = createSignal(isUntitled(props.conversation.title) ? '' : props.conversation.title);
+  const [draftTitle, setDraftTitle] = createSignal(editableTitle(props.conversation.title));
   const otherTitlesId = `other-titles-${createUniqueId()}`;
   /**
    * Titles given on other devices that lost a rename conflict (sync keeps them: README, "Sync between your devices"): newest first, each once,

@@ -5,3 +5,8 @@ import { t } from '../i18n/i18n';
 export function shownTitle(title: string): string {
   return isUntitled(title) ? t('conversation.untitled') : title;
 }
+
+/** A conversation's title as its rename field starts: its own, or empty while it has none. */
+export function editableTitle(title: string): string {
+  return isUntitled(title) ? '' : title;
+}

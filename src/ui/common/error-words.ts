@@ -201,7 +201,10 @@ const DETAIL_KEYS: Readonly<Record<string, FirstScreenKey>> = Object.fromEntries
   (Object.keys(english) as FirstScreenKey[]).filter((key) => key.startsWith('errorDetail.') && key !== 'errorDetail.said').map((key) => [key.slice('errorDetail.'.length), key]),
 );
 
-/** A connection test's outcome. Without a reason (an older worker), the test's own text is all there is. */
+/**
+ * A connection test's outcome. Without a reason (an older worker), the test's own text is all there is. Only Settings'
+ * profile form shows it: its `test.*` words load with Settings' strings.
+ */
 export function describeTestResult(result: ConnectionTestResult): ErrorWords {
   const params = result.params ?? {};
   switch (result.reason) {

@@ -13,23 +13,28 @@ import { syncStrings } from './shell/sync-strings';
 import { attachmentStrings } from './chat/attachment-strings';
 import type { Locale } from './translations';
 import type { settingsEnglish } from './settings/settings-dictionary';
+import type { viewsEnglish } from './chat/views-dictionary';
 
 export type { Locale };
 
 const en = { ...baseStrings.en, ...searchStrings.en, ...questionStrings.en, ...errorStrings.en, ...errorDetailStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en, ...toolStrings.en, ...renderStrings.en, ...conversationSearchStrings.en, ...syncStrings.en, ...attachmentStrings.en };
 
-/** The keys of the strings loaded with the page: every screen but Settings. */
+/** The keys of the strings loaded with the page: every screen but Settings, every view but those that load on use. */
 export type FirstScreenKey = keyof typeof en;
 /** The keys of the strings Settings alone shows, loaded with its code (settings-dictionary.ts, `loadStrings`). */
 export type SettingsKey = keyof typeof settingsEnglish;
+/** The keys of the views that load on use (views-dictionary.ts), loaded with their code. */
+export type ViewsKey = keyof typeof viewsEnglish;
 
 /** Every key of every part: `t()` takes only these, so a misspelt or removed key fails the type check. */
-export type MessageKey = FirstScreenKey | SettingsKey;
+export type MessageKey = FirstScreenKey | SettingsKey | ViewsKey;
 
 /**
- * The English strings loaded with the page: the reference. Settings' are a chunk of their own, loaded with Settings;
- * another language is a `Record<FirstScreenKey, string>` (dictionary-zh-CN.ts) and a `Record<SettingsKey, string>` in
- * chunks of their own, loaded when the UI speaks it. Parts live beside the components that use them; to add a part,
- * spread it here (or in settings-dictionary.ts when only Settings shows it) and its translation into each language's.
+ * The English strings loaded with the page: the reference. Settings' and the views' that load on use are chunks of
+ * their own, loaded with their code; another language is a `Record<FirstScreenKey, string>` (dictionary-zh-CN.ts), a
+ * `Record<SettingsKey, string>` and a `Record<ViewsKey, string>` in chunks of their own, loaded when the UI speaks it.
+ * Parts live beside the components that use them; to add a part, spread it here (or in settings-dictionary.ts when
+ * only Settings shows it, or views-dictionary.ts when only a view that loads on use does) and its translation into
+ * each language's.
  */
 export const english: Record<FirstScreenKey, string> = en;

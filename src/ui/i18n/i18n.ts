@@ -16,12 +16,19 @@ export { locale };
 
 export { browserLocale };
 
-/** Strings of a screen that is not the first, each a chunk of its own per language, loaded with the screen's code. */
-type StringsPart = 'settings';
+/**
+ * Strings of a screen that is not the first (Settings) or of the views that load on use (a tool call's card, the
+ * request forms, Find, the attachment chips), each a chunk of its own per language, loaded with that code.
+ */
+type StringsPart = 'settings' | 'views';
 const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
   settings: {
     en: async () => (await import('./settings/settings-dictionary')).settingsEnglish,
     'zh-CN': async () => (await import('./settings/settings-dictionary-zh-CN')).settingsZhCN,
+  },
+  views: {
+    en: async () => (await import('./chat/views-dictionary')).viewsEnglish,
+    'zh-CN': async () => (await import('./chat/views-dictionary-zh-CN')).viewsZhCN,
   },
 };
 /** The parts some screen asked for: a language switched to later loads them too before it shows. */
@@ -70,6 +77,12 @@ export async function setLocale(next: Locale): Promise<void> {
 export async function loadStrings(part: StringsPart): Promise<void> {
   wanted.add(part);
   await Promise.all([...new Set([locale(), latest])].map(load));
+}
+
+/** `load()`'s module once it and `part`'s strings are here: a lazy view's loader, so it never shows before its words. */
+export async function withStrings<T>(part: StringsPart, load: () => Promise<T>): Promise<T> {
+  const [module] = await Promise.all([load(), loadStrings(part)]);
+  return module;
 }
 
 /** The browser's language, before anything renders: the page awaits this (at once for English). */

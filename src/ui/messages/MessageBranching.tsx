@@ -6,7 +6,7 @@ import { AppContext, useApp, type AppServices } from '../state/app-context';
 import { settle } from '../common/error-report';
 import { describeError } from '../common/error-words';
 import { t } from '../i18n/i18n';
-import { ConfirmDialog } from '../common/ConfirmDialog';
+import { ConfirmDialog } from '../common/lazy-confirm-dialog';
 import { TooLongAlert, tooLong } from '../common/TooLong';
 import { DeleteIcon, EditIcon, NextIcon, PreviousIcon, RegenerateIcon } from '../common/icons';
 

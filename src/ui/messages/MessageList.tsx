@@ -1,15 +1,17 @@
-import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from 'solid-js';
+import { createEffect, createMemo, createSignal, For, lazy, on, onCleanup, onMount, Show, Suspense } from 'solid-js';
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../state/channel';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import type { MessageMatches } from '../../schema/search/find-matches';
 import { countInMessage } from '../../schema/search/searchable-text';
-import { createFindInList } from './find-in-list';
-import { MessageSearch } from './MessageSearch';
 import { TextInSteps } from './LongText';
 import { MessageView } from './MessageView';
 import { rowHeightObserver } from './row-heights';
 import { rowAt, rowOffsets, visibleRows } from './virtual-window';
+
+// Find's code loads when it is reached for (a pointer over or the focus on its button, Ctrl/Cmd+F, the phone's menu),
+// not with the conversation.
+const FindInConversation = lazy(() => withStrings('views', () => import('./FindInConversation')).then((module) => ({ default: module.FindInConversation })));
 
 interface MessageListProps {
   /** Undefined until the conversation's messages were read: then it says "Opening…", not "No messages yet". */
@@ -206,17 +208,8 @@ export function MessageList(props: MessageListProps) {
   }
 
   const seqById = createMemo(() => new Map(all().map((message) => [message.id, message.seq])));
-  const finder = createFindInList({
-    log: () => log,
-    seqOf: (id) => seqById().get(id),
-    mark: setMarked,
-    reveal,
-    scrollBy(delta) {
-      setAtBottom(false);
-      log.scrollTop += delta;
-      readScroll();
-    },
-  });
+  /** While Find is open: stops a match waiting to be shown from pulling the view (the reader scrolls). */
+  let stopPulling: (() => void) | undefined;
 
   return (
     <div class="message-list-frame">
@@ -224,12 +217,34 @@ export function MessageList(props: MessageListProps) {
         <Show
           when={searching()}
           fallback={
-            <button type="button" class="button small" aria-keyshortcuts="Control+F" onClick={() => setSearching(true)}>
+            <button
+              type="button"
+              class="button small"
+              aria-keyshortcuts="Control+F"
+              onPointerEnter={() => void FindInConversation.preload()}
+              onFocus={() => void FindInConversation.preload()}
+              onClick={() => setSearching(true)}
+            >
               {t('search.open')}
             </button>
           }
         >
-          <MessageSearch search={props.search ?? searchLoaded} onFind={(state) => void finder.showMatch(state)} onClose={closeSearch} />
+          <Suspense fallback={null}>
+            <FindInConversation
+              log={() => log}
+              seqOf={(id) => seqById().get(id)}
+              mark={setMarked}
+              reveal={reveal}
+              scrollBy={(delta) => {
+                setAtBottom(false);
+                log.scrollTop += delta;
+                readScroll();
+              }}
+              search={props.search ?? searchLoaded}
+              onClose={closeSearch}
+              onStopPulling={(stop) => (stopPulling = stop)}
+            />
+          </Suspense>
         </Show>
       </div>
       <div
@@ -238,8 +253,8 @@ export function MessageList(props: MessageListProps) {
         role="log"
         aria-label={t('messages.label')}
         tabIndex={0}
-        onWheel={() => finder.stopPulling()}
-        onTouchStart={() => finder.stopPulling()}
+        onWheel={() => stopPulling?.()}
+        onTouchStart={() => stopPulling?.()}
         onScroll={() => {
           // Only a scroll up leaves the latest: the event of the app's own scroll to the end can arrive after the content
           // grew again (a tall reply being measured), and reading "not near the end" then stopped following for good.

@@ -1,7 +1,7 @@
 import { createSignal, createUniqueId, For, lazy, Show, Suspense } from 'solid-js';
 import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../state/channel';
-import { locale, plural, t } from '../i18n/i18n';
+import { locale, plural, t, withStrings } from '../i18n/i18n';
 import { BlockView } from './block-views';
 import { CopyMessage, messageSource } from './CopyMessage';
 import { MessageBranching, MessageEditor } from './MessageBranching';
@@ -9,7 +9,7 @@ import { MoreIcon } from '../common/icons';
 import './message-actions.css';
 
 // Files sent with a message load their view (and thumbnails) when such a message is shown.
-const MessageAttachments = lazy(() => import('../attachments/AttachmentChips').then((module) => ({ default: module.MessageAttachments })));
+const MessageAttachments = lazy(() => withStrings('views', () => import('../attachments/AttachmentChips')).then((module) => ({ default: module.MessageAttachments })));
 
 interface MessageViewProps {
   message: Message;

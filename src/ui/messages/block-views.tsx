@@ -5,7 +5,7 @@ import type { Message } from '../../schema/records';
 import { AppContext } from '../state/app-context';
 import type { WorkerClient } from '../state/channel';
 import { describeRunError } from '../common/error-words';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import { ErrorDetail } from '../common/ErrorDetail';
 import { LazyMarkdown } from '../markdown/LazyMarkdown';
 import { LongText } from './LongText';
@@ -13,7 +13,7 @@ import type { MarkdownKit } from '../chat/markdown-kit';
 import { requestViewOf } from '../requests/request-views';
 
 // A tool call's card loads when a message shows one: a first conversation, and a reply of text, need none.
-const ToolCallCard = lazy(() => import('../requests/ToolCallCard').then((module) => ({ default: module.ToolCallCard })));
+const ToolCallCard = lazy(() => withStrings('views', () => import('../requests/ToolCallCard')).then((module) => ({ default: module.ToolCallCard })));
 
 interface BlockProps<B extends Block> {
   block: B;

@@ -2,7 +2,7 @@ import { createEffect, createSignal, onCleanup } from 'solid-js';
 import { clearHighlights, paintHighlights, renderedMatches } from './find-highlights';
 import type { FindState } from './MessageSearch';
 
-interface FindInListOptions {
+export interface FindInListOptions {
   /** The windowed list's `role="log"` element. */
   log(): HTMLElement;
   /** A rendered row's message `seq`, from its `data-id`. */

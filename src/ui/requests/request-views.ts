@@ -2,7 +2,7 @@ import { lazy, type Component } from 'solid-js';
 import type { RequestBlock, RequestKind, RequestOf } from '../../schema/messages/blocks';
 import type { WorkerClient } from '../state/channel';
 import type { MarkdownKit } from '../chat/markdown-kit';
-import { t, type MessageKey } from '../i18n/i18n';
+import { t, withStrings, type MessageKey } from '../i18n/i18n';
 
 /** What a conversation waits for: a question of the model, a tool call to approve (or run again), a server's form. */
 export type WaitingKind = 'question' | 'approval' | 'form';
@@ -36,7 +36,7 @@ interface RequestView<R extends RequestBlock> {
 
 // A first conversation, and a reply of text, need none of these forms: each loads when a message shows one.
 const QuestionForm = lazy(() => import('../question/QuestionForm').then((module) => ({ default: module.QuestionForm })));
-const ElicitationForm = lazy(() => import('./ElicitationForm').then((module) => ({ default: module.ElicitationForm })));
+const ElicitationForm = lazy(() => withStrings('views', () => import('./ElicitationForm')).then((module) => ({ default: module.ElicitationForm })));
 
 const QUESTION: RequestView<RequestOf<'question'>> = {
   form: QuestionForm,

@@ -1,7 +1,9 @@
-import { createSignal, For, onCleanup, onMount, Show } from 'solid-js';
-import { t, type MessageKey } from '../i18n/i18n';
+import { createSignal, lazy, onCleanup, onMount, Show, Suspense } from 'solid-js';
+import { t } from '../i18n/i18n';
 import './keyboard-shortcuts.css';
-import { CloseableDialog } from '../common/CloseableDialog';
+
+/** The dialog's code loads when it is about to be wanted: a pointer over or the focus on its button, or "?". */
+const ShortcutsDialog = lazy(() => import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
 
 /** What the app does for a shortcut; the shell supplies each (it knows the route and the conversation). */
 interface ShortcutActions {
@@ -10,13 +12,6 @@ interface ShortcutActions {
   /** Stops the reply being written in the open conversation; false when none is. */
   stopReply(): boolean;
 }
-
-const SHORTCUTS: Array<{ keys: string; key: MessageKey }> = [
-  { keys: 'Ctrl/⌘ + Shift + O', key: 'keys.newConversation' },
-  { keys: 'Shift + Esc', key: 'keys.focusComposer' },
-  { keys: 'Esc', key: 'keys.stop' },
-  { keys: '?', key: 'keys.help' },
-];
 
 // One dialog for the app: "?" opens it, and so do its buttons in Settings and in "Conversation actions" (a phone has
 // no "?"). Closed, it gives the focus back to what had it.
@@ -29,6 +24,8 @@ export function KeyboardShortcutsButton(props: { class?: string; onBeforeOpen?: 
       type="button"
       class={props.class ? `button ${props.class}` : 'button'}
       aria-haspopup="dialog"
+      onPointerEnter={() => void ShortcutsDialog.preload()}
+      onFocus={() => void ShortcutsDialog.preload()}
       onClick={() => {
         props.onBeforeOpen?.();
         setOpen(true);
@@ -71,27 +68,9 @@ export function KeyboardShortcuts(props: { actions: ShortcutActions }) {
   onCleanup(() => document.removeEventListener('keydown', onKeyDown));
   return (
     <Show when={open()}>
-      <ShortcutsDialog onClose={() => setOpen(false)} />
+      <Suspense fallback={null}>
+        <ShortcutsDialog onClose={() => setOpen(false)} />
+      </Suspense>
     </Show>
-  );
-}
-
-function ShortcutsDialog(props: { onClose(): void }) {
-  return (
-    <CloseableDialog class="shortcuts-dialog" labelledBy="shortcuts-title" onClose={props.onClose}>
-      <h2 id="shortcuts-title">{t('keys.title')}</h2>
-      <dl class="shortcuts-list">
-        <For each={SHORTCUTS}>
-          {(shortcut) => (
-            <>
-              <dt>
-                <kbd>{shortcut.keys}</kbd>
-              </dt>
-              <dd>{t(shortcut.key)}</dd>
-            </>
-          )}
-        </For>
-      </dl>
-    </CloseableDialog>
   );
 }

@@ -3,11 +3,4 @@ import type { searchStrings } from './search-strings';
 /** Chinese for search-strings (loaded only when the UI speaks Chinese, see dictionary-zh-CN.ts). */
 export const searchStringsZhCN: Record<keyof (typeof searchStrings)['en'], string> = {
   'search.open': '在对话中查找',
-  'search.label': '在对话中查找',
-  'search.placeholder': '在对话中查找',
-  'search.none': '没有匹配',
-  'search.position': '第 {current} 个，共 {total} 个',
-  'search.older': '上一个（更早）',
-  'search.newer': '下一个（更新）',
-  'search.close': '关闭查找',
 };

@@ -1,25 +1,12 @@
 
 /**
  * What went wrong, worded from the codes the worker sends (`error.reason.*` from a WireError's reason, `runError.*`
- * from a run's or an error block's code, `test.*` from a connection test). `{name}` marks a parameter.
+ * from a run's or an error block's code; a connection test's `test.*` are Settings' own, connection-test-strings.ts).
+ * `{name}` marks a parameter.
  */
 const en = {
   'error.details': 'Details',
 
-  'error.reason.import_not_export': 'This is not a Parley export file (the problem is at “{field}”). Nothing was imported.',
-  'error.importNotExportFile': 'This is not a Parley export file. Nothing was imported.',
-  'error.reason.import_inconsistent':
-    'The export file is inconsistent: the messages of conversation {conversation} do not belong to it or repeat a position. Nothing was imported.',
-  'error.reason.duplicate_message_id':
-    'The export file cannot be imported: message {message} of conversation {conversation} has the same id as another message. Nothing was imported.',
-  'error.reason.unsafe_data':
-    'The export file cannot be imported: in message {message} of conversation {conversation}, {part} is not plain JSON, is nested too deeply or is too large. Nothing was imported.',
-  'error.importPart.arguments': 'the arguments of a tool call',
-  'error.importPart.original_arguments': 'the original arguments of a tool call',
-  'error.importPart.input_schema': 'the input schema of a tool call',
-  'error.importPart.requested_schema': 'the form a tool asked to be filled in',
-  'error.importPart.form_content': 'the answer to a tool’s form',
-  'error.importPart.unknown': 'a field',
   'error.reason.scripted_profile_builtin': 'The built-in demo profile cannot be changed; edit its script instead.',
   'error.reason.scripted_profile_undeletable': 'The built-in demo profile cannot be deleted.',
   'error.reason.base_url_scheme': 'The base URL must start with http:// or https://.',
@@ -71,21 +58,6 @@ const en = {
 
   'notice.serverUnreachable': 'The model server cannot be reached; Parley tries again by itself.',
   'notice.retryingSoon': 'Retrying soon…',
-
-  'test.connectedOne': 'Connected. 1 model available.',
-  'test.connectedMany': 'Connected. {count} models available.',
-  'test.connectedOneModelMissing': 'Connected. 1 model available. The model “{model}” is not among them: check its name.',
-  'test.connectedManyModelMissing': 'Connected. {count} models available. The model “{model}” is not among them: check its name.',
-  'test.scripted': 'The scripted model runs in this app and needs no connection.',
-  'test.in_browser': 'The in-browser model runs on this device and needs no connection once it is downloaded.',
-  'test.missing_settings': 'Fill in the missing settings first (the base URL, and for Anthropic the API key).',
-  'test.timeout': 'The server did not answer within {seconds} s.',
-  'test.models_not_found':
-    'The model list was not found (HTTP 404). Check the base URL: OpenAI-compatible servers usually end in /v1, Anthropic’s is https://api.anthropic.com/v1.',
-  'test.not_a_model_list': 'The server answered, but not with a model list. Check the base URL.',
-  'data.importNotJson': 'That file is not JSON. Nothing was imported.',
-  'test.rateLimitedWait': 'The server is limiting requests (HTTP 429). Try again in {seconds} s.',
-  'test.rateLimited': 'The server is limiting requests (HTTP 429). Try again in a minute.',
 };
 
 export const errorStrings = { en };

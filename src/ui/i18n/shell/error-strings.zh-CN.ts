@@ -4,17 +4,6 @@ import type { errorStrings } from './error-strings';
 export const errorStringsZhCN: Record<keyof (typeof errorStrings)['en'], string> = {
   'error.details': '详细信息',
 
-  'error.reason.import_not_export': '这不是 Parley 导出文件（问题出在“{field}”）。未导入任何内容。',
-  'error.importNotExportFile': '这不是 Parley 导出文件。未导入任何内容。',
-  'error.reason.import_inconsistent': '导出文件前后不一致：第 {conversation} 个对话的消息不属于它，或位置重复。未导入任何内容。',
-  'error.reason.duplicate_message_id': '无法导入该导出文件：第 {conversation} 个对话的第 {message} 条消息与另一条消息的 ID 相同。未导入任何内容。',
-  'error.reason.unsafe_data': '无法导入该导出文件：第 {conversation} 个对话第 {message} 条消息中，{part}不是普通 JSON、嵌套过深或者过大。未导入任何内容。',
-  'error.importPart.arguments': '工具调用的参数',
-  'error.importPart.original_arguments': '工具调用的原始参数',
-  'error.importPart.input_schema': '工具调用的输入模式',
-  'error.importPart.requested_schema': '工具要求填写的表单',
-  'error.importPart.form_content': '对工具表单的回答',
-  'error.importPart.unknown': '某个字段',
   'error.reason.scripted_profile_builtin': '内置演示配置不能修改；请改为编辑它的脚本。',
   'error.reason.scripted_profile_undeletable': '内置演示配置不能删除。',
   'error.reason.base_url_scheme': '基础 URL 必须以 http:// 或 https:// 开头。',
@@ -63,18 +52,4 @@ export const errorStringsZhCN: Record<keyof (typeof errorStrings)['en'], string>
 
   'notice.serverUnreachable': '无法连接模型服务器；Parley 会自动重试。',
   'notice.retryingSoon': '即将重试…',
-
-  'test.connectedOne': '连接成功。有 1 个可用模型。',
-  'test.connectedMany': '连接成功。有 {count} 个可用模型。',
-  'test.connectedOneModelMissing': '连接成功。有 1 个可用模型。模型“{model}”不在其中：请检查它的名称。',
-  'test.connectedManyModelMissing': '连接成功。有 {count} 个可用模型。模型“{model}”不在其中：请检查它的名称。',
-  'test.scripted': '脚本模型在本应用内运行，无需连接。',
-  'test.in_browser': '浏览器内模型在本设备上运行，下载后无需连接。',
-  'test.missing_settings': '请先填写缺少的设置（基础 URL；Anthropic 还需要 API 密钥）。',
-  'test.timeout': '服务器在 {seconds} 秒内没有响应。',
-  'test.models_not_found': '未找到模型列表（HTTP 404）。请检查基础 URL：OpenAI 兼容的服务器通常以 /v1 结尾，Anthropic 的是 https://api.anthropic.com/v1。',
-  'test.not_a_model_list': '服务器有响应，但返回的不是模型列表。请检查基础 URL。',
-  'data.importNotJson': '该文件不是 JSON，未导入任何内容。',
-  'test.rateLimitedWait': '服务器正在限制请求频率（HTTP 429）。请在 {seconds} 秒后重试。',
-  'test.rateLimited': '服务器正在限制请求频率（HTTP 429）。请一分钟后重试。',
 };

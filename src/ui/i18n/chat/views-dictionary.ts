@@ -1,0 +1,9 @@
+import { attachmentChipStrings } from './attachment-chip-strings';
+import { findStrings } from './find-strings';
+import { requestViewStrings } from './request-view-strings';
+
+/**
+ * The English strings of the conversation's views that load on use (a tool call's card and the request forms, Find in
+ * conversation, the attachment chips): a chunk loaded with their code, not with the page (see loadStrings).
+ */
+export const viewsEnglish = { ...requestViewStrings.en, ...findStrings.en, ...attachmentChipStrings.en };
