@@ -6,6 +6,8 @@ import { createModelForProfile } from '../../src/worker/providers/registry';
 // IndexedDB transactions: each begun transaction, its mode, and whether it had committed when the model was called.
 
 export interface Begun {
+  /** The database's name (each test tab has its own). */
+  database: string;
   mode: IDBTransactionMode;
   stores: string;
   done: boolean;
@@ -23,7 +25,7 @@ export function recordTransactions(): Begun[] {
   const log: Begun[] = [];
   IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
     const transaction = original.apply(this, args);
-    const entry: Begun = { mode: args[1] ?? 'readonly', stores: [args[0]].flat().join(','), done: false };
+    const entry: Begun = { database: this.name, mode: args[1] ?? 'readonly', stores: [args[0]].flat().join(','), done: false };
     log.push(entry);
     transaction.addEventListener('complete', () => (entry.done = true));
     return transaction;

@@ -39,8 +39,9 @@ export function createRequestProposers(deps: CommandHandlerDeps) {
   return {
     'request.resolve': async (command) => {
       const { conversationId, messageId, requestId } = command;
-      const block = await deps.store.getRequest({ conversationId, messageId, requestId });
+      // One read on the way out (the answer's path): the request is found in its message.
       const message = await deps.store.getMessage(messageId);
+      const block = message?.conversationId === conversationId ? findRequest(message, requestId) : undefined;
       if (!block || !message) throw new WireError({ code: 'not_found', reason: 'request_gone', message: 'This request is no longer here.' });
       const argsHash = approvedArgsHash(message, requestId);
       return { command: { ...command, expect: { ...requestBindingOf(block), ...(argsHash ? { argsHash } : {}) } }, reply: { message } };
