@@ -3,6 +3,7 @@ import type { DeviceRef } from '../schema/sync/device';
 import { WireError } from '../schema/wire-error';
 import type { Proposal } from '../schema/sync/sync';
 import { createMcpHandlers } from './mcp/mcp-commands';
+import { ProposalReplayed } from './sync/documents/applied-proposals';
 import type { CommandContext, CommandHandlerDeps, Handlers, Proposers } from './commands/command-deps';
 import { createConversationHandlers } from './commands/conversation-commands';
 import { localModelHandlers } from './commands/local-model-commands';
@@ -16,6 +17,12 @@ export type { CommandHandlerDeps } from './commands/command-deps';
 export { OPEN_PAGE_SIZE } from './store/message-pages';
 
 type ProposalOutcome = { status: 'applied' } | { status: 'refused'; reason: string };
+
+/** Applied before: its nonce is recorded here (the server wrote an old revision of it back). */
+const REPLAYED: ProposalOutcome = { status: 'refused', reason: 'replayed' };
+
+/** Commands whose compare-and-set records a proposal's nonce in its own transaction (CommandContext.claim). */
+const CLAIMED_IN_APPLY: ReadonlySet<CommandType> = new Set(['request.resolve']);
 
 /**
  * The one way in (docs/architecture.md, "Commands and their scope"): validates a raw command against its declaration,
@@ -62,18 +69,32 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
     return run(command, { device: deps.sync?.device(), proposed: false });
   };
 
-  /** Another device's proposal for a conversation this device runs, through the same handler and compare-and-set as a click. */
+  /**
+   * Another device's proposal for a conversation this device runs, through the same handler and compare-and-set as a
+   * click, applied at most once: its nonce is recorded as applied in the compare-and-set's own transaction where the
+   * handler takes it (`CLAIMED_IN_APPLY`), else in one before; a refused proposal's after, so it is never applied later.
+   * A nonce recorded before is refused with `replayed` (no outcome is written for it).
+   */
   const applyProposal = async (proposal: Proposal): Promise<ProposalOutcome> => {
+    let claimed = false;
     try {
       const command = parsed(proposal.command);
       const { conversationId } = command as { conversationId?: unknown };
       if (!isProposable(command.type) || conversationId !== proposal.conversationId) throw new WireError({ code: 'invalid_command', reason: 'not_proposable', message: `${command.type} cannot be proposed for this conversation.` });
       const runner = deps.sync?.runnerElsewhere(proposal.conversationId);
       if (runner) throw runsElsewhere(runner);
-      await run(command, { device: proposal.from, proposed: true });
+      const inApply = proposal.nonce !== undefined && CLAIMED_IN_APPLY.has(command.type);
+      if (proposal.nonce !== undefined && !inApply) {
+        if (!(await deps.store.claimProposal(proposal.nonce))) return REPLAYED;
+        claimed = true;
+      }
+      await run(command, { device: proposal.from, proposed: true, ...(inApply ? { claim: proposal.nonce } : {}) });
       return { status: 'applied' };
     } catch (error) {
-      return { status: 'refused', reason: error instanceof WireError ? (error.reason ?? error.code) : 'failed' };
+      if (error instanceof ProposalReplayed) return REPLAYED;
+      const reason = error instanceof WireError ? (error.reason ?? error.code) : 'failed';
+      if (proposal.nonce !== undefined && !claimed && !(await deps.store.claimProposal(proposal.nonce).catch(() => true))) return REPLAYED;
+      return { status: 'refused', reason };
     }
   };
   return Object.assign(handle, { applyProposal });

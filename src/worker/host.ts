@@ -5,6 +5,7 @@ import type { AppEvent } from '../schema/events';
 import type { Conversation, ConversationExport, Profile } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
+import { pruneAppliedProposals } from './sync/documents/applied-proposals';
 import type { SyncEngineHost } from './sync/engine-context';
 import type { SyncedSettingsHost } from './sync/content/synced-settings';
 import type { ResolveContext } from '../core/requests/requests';
@@ -25,7 +26,6 @@ import { SettingsStore } from './settings/settings-store';
 import { StoredConfig } from './settings/stored-config';
 import { LazyMcpHub, type McpServers } from './mcp/lazy-mcp-hub';
 import { SyncGate } from './sync/sync-gate';
-import { claimProposal } from './sync/documents/applied-proposals';
 import type { Timers } from '../core/run/coalesced-writer';
 import { profileAcceptsImages } from '../schema/provider-kinds';
 import { withAttachments } from './attachments/attachment-model';
@@ -111,7 +111,11 @@ export function createHost(environment: HostEnvironment): Host {
     database: environment.database,
     newId: environment.newId,
     post: (event) => environment.post(event),
-    engineHost: () => syncEngineHost(environment, store, runs, handle, syncedSettingsHost(config, settings, mcp, emit)),
+    engineHost: () => {
+      // Once per engine, off any proposal's path: the applied proposals' nonces kept are bounded.
+      void pruneAppliedProposals(environment.database).catch(() => undefined);
+      return syncEngineHost(environment, store, runs, handle, syncedSettingsHost(config, settings, mcp, emit));
+    },
   });
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new LazyMcpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
@@ -229,7 +233,6 @@ function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversati
       runs.stop(conversationId);
       if (await store.getConversation(conversationId)) await store.deleteConversation(conversationId);
     },
-    claimProposal: (nonce) => claimProposal(environment.database, nonce),
     applyProposal: (proposal) =>
       environment.locks.acquire('parley-sync-proposals').then(async (release) => {
         try {

@@ -6,62 +6,20 @@ import type { Model } from '../../src/core/run/model';
 import type { Tool } from '../../src/core/tools/tool';
 import type { Message, Profile } from '../../src/schema/records';
 import { createModelForProfile } from '../../src/worker/providers/registry';
+import { described, modelRecording, recordTransactions, stopRecording, type Begun } from './transaction-log';
+import { requestBindingOf } from '../../src/core/requests/request-ids';
+import { findRequest } from '../../src/core/requests/requests';
+import type { Proposal } from '../../src/schema/sync/sync';
+import type { CommandHandle } from '../../src/worker/command-handler';
 
 // What the worker does between the user's answer (or Allow) and the next model request, counted in
-// IndexedDB transactions: each begun transaction, its mode, and whether it had committed when the model was called.
+// IndexedDB transactions (transaction-log.ts).
 
-interface Begun {
-  mode: IDBTransactionMode;
-  stores: string;
-  done: boolean;
-}
-
-const original = IDBDatabase.prototype.transaction;
 let restoreWrites: () => void = () => undefined;
 afterEach(() => {
-  IDBDatabase.prototype.transaction = original;
+  stopRecording();
   restoreWrites();
 });
-
-/** From now on, every transaction of every database is recorded in `log`. */
-function recordTransactions(): Begun[] {
-  const log: Begun[] = [];
-  IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
-    const transaction = original.apply(this, args);
-    const entry: Begun = { mode: args[1] ?? 'readonly', stores: [args[0]].flat().join(','), done: false };
-    log.push(entry);
-    transaction.addEventListener('complete', () => (entry.done = true));
-    return transaction;
-  };
-  return log;
-}
-
-/** `readwrite` for a committed transaction, `readwrite (open)` for one still running. */
-const described = (log: Begun[]) => log.map((entry) => `${entry.mode}${entry.done ? '' : ' (open)'}`);
-
-/**
- * Models that note the log as it stands when each is called, and resolve `called` then (the test waits for that before
- * reading anything itself, so the log holds the worker's transactions only).
- */
-function modelRecording(log: () => Begun[] | undefined) {
-  const seen: string[][] = [];
-  let resolveCalled: () => void = () => undefined;
-  const called = new Promise<void>((resolve) => (resolveCalled = resolve));
-  const createModel = async (profile: Profile, scriptText: string): Promise<Model> => {
-    const model = await createModelForProfile(profile, scriptText);
-    return {
-      streamStep(request) {
-        const now = log();
-        if (now) {
-          seen.push(described(now));
-          resolveCalled();
-        }
-        return model.streamStep(request);
-      },
-    };
-  };
-  return { createModel, seen, called };
-}
 
 const ASK = { text: 'First:', toolCalls: [{ name: 'question', args: { questions: [{ header: 'Pick', question: 'Which?', options: [{ label: 'A' }, { label: 'B' }] }] } }] };
 const CALL = { text: 'Writing.', toolCalls: [{ name: 'mcp__files__write_file', args: { path: 'a.txt' } }] };
@@ -77,7 +35,59 @@ async function pausedConversation(tab: TestTab) {
   return { conversationId, messageId: message.id, requestId: block.toolCallId };
 }
 
+/** The phone's answer to the paused question, as the laptop receives it (a proposal with its nonce). */
+async function answerProposal(tab: TestTab, target: { conversationId: string; messageId: string; requestId: string }): Promise<Proposal> {
+  const request = findRequest((await tab.host.store.getMessage(target.messageId))!, target.requestId)!;
+  const command = { type: 'request.resolve' as const, ...target, approved: true, params: { answers: [{ selected: ['B'] }] }, expect: requestBindingOf(request) };
+  return { id: 'proposal-1', conversationId: target.conversationId, from: { id: 'device-phone', name: 'Phone' }, command, createdAt: 1, nonce: '0123456789abcdef0123456789abcdef' };
+}
+
+const applyProposal = (tab: TestTab, proposal: Proposal) => (tab.host.handle as CommandHandle).applyProposal(proposal);
+
 describe('from an answer to the next model request', () => {
+  it("a question answered on another device: its nonce is recorded in the compare-and-set's transaction, still the only one the model request waits for, and a replay is refused", async () => {
+    let log: Begun[] | undefined;
+    const model = modelRecording(() => log);
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const tab = await openTab({ databaseName, locks, createModel: model.createModel });
+    await tab.send({ type: 'settings.update', script: script([ASK, DONE, DONE]) });
+    const target = await pausedConversation(tab);
+    const proposal = await answerProposal(tab, target);
+
+    log = recordTransactions();
+    expect(await applyProposal(tab, proposal)).toEqual({ status: 'applied' });
+    await model.called;
+    expect(model.seen).toEqual([['readwrite', 'readwrite (open)']]);
+    expect(log[0]?.stores).toBe('conversations,messages,settings');
+    stopRecording();
+    await waitForRunState(tab, target.conversationId, ['idle']);
+
+    // The server writes the proposal back (its first revision, without the outcome): refused, here and after a restart.
+    expect(await applyProposal(tab, proposal)).toEqual({ status: 'refused', reason: 'replayed' });
+    tab.close();
+    const restarted = await openTab({ databaseName, locks });
+    expect(await applyProposal(restarted, proposal)).toEqual({ status: 'refused', reason: 'replayed' });
+    expect((await restarted.host.store.listMessages(target.conversationId)).filter((message) => message.role === 'assistant')).toHaveLength(2);
+  });
+
+  it('a crash in the compare-and-set of another device\'s answer stores neither the answer nor its nonce', async () => {
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await tab.send({ type: 'settings.update', script: script([ASK, DONE]) });
+    const target = await pausedConversation(tab);
+    const nonce = (await answerProposal(tab, target)).nonce!;
+    const resolution = { approved: true, params: { answers: [{ selected: ['B'] }] } };
+    const checks = { checkArgs: () => ({ ok: false as const, error: '' }), checkContent: () => ({ ok: false as const, error: '' }) };
+    restoreWrites = failWrites((value) => (value as Message).id === target.messageId);
+    await expect(tab.host.store.resolveRequest(target, resolution, checks, { claim: nonce })).rejects.toMatchObject({ code: 'storage_full' });
+    restoreWrites();
+    expect(findRequest((await tab.host.store.getMessage(target.messageId))!, target.requestId)?.status).toBe('pending');
+
+    await tab.host.store.resolveRequest(target, resolution, checks, { claim: nonce });
+    // Both stored together: the nonce is taken.
+    expect(await tab.host.store.claimProposal(nonce)).toBe(false);
+  });
+
   it('a question: the compare-and-set is the only transaction the model request waits for, and no read comes between', async () => {
     let log: Begun[] | undefined;
     const model = modelRecording(() => log);

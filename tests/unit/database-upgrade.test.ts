@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_VERSION, isNewerDatabaseError, openParleyDatabase } from '../../src/worker/store/database';
+import { APPLIED_PROPOSAL_PREFIX, DATABASE_VERSION, isNewerDatabaseError, openParleyDatabase } from '../../src/worker/store/database';
+import { claimProposal, pruneAppliedProposals } from '../../src/worker/sync/documents/applied-proposals';
 import { uniqueDatabaseName } from './host-harness';
 
 /** Opens the database at `version` with raw calls, as a newer release of Parley in another tab would. */
@@ -79,5 +80,45 @@ describe('version 4: files sent with messages', () => {
     expect((await upgraded.getAllFromIndex('attachments', 'by-message', 'm0')).map((file) => file.id)).toEqual(['a1']);
     expect(await (await upgraded.getFromIndex('attachments', 'by-conversation', 'c'))?.blob.text()).toBe('a,b\n1,2');
     upgraded.close();
+  });
+});
+
+describe('version 6: one record per applied proposal', () => {
+  const nonce = (index: number) => index.toString(16).padStart(32, '0');
+
+  it('moves the nonces version 5 kept in one array to a record each: each still refused, the array gone', async () => {
+    const name = uniqueDatabaseName();
+    const old = await openParleyDatabase(name, 5);
+    // As the build before wrote it (applied-proposals.ts at version 5): one settings record, newest last.
+    await old.put('settings', { nonces: [nonce(1), nonce(2)] }, 'sync-applied-proposals');
+    await old.put('settings', { id: 'd1', name: 'Laptop' }, 'device');
+    old.close();
+
+    const upgraded = await openParleyDatabase(name);
+    expect(upgraded.version).toBe(DATABASE_VERSION);
+    expect(await upgraded.get('settings', 'sync-applied-proposals')).toBeUndefined();
+    expect(await upgraded.get('settings', 'device')).toEqual({ id: 'd1', name: 'Laptop' });
+    expect(await claimProposal(upgraded, nonce(1), 5)).toBe(false);
+    expect(await claimProposal(upgraded, nonce(2), 5)).toBe(false);
+    expect(await claimProposal(upgraded, nonce(3), 5)).toBe(true);
+    expect(await claimProposal(upgraded, nonce(3), 6)).toBe(false);
+    upgraded.close();
+  });
+
+  it('keeps the newest 10,000 when pruned, the migrated ones counted oldest', async () => {
+    const name = uniqueDatabaseName();
+    const old = await openParleyDatabase(name, 5);
+    await old.put('settings', { nonces: [nonce(0), nonce(1)] }, 'sync-applied-proposals');
+    old.close();
+    const database = await openParleyDatabase(name);
+    const transaction = database.transaction('settings', 'readwrite');
+    await Promise.all(Array.from({ length: 9_999 }, (_, index) => transaction.store.put({ at: 1_000 + index }, `${APPLIED_PROPOSAL_PREFIX}${nonce(100 + index)}`)));
+    await transaction.done;
+    await pruneAppliedProposals(database);
+    // 10,001 kept before: the oldest (migrated first) goes, the next migrated one and every later claim stay.
+    expect(await claimProposal(database, nonce(0), 1)).toBe(true);
+    expect(await claimProposal(database, nonce(1), 1)).toBe(false);
+    expect(await claimProposal(database, nonce(100), 1)).toBe(false);
+    database.close();
   });
 });

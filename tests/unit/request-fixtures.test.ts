@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { isPendingRequest, requestIdOf } from '../../src/core/requests/request-ids';
-import { openParleyDatabase } from '../../src/worker/store/database';
+import { DATABASE_VERSION, openParleyDatabase } from '../../src/worker/store/database';
 import * as z from '../../src/schema/zod-mini';
 import { zodTool } from '../../src/core/tools/tools';
 import type { Tool } from '../../src/core/tools/tool';
@@ -80,7 +80,7 @@ describe('a database written by the build before one request shape', () => {
     ]);
     // Every stored record was rewritten by the migration, not only the ones read.
     const database = await openParleyDatabase(databaseName);
-    expect(database.version).toBe(5);
+    expect(database.version).toBe(DATABASE_VERSION);
     expectOneShape(await database.getAll('messages'));
     database.close();
   });

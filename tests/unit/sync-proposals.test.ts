@@ -6,6 +6,7 @@ import { LAPTOP, PHONE, SimulatedMirror, SimulatedReplicator, SimulatedServer, s
 import type { QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 import { SyncPayload } from '../../src/schema/sync/sync';
+import { recordTransactions, stopRecording } from './transaction-log';
 import { SealedDocuments } from '../../src/worker/sync/documents/sealed-documents';
 import { documentId, open } from '../../src/worker/sync/documents/sync-crypto';
 
@@ -84,6 +85,19 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     // The phone now holds what the laptop wrote, and its inbox is empty.
     expect(await current.phone.send({ type: 'requests.listPending' })).toEqual([]);
     expect(textOf((await current.phone.host.store.listMessages(target.conversationId)).at(-1))).toBe(textOf(messages.at(-1)));
+  });
+
+  it("an answer given on the phone is proposed after one read of the phone's database (the request, in its message)", async () => {
+    const current = await world(5);
+    const target = await askOnLaptop(current);
+    const log = recordTransactions();
+    try {
+      await current.phone.send(answerCommand(target, [{ selected: ['City'] }]));
+    } finally {
+      stopRecording();
+    }
+    const phoneDatabase = current.phone.host.store['database'].name;
+    expect(log.filter((entry) => entry.database === phoneDatabase).map((entry) => `${entry.mode} ${entry.stores}`)).toEqual(['readonly messages']);
   });
 
   it('the server holds no plaintext: no message text, title, answer or device name in any document', async () => {

@@ -51,6 +51,11 @@ export interface CommandContext {
   device?: DeviceRef | undefined;
   /** Another device proposed it (scope `conversation`): it carries what that device showed the user. */
   proposed: boolean;
+  /**
+   * The proposal's nonce, for a handler whose compare-and-set records it as applied in its own transaction
+   * (`CLAIMED_IN_APPLY` in command-handler.ts); the dispatcher records it for every other.
+   */
+  claim?: string;
 }
 
 /** One handler per command type; each group of commands gives a part of it (`satisfies Partial<Handlers>`). */

@@ -28,7 +28,7 @@ export function createRequestHandlers(deps: CommandHandlerDeps) {
         if (argsHash !== undefined && argsHash !== expect.argsHash) throw new WireError({ code: 'invalid_state', reason: 'arguments_changed', message: 'The tool call’s arguments changed since they were approved.' });
       }
       const binding = expect && { kind: expect.kind, ...(expect.requestedAt !== undefined ? { requestedAt: expect.requestedAt } : {}) };
-      return resolveHere(deps, target, { ...resolution, ...(context.device ? { device: context.device } : {}), ...(binding ? { expect: binding } : {}) });
+      return resolveHere(deps, target, { ...resolution, ...(context.device ? { device: context.device } : {}), ...(binding ? { expect: binding } : {}) }, context.claim);
     },
     'requests.listPending': () => store.listPendingRequests(),
   } satisfies Partial<Handlers>;
@@ -39,8 +39,9 @@ export function createRequestProposers(deps: CommandHandlerDeps) {
   return {
     'request.resolve': async (command) => {
       const { conversationId, messageId, requestId } = command;
-      const block = await deps.store.getRequest({ conversationId, messageId, requestId });
+      // One read on the way out (the answer's path): the request is found in its message.
       const message = await deps.store.getMessage(messageId);
+      const block = message?.conversationId === conversationId ? findRequest(message, requestId) : undefined;
       if (!block || !message) throw new WireError({ code: 'not_found', reason: 'request_gone', message: 'This request is no longer here.' });
       const argsHash = approvedArgsHash(message, requestId);
       return { command: { ...command, expect: { ...requestBindingOf(block), ...(argsHash ? { argsHash } : {}) } }, reply: { message } };
@@ -56,17 +57,18 @@ function approvedArgsHash(message: Message, requestId: string): string | undefin
   return call?.type === 'tool_call' ? argumentsDigest(call.args) : undefined;
 }
 
-/** The compare-and-set of a resolution on this device, which runs the conversation. */
-async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, resolution: RequestResolution): Promise<{ message: Message }> {
+/** The compare-and-set of a resolution on this device, which runs the conversation (with a proposal's claim: see CommandContext). */
+async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, resolution: RequestResolution, claim?: string): Promise<{ message: Message }> {
   const { store, runs } = deps;
   const { tools, ...checks } = await deps.requestChecks(target.conversationId);
+  const claimed = claim !== undefined ? { claim } : {};
   // The usual case, nobody running the conversation (its lock is free): the compare-and-set is the only transaction
   // before the run, which starts from what it read; an Allow's call is marked running in it, and the tool called at once.
   // An elicitation found there has lost its run: refused, repaired.
   const free = await runs.tryClaim(target.conversationId);
   if (free) {
     try {
-      const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, { noLiveRun: true, ...(tools ? { tools } : {}) });
+      const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, { noLiveRun: true, ...claimed, ...(tools ? { tools } : {}) });
       if (conversation.runState === 'running') void runs.start(target.conversationId, free, run);
       else free();
       return { message };
@@ -83,13 +85,13 @@ async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, reso
     throw elicitationDead();
   }
   if (liveOnly) {
-    const { message } = await store.resolveRequest(target, resolution, checks);
+    const { message } = await store.resolveRequest(target, resolution, checks, claimed);
     return { message };
   }
   const release = await runs.claim(target.conversationId).catch(() => undefined);
   try {
     // Only a run this command starts from `run` may find its call marked running already (see RunManager.start).
-    const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, release && tools ? { tools } : {});
+    const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, { ...claimed, ...(release && tools ? { tools } : {}) });
     if (conversation.runState === 'running') void runs.start(target.conversationId, release, run);
     else release?.();
     return { message };

@@ -10,6 +10,7 @@ import type { Conversation, Message } from '../../schema/records';
 import { afterWrite, messagesIn, notFound, transactRun, type StoreContext } from '../store/store-context';
 import { inTransaction, type Transaction } from '../store/transaction';
 import { listPendingRequests } from './pending-requests';
+import { claimIn, ProposalReplayed } from '../sync/documents/applied-proposals';
 
 import type { RequestTarget } from '../../schema/protocol';
 
@@ -34,16 +35,23 @@ export class RequestRecords {
    * With `tools` (the caller holds the run lock and starts the run from `run`), an Allow whose call runs next stores the
    * call as `running` in this same transaction (see beginCall): a crash after it leaves the call "may or may not have
    * run", as a crash after the loop's own mark does, and the run calls the tool without another commit.
+   * With `claim` (another device's proposal), its nonce is recorded as applied in this same transaction (see claimIn),
+   * and one recorded before is refused with `ProposalReplayed`, unwritten.
    */
   async resolveRequest(
     target: RequestTarget,
     resolution: RequestResolution,
     checks: Omit<ResolveContext, 'now'>,
-    options: { noLiveRun?: boolean; tools?: readonly Tool[] } = {},
+    options: { noLiveRun?: boolean; tools?: readonly Tool[]; claim?: string } = {},
   ): Promise<{ conversation: Conversation; message: Message; block: RequestBlock; run: RunSnapshot }> {
     const now = this.context.now();
     const change = await transactRun(this.context, async (transaction) => {
-      const [pending, messages] = await Promise.all([this.findPending(transaction, target), messagesIn(transaction, target.conversationId)]);
+      const [pending, messages, claimed] = await Promise.all([
+        this.findPending(transaction, target),
+        messagesIn(transaction, target.conversationId),
+        options.claim === undefined || claimIn(transaction, options.claim, now),
+      ]);
+      if (!claimed) throw new ProposalReplayed();
       const { conversation, message, block } = pending;
       if (options.noLiveRun && needsLiveRun(block)) throw elicitationDead();
       const result = resolveRequest(message, block, resolution, { ...checks, now });

@@ -11,6 +11,7 @@ import type { ParleyDatabase } from './database';
 import { listMessages, searchMessages } from './message-pages';
 import type { RequestTarget } from '../../schema/protocol';
 import { RequestRecords } from '../requests/request-records';
+import { claimProposal } from '../sync/documents/applied-proposals';
 import { RunRecords } from '../runs/run-records';
 import { UNTITLED } from '../../schema/conversation-title';
 import { notFound, type StoreContext, type StoreListener } from './store-context';
@@ -304,5 +305,10 @@ export class IndexedDbConversationStore implements ConversationStore {
 
   saveDraft(target: RequestTarget, draft: QuestionDraft): Promise<Message> {
     return this.requests.saveDraft(target, draft);
+  }
+
+  /** Records another device's proposal as applied, in a transaction of its own (see claimProposal); false for a replay. */
+  claimProposal(nonce: string): Promise<boolean> {
+    return claimProposal(this.database, nonce, this.now());
   }
 }

@@ -5,7 +5,9 @@ import { upgradeBlocks } from '../../schema/messages/upgrade-blocks';
 
 // ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
 const DATABASE_NAME = 'parley';
-export const DATABASE_VERSION = 5;
+export const DATABASE_VERSION = 6;
+/** Settings keys of the proposals this device applied as a runner, one per nonce (version 6; sync/documents/applied-proposals.ts). */
+export const APPLIED_PROPOSAL_PREFIX = 'sync-applied-proposal:';
 
 /** The one typed schema of Parley's IndexedDB database. */
 export interface ParleyDatabaseSchema extends DBSchema {
@@ -98,6 +100,19 @@ const MIGRATIONS: Record<number, Migration> = {
       if (upgraded !== cursor.value) await cursor.update(upgraded);
       cursor = await cursor.continue();
     }
+  },
+  /**
+   * The nonces of applied proposals: one settings record per nonce (`{ at }`), instead of one array of up to 10,000 that
+   * every claim read and wrote whole. Their order is kept, all older than any claim made since (`at` below zero).
+   */
+  async 6(_database, transaction) {
+    const settings = transaction.objectStore('settings');
+    const legacyKey = 'sync-applied-proposals'; // version 5's record, written as it had it
+    const legacy = (await settings.get(legacyKey)) as { nonces?: unknown } | undefined;
+    if (legacy === undefined) return;
+    const nonces = Array.isArray(legacy.nonces) ? legacy.nonces.filter((entry): entry is string => typeof entry === 'string') : [];
+    await Promise.all(nonces.map((nonce, index) => settings.put({ at: index - nonces.length }, `${APPLIED_PROPOSAL_PREFIX}${nonce}`)));
+    await settings.delete(legacyKey);
   },
 };
 

@@ -7,8 +7,7 @@ export const DEVICE_KEY = 'device';
 export const SYNC_KEY = 'sync';
 /** The mirror "Turn off sync" was asked to keep for a later "Turn on sync" (sync-service.ts). */
 export const KEPT_MIRROR_KEY = 'sync-kept-mirror';
-/** The nonces of the proposals this device applied as a runner (applied-proposals.ts). */
-export const APPLIED_PROPOSALS_KEY = 'sync-applied-proposals';
+/** The nonces of the proposals this device applied as a runner: one key each, `APPLIED_PROPOSAL_PREFIX` (store/database.ts). */
 
 /** This device's id and name, made (and stored) the first time they are needed. */
 export async function loadDevice(deps: { database: ParleyDatabase; newId(): string }): Promise<DeviceRef> {

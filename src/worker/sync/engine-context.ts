@@ -34,9 +34,10 @@ export interface SyncEngineHost extends AttachmentHost {
   deleteLocal(conversationId: string): Promise<void>;
   /** A read-modify-write of a conversation this device runs, in one transaction, told as a write is (so it syncs). */
   updateConversation(conversationId: string, update: (conversation: Conversation) => Conversation): Promise<void>;
-  /** Records a proposal's nonce as applied, durably; false when it was applied before (a replay). */
-  claimProposal(nonce: string): Promise<boolean>;
-  /** Applies another device's proposal to a conversation this device runs, through the same compare-and-set as here. */
+  /**
+   * Applies another device's proposal to a conversation this device runs, through the same compare-and-set as here, at
+   * most once: its nonce is recorded as applied with it (refused with `replayed` when it was before).
+   */
   applyProposal(proposal: Proposal): Promise<{ status: 'applied' } | { status: 'refused'; reason: string }>;
   /** Another device took over a conversation this device ran: stop running it here. */
   runnerLost(conversationId: string): void;

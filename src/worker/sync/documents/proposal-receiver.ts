@@ -3,7 +3,7 @@ import type { EngineContext } from '../engine-context';
 
 /** Proposals for what this device runs (docs/architecture.md, "Sync's authority rule"): applied once, and answered. */
 export class ProposalReceiver {
-  /** Nonces of the proposals this engine has taken (the durable record is the host's `claimProposal`). */
+  /** Nonces of the proposals this engine has taken (the durable record is kept by the host's `applyProposal`). */
   private readonly handledProposals = new Set<string>();
   /** Proposals refused as replayed, for another request than the one waiting, or without a binding (an older device). */
   refusedProposals = 0;
@@ -12,7 +12,8 @@ export class ProposalReceiver {
 
   /**
    * A proposal for a conversation this device runs is applied at most once, and only to the request it names: its nonce
-   * is recorded in this device's database before it is applied, so an old revision the server writes back is refused,
+   * is recorded in this device's database as it is applied (in the same transaction as an answer's compare-and-set), so
+   * an old revision the server writes back is refused,
    * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author, once
    * `stored` is over (a proposal heard from the server before the mirror held it: see awaited-proposals.ts).
    */
@@ -29,13 +30,13 @@ export class ProposalReceiver {
     }
     if (this.handledProposals.has(proposal.nonce)) return;
     this.handledProposals.add(proposal.nonce);
-    if (!(await host.claimProposal(proposal.nonce))) {
+    const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
+    if (result.status === 'refused' && result.reason === 'replayed') {
       // Applied before: the server wrote an old revision back.
       this.refusedProposals += 1;
       this.context.refused('replayed');
       return;
     }
-    const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
     if (result.status === 'refused' && result.reason === 'request_changed') this.refusedProposals += 1;
     await stored;
     await this.writeOutcome(proposal, result);
