@@ -19,8 +19,9 @@ it('writes the settings of a version-5 database that applied three proposals', a
   expect(DATABASE_VERSION).toBe(5);
   const database = await openParleyDatabase(uniqueDatabaseName());
   await loadDevice({ database, newId: () => 'device-laptop' });
-  for (const nonce of NONCES) expect(await claimProposal(database, nonce)).toBe(true);
-  expect(await claimProposal(database, NONCES[0]!)).toBe(false);
+  // The third argument (when, added by version 6) is what this file compiles against now; d3386d2's claimProposal ignores it.
+  for (const nonce of NONCES) expect(await claimProposal(database, nonce, 1)).toBe(true);
+  expect(await claimProposal(database, NONCES[0]!, 1)).toBe(false);
   const transaction = database.transaction('settings');
   const [keys, values] = await Promise.all([transaction.store.getAllKeys(), transaction.store.getAll()]);
   const settings = keys.map((key, index) => ({ key, value: values[index] }));

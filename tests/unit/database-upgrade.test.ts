@@ -1,8 +1,12 @@
 import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { APPLIED_PROPOSAL_PREFIX, DATABASE_VERSION, isNewerDatabaseError, openParleyDatabase } from '../../src/worker/store/database';
 import { claimProposal, pruneAppliedProposals } from '../../src/worker/sync/documents/applied-proposals';
 import { uniqueDatabaseName } from './host-harness';
+
+/** The settings of a version-5 database that applied three proposals, written by the build before version 6. */
+const settingsV5 = JSON.parse(readFileSync(new URL('../fixtures/sync/settings-v5.json', import.meta.url), 'utf8')) as { version: number; nonces: string[]; settings: { key: string; value: unknown }[] };
 
 /** Opens the database at `version` with raw calls, as a newer release of Parley in another tab would. */
 function openNewer(name: string, version: number): Promise<IDBDatabase> {
@@ -88,18 +92,16 @@ describe('version 6: one record per applied proposal', () => {
 
   it('moves the nonces version 5 kept in one array to a record each: each still refused, the array gone', async () => {
     const name = uniqueDatabaseName();
-    const old = await openParleyDatabase(name, 5);
-    // As the build before wrote it (applied-proposals.ts at version 5): one settings record, newest last.
-    await old.put('settings', { nonces: [nonce(1), nonce(2)] }, 'sync-applied-proposals');
-    await old.put('settings', { id: 'd1', name: 'Laptop' }, 'device');
+    const old = await openParleyDatabase(name, settingsV5.version);
+    // The settings store exactly as the build before version 6 wrote it (tests/fixtures/sync/settings-v5.json).
+    for (const { key, value } of settingsV5.settings) await old.put('settings', value, key);
     old.close();
 
     const upgraded = await openParleyDatabase(name);
     expect(upgraded.version).toBe(DATABASE_VERSION);
     expect(await upgraded.get('settings', 'sync-applied-proposals')).toBeUndefined();
-    expect(await upgraded.get('settings', 'device')).toEqual({ id: 'd1', name: 'Laptop' });
-    expect(await claimProposal(upgraded, nonce(1), 5)).toBe(false);
-    expect(await claimProposal(upgraded, nonce(2), 5)).toBe(false);
+    expect(await upgraded.get('settings', 'device')).toEqual(settingsV5.settings.find(({ key }) => key === 'device')!.value);
+    for (const applied of settingsV5.nonces) expect(await claimProposal(upgraded, applied, 5)).toBe(false);
     expect(await claimProposal(upgraded, nonce(3), 5)).toBe(true);
     expect(await claimProposal(upgraded, nonce(3), 6)).toBe(false);
     upgraded.close();
