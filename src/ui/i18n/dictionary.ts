@@ -13,7 +13,7 @@ import { syncStrings } from './shell/sync-strings';
 import { attachmentStrings } from './chat/attachment-strings';
 import type { Locale } from './translations';
 import type { settingsEnglish } from './settings/settings-dictionary';
-import type { viewsEnglish } from './chat/views-dictionary';
+import type { viewsEnglish } from './views/views-dictionary';
 
 export type { Locale };
 

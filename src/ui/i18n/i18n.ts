@@ -27,8 +27,8 @@ const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
     'zh-CN': async () => (await import('./settings/settings-dictionary-zh-CN')).settingsZhCN,
   },
   views: {
-    en: async () => (await import('./chat/views-dictionary')).viewsEnglish,
-    'zh-CN': async () => (await import('./chat/views-dictionary-zh-CN')).viewsZhCN,
+    en: async () => (await import('./views/views-dictionary')).viewsEnglish,
+    'zh-CN': async () => (await import('./views/views-dictionary-zh-CN')).viewsZhCN,
   },
 };
 /** The parts some screen asked for: a language switched to later loads them too before it shows. */
