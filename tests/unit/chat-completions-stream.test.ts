@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelError, type ModelPart } from '../../src/core/run/model';
 import { toolSpecs } from '../../src/core/tools/tools';
-import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions-stream';
+import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions/chat-completions-stream';
 import { createOpenAiCompatibleModel } from '../../src/worker/providers/openai-compatible';
 import { promptedModel } from '../../src/core/prompt/prompt';
-import { SseDecoder } from '../../src/worker/providers/sse-decoder';
+import { SseDecoder } from '../../src/worker/providers/chat-completions/sse-decoder';
 import type { Conversation, Profile } from '../../src/schema/records';
 import { mergeDeltas } from './model-parts';
 

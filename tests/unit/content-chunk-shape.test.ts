@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ModelPart } from '../../src/core/run/model';
-import { ChatCompletionsReader } from '../../src/worker/providers/chat-completions-reader';
-import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions-stream';
-import { ContentChunkShape } from '../../src/worker/providers/content-chunk-shape';
-import { SseDecoder } from '../../src/worker/providers/sse-decoder';
+import { ChatCompletionsReader } from '../../src/worker/providers/chat-completions/chat-completions-reader';
+import { ChatCompletionsStreamError, ChatCompletionsStreamParser } from '../../src/worker/providers/chat-completions/chat-completions-stream';
+import { ContentChunkShape } from '../../src/worker/providers/chat-completions/content-chunk-shape';
+import { SseDecoder } from '../../src/worker/providers/chat-completions/sse-decoder';
 import { mergeDeltas } from './model-parts';
 
 /** A text chunk as OpenAI-compatible servers write it; `extra` goes after `choices`, as OpenAI's `obfuscation`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatCompletionsBody } from '../../src/worker/providers/chat-completions-request';
+import { chatCompletionsBody } from '../../src/worker/providers/chat-completions/chat-completions-request';
 import { samplingOf, systemFor } from '../../src/core/prompt/prompt';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState } from './host-harness';
 import { messageText } from '../../src/core/run/message-text';

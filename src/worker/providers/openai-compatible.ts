@@ -2,9 +2,9 @@ import type { ModelPart, PromptRequest, Provider, ProviderBuildOptions } from '.
 import { ModelError } from '../../core/run/model';
 import { instructedMessages } from '../../core/prompt/prompt';
 import type { Profile } from '../../schema/records';
-import { chatCompletionsBody } from './chat-completions-request';
-import { ChatCompletionsReader } from './chat-completions-reader';
-import { ChatCompletionsStreamError } from './chat-completions-stream';
+import { chatCompletionsBody } from './chat-completions/chat-completions-request';
+import { ChatCompletionsReader } from './chat-completions/chat-completions-reader';
+import { ChatCompletionsStreamError } from './chat-completions/chat-completions-stream';
 import { abortReason, createRepeatFilter } from './continuation';
 import { errorText, httpStatusError, isAbortError, malformedStreamError, scrubSecret, toModelError, type ProviderErrorContext } from './errors';
 

@@ -1,5 +1,5 @@
-import type { PromptMessage, Sampling, ToolSpec } from '../../core/run/model';
-import { toBase64 } from '../../core/base64';
+import type { PromptMessage, Sampling, ToolSpec } from '../../../core/run/model';
+import { toBase64 } from '../../../core/base64';
 
 /** A Chat Completions message as sent on the wire. */
 type ChatMessage =

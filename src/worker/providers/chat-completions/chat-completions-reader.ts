@@ -1,4 +1,4 @@
-import type { ModelPart } from '../../core/run/model';
+import type { ModelPart } from '../../../core/run/model';
 import { ChatCompletionsStreamParser } from './chat-completions-stream';
 import { decodeBody } from './content-chunk-shape';
 import { SseDecoder } from './sse-decoder';

@@ -1,5 +1,5 @@
-import type { ModelPart } from '../../core/run/model';
-import type { Usage } from '../../schema/records';
+import type { ModelPart } from '../../../core/run/model';
+import type { Usage } from '../../../schema/records';
 import { ContentChunkShape } from './content-chunk-shape';
 
 /** What ended a Chat Completions stream badly: the caller words it for the user (errors.ts). */
