@@ -1,6 +1,6 @@
 import { Marked } from 'marked';
 import { t } from '../i18n/i18n';
-import { mathsExtensions } from './maths-syntax';
+import { mathsExtensions } from './maths/maths-syntax';
 import { sanitize, SAFE_LINK } from './sanitize';
 
 export { prepareSanitizer } from './sanitize';

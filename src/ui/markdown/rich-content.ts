@@ -1,5 +1,5 @@
 import { codeGrew, enhanceCodeBlocks } from './code-blocks';
-import { typesetMaths } from './maths';
+import { typesetMaths } from './maths/maths';
 
 /** Adds "Copy code" and colours to the code blocks in `root` (itself included), and typesets its maths. */
 export function enhance(root: ParentNode, openCode: HTMLElement | undefined): void {

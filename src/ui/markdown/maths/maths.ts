@@ -1,5 +1,5 @@
-import { within } from './code-blocks';
-import { t } from '../i18n/i18n';
+import { within } from '../code-blocks';
+import { t } from '../../i18n/i18n';
 
 type Typesetter = typeof import('./katex-typeset');
 let typesetter: Typesetter | undefined;

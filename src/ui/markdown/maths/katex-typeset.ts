@@ -1,6 +1,6 @@
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
-import { t } from '../i18n/i18n';
+import { t } from '../../i18n/i18n';
 
 /** Longer TeX is shown as its source: typesetting cost grows with it, and no reply needs that much in one formula. */
 const MAX_TEX = 5_000;
