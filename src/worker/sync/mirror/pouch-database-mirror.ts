@@ -1,7 +1,7 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments, putNewDocuments } from './bulk-documents';
+import { getDocuments, putDocuments, putNewDocuments, untilSentOrLater } from './bulk-documents';
 import { knownRevisions, landingFirst } from './known-revisions';
 import { sendAtOnce, type Written } from './send-at-once';
 import { adoptFirstRevision, serverChanges } from './server-changes';
@@ -80,8 +80,13 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
         known.written(document._id, rev);
         written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) });
       });
-      // Only to the server this device joined (replicating): while replication is stopped nothing goes there.
-      if (replication && written.length > 0) void atOnce.send(written);
+      // Only to the server this device joined (replicating): while replication is stopped nothing goes there. A large
+      // write (an initial upload's) waits for the sends before it: the next one is sealed while this one is sent.
+      if (replication && written.length > 0) {
+        const before = atOnce.sent();
+        void atOnce.send(written);
+        if (atOnce.large(written)) await untilSentOrLater(before);
+      }
       return errors;
     },
     // Only to the server this device joined (replicating), as putMany's sending at once.
