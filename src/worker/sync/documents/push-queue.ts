@@ -42,21 +42,11 @@ export class PushQueue {
     this.schedulePush(PUSH_DELAY_MS);
   }
 
-  /** Waits for the local writes noted so far to be in the mirror. */
-  async flush(): Promise<void> {
-    if (this.pushTimer) {
-      clearTimeout(this.pushTimer);
-      this.pushTimer = undefined;
-      this.schedulePush(0);
-    }
-    await this.pushing;
-  }
-
   /**
-   * Waits for everything noted so far to have been pushed (`flush` waits only for a push under way, and one it hurries
-   * runs after it returns): what is noted has been tried once, written or noted again for a retry.
+   * Pushes what is noted now, without waiting out the gathering delay (or a failed write's retry delay), and resolves once
+   * that push has run: each noted entry is in the mirror, or noted again for a retry.
    */
-  async drain(): Promise<void> {
+  async flush(): Promise<void> {
     if (this.pushTimer) {
       clearTimeout(this.pushTimer);
       this.pushTimer = undefined;
