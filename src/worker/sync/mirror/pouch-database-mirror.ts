@@ -20,6 +20,11 @@ export interface PouchMirror extends Mirror {
    * them too, or may hold old ones): the server takes what it lacks. Resolves once it has.
    */
   uploadAll(): Promise<void>;
+  /**
+   * Undefined when nothing this device wrote is on its way to the server outside the replication; else resolves once it
+   * has been answered (the replication, which follows behind, may pause before it, and "Synced" must wait for it).
+   */
+  sends(): Promise<void> | undefined;
   /** Every document the mirror holds (deleted ones left out), a page at a time. */
   documents(): AsyncIterable<EncryptedDocument[]>;
   close(): Promise<void>;
@@ -114,6 +119,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: known.moved }, () => replication);
     },
     stopReplication: stop,
+    sends: () => (atOnce.busy ? atOnce.sent() : undefined),
     async uploadAll() {
       // What the server held before it lost its data is offered again, not taken as held.
       atOnce.forget();

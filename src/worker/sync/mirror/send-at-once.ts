@@ -54,7 +54,13 @@ export interface Written {
 export function sendAtOnce(remote: Database<EncryptedDocument>) {
   const onServer = new RecentRevisions();
   let sending: Promise<void> = Promise.resolve();
+  /** Sends handed over and not answered yet. */
+  let unanswered = 0;
   return {
+    /** Whether a send is under way: the server may not hold yet what this device wrote to the mirror. */
+    get busy(): boolean {
+      return unanswered > 0;
+    },
     /** The server is not known to hold anything any more (it lost its data, or is another one). */
     forget(): void {
       onServer.clear();
@@ -76,7 +82,8 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
     send(written: Written[]): Promise<void> {
       for (let start = 0; start < written.length; start += SEND_DOCUMENTS) {
         const part = written.slice(start, start + SEND_DOCUMENTS);
-        sending = sending.then(() => sendPart(remote, part, onServer));
+        unanswered += 1;
+        sending = sending.then(() => sendPart(remote, part, onServer)).catch(() => undefined).finally(() => (unanswered -= 1));
       }
       return sending;
     },
