@@ -28,7 +28,7 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
   const server = couchForMirrors();
 
   /** A device's mirror of `url`, replicating live, and every revs_diff and bulk_docs it sends the server. */
-  async function replicatingMirror(url: string): Promise<{ mirror: PouchMirror; calls: Call[] }> {
+  async function replicatingMirror(url: string): Promise<{ mirror: PouchMirror; calls: Call[]; states: string[] }> {
     const local = new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`, { adapter: 'memory', auto_compaction: true });
     const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: server.couch.username, password: server.couch.password } });
     const calls: Call[] = [];
@@ -49,10 +49,14 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     const mirror = mirrorOver(local, remote, { countAfterMs: 0 });
     let synced!: () => void;
     const caughtUp = new Promise<void>((resolve) => (synced = resolve));
-    mirror.replicate((state) => state.state === 'synced' && synced());
+    const states: string[] = [];
+    mirror.replicate((state) => {
+      states.push(state.state);
+      if (state.state === 'synced') synced();
+    });
     server.mirrors.push(mirror);
     await caughtUp;
-    return { mirror, calls };
+    return { mirror, calls, states };
   }
 
   /** The first request that named this revision: the replication asks (revsDiff) before it sends; sent at once, it is not asked about. */
@@ -88,6 +92,25 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     const askedAbout = (calls: Call[], rev: string | undefined) => calls.filter((call) => call.method === 'revsDiff' && call.revisions.includes(`${id}@${rev}`));
     expect(askedAbout(phone.calls, first)).toEqual([]);
     expect(askedAbout(laptop.calls, written)).toEqual([]);
+  });
+
+  it('sends a large write (an initial upload) itself, 200 documents a request, and the replication neither asks about it nor sends it again', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, calls, states } = await replicatingMirror(url);
+    const documents = Array.from({ length: 450 }, (_, index) => ({ _id: `segment-${String(index).padStart(3, '0')}`, e: 3 as const, m: { iv: `iv-${index}`, ct: 'c'.repeat(1000) } }));
+    const statesBefore = states.length;
+    expect(await mirror.putMany(documents)).toEqual(documents.map(() => undefined));
+    const onServer = async () => (await server.couch.allDocuments(url)).filter((document) => String(document._id).startsWith('segment-')).length;
+    await expect.poll(onServer, WAIT).toBe(documents.length);
+    // The replication has gone over the mirror's changes since the write, and is idle again.
+    await expect.poll(() => states.slice(statesBefore).includes('synced'), WAIT).toBe(true);
+    const held = await mirror.getMany(documents.map((document) => document._id));
+    for (const document of held) {
+      const named = calls.filter((call) => call.revisions.includes(`${document?._id}@${document?._rev}`));
+      expect(named.map((call) => call.method)).toEqual(['bulkDocs']);
+    }
+    const sends = calls.filter((call) => call.method === 'bulkDocs' && call.revisions.some((revision) => revision.startsWith('segment-')));
+    expect(sends.map((call) => call.revisions.length)).toEqual([200, 200, 50]);
   });
 
   it('offers again what it sent at once when the server lost its data', async () => {

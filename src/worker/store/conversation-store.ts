@@ -159,15 +159,19 @@ export class IndexedDbConversationStore implements ConversationStore {
    * acts on them (a take-over repairs them first). A message older than the stored one is not written back over it.
    */
   async applyRemote(change: RecordChange): Promise<void> {
+    // Of one message given twice, the later unless it is older (as written one after the other). The reads are asked
+    // together and so are the writes: awaited one by one, they were most of an initial sync's time on the receiver.
+    const incoming = new Map<string, Message>();
+    for (const message of change.messages ?? []) {
+      const earlier = incoming.get(message.id);
+      if (!earlier || earlier.updatedAt <= message.updatedAt) incoming.set(message.id, message);
+    }
     const written = await inTransaction(this.database, ['conversations', 'messages'], async (transaction) => {
-      const messages: Message[] = [];
-      for (const message of change.messages ?? []) {
-        const stored = await transaction.objectStore('messages').get(message.id);
-        if (stored && stored.updatedAt > message.updatedAt) continue;
-        await transaction.objectStore('messages').put(message);
-        messages.push(message);
-      }
-      if (change.conversation) await transaction.objectStore('conversations').put(change.conversation);
+      const store = transaction.objectStore('messages');
+      const candidates = [...incoming.values()];
+      const stored = await Promise.all(candidates.map((message) => store.get(message.id)));
+      const messages = candidates.filter((message, index) => !(stored[index] && stored[index].updatedAt > message.updatedAt));
+      await Promise.all([...messages.map((message) => store.put(message)), change.conversation && transaction.objectStore('conversations').put(change.conversation)]);
       return { ...(change.conversation ? { conversation: change.conversation } : {}), messages };
     });
     if (written.conversation || written.messages.length > 0) this.listener.committed(written);

@@ -252,7 +252,7 @@ export class SyncEngine {
       this.pushQueue.markDirty({ kind: 'messages', id: conversation.id });
     }
     const failures = this.pushQueue.pushFailures;
-    await Promise.all([this.pushQueue.drain(), this.settings.flush()]);
+    await this.flush();
     // A mirror the build before segments kept: once what this device runs is in segments, its message documents go.
     if (this.book.segmented || this.context.stopped || !this.pushQueue.idle || this.pushQueue.pushFailures !== failures) return;
     try {

@@ -210,13 +210,16 @@ export class SyncService {
   }
 
   /**
-   * "Synced" only once replication is idle AND this device's own writes have reached the mirror: a first upload seals
-   * its records gradually, and replication pauses between them (it said "Synced" before the documents were on the server).
+   * "Synced" only once replication is idle AND this device's own writes have reached the mirror and what the mirror sends
+   * the server itself has been answered: a first upload seals its records gradually, and replication pauses between
+   * them (it said "Synced" before the documents were on the server).
    */
   private syncedIfDone(): void {
     if (!this.replicationIdle || !this.mirror || !this.watch?.replicating) return;
     const base = { url: this.current.url, username: this.current.username };
-    if (!this.engine || this.engine.writesPending) {
+    const sends = this.mirror.sends();
+    if (sends) void sends.then(() => this.syncedIfDone());
+    if (!this.engine || this.engine.writesPending || sends) {
       if (this.current.state !== 'syncing') this.setState({ ...base, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), state: 'syncing' });
       return;
     }

@@ -255,8 +255,10 @@ export class ChangeReceiver {
   /** On the runner: another device's version of its conversation. Its title, when it differs, is kept; ours is written again. */
   private async keepOtherTitles(theirs: Conversation, writer: string): Promise<void> {
     const { book, host } = this.context;
-    const offered: NonNullable<Conversation['otherTitles']> = [...(theirs.otherTitles ?? [])];
-    if (renamedMeanwhile(theirs.title, book.runners.get(theirs.id))) offered.push({ title: theirs.title, at: theirs.updatedAt, device: writer });
+    // The title this device took the conversation over with, renamed since, is not kept, wherever it is offered from.
+    const runner = book.runners.get(theirs.id);
+    const offered = (theirs.otherTitles ?? []).filter((entry) => renamedMeanwhile(entry.title, runner));
+    if (renamedMeanwhile(theirs.title, runner)) offered.push({ title: theirs.title, at: theirs.updatedAt, device: writer });
     const mine = await host.getConversation(theirs.id);
     if (!mine) return;
     if (offered.every((entry) => holdsTitle(mine, entry.title))) {

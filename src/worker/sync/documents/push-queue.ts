@@ -16,6 +16,8 @@ const PUSH_DELAY_MS = 250;
 export const PUSH_CHUNK = 100;
 /** How many noted messages are read and placed in segments together (their segments written with one bulk write). */
 const MESSAGES_PER_PUSH = 1000;
+/** How many whole conversations are read at once (each one read of the store). */
+const READ_TOGETHER = 4;
 /** How long a write that failed to reach the mirror waits before it is tried again. */
 const PUSH_RETRY_MS = 2000;
 
@@ -40,21 +42,11 @@ export class PushQueue {
     this.schedulePush(PUSH_DELAY_MS);
   }
 
-  /** Waits for the local writes noted so far to be in the mirror. */
-  async flush(): Promise<void> {
-    if (this.pushTimer) {
-      clearTimeout(this.pushTimer);
-      this.pushTimer = undefined;
-      this.schedulePush(0);
-    }
-    await this.pushing;
-  }
-
   /**
-   * Waits for everything noted so far to have been pushed (`flush` waits only for a push under way, and one it hurries
-   * runs after it returns): what is noted has been tried once, written or noted again for a retry.
+   * Pushes what is noted now, without waiting out the gathering delay (or a failed write's retry delay), and resolves once
+   * that push has run: each noted entry is in the mirror, or noted again for a retry.
    */
-  async drain(): Promise<void> {
+  async flush(): Promise<void> {
     if (this.pushTimer) {
       clearTimeout(this.pushTimer);
       this.pushTimer = undefined;
@@ -132,23 +124,37 @@ export class PushQueue {
       const read = () => this.context.host.getMessages(mine.map((entry) => entry.id)).then((found) => found.filter((message) => message !== undefined));
       if (mine.length > 0) await this.pushMessages(read, mine, retry);
     }
-    // Whole conversations, read one at a time until a push's worth of messages is gathered.
+    // Whole conversations, a push's worth of messages at a time: the next one is read while this one is sealed and written.
     const mine = wholes.filter((entry) => book.runsHere(entry.id));
-    for (let start = 0; start < mine.length && !this.context.stopped; ) {
-      const group: Dirty[] = [];
-      const gathered: Message[] = [];
-      const read = async () => {
-        while (start < mine.length && gathered.length < MESSAGES_PER_PUSH) {
-          const entry = mine[start++]!;
-          group.push(entry);
-          gathered.push(...(await this.context.host.allMessages(entry.id)));
-        }
-        return gathered;
-      };
-      await this.pushMessages(read, group, retry);
+    let next = mine.length > 0 ? this.readWhole(mine, 0) : undefined;
+    while (next && !this.context.stopped) {
+      const { group, messages, end } = await next;
+      next = end < mine.length ? this.readWhole(mine, end) : undefined;
+      await this.pushMessages(() => (messages ? Promise.resolve(messages) : Promise.reject(new Error('read failed'))), group, retry);
     }
     this.pushFailures += failed;
     if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
+  }
+
+  /**
+   * Every message of `wholes` from `start` on, READ_TOGETHER conversations read together, until MESSAGES_PER_PUSH are
+   * gathered: the entries read (`group`), where the next read starts (`end`), and the messages (none: a read failed).
+   */
+  private async readWhole(wholes: Dirty[], start: number): Promise<{ group: Dirty[]; messages?: Message[]; end: number }> {
+    const group: Dirty[] = [];
+    const messages: Message[] = [];
+    let end = start;
+    try {
+      while (end < wholes.length && messages.length < MESSAGES_PER_PUSH) {
+        const together = wholes.slice(end, end + READ_TOGETHER);
+        end += together.length;
+        group.push(...together);
+        for (const found of await Promise.all(together.map((entry) => this.context.host.allMessages(entry.id)))) messages.push(...found);
+      }
+    } catch {
+      return { group, end };
+    }
+    return { group, messages, end };
   }
 
   /** Conversation records and deletions, `PUSH_CHUNK` at a time: each chunk's payloads read concurrently, one bulk write. */

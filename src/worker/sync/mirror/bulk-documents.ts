@@ -104,7 +104,7 @@ export async function putNewDocuments(local: Database<EncryptedDocument>, remote
 }
 
 /** Waits for a send to the server to end (well or not), or `SERVER_WAIT_MS`, whichever is first. */
-async function untilSentOrLater(sending: Promise<unknown>): Promise<void> {
+export async function untilSentOrLater(sending: Promise<unknown>): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([sending.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, SERVER_WAIT_MS)))]);
   clearTimeout(timer);

@@ -1,7 +1,7 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments, putNewDocuments } from './bulk-documents';
+import { getDocuments, putDocuments, putNewDocuments, untilSentOrLater } from './bulk-documents';
 import { knownRevisions, landingFirst } from './known-revisions';
 import { sendAtOnce, type Written } from './send-at-once';
 import { adoptFirstRevision, serverChanges } from './server-changes';
@@ -20,6 +20,11 @@ export interface PouchMirror extends Mirror {
    * them too, or may hold old ones): the server takes what it lacks. Resolves once it has.
    */
   uploadAll(): Promise<void>;
+  /**
+   * Undefined when nothing this device wrote is on its way to the server outside the replication; else resolves once it
+   * has been answered (the replication, which follows behind, may pause before it, and "Synced" must wait for it).
+   */
+  sends(): Promise<void> | undefined;
   /** Every document the mirror holds (deleted ones left out), a page at a time. */
   documents(): AsyncIterable<EncryptedDocument[]>;
   close(): Promise<void>;
@@ -80,8 +85,13 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
         known.written(document._id, rev);
         written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) });
       });
-      // Only to the server this device joined (replicating): while replication is stopped nothing goes there.
-      if (replication && written.length > 0) void atOnce.send(written);
+      // Only to the server this device joined (replicating): while replication is stopped nothing goes there. A large
+      // write (an initial upload's) waits for the sends before it: the next one is sealed while this one is sent.
+      if (replication && written.length > 0) {
+        const before = atOnce.sent();
+        void atOnce.send(written);
+        if (atOnce.large(written)) await untilSentOrLater(before);
+      }
       return errors;
     },
     // Only to the server this device joined (replicating), as putMany's sending at once.
@@ -109,6 +119,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: known.moved }, () => replication);
     },
     stopReplication: stop,
+    sends: () => (atOnce.busy ? atOnce.sent() : undefined),
     async uploadAll() {
       // What the server held before it lost its data is offered again, not taken as held.
       atOnce.forget();

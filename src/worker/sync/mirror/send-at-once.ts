@@ -1,16 +1,23 @@
-// A small write of this device's (a proposal, its outcome, the runner's records of a round) sent to the server as soon
-// as it is in the mirror, instead of waiting for the live replication to notice it, ask the server which revisions it
-// lacks and send them (queued behind any batch or checkpoint it has under way). The replication still runs: it finds
-// these revisions on the server and sends nothing again, and it carries whatever was not sent here.
+// A write of this device's sent to the server as soon as it is in the mirror, instead of waiting for the live
+// replication to notice it, ask the server which revisions it lacks, read each document back from the mirror and send
+// it (queued behind any batch or checkpoint it has under way): a small one (a proposal, its outcome, the runner's records
+// of a round) in one request, a large one (an initial upload) in requests of SEND_DOCUMENTS, one after the other. The
+// replication still runs: it finds these revisions on the server and sends nothing again, and it carries whatever was
+// not sent here.
 import type { Database } from 'pouchdb-browser';
 import type { RevsDiff } from './bulk-documents';
 import type { EncryptedDocument } from './mirror';
 
-/** Larger writes (an initial upload, a file's chunks) are left to the replication, which sends them in batches. */
+/** A write of more documents or characters than this is large: sent in several requests (see `send`). */
 const MOST_DOCUMENTS = 20;
 const MOST_CHARACTERS = 256 * 1024;
-/** How many documents' revisions on the server are remembered (the newest). */
-const REMEMBERED = 2000;
+/** The most documents one request to the server carries: the replication's own batch size. */
+const SEND_DOCUMENTS = 200;
+/**
+ * How many documents' revisions on the server are remembered (the newest): more than an initial upload of 100,000
+ * messages writes (about 5,200 documents), so the replication, which follows behind, is not told to ask about them.
+ */
+const REMEMBERED = 20_000;
 
 /** The newest revision known of each of the most recently named documents (at most REMEMBERED). */
 export class RecentRevisions {
@@ -46,33 +53,38 @@ export interface Written {
  */
 export function sendAtOnce(remote: Database<EncryptedDocument>) {
   const onServer = new RecentRevisions();
-  const remember = (id: string, rev: string) => onServer.set(id, rev);
   let sending: Promise<void> = Promise.resolve();
+  /** Sends handed over and not answered yet. */
+  let unanswered = 0;
   return {
+    /** Whether a send is under way: the server may not hold yet what this device wrote to the mirror. */
+    get busy(): boolean {
+      return unanswered > 0;
+    },
     /** The server is not known to hold anything any more (it lost its data, or is another one). */
     forget(): void {
       onServer.clear();
     },
     /** The server holds `rev` of document `id` (the replication moved it, either way). */
     held(id: string, rev: string): void {
-      remember(id, rev);
+      onServer.set(id, rev);
+    },
+    /** Whether `written` is a large write (see MOST_DOCUMENTS): its writer should not outrun the sends (see `sent`). */
+    large(written: Written[]): boolean {
+      const characters = written.reduce((sum, { document }) => sum + (document.ct?.length ?? 0) + (document.s?.ct.length ?? 0) + (document.m?.ct.length ?? 0), 0);
+      return written.length > MOST_DOCUMENTS || characters > MOST_CHARACTERS;
+    },
+    /** Resolves once everything handed to `send` so far has been answered (well or not). */
+    sent(): Promise<void> {
+      return sending;
     },
     /** Sends what can be sent of `written` (after anything sent before it); resolves once the server answered. */
     send(written: Written[]): Promise<void> {
-      const characters = written.reduce((sum, { document }) => sum + (document.ct?.length ?? 0) + (document.s?.ct.length ?? 0) + (document.m?.ct.length ?? 0), 0);
-      if (written.length > MOST_DOCUMENTS || characters > MOST_CHARACTERS) return Promise.resolve();
-      sending = sending.then(async () => {
-        const placed = written.flatMap((entry) => {
-          const revisions = historyOf(entry, entry.parent !== undefined && onServer.get(entry.document._id) === entry.parent);
-          return revisions ? [{ ...entry.document, _rev: entry.rev, _revisions: revisions }] : [];
-        });
-        if (placed.length === 0) return;
-        const results = await remote.bulkDocs(placed as EncryptedDocument[], { new_edits: false }).catch(() => undefined);
-        if (!results) return;
-        // With new_edits false, CouchDB answers only the documents it could not write.
-        const failed = new Set(results.flatMap((result) => ('error' in result && result.error && result.id ? [result.id] : [])));
-        for (const document of placed) if (!failed.has(document._id)) remember(document._id, document._rev);
-      });
+      for (let start = 0; start < written.length; start += SEND_DOCUMENTS) {
+        const part = written.slice(start, start + SEND_DOCUMENTS);
+        unanswered += 1;
+        sending = sending.then(() => sendPart(remote, part, onServer)).catch(() => undefined).finally(() => (unanswered -= 1));
+      }
       return sending;
     },
     /**
@@ -88,6 +100,20 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
       };
     },
   };
+}
+
+/** One request: the revisions of `written` the server can place, remembered as held once it took them. */
+async function sendPart(remote: Database<EncryptedDocument>, written: Written[], onServer: RecentRevisions): Promise<void> {
+  const placed = written.flatMap((entry) => {
+    const revisions = historyOf(entry, entry.parent !== undefined && onServer.get(entry.document._id) === entry.parent);
+    return revisions ? [{ ...entry.document, _rev: entry.rev, _revisions: revisions }] : [];
+  });
+  if (placed.length === 0) return;
+  const results = await remote.bulkDocs(placed as EncryptedDocument[], { new_edits: false }).catch(() => undefined);
+  if (!results) return;
+  // With new_edits false, CouchDB answers only the documents it could not write.
+  const failed = new Set(results.flatMap((result) => ('error' in result && result.error && result.id ? [result.id] : [])));
+  for (const document of placed) if (!failed.has(document._id)) onServer.set(document._id, document._rev);
 }
 
 /** The revision history sent with a revision: its own hash, and its parent's when the server holds that parent. */
