@@ -16,37 +16,32 @@ vi.mock('../../src/core/run/take-over-repair', async (importOriginal) => {
   return importOriginal();
 });
 
+/** A class like `Base` that counts its constructions under `key` of `built`. */
+const counted = vi.hoisted(
+  () =>
+    // A mixin's constructor must take `any[]` (TypeScript's rule): it passes on what its base takes.
+    <T extends new (...args: any[]) => object>(Base: T, key: 'hubs' | 'searches' | 'branches') =>
+      class extends Base {
+        constructor(...args: any[]) {
+          super(...args);
+          built[key] += 1;
+        }
+      },
+);
+
 vi.mock('../../src/worker/mcp/mcp-hub', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/worker/mcp/mcp-hub')>();
-  class CountedHub extends real.McpHub {
-    constructor(...args: ConstructorParameters<typeof real.McpHub>) {
-      super(...args);
-      built.hubs += 1;
-    }
-  }
-  return { ...real, McpHub: CountedHub };
+  return { ...real, McpHub: counted(real.McpHub, 'hubs') };
 });
 
 vi.mock('../../src/worker/search/conversation-search', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/worker/search/conversation-search')>();
-  class CountedSearch extends real.ConversationSearch {
-    constructor(...args: ConstructorParameters<typeof real.ConversationSearch>) {
-      super(...args);
-      built.searches += 1;
-    }
-  }
-  return { ...real, ConversationSearch: CountedSearch };
+  return { ...real, ConversationSearch: counted(real.ConversationSearch, 'searches') };
 });
 
 vi.mock('../../src/worker/branches/branch-records', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/worker/branches/branch-records')>();
-  class CountedBranches extends real.BranchRecords {
-    constructor(...args: ConstructorParameters<typeof real.BranchRecords>) {
-      super(...args);
-      built.branches += 1;
-    }
-  }
-  return { ...real, BranchRecords: CountedBranches };
+  return { ...real, BranchRecords: counted(real.BranchRecords, 'branches') };
 });
 
 describe('the worker code a first conversation does not run', () => {

@@ -6,10 +6,9 @@
  * `*.test.ts`); run it only in a worktree of that commit (see tests/fixtures/sync/README.md). Committed fixtures are
  * never rewritten by a later build: tests/unit/sync-segments-fixture.test.ts reads them as the data an older Parley left.
  */
-import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import type { Database } from 'pouchdb-browser';
+import { asDatabase, PouchDB, type RawDatabase } from './node-pouch';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, PHONE } from './sync-simulation';
 import { couchForMirrors } from './couch-for-mirrors';
@@ -19,21 +18,6 @@ import { newKeyDocument } from '../../src/worker/sync/documents/sync-crypto';
 import { openParleyDatabase } from '../../src/worker/store/database';
 import { toBase64 } from '../../src/core/base64';
 
-const require = createRequire(import.meta.url);
-/** The PouchDB calls made here on a whole database (wider than the app's typing of pouchdb-browser). */
-interface RawDatabase {
-  info(): Promise<{ update_seq: number | string }>;
-  changes(options: { since: number; style: 'all_docs' }): Promise<{ results: Array<{ id: string }> }>;
-  get(id: string, options?: Record<string, unknown>): Promise<unknown>;
-  put(document: object): Promise<unknown>;
-  allDocs(options?: { include_docs?: boolean; keys?: string[] }): Promise<{ rows: Array<{ id: string; value?: { rev: string }; doc?: EncryptedDocument }> }>;
-  bulkDocs(documents: object[], options: { new_edits: false }): Promise<Array<{ error?: unknown }>>;
-}
-type NodePouch = (new (name: string, options: Record<string, unknown>) => RawDatabase) & { plugin(plugin: unknown): NodePouch };
-/** The app's view of the same database, for mirrorOver. */
-const asDatabase = (database: RawDatabase) => database as unknown as Database<EncryptedDocument>;
-const PouchDB = require('pouchdb-core') as NodePouch;
-PouchDB.plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-adapter-http')).plugin(require('pouchdb-replication'));
 
 const PASSPHRASE = 'correct horse battery staple';
 /** The mirror's local values (never replicated) the build before kept: runner-book.ts, change-receiver.ts, attachment-sync.ts, settings-sync.ts, refusal-log.ts. */

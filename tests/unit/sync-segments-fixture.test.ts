@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { Database } from 'pouchdb-browser';
+import { asDatabase, PouchDB, type RawDatabase } from './node-pouch';
 import { answerCommand, memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { couchForMirrors } from './couch-for-mirrors';
 import type { Conversation, Message, Profile } from '../../src/schema/records';
@@ -40,21 +39,6 @@ const LAPTOP = fixture.laptop.device;
 const TABLET = { id: 'device-tablet', name: 'Tablet' };
 const WAIT = { timeout: 60_000, interval: 100 };
 
-const require = createRequire(import.meta.url);
-/** The PouchDB calls made here on a whole database (wider than the app's typing of pouchdb-browser). */
-interface RawDatabase {
-  info(): Promise<{ update_seq: number | string }>;
-  changes(options: { since: number; style: 'all_docs' }): Promise<{ results: Array<{ id: string }> }>;
-  get(id: string, options?: Record<string, unknown>): Promise<unknown>;
-  put(document: object): Promise<unknown>;
-  allDocs(options?: { include_docs?: boolean; keys?: string[] }): Promise<{ rows: Array<{ id: string; value?: { rev: string }; doc?: EncryptedDocument }> }>;
-  bulkDocs(documents: object[], options: { new_edits: false }): Promise<Array<{ error?: unknown }>>;
-}
-type NodePouch = (new (name: string, options: Record<string, unknown>) => RawDatabase) & { plugin(plugin: unknown): NodePouch };
-/** The app's view of the same database, for mirrorOver. */
-const asDatabase = (database: RawDatabase) => database as unknown as Database<EncryptedDocument>;
-const PouchDB = require('pouchdb-core') as NodePouch;
-PouchDB.plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-adapter-http')).plugin(require('pouchdb-replication'));
 
 const fixtureMessages = (conversationId: string) => fixture.laptop.records.messages.filter((message) => message.conversationId === conversationId).sort((a, b) => a.seq - b.seq);
 const bytesOf = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'));
