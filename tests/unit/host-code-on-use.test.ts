@@ -44,17 +44,23 @@ vi.mock('../../src/worker/branches/branch-records', async (importOriginal) => {
   return { ...real, BranchRecords: counted(real.BranchRecords, 'branches') };
 });
 
+/** A new tab, and a first conversation's reply from the scripted model. */
+async function firstReply() {
+  const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+  await tab.send({ type: 'settings.update', script: script([{ text: 'You said: {{lastUserMessage}}' }]) });
+  const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+  await tab.send({ type: 'message.send', conversationId, text: 'Plan my weekend' });
+  await waitForRunState(tab, conversationId, ['idle']);
+  return { tab, conversationId };
+}
+
 describe('the worker code a first conversation does not run', () => {
   it('a reply with no MCP server stored builds neither the MCP hub nor search; the first servers command and the first search do, once', async () => {
     built.hubs = 0;
     built.searches = 0;
     built.branches = 0;
-    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const { tab, conversationId } = await firstReply();
     try {
-      await tab.send({ type: 'settings.update', script: script([{ text: 'You said: {{lastUserMessage}}' }]) });
-      const { id: conversationId } = await tab.send({ type: 'conversation.create' });
-      await tab.send({ type: 'message.send', conversationId, text: 'Plan my weekend' });
-      await waitForRunState(tab, conversationId, ['idle']);
       expect(built).toEqual({ hubs: 0, searches: 0, branches: 0 });
 
       expect(await tab.send({ type: 'mcp.list' })).toEqual([]);
@@ -70,12 +76,8 @@ describe('the worker code a first conversation does not run', () => {
 
   it('a first reply builds no versions code; the first regenerate does, once, and makes its new version', async () => {
     built.branches = 0;
-    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    const { tab, conversationId } = await firstReply();
     try {
-      await tab.send({ type: 'settings.update', script: script([{ text: 'You said: {{lastUserMessage}}' }]) });
-      const { id: conversationId } = await tab.send({ type: 'conversation.create' });
-      await tab.send({ type: 'message.send', conversationId, text: 'Plan my weekend' });
-      await waitForRunState(tab, conversationId, ['idle']);
       expect(built.branches).toBe(0);
       // Settings' storage list and sync's take-over repair: neither is evaluated for a first reply.
       expect([...evaluated]).toEqual([]);
