@@ -6,8 +6,7 @@ import type { Conversation, ConversationExport, Profile } from '../schema/record
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
 import { pruneAppliedProposals } from './sync/documents/applied-proposals';
-import type { SyncEngineHost } from './sync/engine-context';
-import type { SyncedSettingsHost } from './sync/content/synced-settings';
+import { syncEngineHost, syncedSettingsHost } from './sync/sync-host';
 import type { ResolveContext } from '../core/requests/requests';
 import { lazySearch } from './search/lazy-search';
 import { IndexedDbConversationStore } from './store/conversation-store';
@@ -217,54 +216,6 @@ function createRuns(environment: HostEnvironment, { store, feed, getModel, getTo
     environment.locks,
     runsHere,
   );
-}
-
-/** What the sync engine needs of this host: its records, its runs, and the dispatcher for other devices' proposals. */
-function syncEngineHost(environment: HostEnvironment, store: IndexedDbConversationStore, runs: RunManager, handle: CommandHandle, settings: SyncedSettingsHost): SyncEngineHost {
-  return {
-    settings,
-    getConversation: (id) => store.getConversation(id),
-    getMessages: (ids) => store.getMessages(ids),
-    listConversations: () => store.listConversations(),
-    allMessages: (id) => store.allMessages(id),
-    applyRemote: (change) => store.applyRemote(change),
-    updateConversation: (id, update) => store.updateConversation(id, update).then(() => undefined),
-    async deleteLocal(conversationId) {
-      runs.stop(conversationId);
-      if (await store.getConversation(conversationId)) await store.deleteConversation(conversationId);
-    },
-    applyProposal: (proposal) =>
-      environment.locks.acquire('parley-sync-proposals').then(async (release) => {
-        try {
-          return await handle.applyProposal(proposal);
-        } finally {
-          release();
-        }
-      }),
-    runnerLost: (conversationId) => void runs.stop(conversationId),
-    takenOver: (conversationId) => store.repairTakeOver(conversationId),
-    runnersChanged: (runners) => environment.post({ type: 'sync-runners', runners }),
-    readAttachment: (attachmentId) => store.readAttachment(attachmentId),
-    async storeAttachment(record) {
-      await environment.database.put('attachments', record);
-      environment.post({ type: 'attachment-arrived', attachmentId: record.id, blob: record.blob });
-    },
-    now: environment.now,
-  };
-}
-
-/** What settings sync needs of this host: the stored settings, their stores, and telling the page what another device changed. */
-function syncedSettingsHost(config: StoredConfig, settings: SettingsStore, mcp: McpServers, emit: (event: AppEvent) => void): SyncedSettingsHost {
-  return {
-    config,
-    settings,
-    mcp,
-    async profilesChanged() {
-      // A deleted profile may have been the default: the settings say which is now.
-      emit({ type: 'profiles-changed', profiles: await settings.listProfiles() });
-      emit({ type: 'settings-changed', settings: await settings.getSettings() });
-    },
-  };
 }
 
 /** The profile a conversation talks to (its own, else the default), and the model a step of it streams from. */
