@@ -89,6 +89,28 @@ describe('sent files still syncing', () => {
     expect(reads()).toBe(1);
   });
 
+  it('says the storage is full when the file arrived but could not be stored, and goes on saying it', async () => {
+    const listeners = new Set<(event: AppEvent) => void>();
+    let full = false;
+    const client = {
+      send: () => Promise.reject(full ? new WireError({ code: 'storage_full', message: 'The browser has no storage space left.' }) : new WireError({ code: 'not_found', reason: 'attachment_syncing', message: 'still syncing' })),
+      onEvent: (listener: (event: AppEvent) => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    } as never;
+    render(() => <MessageAttachments attachments={[IMAGE, NOTES]} client={client} />);
+    const items = within(screen.getByRole('list', { name: 'Files sent with this message' })).getAllByRole('listitem');
+    await within(items[0]!).findByText('Image not here yet — it is still syncing');
+    full = true;
+    for (const listener of listeners) listener({ type: 'attachment-arrived', attachmentId: IMAGE.id });
+    await within(items[0]!).findByText('Image not saved on this device — the browser storage is full');
+    expect(within(items[0]!).queryByText(/not here yet/)).toBeNull();
+    expect(items[0]!.querySelector('img')).toBeNull();
+    // Only the file the word was about is read again.
+    expect(within(items[1]!).getByText('File not here yet — it is still syncing')).toBeInTheDocument();
+  });
+
   it('says it in Chinese too', async () => {
     await setLocale('zh-CN');
     const { client } = syncingClient();

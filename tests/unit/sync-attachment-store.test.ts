@@ -51,12 +51,24 @@ describe('storing a file received in chunks (sync)', { timeout: 120_000 }, () =>
   it('a store that fails leaves neither bytes nor a mark, the rest still arrives, and the file is put together again on the next read', async () => {
     const { phone, phoneMirror, image, photo } = await receivedWhileStoresFail(201);
     expect(await bytesOn(phone, photo.id)).toBeUndefined();
-    expect(phone.events.filter((event) => event.type === 'attachment-arrived')).toEqual([]);
+    // No bytes go with the word of it: a page showing the file reads it again, and is told why.
+    expect(phone.events.filter((event) => event.type === 'attachment-arrived')).toEqual([{ type: 'attachment-arrived', attachmentId: photo.id }]);
     expect(await phoneMirror.getLocal('attachments-held')).toBeUndefined();
 
     const read = await phone.send({ type: 'attachment.read', attachmentId: photo.id });
     expect(Buffer.from(await read.blob.arrayBuffer()).equals(Buffer.from(image))).toBe(true);
     expect(await phoneMirror.getLocal('attachments-held')).toEqual([photo.id]);
+  });
+
+  it('a read while there is still no space says the storage is full, not that the file is still syncing', async () => {
+    const { phone, photo } = await receivedWhileStoresFail(203);
+    const restore = failWrites(isFileRecord);
+    try {
+      await expect(phone.send({ type: 'attachment.read', attachmentId: photo.id })).rejects.toMatchObject({ code: 'storage_full' });
+    } finally {
+      restore();
+    }
+    expect(await bytesOn(phone, photo.id)).toBeUndefined();
   });
 
   it('bytes stored whole are read as here even when noting that the mirror holds their chunks fails', async () => {

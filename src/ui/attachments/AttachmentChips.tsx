@@ -131,14 +131,20 @@ export function MessageAttachments(props: { attachments: readonly AttachmentMeta
   );
 }
 
-/** A sent file as this device holds it: here (its bytes), still syncing from another device, or no longer stored. */
-type SentFileState = { kind: 'here'; blob: Blob } | { kind: 'syncing' } | { kind: 'gone' };
+/**
+ * A sent file as this device holds it: here (its bytes), still syncing from another device, arrived but not stored for
+ * lack of space, or no longer stored.
+ */
+type SentFileState = { kind: 'here'; blob: Blob } | { kind: 'syncing' } | { kind: 'unsaved' } | { kind: 'gone' };
 
 /** Shown in place (the chip says "not here yet", or shows the file's glyph), never as a toast for every message shown. */
 function readSentFile(client: SentFilesClient, attachmentId: string): Promise<SentFileState> {
   return client.send({ type: 'attachment.read', attachmentId }, { showsErrors: true }).then(
     (read): SentFileState => ({ kind: 'here', blob: read.blob }),
-    (error: unknown): SentFileState => ({ kind: (error as { reason?: string }).reason === 'attachment_syncing' ? 'syncing' : 'gone' }),
+    (error: unknown): SentFileState => {
+      const { code, reason } = error as { code?: string; reason?: string };
+      return { kind: reason === 'attachment_syncing' ? 'syncing' : code === 'storage_full' ? 'unsaved' : 'gone' };
+    },
   );
 }
 
@@ -155,6 +161,13 @@ function SentFile(props: { attachment: AttachmentMeta; client: SentFilesClient }
     const state = file();
     return state?.kind === 'here' ? state.blob : undefined;
   };
+  /** What the chip says while the file's bytes are not stored here. */
+  const notHere = (): MessageKey | undefined => {
+    const kind = file()?.kind;
+    const image = props.attachment.kind === 'image';
+    if (kind === 'syncing') return image ? 'attach.syncing.image' : 'attach.syncing.file';
+    return kind === 'unsaved' ? (image ? 'attach.unsaved.image' : 'attach.unsaved.file') : undefined;
+  };
   return (
     <li class="attachment-chip" data-kind={props.attachment.kind} data-syncing={file()?.kind === 'syncing' ? 'true' : undefined}>
       <Show when={props.attachment.kind === 'image' && here()} fallback={<FileGlyph />}>
@@ -164,9 +177,13 @@ function SentFile(props: { attachment: AttachmentMeta; client: SentFilesClient }
         <FileName class="attachment-chip__name" name={props.attachment.name} />
         <span class="visually-hidden">, </span>
         <span class="attachment-chip__size">{fileSize(props.attachment.size)}</span>
-        <Show when={file()?.kind === 'syncing'}>
-          <span class="visually-hidden">, </span>
-          <span class="attachment-chip__syncing">{t(props.attachment.kind === 'image' ? 'attach.syncing.image' : 'attach.syncing.file')}</span>
+        <Show when={notHere()}>
+          {(words) => (
+            <>
+              <span class="visually-hidden">, </span>
+              <span class="attachment-chip__syncing">{t(words())}</span>
+            </>
+          )}
         </Show>
       </span>
     </li>

@@ -7,6 +7,7 @@ import type { SettingsStore } from '../settings/settings-store';
 import type { StoredConfig } from '../settings/stored-config';
 import type { IndexedDbConversationStore } from '../store/conversation-store';
 import type { ParleyDatabase } from '../store/database';
+import { inTransaction } from '../store/transaction';
 import type { SyncedSettingsHost } from './content/synced-settings';
 import type { SyncEngineHost } from './engine-context';
 
@@ -47,9 +48,11 @@ export function syncEngineHost(environment: SyncHostEnvironment, store: IndexedD
     runnersChanged: (runners) => environment.post({ type: 'sync-runners', runners }),
     readAttachment: (attachmentId) => store.readAttachment(attachmentId),
     async storeAttachment(record) {
-      await environment.database.put('attachments', record);
+      // A full disk is `storage_full`, so a read of the file says so rather than "still syncing".
+      await inTransaction(environment.database, ['attachments'], (transaction) => transaction.objectStore('attachments').put(record));
       environment.post({ type: 'attachment-arrived', attachmentId: record.id, blob: record.blob });
     },
+    couldNotStore: (attachmentId) => environment.post({ type: 'attachment-arrived', attachmentId }),
     now: environment.now,
   };
 }

@@ -15,6 +15,8 @@ const en = {
   'attach.view': 'View {name}',
   'attach.syncing.image': 'Image not here yet — it is still syncing',
   'attach.syncing.file': 'File not here yet — it is still syncing',
+  'attach.unsaved.image': 'Image not saved on this device — the browser storage is full',
+  'attach.unsaved.file': 'File not saved on this device — the browser storage is full',
 } as const;
 
 export const attachmentChipStrings = { en };

@@ -14,4 +14,6 @@ export const attachmentChipStringsZhCN: Record<keyof (typeof attachmentChipStrin
   'attach.view': '查看 {name}',
   'attach.syncing.image': '图片尚未到达此设备——仍在同步中',
   'attach.syncing.file': '文件尚未到达此设备——仍在同步中',
+  'attach.unsaved.image': '图片未能保存到此设备——浏览器存储空间已满',
+  'attach.unsaved.file': '文件未能保存到此设备——浏览器存储空间已满',
 };

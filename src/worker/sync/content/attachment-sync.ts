@@ -1,6 +1,7 @@
 import type { AttachmentChunkHeader } from '../../../schema/sync/attachment-chunks';
 import type { StoredAttachment } from '../../../schema/attachments/attachments';
 import type { Message } from '../../../schema/records';
+import { WireError } from '../../../schema/wire-error';
 import type { EncryptedDocument, Mirror } from '../mirror/mirror';
 import type { RefusalKind } from '../documents/refusal-log';
 import type { SealedDocuments } from '../documents/sealed-documents';
@@ -38,6 +39,11 @@ export interface AttachmentHost {
    * what says the file is here, so a crash or a failed write leaves both or neither. Then tells this tab's page.
    */
   storeAttachment(record: StoredAttachment): Promise<void>;
+  /**
+   * A file's bytes all arrived but could not be stored (a full disk): a page showing the file as still on its way reads
+   * it again, and is told why (the read tries to store it once more).
+   */
+  couldNotStore(attachmentId: string): void;
 }
 
 interface AttachmentSyncDeps {
@@ -172,7 +178,10 @@ export class AttachmentSync {
     entry.taking?.cancel();
     // Not stored (not the file it said it was, or the write failed): other chunks may be, or `fetch` puts it together
     // from the mirror when it is needed. A failed write is not thrown: the receiver goes on with what came after.
-    const stored = await this.store(header, Array.from({ length: header.count }, (_, index) => entry.parts.get(index)!)).catch(() => false);
+    const stored = await this.store(header, Array.from({ length: header.count }, (_, index) => entry.parts.get(index)!)).catch((error: unknown) => {
+      if (error instanceof WireError && error.code === 'storage_full') this.deps.host.couldNotStore(header.attachmentId);
+      return false;
+    });
     if (!stored) this.completed.delete(header.attachmentId);
   }
 
