@@ -7,7 +7,8 @@ import { countInMessage } from '../../schema/search/searchable-text';
 import { TextInSteps } from './LongText';
 import { MessageView } from './MessageView';
 import { rowHeightObserver } from './row-heights';
-import { rowAt, rowOffsets, visibleRows } from './virtual-window';
+import { scrollFollowing } from './scroll-following';
+import { rowOffsets, visibleRows } from './virtual-window';
 
 // Find's code loads when it is reached for (a pointer over or the focus on its button, Ctrl/Cmd+F, the phone's menu),
 // not with the conversation.
@@ -31,12 +32,8 @@ interface MessageListProps {
   onRevealed?: () => void;
 }
 
-/** How close to the bottom (px) still counts as "reading the latest", so streaming keeps it in view. */
-const STICK_DISTANCE = 80;
 /** Rendered beyond each edge of the viewport (px), so a short scroll never shows a gap. */
 const OVERSCAN = 600;
-/** Used before the log was laid out (and in a DOM without layout). */
-const DEFAULT_VIEWPORT = 800;
 /** Earlier messages are read when the view comes this close (px) to the first loaded one. */
 const LOAD_DISTANCE = 400;
 
@@ -48,9 +45,6 @@ const LOAD_DISTANCE = 400;
 export function MessageList(props: MessageListProps) {
   let log!: HTMLDivElement;
   let rowsStart!: HTMLDivElement;
-  const [scrollTop, setScrollTop] = createSignal(0);
-  const [viewport, setViewport] = createSignal(DEFAULT_VIEWPORT);
-  const [atBottom, setAtBottom] = createSignal(true);
   const [ownSearching, setOwnSearching] = createSignal(false);
   const searching = () => props.finding ?? ownSearching();
   const setSearching = (open: boolean) => (props.onFindingChange ? props.onFindingChange(open) : setOwnSearching(open));
@@ -58,8 +52,6 @@ export function MessageList(props: MessageListProps) {
   const [loading, setLoading] = createSignal(false);
   const heights = new Map<string, number>();
   const [measured, setMeasured] = createSignal(0);
-  /** The row at the top of the view and how far (px) the view starts below its top: kept while rows above change. */
-  let anchor: { id: string; delta: number } | undefined;
 
   const all = () => props.messages ?? [];
   const ids = createMemo(() => all().map((message) => message.id));
@@ -68,51 +60,14 @@ export function MessageList(props: MessageListProps) {
     measured();
     return rowOffsets(ids(), heights);
   });
+  /** The log's scroll position above the first row (the "Show earlier" header), so offsets map to scrollTop. */
+  const rowsTop = () => rowsStart?.offsetTop ?? 0;
+  const view = scrollFollowing({ log: () => log, rowsTop, offsets, ids, indexById });
+  const { scrollTop, viewport, atBottom } = view;
   const range = createMemo(() => visibleRows(offsets(), { top: scrollTop(), height: viewport(), overscan: OVERSCAN, atBottom: atBottom() }));
   const rendered = createMemo(() => all().slice(range().start, range().end));
   const total = () => offsets()[offsets().length - 1] ?? 0;
   const earlier = () => props.earlier ?? 0;
-
-  /** The log's scroll position above the first row (the "Show earlier" header), so offsets map to scrollTop. */
-  const rowsTop = () => rowsStart?.offsetTop ?? 0;
-
-  function readScroll() {
-    const top = Math.max(0, log.scrollTop - rowsTop());
-    setScrollTop(top);
-    if (log.clientHeight > 0) setViewport(log.clientHeight);
-    const list = ids();
-    if (list.length > 0) {
-      const index = rowAt(offsets(), top);
-      anchor = { id: list[index]!, delta: top - offsets()[index]! };
-    }
-  }
-
-  /** The log's scrollTop at its last scroll event: which way the reader went. */
-  let lastScrollTop = 0;
-
-  function nearEnd(): boolean {
-    return log.scrollHeight - log.scrollTop - log.clientHeight < STICK_DISTANCE;
-  }
-
-  function scrollToEnd() {
-    log.scrollTop = log.scrollHeight;
-  }
-
-  // After rows were measured or messages came or went: stay at the bottom, or keep the anchored row where it was.
-  createEffect(
-    on(offsets, () => {
-      if (atBottom()) {
-        scrollToEnd();
-        return;
-      }
-      const index = anchor ? indexById().get(anchor.id) : undefined;
-      if (anchor && index !== undefined) {
-        const wanted = rowsTop() + offsets()[index]! + anchor.delta;
-        if (Math.abs(log.scrollTop - wanted) > 1) log.scrollTop = wanted;
-        setScrollTop(Math.max(0, log.scrollTop - rowsTop()));
-      }
-    }),
-  );
 
   // Near the top of what is loaded: read the previous page (its rows appear above without moving the view).
   // Tried once per first message: a failed read is not retried in a loop (the button stays for another try).
@@ -137,14 +92,14 @@ export function MessageList(props: MessageListProps) {
   // Created before the first rows, whose refs register them.
   const observer = rowHeightObserver(heights, (changed) => {
     if (changed) setMeasured((count) => count + 1);
-    if (log.clientHeight > 0 && log.clientHeight !== viewport()) setViewport(log.clientHeight);
+    if (log.clientHeight > 0 && log.clientHeight !== viewport()) view.setViewport(log.clientHeight);
     // Content that shrank (a question form stepping to its short Review) can bring the end into view with no scroll
     // event: the reader is at the latest then, and "Jump to latest" would only cover the last message's actions.
-    if (!atBottom() && nearEnd()) setAtBottom(true);
+    if (!atBottom() && view.nearEnd()) view.reachedEnd();
   });
   onMount(() => {
     observer?.observe(log);
-    scrollToEnd();
+    view.scrollToEnd();
     // Ctrl/Cmd+F finds in the stored conversation, since the page holds only part of it; a second press is the browser's.
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'f' && !searching()) {
@@ -169,11 +124,6 @@ export function MessageList(props: MessageListProps) {
     return (offsets()[all().length - 1] ?? 0) < scrollTop() + viewport();
   };
 
-  function jumpToLatest() {
-    setAtBottom(true);
-    scrollToEnd();
-  }
-
   /** Scrolls to the message with `seq`, reading stored messages back to it first when it is not loaded. */
   async function reveal(seq: number | undefined) {
     setMarked(seq);
@@ -182,10 +132,7 @@ export function MessageList(props: MessageListProps) {
     if (first && seq < first.seq) await loadEarlier(seq);
     const index = all().findIndex((message) => message.seq === seq);
     if (index < 0 || marked() !== seq) return;
-    setAtBottom(false);
-    anchor = { id: ids()[index]!, delta: -32 };
-    log.scrollTop = rowsTop() + offsets()[index]! - 32;
-    setScrollTop(Math.max(0, log.scrollTop - rowsTop()));
+    view.showRow(index, 32);
   }
 
   // Asked from outside (search across conversations): scrolled to once the conversation's messages are here.
@@ -235,11 +182,7 @@ export function MessageList(props: MessageListProps) {
               seqOf={(id) => seqById().get(id)}
               mark={setMarked}
               reveal={reveal}
-              scrollBy={(delta) => {
-                setAtBottom(false);
-                log.scrollTop += delta;
-                readScroll();
-              }}
+              scrollBy={view.scrollBy}
               search={props.search ?? searchLoaded}
               onClose={closeSearch}
               onStopPulling={(stop) => (stopPulling = stop)}
@@ -255,15 +198,7 @@ export function MessageList(props: MessageListProps) {
         tabIndex={0}
         onWheel={() => stopPulling?.()}
         onTouchStart={() => stopPulling?.()}
-        onScroll={() => {
-          // Only a scroll up leaves the latest: the event of the app's own scroll to the end can arrive after the content
-          // grew again (a tall reply being measured), and reading "not near the end" then stopped following for good.
-          const top = log.scrollTop;
-          if (nearEnd()) setAtBottom(true);
-          else if (top < lastScrollTop) setAtBottom(false);
-          lastScrollTop = top;
-          readScroll();
-        }}
+        onScroll={view.scrolled}
       >
         <Show when={props.messages === undefined}>
           <p class="message-list-empty">{t('chat.loading')}</p>
@@ -297,7 +232,7 @@ export function MessageList(props: MessageListProps) {
         <div class="virtual-spacer" style={{ height: `${total() - (offsets()[range().end] ?? 0)}px` }} />
       </div>
       <Show when={!atBottom() && !requestInView() && (props.messages?.length ?? 0) > 0}>
-        <button type="button" class="button small jump-to-latest" onClick={jumpToLatest}>
+        <button type="button" class="button small jump-to-latest" onClick={view.jumpToLatest}>
           {t('messages.jumpToLatest')}
         </button>
       </Show>
