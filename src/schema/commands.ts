@@ -1,11 +1,10 @@
 import * as z from './zod-mini';
-import { RequestKind } from './messages/blocks';
+import { RequestKind } from './messages/request-kind';
 import { QuestionAnswer, QuestionDraft } from './forms/question';
-import { INSTRUCTIONS_LIMIT } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
 import type { ConnectionTestResult, ConversationSearchResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest, SettingsOffer } from './protocol';
-import { MESSAGE_TEXT_LIMIT } from './limits';
+import { INSTRUCTIONS_LIMIT, MESSAGE_TEXT_LIMIT } from './limits';
 import type { SETTINGS_COMMAND_INPUTS } from './settings-command-inputs';
 import type { MessageMatches } from './search/find-matches';
 import type { DeviceRef } from './sync/device';
