@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunState } from './host-harness';
 
-// Whether Settings' command inputs were evaluated: they load with the first Settings command, never for a first conversation.
+// Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the demo in
+// 简体中文 with that language; an English first conversation needs neither.
 const evaluated = vi.hoisted(() => new Set<string>());
 
 vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
@@ -9,8 +10,14 @@ vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
   return importOriginal();
 });
 
-describe("Settings' command inputs", () => {
-  it('are not loaded by a first conversation with the Built-in demo, its question and its answer; a malformed Settings command is refused with its field and rule', { timeout: 60_000 }, async () => {
+vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
+  evaluated.add('demo-script-zh');
+  return importOriginal();
+});
+
+describe('the worker code an English first conversation does not load', () => {
+  it("loads neither Settings' command inputs nor the Chinese demo for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+    vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
       const { id: conversationId } = await tab.send({ type: 'conversation.create' });
@@ -29,9 +36,12 @@ describe("Settings' command inputs", () => {
         message: 'Malformed command (locale): Invalid option: expected one of "en"|"zh-CN"',
       });
       expect([...evaluated]).toEqual(['settings-command-inputs']);
-      expect((await tab.send({ type: 'settings.update', locale: 'zh-CN' })).locale).toBe('zh-CN');
+      const chinese = await tab.send({ type: 'settings.update', locale: 'zh-CN' });
+      expect(chinese.script).toContain('你好！');
+      expect([...evaluated]).toEqual(['settings-command-inputs', 'demo-script-zh']);
     } finally {
       tab.close();
+      vi.unstubAllGlobals();
     }
   });
 });
