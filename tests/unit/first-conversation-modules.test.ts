@@ -2,11 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunState } from './host-harness';
 
 // Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the demo in
-// 简体中文 with that language; an English first conversation needs neither.
+// 简体中文 with that language, the storing of other devices' records with sync; an English first conversation needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
 
 vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
   evaluated.add('settings-command-inputs');
+  return importOriginal();
+});
+
+vi.mock('../../src/worker/store/remote-records', async (importOriginal) => {
+  evaluated.add('remote-records');
   return importOriginal();
 });
 
@@ -16,7 +21,7 @@ vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
 });
 
 describe('the worker code an English first conversation does not load', () => {
-  it("loads neither Settings' command inputs nor the Chinese demo for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+  it("loads neither Settings' command inputs, the Chinese demo nor other devices' records for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
     vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
