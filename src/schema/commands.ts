@@ -1,12 +1,11 @@
 import * as z from './zod-mini';
-import { RequestKind } from './messages/blocks';
+import { RequestKind } from './messages/request-kind';
 import { QuestionAnswer, QuestionDraft } from './forms/question';
-import { INSTRUCTIONS_LIMIT, ProviderKind } from './records';
 import type { Conversation, ConversationExport, Message, ProfileView, Settings } from './records';
 import type { McpServerView } from './mcp';
 import type { ConnectionTestResult, ConversationSearchResult, ConversationSizes, ImportRepair, LocalModelStatus, MessagePage, PendingRequest, SettingsOffer } from './protocol';
-import { McpServerInput, ToolPermission } from './mcp';
-import { MAX_ENGINE_THREADS, MESSAGE_TEXT_LIMIT } from './limits';
+import { INSTRUCTIONS_LIMIT, MESSAGE_TEXT_LIMIT } from './limits';
+import type { SETTINGS_COMMAND_INPUTS } from './settings-command-inputs';
 import type { MessageMatches } from './search/find-matches';
 import type { DeviceRef } from './sync/device';
 import type { RemoteRunners, SyncStatus } from './sync/sync';
@@ -23,25 +22,8 @@ import { FIRST_SCREEN_INPUTS, RECORD_ID, type FirstScreenType, type PlainField }
 
 const conversationId = z.string().check(z.minLength(RECORD_ID.min), z.maxLength(RECORD_ID.max));
 const recordId = conversationId;
-/** Stored in a profile's `model` field, so it has the same limit. */
-const localModelSource = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
 
-/** A profile as the Settings form submits it; an absent apiKey keeps the stored one. */
-export const ProfileInput = z.object({
-  id: z.optional(recordId),
-  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)),
-  kind: ProviderKind,
-  baseUrl: z._default(z.string().check(z.trim(), z.maxLength(2000)), ''),
-  apiKey: z.optional(z.string().check(z.trim(), z.maxLength(500))),
-  model: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
-  instructions: z.optional(z.string().check(z.trim(), z.maxLength(INSTRUCTIONS_LIMIT))),
-  /** Null (or absent) leaves it to the provider. */
-  temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
-  maxOutputTokens: z.optional(z.nullable(z.number().check(z.int(), z.gte(1), z.lte(1_000_000)))),
-  /** "Accepts images"; absent keeps the stored choice (or the kind's default). */
-  acceptsImages: z.optional(z.boolean()),
-});
-export type ProfileInput = z.infer<typeof ProfileInput>;
+export type { ProfileInput } from './settings-command-inputs';
 
 /**
  * Where a command runs (docs/architecture.md, "Commands and their scope"):
@@ -59,6 +41,17 @@ type CommandScope = 'device' | 'conversation' | 'runner';
  */
 function command<Result>() {
   return <Shape extends z.core.$ZodLooseShape, Scope extends CommandScope = 'device'>(shape: Shape, scope: Scope = 'device' as Scope) => ({ input: z.object(shape), scope, result: undefined as unknown as Result });
+}
+
+type SettingsInputs = typeof SETTINGS_COMMAND_INPUTS;
+
+/**
+ * Declares one of Settings' commands (a device command): its input is `SETTINGS_COMMAND_INPUTS[type]`
+ * (settings-command-inputs.ts), which `parseCommand` loads with the first of them, so a first conversation loads none of
+ * those schemas. `later` is a type only: it is never set.
+ */
+function settingsCommand<Result>() {
+  return <T extends keyof SettingsInputs>(type: T) => ({ scope: 'device' as const, result: undefined as unknown as Result, later: undefined as unknown as SettingsInputs[T], settingsInput: type });
 }
 
 type ZodOfPlain<F extends PlainField> = F extends { kind: 'string' } ? z.ZodMiniString<string> : z.ZodMiniNumber<number>;
@@ -104,16 +97,7 @@ export const COMMANDS = {
    * An export file as chosen (`file`: read and parsed in the worker, so a big file never blocks the page), or its
    * parsed JSON (`data`). The worker validates it whole before writing anything.
    */
-  'conversation.import': command<{ imported: number; skipped: number; repairs: ImportRepair[]; settingsOffered?: SettingsOffer; settingsAdded?: SettingsOffer }>()({
-    data: z.optional(z.unknown()),
-    file: z.optional(z.instanceof(Blob)),
-    /**
-     * The file's settings (profiles without keys, MCP servers without tokens, the script): `ask` imports nothing when it
-     * holds any that are not here yet and says what (`settingsOffered`); the caller asks the user, then sends `add` or
-     * `skip`. Absent: `skip`.
-     */
-    settings: z.optional(z.enum(['ask', 'add', 'skip'])),
-  }),
+  'conversation.import': settingsCommand<{ imported: number; skipped: number; repairs: ImportRepair[]; settingsOffered?: SettingsOffer; settingsAdded?: SettingsOffer }>()('conversation.import'),
   /** Text, files, or both (the worker refuses a message with neither). The files are written with the message, in one transaction. */
   'message.send': command<{ message?: Message } & Proposed>()({
     conversationId,
@@ -156,41 +140,30 @@ export const COMMANDS = {
   /** Every request waiting for the user, in every conversation (one indexed query). */
   'requests.listPending': command<PendingRequest[]>()(plainInput('requests.listPending')),
   'settings.get': command<Settings>()(plainInput('settings.get')),
-  'settings.update': command<Settings>()({
-    script: z.optional(z.string().check(z.maxLength(1_000_000))),
-    defaultProfileId: z.optional(recordId),
-    locale: z.optional(z.enum(['en', 'zh-CN'])),
-    /** The Built-in demo's instructions; empty removes them. */
-    demoInstructions: z.optional(z.string().check(z.trim(), z.maxLength(INSTRUCTIONS_LIMIT))),
-  }),
+  'settings.update': settingsCommand<Settings>()('settings.update'),
   /** Puts the Built-in demo's own script back (the text lives in the worker). */
   'settings.restoreScript': command<Settings>()({}),
   'profiles.list': command<ProfileView[]>()(plainInput('profiles.list')),
-  'profiles.save': command<ProfileView>()({ profile: ProfileInput }),
+  'profiles.save': settingsCommand<ProfileView>()('profiles.save'),
   'profiles.delete': command<{ profileId: string }>()({ profileId: recordId }),
   /** Check a profile's key and list the server's models; the stored key is used when none is given. */
-  'profiles.test': command<ConnectionTestResult>()({ profile: ProfileInput }),
+  'profiles.test': settingsCommand<ConnectionTestResult>()('profiles.test'),
   /** MCP servers with this tab's connection status and their tools. */
   'mcp.list': command<McpServerView[]>()({}),
   /** Add or edit a server, then connect to it; an absent token keeps the stored one while the URL's origin stays. */
-  'mcp.save': command<McpServerView>()({ server: McpServerInput }),
+  'mcp.save': settingsCommand<McpServerView>()('mcp.save'),
   'mcp.remove': command<{ serverId: string }>()({ serverId: recordId }),
   /** (Re)connect and list the server's tools; replies when connected or failed. */
   'mcp.connect': command<McpServerView>()({ serverId: recordId }),
-  'mcp.setPermission': command<McpServerView>()({ serverId: recordId, toolName: z.string().check(z.minLength(1), z.maxLength(200)), permission: ToolPermission }),
+  'mcp.setPermission': settingsCommand<McpServerView>()('mcp.setPermission'),
   // In-browser model: a model's source is its URL, or `file:<name>` for files picked on the device.
-  'localModel.status': command<LocalModelStatus>()({ source: localModelSource }),
+  'localModel.status': settingsCommand<LocalModelStatus>()('localModel.status'),
   /** Starts or resumes a download; only ever sent when the user pressed Download. */
-  'localModel.download': command<LocalModelStatus>()({ source: localModelSource }),
-  'localModel.cancel': command<LocalModelStatus>()({ source: localModelSource }),
-  'localModel.delete': command<LocalModelStatus>()({ source: localModelSource }),
-  'localModel.import': command<LocalModelStatus>()({ name: z.string().check(z.minLength(1), z.maxLength(190)), files: z.array(z.instanceof(Blob)).check(z.minLength(1), z.maxLength(64)) }),
-  'localModel.setOptions': command<LocalModelStatus>()({
-    source: localModelSource,
-    constrainToolCalls: z.optional(z.boolean()),
-    /** CPU threads for the engine; 0 = automatic. */
-    threads: z.optional(z.number().check(z.int(), z.gte(0), z.lte(MAX_ENGINE_THREADS))),
-  }),
+  'localModel.download': settingsCommand<LocalModelStatus>()('localModel.download'),
+  'localModel.cancel': settingsCommand<LocalModelStatus>()('localModel.cancel'),
+  'localModel.delete': settingsCommand<LocalModelStatus>()('localModel.delete'),
+  'localModel.import': settingsCommand<LocalModelStatus>()('localModel.import'),
+  'localModel.setOptions': settingsCommand<LocalModelStatus>()('localModel.setOptions'),
   /** What the stored in-browser models take, in bytes: the sum of their files' sizes. */
   'localModel.storedBytes': command<{ bytes: number }>()({}),
   /** A page of a conversation's messages: the newest `limit` with `fromSeq <= seq < beforeSeq`, oldest first. */
@@ -198,33 +171,26 @@ export const COMMANDS = {
   'message.whole': command<{ message: Message }>()({ messageId: recordId }),
   'conversation.messages': command<MessagePage>()(plainInput('conversation.messages')),
   /** The `limit` largest conversations by approximate stored size, and the total; read in batches, never all at once. */
-  'storage.conversationSizes': command<ConversationSizes>()({ limit: z.number().check(z.int(), z.gte(1), z.lte(100)) }),
+  'storage.conversationSizes': settingsCommand<ConversationSizes>()('storage.conversationSizes'),
   /** Every stored message on a conversation's path whose text contains `query`, oldest first, with how many times. */
   'conversation.search': command<{ matches: MessageMatches[] }>()({ conversationId, query: z.string().check(z.minLength(1), z.maxLength(500)) }),
   /** Titles and message text of every conversation, best first: the worker's index, built on the first search. */
   // Sync: loaded on first use; nothing of it runs while it is off.
   'sync.status': command<SyncStatus>()(plainInput('sync.status')),
   /** Checks the server, the password and the passphrase, then starts syncing; refused in words when one is wrong. */
-  'sync.enable': command<SyncStatus>()({
-    url: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
-    username: z.string().check(z.maxLength(200)),
-    password: z.string().check(z.maxLength(500)),
-    passphrase: z.string().check(z.minLength(1), z.maxLength(500)),
-    /** The database holds data but its key document is gone: make a new one (the person chose to, in words). */
-    newKey: z.optional(z.boolean()),
-  }),
+  'sync.enable': settingsCommand<SyncStatus>()('sync.enable'),
   /**
    * Stops syncing and forgets the server, the password and the key; every conversation stays on this device. Its mirror
    * is deleted unless `keepMirror` (kept for a later "Turn on sync"); asked while off, it deletes a mirror kept before.
    */
-  'sync.disable': command<SyncStatus>()({ keepMirror: z.optional(z.boolean()) }),
-  'sync.setDeviceName': command<SyncStatus>()({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)) }),
+  'sync.disable': settingsCommand<SyncStatus>()('sync.disable'),
+  'sync.setDeviceName': settingsCommand<SyncStatus>()('sync.setDeviceName'),
   /** Forgets the documents refused so far (the warning in Sync's status); later ones are counted again. */
   'sync.clearRefusals': command<SyncStatus>()({}),
   /** Puts the key document this device joined with back on the server, where it is gone. */
   'sync.restoreKey': command<SyncStatus>()({}),
   /** The server was set up again under another key: join it with the passphrase; what this device holds goes up under it. */
-  'sync.rejoin': command<SyncStatus>()({ passphrase: z.string().check(z.minLength(1), z.maxLength(500)) }),
+  'sync.rejoin': settingsCommand<SyncStatus>()('sync.rejoin'),
   /** The conversations another device runs, and which. */
   'sync.runners': command<RemoteRunners>()({}),
   /** "Continue on this device": takes the conversation's run over on the server (one device wins). */
@@ -236,8 +202,10 @@ type Declarations = typeof COMMANDS;
 export type CommandType = keyof Declarations;
 /** zod types an empty object as `Record<string, never>`, which no `{ type }` fits: read it as "no fields". */
 type Fields<Input> = string extends keyof Input ? unknown : Input;
+/** A command's zod input, declared inline or in SETTINGS_COMMAND_INPUTS. */
+type InputOf<D> = D extends { input: infer Input } ? Input : D extends { later: infer Input } ? Input : never;
 /** One command as sent: its `type` and its input. */
-export type CommandOf<T extends CommandType> = { type: T } & Fields<z.infer<Declarations[T]['input']>>;
+export type CommandOf<T extends CommandType> = { type: T } & Fields<z.infer<InputOf<Declarations[T]>>>;
 export type Command = { [T in CommandType]: CommandOf<T> }[CommandType];
 /** The commands another device may propose (scope `conversation`). */
 export type ProposableType = { [T in CommandType]: Declarations[T]['scope'] extends 'conversation' ? T : never }[CommandType];
@@ -246,13 +214,27 @@ export type CommandResult<T extends CommandType> = Declarations[T]['result'];
 
 type CommandParse = { success: true; data: Command } | { success: false; field: string | undefined; message: string };
 
-/** Validates a raw command against its declaration. Never throws. */
-export function parseCommand(raw: unknown): CommandParse {
+let settingsInputs: Promise<SettingsInputs> | undefined;
+/** Settings' command inputs, loaded once (again after a failed load). */
+function loadSettingsInputs(): Promise<SettingsInputs> {
+  return (settingsInputs ??= import('./settings-command-inputs').then((module) => module.SETTINGS_COMMAND_INPUTS).catch((error: unknown) => {
+    settingsInputs = undefined;
+    throw error;
+  }));
+}
+
+/**
+ * Validates a raw command against its declaration. Rejects only when a Settings command's inputs cannot be loaded;
+ * a malformed command resolves to `success: false` with the field and the rule.
+ */
+export async function parseCommand(raw: unknown): Promise<CommandParse> {
   const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
   if (typeof type !== 'string' || !Object.hasOwn(COMMANDS, type)) {
     return { success: false, field: 'type', message: `unknown command type ${JSON.stringify(type ?? null)}` };
   }
-  const parsed = COMMANDS[type as CommandType].input.safeParse(raw);
+  const declaration = COMMANDS[type as CommandType];
+  const input = 'settingsInput' in declaration ? (await loadSettingsInputs())[declaration.settingsInput] : declaration.input;
+  const parsed = input.safeParse(raw);
   if (parsed.success) return { success: true, data: { ...parsed.data, type } as Command };
   const issue = parsed.error.issues[0];
   return { success: false, field: issue?.path.join('.') || undefined, message: issue?.message ?? 'unreadable' };

@@ -6,6 +6,9 @@
 /** The most characters a message (or its unsent draft) holds: the composer says so before the worker would refuse it. */
 export const MESSAGE_TEXT_LIMIT = 100_000;
 
+/** The longest instructions a profile or a conversation holds. */
+export const INSTRUCTIONS_LIMIT = 20_000;
+
 /** Bounds of the question tool's input, shared by its schema and the form that shows it. */
 export const QUESTION_LIMITS = {
   questions: 4,

@@ -2,6 +2,7 @@ import * as z from './zod-mini';
 import { Block, ErrorDetail } from './messages/blocks';
 import { ExportedAttachment, MessageAttachments } from './attachments/attachments';
 import { PROVIDER_KIND_NAMES } from './provider-kinds';
+import { INSTRUCTIONS_LIMIT } from './limits';
 
 /** Where a conversation's agent loop stands. Persisted: a reload reads it back as it was. */
 export const RunState = z.enum(['idle', 'running', 'awaiting_input', 'interrupted', 'waiting_network', 'error']);
@@ -10,13 +11,13 @@ export type RunState = z.infer<typeof RunState>;
 export const RunError = z.object({ code: z.string(), message: z.string(), detail: z.optional(ErrorDetail) });
 export type RunError = z.infer<typeof RunError>;
 
+/** The longest instructions a profile or a conversation holds (its home is limits.ts, zod-free). */
+export { INSTRUCTIONS_LIMIT };
+
 /**
  * A message with more than one version: the children of one parent (a regenerated reply, an edited message), oldest
  * first, and the one on screen. The conversation's path takes `selectedId` here, and the only child elsewhere.
  */
-/** The longest instructions a profile or a conversation holds. */
-export const INSTRUCTIONS_LIMIT = 20_000;
-
 export const Fork = z.object({
   /** The parent message's id; '' for the conversation's first message. */
   parentId: z.string().check(z.maxLength(200)),

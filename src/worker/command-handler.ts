@@ -58,7 +58,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
   };
 
   const handle = async (raw: unknown) => {
-    const command = parsed(raw);
+    const command = await parsed(raw);
     const scope = COMMANDS[command.type].scope;
     if (scope !== 'device') {
       const { conversationId } = command as Command & { conversationId: string };
@@ -78,7 +78,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
   const applyProposal = async (proposal: Proposal): Promise<ProposalOutcome> => {
     let claimed = false;
     try {
-      const command = parsed(proposal.command);
+      const command = await parsed(proposal.command);
       const { conversationId } = command as { conversationId?: unknown };
       if (!isProposable(command.type) || conversationId !== proposal.conversationId) throw new WireError({ code: 'invalid_command', reason: 'not_proposable', message: `${command.type} cannot be proposed for this conversation.` });
       const runner = deps.sync?.runnerElsewhere(proposal.conversationId);
@@ -116,8 +116,8 @@ function transferHandlers(deps: CommandHandlerDeps): Pick<Handlers, TransferComm
   };
 }
 
-function parsed(raw: unknown): Command {
-  const result = parseCommand(raw);
+async function parsed(raw: unknown): Promise<Command> {
+  const result = await parseCommand(raw);
   if (result.success) return result.data;
   const { field } = result;
   throw new WireError({ code: 'invalid_command', reason: 'malformed_command', message: `Malformed command${field ? ` (${field})` : ''}: ${result.message}`, ...(field ? { field } : {}) });

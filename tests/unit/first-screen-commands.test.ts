@@ -39,11 +39,11 @@ const rawCommand = fc.record(
 const defined = (data: object) => Object.fromEntries(Object.entries(data).filter(([, field]) => field !== undefined));
 
 describe('the first screen\'s commands, read without zod', () => {
-  it('accept exactly what their zod inputs accept, and give the same data', { timeout: 60_000 }, () => {
-    fc.assert(
-      fc.property(rawCommand, (raw) => {
+  it('accept exactly what their zod inputs accept, and give the same data', { timeout: 60_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(rawCommand, async (raw) => {
         const quick = readFirstScreenCommand(raw);
-        const parsed = parseCommand(raw);
+        const parsed = await parseCommand(raw);
         const firstScreen = (TYPES as unknown[]).includes(raw.type);
         expect(quick !== undefined, JSON.stringify(raw)).toBe(firstScreen && parsed.success);
         if (quick && parsed.success) expect(defined(quick)).toEqual(defined(parsed.data));

@@ -7,13 +7,13 @@ import * as z from '../../src/schema/zod-mini';
 // zod/mini has no messages of its own ("Invalid input" for every problem): these are the sentences the app shows, and
 // the model reads, for bad input. This file imports only the app's own modules, so nothing else sets the words.
 describe('validation messages', () => {
-  it('name the field and the rule of a malformed command', () => {
-    expect(parseCommand({ type: 'conversation.rename', conversationId: 'c1', title: '   ' })).toEqual({
+  it('name the field and the rule of a malformed command, whether its input loads with the worker or with Settings', async () => {
+    expect(await parseCommand({ type: 'conversation.rename', conversationId: 'c1', title: '   ' })).toEqual({
       success: false,
       field: 'title',
       message: 'Too small: expected string to have >=1 characters',
     });
-    expect(parseCommand({ type: 'storage.conversationSizes', limit: 'ten' })).toEqual({
+    expect(await parseCommand({ type: 'storage.conversationSizes', limit: 'ten' })).toEqual({
       success: false,
       field: 'limit',
       message: 'Invalid input: expected number, received string',

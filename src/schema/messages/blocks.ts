@@ -1,6 +1,7 @@
 import * as z from '../zod-mini';
 import { DeviceRef } from '../sync/device';
 import { Question, QuestionAnswer, QuestionDraft } from '../forms/question';
+import { RequestKind } from './request-kind';
 
 /**
  * `clippedFrom`: set only on the copy of a block the worker sends to the page, when its text was longer than
@@ -13,12 +14,7 @@ type TextBlock = z.infer<typeof TextBlock>;
 const ReasoningBlock = z.object({ type: z.literal('reasoning'), text: z.string(), clippedFrom: z.optional(z.number().check(z.int())) });
 type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 
-/**
- * Which request a block asks (core/requests/requests.ts and ui/requests/request-views.ts describe each): a question, a
- * tool call's permission, whether to run again a call cut off while it ran, an MCP server's form.
- */
-export const RequestKind = z.enum(['question', 'permission', 'rerun', 'elicitation']);
-export type RequestKind = z.infer<typeof RequestKind>;
+export { RequestKind };
 
 /** MCP tool annotations: the server's hints, shown to the user, never trusted as guarantees. */
 export const ToolAnnotations = z.object({

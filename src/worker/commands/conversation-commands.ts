@@ -1,7 +1,7 @@
 import type { Conversation } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
 import { discardUnusedConversations, listConversations, messagePage, openConversation } from '../first-screen/first-screen-reads';
-import { settingsFrom } from '../settings/settings-store';
+import { defaultProfileIdFrom } from '../settings/settings-store';
 import type { CommandHandlerDeps, Handlers } from './command-deps';
 
 /** The conversations: listing, opening and paging, creating, renaming and deleting, and searching them. */
@@ -25,7 +25,7 @@ export function createConversationHandlers(deps: CommandHandlerDeps) {
     'conversation.create': async (command) => {
       const elsewhere = await runElsewhere();
       const keep = elsewhere && new Set([...(await deps.reads.viewed()), ...elsewhere]);
-      const conversation = await store.createConversation(command.title, (stored) => settingsFrom(stored).defaultProfileId, command.conversationId, keep);
+      const conversation = await store.createConversation(command.title, defaultProfileIdFrom, command.conversationId, keep);
       deps.sync?.claim(conversation.id); // made here: this device runs it
       return conversation;
     },

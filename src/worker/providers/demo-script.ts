@@ -1,5 +1,4 @@
 import type { Script } from '../../schema/script';
-import { demoScriptZh } from './demo-script-zh';
 
 /*
  * The script a first-time user meets before connecting any model. It shows the whole loop: streaming
@@ -102,17 +101,32 @@ const demoScript: Script = {
 /** The default script (pretty-printed JSON text), as shown in Settings → Script. */
 export const DEMO_SCRIPT: string = JSON.stringify(demoScript, null, 2);
 
-/** The demo in each language the UI speaks. */
-export const DEMO_SCRIPTS = { en: DEMO_SCRIPT, 'zh-CN': JSON.stringify(demoScriptZh, null, 2) } as const;
-type DemoLanguage = keyof typeof DEMO_SCRIPTS;
+type DemoLanguage = 'en' | 'zh-CN';
+
+let zhDemo: Promise<string> | undefined;
+/** The demo in 简体中文, loaded only where it may be needed: its text is most of the worker's first file otherwise. */
+function zhDemoScript(): Promise<string> {
+  return (zhDemo ??= import('./demo-script-zh').then((module) => JSON.stringify(module.demoScriptZh, null, 2)).catch((error: unknown) => {
+    zhDemo = undefined;
+    throw error;
+  }));
+}
+
+/** The built-in demo in `language`. */
+export async function demoScriptIn(language: DemoLanguage): Promise<string> {
+  return language === 'en' ? DEMO_SCRIPT : zhDemoScript();
+}
 
 /**
  * The script settings hold, in `language`: a stored script that is one of the built-in demos, word for word (or none),
  * is the demo, and follows the language; any other text is the user's and is kept as it is. So a zh-CN user meets the
- * zh-CN demo without a migration, and an edited script is never rewritten.
+ * zh-CN demo without a migration, and an edited script is never rewritten. The Chinese demo is loaded only to be shown
+ * or to be told from a script the user wrote.
  */
-export function scriptIn(stored: string | undefined, language: DemoLanguage): string {
-  if (stored === undefined || Object.values(DEMO_SCRIPTS).includes(stored as never)) return DEMO_SCRIPTS[language];
+export async function scriptIn(stored: string | undefined, language: DemoLanguage): Promise<string> {
+  const englishDemo = stored === undefined || stored === DEMO_SCRIPT;
+  if (englishDemo && language === 'en') return DEMO_SCRIPT;
+  if (englishDemo || stored === (await zhDemoScript())) return demoScriptIn(language);
   return stored;
 }
 

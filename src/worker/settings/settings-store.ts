@@ -32,15 +32,17 @@ export class SettingsStore {
   }
 
   async updateSettings(update: Partial<Settings>): Promise<Settings> {
-    return this.config.write(['settings', 'profiles'], async (transaction) => {
+    const written = await this.config.write(['settings', 'profiles'], async (transaction) => {
       const stored = (await transaction.objectStore('settings').get(SETTINGS_KEY)) as Partial<Settings> | undefined;
       if (update.defaultProfileId && update.defaultProfileId !== SCRIPTED_PROFILE_ID && !(await transaction.objectStore('profiles').get(update.defaultProfileId))) {
         throw new WireError({ code: 'not_found', reason: 'profile_gone', message: 'That model profile does not exist.', field: 'defaultProfileId' });
       }
       const next: Settings = { ...DEFAULT_SETTINGS, ...stored, ...definedOnly(update) };
       await transaction.objectStore('settings').put(next, SETTINGS_KEY);
-      return settingsFrom(next);
+      return next;
     });
+    // After the transaction: the demo in another language may be a file to fetch.
+    return settingsFrom(written);
   }
 
   /** A profile with its key, for the provider only. */
@@ -143,9 +145,14 @@ export class SettingsStore {
  * The settings a stored record (raw, possibly partial or absent) means: the defaults for whatever it lacks, and the
  * built-in demo script in the user's language (see scriptIn).
  */
-export function settingsFrom(stored: unknown): Settings {
+export async function settingsFrom(stored: unknown): Promise<Settings> {
   const settings: Settings = { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings> | undefined) };
-  return { ...settings, script: scriptIn(settings.script, demoLanguage(settings.locale)) };
+  return { ...settings, script: await scriptIn(settings.script, demoLanguage(settings.locale)) };
+}
+
+/** The default profile a stored settings record (raw, possibly partial or absent) names; synchronous, for a transaction. */
+export function defaultProfileIdFrom(stored: unknown): string {
+  return { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings> | undefined) }.defaultProfileId;
 }
 
 /** The Built-in demo as a profile: its instructions are kept in the settings record (see Settings.demoInstructions). */

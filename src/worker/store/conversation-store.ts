@@ -16,7 +16,6 @@ import { RunRecords } from '../runs/run-records';
 import { UNTITLED } from '../../schema/conversation-title';
 import { notFound, type StoreContext, type StoreListener } from './store-context';
 import { removeUnused } from './unused-conversations';
-import { applyRemoteChange, repairTakenOverConversation } from './remote-records';
 import { readStoredSettings } from '../settings/stored-config';
 import { inTransaction, type Transaction } from './transaction';
 import { deleteAttachmentsOfConversation, type PreparedAttachment } from '../attachments/attachment-records';
@@ -155,14 +154,14 @@ export class IndexedDbConversationStore implements ConversationStore {
     return conversation;
   }
 
-  /** Records another device wrote (sync), stored as they are (see remote-records.ts). */
-  applyRemote(change: RecordChange): Promise<void> {
-    return applyRemoteChange(this.context, change);
+  /** Records another device wrote (sync), stored as they are (see remote-records.ts, loaded with sync's first). */
+  async applyRemote(change: RecordChange): Promise<void> {
+    return (await import('./remote-records')).applyRemoteChange(this.context, change);
   }
 
   /** Makes a conversation just taken over from another device safe to run here (see remote-records.ts). */
-  repairTakeOver(conversationId: string): Promise<void> {
-    return repairTakenOverConversation(this.context, conversationId);
+  async repairTakeOver(conversationId: string): Promise<void> {
+    return (await import('./remote-records')).repairTakenOverConversation(this.context, conversationId);
   }
 
   /** Every message of a conversation, every version and branch. */

@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from 'vitest';
+import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunState } from './host-harness';
+
+// Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the demo in
+// 简体中文 with that language, the storing of other devices' records with sync; an English first conversation needs none.
+const evaluated = vi.hoisted(() => new Set<string>());
+
+vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
+  evaluated.add('settings-command-inputs');
+  return importOriginal();
+});
+
+vi.mock('../../src/worker/store/remote-records', async (importOriginal) => {
+  evaluated.add('remote-records');
+  return importOriginal();
+});
+
+vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
+  evaluated.add('demo-script-zh');
+  return importOriginal();
+});
+
+describe('the worker code an English first conversation does not load', () => {
+  it("loads neither Settings' command inputs, the Chinese demo nor other devices' records for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+    vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    try {
+      const { id: conversationId } = await tab.send({ type: 'conversation.create' });
+      await tab.send({ type: 'message.send', conversationId, text: 'Plan my weekend' });
+      await waitForRunState(tab, conversationId, ['awaiting_input'], 30_000);
+      const asked = (await tab.send({ type: 'conversation.open', conversationId })).messages.at(-1)!;
+      const request = asked.blocks.find((block) => block.type === 'request')!;
+      const target = { conversationId, messageId: asked.id, toolCallId: request.toolCallId };
+      await tab.send(answerCommand(target, [{ selected: ['Slow and cozy'] }, { selected: ['Nature'] }, { selected: ['Just me'] }]));
+      await waitForRunState(tab, conversationId, ['idle'], 30_000);
+      expect([...evaluated]).toEqual([]);
+
+      await expect(tab.send({ type: 'settings.update', locale: 'fr' as 'en' })).rejects.toMatchObject({
+        code: 'invalid_command',
+        field: 'locale',
+        message: 'Malformed command (locale): Invalid option: expected one of "en"|"zh-CN"',
+      });
+      expect([...evaluated]).toEqual(['settings-command-inputs']);
+      const chinese = await tab.send({ type: 'settings.update', locale: 'zh-CN' });
+      expect(chinese.script).toContain('你好！');
+      expect([...evaluated]).toEqual(['settings-command-inputs', 'demo-script-zh']);
+    } finally {
+      tab.close();
+      vi.unstubAllGlobals();
+    }
+  });
+});
