@@ -17,10 +17,10 @@ export { locale };
 export { browserLocale };
 
 /**
- * Strings of a screen that is not the first (Settings) or of the views that load on use (a tool call's card, the
- * request forms, Find, the attachment chips), each a chunk of its own per language, loaded with that code.
+ * Strings of a screen that is not the first (Settings), of the views that load on use (a tool call's card, the
+ * request forms, Find, the attachment chips) or of an error, each a chunk of its own per language, loaded with that code.
  */
-type StringsPart = 'settings' | 'views';
+type StringsPart = 'settings' | 'views' | 'errors';
 const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
   settings: {
     en: async () => (await import('./settings/settings-dictionary')).settingsEnglish,
@@ -29,6 +29,10 @@ const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
   views: {
     en: async () => (await import('./views/views-dictionary')).viewsEnglish,
     'zh-CN': async () => (await import('./views/views-dictionary-zh-CN')).viewsZhCN,
+  },
+  errors: {
+    en: async () => (await import('./errors/errors-dictionary')).errorsEnglish,
+    'zh-CN': async () => (await import('./errors/errors-dictionary-zh-CN')).errorsZhCN,
   },
 };
 /** The parts some screen asked for: a language switched to later loads them too before it shows. */

@@ -4,7 +4,7 @@ import { approvalOf } from '../../schema/messages/approvals';
 import type { Message } from '../../schema/records';
 import { AppContext } from '../state/app-context';
 import type { WorkerClient } from '../state/channel';
-import { describeRunError } from '../common/error-words';
+import { errorWordsModule } from '../common/lazy-error-words';
 import { t, withStrings } from '../i18n/i18n';
 import { ErrorDetail } from '../common/ErrorDetail';
 import { LazyMarkdown } from '../markdown/LazyMarkdown';
@@ -74,16 +74,21 @@ const BLOCK_VIEWS: { readonly [T in Block['type']]: BlockView<BlockOf<T>> } = {
   },
   request: { View: RequestInPlace, markdown: (block, kit) => requestViewOf(block).markdown(block, kit) },
   error: {
-    View: (props) => {
-      const words = () => describeRunError(props.block);
-      return (
-        <div class="error-block" role="alert">
-          {words().text}
-          {/* An imported error block's message has no length bound. */}
-          <ErrorDetail detail={words().detail} text={(detail) => <LongText class="error-details__text" text={detail} />} />
-        </div>
-      );
-    },
+    // Shown whole once an error's words are here (they load with the first error shown: a first reply needs none).
+    View: (props) => (
+      <Show when={errorWordsModule()}>
+        {(module) => {
+          const words = () => module().describeRunError(props.block);
+          return (
+            <div class="error-block" role="alert">
+              {words().text}
+              {/* An imported error block's message has no length bound. */}
+              <ErrorDetail detail={words().detail} text={(detail) => <LongText class="error-details__text" text={detail} />} />
+            </div>
+          );
+        }}
+      </Show>
+    ),
     markdown: (block, kit) => kit.quote(block.message),
   },
 };
