@@ -113,6 +113,20 @@ export function listOf(items: readonly string[]): string {
 }
 
 /**
+ * A moment for people, as `language` writes it: the time alone when it was today, else date and time (a question's
+ * answer, sync's last round). Here, with the page, rather than beside one of its users: the question form and
+ * Settings both load on use, and a module they alone shared was a file of its own on a first reply.
+ */
+export function formatMoment(timestamp: number, language: string, now: number = Date.now()): string {
+  const when = new Date(timestamp);
+  const sameDay = new Date(now).toDateString() === when.toDateString();
+  const format = sameDay
+    ? new Intl.DateTimeFormat(language, { timeStyle: 'short' })
+    : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  return format.format(when);
+}
+
+/**
  * Looks a UI string up in the current dictionary, filling `{name}` placeholders from `params`. Only known keys compile;
  * a key built at run time must come from a typed map (code → key), not a template string.
  */
