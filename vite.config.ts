@@ -53,7 +53,8 @@ function preloadApp(entries = ['/src/agent-worker.ts', '/src/main.tsx']): Plugin
       handler(html, context) {
         const chunks = Object.values(context.bundle ?? {}).flatMap((output) => (output.type === 'chunk' ? [output] : []));
         const starts = entries.map((entry) => {
-          const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(entry));
+          // An entry the page's first-load group holds (pageFirstLoadChunk) is that group's chunk, which has no facade.
+          const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(entry)) ?? chunks.find((candidate) => candidate.moduleIds.some((id) => id.endsWith(entry)));
           if (!chunk) throw new Error(`parley-preload-app: no chunk for ${entry}`);
           return chunk;
         });
@@ -176,6 +177,44 @@ function workerFirstReplyChunk(): Rolldown.CodeSplittingGroup {
   };
 }
 
+/**
+ * The page's first screen as one file: what src/main.tsx imports, but not what index.html's script (src/boot.ts) or the
+ * worker's starter (src/agent-worker.ts) import: they run before the app has arrived, so the worker starts early. Left to
+ * itself the bundler cut out of it every module a lazy chunk shares (the strings and Solid's runtime, Solid's DOM
+ * runtime, the app's context, the wire's error, the device's name), a file each, six fetched at a time from an
+ * HTTP/1.1 server.
+ */
+function pageFirstLoadChunk(): Rolldown.CodeSplittingGroup {
+  const file = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+  const entry = file('./src/main.tsx');
+  const starts = [file('./src/boot.ts'), file('./src/agent-worker.ts')];
+  const passes = new WeakMap<object, Set<string>>();
+  const staticClosure = (start: string, context: Rolldown.ChunkingContext) => {
+    const seen = new Set<string>();
+    const visit = (id: string) => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      context.getModuleInfo(id)?.importedIds.forEach(visit);
+    };
+    visit(start);
+    return seen;
+  };
+  return {
+    name: (id, context) => {
+      const pass = context.getModuleInfo(entry);
+      if (!pass) return null;
+      let members = passes.get(pass);
+      if (!members) {
+        const before = new Set(starts.flatMap((start) => [...staticClosure(start, context)]));
+        members = new Set([...staticClosure(entry, context)].filter((member) => !before.has(member)));
+        passes.set(pass, members);
+      }
+      return members.has(id) ? 'main' : null;
+    },
+    includeDependenciesRecursively: false,
+  };
+}
+
 export default defineConfig({
   plugins: [
     solid(),
@@ -228,6 +267,10 @@ export default defineConfig({
   worker: { format: 'es', plugins: () => [sdkZodCopy()], rolldownOptions: { output: { codeSplitting: { groups: [workerFirstReplyChunk()] } } } },
   build: {
     target: 'es2022',
+    rolldownOptions: { output: { codeSplitting: { groups: [pageFirstLoadChunk()] } } },
+    // No modulepreload polyfill (0.3 KiB gzip of index.html's script): every browser Parley runs in (ES2022, module
+    // workers) follows <link rel="modulepreload">, and one that did not would only fetch the same files when imported.
+    modulePreload: { polyfill: false },
     // Fonts stay files: an inlined `data:` font (KaTeX's smallest woff2 files are under Vite's 4 KB limit) is refused by
     // the page's Content-Security-Policy (default-src 'self'), and a file is precached for offline use like the others.
     assetsInlineLimit: (file: string) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),

@@ -57,12 +57,14 @@ describe('worker errors in a Chinese UI', () => {
     expect(describeError(refusal('something_new')).text).toContain('in message 2 of conversation 3, a field is not plain JSON');
   });
 
-  it('a failed command is a Chinese toast, not the Chinese code sentence plus the English message', () => {
+  it('a failed command is a Chinese toast, not the Chinese code sentence plus the English message', async () => {
     vi.useFakeTimers();
     const { toasts, report, dismiss } = createToasts();
     report(new WireError({ code: 'busy', reason: 'run_in_other_tab', message: 'A reply is still being written in another tab. Stop it first, or wait for it to finish.' }));
     report(new WireError({ code: 'invalid_answer', reason: 'answer_single_only', params: { question: '预算' }, message: '"预算" takes a single answer.', field: 'answers[0]' }));
     report(new WireError({ code: 'storage_full', params: { usage: 52_400_000, quota: 60_000_000 }, message: 'The browser has no storage space left for Parley.' }));
+    // Each toast shows once its words are here (they load with the first error shown).
+    await vi.waitFor(() => expect(toasts()).toHaveLength(3));
     render(() => <ErrorToasts toasts={toasts()} onDismiss={dismiss} />);
     const texts = screen.getAllByRole('alert').map((alert) => alert.textContent ?? '');
     expect(texts).toEqual(['另一个标签页仍在写回复。请先停止它，或等它写完。×', '“预算”只能选一个答案。×', expect.stringContaining('已用 52.4 MB')]);

@@ -84,8 +84,9 @@ describe('MessageList', () => {
     expect(within(reasoning).getByText('Reasoning')).toBeInTheDocument();
 
     // A tool call's card loads its code when one is shown.
-    expect(await within(article).findByText('Tool: lookup')).toBeInTheDocument();
-    expect(within(article).getByText('City not found')).toBeVisible();
+    // The cards' code loads with the first card shown (until then each call shows its name, as QueuedToolCall).
+    expect(await within(article).findByText('City not found')).toBeVisible();
+    expect(within(article).getByText('Tool: lookup')).toBeInTheDocument();
     expect(within(article).getAllByText('Failed')).toHaveLength(1);
     expect(within(article).getByText('Tool: clock')).toBeInTheDocument();
     expect(within(article).getByText('Done')).toBeInTheDocument();

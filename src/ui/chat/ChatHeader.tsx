@@ -2,7 +2,7 @@ import { createEffect, createSignal, createUniqueId, For, lazy, onCleanup, Show,
 import type { Conversation, ProfileView } from '../../schema/records';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
-import { describeRunError } from '../common/error-words';
+import { runErrorText } from '../common/run-error-text';
 import { navigate } from '../hash-route';
 import { t } from '../i18n/i18n';
 import { shownTitle } from './conversation-title';
@@ -57,7 +57,7 @@ export function statusText(conversation: Conversation, waiting: WaitingKind = 'q
       return browserOnline() ? t('status.serverUnreachable') : t('status.waitingNetwork');
     case 'error':
       // Worded from the code in the UI's language; the provider's own text is in the error block's details.
-      return conversation.runError ? describeRunError(conversation.runError).text : t('status.error');
+      return conversation.runError ? runErrorText(conversation.runError.code) : t('status.error');
     case 'idle':
       return '';
   }

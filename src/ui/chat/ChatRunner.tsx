@@ -2,7 +2,8 @@ import { createEffect, createSignal, on, Show } from 'solid-js';
 import type { DeviceRef } from '../../schema/sync/device';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
-import { describeError, type ErrorWords } from '../common/error-words';
+import type { ErrorWords } from '../common/error-words';
+import { wordError } from '../common/lazy-error-words';
 import { deviceName } from '../sync/device-name';
 import { t } from '../i18n/i18n';
 
@@ -27,7 +28,7 @@ export function ChatRunner(props: { conversationId: string; device: DeviceRef | 
       const runners = await settle(app.client.send({ type: 'sync.runners' }));
       if (runners) app.dispatch({ type: 'sync-runners', runners });
     } catch (error) {
-      setTakeOverFailure(describeError(error));
+      setTakeOverFailure(await wordError(error));
     } finally {
       setTakingOver(false);
     }

@@ -2,7 +2,8 @@ import { createSignal } from 'solid-js';
 import type { CommandOf, CommandResult, CommandType } from '../../schema/commands';
 import { WireError, type ErrorReason } from '../../schema/wire-error';
 import type { SendOptions, WorkerClient } from '../state/channel';
-import { describeError, type ErrorWords } from './error-words';
+import type { ErrorWords } from './error-words';
+import { wordError } from './lazy-error-words';
 
 /** One failure shown to the user until dismissed or timed out: a sentence in the UI's language, and its detail. */
 export interface Toast extends ErrorWords {
@@ -18,10 +19,17 @@ export function createToasts() {
   const [toasts, setToasts] = createSignal<Toast[]>([]);
   let nextId = 1;
   const dismiss = (id: number) => setToasts((current) => current.filter((toast) => toast.id !== id));
+  // Shown once the error's words are here (they load with the first error), in the order the errors came.
   const report = (error: unknown) => {
-    const toast: Toast = { id: nextId++, ...describeError(error), ...(error instanceof WireError && error.reason ? { reason: error.reason } : {}) };
-    setToasts((current) => [...current.slice(-2), toast]);
-    setTimeout(() => dismiss(toast.id), TOAST_LIFETIME_MS);
+    const id = nextId++;
+    wordError(error).then(
+      (words) => {
+        const toast: Toast = { id, ...words, ...(error instanceof WireError && error.reason ? { reason: error.reason } : {}) };
+        setToasts((current) => [...current.slice(-2), toast]);
+        setTimeout(() => dismiss(toast.id), TOAST_LIFETIME_MS);
+      },
+      (failure: unknown) => console.error('Parley: an error could not be worded', error, failure),
+    );
   };
   /** Takes away every toast given for `reason` (what it said is no longer true). */
   const dismissReason = (reason: ErrorReason) => setToasts((current) => current.filter((toast) => toast.reason !== reason));

@@ -3,7 +3,8 @@ import type { ConnectionTestReason, ConnectionTestResult, ImportPart } from '../
 import { WireError, type ErrorCode, type ErrorReason } from '../../schema/wire-error';
 import { visibleFileName } from '../../schema/attachments/file-name';
 import { t, type MessageKey } from '../i18n/i18n';
-import { english, type FirstScreenKey } from '../i18n/dictionary';
+import { errorDetailStrings } from '../i18n/chat/error-detail-strings';
+import { RUN_ERROR_KEYS, runErrorText } from './run-error-text';
 
 /**
  * An error as the user reads it: `text` in the UI's language, written from codes and parameters; `detail` is what
@@ -57,7 +58,7 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
   elicitation_dead: 'error.reason.elicitation_dead',
   elicitation_pending: 'error.reason.elicitation_pending',
   draft_not_question: 'error.reason.draft_not_question',
-  request_pending_in_branch: 'error.reason.request_pending_in_branch',
+  request_pending_in_branch: 'branch.leaveBody',
   profile_no_model: 'error.reason.profile_no_model',
   server_name_taken: 'error.reason.server_name_taken',
   already_sent: 'error.reason.already_sent',
@@ -87,25 +88,6 @@ const REASON_KEYS: Record<ErrorReason, MessageKey> = {
 
 /** Reasons whose worker text adds what the sentence cannot: the script parser's complaint, the storage failure's. */
 const REASONS_WITH_DETAIL: ReadonlySet<ErrorReason> = new Set(['script_invalid', 'save_failed', 'arguments_invalid', 'form_invalid']);
-
-/** Every code a run's error or an error block can carry: the model errors, and the loop's own stops. */
-const RUN_ERROR_KEYS = {
-  auth: 'runError.auth',
-  not_found: 'runError.not_found',
-  rate_limited: 'runError.rate_limited',
-  server: 'runError.server',
-  network: 'runError.network',
-  cors: 'runError.cors',
-  bad_stream: 'runError.bad_stream',
-  bad_request: 'runError.bad_request',
-  context_too_small: 'runError.context_too_small',
-  config: 'runError.config',
-  profile_gone: 'runError.profile_gone',
-  key_needed: 'runError.key_needed',
-  images_not_accepted: 'runError.images_not_accepted',
-  step_limit: 'runError.step_limit',
-  invalid_questions: 'runError.invalid_questions',
-} as const satisfies Record<string, MessageKey>;
 
 const TEST_KEYS: Record<Exclude<ConnectionTestReason, 'connected' | 'connected_model_missing' | keyof typeof RUN_ERROR_KEYS>, MessageKey> = {
   scripted: 'test.scripted',
@@ -180,7 +162,7 @@ const SELF_WORDED_RUN_ERRORS: ReadonlySet<string> = new Set(['profile_gone', 'ke
  * (written by an older version) shows its stored text.
  */
 export function describeRunError(failure: { code: string; message: string; detail?: { key: string; params?: Record<string, string | number> } | undefined }): ErrorWords {
-  const text = t(keyFor(RUN_ERROR_KEYS, failure.code) ?? 'status.error');
+  const text = runErrorText(failure.code);
   const worded = wordedDetail(failure.detail);
   if (worded !== undefined) return withDetail(text, worded);
   if (SELF_WORDED_RUN_ERRORS.has(failure.code)) return { text };
@@ -192,13 +174,14 @@ function wordedDetail(detail: { key: string; params?: Record<string, string | nu
   const key = detail ? keyFor(DETAIL_KEYS, detail.key) : undefined;
   if (!detail || !key) return undefined;
   const params = detail.params ?? {};
-  const said = params.said !== undefined && !english[key].includes('{said}') ? ` ${t('errorDetail.said', { said: params.said })}` : '';
+  const said = params.said !== undefined && !errorDetailStrings.en[key].includes('{said}') ? ` ${t('errorDetail.said', { said: params.said })}` : '';
   return t(key, params) + said;
 }
 
 /** Every `errorDetail.*` key by its detail code (the part after the prefix). */
-const DETAIL_KEYS: Readonly<Record<string, FirstScreenKey>> = Object.fromEntries(
-  (Object.keys(english) as FirstScreenKey[]).filter((key) => key.startsWith('errorDetail.') && key !== 'errorDetail.said').map((key) => [key.slice('errorDetail.'.length), key]),
+type DetailKey = keyof (typeof errorDetailStrings)['en'];
+const DETAIL_KEYS: Readonly<Record<string, DetailKey>> = Object.fromEntries(
+  (Object.keys(errorDetailStrings.en) as DetailKey[]).filter((key) => key !== 'errorDetail.said').map((key) => [key.slice('errorDetail.'.length), key]),
 );
 
 /**

@@ -17,10 +17,10 @@ export { locale };
 export { browserLocale };
 
 /**
- * Strings of a screen that is not the first (Settings) or of the views that load on use (a tool call's card, the
- * request forms, Find, the attachment chips), each a chunk of its own per language, loaded with that code.
+ * Strings of a screen that is not the first (Settings), of the views that load on use (a tool call's card, the
+ * request forms, Find, the attachment chips) or of an error, each a chunk of its own per language, loaded with that code.
  */
-type StringsPart = 'settings' | 'views';
+type StringsPart = 'settings' | 'views' | 'errors';
 const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
   settings: {
     en: async () => (await import('./settings/settings-dictionary')).settingsEnglish,
@@ -29,6 +29,10 @@ const PARTS: Record<StringsPart, Record<Locale, () => Promise<Strings>>> = {
   views: {
     en: async () => (await import('./views/views-dictionary')).viewsEnglish,
     'zh-CN': async () => (await import('./views/views-dictionary-zh-CN')).viewsZhCN,
+  },
+  errors: {
+    en: async () => (await import('./errors/errors-dictionary')).errorsEnglish,
+    'zh-CN': async () => (await import('./errors/errors-dictionary-zh-CN')).errorsZhCN,
   },
 };
 /** The parts some screen asked for: a language switched to later loads them too before it shows. */
@@ -106,6 +110,20 @@ export function sentences(...parts: readonly string[]): string {
 /** `items` as the UI language lists things (Intl.ListFormat): “a, b, and c” in English, “a、b和c” in Chinese. */
 export function listOf(items: readonly string[]): string {
   return new Intl.ListFormat(locale(), { type: 'conjunction' }).format(items);
+}
+
+/**
+ * A moment for people, as `language` writes it: the time alone when it was today, else date and time (a question's
+ * answer, sync's last round). Here, with the page, rather than beside one of its users: the question form and
+ * Settings both load on use, and a module they alone shared was a file of its own on a first reply.
+ */
+export function formatMoment(timestamp: number, language: string, now: number = Date.now()): string {
+  const when = new Date(timestamp);
+  const sameDay = new Date(now).toDateString() === when.toDateString();
+  const format = sameDay
+    ? new Intl.DateTimeFormat(language, { timeStyle: 'short' })
+    : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  return format.format(when);
 }
 
 /**

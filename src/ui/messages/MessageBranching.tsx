@@ -4,7 +4,6 @@ import { versionsOf } from '../../schema/versions';
 import { WireError } from '../../schema/wire-error';
 import { AppContext, useApp, type AppServices } from '../state/app-context';
 import { settle } from '../common/error-report';
-import { describeError } from '../common/error-words';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from '../common/lazy-confirm-dialog';
 import { TooLongAlert, tooLong } from '../common/TooLong';
@@ -184,7 +183,7 @@ function LeaveBranchDialog(props: { onCancel(): void; onLeave(): void }) {
   return (
     <ConfirmDialog
       title={t('branch.leaveTitle')}
-      body={describeError(new WireError({ code: 'invalid_state', reason: 'request_pending_in_branch', message: '' })).text}
+      body={t('branch.leaveBody')}
       confirmLabel={t('branch.leaveConfirm')}
       onCancel={() => props.onCancel()}
       onConfirm={() => props.onLeave()}

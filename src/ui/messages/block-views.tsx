@@ -1,18 +1,20 @@
-import { lazy, Show, useContext, type Component } from 'solid-js';
+import { lazy, Show, Suspense, useContext, type Component } from 'solid-js';
 import type { Block, BlockOf, RequestBlock } from '../../schema/messages/blocks';
 import { approvalOf } from '../../schema/messages/approvals';
 import type { Message } from '../../schema/records';
 import { AppContext } from '../state/app-context';
 import type { WorkerClient } from '../state/channel';
-import { describeRunError } from '../common/error-words';
+import { errorWordsModule } from '../common/lazy-error-words';
 import { t, withStrings } from '../i18n/i18n';
 import { ErrorDetail } from '../common/ErrorDetail';
 import { LazyMarkdown } from '../markdown/LazyMarkdown';
 import { LongText } from './LongText';
 import type { MarkdownKit } from '../chat/markdown-kit';
 import { requestViewOf } from '../requests/request-views';
+import { QueuedToolCall } from '../requests/QueuedToolCall';
 
-// A tool call's card loads when a message shows one: a first conversation, and a reply of text, need none.
+// A tool call's card loads when a message shows a call that runs, ran or waits for approval: a reply of text needs
+// none, and neither does a question's call, which becomes its form before it runs (QueuedToolCall until then).
 const ToolCallCard = lazy(() => withStrings('views', () => import('../requests/ToolCallCard')).then((module) => ({ default: module.ToolCallCard })));
 
 interface BlockProps<B extends Block> {
@@ -57,23 +59,36 @@ const BLOCK_VIEWS: { readonly [T in Block['type']]: BlockView<BlockOf<T>> } = {
     View: (props) => {
       // Optional: a message rendered outside the app (a test) has no live progress to show.
       const app = useContext(AppContext);
-      const block = props.block;
-      return <ToolCallCard block={block} approval={approvalOf(props.message.blocks, block)} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} progress={app?.state.toolProgress[block.toolCallId]} thisDevice={app?.state.sync?.device.id} />;
+      const approval = () => approvalOf(props.message.blocks, props.block);
+      const queued = () => props.block.status === 'pending' && !approval();
+      return (
+        <Show when={!queued()} fallback={<QueuedToolCall block={props.block} />}>
+          {/* While the card's code loads, the call shows as it did: no jump, and nothing blank. */}
+          <Suspense fallback={<QueuedToolCall block={props.block} />}>
+            <ToolCallCard block={props.block} approval={approval()} conversationId={props.message.conversationId} messageId={props.message.id} client={props.client} progress={app?.state.toolProgress[props.block.toolCallId]} thisDevice={app?.state.sync?.device.id} />
+          </Suspense>
+        </Show>
+      );
     },
     markdown: (block, kit) => [`**${block.toolName}**`, kit.fence(JSON.stringify(block.args ?? {}, null, 2), 'json'), ...(block.result !== undefined ? [kit.fence(block.result)] : [])].join('\n\n'),
   },
   request: { View: RequestInPlace, markdown: (block, kit) => requestViewOf(block).markdown(block, kit) },
   error: {
-    View: (props) => {
-      const words = () => describeRunError(props.block);
-      return (
-        <div class="error-block" role="alert">
-          {words().text}
-          {/* An imported error block's message has no length bound. */}
-          <ErrorDetail detail={words().detail} text={(detail) => <LongText class="error-details__text" text={detail} />} />
-        </div>
-      );
-    },
+    // Shown whole once an error's words are here (they load with the first error shown: a first reply needs none).
+    View: (props) => (
+      <Show when={errorWordsModule()}>
+        {(module) => {
+          const words = () => module().describeRunError(props.block);
+          return (
+            <div class="error-block" role="alert">
+              {words().text}
+              {/* An imported error block's message has no length bound. */}
+              <ErrorDetail detail={words().detail} text={(detail) => <LongText class="error-details__text" text={detail} />} />
+            </div>
+          );
+        }}
+      </Show>
+    ),
     markdown: (block, kit) => kit.quote(block.message),
   },
 };

@@ -3,8 +3,8 @@ import type { QuestionResolution } from '../../schema/messages/blocks';
 import type { Question, QuestionAnswer } from '../../schema/forms/question';
 import type { DeviceRef } from '../../schema/sync/device';
 import { deviceName } from '../sync/device-name';
-import { locale, t, type MessageKey } from '../i18n/i18n';
-import { describeAnswer, formatResolvedAt } from './state/answer-text';
+import { formatMoment, locale, t, type MessageKey } from '../i18n/i18n';
+import { describeAnswer } from './state/answer-text';
 
 const RESOLUTION_KEYS: Record<QuestionResolution, MessageKey> = {
   answered: 'question.summaryAnswered',
@@ -62,7 +62,7 @@ export function QuestionSummary(props: {
         <Show when={resolvedAt()}>
           {(timestamp) => (
             <time class="question-summary__time" datetime={new Date(timestamp()).toISOString()}>
-              {formatResolvedAt(timestamp(), locale())}
+              {formatMoment(timestamp(), locale())}
             </time>
           )}
         </Show>

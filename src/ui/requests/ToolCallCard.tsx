@@ -5,6 +5,7 @@ import type { WorkerClient } from '../state/channel';
 import { navigate, routeHash } from '../hash-route';
 import { t, type MessageKey } from '../i18n/i18n';
 import { LongText } from '../messages/LongText';
+import { formatArguments } from './tool-arguments';
 import { decidedElsewhere, deviceName } from '../sync/device-name';
 import './requests.css';
 import './tool-call.css';
@@ -201,14 +202,4 @@ function outcomeText(approval: ApprovalRequest | undefined): string {
   const reason = approval.response?.reason;
   if (approval.resolution === 'denied' && reason) return t('tool.outcome.deniedWithReason', { reason });
   return t(OUTCOME_KEYS[approval.resolution]);
-}
-
-function formatArguments(args: unknown): string {
-  if (args === undefined || args === null) return '';
-  if (typeof args === 'string') return args;
-  try {
-    return JSON.stringify(args, null, 2);
-  } catch {
-    return String(args);
-  }
 }

@@ -1,7 +1,8 @@
 import { createSignal } from 'solid-js';
 import type { DeviceRef } from '../../schema/sync/device';
 import type { WorkerClient } from '../state/channel';
-import { describeError, type ErrorWords } from '../common/error-words';
+import type { ErrorWords } from '../common/error-words';
+import { wordError } from '../common/lazy-error-words';
 import { WireError } from '../../schema/wire-error';
 import { t } from '../i18n/i18n';
 
@@ -29,7 +30,7 @@ export async function resolveRequest(
     return result.proposedTo ? { proposedTo: result.proposedTo } : {};
   } catch (error) {
     if (error instanceof WireError && error.code === 'already_resolved') return { error: { text: t('request.alreadyResolved') } };
-    return { error: describeError(error) };
+    return { error: await wordError(error) };
   }
 }
 

@@ -4,7 +4,7 @@ import { listenForNotificationClicks, trackAttention } from '../attention/attent
 import type { WorkerClient } from '../state/channel';
 import type { AppEvent } from '../../schema/events';
 import { createReportingClient, createToasts, settle } from '../common/error-report';
-import { describeStorageError } from '../common/error-words';
+import { errorWordsModule } from '../common/lazy-error-words';
 import { createHashRoute, navigate } from '../hash-route';
 import { loadStrings, locale, setLocale } from '../i18n/i18n';
 import { trackPendingQuestionsInTitle } from '../attention/page-title';
@@ -19,8 +19,8 @@ import { createServiceWorkerPrompt, OfflineNote, UpdatePrompt } from './UpdatePr
 import { trackVisualViewport } from './visual-viewport';
 
 // Settings (profiles, MCP servers, data, the local model) is not on the first screen: its code and its strings load when
-// it is opened, together, so it never shows before its words.
-const Settings = lazy(() => Promise.all([import('../settings/Settings'), loadStrings('settings')]).then(([module]) => ({ default: module.Settings })));
+// it is opened, together, so it never shows before its words; an error's too, since it words refusals in place.
+const Settings = lazy(() => Promise.all([import('../settings/Settings'), loadStrings('settings'), loadStrings('errors')]).then(([module]) => ({ default: module.Settings })));
 
 /**
  * The shell: the "Conversations" nav, the routed main area (`#/c/<id>`, `#/settings`, home), banners
@@ -67,7 +67,8 @@ export function App(props: { client: WorkerClient }) {
     const message = state.storageError;
     if (message === undefined) return undefined;
     const event = storageEvent();
-    return describeStorageError(event?.message === message ? event : { message });
+    // The banner shows once an error's words are here (they load with the first error).
+    return errorWordsModule()?.describeStorageError(event?.message === message ? event : { message });
   };
 
   // Read at start, and again from a worker that replaced one that died (what changed meanwhile came as no event).

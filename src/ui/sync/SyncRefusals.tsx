@@ -2,8 +2,7 @@ import { createSignal, createUniqueId, Show } from 'solid-js';
 import type { SyncRefusals as Refusals, SyncStatus } from '../../schema/sync/sync';
 import { useApp } from '../state/app-context';
 import { describeError } from '../common/error-words';
-import { formatResolvedAt } from '../question/state/answer-text';
-import { locale, t } from '../i18n/i18n';
+import { formatMoment, locale, t } from '../i18n/i18n';
 import { refusalSummary } from './sync-status-words';
 
 /**
@@ -87,7 +86,7 @@ export function SyncRefusals(props: { status: SyncStatus }) {
                     <li>{t(`sync.refused.${kind}`, { count: number(refused()[kind]) })}</li>
                   </Show>
                 ))}
-                <li>{t('sync.refused.last', { time: formatResolvedAt(refused().lastAt, locale(), Date.now()) })}</li>
+                <li>{t('sync.refused.last', { time: formatMoment(refused().lastAt, locale(), Date.now()) })}</li>
               </ul>
               <p class="field-hint">{t('sync.refused.explain')}</p>
             </details>

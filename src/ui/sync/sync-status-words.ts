@@ -1,6 +1,5 @@
 import type { SyncRefusals, SyncStatus } from '../../schema/sync/sync';
-import { formatResolvedAt } from '../question/state/answer-text';
-import { t, type MessageKey } from '../i18n/i18n';
+import { formatMoment, t, type MessageKey } from '../i18n/i18n';
 
 type SyncReason = NonNullable<SyncStatus['reason']>;
 
@@ -34,7 +33,7 @@ export function syncStatusText(status: SyncStatus, locale: string, now: number =
     case 'synced':
       // "Synced" is said only when nothing from the server was refused.
       if (status.refused) return refusalSummary(status.refused, locale);
-      return status.lastSyncedAt === undefined ? t('sync.state.synced') : t('sync.state.syncedAt', { time: formatResolvedAt(status.lastSyncedAt, locale, now) });
+      return status.lastSyncedAt === undefined ? t('sync.state.synced') : t('sync.state.syncedAt', { time: formatMoment(status.lastSyncedAt, locale, now) });
     case 'offline':
       return t('sync.state.offline');
     case 'error':

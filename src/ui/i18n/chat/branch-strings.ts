@@ -14,6 +14,7 @@ export const branchStrings = {
     'branch.cancel': 'Cancel',
     'branch.leaveTitle': 'Leave the waiting request?',
     'branch.leaveConfirm': 'Leave it',
+    'branch.leaveBody': 'A request for you waits later in this branch. Leaving it closes the request.',
     'branch.delete': 'Delete this version',
     'branch.deleteTitle': 'Delete this version?',
     'branch.deleteBody': 'This version and everything after it in its branch are deleted. The other versions stay.',

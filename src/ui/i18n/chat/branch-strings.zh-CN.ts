@@ -14,6 +14,7 @@ export const branchStringsZhCN: Record<keyof (typeof branchStrings)['en'], strin
   'branch.cancel': '取消',
   'branch.leaveTitle': '要离开等待中的请求吗？',
   'branch.leaveConfirm': '离开',
+  'branch.leaveBody': '此分支后面有一个等待你处理的请求。离开此分支会关闭该请求。',
   'branch.delete': '删除此版本',
   'branch.deleteTitle': '删除此版本？',
   'branch.deleteBody': '此版本及其分支中之后的所有内容都会被删除。其他版本保留。',

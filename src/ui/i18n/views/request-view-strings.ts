@@ -7,8 +7,6 @@
 const en = {
   'tool.group': 'Tool call: {name}',
   'tool.from': 'from {server}',
-  'tool.status.pending': 'Queued',
-  'tool.status.running': 'Running…',
   'tool.status.success': 'Done',
   'tool.status.error': 'Failed',
   'tool.status.denied': 'Denied',

@@ -4,8 +4,6 @@ import type { requestViewStrings } from './request-view-strings';
 export const requestViewStringsZhCN: Record<keyof (typeof requestViewStrings)['en'], string> = {
   'tool.group': 'Tool call: {name}',
   'tool.from': '来自 {server}',
-  'tool.status.pending': '排队中',
-  'tool.status.running': '运行中…',
   'tool.status.success': '完成',
   'tool.status.error': '失败',
   'tool.status.denied': '已拒绝',

@@ -19,13 +19,3 @@ function quote(text: string): string {
   const marks = t('question.quoted', { text: '' });
   return t([...marks].some((mark) => text.includes(mark)) ? 'question.quotedNested' : 'question.quoted', { text });
 }
-
-/** A resolution time for people: the time alone when it was today, else date and time. */
-export function formatResolvedAt(timestamp: number, locale: string, now: number = Date.now()): string {
-  const when = new Date(timestamp);
-  const sameDay = new Date(now).toDateString() === when.toDateString();
-  const format = sameDay
-    ? new Intl.DateTimeFormat(locale, { timeStyle: 'short' })
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-  return format.format(when);
-}

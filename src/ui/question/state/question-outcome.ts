@@ -2,7 +2,7 @@ import type { QuestionRequest } from '../../../schema/messages/blocks';
 import type { ResolvedOutcome } from '../../../schema/protocol';
 import type { Message } from '../../../schema/records';
 import { WireError } from '../../../schema/wire-error';
-import { describeError } from '../../common/error-words';
+import { wordError } from '../../common/lazy-error-words';
 import { t, type MessageKey } from '../../i18n/i18n';
 
 /** An error under the form: a sentence of the dictionary, and the worker's or provider's words folded under Details. */
@@ -13,8 +13,8 @@ export interface ErrorText {
 }
 
 /** Why an answer or a dismissal could not be sent. The sentence comes from the error's code and reason, in the UI's language; never the worker's English. */
-export function sendFailure(caught: unknown): ErrorText {
-  const { text, detail } = describeError(caught);
+export async function sendFailure(caught: unknown): Promise<ErrorText> {
+  const { text, detail } = await wordError(caught);
   return {
     key: caught instanceof WireError && caught.code === 'invalid_answer' ? 'question.invalidAnswer' : 'question.sendFailed',
     params: { message: text },

@@ -69,7 +69,7 @@ export function createQuestionResolution(host: QuestionResolutionHost, options: 
         return;
       }
       if (hadUnsavedDraft) saver.schedule(draft());
-      setError(sendFailure(caught));
+      setError(await sendFailure(caught));
     } finally {
       setBusy(false);
     }
