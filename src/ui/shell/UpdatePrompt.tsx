@@ -1,4 +1,5 @@
 import { createEffect, createSignal, onCleanup, Show } from 'solid-js';
+import { useRegisterSW } from 'virtual:pwa-register/solid';
 import { afterFirstPaint } from './after-first-paint';
 import { t } from '../i18n/i18n';
 
@@ -14,14 +15,28 @@ interface ServiceWorkerPrompt {
 }
 
 /**
- * Registers the service worker once the first screen is painted, and hides the offline note after a few seconds. Call
- * once, in the shell. The browser's own API, not workbox-window's (2.1 KiB gzip more for every first visit): a first
- * install ends in the offline note, a version waiting while this page runs the old one in the update banner.
+ * Registers the service worker once the first screen is painted (its code, workbox-window, is not part of that screen),
+ * and hides the offline note after a few seconds. Call once, in the shell.
  */
 export function createServiceWorkerPrompt(): ServiceWorkerPrompt {
-  const [needRefresh, setNeedRefresh] = createSignal(false);
-  const [offlineReady, setOfflineReady] = createSignal(false);
-  afterFirstPaint(() => registerServiceWorker({ offlineReady: () => setOfflineReady(true), needRefresh: () => setNeedRefresh(true) }));
+  const [registration, setRegistration] = createSignal<ReturnType<typeof useRegisterSW>>();
+  afterFirstPaint(() =>
+    setRegistration(
+      useRegisterSW({
+        onRegisterError(error: unknown) {
+          console.error('Parley: service worker registration failed', error);
+        },
+        onRegisteredSW(_url, registration) {
+          if (registration) watchForUpdates(registration, () => setNeedRefresh(true));
+        },
+      }),
+    ),
+  );
+  const needRefresh = () => registration()?.needRefresh[0]() ?? false;
+  const setNeedRefresh = (value: boolean) => registration()?.needRefresh[1](value);
+  const offlineReady = () => registration()?.offlineReady[0]() ?? false;
+  const setOfflineReady = (value: boolean) => registration()?.offlineReady[1](value);
+  const updateServiceWorker = async (reloadPage?: boolean) => registration()?.updateServiceWorker(reloadPage);
 
   createEffect(() => {
     if (!offlineReady()) return;
@@ -32,10 +47,12 @@ export function createServiceWorkerPrompt(): ServiceWorkerPrompt {
   return {
     needRefresh,
     offlineReady: () => offlineReady() && !needRefresh(),
-    // A first visit's tab was not controlled as it registered, and with clientsClaim the new worker would take it over
-    // silently, mixing versions: the page reloads on the switch, which the waiting worker makes when told to skip waiting.
+    // workbox-window reloads only when the page was controlled as it registered; a first visit's tab was not, and with
+    // clientsClaim the new worker would take it over silently, mixing versions. Reload on the switch ourselves.
     async reloadToUpdate() {
       navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+      await updateServiceWorker(true);
+      // Also tell the waiting worker directly: the helper above asks only the worker workbox-window knows of.
       (await navigator.serviceWorker.getRegistration())?.waiting?.postMessage({ type: 'SKIP_WAITING' });
     },
     later: () => setNeedRefresh(false),
@@ -43,41 +60,11 @@ export function createServiceWorkerPrompt(): ServiceWorkerPrompt {
   };
 }
 
-/** The build's service worker (vite-plugin-pwa writes it at the root of the app), registered where there is one. */
-function registerServiceWorker(on: { offlineReady(): void; needRefresh(): void }): void {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  // No worker controls the page yet: this registration is the first install, and its end means "works offline".
-  const firstInstall = !navigator.serviceWorker.controller;
-  const base = import.meta.env.BASE_URL;
-  navigator.serviceWorker.register(`${base}sw.js`, { scope: base }).then(
-    (registration) => {
-      if (firstInstall) watchFirstInstall(registration, on.offlineReady);
-      watchForUpdates(registration, on.needRefresh);
-    },
-    (error: unknown) => console.error('Parley: service worker registration failed', error),
-  );
-}
-
-/** Calls `ready` once, when the first install's worker has installed (the whole app is precached by then). */
-function watchFirstInstall(registration: ServiceWorkerRegistration, ready: () => void): void {
-  let told = false;
-  const tell = () => {
-    if (told) return;
-    told = true;
-    ready();
-  };
-  const watch = (worker: ServiceWorker | null) => {
-    if (!worker) return;
-    if (worker.state !== 'installing') return worker.state === 'redundant' ? undefined : tell();
-    worker.addEventListener('statechange', () => worker.state !== 'redundant' && worker.state !== 'installing' && tell());
-  };
-  watch(registration.installing ?? registration.waiting);
-  registration.addEventListener('updatefound', () => watch(registration.installing));
-}
-
 /**
- * Calls `ready` when a new version has installed and waits while this page runs the old one: one the browser found
- * before the page listened (its own check as a returning visit loads), one found later, and a second one.
+ * Calls `ready` when a new version has installed and waits while this page runs the old one. workbox-window tells of
+ * most, but not of an update the browser found before it listened (its own check as a returning visit loads), and it
+ * tells of one it takes for another page's (found long after it registered, or a second one) only by its own timing:
+ * on a loaded machine the banner never came. Watched here as well, from the registration itself.
  */
 function watchForUpdates(registration: ServiceWorkerRegistration, ready: () => void): void {
   const watch = (worker: ServiceWorker | null) => {
