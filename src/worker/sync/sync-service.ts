@@ -13,6 +13,7 @@ import { SyncEngine } from './sync-engine';
 import type { SyncGateDeps } from './engine-context';
 import type { Mirror } from './mirror/mirror';
 import { DEVICE_KEY, KEPT_MIRROR_KEY, loadDevice, SYNC_KEY } from './device';
+import { markPhase } from './sync-measures';
 
 /** Sync's settings on this device: the server and its password (a secret like an API key) and the derived keys. */
 interface StoredSync extends RemoteAccess {
@@ -82,7 +83,9 @@ export class SyncService {
     if (this.mirror) await this.stopEngine();
     this.setState({ state: 'starting', url, username: input.username });
     try {
+      markPhase('enable');
       const { keys, document } = await openServer(access, input.passphrase, input.newKey === true);
+      markPhase('keys');
       const { _rev: _revision, ...keyDocument } = document;
       const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: await takeKeptMirror(this.deps, url, document) };
       this.mirrorKept = false;
