@@ -90,7 +90,7 @@ export class SyncService {
       const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: await takeKeptMirror(this.deps, url, document) };
       this.mirrorKept = false;
       await this.deps.database.put('settings', stored, SYNC_KEY);
-      await this.start(stored);
+      await this.start(stored, { joined: true });
       return this.snapshot();
     } catch (error) {
       this.setState({ state: 'off' });
@@ -128,7 +128,8 @@ export class SyncService {
     return this.snapshot();
   }
 
-  private async start(stored: StoredSync): Promise<void> {
+  /** Starts the mirror and the engine; `joined`: the server was looked at just now (see ServerWatch.joined). */
+  private async start(stored: StoredSync, { joined = false } = {}): Promise<void> {
     const mirror = openPouchMirror(stored.localName, stored);
     this.mirror = mirror;
     this.stored = stored;
@@ -145,7 +146,8 @@ export class SyncService {
       say: (next) => this.setState({ url: stored.url, username: stored.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), ...next }),
       keyDocumentIs: (state) => this.setKeyDocument(state),
     });
-    void this.watch.lookAtServer();
+    if (joined) this.watch.joined();
+    else void this.watch.lookAtServer();
     this.stopWatchingNetwork?.();
     this.stopWatchingNetwork = watchNetwork((online) => this.onNetwork(online));
     // Caught up with the mirror in the background: the app works meanwhile, as on any device without sync.
