@@ -39,7 +39,9 @@ const distDirectory = option('--dist') ?? 'dist';
  * `--approval-read-ms` after its card showed, 6000 as a person reads it);
  * `--only sync` runs the sync figures (bench/sync.mjs), the initial sync at 100 conversations / 10,000 messages, or
  * at the issue's 1,000 / 100,000 with `--sync-full` (or `--sync-conversations n`, 100 messages each); `--sync-parts
- * initial` (or `write,answer`, or `attachment`: a 5 MB image sent on one device until another shows it) runs part of it; `--only open` opens the 100-, 1,000- and 10,000-message conversations,
+ * initial` (or `write,answer`, or `attachment`: a 5 MB image sent on one device until another shows it, or `tail`: a
+ * reply streamed after 2, 40 and 160 messages, what each rewrite of its segment costs) runs part of it (with
+ * BENCH_SYNC_TRACE=<file>, the initial upload's trace: the worker's sync marks and measures and its requests); `--only open` opens the 100-, 1,000- and 10,000-message conversations,
  * each the first open after a fresh load, `--rounds n` times each; `--only local-model` runs the in-browser model's
  * figures alone; `--only first-send` sends a message as soon as a new conversation's composer shows after a load;
  * `--only bytes` gives the first load's and the first reply's JavaScript alone.

@@ -10,6 +10,7 @@
 //  (c) A synced write's extra cost on A's worker: the same question round (ask, answer on A, reply) with sync on and on a
 //      device with sync off: Submit → next model request, IndexedDB transactions, bytes on the wire, the engine's own time.
 //  (d) A 5 MB image attached on A: Send on A → the image shown (decoded) on B, which has the conversation open.
+//  (e) A reply streamed at the end of conversations of 2, 40 and 160 messages: each rewrite of its last segment.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { noisePng } from '../e2e/noise-png.mjs';
@@ -18,7 +19,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { countWorkerTransactions, freshPage, median, sleep } from './harness.mjs';
-import { addServerProfile, chatRequests, clockOffset, conversationWithServer } from './parley.mjs';
+import { addServerProfile, chatRequests, clockOffset, conversationWithServer, PROFILE_NAME } from './parley.mjs';
 
 const PASSPHRASE = 'correct horse battery staple';
 const ADMIN = { username: 'parley-admin', password: 'correct-couch-password' };
@@ -239,14 +240,34 @@ const storageUsage = (page) => page.evaluate(async () => {
   return estimate.usageDetails?.indexedDB ?? estimate.usage;
 });
 
+const agentWorker = (page) => page.workers().find((candidate) => !candidate.url().startsWith('blob:'));
+
 /** The agent worker's performance measures named `name` that started after `after` (ms, worker clock). */
 async function workerMeasures(page, name, after = 0) {
-  const worker = page.workers().find((candidate) => !candidate.url().startsWith('blob:'));
+  const worker = agentWorker(page);
   if (!worker) return [];
   return worker.evaluate(({ name, after }) => performance.getEntriesByName(name).filter((entry) => entry.startTime > after).map((entry) => ({ startTime: entry.startTime, duration: entry.duration, detail: entry.detail })), { name, after });
 }
 
+/**
+ * Where an upload's time went (BENCH_SYNC_TRACE=<file>): the worker's sync marks and measures and its requests to the
+ * server, in ms from "Turn on sync" pressed, written as JSON lines and summed up in the log.
+ */
+async function writeTrace(page, file, clickedAt, uploadMs) {
+  const entries = await agentWorker(page).evaluate((clickedAt) => performance.getEntries()
+    .filter((entry) => entry.name.startsWith('parley:sync') || (entry.entryType === 'resource' && !entry.name.includes('/assets/')))
+    .map((entry) => ({ type: entry.entryType, name: entry.name, start: Math.round(performance.timeOrigin + entry.startTime - clickedAt), ms: Math.round(entry.duration), detail: entry.detail, bytes: entry.transferSize }))
+    .filter((entry) => entry.start >= -50), clickedAt);
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(file, [`{"uploadMs":${uploadMs}}`, ...entries.sort((a, b) => a.start - b.start).map((entry) => JSON.stringify(entry))].join('\n') + '\n');
+}
+
 const workerNow = (page) => page.workers().find((candidate) => !candidate.url().startsWith('blob:'))?.evaluate(() => performance.now()) ?? 0;
+
+/** A conversation of an export (and its messages) under another id. */
+function renamed({ conversation, messages }, id) {
+  return { conversation: { ...conversation, id, title: id }, messages: messages.map((message) => ({ ...message, id: `${id}-m${message.seq}`, conversationId: id })) };
+}
 
 /** An export file: `conversations` conversations of `perConversation` messages (user and assistant text, ~250 characters). */
 function exportOf(conversations, perConversation, now = 1_700_000_000_000) {
@@ -401,6 +422,7 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     if (parts.includes('write') || parts.includes('answer')) await answerAndWriteRows();
     if (parts.includes('attachment')) await attachmentRows();
     if (parts.includes('initial')) await initialSyncRows();
+    if (parts.includes('tail')) await tailRows();
   } finally {
     await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
     await couch.stop();
@@ -472,6 +494,45 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     await phone.context.close();
   }
 
+  async function tailRows() {
+    // (e) What a reply streaming at the end of a conversation costs the runner: each push rewrites the segment it is in
+    // whole (read from the store, sealed, written), so the cost grows with what that segment already holds.
+    log('sync: a reply streamed after 2, 40 and 160 messages: the rewrites of the last segment');
+    const database = await couch.createDatabase();
+    const laptop = await device('Laptop');
+    await addServerProfile(laptop.page, base, provider.url);
+    const sizes = [2, 40, 160];
+    const conversations = sizes.map((size) => renamed(exportOf(1, size).conversations[0], `tail-${size}`));
+    const file = { name: 'tail.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...exportOf(0, 0), conversations })) };
+    await openSettings(laptop.page, base);
+    await laptop.page.getByLabel('Import conversations').setInputFiles(file);
+    await laptop.page.getByRole('status').filter({ hasText: /Imported \d+ conversation/ }).waitFor({ timeout: 120_000 });
+    await turnOn(laptop, base, couch, database);
+    await waitSynced(laptop.page);
+    const tail = [];
+    for (const [index, size] of sizes.entries()) {
+      await laptop.page.goto(`${base}/#/c/tail-${size}`);
+      await laptop.page.getByRole('combobox', { name: 'Model profile', exact: true }).selectOption({ label: PROFILE_NAME });
+      await sleep(QUIET_MS);
+      const from = await workerNow(laptop.page);
+      provider.enqueue({ tokens: 800, tokensEnd: ANSWERED_END, delayMsPerChunk: 4 });
+      const box = laptop.page.getByRole('textbox', { name: 'Message', exact: true });
+      await box.fill(`Write a long answer (${index}).`);
+      await box.press('Enter');
+      await laptop.page.waitForFunction((end) => {
+        const last = [...document.querySelectorAll('[role="log"] article')].at(-1);
+        return last?.getAttribute('aria-label') === 'Parley' && last.getAttribute('data-status') === 'complete' && last.textContent.includes(end);
+      }, ANSWERED_END, { timeout: 120_000 });
+      await sleep(QUIET_MS);
+      const pushes = (await workerMeasures(laptop.page, PUSH_MEASURE, from)).filter((entry) => entry.detail?.documents > 0);
+      const each = (select) => median(pushes.map(select));
+      tail.push({ size, pushes: pushes.length, ms: each((entry) => entry.duration), bytes: each((entry) => entry.detail.bytes), all: pushes.map((entry) => Math.round(entry.duration)) });
+      rows.push(['sync', `a reply streamed after ${size} messages: one rewrite of its segment (worker, median)`, each((entry) => entry.duration), 'ms', '', undefined, `${pushes.length} rewrites, ${each((entry) => entry.detail.bytes)} B sealed each (median); ${pushes.map((entry) => entry.duration.toFixed(0)).join(' ')}`]);
+    }
+    figures.tail = tail;
+    await laptop.context.close();
+  }
+
   async function initialSyncRows() {
     // (b) The initial sync of a large history.
     const messages = initial.conversations * initial.perConversation;
@@ -493,9 +554,11 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     const usageBefore = await storageUsage(source.page);
     couch.proxy.take();
     // Key document, a conversation and a runner document per conversation, and the messages: a document each (the build
-    // before segments) or at least one per 32 (a segment's most). The upload is over once the server holds that many,
-    // the status says "Synced" and the server's count stays put for 3 s (measured to when it last grew).
-    const expected = 1 + 2 * initial.conversations + initial.conversations * Math.ceil(initial.perConversation / 32);
+    // before segments) or at least one segment per conversation (how many depends on the build's packing). The upload is
+    // over once the server holds that many, the status says "Synced" and the server's count stays put for 3 s (measured
+    // to when it last grew).
+    const expected = 1 + 3 * initial.conversations;
+    await agentWorker(source.page)?.evaluate(() => performance.setResourceTimingBufferSize(100_000));
     const uploadStarted = await turnOn(source, base, couch, big);
     await waitUntil(async () => (await couch.documentCount(big)) >= expected, 3_600_000, 'the upload');
     await waitSynced(source.page, 600_000);
@@ -510,6 +573,7 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     // The engine's own part of the upload: reading C's records, sealing them and writing them to the mirror.
     const pushes = await workerMeasures(source.page, PUSH_MEASURE);
     const sealing = { ms: pushes.reduce((sum, entry) => sum + entry.duration, 0), documents: pushes.reduce((sum, entry) => sum + (entry.detail?.documents ?? 0), 0), batches: pushes.length };
+    if (process.env.BENCH_SYNC_TRACE) await writeTrace(source.page, process.env.BENCH_SYNC_TRACE, uploadStarted, uploadMs);
     const stored = await couch.stored(big);
     log(`sync: upload ${(uploadMs / 1000).toFixed(1)} s, ${stored.documents} documents`);
 

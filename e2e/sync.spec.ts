@@ -3,6 +3,7 @@ import { noisePng } from './noise-png.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import { KEY_DOC_ID, open, openKeyDocument, type KeyDocument } from '../src/worker/sync/documents/sync-crypto';
 import { startCouchProxy } from '../tests/server/couch-proxy';
 import { basicAuthorization, startCouchServer, type CouchServer } from '../tests/server/couch-server';
 import { startProviderServer } from '../tests/server/provider-server';
@@ -743,8 +744,8 @@ test('a server set up again by a new device under another key: the old devices s
 
 test('"Synced" is said on a first upload only once the server holds every document', async ({ couch, database, device }) => {
   const laptop = await device('Laptop');
-  // One conversation of 6,400 messages, 200 segments of 32: sealed and written in chunks (a thousand messages at a time),
-  // with replication pausing between them, and more documents than one replication batch.
+  // One conversation of 6,400 messages (about 1 MB, segments of 64 KB): sealed and written in chunks (a thousand
+  // messages at a time), with replication pausing between them.
   const messages = Array.from({ length: 6400 }, (_, seq) => ({ id: `long-m${seq}`, conversationId: 'long', seq, role: seq % 2 === 0 ? 'user' : 'assistant', blocks: [{ type: 'text', text: `Message ${seq}` }], status: 'complete', createdAt: seq, updatedAt: seq }));
   const file = join(tmpdir(), `parley-sync-upload-${process.pid}-${Date.now()}.json`);
   await writeFile(file, JSON.stringify({ format: 'parley-export', version: 1, exportedAt: 1, conversations: [{ conversation: { id: 'long', title: 'Long one', createdAt: 0, updatedAt: 6400, runState: 'idle', completedSteps: 3200 }, messages }] }));
@@ -754,8 +755,12 @@ test('"Synced" is said on a first upload only once the server holds every docume
 
   await fillSync(laptop.page, { url: database, username: couch.username, password: couch.password, passphrase: PASSPHRASE });
   await expect(syncStatus(laptop.page)).toHaveText(/^Synced/, { timeout: 120_000 });
-  // Read as soon as it says so: the key document, the runner, the conversation and every segment are there.
-  expect(await couch.documentCount(database)).toBe(1 + 1 + 1 + 6400 / 32);
+  // Read as soon as it says so: every message is in the segments the server holds (opened here with the passphrase).
+  const documents = await couch.allDocuments(database);
+  const keys = await openKeyDocument(documents.find((document) => document._id === KEY_DOC_ID) as unknown as KeyDocument, PASSPHRASE);
+  const segments = documents.filter((document) => document.e === 3);
+  const held = await Promise.all(segments.map(async (document) => (JSON.parse(await open(keys!, document.m as { iv: string; ct: string })) as { messages: unknown[] }).messages.length));
+  expect(held.reduce((sum, count) => sum + count, 0)).toBe(6400);
 });
 
 test('"Turn off sync" asks whether to keep the mirror: deleted, its IndexedDB database is gone; kept, a later "Turn on sync" uses it again', async ({ couch, database, device }) => {

@@ -44,13 +44,13 @@ describe("the device's own writes, handed back by the mirror (sync)", { timeout:
       return decrypt(algorithm, key, data);
     });
     // An initial upload: a history, then "Turn on sync". 3 conversations, their runner documents and 120 messages (in
-    // 6 segments: 32 and 8 messages each) are written by this device and all handed back, as is a setting.
+    // 3 segments: 40 short messages each) are written by this device and all handed back, as is a setting.
     expect(await laptop.send({ type: 'conversation.import', data: exportOf(3, 40) })).toMatchObject({ imported: 3 });
     await laptop.host.sync.attach(mirror, keys, LAPTOP);
     // A profile set up here travels as a setting document of this device's own.
     await laptop.send({ type: 'profiles.save', profile: { name: 'Work', kind: 'openai-compatible', baseUrl: 'https://llm.work.example/v1', model: 'gpt-work', apiKey: 'sk-laptop' } });
     await vi.waitFor(() => expect([...mirror.local.documents.values()].filter((stored) => stored.document.s)).toHaveLength(1), { timeout: 30_000, interval: 20 });
-    await vi.waitFor(() => expect(mirror.local.documents.size).toBeGreaterThanOrEqual(3 + 3 + 6 + 1), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(mirror.local.documents.size).toBeGreaterThanOrEqual(3 + 3 + 3 + 1), { timeout: 30_000, interval: 20 });
     await feedDrained(mirror);
     expect(opened).toEqual([]);
 
@@ -103,7 +103,7 @@ describe("the device's own writes, handed back by the mirror (sync)", { timeout:
       return transaction.call(this, stores, mode);
     });
     await laptop.host.sync.attach(mirror, keys, LAPTOP);
-    await vi.waitFor(() => expect(mirror.local.documents.size).toBeGreaterThanOrEqual(2 + 2 + 10), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(mirror.local.documents.size).toBeGreaterThanOrEqual(2 + 2 + 2), { timeout: 30_000, interval: 20 });
     await feedDrained(mirror);
     // 300 messages: each conversation's messages listed once, then read for their segments a thousand at a time (a few
     // more when the first push starts while the list is still being read).

@@ -43,10 +43,10 @@ function exportOf(conversationId: string, messages: Message[]) {
 const textOf = (found: Message | undefined) => found?.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
 
 /** A device that syncs later, over the same server: what the others wrote reaches it. */
-async function laterDevice(server: SimulatedServer, seed: number) {
+async function laterDevice(server: SimulatedServer, seed: number, device = TABLET) {
   const tablet = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
   const mirror = new SimulatedMirror(server);
-  const engine = await tablet.host.sync.attach(mirror, await testKeys(), TABLET);
+  const engine = await tablet.host.sync.attach(mirror, await testKeys(), device);
   return { tablet, mirror, engine, replicator: new SimulatedReplicator(server, [mirror], randomFrom(seed)) };
 }
 
@@ -72,20 +72,17 @@ describe('messages travel packed in segments (sync)', { timeout: 120_000 }, () =
   });
 
   it('a long conversation split across segments reaches another device complete and in order, in any order of arrival', async () => {
-    // 80 short messages, then 6 of 30,000 characters: segments of 32, 32, 16 + 2 large, then 2 and 2 (about 64 KB each).
-    const messages = [...Array.from({ length: 80 }, (_, seq) => message('long', seq, `Message ${seq}`)), ...Array.from({ length: 6 }, (_, offset) => message('long', 80 + offset, `${offset}`.repeat(30_000)))];
+    // 150 short messages (about 28 KB as JSON), then 6 of 30,000 characters: a segment closes at 64 KB of plaintext,
+    // however many messages that is (the build before also closed one at 32 messages).
+    const short = Array.from({ length: 150 }, (_, seq) => message('long', seq, `Message ${seq}`));
+    const messages = [...short, ...Array.from({ length: 6 }, (_, offset) => message('long', 150 + offset, `${offset}`.repeat(30_000)))];
+    expect(short.reduce((sum, found) => sum + JSON.stringify(found).length, 0)).toBeLessThan(64 * 1024 - 30_200);
     for (const seed of [81, 82, 83]) {
       const { server, laptop, phone, replicator } = await simulatedDevices(seed, { prepare: async (laptop) => void (await laptop.send({ type: 'conversation.import', data: exportOf('long', messages) })) });
       await replicator.settle(async () => (await phone.host.store.allMessages('long')).length === messages.length);
       expect(await phone.host.store.allMessages('long')).toEqual(await laptop.host.store.allMessages('long'));
       const segments = (await payloadsIn(server.documents.values())).flatMap((payload) => (payload.kind === 'segment' ? [payload] : [])).sort((a, b) => a.index - b.index);
-      expect(segments.map((segment) => segment.messages.map((held) => held.seq))).toEqual([
-        Array.from({ length: 32 }, (_, seq) => seq),
-        Array.from({ length: 32 }, (_, seq) => 32 + seq),
-        [...Array.from({ length: 16 }, (_, seq) => 64 + seq), 80, 81],
-        [82, 83],
-        [84, 85],
-      ]);
+      expect(segments.map((segment) => segment.messages.map((held) => held.seq))).toEqual([[...short.map((found) => found.seq), 150], [151, 152], [153, 154], [155]]);
     }
   });
 
@@ -110,6 +107,38 @@ describe('messages travel packed in segments (sync)', { timeout: 120_000 }, () =
     expect(segments.map((segment) => [segment.index, segment.writer, segment.messages.length])).toEqual([[0, PHONE.id, 4]]);
     const later = await laterDevice(server, 92);
     await later.replicator.settle(async () => sameMessages(later.tablet, phone, conversationId));
+  });
+});
+
+describe('segments packed by the build before (32 messages at most)', { timeout: 120_000 }, () => {
+  it('are read as they are, and a device of this build that takes the conversation over continues the last one', async () => {
+    const keys = await testKeys();
+    const server = new SimulatedServer();
+    // The phone ran "packed" on the build before: 64 messages in two segments of 32, the second full under its limits.
+    const messages = Array.from({ length: 64 }, (_, seq) => message('packed', seq, `Packed message ${seq}`));
+    const runner: Runner = { conversationId: 'packed', device: PHONE, epoch: 0, since: 1 };
+    const conversation = { id: 'packed', title: 'Packed', createdAt: 1, updatedAt: 2, runState: 'idle' as const, completedSteps: 0 };
+    server.put(await sealedDocument(await documentId(keys, 'runner', 'packed'), { kind: 'runner', runner }));
+    server.put(await sealedDocument(await documentId(keys, 'conversation', 'packed'), { kind: 'conversation', conversation, writer: PHONE.id, epoch: 0 }));
+    for (const [index, start] of [0, 32].entries()) server.put(await segmentDocument('packed', index, messages.slice(start, start + 32), PHONE.id));
+
+    const laptop = await laterDevice(server, 131, LAPTOP);
+    await laptop.tablet.send({ type: 'settings.update', script: script([{ text: 'Continued here.' }]) });
+    await laptop.replicator.settle(async () => (await laptop.tablet.host.store.allMessages('packed')).length === 64);
+    expect((await laptop.tablet.host.store.allMessages('packed')).map((found) => found.id)).toEqual(messages.map((found) => found.id));
+    await laptop.tablet.send({ type: 'conversation.takeOver', conversationId: 'packed' });
+    await laptop.tablet.send({ type: 'message.send', conversationId: 'packed', text: 'and now?' });
+    await waitForRunState(laptop.tablet, 'packed', ['idle'], 20_000);
+    const segmentsOnServer = async () => (await payloadsIn(server.documents.values())).flatMap((payload) => (payload.kind === 'segment' ? [payload] : [])).sort((a, b) => a.index - b.index);
+    await laptop.replicator.settle(async () => isDeepStrictEqual((await segmentsOnServer()).flatMap((segment) => segment.messages), await laptop.tablet.host.store.allMessages('packed')));
+    // Each message keeps its segment (the new runner writes both again, as its own); the last, closed at 32 under the
+    // old limits, is continued under these: it holds its 32 and the 2 new messages.
+    const segments = await segmentsOnServer();
+    expect(segments.map((segment) => segment.messages.map((held) => held.seq))).toEqual([messages.slice(0, 32).map((found) => found.seq), Array.from({ length: 34 }, (_, seq) => 32 + seq)]);
+    expect(laptop.engine.refused()).toBeUndefined();
+    const later = await laterDevice(server, 132);
+    await later.replicator.settle(async () => sameMessages(later.tablet, laptop.tablet, 'packed'));
+    expect(await later.tablet.host.store.allMessages('packed')).toHaveLength(66);
   });
 });
 
@@ -170,7 +199,8 @@ describe('documents of the build before segments (sync)', { timeout: 120_000 }, 
 
     // This build starts over that mirror.
     await laptop.host.sync.attach(laptopMirror, keys, LAPTOP);
-    await replicator.settle(async () => (await payloadsIn(server.documents.values())).filter((payload) => payload.kind === 'segment').length === 2);
+    const segmented = async () => (await payloadsIn(server.documents.values())).flatMap((payload) => (payload.kind === 'segment' ? payload.messages : []));
+    await replicator.settle(async () => (await segmented()).length === 40);
     expect(await laptop.host.store.allMessages('old')).toHaveLength(40);
     const segments = (await payloadsIn(server.documents.values())).flatMap((payload) => (payload.kind === 'segment' ? [payload] : []));
     expect(segments.flatMap((segment) => segment.messages.map((held) => held.id)).sort()).toEqual(messages.map((found) => found.id).sort());

@@ -107,6 +107,16 @@ describe('what a syncing device finds on its server', { timeout: 60_000 }, () =>
       expect(refused.done).toEqual({ replicated: 0, uploaded: 0 });
     });
 
+    it('replicates at once after a join that looked at the server just now, without looking again', async () => {
+      // No server answers here: a look would find it unreachable and never replicate.
+      const { watch, said, done } = watching('http://127.0.0.1:9/parley');
+      watch.joined();
+      expect(done).toEqual({ replicated: 1, uploaded: 0 });
+      expect(said).toEqual([{ keyDocument: undefined }]);
+      expect(watch.replicating).toBe(true);
+      watch.stop();
+    });
+
     it('does not replicate with a server under another key, and says so', async () => {
       const url = await couch.createDatabase();
       expect((await put(`${url}/${KEY_DOC_ID}`, another)).ok).toBe(true);

@@ -96,10 +96,12 @@ export type Proposal = z.output<typeof Proposal>;
 
 /**
  * A conversation's messages as they travel since segments (docs/architecture.md, "Sync"): the runner packs them, in the
- * order it first wrote them, into segments of at most `SEGMENT_MESSAGES` messages or about `SEGMENT_CHARACTERS` of
- * plaintext, and rewrites the segment a message is in when the message changes. A message keeps its segment.
+ * order it first wrote them, into segments of about `SEGMENT_CHARACTERS` of plaintext, and rewrites the segment a
+ * message is in when the message changes. A message keeps its segment. `SEGMENT_MESSAGES` is only a guard, the most
+ * the segment's schema below accepts: 64 KB is reached long before by any message. The build before also closed a
+ * segment at 32 messages; its segments are read and continued as they are.
  */
-export const SEGMENT_MESSAGES = 32;
+export const SEGMENT_MESSAGES = 1000;
 export const SEGMENT_CHARACTERS = 64 * 1024;
 
 /** The plaintext of one synced document. `writer` and `epoch` say who wrote it under which runner epoch. */
@@ -108,7 +110,7 @@ export const SyncPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('conversation-deleted'), conversationId: z.string().check(z.minLength(1), z.maxLength(100)), writer: z.string().check(z.maxLength(100)), at: z.number() }),
   /** One message: what the build before segments wrote (still read and applied; no longer written). */
   z.object({ kind: z.literal('message'), message: Message, writer: z.string().check(z.maxLength(100)), epoch: z.number().check(z.int(), z.gte(0)) }),
-  /** Segment `index` of a conversation's messages (see SEGMENT_MESSAGES), sealed as one document in format 3. */
+  /** Segment `index` of a conversation's messages (see SEGMENT_CHARACTERS), sealed as one document in format 3. */
   z.object({
     kind: z.literal('segment'),
     conversationId: z.string().check(z.minLength(1), z.maxLength(100)),

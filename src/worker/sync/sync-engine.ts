@@ -14,6 +14,7 @@ import { RunnerBook } from './documents/runner-book';
 import { SealedDocuments } from './documents/sealed-documents';
 import { SettingsSync } from './content/settings-sync';
 import { documentId, seal, type SyncKeys } from './documents/sync-crypto';
+import { markPhase } from './sync-measures';
 
 /**
  * Sync of one device (docs/architecture.md, "Sync's authority rule"). The device whose worker runs a conversation is its only authority: only it
@@ -108,6 +109,7 @@ export class SyncEngine {
       }
     });
     await caughtUp;
+    markPhase('caught-up');
     await this.settings.start();
     await this.reconcile();
   }
@@ -239,12 +241,14 @@ export class SyncEngine {
       this.book.runners.set(conversationId, runner);
       claims.push({ id: await documentId(this.keys, 'runner', conversationId), payload: { kind: 'runner', runner } });
     }
+    markPhase('listed');
     if (claims.length > 0) await this.book.save();
     for (let start = 0; start < claims.length; start += PUSH_CHUNK) {
       if (this.context.stopped) return;
       const error = (await this.sealed.writeMany(claims.slice(start, start + PUSH_CHUNK))).find(Boolean);
       if (error) throw error;
     }
+    markPhase('claimed');
     for (const conversation of mine) {
       if (this.context.stopped) return;
       this.awaited.note(conversation);

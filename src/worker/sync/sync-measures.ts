@@ -11,3 +11,9 @@ export function measure(name: string, start: number, detail: Record<string, numb
   if (count === 1000) performance.clearMeasures(name);
   performance.measure(name, { start, detail });
 }
+
+/** A moment in turning sync on (read by bench/sync.mjs's trace): the keys derived, the mirror caught up, the claims written. */
+export const PHASE_MARK = 'parley:sync.phase';
+export function markPhase(phase: string): void {
+  performance.mark(PHASE_MARK, { detail: { phase } });
+}

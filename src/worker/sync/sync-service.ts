@@ -13,6 +13,7 @@ import { SyncEngine } from './sync-engine';
 import type { SyncGateDeps } from './engine-context';
 import type { Mirror } from './mirror/mirror';
 import { DEVICE_KEY, KEPT_MIRROR_KEY, loadDevice, SYNC_KEY } from './device';
+import { markPhase } from './sync-measures';
 
 /** Sync's settings on this device: the server and its password (a secret like an API key) and the derived keys. */
 interface StoredSync extends RemoteAccess {
@@ -82,12 +83,14 @@ export class SyncService {
     if (this.mirror) await this.stopEngine();
     this.setState({ state: 'starting', url, username: input.username });
     try {
+      markPhase('enable');
       const { keys, document } = await openServer(access, input.passphrase, input.newKey === true);
+      markPhase('keys');
       const { _rev: _revision, ...keyDocument } = document;
       const stored: StoredSync = { ...access, keys, keyDocument: keyDocument as KeyDocument, localName: await takeKeptMirror(this.deps, url, document) };
       this.mirrorKept = false;
       await this.deps.database.put('settings', stored, SYNC_KEY);
-      await this.start(stored);
+      await this.start(stored, { joined: true });
       return this.snapshot();
     } catch (error) {
       this.setState({ state: 'off' });
@@ -125,7 +128,8 @@ export class SyncService {
     return this.snapshot();
   }
 
-  private async start(stored: StoredSync): Promise<void> {
+  /** Starts the mirror and the engine; `joined`: the server was looked at just now (see ServerWatch.joined). */
+  private async start(stored: StoredSync, { joined = false } = {}): Promise<void> {
     const mirror = openPouchMirror(stored.localName, stored);
     this.mirror = mirror;
     this.stored = stored;
@@ -142,7 +146,8 @@ export class SyncService {
       say: (next) => this.setState({ url: stored.url, username: stored.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), ...next }),
       keyDocumentIs: (state) => this.setKeyDocument(state),
     });
-    void this.watch.lookAtServer();
+    if (joined) this.watch.joined();
+    else void this.watch.lookAtServer();
     this.stopWatchingNetwork?.();
     this.stopWatchingNetwork = watchNetwork((online) => this.onNetwork(online));
     // Caught up with the mirror in the background: the app works meanwhile, as on any device without sync.

@@ -34,9 +34,10 @@ export function segmentKey(place: SegmentPlace): string {
 /**
  * Which segment each message of a conversation travels in (docs/architecture.md, "Sync"). A message keeps the segment
  * it was first placed in; a new one goes to the conversation's last segment, or opens the next one when that holds
- * `SEGMENT_MESSAGES` messages or `SEGMENT_CHARACTERS` of plaintext. What is known is read from the mirror's segments
- * on first need (whoever wrote them) and grows with the segments other devices write, so a runner's rewrite of a
- * segment keeps every message another runner put there.
+ * `SEGMENT_CHARACTERS` of plaintext (or `SEGMENT_MESSAGES` messages). What is known is read from the mirror's segments
+ * on first need (whoever wrote them, under whichever limits) and grows with the segments other devices write, so a
+ * runner's rewrite of a segment keeps every message another runner put there, and limits changed between builds need
+ * no migration: a segment closed under older limits is continued under these.
  */
 export class MessageSegments {
   private readonly layouts = new Map<string, Layout>();

@@ -124,14 +124,19 @@ export class PushQueue {
       const read = () => this.context.host.getMessages(mine.map((entry) => entry.id)).then((found) => found.filter((message) => message !== undefined));
       if (mine.length > 0) await this.pushMessages(read, mine, retry);
     }
-    // Whole conversations, a push's worth of messages at a time: the next one is read while this one is sealed and written.
+    // Whole conversations, a push's worth of messages at a time: the next one is read, placed and sealed while this one
+    // is written to the mirror (two pushed at once and the next read, so a long history is never held whole).
     const mine = wholes.filter((entry) => book.runsHere(entry.id));
     let next = mine.length > 0 ? this.readWhole(mine, 0) : undefined;
+    let writing: Promise<void> = Promise.resolve();
     while (next && !this.context.stopped) {
       const { group, messages, end } = await next;
       next = end < mine.length ? this.readWhole(mine, end) : undefined;
-      await this.pushMessages(() => (messages ? Promise.resolve(messages) : Promise.reject(new Error('read failed'))), group, retry);
+      const pushed = this.pushMessages(() => (messages ? Promise.resolve(messages) : Promise.reject(new Error('read failed'))), group, retry);
+      await writing;
+      writing = pushed;
     }
+    await writing;
     this.pushFailures += failed;
     if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
   }

@@ -62,6 +62,17 @@ export class ServerWatch {
     return this.looking;
   }
 
+  /**
+   * The server was looked at a moment ago by the join that opened or made this key document ("Turn on sync"): replicated
+   * with at once, not looked at again first (while that second look was under way, an initial upload's first writes
+   * were left to the live replication instead of being sent as they were written).
+   */
+  joined(): void {
+    this.lookedAt = Date.now();
+    this.port.keyDocumentIs(undefined);
+    this.replicateSoon();
+  }
+
   /** A replication round failed (offline, a database gone, a server failing): stopped, and the server looked at first. */
   failed(): void {
     this.failures += 1;
