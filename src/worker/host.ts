@@ -140,7 +140,7 @@ export function createHost(environment: HostEnvironment): Host {
     requestPeerStop: environment.requestPeerStop,
     emit,
     testConnection: environment.testConnection,
-    requestChecks: async () => requestChecks(await getTools()),
+    requestChecks: async (_conversationId, { forms }) => requestChecks(await getTools(), forms),
     now: environment.now,
     mcp,
     search,
@@ -238,9 +238,13 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
   return { profileOf, getModel };
 }
 
-/** How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's (loaded then). */
-async function requestChecks(tools: readonly Tool[]): Promise<Omit<ResolveContext, 'now'> & { tools: readonly Tool[] }> {
-  const { checkElicitationContent } = await import('../core/requests/json-schema-form');
+/**
+ * How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's. The
+ * form's checker is loaded only with `forms` (see CommandHandlerDeps.requestChecks): on an answer's usual path, with
+ * no MCP server used yet, it would be a script fetched before the compare-and-set.
+ */
+async function requestChecks(tools: readonly Tool[], forms: boolean): Promise<Omit<ResolveContext, 'now'> & { tools: readonly Tool[] }> {
+  const checkElicitationContent = forms ? (await import('../core/requests/json-schema-form')).checkElicitationContent : undefined;
   return {
     tools,
     checkArgs: (block, params) => {
@@ -248,7 +252,7 @@ async function requestChecks(tools: readonly Tool[]): Promise<Omit<ResolveContex
       if (!tool) return { ok: false, error: `The tool "${block.toolName}" is no longer available (its server may be disconnected), so it cannot run with edited arguments. Deny it, or reconnect the server.` };
       return tool.check(params);
     },
-    checkContent: (request, content) => checkElicitationContent(request.payload.requestedSchema, content),
+    checkContent: (request, content) => checkElicitationContent?.(request.payload.requestedSchema, content) ?? { ok: false, error: 'This form can be answered only while the tool that asked it is running.' },
   };
 }
 export { abortableSleep } from './runs/abortable-sleep';

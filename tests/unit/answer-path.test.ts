@@ -129,6 +129,8 @@ describe('from an answer to the next model request', () => {
     await model.called;
     expect(atTool).toEqual(['readwrite']);
     expect(model.seen).toEqual([['readwrite', 'readwrite', 'readwrite (open)']]);
+    // Both durable writes ask for their commit with their puts, not one round trip later (see commitWith).
+    expect(log!.slice(0, 2).map((entry) => entry.commitAsked)).toEqual([true, true]);
   });
 
   it('settings another tab saved are used by the next step even when its hint never arrives', async () => {

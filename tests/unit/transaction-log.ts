@@ -11,6 +11,8 @@ export interface Begun {
   mode: IDBTransactionMode;
   stores: string;
   done: boolean;
+  /** Its commit was asked for explicitly (`commit()`, see commitWith) rather than left to auto-commit. */
+  commitAsked: boolean;
 }
 
 const original = IDBDatabase.prototype.transaction;
@@ -25,8 +27,13 @@ export function recordTransactions(): Begun[] {
   const log: Begun[] = [];
   IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
     const transaction = original.apply(this, args);
-    const entry: Begun = { database: this.name, mode: args[1] ?? 'readonly', stores: [args[0]].flat().join(','), done: false };
+    const entry: Begun = { database: this.name, mode: args[1] ?? 'readonly', stores: [args[0]].flat().join(','), done: false, commitAsked: false };
     log.push(entry);
+    const commit = transaction.commit.bind(transaction);
+    transaction.commit = () => {
+      entry.commitAsked = true;
+      commit();
+    };
     transaction.addEventListener('complete', () => (entry.done = true));
     return transaction;
   };

@@ -26,8 +26,9 @@ export interface CommandHandlerDeps {
   /**
    * How a resolution's params are checked: edited arguments against the tool's schema, a form against the server's; and
    * the tools a run would have now, with which an Allow marks its call running in its own transaction (see beginCall).
+   * `forms`: whether an elicitation's form may be answered (only a live run receives one): its checker is loaded then.
    */
-  requestChecks(conversationId: string): Promise<Omit<ResolveContext, 'now'> & { tools?: readonly Tool[] }>;
+  requestChecks(conversationId: string, options: { forms: boolean }): Promise<Omit<ResolveContext, 'now'> & { tools?: readonly Tool[] }>;
   now(): number;
   mcp: McpServers;
   /** Search across conversations (its index is built on the first search). */

@@ -60,14 +60,14 @@ function approvedArgsHash(message: Message, requestId: string): string | undefin
 /** The compare-and-set of a resolution on this device, which runs the conversation (with a proposal's claim: see CommandContext). */
 async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, resolution: RequestResolution, claim?: string): Promise<{ message: Message }> {
   const { store, runs } = deps;
-  const { tools, ...checks } = await deps.requestChecks(target.conversationId);
   const claimed = claim !== undefined ? { claim } : {};
   // The usual case, nobody running the conversation (its lock is free): the compare-and-set is the only transaction
   // before the run, which starts from what it read; an Allow's call is marked running in it, and the tool called at once.
-  // An elicitation found there has lost its run: refused, repaired.
+  // An elicitation found there has lost its run: refused, repaired (so no form is checked, and its checker not loaded).
   const free = await runs.tryClaim(target.conversationId);
   if (free) {
     try {
+      const { tools, ...checks } = await deps.requestChecks(target.conversationId, { forms: false });
       const { message, conversation, run } = await store.resolveRequest(target, resolution, checks, { noLiveRun: true, ...claimed, ...(tools ? { tools } : {}) });
       if (conversation.runState === 'running') void runs.start(target.conversationId, free, run);
       else free();
@@ -78,6 +78,7 @@ async function resolveHere(deps: CommandHandlerDeps, target: RequestTarget, reso
       throw error;
     }
   }
+  const { tools, ...checks } = await deps.requestChecks(target.conversationId, { forms: true });
   const request = await store.getRequest(target);
   const liveOnly = request !== undefined && needsLiveRun(request);
   if (liveOnly && isPendingRequest(request) && !(await runs.isRunningAnywhere(target.conversationId))) {

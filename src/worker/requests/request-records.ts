@@ -8,7 +8,7 @@ import type { PendingRequest } from '../../schema/protocol';
 import type { QuestionDraft } from '../../schema/forms/question';
 import type { Conversation, Message } from '../../schema/records';
 import { afterWrite, messagesIn, notFound, transactRun, type StoreContext } from '../store/store-context';
-import { inTransaction, type Transaction } from '../store/transaction';
+import { commitWith, inTransaction, type Transaction } from '../store/transaction';
 import { listPendingRequests } from './pending-requests';
 import { claimIn, ProposalReplayed } from '../sync/documents/applied-proposals';
 
@@ -62,7 +62,8 @@ export class RequestRecords {
       const begun = runsFirst ? beginCall(resolved, call.toolCallId, options.tools!, now) : undefined;
       const nextMessage = begun ?? resolved;
       const nextConversation: Conversation = { ...conversation, runState: result.runState, updatedAt: now };
-      await Promise.all([transaction.objectStore('messages').put(nextMessage), transaction.objectStore('conversations').put(nextConversation)]);
+      // The compare-and-set's commit is on the way to the tool's request: asked for with the writes, not after them.
+      await commitWith(transaction, [transaction.objectStore('messages').put(nextMessage), transaction.objectStore('conversations').put(nextConversation)]);
       const history = afterWrite(messages, [nextMessage]);
       return { conversation: nextConversation, messages: [nextMessage], block: result.change.request, run: { conversation: nextConversation, history, ...(begun ? { begunCall: call!.toolCallId } : {}) } };
     });

@@ -8,7 +8,7 @@ import { WireError } from '../../schema/wire-error';
 import type { Conversation, Message, RunState } from '../../schema/records';
 import { isUntitled } from '../../schema/conversation-title';
 import { afterWrite, messagesIn, notFound, RUN_STORES, transactRun, type StoreContext } from '../store/store-context';
-import { inTransaction, type Transaction } from '../store/transaction';
+import { commitWith, inTransaction, type Transaction } from '../store/transaction';
 import { readConfigGeneration } from '../settings/stored-config';
 import { putAttachments, type PreparedAttachment } from '../attachments/attachment-records';
 import { visibleFileName } from '../../schema/attachments/file-name';
@@ -39,7 +39,8 @@ export class RunRecords {
       const next: Conversation = { ...stored, runState: change.runState, updatedAt: now, completedSteps: stored.completedSteps + (change.countStep ? 1 : 0) };
       if (change.runError) next.runError = change.runError;
       else delete next.runError;
-      await Promise.all([...messages.map((message) => transaction.objectStore('messages').put(message)), transaction.objectStore('conversations').put(next)]);
+      // A step's result is committed before the next model request: the commit is asked for with the writes (see commitWith).
+      await commitWith(transaction, [...messages.map((message) => transaction.objectStore('messages').put(message)), transaction.objectStore('conversations').put(next)]);
       return next;
     });
     if (conversation) this.context.listener.committed({ conversation, messages });
