@@ -90,7 +90,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       if (replication && written.length > 0) {
         const before = atOnce.sent();
         void atOnce.send(written);
-        if (atOnce.large(written)) await untilSentOrLater(before);
+        if (atOnce.large(written.map((entry) => entry.document))) await untilSentOrLater(before);
       }
       return errors;
     },
