@@ -147,6 +147,72 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     await mirror.uploadAll();
     expect(await onServer()).toBe(true);
   });
+  it('sends a new document (a proposal) to the server without waiting for its write to the mirror, with the revision the mirror then holds', async () => {
+    const url = await server.couch.createDatabase();
+    const keys = await testKeys();
+    const { mirror, local, calls, states } = await replicatingMirror(url);
+    const id = await documentId(keys, 'proposal', 'conversation-2', 'answer', PHONE.id);
+    // The mirror's write of it goes on only once the server holds it: written first and sent after, neither would end.
+    beforeBulkDocs(local, async (ids) => {
+      if (ids.includes(id)) await expect.poll(() => onServer(url, id), WAIT).toBeDefined();
+    });
+    const proposal: Proposal = { id, conversationId: 'conversation-2', from: PHONE, command: { type: 'run.stop', conversationId: 'conversation-2' }, createdAt: 1, nonce: '1'.repeat(32) };
+    const statesBefore = states.length;
+    await new SealedDocuments(mirror, keys).write(id, { kind: 'proposal', proposal });
+    const held = await mirror.get(id);
+    expect(held?._rev?.startsWith('1-')).toBe(true);
+    expect((await onServer(url, id))?._rev).toBe(held?._rev);
+    // The replication neither asks the server about it nor sends it again.
+    await syncedAfter(states, statesBefore);
+    expect(allAbout(calls, id, held?._rev)).toEqual(['bulkDocs']);
+  });
+
+  it('loses nothing when the send fails: the mirror holds the new revision and the replication carries it', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, remote } = await replicatingMirror(url);
+    let refused = 0;
+    beforeBulkDocs(remote, (ids) => {
+      if (!ids.includes('unsent') || refused > 0) return;
+      refused += 1;
+      throw new Error('Failed to fetch');
+    });
+    expect(await mirror.putMany([sealedDocument('unsent')])).toEqual([undefined]);
+    expect(refused).toBe(1);
+    const rev = (await mirror.get('unsent'))?._rev;
+    expect(rev).toBeDefined();
+    await expect.poll(async () => (await onServer(url, 'unsent'))?._rev, WAIT).toBe(rev);
+  });
+
+  it('counts a new document the server took as written when the mirror failed to write it, and the mirror then gets it from the server', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, local } = await replicatingMirror(url);
+    let failed = 0;
+    beforeBulkDocs(local, (ids) => {
+      if (!ids.includes('unwritten') || failed > 0) return;
+      failed += 1;
+      throw new Error('The transaction was aborted');
+    });
+    expect(await mirror.putMany([sealedDocument('unwritten')])).toEqual([undefined]);
+    expect(failed).toBe(1);
+    const rev = (await onServer(url, 'unwritten'))?._rev;
+    expect(rev?.startsWith('1-')).toBe(true);
+    // The replication brings it into the mirror with the revision this device chose.
+    await expect.poll(async () => (await mirror.get('unwritten'))?._rev, WAIT).toBe(rev);
+  });
+
+  it('reports a new document that neither the mirror nor the server took as not written', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, local, remote } = await replicatingMirror(url);
+    const refuse = (ids: string[]) => {
+      if (ids.includes('nowhere')) throw new Error('refused');
+    };
+    beforeBulkDocs(local, refuse);
+    beforeBulkDocs(remote, refuse);
+    const [error] = await mirror.putMany([sealedDocument('nowhere')]);
+    expect(error).toBeInstanceOf(Error);
+    expect(await mirror.get('nowhere')).toBeUndefined();
+    expect(await onServer(url, 'nowhere')).toBeUndefined();
+  });
 
   it("sends a small write (a proposal) while a large write's requests wait, and the sends are over once both are answered", async () => {
     const url = await server.couch.createDatabase();
