@@ -1,14 +1,14 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments, putNewDocuments, untilSentOrLater } from './bulk-documents';
+import { getDocuments, putNewDocuments } from './bulk-documents';
 import { knownRevisions, landingFirst } from './known-revisions';
-import { putFirstRevisions } from './first-revisions';
-import { sendAtOnce, type Written } from './send-at-once';
+import { sendAtOnce } from './send-at-once';
 import { adoptFirstRevision, serverChanges } from './server-changes';
 import { takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
+import { writeAndSend } from './write-and-send';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
 
 export interface PouchMirror extends Mirror {
@@ -76,48 +76,13 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     for (const follower of followers) follower.cancel();
   };
 
-  /** Written to the mirror (each over the revision it names), then sent to the server. */
-  const putAndSend = async (documents: EncryptedDocument[]): Promise<Array<Error | undefined>> => {
-    if (documents.length === 0) return [];
-    const written: Written[] = [];
-    const errors = await putDocuments(local, documents, (document, rev) => {
-      known.written(document._id, rev);
-      written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) });
-    });
-    // Only to the server this device joined (replicating): while replication is stopped nothing goes there. A large
-    // write (an initial upload's) waits for the sends before it: the next one is sealed while this one is sent.
-    if (replication && written.length > 0) {
-      const before = atOnce.sent();
-      void atOnce.send(written);
-      if (atOnce.large(written.map((entry) => entry.document))) await untilSentOrLater(before);
-    }
-    return errors;
-  };
-  /** The indexes of `documents` new to the mirror: no revision named, none held under the id, not twice in the write. */
-  const newDocuments = (documents: EncryptedDocument[]): Set<number> => {
-    const fresh = new Set<number>();
-    const ids = new Set<string>();
-    documents.forEach((document, index) => {
-      if (document._rev === undefined && !document._deleted && !known.holds(document._id) && !ids.has(document._id)) fresh.add(index);
-      ids.add(document._id);
-    });
-    return fresh;
-  };
+  const putMany = writeAndSend(local, { atOnce, known, landing }, () => replication !== undefined);
 
   return {
     get: (id) => getDocument(local, id),
     put: (document) => putOwn(local, document),
     getMany: (ids) => getDocuments(local, ids),
-    async putMany(documents) {
-      // A small write's new documents go to the mirror and the server at once (a proposal: see first-revisions.ts).
-      const fresh = replication && !atOnce.large(documents) ? newDocuments(documents) : new Set<number>();
-      if (fresh.size === 0) return putAndSend(documents);
-      const [first, others] = await Promise.all([
-        putFirstRevisions(local, documents.filter((_, index) => fresh.has(index)), atOnce, known, landing),
-        putAndSend(documents.filter((_, index) => !fresh.has(index))),
-      ]);
-      return documents.map((_, index) => (fresh.has(index) ? first : others).shift());
-    },
+    putMany,
     // Only to the server this device joined (replicating), as putMany's sending at once.
     putNew: (documents) => putNewDocuments(local, replication ? remote : undefined, documents),
     takeFromServer: (ids, onDocuments) => (replication ? takeFromServer(local, remote, ids, onDocuments, landing) : { cancel() {} }),
