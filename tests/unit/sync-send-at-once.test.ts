@@ -24,11 +24,25 @@ const WAIT = { timeout: 30_000, interval: 50 };
 /** What the device asked of the server, in order: which revisions it lacks, or to store some (as `id@rev`). */
 type Call = { method: 'revsDiff' | 'bulkDocs'; revisions: string[] };
 
+/**
+ * Runs `before` ahead of every bulkDocs on `database` (the mirror's own, or its handle on the server), with the ids it
+ * writes: it may hold the write back (awaiting) or fail it (throwing).
+ */
+function beforeBulkDocs(database: Database<EncryptedDocument>, before: (ids: string[]) => Promise<void> | void): void {
+  const bulkDocs = database.bulkDocs.bind(database) as (...args: unknown[]) => Promise<unknown>;
+  Object.assign(database, {
+    bulkDocs: async (documents: EncryptedDocument[] | { docs: EncryptedDocument[] }, ...rest: unknown[]) => {
+      await before((Array.isArray(documents) ? documents : documents.docs).map((document) => document._id));
+      return bulkDocs(documents, ...rest);
+    },
+  });
+}
+
 describe('a proposal and its outcome are sent to the server at once (sync, pouchdb-server)', { timeout: 60_000 }, () => {
   const server = couchForMirrors();
 
   /** A device's mirror of `url`, replicating live, and every revs_diff and bulk_docs it sends the server. */
-  async function replicatingMirror(url: string): Promise<{ mirror: PouchMirror; calls: Call[]; states: string[] }> {
+  async function replicatingMirror(url: string): Promise<{ mirror: PouchMirror; calls: Call[]; states: string[]; local: Database<EncryptedDocument>; remote: Database<EncryptedDocument> }> {
     const local = new PouchDB(`mirror-${Math.random().toString(36).slice(2)}`, { adapter: 'memory', auto_compaction: true });
     const remote = new PouchDB(url, { adapter: 'http', skip_setup: true, auth: { username: server.couch.username, password: server.couch.password } });
     const calls: Call[] = [];
@@ -56,11 +70,17 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     });
     server.mirrors.push(mirror);
     await caughtUp;
-    return { mirror, calls, states };
+    return { mirror, calls, states, local, remote };
   }
 
   /** The first request that named this revision: the replication asks (revsDiff) before it sends; sent at once, it is not asked about. */
   const firstAbout = (calls: Call[], id: string, rev: string | undefined) => calls.find((call) => call.revisions.includes(`${id}@${rev}`))?.method;
+  /** Every request that named this revision, in order. */
+  const allAbout = (calls: Call[], id: string, rev: string | undefined) => calls.filter((call) => call.revisions.includes(`${id}@${rev}`)).map((call) => call.method);
+  const onServer = async (url: string, id: string) => (await server.couch.allDocuments(url)).find((document) => document._id === id) as EncryptedDocument | undefined;
+  const sealedDocument = (id: string): EncryptedDocument => ({ _id: id, e: 1, iv: `iv-${id}`, ct: `sealed ${id}` });
+  /** Until the replication has gone over the mirror's changes since `from` (a state index) and is idle again. */
+  const syncedAfter = (states: string[], from: number) => expect.poll(() => states.slice(from).includes('synced'), WAIT).toBe(true);
 
   it('reaches the server in a write of its own, before the replication asks about it, with the revision the mirror holds', async () => {
     const url = await server.couch.createDatabase();
@@ -126,5 +146,122 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     expect(await onServer()).toBe(false);
     await mirror.uploadAll();
     expect(await onServer()).toBe(true);
+  });
+  it('sends a new document (a proposal) to the server without waiting for its write to the mirror, with the revision the mirror then holds', async () => {
+    const url = await server.couch.createDatabase();
+    const keys = await testKeys();
+    const { mirror, local, calls, states } = await replicatingMirror(url);
+    const id = await documentId(keys, 'proposal', 'conversation-2', 'answer', PHONE.id);
+    // The mirror's write of it goes on only once the server holds it: written first and sent after, neither would end.
+    beforeBulkDocs(local, async (ids) => {
+      if (ids.includes(id)) await expect.poll(() => onServer(url, id), WAIT).toBeDefined();
+    });
+    const proposal: Proposal = { id, conversationId: 'conversation-2', from: PHONE, command: { type: 'run.stop', conversationId: 'conversation-2' }, createdAt: 1, nonce: '1'.repeat(32) };
+    const statesBefore = states.length;
+    await new SealedDocuments(mirror, keys).write(id, { kind: 'proposal', proposal });
+    const held = await mirror.get(id);
+    expect(held?._rev?.startsWith('1-')).toBe(true);
+    expect((await onServer(url, id))?._rev).toBe(held?._rev);
+    // The replication neither asks the server about it nor sends it again.
+    await syncedAfter(states, statesBefore);
+    expect(allAbout(calls, id, held?._rev)).toEqual(['bulkDocs']);
+  });
+
+  it('loses nothing when the send fails: the mirror holds the new revision and the replication carries it', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, remote } = await replicatingMirror(url);
+    let refused = 0;
+    beforeBulkDocs(remote, (ids) => {
+      if (!ids.includes('unsent') || refused > 0) return;
+      refused += 1;
+      throw new Error('Failed to fetch');
+    });
+    expect(await mirror.putMany([sealedDocument('unsent')])).toEqual([undefined]);
+    expect(refused).toBe(1);
+    const rev = (await mirror.get('unsent'))?._rev;
+    expect(rev).toBeDefined();
+    await expect.poll(async () => (await onServer(url, 'unsent'))?._rev, WAIT).toBe(rev);
+  });
+
+  it('counts a new document the server took as written when the mirror failed to write it, and the mirror then gets it from the server', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, local } = await replicatingMirror(url);
+    let failed = 0;
+    beforeBulkDocs(local, (ids) => {
+      if (!ids.includes('unwritten') || failed > 0) return;
+      failed += 1;
+      throw new Error('The transaction was aborted');
+    });
+    expect(await mirror.putMany([sealedDocument('unwritten')])).toEqual([undefined]);
+    expect(failed).toBe(1);
+    const rev = (await onServer(url, 'unwritten'))?._rev;
+    expect(rev?.startsWith('1-')).toBe(true);
+    // The replication brings it into the mirror with the revision this device chose.
+    await expect.poll(async () => (await mirror.get('unwritten'))?._rev, WAIT).toBe(rev);
+  });
+
+  it('reports a new document that neither the mirror nor the server took as not written', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, local, remote } = await replicatingMirror(url);
+    const refuse = (ids: string[]) => {
+      if (ids.includes('nowhere')) throw new Error('refused');
+    };
+    beforeBulkDocs(local, refuse);
+    beforeBulkDocs(remote, refuse);
+    const [error] = await mirror.putMany([sealedDocument('nowhere')]);
+    expect(error).toBeInstanceOf(Error);
+    expect(await mirror.get('nowhere')).toBeUndefined();
+    expect(await onServer(url, 'nowhere')).toBeUndefined();
+  });
+
+  it("sends a small write (a proposal) while a large write's requests wait, and the sends are over once both are answered", async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, remote, calls, states } = await replicatingMirror(url);
+    let release!: () => void;
+    const upload = new Promise<void>((resolve) => (release = resolve));
+    beforeBulkDocs(remote, async (ids) => {
+      if (ids.some((id) => id.startsWith('segment-'))) await upload;
+    });
+    const documents = Array.from({ length: 450 }, (_, index) => ({ _id: `segment-${String(index).padStart(3, '0')}`, e: 3 as const, m: { iv: `iv-${index}`, ct: 'c'.repeat(1000) } }));
+    const statesBefore = states.length;
+    expect(await mirror.putMany(documents)).toEqual(documents.map(() => undefined));
+    let over = false;
+    void mirror.sends()?.then(() => (over = true));
+    expect(await mirror.putMany([sealedDocument('proposal-during-upload')])).toEqual([undefined]);
+    await expect.poll(() => onServer(url, 'proposal-during-upload'), WAIT).toBeDefined();
+    // Still sending the upload: "Synced" waits for it.
+    expect(over).toBe(false);
+    expect(mirror.sends()).toBeDefined();
+    release();
+    await mirror.sends();
+    expect(over).toBe(true);
+    const segmentsOnServer = async () => (await server.couch.allDocuments(url)).filter((document) => String(document._id).startsWith('segment-')).length;
+    expect(await segmentsOnServer()).toBe(documents.length);
+    await syncedAfter(states, statesBefore);
+    const rev = (await mirror.get('proposal-during-upload'))?._rev;
+    expect(allAbout(calls, 'proposal-during-upload', rev)).toEqual(['bulkDocs']);
+  });
+
+  it('sends a later revision once the request carrying the earlier one is answered, so the server can place it', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, remote, calls, states } = await replicatingMirror(url);
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    beforeBulkDocs(remote, async (ids) => {
+      if (!ids.includes('twice') || held > 0) return;
+      held += 1;
+      await first;
+    });
+    const statesBefore = states.length;
+    expect(await mirror.putMany([sealedDocument('twice')])).toEqual([undefined]);
+    const rev1 = (await mirror.get('twice'))?._rev;
+    expect(await mirror.putMany([{ ...sealedDocument('twice'), ct: 'sealed again', _rev: rev1 }])).toEqual([undefined]);
+    const rev2 = (await mirror.get('twice'))?._rev;
+    expect(rev2?.startsWith('2-')).toBe(true);
+    release();
+    await expect.poll(async () => (await onServer(url, 'twice'))?._rev, WAIT).toBe(rev2);
+    await syncedAfter(states, statesBefore);
+    expect(allAbout(calls, 'twice', rev2)).toEqual(['bulkDocs']);
   });
 });

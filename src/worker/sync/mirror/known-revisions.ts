@@ -19,6 +19,12 @@ export function knownRevisions(local: Database<EncryptedDocument>, remote: Datab
   return {
     /** Written to the mirror by this device. */
     written: (id: string, rev: string) => held.set(id, rev),
+    /** Whether the mirror is known to hold a revision of `id` (written, stored or moved since it opened). */
+    holds: (id: string) => held.get(id) !== undefined,
+    /** A revision said `written` before its write ended, which did not take: the mirror lacks it after all. */
+    notWritten(id: string, rev: string) {
+      if (held.get(id) === rev) held.delete(id);
+    },
     /** Held on both sides: moved by the replication, or stored as the server gave it. */
     moved(id: string, rev: string) {
       atOnce.held(id, rev);

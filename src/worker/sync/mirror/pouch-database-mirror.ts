@@ -1,13 +1,14 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
-import { getDocuments, putDocuments, putNewDocuments, untilSentOrLater } from './bulk-documents';
+import { getDocuments, putNewDocuments } from './bulk-documents';
 import { knownRevisions, landingFirst } from './known-revisions';
-import { sendAtOnce, type Written } from './send-at-once';
+import { sendAtOnce } from './send-at-once';
 import { adoptFirstRevision, serverChanges } from './server-changes';
 import { takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
+import { writeAndSend } from './write-and-send';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
 
 export interface PouchMirror extends Mirror {
@@ -75,25 +76,13 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     for (const follower of followers) follower.cancel();
   };
 
+  const putMany = writeAndSend(local, { atOnce, known, landing }, () => replication !== undefined);
+
   return {
     get: (id) => getDocument(local, id),
     put: (document) => putOwn(local, document),
     getMany: (ids) => getDocuments(local, ids),
-    async putMany(documents) {
-      const written: Written[] = [];
-      const errors = await putDocuments(local, documents, (document, rev) => {
-        known.written(document._id, rev);
-        written.push({ document, rev, ...(document._rev ? { parent: document._rev } : {}) });
-      });
-      // Only to the server this device joined (replicating): while replication is stopped nothing goes there. A large
-      // write (an initial upload's) waits for the sends before it: the next one is sealed while this one is sent.
-      if (replication && written.length > 0) {
-        const before = atOnce.sent();
-        void atOnce.send(written);
-        if (atOnce.large(written)) await untilSentOrLater(before);
-      }
-      return errors;
-    },
+    putMany,
     // Only to the server this device joined (replicating), as putMany's sending at once.
     putNew: (documents) => putNewDocuments(local, replication ? remote : undefined, documents),
     takeFromServer: (ids, onDocuments) => (replication ? takeFromServer(local, remote, ids, onDocuments, landing) : { cancel() {} }),

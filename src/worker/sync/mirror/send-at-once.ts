@@ -1,9 +1,10 @@
-// A write of this device's sent to the server as soon as it is in the mirror, instead of waiting for the live
-// replication to notice it, ask the server which revisions it lacks, read each document back from the mirror and send
-// it (queued behind any batch or checkpoint it has under way): a small one (a proposal, its outcome, the runner's records
-// of a round) in one request, a large one (an initial upload) in requests of SEND_DOCUMENTS, one after the other. The
-// replication still runs: it finds these revisions on the server and sends nothing again, and it carries whatever was
-// not sent here.
+// A write of this device's sent to the server at once, instead of waiting for the live replication to notice it, ask
+// the server which revisions it lacks, read each document back from the mirror and send it (queued behind any batch or
+// checkpoint it has under way): a small one (a proposal, its outcome, the runner's records of a round) in one request of
+// its own, at once, a large one (an initial upload) in requests of SEND_DOCUMENTS, one after the other. A small one
+// never waits behind a large one's queue: only behind a request still carrying an earlier revision of one of its
+// documents (the server could not place it before that one). The replication still runs: it finds these revisions on the
+// server and sends nothing again, and it carries whatever was not sent here.
 import type { Database } from 'pouchdb-browser';
 import type { RevsDiff } from './bulk-documents';
 import type { EncryptedDocument } from './mirror';
@@ -33,6 +34,10 @@ export class RecentRevisions {
     return this.revisions.get(id);
   }
 
+  delete(id: string): void {
+    this.revisions.delete(id);
+  }
+
   clear(): void {
     this.revisions.clear();
   }
@@ -53,13 +58,41 @@ export interface Written {
  */
 export function sendAtOnce(remote: Database<EncryptedDocument>) {
   const onServer = new RecentRevisions();
-  let sending: Promise<void> = Promise.resolve();
-  /** Sends handed over and not answered yet. */
-  let unanswered = 0;
+  /** The last of the large writes' requests, which go one after the other. */
+  let queue: Promise<void> = Promise.resolve();
+  /** Requests handed over and not answered yet (each settles, well or not, never rejects). */
+  const unanswered = new Set<Promise<void>>();
+  /** The latest request carrying each document: a later revision of it is sent once that one is answered. */
+  const carrying = new Map<string, Promise<void>>();
+
+  /** One request for `part`, once the requests in `after` and those carrying its documents are answered. */
+  const request = (part: Written[], after: Array<Promise<void>>): Promise<void> => {
+    const ids = part.map((entry) => entry.document._id);
+    const before = [...after, ...ids.flatMap((id) => carrying.get(id) ?? [])];
+    const answered = Promise.all(before)
+      .then(() => sendPart(remote, part, onServer))
+      .catch(() => undefined);
+    unanswered.add(answered);
+    for (const id of ids) carrying.set(id, answered);
+    void answered.then(() => {
+      unanswered.delete(answered);
+      for (const id of ids) if (carrying.get(id) === answered) carrying.delete(id);
+    });
+    return answered;
+  };
+  const sent = async (): Promise<void> => {
+    await Promise.all([queue, ...unanswered]);
+  };
+  /** Whether `documents` are a large write (see MOST_DOCUMENTS): its writer should not outrun the sends (see `sent`). */
+  const large = (documents: EncryptedDocument[]): boolean => {
+    const characters = documents.reduce((sum, document) => sum + (document.ct?.length ?? 0) + (document.s?.ct.length ?? 0) + (document.m?.ct.length ?? 0), 0);
+    return documents.length > MOST_DOCUMENTS || characters > MOST_CHARACTERS;
+  };
+
   return {
     /** Whether a send is under way: the server may not hold yet what this device wrote to the mirror. */
     get busy(): boolean {
-      return unanswered > 0;
+      return unanswered.size > 0;
     },
     /** The server is not known to hold anything any more (it lost its data, or is another one). */
     forget(): void {
@@ -69,23 +102,21 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
     held(id: string, rev: string): void {
       onServer.set(id, rev);
     },
-    /** Whether `written` is a large write (see MOST_DOCUMENTS): its writer should not outrun the sends (see `sent`). */
-    large(written: Written[]): boolean {
-      const characters = written.reduce((sum, { document }) => sum + (document.ct?.length ?? 0) + (document.s?.ct.length ?? 0) + (document.m?.ct.length ?? 0), 0);
-      return written.length > MOST_DOCUMENTS || characters > MOST_CHARACTERS;
+    /** Whether the server is known to hold `rev` of document `id` (sent from here, or moved by the replication). */
+    holds(id: string, rev: string): boolean {
+      return onServer.get(id) === rev;
     },
+    large,
     /** Resolves once everything handed to `send` so far has been answered (well or not). */
-    sent(): Promise<void> {
-      return sending;
-    },
-    /** Sends what can be sent of `written` (after anything sent before it); resolves once the server answered. */
+    sent,
+    /**
+     * Sends what can be sent of `written`; resolves once the server answered. A large write's requests go after the
+     * large writes handed over before it; a small write's at once (see the file's head).
+     */
     send(written: Written[]): Promise<void> {
-      for (let start = 0; start < written.length; start += SEND_DOCUMENTS) {
-        const part = written.slice(start, start + SEND_DOCUMENTS);
-        unanswered += 1;
-        sending = sending.then(() => sendPart(remote, part, onServer)).catch(() => undefined).finally(() => (unanswered -= 1));
-      }
-      return sending;
+      if (!large(written.map((entry) => entry.document))) return request(written, []);
+      for (let start = 0; start < written.length; start += SEND_DOCUMENTS) queue = request(written.slice(start, start + SEND_DOCUMENTS), [queue]);
+      return queue;
     },
     /**
      * The replication's question to the server "which of these revisions do you lack?", asked once what is being sent
@@ -94,7 +125,7 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
      */
     afterSends(revsDiff: RevsDiff): RevsDiff {
       return async (request, ...rest) => {
-        await sending;
+        await sent();
         const others = Object.fromEntries(Object.entries(request).filter(([id, revs]) => !(revs.length === 1 && onServer.get(id) === revs[0])));
         return Object.keys(others).length === 0 ? {} : revsDiff(others, ...rest);
       };
