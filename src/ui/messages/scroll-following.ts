@@ -6,6 +6,12 @@ const STICK_DISTANCE = 80;
 /** Used before the log was laid out (and in a DOM without layout). */
 const DEFAULT_VIEWPORT = 800;
 
+/** The row at the top of the view and how far (px) the view starts below its top: kept while rows above change. */
+interface Anchor {
+  id: string;
+  delta: number;
+}
+
 interface Rows {
   /** The scrolling log. */
   log(): HTMLDivElement;
@@ -25,8 +31,7 @@ export function scrollFollowing(rows: Rows) {
   const [scrollTop, setScrollTop] = createSignal(0);
   const [viewport, setViewport] = createSignal(DEFAULT_VIEWPORT);
   const [atBottom, setAtBottom] = createSignal(true);
-  /** The row at the top of the view and how far (px) the view starts below its top: kept while rows above change. */
-  let anchor: { id: string; delta: number } | undefined;
+  let anchor: Anchor | undefined;
   /** The log's scrollTop at its last scroll event: which way the reader went. */
   let lastScrollTop = 0;
 
@@ -51,22 +56,7 @@ export function scrollFollowing(rows: Rows) {
     rows.log().scrollTop = rows.log().scrollHeight;
   }
 
-  // After rows were measured or messages came or went: stay at the bottom, or keep the anchored row where it was.
-  createEffect(
-    on(rows.offsets, () => {
-      if (atBottom()) {
-        scrollToEnd();
-        return;
-      }
-      const index = anchor ? rows.indexById().get(anchor.id) : undefined;
-      if (anchor && index !== undefined) {
-        const log = rows.log();
-        const wanted = rows.rowsTop() + rows.offsets()[index]! + anchor.delta;
-        if (Math.abs(log.scrollTop - wanted) > 1) log.scrollTop = wanted;
-        setScrollTop(Math.max(0, log.scrollTop - rows.rowsTop()));
-      }
-    }),
-  );
+  holdPlace(rows, { atBottom, anchor: () => anchor, scrollToEnd, setScrollTop });
 
   return {
     scrollTop,
@@ -106,4 +96,24 @@ export function scrollFollowing(rows: Rows) {
     },
     scrollToEnd,
   };
+}
+
+/** After rows were measured or messages came or went: stay at the bottom, or keep the anchored row where it was. */
+function holdPlace(rows: Rows, view: { atBottom(): boolean; anchor(): Anchor | undefined; scrollToEnd(): void; setScrollTop(top: number): void }) {
+  createEffect(
+    on(rows.offsets, () => {
+      if (view.atBottom()) {
+        view.scrollToEnd();
+        return;
+      }
+      const anchor = view.anchor();
+      const index = anchor ? rows.indexById().get(anchor.id) : undefined;
+      if (anchor && index !== undefined) {
+        const log = rows.log();
+        const wanted = rows.rowsTop() + rows.offsets()[index]! + anchor.delta;
+        if (Math.abs(log.scrollTop - wanted) > 1) log.scrollTop = wanted;
+        view.setScrollTop(Math.max(0, log.scrollTop - rows.rowsTop()));
+      }
+    }),
+  );
 }
