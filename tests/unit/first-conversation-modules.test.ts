@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunState } from './host-harness';
 
 // Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the demo in
-// 简体中文 with that language, the storing of other devices' records with sync; an English first conversation needs none.
+// 简体中文 with that language, the storing of other devices' records with sync, the script's parser with a script the
+// user wrote; an English first conversation needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
 
 vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
@@ -15,13 +16,18 @@ vi.mock('../../src/worker/store/remote-records', async (importOriginal) => {
   return importOriginal();
 });
 
+vi.mock('../../src/schema/script', async (importOriginal) => {
+  evaluated.add('script-parser');
+  return importOriginal();
+});
+
 vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
   evaluated.add('demo-script-zh');
   return importOriginal();
 });
 
 describe('the worker code an English first conversation does not load', () => {
-  it("loads neither Settings' command inputs, the Chinese demo nor other devices' records for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+  it("loads neither Settings' command inputs, the Chinese demo, other devices' records nor the script's parser for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
     vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
@@ -44,6 +50,8 @@ describe('the worker code an English first conversation does not load', () => {
       const chinese = await tab.send({ type: 'settings.update', locale: 'zh-CN' });
       expect(chinese.script).toContain('你好！');
       expect([...evaluated]).toEqual(['settings-command-inputs', 'demo-script-zh']);
+      await tab.send({ type: 'settings.update', script: '[{"text":"mine"}]' });
+      expect([...evaluated]).toEqual(['settings-command-inputs', 'demo-script-zh', 'script-parser']);
     } finally {
       tab.close();
       vi.unstubAllGlobals();

@@ -1,7 +1,6 @@
 import type { ProfileInput } from '../../schema/commands';
 import { providerKind } from '../../schema/provider-kinds';
 import type { Settings } from '../../schema/records';
-import { parseScript } from '../../schema/script';
 import { WireError } from '../../schema/wire-error';
 import { DEMO_SCRIPT } from '../providers/demo-script';
 import { builtInRefusal } from '../settings/settings-store';
@@ -20,7 +19,8 @@ export function createSettingsHandlers(deps: CommandHandlerDeps) {
     'settings.update': async (command) => {
       const { type: _type, ...update } = command;
       if (update.script !== undefined) {
-        const parsed = parseScript(update.script);
+        // The parser loads with a script to check, not with the host (see scripted.ts).
+        const parsed = (await import('../../schema/script')).parseScript(update.script);
         if (!parsed.ok) throw new WireError({ code: 'invalid_command', reason: 'script_invalid', message: parsed.error, field: 'script' });
       }
       const next: Settings = await settings.updateSettings(update);
