@@ -6,7 +6,6 @@ import type { Conversation, ConversationExport, Profile } from '../schema/record
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
 import { pruneAppliedProposals } from './sync/documents/applied-proposals';
-import { syncEngineHost, syncedSettingsHost } from './sync/sync-host';
 import type { ResolveContext } from '../core/requests/requests';
 import { lazySearch } from './search/lazy-search';
 import { IndexedDbConversationStore } from './store/conversation-store';
@@ -110,9 +109,11 @@ export function createHost(environment: HostEnvironment): Host {
     database: environment.database,
     newId: environment.newId,
     post: (event) => environment.post(event),
-    engineHost: () => {
+    engineHost: async () => {
       // Once per engine, off any proposal's path: the applied proposals' nonces kept are bounded.
       void pruneAppliedProposals(environment.database).catch(() => undefined);
+      // Sync's view of the host loads with its engine.
+      const { syncEngineHost, syncedSettingsHost } = await import('./sync/sync-host');
       return syncEngineHost(environment, store, runs, handle, syncedSettingsHost(config, settings, mcp, emit));
     },
   });
