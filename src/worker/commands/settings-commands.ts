@@ -6,11 +6,14 @@ import { DEMO_SCRIPT } from '../providers/demo-script';
 import { builtInRefusal } from '../settings/settings-store';
 import type { CommandHandlerDeps, Handlers } from './command-deps';
 
-/** The settings and model profiles: every change is told to the UI as a `settings-changed` or `profiles-changed` event. */
+/**
+ * Changes to the settings and model profiles: every change is told to the UI as a `settings-changed` or
+ * `profiles-changed` event. Loaded with the first of them (`command-handler.ts`, `SETTINGS_CHANGES`); their reads are
+ * the host's own.
+ */
 export function createSettingsHandlers(deps: CommandHandlerDeps) {
   const { settings } = deps;
   return {
-    'settings.get': () => settings.getSettings(),
     'settings.restoreScript': async () => {
       const next: Settings = await settings.updateSettings({ script: DEMO_SCRIPT });
       deps.emit({ type: 'settings-changed', settings: next });
@@ -27,7 +30,6 @@ export function createSettingsHandlers(deps: CommandHandlerDeps) {
       deps.emit({ type: 'settings-changed', settings: next });
       return next;
     },
-    'profiles.list': () => settings.listProfiles(),
     'profiles.save': async (command) => {
       checkProfileKind(command.profile);
       const saved = await settings.saveProfile(command.profile);
