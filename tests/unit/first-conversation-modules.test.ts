@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunState } from './host-harness';
 
-// Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the demo in
+// Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the writes of
+// settings and profiles with the first change, the demo in
 // 简体中文 with that language, the storing of other devices' records with sync, the script's parser with a script the
 // user wrote; an English first conversation needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
@@ -16,6 +17,11 @@ vi.mock('../../src/worker/store/remote-records', async (importOriginal) => {
   return importOriginal();
 });
 
+vi.mock('../../src/worker/settings/settings-writes', async (importOriginal) => {
+  evaluated.add('settings-writes');
+  return importOriginal();
+});
+
 vi.mock('../../src/schema/script', async (importOriginal) => {
   evaluated.add('script-parser');
   return importOriginal();
@@ -27,7 +33,7 @@ vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
 });
 
 describe('the worker code an English first conversation does not load', () => {
-  it("loads neither Settings' command inputs, the Chinese demo, other devices' records nor the script's parser for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records nor the script's parser for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
     vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
@@ -49,9 +55,9 @@ describe('the worker code an English first conversation does not load', () => {
       expect([...evaluated]).toEqual(['settings-command-inputs']);
       const chinese = await tab.send({ type: 'settings.update', locale: 'zh-CN' });
       expect(chinese.script).toContain('你好！');
-      expect([...evaluated]).toEqual(['settings-command-inputs', 'demo-script-zh']);
+      expect([...evaluated]).toEqual(['settings-command-inputs', 'settings-writes', 'demo-script-zh']);
       await tab.send({ type: 'settings.update', script: '[{"text":"mine"}]' });
-      expect([...evaluated]).toEqual(['settings-command-inputs', 'demo-script-zh', 'script-parser']);
+      expect([...evaluated]).toEqual(['settings-command-inputs', 'settings-writes', 'demo-script-zh', 'script-parser']);
     } finally {
       tab.close();
       vi.unstubAllGlobals();
