@@ -4,7 +4,8 @@ import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunStat
 // Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the writes of
 // settings and profiles with the first change, the demo in
 // 简体中文 with that language, the storing of other devices' records with sync, the script's parser with a script the
-// user wrote; an English first conversation needs none.
+// user wrote, changes to versions with the first, Find in conversation's count with the first search; an English
+// first conversation needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
 
 vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
@@ -22,6 +23,16 @@ vi.mock('../../src/worker/settings/settings-writes', async (importOriginal) => {
   return importOriginal();
 });
 
+vi.mock('../../src/core/branch-edits', async (importOriginal) => {
+  evaluated.add('branch-edits');
+  return importOriginal();
+});
+
+vi.mock('../../src/worker/store/message-search', async (importOriginal) => {
+  evaluated.add('message-search');
+  return importOriginal();
+});
+
 vi.mock('../../src/schema/script', async (importOriginal) => {
   evaluated.add('script-parser');
   return importOriginal();
@@ -33,7 +44,7 @@ vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
 });
 
 describe('the worker code an English first conversation does not load', () => {
-  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records nor the script's parser for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records, the script's parser, versions' changes nor Find's count for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
     vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
@@ -46,6 +57,11 @@ describe('the worker code an English first conversation does not load', () => {
       await tab.send(answerCommand(target, [{ selected: ['Slow and cozy'] }, { selected: ['Nature'] }, { selected: ['Just me'] }]));
       await waitForRunState(tab, conversationId, ['idle'], 30_000);
       expect([...evaluated]).toEqual([]);
+      expect((await tab.send({ type: 'conversation.search', conversationId, query: 'weekend' })).matches.length).toBeGreaterThan(0);
+      await tab.send({ type: 'message.regenerate', conversationId, messageId: asked.id });
+      await waitForRunState(tab, conversationId, ['awaiting_input', 'idle'], 30_000);
+      expect([...evaluated]).toEqual(['message-search', 'branch-edits']);
+      evaluated.clear();
 
       await expect(tab.send({ type: 'settings.update', locale: 'fr' as 'en' })).rejects.toMatchObject({
         code: 'invalid_command',
