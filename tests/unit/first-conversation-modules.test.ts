@@ -4,8 +4,8 @@ import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunStat
 // Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the writes of
 // settings and profiles with the first change, the demo in
 // 简体中文 with that language, the storing of other devices' records with sync, the script's parser with a script the
-// user wrote, changes to versions with the first, Find in conversation's count with the first search; an English
-// first conversation needs none.
+// user wrote, changes to versions with the first, Find in conversation's count with the first search, the upgrade of
+// older blocks with an upgrade that has messages to rewrite; an English first conversation (a new database) needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
 
 vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
@@ -20,6 +20,11 @@ vi.mock('../../src/worker/store/remote-records', async (importOriginal) => {
 
 vi.mock('../../src/worker/settings/settings-writes', async (importOriginal) => {
   evaluated.add('settings-writes');
+  return importOriginal();
+});
+
+vi.mock('../../src/schema/messages/upgrade-blocks', async (importOriginal) => {
+  evaluated.add('upgrade-blocks');
   return importOriginal();
 });
 
@@ -44,7 +49,7 @@ vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
 });
 
 describe('the worker code an English first conversation does not load', () => {
-  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records, the script's parser, versions' changes nor Find's count for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records, the script's parser, versions' changes, Find's count nor the upgrade of older blocks for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
     vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
