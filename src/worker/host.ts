@@ -18,7 +18,6 @@ import { ChangeFeed, type RecordDiff } from './store/change-feed';
 import { prepareProvider } from './first-screen/first-screen-reads';
 import { pageEvents } from './tabs/page-events';
 import { peerHintReader } from './tabs/peer-hints';
-import { describeStorageError } from './store/storage-error';
 import { RunManager } from './runs/run-manager';
 import { SettingsStore } from './settings/settings-store';
 import { StoredConfig } from './settings/stored-config';
@@ -211,7 +210,12 @@ function createRuns(environment: HostEnvironment, { store, feed, getModel, getTo
       onProgress: (message) => progress.push(message),
       onToolProgress: (message, toolCallId, update) => toolProgress.push({ type: 'tool-progress', conversationId: message.conversationId, messageId: message.id, toolCallId, progress: update }),
       onNotice: (conversationId, notice) => emit({ type: 'run-notice', conversationId, notice }),
-      onStorageError: (error) => void describeStorageError(error).then((event) => environment.post({ type: 'storage-error', ...event })),
+      // Its wording (and the storage estimate) loads with the first failure; said plainly if that load fails too.
+      onStorageError: (error) =>
+        void import('./store/storage-error')
+          .then(({ describeStorageError }) => describeStorageError(error))
+          .catch(() => ({ message: error instanceof Error ? error.message : String(error) }))
+          .then((event) => environment.post({ type: 'storage-error', ...event })),
       ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),
     },
     environment.locks,

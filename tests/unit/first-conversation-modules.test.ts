@@ -5,7 +5,8 @@ import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunStat
 // settings and profiles with the first change, the demo in
 // 简体中文 with that language, the storing of other devices' records with sync, the script's parser with a script the
 // user wrote, changes to versions with the first, Find in conversation's count with the first search, the upgrade of
-// older blocks with an upgrade that has messages to rewrite; an English first conversation (a new database) needs none.
+// older blocks with an upgrade that has messages to rewrite, a storage failure's words with the first; an English first
+// conversation (a new database) needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
 
 vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
@@ -25,6 +26,11 @@ vi.mock('../../src/worker/settings/settings-writes', async (importOriginal) => {
 
 vi.mock('../../src/schema/messages/upgrade-blocks', async (importOriginal) => {
   evaluated.add('upgrade-blocks');
+  return importOriginal();
+});
+
+vi.mock('../../src/worker/store/storage-error', async (importOriginal) => {
+  evaluated.add('storage-error');
   return importOriginal();
 });
 
@@ -49,7 +55,7 @@ vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
 });
 
 describe('the worker code an English first conversation does not load', () => {
-  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records, the script's parser, versions' changes, Find's count nor the upgrade of older blocks for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records, the script's parser, versions' changes, Find's count, the upgrade of older blocks nor a storage failure's words for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
     vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
