@@ -37,6 +37,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
     ...createConversationHandlers(deps),
     ...lazyHandlers(TRANSFERS, async () => (await import('./commands/transfer-commands')).createTransferHandlers(deps)),
     ...createRunHandlers(deps),
+    ...lazyHandlers(VERSIONS, async () => (await import('./commands/version-commands')).createVersionHandlers(deps)),
     ...createRequestHandlers(deps),
     ...lazyHandlers(SETTINGS_CHANGES, async () => (await import('./commands/settings-commands')).createSettingsHandlers(deps)),
     'settings.get': () => deps.settings.getSettings(),
@@ -103,6 +104,9 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
 
 /** Export and import: their code (with the settings backup's) loads with the first of them, not with the worker. */
 const TRANSFERS = ['conversation.export', 'conversation.import'] as const;
+
+/** Versions of a message: their handlers load with the first of them, as the store's code for versions does. */
+const VERSIONS = ['message.regenerate', 'message.edit', 'message.selectVersion', 'message.deleteVersion'] as const;
 
 /** Changes to the settings and profiles: their code (checks, writes) loads with the first of them, as Settings' inputs do. */
 const SETTINGS_CHANGES = ['settings.update', 'settings.restoreScript', 'profiles.save', 'profiles.delete', 'profiles.test'] as const;

@@ -4,7 +4,7 @@ import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunStat
 // Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the writes of
 // settings and profiles with the first change, the demo in
 // 简体中文 with that language, the storing of other devices' records with sync, the script's parser with a script the
-// user wrote, changes to versions with the first, Find in conversation's count with the first search, the upgrade of
+// user wrote, versions' handlers and changes with the first, Find in conversation's count with the first search, the upgrade of
 // older blocks with an upgrade that has messages to rewrite, a storage failure's words with the first; an English first
 // conversation (a new database) needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
@@ -31,6 +31,11 @@ vi.mock('../../src/schema/messages/upgrade-blocks', async (importOriginal) => {
 
 vi.mock('../../src/worker/store/storage-error', async (importOriginal) => {
   evaluated.add('storage-error');
+  return importOriginal();
+});
+
+vi.mock('../../src/worker/commands/version-commands', async (importOriginal) => {
+  evaluated.add('version-commands');
   return importOriginal();
 });
 
@@ -71,7 +76,7 @@ describe('the worker code an English first conversation does not load', () => {
       expect((await tab.send({ type: 'conversation.search', conversationId, query: 'weekend' })).matches.length).toBeGreaterThan(0);
       await tab.send({ type: 'message.regenerate', conversationId, messageId: asked.id });
       await waitForRunState(tab, conversationId, ['awaiting_input', 'idle'], 30_000);
-      expect([...evaluated]).toEqual(['message-search', 'branch-edits']);
+      expect([...evaluated]).toEqual(['message-search', 'version-commands', 'branch-edits']);
       evaluated.clear();
 
       await expect(tab.send({ type: 'settings.update', locale: 'fr' as 'en' })).rejects.toMatchObject({
