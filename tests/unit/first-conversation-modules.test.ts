@@ -2,11 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunState } from './host-harness';
 
 // Which of these modules were evaluated: Settings' command inputs load with the first Settings command, the writes of
-// settings and profiles with the first change, the demo in
-// 简体中文 with that language, the storing of other devices' records with sync, the script's parser with a script the
-// user wrote, versions' handlers and changes with the first, Find in conversation's count with the first search, the upgrade of
-// older blocks with an upgrade that has messages to rewrite, a storage failure's words with the first; an English first
-// conversation (a new database) needs none.
+// settings and profiles with the first change, the demo in 简体中文 with that language, the storing of other devices'
+// records with sync, the script's parser with a script the user wrote, versions' handlers and changes with the first,
+// Find in conversation's count with the first search, the upgrade of older blocks with an upgrade that has messages to
+// rewrite, a storage failure's words with the first; an English first conversation (a new database) needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
 
 vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
