@@ -26,6 +26,12 @@ export const QUESTION_LIMITS = {
  */
 export const VIEW_LOCK_PREFIX = 'parley-view:';
 
+/** Bounds of a scripted model's pace; the defaults give a pleasant reading speed (about 160 characters a second). */
+export const SCRIPT_PACE = {
+  chunkSize: { default: 4, min: 1, max: 10_000 },
+  chunkDelayMs: { default: 25, min: 0, max: 10_000 },
+} as const;
+
 /** The built-in scripted model's profile id. */
 export const SCRIPTED_PROFILE_ID = 'scripted';
 

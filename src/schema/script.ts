@@ -1,10 +1,5 @@
 import * as z from './zod-mini';
-
-/** Bounds of a script's pace; the defaults give a pleasant reading speed (about 160 characters a second). */
-const SCRIPT_PACE = {
-  chunkSize: { default: 4, min: 1, max: 10_000 },
-  chunkDelayMs: { default: 25, min: 0, max: 10_000 },
-} as const;
+import { SCRIPT_PACE } from './limits';
 
 const ScriptToolCall = z.strictObject({
   name: z.string().check(z.minLength(1)),

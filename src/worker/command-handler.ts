@@ -10,7 +10,6 @@ import { localModelHandlers } from './commands/local-model-commands';
 import { createRequestHandlers, createRequestProposers } from './commands/request-commands';
 import { createRunHandlers, createRunProposers } from './commands/run-commands';
 import { runsElsewhere } from './commands/runs-elsewhere';
-import { createSettingsHandlers } from './commands/settings-commands';
 import { createSyncHandlers } from './commands/sync-commands';
 
 export type { CommandHandlerDeps } from './commands/command-deps';
@@ -36,10 +35,13 @@ export type CommandHandle = ((raw: unknown) => Promise<unknown>) & { applyPropos
 export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
   const handlers: Handlers = {
     ...createConversationHandlers(deps),
-    ...transferHandlers(deps),
+    ...lazyHandlers(TRANSFERS, async () => (await import('./commands/transfer-commands')).createTransferHandlers(deps)),
     ...createRunHandlers(deps),
+    ...lazyHandlers(VERSIONS, async () => (await import('./commands/version-commands')).createVersionHandlers(deps)),
     ...createRequestHandlers(deps),
-    ...createSettingsHandlers(deps),
+    ...lazyHandlers(SETTINGS_CHANGES, async () => (await import('./commands/settings-commands')).createSettingsHandlers(deps)),
+    'settings.get': () => deps.settings.getSettings(),
+    'profiles.list': () => deps.settings.listProfiles(),
     ...createMcpHandlers(deps.mcp),
     ...localModelHandlers,
     ...createSyncHandlers(deps),
@@ -100,20 +102,25 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
   return Object.assign(handle, { applyProposal });
 }
 
-type TransferCommandType = 'conversation.export' | 'conversation.import';
-
 /** Export and import: their code (with the settings backup's) loads with the first of them, not with the worker. */
-function transferHandlers(deps: CommandHandlerDeps): Pick<Handlers, TransferCommandType> {
-  let loading: Promise<Pick<Handlers, TransferCommandType>> | undefined;
+const TRANSFERS = ['conversation.export', 'conversation.import'] as const;
+
+/** Versions of a message: their handlers load with the first of them, as the store's code for versions does. */
+const VERSIONS = ['message.regenerate', 'message.edit', 'message.selectVersion', 'message.deleteVersion'] as const;
+
+/** Changes to the settings and profiles: their code (checks, writes) loads with the first of them, as Settings' inputs do. */
+const SETTINGS_CHANGES = ['settings.update', 'settings.restoreScript', 'profiles.save', 'profiles.delete', 'profiles.test'] as const;
+
+/** Handlers of `types` whose code loads with the first of them (again after a failed load). */
+function lazyHandlers<T extends CommandType>(types: readonly T[], load: () => Promise<Pick<Handlers, T>>): Pick<Handlers, T> {
+  let loading: Promise<Pick<Handlers, T>> | undefined;
   const loaded = () =>
-    (loading ??= import('./commands/transfer-commands').then((module) => module.createTransferHandlers(deps)).catch((error: unknown) => {
+    (loading ??= load().catch((error: unknown) => {
       loading = undefined;
       throw error;
     }));
-  return {
-    'conversation.export': async (command, context) => (await loaded())['conversation.export'](command, context),
-    'conversation.import': async (command, context) => (await loaded())['conversation.import'](command, context),
-  };
+  const handler = (type: T) => async (command: Command, context: CommandContext) => ((await loaded())[type] as (command: Command, context: CommandContext) => Promise<unknown>)(command, context);
+  return Object.fromEntries(types.map((type) => [type, handler(type)])) as unknown as Pick<Handlers, T>;
 }
 
 async function parsed(raw: unknown): Promise<Command> {

@@ -6,7 +6,6 @@ import type { Conversation, ConversationExport, Profile } from '../schema/record
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
 import { pruneAppliedProposals } from './sync/documents/applied-proposals';
-import { syncEngineHost, syncedSettingsHost } from './sync/sync-host';
 import type { ResolveContext } from '../core/requests/requests';
 import { lazySearch } from './search/lazy-search';
 import { IndexedDbConversationStore } from './store/conversation-store';
@@ -19,7 +18,6 @@ import { ChangeFeed, type RecordDiff } from './store/change-feed';
 import { prepareProvider } from './first-screen/first-screen-reads';
 import { pageEvents } from './tabs/page-events';
 import { peerHintReader } from './tabs/peer-hints';
-import { describeStorageError } from './store/storage-error';
 import { RunManager } from './runs/run-manager';
 import { SettingsStore } from './settings/settings-store';
 import { StoredConfig } from './settings/stored-config';
@@ -110,9 +108,11 @@ export function createHost(environment: HostEnvironment): Host {
     database: environment.database,
     newId: environment.newId,
     post: (event) => environment.post(event),
-    engineHost: () => {
+    engineHost: async () => {
       // Once per engine, off any proposal's path: the applied proposals' nonces kept are bounded.
       void pruneAppliedProposals(environment.database).catch(() => undefined);
+      // Sync's view of the host loads with its engine.
+      const { syncEngineHost, syncedSettingsHost } = await import('./sync/sync-host');
       return syncEngineHost(environment, store, runs, handle, syncedSettingsHost(config, settings, mcp, emit));
     },
   });
@@ -210,7 +210,12 @@ function createRuns(environment: HostEnvironment, { store, feed, getModel, getTo
       onProgress: (message) => progress.push(message),
       onToolProgress: (message, toolCallId, update) => toolProgress.push({ type: 'tool-progress', conversationId: message.conversationId, messageId: message.id, toolCallId, progress: update }),
       onNotice: (conversationId, notice) => emit({ type: 'run-notice', conversationId, notice }),
-      onStorageError: (error) => void describeStorageError(error).then((event) => environment.post({ type: 'storage-error', ...event })),
+      // Its wording (and the storage estimate) loads with the first failure; said plainly if that load fails too.
+      onStorageError: (error) =>
+        void import('./store/storage-error')
+          .then(({ describeStorageError }) => describeStorageError(error))
+          .catch(() => ({ message: error instanceof Error ? error.message : String(error) }))
+          .then((event) => environment.post({ type: 'storage-error', ...event })),
       ...(environment.persistIntervalMs !== undefined ? { persistIntervalMs: environment.persistIntervalMs } : {}),
     },
     environment.locks,

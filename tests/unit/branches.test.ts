@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { forksProblem, pathOf } from '../../src/core/branches';
+import { pathOf } from '../../src/core/branches';
+import { forksProblem } from '../../src/core/branch-edits';
 import { versionsOf } from '../../src/schema/records';
 import type { Model } from '../../src/core/run/model';
 import type { Block } from '../../src/schema/messages/blocks';

@@ -4,7 +4,7 @@ import type { Block } from '../../src/schema/messages/blocks';
 import { QuestionToolInput } from '../../src/schema/forms/question';
 import type { Conversation, Message } from '../../src/schema/records';
 import { parseScript, type ParsedScript } from '../../src/schema/script';
-import { DEMO_SCRIPT } from '../../src/worker/providers/demo-script';
+import { builtInDemo, DEMO_SCRIPT, demoScriptIn } from '../../src/worker/providers/demo-script';
 import { SCRIPT_ENDED_TEXT, createScriptedModel } from '../../src/worker/providers/scripted';
 import { promptedModel } from '../../src/core/prompt/prompt';
 
@@ -262,6 +262,13 @@ describe('DEMO_SCRIPT', () => {
     expect(parsed.steps).toHaveLength(3);
     expect(parsed).toMatchObject({ chunkSize: 4, chunkDelayMs: 25 });
     expect(DEMO_SCRIPT).toContain('\n  "steps"');
+  });
+
+  it('runs, in each language, as declared: what the parser makes of its text, which the demo is not parsed for', async () => {
+    expect(await builtInDemo(DEMO_SCRIPT)).toEqual(parsed);
+    const chinese = await demoScriptIn('zh-CN');
+    expect(await builtInDemo(chinese)).toEqual(script(chinese));
+    expect(await builtInDemo(DEMO_SCRIPT.replace('Hi!', 'Hello!'))).toBeUndefined();
   });
 
   it('asks a valid question with a single choice, a multi-select and a free-text Other', async () => {

@@ -4,6 +4,7 @@ import { DATABASE_VERSION, openParleyDatabase } from '../../src/worker/store/dat
 import { serveCommands } from '../../src/worker/tabs/channel-server';
 import type { ReplyEnvelope, WorkerMessage } from '../../src/schema/protocol';
 import type { Conversation, Message } from '../../src/schema/records';
+import { resolveInput } from '../../src/worker/settings/settings-writes';
 
 const now = 1_700_000_000_000;
 const conversation: Conversation = { id: 'c1', title: 'Old one', createdAt: now, updatedAt: now, runState: 'awaiting_input', completedSteps: 1 };
@@ -111,11 +112,11 @@ describe('keys follow only their own server', () => {
   it('does not reuse a stored key when an edit points the profile at another origin or provider', async () => {
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     const saved = await tab.send({ type: 'profiles.save', profile: { name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://api.openai.test/v1', apiKey: 'sk-OPENAI-KEY-1234', model: 'm' } });
-    const sameServer = await tab.host.settings.resolveInput({ id: saved.id, name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://api.openai.test/v2', model: 'm' });
+    const sameServer = await resolveInput(tab.host.settings, { id: saved.id, name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://api.openai.test/v2', model: 'm' });
     expect(sameServer.apiKey).toBe('sk-OPENAI-KEY-1234');
-    const otherHost = await tab.host.settings.resolveInput({ id: saved.id, name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://evil.test/v1', model: 'm' });
+    const otherHost = await resolveInput(tab.host.settings, { id: saved.id, name: 'OpenAI', kind: 'openai-compatible', baseUrl: 'https://evil.test/v1', model: 'm' });
     expect(otherHost.apiKey).toBe('');
-    const otherKind = await tab.host.settings.resolveInput({ id: saved.id, name: 'OpenAI', kind: 'anthropic', baseUrl: 'https://api.openai.test/v1', model: 'm' });
+    const otherKind = await resolveInput(tab.host.settings, { id: saved.id, name: 'OpenAI', kind: 'anthropic', baseUrl: 'https://api.openai.test/v1', model: 'm' });
     expect(otherKind.apiKey).toBe('');
     await tab.send({ type: 'profiles.save', profile: { id: saved.id, name: 'Moved', kind: 'openai-compatible', baseUrl: 'https://evil.test/v1', model: 'm' } });
     expect((await tab.host.settings.getProfile(saved.id))?.apiKey).toBe('');

@@ -6,6 +6,7 @@ import { createModelForProfile } from '../../src/worker/providers/registry';
 import { openParleyDatabase } from '../../src/worker/store/database';
 import { SETTINGS_KEY, StoredConfig } from '../../src/worker/settings/stored-config';
 import { SettingsStore } from '../../src/worker/settings/settings-store';
+import { deleteProfile, saveProfile, updateSettings } from '../../src/worker/settings/settings-writes';
 
 const lastText = (messages: Message[]) => messages.at(-1)!.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
 
@@ -84,7 +85,7 @@ describe("each worker's copy of settings, profiles and MCP servers", () => {
     const settings = new SettingsStore(config, () => 'id');
     const first = await config.read();
     expect(await config.read()).toBe(first);
-    await settings.updateSettings({ script: script([{ text: 'changed' }]) });
+    await updateSettings(settings, { script: script([{ text: 'changed' }]) });
     const second = await config.read();
     expect(second).not.toBe(first);
     expect(second.generation).toBe(first.generation + 1);
@@ -102,7 +103,7 @@ describe("each worker's copy of settings, profiles and MCP servers", () => {
     expect(await config.read()).not.toBe(loaded);
 
     const before = await config.read();
-    await elsewhere.updateSettings({ script: script([{ text: 'from another tab' }]) });
+    await updateSettings(elsewhere, { script: script([{ text: 'from another tab' }]) });
     expect(await config.read()).toBe(before); // nothing told this copy yet
     config.observe(before.generation); // a generation it already has: kept
     expect(await config.read()).toBe(before);
@@ -118,17 +119,17 @@ describe("each worker's copy of settings, profiles and MCP servers", () => {
     const here = new SettingsStore(new StoredConfig(database), () => 'p1');
     const there = new SettingsStore(new StoredConfig(database), () => 'unused'); // its changes send no hint here
     const input = { name: 'Remote', kind: 'openai-compatible' as const, baseUrl: 'https://api.example.test/v1', model: 'model-a' };
-    const saved = await here.saveProfile({ ...input, apiKey: 'sk-old-key-0001' });
+    const saved = await saveProfile(here, { ...input, apiKey: 'sk-old-key-0001' });
     expect((await here.listProfiles()).map((profile) => profile.id)).toEqual(['scripted', saved.id]); // the copy holds it
 
     // The other tab changes the key; an edit here with the key left empty keeps the key stored now, not the copy's.
-    await there.saveProfile({ ...input, id: saved.id, apiKey: 'sk-new-key-0002' });
-    await here.saveProfile({ ...input, id: saved.id, model: 'model-b' });
+    await saveProfile(there, { ...input, id: saved.id, apiKey: 'sk-new-key-0002' });
+    await saveProfile(here, { ...input, id: saved.id, model: 'model-b' });
     expect(await there.getProfile(saved.id)).toMatchObject({ apiKey: 'sk-new-key-0002', model: 'model-b' });
 
     // The other tab deletes it; an edit here does not bring it back, with or without its old key.
-    await there.deleteProfile(saved.id);
-    await expect(here.saveProfile({ ...input, id: saved.id, model: 'model-c' })).rejects.toMatchObject({ code: 'not_found', reason: 'profile_gone' });
+    await deleteProfile(there, saved.id);
+    await expect(saveProfile(here, { ...input, id: saved.id, model: 'model-c' })).rejects.toMatchObject({ code: 'not_found', reason: 'profile_gone' });
     expect(await new SettingsStore(new StoredConfig(database), () => 'unused').getProfile(saved.id)).toBeUndefined();
     database.close();
   });

@@ -117,7 +117,7 @@ export interface ProviderBuildOptions {
 }
 
 /** How a provider kind's code builds its Provider for a profile; a profile it cannot run is a ModelError 'config'. */
-export type ProviderFactory = (profile: Profile, options: ProviderBuildOptions) => Provider;
+export type ProviderFactory = (profile: Profile, options: ProviderBuildOptions) => Provider | Promise<Provider>;
 
 /** A file's content as a model is given it: an image's bytes, or a text file's text. */
 export type AttachmentContent = { kind: 'image'; mediaType: string; bytes: Uint8Array } | { kind: 'text'; text: string };

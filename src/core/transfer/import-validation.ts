@@ -1,6 +1,7 @@
 import { WireError } from '../../schema/wire-error';
 import { ConversationExport, type Fork } from '../../schema/records';
-import { forksProblem, ROOT_PARENT } from '../branches';
+import { ROOT_PARENT } from '../branches';
+import { forksProblem } from '../branch-edits';
 import { findImportProblem } from './import-checks';
 import { attachmentLimit, classifyAttachment } from '../../schema/attachments/attachment-kinds';
 import { base64ByteLength } from '../base64';

@@ -1,4 +1,5 @@
-import { pathOf, ROOT_PARENT, withNewVersion, withoutVersion, withSelected } from '../../core/branches';
+import { pathOf, ROOT_PARENT } from '../../core/branches';
+import { withNewVersion, withoutVersion, withSelected } from '../../core/branch-edits';
 import { closeByStop, isPendingRequest } from '../../core/requests/requests';
 import { closeQueuedCalls } from '../../core/run/run-repair';
 import type { RunSnapshot } from '../../core/run/store';

@@ -3,11 +3,10 @@ import { profileAcceptsImages } from '../../schema/provider-kinds';
 import type { Message } from '../../schema/records';
 import { WireError } from '../../schema/wire-error';
 import type { PreparedAttachment } from '../attachments/attachment-records';
-import type { NewVersion } from '../branches/branch-records';
 import type { CommandHandlerDeps, Handlers, Proposers } from './command-deps';
 import { runsElsewhere } from './runs-elsewhere';
 
-/** What starts, changes and stops a conversation's run: messages, their versions, Stop and Continue. */
+/** What starts and stops a conversation's run: messages, Stop and Continue (versions: version-commands.ts). */
 export function createRunHandlers(deps: CommandHandlerDeps) {
   const { store, settings, runs } = deps;
   return {
@@ -28,10 +27,6 @@ export function createRunHandlers(deps: CommandHandlerDeps) {
       if (!stored) throw new WireError({ code: 'not_found', reason: 'attachment_gone', message: 'This file is no longer stored.' });
       return { blob: stored.blob, mimeType: stored.blob.type };
     },
-    'message.regenerate': (command) => startVersion(deps, command.conversationId, { kind: 'regenerate', messageId: command.messageId }, command.discardPending),
-    'message.edit': (command) => startVersion(deps, command.conversationId, { kind: 'edit', messageId: command.messageId, text: command.text }, command.discardPending),
-    'message.selectVersion': (command) => underLock(deps, command.conversationId, () => store.selectVersion(command.conversationId, command.messageId, { discardPending: command.discardPending === true })),
-    'message.deleteVersion': (command) => underLock(deps, command.conversationId, () => store.deleteVersion(command.conversationId, command.messageId)),
     'run.stop': (command) => stopHere(deps, command.conversationId),
     'run.continue': async (command) => {
       await runs.recover(command.conversationId);
@@ -104,30 +99,4 @@ async function acceptsImages(deps: CommandHandlerDeps, conversationId: string, d
   const conversation = await deps.store.getConversation(conversationId);
   const profile = conversation ? await deps.profileOf?.(conversation) : await deps.settings.getProfile(defaultProfileId);
   return profile ? profileAcceptsImages(profile) : true;
-}
-
-/** Changes a conversation's branches while holding its run lock, so no run starts meanwhile in this tab or another. */
-async function underLock<T>(deps: CommandHandlerDeps, conversationId: string, change: () => Promise<T>): Promise<T> {
-  await deps.runs.recover(conversationId);
-  const release = await deps.runs.claim(conversationId);
-  try {
-    return await change();
-  } finally {
-    release();
-  }
-}
-
-/** Stores a new version of a message (regenerated or edited) under the run lock, then runs from it. */
-async function startVersion(deps: CommandHandlerDeps, conversationId: string, version: NewVersion, discardPending: boolean | undefined): Promise<{ message: Message }> {
-  const { store, runs } = deps;
-  await runs.recover(conversationId);
-  const release = await runs.claim(conversationId);
-  try {
-    const { message, run } = await store.addVersion(conversationId, version, { discardPending: discardPending === true });
-    void runs.start(conversationId, release, run);
-    return { message };
-  } catch (error) {
-    release();
-    throw error;
-  }
 }

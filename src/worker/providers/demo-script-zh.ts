@@ -1,7 +1,7 @@
 import type { Script } from '../../schema/script';
 
 /** The built-in demo in Simplified Chinese: the same steps as the English one (demo-script.ts), written for zh-CN. */
-export const demoScriptZh: Script = {
+export const demoScriptZh = {
   steps: [
     {
       reasoning: '用户写道：“{{lastUserMessage}}”。没有连接真正的模型，所以我按演示脚本来：一起规划周末。未知的太多，猜不准，先问问。',
@@ -80,4 +80,4 @@ export const demoScriptZh: Script = {
         '无论你选哪一种，这个智能体都会先问，再猜。',
     },
   ],
-};
+} satisfies Script;

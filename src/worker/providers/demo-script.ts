@@ -1,11 +1,12 @@
-import type { Script } from '../../schema/script';
+import type { ParsedScript, Script } from '../../schema/script';
+import { SCRIPT_PACE } from '../../schema/limits';
 
 /*
  * The script a first-time user meets before connecting any model. It shows the whole loop: streaming
  * reasoning and text, a question form (single choice, multi-select, free-text "Other"), the answers
  * coming back as a tool result, and Markdown. It has to make sense whatever the user types first.
  */
-const demoScript: Script = {
+const demoScript = {
   steps: [
     {
       reasoning:
@@ -96,20 +97,37 @@ const demoScript: Script = {
         'Whichever you pick, the agent will ask before it guesses.',
     },
   ],
-};
+} satisfies Script;
 
 /** The default script (pretty-printed JSON text), as shown in Settings → Script. */
 export const DEMO_SCRIPT: string = JSON.stringify(demoScript, null, 2);
 
 type DemoLanguage = 'en' | 'zh-CN';
 
-let zhDemo: Promise<string> | undefined;
+type DemoText = { text: string; script: ParsedScript };
+
+/** A built-in demo as the scripted model runs it: what parseScript makes of its text (the pace's defaults filled in). */
+const asParsed = (script: typeof demoScript | typeof import('./demo-script-zh').demoScriptZh): ParsedScript => ({ chunkSize: SCRIPT_PACE.chunkSize.default, chunkDelayMs: SCRIPT_PACE.chunkDelayMs.default, ...script });
+
+let zhDemo: Promise<DemoText> | undefined;
 /** The demo in 简体中文, loaded only where it may be needed: its text is most of the worker's first file otherwise. */
-function zhDemoScript(): Promise<string> {
-  return (zhDemo ??= import('./demo-script-zh').then((module) => JSON.stringify(module.demoScriptZh, null, 2)).catch((error: unknown) => {
+function zhDemoLoaded(): Promise<DemoText> {
+  return (zhDemo ??= import('./demo-script-zh').then((module) => ({ text: JSON.stringify(module.demoScriptZh, null, 2), script: asParsed(module.demoScriptZh) })).catch((error: unknown) => {
     zhDemo = undefined;
     throw error;
   }));
+}
+const zhDemoScript = async () => (await zhDemoLoaded()).text;
+
+/**
+ * The built-in demo whose text `script` is, word for word, as the scripted model runs it; undefined for a script the user
+ * wrote (the scripted model parses that one, its parser loaded then). The Chinese demo is told only once it has loaded,
+ * as it has wherever it is the script (see scriptIn).
+ */
+export async function builtInDemo(script: string): Promise<ParsedScript | undefined> {
+  if (script === DEMO_SCRIPT) return asParsed(demoScript);
+  const chinese = zhDemo && (await zhDemo.catch(() => undefined));
+  return chinese?.text === script ? chinese.script : undefined;
 }
 
 /** The built-in demo in `language`. */

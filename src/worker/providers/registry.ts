@@ -21,6 +21,6 @@ export async function createModelForProfile(profile: Profile, scriptText: string
   if (unready) throw unready;
   const { system, ...build } = options;
   const create = await code.load();
-  return promptedModel(create(profile, { ...build, script: scriptText, ...(code.corsHeaders ? { corsHeaders: code.corsHeaders } : {}) }), { system, profile });
+  return promptedModel(await create(profile, { ...build, script: scriptText, ...(code.corsHeaders ? { corsHeaders: code.corsHeaders } : {}) }), { system, profile });
 }
 

@@ -1,12 +1,18 @@
 import { abortableSleep } from '../runs/abortable-sleep';
 import { ModelError, type ModelPart, type PromptMessage, type PromptRequest, type Provider, type ProviderFactory } from '../../core/run/model';
-import { parseScript, type ParsedScript, type ScriptStep } from '../../schema/script';
+import type { ParsedScript, ScriptStep } from '../../schema/script';
+import { builtInDemo } from './demo-script';
 
-export { parseScript } from '../../schema/script';
-
-/** The scripted kind's code: the script in `options.script` (a bad one is a ModelError 'config' naming the problem). */
-export const createScriptedProvider: ProviderFactory = (_profile, options) => {
-  const parsed = parseScript(options.script ?? '');
+/**
+ * The scripted kind's code: the script in `options.script` (a bad one is a ModelError 'config' naming the problem). The
+ * Built-in demo runs as it is declared; a script the user wrote is parsed first, its parser (and the zod schemas it
+ * uses) loaded then: a first reply from the demo loads neither.
+ */
+export const createScriptedProvider: ProviderFactory = async (_profile, options) => {
+  const text = options.script ?? '';
+  const demo = await builtInDemo(text);
+  if (demo) return createScriptedModel(demo);
+  const parsed = (await import('../../schema/script')).parseScript(text);
   if (!parsed.ok) throw new ModelError('config', `The scripted model cannot run (fix it in Settings → Script): ${parsed.error}`, { detail: { key: 'script_invalid', params: { said: parsed.error } } });
   return createScriptedModel(parsed.script);
 };

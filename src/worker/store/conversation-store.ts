@@ -8,7 +8,7 @@ import type { Conversation, ConversationExport, Message, RunState } from '../../
 import type { BranchRecords, NewVersion } from '../branches/branch-records';
 import type { ExportedConversation } from '../transfer/conversation-export';
 import type { ParleyDatabase } from './database';
-import { listMessages, searchMessages } from './message-pages';
+import { listMessages } from './message-pages';
 import type { RequestTarget } from '../../schema/protocol';
 import { RequestRecords } from '../requests/request-records';
 import { claimProposal } from '../sync/documents/applied-proposals';
@@ -207,8 +207,9 @@ export class IndexedDbConversationStore implements ConversationStore {
     return listMessages(this.database, conversationId);
   }
 
-  searchMessages(conversationId: string, query: string): Promise<MessageMatches[]> {
-    return searchMessages(this.database, conversationId, query);
+  /** Find in conversation: its code loads with the first search. */
+  async searchMessages(conversationId: string, query: string): Promise<MessageMatches[]> {
+    return (await import('./message-search')).searchMessages(this.database, conversationId, query);
   }
 
   // A run's state: see RunRecords.

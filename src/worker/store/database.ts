@@ -1,7 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Conversation, Message, Profile } from '../../schema/records';
 import type { StoredAttachment } from '../../schema/attachments/attachments';
-import { upgradeBlocks } from '../../schema/messages/upgrade-blocks';
+import type { upgradeBlocks } from '../../schema/messages/upgrade-blocks';
 
 // ─── Store and index names are persisted in users' browsers: do not change them without a migration. ───
 const DATABASE_NAME = 'parley';
@@ -42,6 +42,16 @@ export type ParleyDatabase = IDBPDatabase<ParleyDatabaseSchema>;
 
 type UpgradeTransaction = IDBPTransaction<ParleyDatabaseSchema, StoreNames<ParleyDatabaseSchema>[], 'versionchange'>;
 type Migration = (database: IDBPDatabase<ParleyDatabaseSchema>, transaction: UpgradeTransaction) => Promise<void> | void;
+
+/**
+ * Migration 5's rewrite of a message's blocks, loaded only for an upgrade that has messages to rewrite (a new database
+ * has none): the first screen of every start does not carry it. The upgrade transaction cannot wait for a script, so an
+ * upgrade that meets a message without it is aborted, and the database opened again once it has loaded.
+ */
+let upgradeBlocksCode: typeof upgradeBlocks | undefined;
+
+/** Migration 5 met a message before `upgradeBlocksCode` had loaded: its upgrade is aborted and tried again. */
+class UpgradeCodeNeeded extends Error {}
 
 /** Migration n takes a database at version n-1 to version n. Each runs inside the upgrade transaction. */
 const MIGRATIONS: Record<number, Migration> = {
@@ -95,8 +105,10 @@ const MIGRATIONS: Record<number, Migration> = {
    */
   async 5(_database, transaction) {
     let cursor = await transaction.objectStore('messages').openCursor();
-    while (cursor) {
-      const upgraded = upgradeBlocks(cursor.value);
+    const upgrade = upgradeBlocksCode;
+    if (cursor && !upgrade) throw new UpgradeCodeNeeded();
+    while (cursor && upgrade) {
+      const upgraded = upgrade(cursor.value);
       if (upgraded !== cursor.value) await cursor.update(upgraded);
       cursor = await cursor.continue();
     }
@@ -125,14 +137,33 @@ interface OpenOptions {
 }
 
 /** Opens (and migrates) the database. Only the worker calls this. */
-export function openParleyDatabase(name = DATABASE_NAME, version = DATABASE_VERSION, options: OpenOptions = {}): Promise<ParleyDatabase> {
+export async function openParleyDatabase(name = DATABASE_NAME, version = DATABASE_VERSION, options: OpenOptions = {}): Promise<ParleyDatabase> {
+  const attempt = { codeNeeded: false };
+  try {
+    return await openOnce(name, version, options, attempt);
+  } catch (error) {
+    if (!attempt.codeNeeded) throw error;
+    upgradeBlocksCode = (await import('../../schema/messages/upgrade-blocks')).upgradeBlocks;
+    return openOnce(name, version, options, attempt);
+  }
+}
+
+function openOnce(name: string, version: number, options: OpenOptions, attempt: { codeNeeded: boolean }): Promise<ParleyDatabase> {
   return openDB<ParleyDatabaseSchema>(name, version, {
     async upgrade(database, oldVersion, newVersion, transaction) {
       // Migrations run in order inside the one upgrade transaction; they await only its requests.
-      for (let step = oldVersion + 1; step <= (newVersion ?? version); step += 1) {
-        const migration = MIGRATIONS[step];
-        if (!migration) throw new Error(`No migration to database version ${step}`);
-        await migration(database, transaction);
+      try {
+        for (let step = oldVersion + 1; step <= (newVersion ?? version); step += 1) {
+          const migration = MIGRATIONS[step];
+          if (!migration) throw new Error(`No migration to database version ${step}`);
+          await migration(database, transaction);
+        }
+      } catch (error) {
+        if (!(error instanceof UpgradeCodeNeeded)) throw error;
+        // Nothing of this upgrade is kept: the database opens again, from the version it had, once the code is here.
+        attempt.codeNeeded = true;
+        transaction.done.catch(() => undefined); // its AbortError is the open's, handled above
+        transaction.abort();
       }
     },
     blocking(_currentVersion, _blockedVersion, event) {

@@ -1,7 +1,5 @@
-import type { MessageMatches } from '../../schema/search/find-matches';
 import type { Message } from '../../schema/records';
 import type { MessagePage } from '../../schema/protocol';
-import { countInMessage } from '../../schema/search/searchable-text';
 import type { ParleyDatabase } from './database';
 import { messagesIn } from './store-context';
 import type { ReadTransaction } from './transaction';
@@ -9,7 +7,7 @@ import type { ReadTransaction } from './transaction';
 /** How many of a conversation's newest messages `conversation.open` returns. */
 export const OPEN_PAGE_SIZE = 50;
 
-// A conversation's messages as the UI reads them: all, a page, the newest page, the matches of a search.
+// A conversation's messages as the UI reads them: all, a page, the newest page (a search's matches: message-search.ts).
 
 /** The messages on the conversation's path, in order. */
 export function listMessages(database: ParleyDatabase, conversationId: string): Promise<Message[]> {
@@ -64,18 +62,4 @@ export async function listNewestMessages(database: ParleyDatabase, conversationI
   const firstSeq = page.messages[0]?.seq ?? 0;
   if (oldestPending >= firstSeq) return page;
   return listMessagePage(database, conversationId, { fromSeq: oldestPending, beforeSeq: Number.MAX_SAFE_INTEGER, limit: Number.MAX_SAFE_INTEGER });
-}
-
-/**
- * Every message on the path whose searchable text (`searchableParts`) contains `query`, oldest first, with how many
- * times (see `findOccurrences`): Find counts and walks matches, not messages. All of them: the result is one pair per message.
- */
-export async function searchMessages(database: ParleyDatabase, conversationId: string, query: string): Promise<MessageMatches[]> {
-  const messages = await listMessages(database, conversationId);
-  const matches: MessageMatches[] = [];
-  for (const message of messages) {
-    const count = countInMessage(message, query);
-    if (count > 0) matches.push({ seq: message.seq, count });
-  }
-  return matches;
 }

@@ -17,8 +17,8 @@ export interface SyncGateDeps {
   newId(): string;
   /** This tab's UI only: each tab's worker says what its own sync does. */
   post(event: { type: 'sync-status'; status: SyncStatus } | { type: 'sync-runners'; runners: RemoteRunners }): void;
-  /** What the engine needs of this device's host (store, runs, the compare-and-set of proposals). */
-  engineHost(): SyncEngineHost;
+  /** What the engine needs of this device's host (store, runs, the compare-and-set of proposals); loaded with the engine. */
+  engineHost(): Promise<SyncEngineHost>;
 }
 
 /** What the engine needs of the device it runs on: its records, and what to do with what other devices sent. */

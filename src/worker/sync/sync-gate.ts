@@ -146,8 +146,8 @@ export class SyncGate implements EngineSlot {
   async attach(mirror: Mirror, keys: SyncKeys, device: DeviceRef): Promise<SyncEngine> {
     this.active?.engine.stop();
     // Loaded here, not with the worker: nothing of sync costs a device where it is off.
-    const { SyncEngine: Engine } = await import('./sync-engine');
-    const engine = new Engine(mirror, keys, device, this.deps.engineHost());
+    const [{ SyncEngine: Engine }, host] = await Promise.all([import('./sync-engine'), this.deps.engineHost()]);
+    const engine = new Engine(mirror, keys, device, host);
     const active: { engine: SyncEngine; device: DeviceRef; started?: boolean } = { engine, device };
     this.active = active;
     await engine.start();

@@ -5,6 +5,7 @@ import type { McpServers } from '../mcp/lazy-mcp-hub';
 import { normalizeServerName } from '../mcp/tool-names';
 import { profilesToRestore } from '../../core/profile-names';
 import type { SettingsStore } from '../settings/settings-store';
+import { restoreProfiles, updateSettings } from '../settings/settings-writes';
 import { providerKind } from '../../schema/provider-kinds';
 
 // Settings as part of the backup: exported without secrets, and added on import only once the user agreed.
@@ -43,7 +44,7 @@ export function offersAnything(offer: SettingsOffer): boolean {
 export async function addSettings(backup: ExportedSettings, settings: SettingsStore, hub: McpServers): Promise<SettingsOffer> {
   const offer = await offerOf(backup, settings, hub);
   const added: SettingsOffer = { profiles: [], mcpServers: 0, script: false };
-  if (offer.profiles.length > 0) added.profiles = await settings.restoreProfiles(backup.profiles ?? []);
+  if (offer.profiles.length > 0) added.profiles = await restoreProfiles(settings, backup.profiles ?? []);
   if (offer.mcpServers > 0) {
     const taken = new Set((await hub.listServers()).map((server) => normalizeServerName(server.name)));
     for (const server of backup.mcpServers ?? []) {
@@ -56,7 +57,7 @@ export async function addSettings(backup: ExportedSettings, settings: SettingsSt
     }
   }
   if (offer.script && backup.script !== undefined) {
-    await settings.updateSettings({ script: backup.script });
+    await updateSettings(settings, { script: backup.script });
     added.script = true;
   }
   return added;

@@ -4,6 +4,7 @@ import type { SyncedProfile, SyncedSettingKind, SyncedSettingValue } from '../..
 import type { McpServers } from '../../mcp/lazy-mcp-hub';
 import { readList } from '../../mcp/mcp-server-store';
 import { originOf, type SettingsStore } from '../../settings/settings-store';
+import { deleteProfile } from '../../settings/settings-writes';
 import type { ConfigSnapshot, StoredConfig } from '../../settings/stored-config';
 
 /** What syncing settings needs of this device: its stored settings, and the stores another device's version goes to. */
@@ -35,7 +36,7 @@ export const SYNCED_SETTINGS: { [K in SyncedSettingKind]: SyncedSetting<K> } = {
       ),
     apply: async (host, id, value) => {
       if (value) await putSyncedProfile(host.config, id, value);
-      else await host.settings.deleteProfile(id);
+      else await deleteProfile(host.settings, id);
       await host.profilesChanged();
     },
   },
@@ -47,7 +48,7 @@ export const SYNCED_SETTINGS: { [K in SyncedSettingKind]: SyncedSetting<K> } = {
 
 /**
  * Stores another device's version of a profile. The key stays per device: this device's own is kept while the provider
- * kind and the base URL's origin stay the same, as for an edit here (SettingsStore.saveProfile); without one, a profile
+ * kind and the base URL's origin stay the same, as for an edit here (settings-writes.ts, saveProfile); without one, a profile
  * that has a key where it was written asks for one here on first use (`keyNeeded`). Here rather than in SettingsStore,
  * which the first screen loads: only sync needs it.
  */
