@@ -16,6 +16,7 @@ import { proposalText } from './proposal-words';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from '../messages/MessageList';
+import { hasVersions, preloadBranching } from '../messages/BranchActions';
 import { preloadQuestionForm } from '../requests/request-views';
 import { RunNoticeBar } from './RunNoticeBar';
 import { waitingKindInMessages } from '../state/waiting-kind';
@@ -57,7 +58,9 @@ export function ChatView(props: { conversationId: string }) {
         void whenCreated(conversationId)
           .then(() => {
             app.dispatch({ type: 'conversation-opening', conversationId });
-            return app.client.send({ type: 'conversation.open', conversationId });
+            // A conversation with versions shows their switch with its messages: the code loads beside the read.
+            const versions = versionsShown(conversation());
+            return app.client.send({ type: 'conversation.open', conversationId }).then((opened) => Promise.all([versions, versionsShown(opened.conversation)]).then(() => opened));
           })
           .then(
           (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages, earlier: opened.earlier ?? 0 }),
@@ -247,4 +250,9 @@ export function ChatView(props: { conversationId: string }) {
       )}
     </Show>
   );
+}
+
+/** Resolves once the version switch can render at once when `conversation` has versions (a failed load shows it later). */
+function versionsShown(conversation: Conversation | undefined): Promise<unknown> {
+  return hasVersions(conversation) ? preloadBranching().catch(() => undefined) : Promise.resolve();
 }
