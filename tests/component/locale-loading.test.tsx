@@ -85,4 +85,20 @@ describe("a screen's strings", () => {
     await setLocale('zh-CN');
     expect({ reason: t('error.reason.run_in_progress'), run: t('runError.server') }).toEqual({ reason: '回复仍在写入中。请先停止它，或等它写完。', run: '提供方的服务器出错了。请稍后再试。' });
   });
+
+  it("of sync come with what shows them: a synced conversation's views with their code, a refusal with an error's words", async () => {
+    const { loadStrings, setLocale, t } = await freshPage();
+    // A proposal's note and a device without a name are worded with the conversation.
+    expect(t('sync.proposedMessage', { device: 'Laptop' })).toBe('Sent to Laptop');
+    expect(t('sync.anotherDevice')).toBe('another device');
+    for (const key of ['sync.runsOn', 'sync.keyNeeded', 'sync.otherTitles', 'sync.decidedOn', 'sync.reason.unauthorized', 'sync.refused.replayed', 'error.reason.runs_elsewhere'] as const) expect(t(key)).toBe(key);
+    await loadStrings('views');
+    expect({ runs: t('sync.runsOn', { device: 'Laptop' }), key: t('sync.useKey'), titles: t('sync.otherTitles') }).toEqual({ runs: 'Runs on Laptop', key: 'Use this key', titles: 'Also named:' });
+    expect(t('sync.reason.unauthorized')).toBe('sync.reason.unauthorized');
+    await loadStrings('errors');
+    expect(t('sync.reason.unauthorized')).toBe('The server refused the password. Check the username and password.');
+    expect(t('error.reason.sync_off')).toBe('Sync is off. Turn it on in Settings → Sync first.');
+    await setLocale('zh-CN');
+    expect({ runs: t('sync.continueHere'), refused: t('sync.reason.unauthorized') }).toEqual({ runs: '在此设备上继续', refused: '服务器拒绝了该密码。请检查用户名和密码。' });
+  });
 });

@@ -4,7 +4,7 @@ import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
 import { runErrorText } from '../common/run-error-text';
 import { navigate } from '../hash-route';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import { shownTitle } from './conversation-title';
 import { ConfirmDialog } from '../common/lazy-confirm-dialog';
 import { KeyboardShortcutsButton } from '../shell/KeyboardShortcuts';
@@ -17,10 +17,10 @@ import './instructions.css';
 
 // The forms behind the header's actions are not needed to read or write a conversation: their code loads when the
 // actions are reached for (a pointer over them, the focus in them, the phone's menu opened), before they are used.
-const RenameForm = lazy(() => import('./RenameForm').then((module) => ({ default: module.RenameForm })));
+const RenameForm = lazy(() => withStrings('views', () => import('./RenameForm')).then((module) => ({ default: module.RenameForm })));
 const ConversationInstructions = lazy(() => import('./ConversationInstructions').then((module) => ({ default: module.ConversationInstructions })));
 // Which other device runs the conversation (sync): its notice's code loads when another device does.
-const ChatRunner = lazy(() => import('./ChatRunner').then((module) => ({ default: module.ChatRunner })));
+const ChatRunner = lazy(() => withStrings('views', () => import('./ChatRunner')).then((module) => ({ default: module.ChatRunner })));
 function preloadActionForms() {
   void RenameForm.preload();
   void ConversationInstructions.preload();

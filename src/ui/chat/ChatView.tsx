@@ -11,7 +11,7 @@ import { settle } from '../common/error-report';
 import { navigate, parseRoute } from '../hash-route';
 import { revealDone, revealFor } from '../state/reveal-request';
 import { holdViewLock } from '../state/view-lock';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import { proposalText } from './proposal-words';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
@@ -22,7 +22,7 @@ import { RunNoticeBar } from './RunNoticeBar';
 import { waitingKindInMessages } from '../state/waiting-kind';
 
 // Needed only when a profile synced from another device lacks its key here: not part of the first load.
-const KeyNeededForm = lazy(() => import('./KeyNeededForm').then((module) => ({ default: module.KeyNeededForm })));
+const KeyNeededForm = lazy(() => withStrings('views', () => import('./KeyNeededForm')).then((module) => ({ default: module.KeyNeededForm })));
 
 /** Messages read per step back through a long conversation. */
 const EARLIER_PAGE_SIZE = 100;
