@@ -73,15 +73,18 @@ describe("a screen's strings", () => {
     expect(t('attach.remove')).toBe('移除附件');
   });
 
-  it("of an error come with the first error shown; what stopped a run, which the status line says, comes with the page", async () => {
+  it("of an error come with the first error shown, what stopped a run among them; a waiting run's notices come with the page", async () => {
     const { loadStrings, setLocale, t } = await freshPage();
-    expect(t('runError.network')).toBe('The model provider cannot be reached. Check the base URL, that the server is running, and your connection.');
+    expect(t('runError.network')).toBe('runError.network');
+    expect(t('runError.images_not_accepted')).toBe('runError.images_not_accepted');
     expect(t('notice.retryingSoon')).toBe('Retrying soon…');
+    expect(t('notice.serverUnreachable')).toBe('The model server cannot be reached; Parley tries again by itself.');
     expect(t('errorDetail.offline')).toBe('errorDetail.offline');
     expect(t('error.reason.run_in_progress')).toBe('error.reason.run_in_progress');
     await loadStrings('errors');
     expect(t('errorDetail.offline')).toBe('You are offline, so the model provider cannot be reached. Reconnect and try again.');
     expect(t('error.details')).toBe('Details');
+    expect(t('runError.network')).toBe('The model provider cannot be reached. Check the base URL, that the server is running, and your connection.');
     await setLocale('zh-CN');
     expect({ reason: t('error.reason.run_in_progress'), run: t('runError.server') }).toEqual({ reason: '回复仍在写入中。请先停止它，或等它写完。', run: '提供方的服务器出错了。请稍后再试。' });
   });

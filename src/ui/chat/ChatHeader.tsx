@@ -2,7 +2,7 @@ import { createEffect, createSignal, createUniqueId, For, lazy, onCleanup, Show,
 import type { Conversation, ProfileView } from '../../schema/records';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
-import { runErrorText } from '../common/run-error-text';
+import { errorWordsModule } from '../common/lazy-error-words';
 import { navigate } from '../hash-route';
 import { t, withStrings } from '../i18n/i18n';
 import { shownTitle } from './conversation-title';
@@ -56,8 +56,10 @@ export function statusText(conversation: Conversation, waiting: WaitingKind = 'q
       // The browser being online while the run waits means the server, not the network, is the problem.
       return browserOnline() ? t('status.serverUnreachable') : t('status.waitingNetwork');
     case 'error':
-      // Worded from the code in the UI's language; the provider's own text is in the error block's details.
-      return conversation.runError ? runErrorText(conversation.runError.code) : t('status.error');
+      // Worded from the code in the UI's language; the provider's own text is in the error block's details. The words
+      // load with the conversation's data (ChatView) or the first error shown: nothing until then, never a key.
+      if (!conversation.runError) return t('status.error');
+      return errorWordsModule()?.runErrorText(conversation.runError.code) ?? '';
     case 'idle':
       return '';
   }

@@ -8,6 +8,7 @@ import { composerText, isBeingCreated, whenCreated } from '../state/conversation
 import { WireError } from '../../schema/wire-error';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
+import { loadErrorWords } from '../common/lazy-error-words';
 import { navigate, parseRoute } from '../hash-route';
 import { revealDone, revealFor } from '../state/reveal-request';
 import { holdViewLock } from '../state/view-lock';
@@ -58,9 +59,10 @@ export function ChatView(props: { conversationId: string }) {
         void whenCreated(conversationId)
           .then(() => {
             app.dispatch({ type: 'conversation-opening', conversationId });
-            // A conversation with versions shows their switch with its messages: the code loads beside the read.
-            const versions = versionsShown(conversation());
-            return app.client.send({ type: 'conversation.open', conversationId }).then((opened) => Promise.all([versions, versionsShown(opened.conversation)]).then(() => opened));
+            // A conversation with versions shows their switch with its messages, one stopped on an error says why: their
+            // code and words load beside the read.
+            const shown = wordsAndViewsFor(conversation());
+            return app.client.send({ type: 'conversation.open', conversationId }).then((opened) => Promise.all([shown, wordsAndViewsFor(opened.conversation)]).then(() => opened));
           })
           .then(
           (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages, earlier: opened.earlier ?? 0 }),
@@ -252,7 +254,13 @@ export function ChatView(props: { conversationId: string }) {
   );
 }
 
-/** Resolves once the version switch can render at once when `conversation` has versions (a failed load shows it later). */
-function versionsShown(conversation: Conversation | undefined): Promise<unknown> {
-  return hasVersions(conversation) ? preloadBranching().catch(() => undefined) : Promise.resolve();
+/**
+ * Resolves once what `conversation`'s data shows renders at once: the version switch when it has versions, the words of
+ * the error that stopped it (a failed load shows them later).
+ */
+function wordsAndViewsFor(conversation: Conversation | undefined): Promise<unknown> {
+  return Promise.all([
+    hasVersions(conversation) ? preloadBranching() : undefined,
+    conversation?.runError ? loadErrorWords() : undefined,
+  ]).catch(() => undefined);
 }

@@ -16,7 +16,6 @@ const en = {
   'error.reason.attachment_gone': 'This file is no longer stored.',
   'error.reason.attachment_syncing': 'This file has not reached this device yet: it is still syncing.',
   'error.reason.message_empty': 'Write a message or attach a file first.',
-  'runError.images_not_accepted': 'This model does not accept images, and this conversation holds one. Choose a model profile that accepts images, or edit the message to send it without the image.',
   'settings.acceptsImages': 'Accepts images',
   'settings.acceptsImagesHint': 'Images you attach are sent to this model. Turn this off for a model that reads text only: Parley then says so before sending.',
 };

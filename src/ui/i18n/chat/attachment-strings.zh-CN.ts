@@ -18,7 +18,6 @@ export const attachmentStringsZhCN: Record<keyof (typeof attachmentStrings)['en'
   'error.reason.attachment_gone': '此文件已不再保存。',
   'error.reason.attachment_syncing': '此文件尚未到达此设备：仍在同步中。',
   'error.reason.message_empty': '请先输入消息或添加文件。',
-  'runError.images_not_accepted': '此模型不接受图片，而这个对话中含有图片。请选择接受图片的模型配置，或编辑该消息，不带图片重新发送。',
   'settings.acceptsImages': '接受图片',
   'settings.acceptsImagesHint': '你添加的图片会发送给此模型。若模型只能读取文本，请关闭此项：Parley 会在发送前告诉你。',
 };

@@ -47,6 +47,8 @@ const en = {
   'run.retry': 'Retry',
   'notice.retrying': 'Retrying in {seconds}s…',
   'notice.waitingNetwork': 'Offline: waiting for the network to come back…',
+  'notice.serverUnreachable': 'The model server cannot be reached; Parley tries again by itself.',
+  'notice.retryingSoon': 'Retrying soon…',
 
   'messages.label': 'Messages',
   'messages.empty': 'No messages yet. Say hello, or try “Plan my weekend”.',

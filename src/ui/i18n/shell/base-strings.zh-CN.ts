@@ -42,6 +42,8 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'run.retry': '重试',
   'notice.retrying': '{seconds} 秒后重试…',
   'notice.waitingNetwork': '已离线：等待网络恢复…',
+  'notice.serverUnreachable': '无法连接模型服务器；Parley 会自动重试。',
+  'notice.retryingSoon': '即将重试…',
 
   'messages.label': '消息',
   'messages.empty': '还没有消息。打个招呼，或试试“帮我规划周末”。',
