@@ -5,12 +5,18 @@ import { AppContext } from '../../src/ui/state/app-context';
 import type { WorkerClient } from '../../src/ui/state/channel';
 import { MessageView } from '../../src/ui/messages/MessageView';
 import { createUiStore } from '../../src/ui/state/store';
+import { ConversationSearch } from '../../src/ui/conversations/ConversationSearch';
 
-// A message's version switch, its editor and the branch's dialogs (MessageBranching.tsx) load on use: a first
-// conversation has no versions and edits nothing. Whether the module was evaluated says whether it was loaded.
-const evaluated = vi.hoisted(() => ({ branching: false }));
+// What a first conversation does not show loads on use: a message's version switch, its editor and the branch's
+// dialogs (MessageBranching.tsx: a first conversation has no versions and edits nothing), the results of a search
+// across conversations. Whether a module was evaluated says whether it was loaded.
+const evaluated = vi.hoisted(() => ({ branching: false, searchResults: false }));
 vi.mock('../../src/ui/messages/MessageBranching', async (importOriginal) => {
   evaluated.branching = true;
+  return importOriginal();
+});
+vi.mock('../../src/ui/conversations/ConversationSearchResults', async (importOriginal) => {
+  evaluated.searchResults = true;
   return importOriginal();
 });
 
@@ -55,5 +61,19 @@ describe("a message's versions and editor", () => {
     const versions = await screen.findByRole('group', { name: 'Versions' });
     expect(versions).toHaveTextContent('1 of 2');
     expect(screen.getByRole('button', { name: 'Next version' })).toBeEnabled();
+  });
+});
+
+describe('search across conversations', () => {
+  it('loads its results\' code with the first search, and shows them once both are here', async () => {
+    const search = vi.fn(async () => [{ conversationId: 'c1', title: { text: 'Garden', ranges: [{ start: 0, end: 6 }] }, matchingMessages: 0 }]);
+    render(() => <ConversationSearch search={search} />);
+    const box = screen.getByRole('searchbox', { name: 'Search conversations' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(evaluated.searchResults).toBe(false);
+    fireEvent.input(box, { target: { value: 'garden' } });
+    const list = await screen.findByRole('list', { name: 'Matching conversations' });
+    expect(evaluated.searchResults).toBe(true);
+    expect(list).toHaveTextContent('Garden');
   });
 });
