@@ -35,6 +35,7 @@ describe("a screen's strings", () => {
     const { loadStrings, t } = await freshPage();
     expect(t('nav.settings')).toBe('Settings');
     expect(t('data.export')).toBe('data.export');
+    expect(t('settings.acceptsImages')).toBe('settings.acceptsImages');
     // A connection test's words: only Settings' profile form shows them.
     expect(t('test.scripted')).toBe('test.scripted');
     // Why an import file was refused: only Settings' Data section imports, and it says why in place.
@@ -42,6 +43,7 @@ describe("a screen's strings", () => {
     await loadStrings('settings');
     expect(t('error.importNotExportFile')).toBe('This is not a Parley export file. Nothing was imported.');
     expect(t('data.export')).toBe('Export conversations');
+    expect(t('settings.acceptsImages')).toBe('Accepts images');
     expect(t('test.scripted')).toBe('The scripted model runs in this app and needs no connection.');
   });
 
@@ -79,12 +81,16 @@ describe("a screen's strings", () => {
     expect(t('runError.images_not_accepted')).toBe('runError.images_not_accepted');
     expect(t('notice.retryingSoon')).toBe('Retrying soon…');
     expect(t('notice.serverUnreachable')).toBe('The model server cannot be reached; Parley tries again by itself.');
+    // A file's refusal is an error's; the composer's button and a file's size come with the page.
+    expect(t('error.reason.attachment_too_large', { name: 'a.png' })).toBe('error.reason.attachment_too_large');
+    expect(t('attach.button')).toBe('Attach files');
     expect(t('errorDetail.offline')).toBe('errorDetail.offline');
     expect(t('error.reason.run_in_progress')).toBe('error.reason.run_in_progress');
     await loadStrings('errors');
     expect(t('errorDetail.offline')).toBe('You are offline, so the model provider cannot be reached. Reconnect and try again.');
     expect(t('error.details')).toBe('Details');
     expect(t('runError.network')).toBe('The model provider cannot be reached. Check the base URL, that the server is running, and your connection.');
+    expect(t('error.reason.attachment_too_large', { name: 'a.png' })).toBe('“a.png” is too large to send. Nothing was sent.');
     await setLocale('zh-CN');
     expect({ reason: t('error.reason.run_in_progress'), run: t('runError.server') }).toEqual({ reason: '回复仍在写入中。请先停止它，或等它写完。', run: '提供方的服务器出错了。请稍后再试。' });
   });

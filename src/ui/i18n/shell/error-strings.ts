@@ -37,6 +37,14 @@ const en = {
 
   'storage.databaseClosed': 'The browser closed Parley’s database. Reload the page.',
   'storage.openFailed': 'Parley could not open its storage. Reload the page; if it keeps happening, check that this site may store data.',
+  'error.reason.attachment_unsupported': '“{name}” cannot be sent: it is neither an image nor a text file. Nothing was sent.',
+  'error.reason.attachment_too_large': '“{name}” is too large to send. Nothing was sent.',
+  'error.reason.attachment_too_many': 'At most {limit} files can go with one message. Nothing was sent.',
+  'error.reason.images_not_accepted': 'This model does not accept images, so “{name}” cannot be sent to it. Nothing was sent.',
+  'error.reason.attachments_over_quota': 'These files do not fit in the space this browser lets Parley use. Nothing was sent; delete old conversations in Settings → Your data, or attach smaller files.',
+  'error.reason.attachment_gone': 'This file is no longer stored.',
+  'error.reason.attachment_syncing': 'This file has not reached this device yet: it is still syncing.',
+  'error.reason.message_empty': 'Write a message or attach a file first.',
 };
 
 export const errorStrings = { en };

@@ -33,4 +33,12 @@ export const errorStringsZhCN: Record<keyof (typeof errorStrings)['en'], string>
 
   'storage.databaseClosed': '浏览器关闭了 Parley 的数据库。请重新加载页面。',
   'storage.openFailed': 'Parley 无法打开它的存储。请重新加载页面；如果问题仍然存在，请检查是否允许此网站存储数据。',
+  'error.reason.attachment_unsupported': '无法发送“{name}”：它既不是图片也不是文本文件。没有发送任何内容。',
+  'error.reason.attachment_too_large': '“{name}”太大，无法发送。没有发送任何内容。',
+  'error.reason.attachment_too_many': '每条消息最多附带 {limit} 个文件。没有发送任何内容。',
+  'error.reason.images_not_accepted': '此模型不接受图片，因此无法向它发送“{name}”。没有发送任何内容。',
+  'error.reason.attachments_over_quota': '这些文件超出了此浏览器允许 Parley 使用的空间。没有发送任何内容；请在“设置 → 你的数据”中删除旧对话，或添加更小的文件。',
+  'error.reason.attachment_gone': '此文件已不再保存。',
+  'error.reason.attachment_syncing': '此文件尚未到达此设备：仍在同步中。',
+  'error.reason.message_empty': '请先输入消息或添加文件。',
 };
