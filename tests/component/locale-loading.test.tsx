@@ -64,6 +64,14 @@ describe("a screen's strings", () => {
   it("of a view that loads on use come with its code, in the UI language (withStrings)", async () => {
     const { setLocale, t, withStrings } = await freshPage();
     expect(t('tool.allow')).toBe('tool.allow');
+    // A call's card, the header's forms, the shortcuts' dialog and a search's results: none is on a first conversation.
+    const onUse = ['tool.never', 'tool.result', 'chat.titleField', 'chat.instructionsSave', 'keys.stop', 'conversationSearch.none'] as const;
+    expect(onUse.map((key) => t(key))).toEqual([...onUse]);
+    expect({ queued: t('tool.status.pending'), search: t('conversationSearch.label'), instructions: t('chat.instructionsButton') }).toEqual({
+      queued: 'Queued',
+      search: 'Search conversations',
+      instructions: 'Conversation instructions',
+    });
     const module = await withStrings('views', async () => 'the view');
     expect({ module, allow: t('tool.allow'), find: t('search.label'), chip: t('attach.remove') }).toEqual({
       module: 'the view',
@@ -71,6 +79,7 @@ describe("a screen's strings", () => {
       find: 'Find in conversation',
       chip: 'Remove attachment',
     });
+    expect(onUse.map((key) => t(key))).toEqual(['You set this tool to Never.', 'Result', 'Conversation title', 'Save instructions', 'Stop the reply being written', 'No conversations match']);
     await setLocale('zh-CN');
     expect(t('attach.remove')).toBe('移除附件');
   });
@@ -86,6 +95,7 @@ describe("a screen's strings", () => {
     expect(t('attach.button')).toBe('Attach files');
     expect(t('errorDetail.offline')).toBe('errorDetail.offline');
     expect(t('error.reason.run_in_progress')).toBe('error.reason.run_in_progress');
+    expect(t('error.busy')).toBe('error.busy');
     await loadStrings('errors');
     expect(t('errorDetail.offline')).toBe('You are offline, so the model provider cannot be reached. Reconnect and try again.');
     expect(t('error.details')).toBe('Details');

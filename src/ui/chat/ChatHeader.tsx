@@ -18,7 +18,7 @@ import './instructions.css';
 // The forms behind the header's actions are not needed to read or write a conversation: their code loads when the
 // actions are reached for (a pointer over them, the focus in them, the phone's menu opened), before they are used.
 const RenameForm = lazy(() => withStrings('views', () => import('./RenameForm')).then((module) => ({ default: module.RenameForm })));
-const ConversationInstructions = lazy(() => import('./ConversationInstructions').then((module) => ({ default: module.ConversationInstructions })));
+const ConversationInstructions = lazy(() => withStrings('views', () => import('./ConversationInstructions')).then((module) => ({ default: module.ConversationInstructions })));
 // Which other device runs the conversation (sync): its notice's code loads when another device does.
 const ChatRunner = lazy(() => withStrings('views', () => import('./ChatRunner')).then((module) => ({ default: module.ChatRunner })));
 function preloadActionForms() {

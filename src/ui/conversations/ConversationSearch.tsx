@@ -1,6 +1,6 @@
 import { createSignal, lazy, onCleanup, Show, Suspense } from 'solid-js';
 import type { ConversationSearchResult } from '../../schema/protocol';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import './conversation-search.css';
 
 interface ConversationSearchProps {
@@ -17,7 +17,7 @@ const SEARCH_DELAY_MS = 200;
 
 // The results' code loads beside the first search (before its answer is shown) or when the field is reached for: the
 // home screen shows only the field.
-const SearchResults = lazy(() => import('./ConversationSearchResults').then((module) => ({ default: module.ConversationSearchResults })));
+const SearchResults = lazy(() => withStrings('views', () => import('./ConversationSearchResults')).then((module) => ({ default: module.ConversationSearchResults })));
 const preloadResults = () => SearchResults.preload();
 
 /**

@@ -45,6 +45,21 @@ const en = {
   'error.reason.attachment_gone': 'This file is no longer stored.',
   'error.reason.attachment_syncing': 'This file has not reached this device yet: it is still syncing.',
   'error.reason.message_empty': 'Write a message or attach a file first.',
+  'settings.scriptInvalid': 'The script was not saved: it is not a valid script.',
+  'settings.testOk': 'Connected.',
+  'settings.testFailed': 'The connection failed.',
+  'storage.error': 'Parley could not save your data.',
+  'error.invalid_command': 'That request was not valid.',
+  'error.not_found': 'That item no longer exists.',
+  'error.already_resolved': 'That question was already answered.',
+  'error.invalid_answer': 'That answer was not valid.',
+  'error.invalid_state': 'That cannot be done right now.',
+  'error.busy': 'Another tab is working on this conversation.',
+  'error.storage_full': 'The browser storage is full. Nothing was lost; delete conversations you no longer need, then try again.',
+  'error.app_outdated': 'Parley was updated in another tab.',
+  'error.provider_error': 'The model provider reported an error.',
+  'error.internal': 'Something went wrong.',
+  'error.unexpected': 'Something unexpected went wrong.',
 };
 
 export const errorStrings = { en };
