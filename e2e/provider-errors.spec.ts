@@ -55,10 +55,19 @@ async function failSecondReply(page: Page, provider: ProviderServer, failure: Sc
 
 /** Reloads; the history and the failure's message and sentence are still there, and Continue is offered again. */
 async function expectKeptAfterReload(page: Page, message: RegExp, sentence: RegExp = message): Promise<void> {
+  // The sentence's words load with the conversation's data (they are not the page's): the status line never shows a key.
+  await page.addInitScript(() => {
+    const shown: string[] = ((window as unknown as { statusTexts: string[] }).statusTexts = []);
+    new MutationObserver(() => {
+      const text = document.querySelector('.chat-status')?.textContent;
+      if (text) shown.push(text);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
   await page.reload();
   await expectHistoryKept(page, [FIRST_PROMPT, SECOND_PROMPT], [FIRST_REPLY]);
   await expect(assistantMessages(page).nth(1).getByRole('alert')).toContainText(message);
   await expect(chatStatusLine(page)).toContainText(sentence);
+  expect((await page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts)).filter((text) => /runError\./.test(text))).toEqual([]);
   await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeVisible();
 }
 

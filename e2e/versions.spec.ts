@@ -35,10 +35,21 @@ test('regenerate twice, step through the three versions, reload: the version on 
   await reply.getByRole('button', { name: 'Next version', exact: true }).click();
   await expect(reply.getByRole('status')).toHaveText('2 of 3');
 
+  // The switch's code loads with the data of a conversation that has versions: after a reload the reply never shows
+  // without its switch (which would come in a moment later, moving the row).
+  await page.addInitScript(() => {
+    (window as unknown as { repliesWithoutSwitch: number }).repliesWithoutSwitch = 0;
+    new MutationObserver(() => {
+      for (const reply of document.querySelectorAll('article[aria-label="Parley"]')) {
+        if (!reply.querySelector('[role="group"][aria-label="Versions"]')) (window as unknown as { repliesWithoutSwitch: number }).repliesWithoutSwitch += 1;
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
   await page.reload();
   const first = assistantMessages(page).first();
   await expect(first).toContainText('Reply two.');
   await expect(first.getByRole('status')).toHaveText('2 of 3');
+  expect(await page.evaluate(() => (window as unknown as { repliesWithoutSwitch: number }).repliesWithoutSwitch)).toBe(0);
   await send(page, 'Go on');
   await expect(assistantMessages(page)).toHaveText([/Reply two\./, /You said Go on after: Reply two\./]);
 

@@ -1,7 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConversationSearchResult } from '../../src/schema/protocol';
-import { ConversationSearch, snippetParts } from '../../src/ui/conversations/ConversationSearch';
+import { ConversationSearch } from '../../src/ui/conversations/ConversationSearch';
+import { snippetParts } from '../../src/ui/conversations/ConversationSearchResults';
 import { setLocale } from '../../src/ui/i18n/i18n';
 import { revealFor } from '../../src/ui/state/reveal-request';
 

@@ -2,9 +2,9 @@ import { createEffect, createSignal, createUniqueId, For, lazy, onCleanup, Show,
 import type { Conversation, ProfileView } from '../../schema/records';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
-import { runErrorText } from '../common/run-error-text';
+import { errorWordsModule } from '../common/lazy-error-words';
 import { navigate } from '../hash-route';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import { shownTitle } from './conversation-title';
 import { ConfirmDialog } from '../common/lazy-confirm-dialog';
 import { KeyboardShortcutsButton } from '../shell/KeyboardShortcuts';
@@ -17,10 +17,10 @@ import './instructions.css';
 
 // The forms behind the header's actions are not needed to read or write a conversation: their code loads when the
 // actions are reached for (a pointer over them, the focus in them, the phone's menu opened), before they are used.
-const RenameForm = lazy(() => import('./RenameForm').then((module) => ({ default: module.RenameForm })));
-const ConversationInstructions = lazy(() => import('./ConversationInstructions').then((module) => ({ default: module.ConversationInstructions })));
+const RenameForm = lazy(() => withStrings('views', () => import('./RenameForm')).then((module) => ({ default: module.RenameForm })));
+const ConversationInstructions = lazy(() => withStrings('views', () => import('./ConversationInstructions')).then((module) => ({ default: module.ConversationInstructions })));
 // Which other device runs the conversation (sync): its notice's code loads when another device does.
-const ChatRunner = lazy(() => import('./ChatRunner').then((module) => ({ default: module.ChatRunner })));
+const ChatRunner = lazy(() => withStrings('views', () => import('./ChatRunner')).then((module) => ({ default: module.ChatRunner })));
 function preloadActionForms() {
   void RenameForm.preload();
   void ConversationInstructions.preload();
@@ -56,8 +56,10 @@ export function statusText(conversation: Conversation, waiting: WaitingKind = 'q
       // The browser being online while the run waits means the server, not the network, is the problem.
       return browserOnline() ? t('status.serverUnreachable') : t('status.waitingNetwork');
     case 'error':
-      // Worded from the code in the UI's language; the provider's own text is in the error block's details.
-      return conversation.runError ? runErrorText(conversation.runError.code) : t('status.error');
+      // Worded from the code in the UI's language; the provider's own text is in the error block's details. The words
+      // load with the conversation's data (ChatView) or the first error shown: nothing until then, never a key.
+      if (!conversation.runError) return t('status.error');
+      return errorWordsModule()?.runErrorText(conversation.runError.code) ?? '';
     case 'idle':
       return '';
   }

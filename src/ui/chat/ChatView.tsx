@@ -8,20 +8,22 @@ import { composerText, isBeingCreated, whenCreated } from '../state/conversation
 import { WireError } from '../../schema/wire-error';
 import { useApp } from '../state/app-context';
 import { settle } from '../common/error-report';
+import { loadErrorWords } from '../common/lazy-error-words';
 import { navigate, parseRoute } from '../hash-route';
 import { revealDone, revealFor } from '../state/reveal-request';
 import { holdViewLock } from '../state/view-lock';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import { proposalText } from './proposal-words';
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from '../messages/MessageList';
+import { hasVersions, preloadBranching } from '../messages/BranchActions';
 import { preloadQuestionForm } from '../requests/request-views';
 import { RunNoticeBar } from './RunNoticeBar';
 import { waitingKindInMessages } from '../state/waiting-kind';
 
 // Needed only when a profile synced from another device lacks its key here: not part of the first load.
-const KeyNeededForm = lazy(() => import('./KeyNeededForm').then((module) => ({ default: module.KeyNeededForm })));
+const KeyNeededForm = lazy(() => withStrings('views', () => import('./KeyNeededForm')).then((module) => ({ default: module.KeyNeededForm })));
 
 /** Messages read per step back through a long conversation. */
 const EARLIER_PAGE_SIZE = 100;
@@ -57,7 +59,10 @@ export function ChatView(props: { conversationId: string }) {
         void whenCreated(conversationId)
           .then(() => {
             app.dispatch({ type: 'conversation-opening', conversationId });
-            return app.client.send({ type: 'conversation.open', conversationId });
+            // A conversation with versions shows their switch with its messages, one stopped on an error says why: their
+            // code and words load beside the read.
+            const shown = wordsAndViewsFor(conversation());
+            return app.client.send({ type: 'conversation.open', conversationId }).then((opened) => Promise.all([shown, wordsAndViewsFor(opened.conversation)]).then(() => opened));
           })
           .then(
           (opened) => app.dispatch({ type: 'conversation-opened', conversation: opened.conversation, messages: opened.messages, earlier: opened.earlier ?? 0 }),
@@ -247,4 +252,15 @@ export function ChatView(props: { conversationId: string }) {
       )}
     </Show>
   );
+}
+
+/**
+ * Resolves once what `conversation`'s data shows renders at once: the version switch when it has versions, the words of
+ * the error that stopped it (a failed load shows them later).
+ */
+function wordsAndViewsFor(conversation: Conversation | undefined): Promise<unknown> {
+  return Promise.all([
+    hasVersions(conversation) ? preloadBranching() : undefined,
+    conversation?.runError ? loadErrorWords() : undefined,
+  ]).catch(() => undefined);
 }

@@ -6,6 +6,8 @@ import { t, type MessageKey } from '../i18n/i18n';
 import { errorDetailStrings } from '../i18n/chat/error-detail-strings';
 import { RUN_ERROR_KEYS, runErrorText } from './run-error-text';
 
+export { runErrorText };
+
 /**
  * An error as the user reads it: `text` in the UI's language, written from codes and parameters; `detail` is what
  * the worker or the provider said in its own (English) words, shown only as a secondary "Details" line.

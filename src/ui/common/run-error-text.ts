@@ -21,7 +21,7 @@ export const RUN_ERROR_KEYS = {
 
 /**
  * What stopped a run, in one sentence of the UI's language, from its code (stored data may hold any string: an unknown
- * code is "Something went wrong"). The page's own words: the status line says it before any error's words load.
+ * code is "Something went wrong"). Loaded with an error's words (error-words.ts), which bring its strings.
  */
 export function runErrorText(code: string): string {
   return t(Object.hasOwn(RUN_ERROR_KEYS, code) ? RUN_ERROR_KEYS[code as keyof typeof RUN_ERROR_KEYS] : 'status.error');

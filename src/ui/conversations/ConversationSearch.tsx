@@ -1,9 +1,6 @@
-import { createSignal, For, onCleanup, Show } from 'solid-js';
-import { isUntitled } from '../../schema/conversation-title';
-import type { ConversationSearchResult, SearchSnippet } from '../../schema/protocol';
-import { routeHash } from '../hash-route';
-import { locale, plural, t } from '../i18n/i18n';
-import { requestReveal } from '../state/reveal-request';
+import { createSignal, lazy, onCleanup, Show, Suspense } from 'solid-js';
+import type { ConversationSearchResult } from '../../schema/protocol';
+import { t, withStrings } from '../i18n/i18n';
 import './conversation-search.css';
 
 interface ConversationSearchProps {
@@ -18,30 +15,10 @@ interface ConversationSearchProps {
 /** Waits this long after the last keystroke, so typing a word is one search. */
 const SEARCH_DELAY_MS = 200;
 
-/** The snippet's text cut at its ranges: the parts inside a range are drawn as marks. */
-export function snippetParts(snippet: SearchSnippet): { text: string; marked: boolean }[] {
-  const parts: { text: string; marked: boolean }[] = [];
-  let at = 0;
-  for (const range of snippet.ranges) {
-    const start = Math.max(at, Math.min(range.start, snippet.text.length));
-    const end = Math.max(start, Math.min(range.end, snippet.text.length));
-    if (start > at) parts.push({ text: snippet.text.slice(at, start), marked: false });
-    if (end > start) parts.push({ text: snippet.text.slice(start, end), marked: true });
-    at = end;
-  }
-  if (at < snippet.text.length) parts.push({ text: snippet.text.slice(at), marked: false });
-  return parts;
-}
-
-/** Text with its matched words in `<mark>`: text nodes only, so stored text never becomes markup. */
-function Highlighted(props: { snippet: SearchSnippet }) {
-  return <For each={snippetParts(props.snippet)}>{(part) => (part.marked ? <mark>{part.text}</mark> : part.text)}</For>;
-}
-
-/** "3 matching messages", by the UI language's plural rules and with its digits. */
-function matchingWords(count: number): string {
-  return t(plural(count, 'conversationSearch.matchingOne', 'conversationSearch.matching'), { count: new Intl.NumberFormat(locale()).format(count) });
-}
+// The results' code loads beside the first search (before its answer is shown) or when the field is reached for: the
+// home screen shows only the field.
+const SearchResults = lazy(() => withStrings('views', () => import('./ConversationSearchResults')).then((module) => ({ default: module.ConversationSearchResults })));
+const preloadResults = () => SearchResults.preload();
 
 /**
  * Searchbox "Search conversations" above the conversation list: titles and message text of every conversation, from
@@ -64,13 +41,8 @@ export function ConversationSearch(props: ConversationSearchProps) {
   }
 
   async function run(wanted: string) {
-    const found = await props.search(wanted).catch(() => []);
+    const [found] = await Promise.all([props.search(wanted).catch(() => []), preloadResults().catch(() => undefined)]);
     if (wanted === latest) setResults(found); // else a newer query is on its way
-  }
-
-  function open(result: ConversationSearchResult) {
-    if (result.best) requestReveal(result.conversationId, result.best.seq);
-    props.onPicked?.();
   }
 
   return (
@@ -82,6 +54,7 @@ export function ConversationSearch(props: ConversationSearchProps) {
         aria-label={t('conversationSearch.label')}
         placeholder={t('conversationSearch.label')}
         value={query()}
+        onFocus={() => void preloadResults().catch(() => undefined)}
         onInput={(event) => changed(event.currentTarget.value)}
         onKeyDown={(event) => {
           if (event.key === 'Escape' && query()) {
@@ -93,33 +66,9 @@ export function ConversationSearch(props: ConversationSearchProps) {
       />
       <Show when={results()}>
         {(found) => (
-          <Show when={found().length > 0} fallback={<p class="conversation-search-empty" role="status">{t('conversationSearch.none')}</p>}>
-            <ul class="conversation-search-results" aria-label={t('conversationSearch.results')}>
-              <For each={found()}>
-                {(result) => (
-                  <li>
-                    <a href={routeHash({ name: 'conversation', conversationId: result.conversationId })} onClick={() => open(result)}>
-                      <span class="conversation-search-title">
-                        <Show when={!isUntitled(result.title.text)} fallback={t('conversation.untitled')}>
-                          <Highlighted snippet={result.title} />
-                        </Show>
-                      </span>
-                      <Show when={result.best}>
-                        {(best) => (
-                          <span class="conversation-search-snippet">
-                            <Highlighted snippet={best().snippet} />
-                          </span>
-                        )}
-                      </Show>
-                      <Show when={result.matchingMessages > 0}>
-                        <span class="conversation-search-count">{matchingWords(result.matchingMessages)}</span>
-                      </Show>
-                    </a>
-                  </li>
-                )}
-              </For>
-            </ul>
-          </Show>
+          <Suspense fallback={null}>
+            <SearchResults found={found()} onPicked={() => props.onPicked?.()} />
+          </Suspense>
         )}
       </Show>
     </div>

@@ -8,7 +8,6 @@ import { renderStringsZhCN } from './chat/render-strings.zh-CN';
 import { requestStringsZhCN } from './chat/request-strings.zh-CN';
 import { searchStringsZhCN } from './chat/search-strings.zh-CN';
 import { syncStringsZhCN } from './shell/sync-strings.zh-CN';
-import { runErrorStringsZhCN } from './shell/run-error-strings.zh-CN';
 import { toolStringsZhCN } from './chat/tool-strings.zh-CN';
 import type { FirstScreenKey } from './dictionary';
 
@@ -17,4 +16,4 @@ import type { FirstScreenKey } from './dictionary';
  * the UI speaks Chinese (see setLocale), so an English first visit does not fetch it. Typed over every key of the
  * English it translates, so a key missing here fails the type check.
  */
-export const zhCN: Record<FirstScreenKey, string> = { ...attentionStringsZhCN, ...baseStringsZhCN, ...branchStringsZhCN, ...conversationSearchStringsZhCN, ...runErrorStringsZhCN, ...questionStringsZhCN, ...renderStringsZhCN, ...requestStringsZhCN, ...searchStringsZhCN, ...toolStringsZhCN, ...syncStringsZhCN, ...attachmentStringsZhCN };
+export const zhCN: Record<FirstScreenKey, string> = { ...attentionStringsZhCN, ...baseStringsZhCN, ...branchStringsZhCN, ...conversationSearchStringsZhCN, ...questionStringsZhCN, ...renderStringsZhCN, ...requestStringsZhCN, ...searchStringsZhCN, ...toolStringsZhCN, ...syncStringsZhCN, ...attachmentStringsZhCN };

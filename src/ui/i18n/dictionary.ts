@@ -8,7 +8,6 @@ import { searchStrings } from './chat/search-strings';
 import { toolStrings } from './chat/tool-strings';
 import { conversationSearchStrings } from './shell/conversation-search-strings';
 import { syncStrings } from './shell/sync-strings';
-import { runErrorStrings } from './shell/run-error-strings';
 import { attachmentStrings } from './chat/attachment-strings';
 import type { Locale } from './translations';
 import type { settingsEnglish } from './settings/settings-dictionary';
@@ -17,9 +16,9 @@ import type { errorsEnglish } from './errors/errors-dictionary';
 
 export type { Locale };
 
-const en = { ...baseStrings.en, ...searchStrings.en, ...questionStrings.en, ...runErrorStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en, ...toolStrings.en, ...renderStrings.en, ...conversationSearchStrings.en, ...syncStrings.en, ...attachmentStrings.en };
+const en = { ...baseStrings.en, ...searchStrings.en, ...questionStrings.en, ...requestStrings.en, ...branchStrings.en, ...attentionStrings.en, ...toolStrings.en, ...renderStrings.en, ...conversationSearchStrings.en, ...syncStrings.en, ...attachmentStrings.en };
 
-/** The keys of the strings loaded with the page: every screen but Settings, every view but those that load on use, no error's but what stopped a run. */
+/** The keys of the strings loaded with the page: every screen but Settings, every view but those that load on use, no error's. */
 export type FirstScreenKey = keyof typeof en;
 /** The keys of the strings Settings alone shows, loaded with its code (settings-dictionary.ts, `loadStrings`). */
 export type SettingsKey = keyof typeof settingsEnglish;

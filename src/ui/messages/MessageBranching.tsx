@@ -1,31 +1,21 @@
-import { createSignal, createUniqueId, Show, useContext } from 'solid-js';
+import { createSignal, createUniqueId, Show } from 'solid-js';
 import type { Message } from '../../schema/records';
 import { versionsOf } from '../../schema/versions';
 import { WireError } from '../../schema/wire-error';
-import { AppContext, useApp, type AppServices } from '../state/app-context';
+import { useApp, type AppServices } from '../state/app-context';
 import { settle } from '../common/error-report';
 import { t } from '../i18n/i18n';
 import { ConfirmDialog } from '../common/lazy-confirm-dialog';
 import { TooLongAlert, tooLong } from '../common/TooLong';
-import { DeleteIcon, EditIcon, NextIcon, PreviousIcon, RegenerateIcon } from '../common/icons';
-
-/** A command that leaves the branch on screen; sent again with `discardPending` once the user agreed. */
-type BranchCommand =
-  | { type: 'message.regenerate'; conversationId: string; messageId: string; discardPending?: boolean }
-  | { type: 'message.edit'; conversationId: string; messageId: string; text: string; discardPending?: boolean }
-  | { type: 'message.selectVersion'; conversationId: string; messageId: string; discardPending?: boolean };
+import { sendBranchCommand, type BranchCommand } from './branch-command';
+import { DeleteIcon, NextIcon, PreviousIcon } from '../common/icons';
 
 /**
- * What a message offers for its versions (README, "Versions are branches, never copies"): Previous version / Next version with "2 of 3" where it has
- * several, Regenerate on a reply, Edit on the user's message (a new branch from there; the old one stays reachable).
- * None of it while a reply is being written. Leaving a branch in which a request waits asks first.
+ * A message's versions (README, "Versions are branches, never copies"): Previous version / Next version with "2 of 3",
+ * and Delete this version. Loaded with the data of a conversation that has versions, or with the first Regenerate or
+ * Edit (BranchActions.tsx): a first conversation has none.
  */
-export function MessageBranching(props: { message: Message; onEdit(): void }) {
-  // Outside the app (a message rendered alone) there is no conversation to branch.
-  return <Show when={useContext(AppContext)}>{(app) => <BranchControls message={props.message} onEdit={props.onEdit} app={app()} />}</Show>;
-}
-
-function BranchControls(props: { message: Message; onEdit(): void; app: AppServices }) {
+export function MessageVersions(props: { message: Message; app: AppServices }) {
   const app = props.app;
   const conversation = () => app.state.conversations[props.message.conversationId];
   const versions = () => versionsOf(conversation()?.forks, props.message.id);
@@ -33,54 +23,27 @@ function BranchControls(props: { message: Message; onEdit(): void; app: AppServi
   const [confirming, setConfirming] = createSignal<BranchCommand>();
   const [deleting, setDeleting] = createSignal(false);
 
-  async function send(command: BranchCommand) {
-    try {
-      await app.client.send(command);
-    } catch (error) {
-      if (error instanceof WireError && error.reason === 'request_pending_in_branch') setConfirming(command);
-    }
-  }
   const select = (offset: number) => {
     const id = versions().ids[versions().index + offset];
-    if (id) void send({ type: 'message.selectVersion', conversationId: props.message.conversationId, messageId: id });
+    if (id) void sendBranchCommand(app, { type: 'message.selectVersion', conversationId: props.message.conversationId, messageId: id }, setConfirming);
   };
 
   return (
     <>
-      <Show when={versions().ids.length > 1}>
-        <div class="message-versions" role="group" aria-label={t('branch.versions')}>
-          <button type="button" class="button icon-button small" aria-label={t('branch.previous')} title={t('branch.previous')} disabled={busy() || versions().index === 0} onClick={() => select(-1)}>
-            <PreviousIcon />
-          </button>
-          <span role="status" class="message-versions__count">
-            {t('branch.position', { index: versions().index + 1, count: versions().ids.length })}
-          </span>
-          <button type="button" class="button icon-button small" aria-label={t('branch.next')} title={t('branch.next')} disabled={busy() || versions().index === versions().ids.length - 1} onClick={() => select(1)}>
-            <NextIcon />
-          </button>
-          <button type="button" class="button icon-button small" aria-label={t('branch.delete')} title={t('branch.delete')} disabled={busy()} onClick={() => setDeleting(true)}>
-            <DeleteIcon />
-          </button>
-        </div>
-      </Show>
-      {/* While the reply holds a request for you, the request is what to answer: no Regenerate beside it. */}
-      <Show when={props.message.role === 'assistant' && props.message.status !== 'streaming' && props.message.pendingRequestId === undefined}>
-        <button
-          type="button"
-          class="button icon-button small"
-          aria-label={t('branch.regenerate')}
-          title={t('branch.regenerate')}
-          disabled={busy()}
-          onClick={() => void send({ type: 'message.regenerate', conversationId: props.message.conversationId, messageId: props.message.id })}
-        >
-          <RegenerateIcon />
+      <div class="message-versions" role="group" aria-label={t('branch.versions')}>
+        <button type="button" class="button icon-button small" aria-label={t('branch.previous')} title={t('branch.previous')} disabled={busy() || versions().index === 0} onClick={() => select(-1)}>
+          <PreviousIcon />
         </button>
-      </Show>
-      <Show when={props.message.role === 'user'}>
-        <button type="button" class="button icon-button small" aria-label={t('branch.edit')} title={t('branch.edit')} disabled={busy()} onClick={() => props.onEdit()}>
-          <EditIcon />
+        <span role="status" class="message-versions__count">
+          {t('branch.position', { index: versions().index + 1, count: versions().ids.length })}
+        </span>
+        <button type="button" class="button icon-button small" aria-label={t('branch.next')} title={t('branch.next')} disabled={busy() || versions().index === versions().ids.length - 1} onClick={() => select(1)}>
+          <NextIcon />
         </button>
-      </Show>
+        <button type="button" class="button icon-button small" aria-label={t('branch.delete')} title={t('branch.delete')} disabled={busy()} onClick={() => setDeleting(true)}>
+          <DeleteIcon />
+        </button>
+      </div>
       <Show when={deleting()}>
         <ConfirmDialog
           title={t('branch.deleteTitle')}
@@ -179,7 +142,7 @@ export function MessageEditor(props: { message: Message; onDone(): void }) {
 }
 
 /** "Leave the waiting request?": a new or another version would leave a branch in which a request for the user waits. */
-function LeaveBranchDialog(props: { onCancel(): void; onLeave(): void }) {
+export function LeaveBranchDialog(props: { onCancel(): void; onLeave(): void }) {
   return (
     <ConfirmDialog
       title={t('branch.leaveTitle')}

@@ -4,7 +4,7 @@ import type { WorkerClient } from '../state/channel';
 import { locale, plural, t, withStrings } from '../i18n/i18n';
 import { BlockView } from './block-views';
 import { CopyMessage, messageSource } from './CopyMessage';
-import { MessageBranching, MessageEditor } from './MessageBranching';
+import { BranchActions, MessageEditor } from './BranchActions';
 import { MoreIcon } from '../common/icons';
 import './message-actions.css';
 
@@ -88,7 +88,7 @@ export function MessageView(props: MessageViewProps) {
           <Show when={messageSource(props.message) !== ''}>
             <CopyMessage message={props.message} />
           </Show>
-          <MessageBranching message={props.message} onEdit={() => setEditing(true)} />
+          <BranchActions message={props.message} onEdit={() => setEditing(true)} />
         </div>
         <Show when={!isAssistant()}>
           <button

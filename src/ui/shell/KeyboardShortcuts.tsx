@@ -1,9 +1,9 @@
 import { createSignal, lazy, onCleanup, onMount, Show, Suspense } from 'solid-js';
-import { t } from '../i18n/i18n';
+import { t, withStrings } from '../i18n/i18n';
 import './keyboard-shortcuts.css';
 
 /** The dialog's code loads when it is about to be wanted: a pointer over or the focus on its button, or "?". */
-const ShortcutsDialog = lazy(() => import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
+const ShortcutsDialog = lazy(() => withStrings('views', () => import('./ShortcutsDialog')).then((module) => ({ default: module.ShortcutsDialog })));
 
 /** What the app does for a shortcut; the shell supplies each (it knows the route and the conversation). */
 interface ShortcutActions {

@@ -52,6 +52,8 @@ const settingsEn = {
   'provider.scripted': 'Scripted',
   'provider.openai': 'OpenAI-compatible',
   'provider.anthropic': 'Anthropic',
+  'settings.acceptsImages': 'Accepts images',
+  'settings.acceptsImagesHint': 'Images you attach are sent to this model. Turn this off for a model that reads text only: Parley then says so before sending.',
 } as const;
 
 export const settingsStrings = { en: settingsEn };

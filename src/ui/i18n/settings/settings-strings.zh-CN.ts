@@ -53,4 +53,6 @@ export const settingsStringsZhCN: Record<keyof (typeof settingsStrings)['en'], s
   'provider.scripted': '脚本',
   'provider.openai': 'OpenAI 兼容',
   'provider.anthropic': 'Anthropic',
+  'settings.acceptsImages': '接受图片',
+  'settings.acceptsImagesHint': '你添加的图片会发送给此模型。若模型只能读取文本，请关闭此项：Parley 会在发送前告诉你。',
 };

@@ -27,8 +27,6 @@ const en = {
   'chat.loading': 'Opening conversation…',
   'chat.rename': 'Rename conversation',
   'chat.renameShort': 'Rename',
-  'chat.titleField': 'Conversation title',
-  'chat.saveTitle': 'Save title',
   'chat.delete': 'Delete conversation',
   'chat.deleteShort': 'Delete',
   'chat.deleteTitle': 'Delete this conversation?',
@@ -47,6 +45,8 @@ const en = {
   'run.retry': 'Retry',
   'notice.retrying': 'Retrying in {seconds}s…',
   'notice.waitingNetwork': 'Offline: waiting for the network to come back…',
+  'notice.serverUnreachable': 'The model server cannot be reached; Parley tries again by itself.',
+  'notice.retryingSoon': 'Retrying soon…',
 
   'messages.label': 'Messages',
   'messages.empty': 'No messages yet. Say hello, or try “Plan my weekend”.',
@@ -71,7 +71,6 @@ const en = {
 
   'tool.label': 'Tool: {name}',
   'tool.arguments': 'Arguments',
-  'tool.result': 'Result',
 
   'composer.label': 'Message',
   'composer.placeholder': 'Write a message…',
@@ -87,9 +86,6 @@ const en = {
   'settings.modelHeading': 'Model',
   'settings.demoInstructionsHint':
     'The demo follows its script, not instructions; a step\'s {{systemPrompt}} shows them as a real model would receive them. A conversation can have its own instead.',
-  'settings.scriptInvalid': 'The script was not saved: it is not a valid script.',
-  'settings.testOk': 'Connected.',
-  'settings.testFailed': 'The connection failed.',
   'profile.scriptedName': 'Built-in demo',
 
   'inbox.title': 'Waiting for you ({count})',
@@ -103,22 +99,10 @@ const en = {
   'update.later': 'Later',
   'update.offlineReady': 'Ready to work offline.',
 
-  'storage.error': 'Parley could not save your data.',
 
-  'error.invalid_command': 'That request was not valid.',
-  'error.not_found': 'That item no longer exists.',
-  'error.already_resolved': 'That question was already answered.',
-  'error.invalid_answer': 'That answer was not valid.',
-  'error.invalid_state': 'That cannot be done right now.',
-  'error.busy': 'Another tab is working on this conversation.',
-  'error.storage_full': 'The browser storage is full. Nothing was lost; delete conversations you no longer need, then try again.',
-  'error.app_outdated': 'Parley was updated in another tab.',
   'outdated.text': 'Parley was updated in another tab. Reload this tab to go on; nothing you saved is lost.',
   'outdated.reload': 'Reload',
   'worker.restarted': "Parley's background worker stopped and was restarted. A reply it was writing was interrupted; you can continue it.",
-  'error.provider_error': 'The model provider reported an error.',
-  'error.internal': 'Something went wrong.',
-  'error.unexpected': 'Something unexpected went wrong.',
 
   // phone layout
   'chat.actions': 'Conversation actions',

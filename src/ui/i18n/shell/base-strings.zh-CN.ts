@@ -22,8 +22,6 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'chat.loading': '正在打开对话…',
   'chat.rename': '重命名对话',
   'chat.renameShort': '重命名',
-  'chat.titleField': '对话标题',
-  'chat.saveTitle': '保存标题',
   'chat.delete': '删除对话',
   'chat.deleteShort': '删除',
   'chat.deleteTitle': '删除这个对话？',
@@ -42,6 +40,8 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'run.retry': '重试',
   'notice.retrying': '{seconds} 秒后重试…',
   'notice.waitingNetwork': '已离线：等待网络恢复…',
+  'notice.serverUnreachable': '无法连接模型服务器；Parley 会自动重试。',
+  'notice.retryingSoon': '即将重试…',
 
   'messages.label': '消息',
   'messages.empty': '还没有消息。打个招呼，或试试“帮我规划周末”。',
@@ -66,7 +66,6 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
 
   'tool.label': '工具：{name}',
   'tool.arguments': '参数',
-  'tool.result': '结果',
 
   'composer.label': '消息',
   'composer.placeholder': '输入消息…',
@@ -81,9 +80,6 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
 
   'settings.modelHeading': '模型',
   'settings.demoInstructionsHint': '演示按脚本回答，不遵循指令；脚本步骤中的 {{systemPrompt}} 会显示它们，就像真正的模型收到的那样。单个对话可以有自己的指令来代替它。',
-  'settings.scriptInvalid': '脚本未保存：它不是有效的脚本。',
-  'settings.testOk': '连接成功。',
-  'settings.testFailed': '连接失败。',
   'profile.scriptedName': '内置演示',
 
   'inbox.title': '等你回答（{count}）',
@@ -97,22 +93,10 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'update.later': '稍后',
   'update.offlineReady': '已可离线使用。',
 
-  'storage.error': 'Parley 无法保存你的数据。',
 
-  'error.invalid_command': '该请求无效。',
-  'error.not_found': '该项目已不存在。',
-  'error.already_resolved': '该问题已经回答过了。',
-  'error.invalid_answer': '该回答无效。',
-  'error.invalid_state': '现在无法执行此操作。',
-  'error.busy': '另一个标签页正在处理这个对话。',
-  'error.storage_full': '浏览器存储空间已满。没有丢失任何内容；请删除不再需要的对话，然后再试一次。',
-  'error.app_outdated': 'Parley 已在另一个标签页中更新。',
   'outdated.text': 'Parley 已在另一个标签页中更新。请重新加载此标签页以继续；已保存的内容不会丢失。',
   'outdated.reload': '重新加载',
   'worker.restarted': 'Parley 的后台进程已停止并重新启动。正在写的回复被中断了，你可以继续它。',
-  'error.provider_error': '模型提供方返回了错误。',
-  'error.internal': '出了点问题。',
-  'error.unexpected': '发生了意外错误。',
 
   // phone layout
   'chat.actions': '对话操作',

@@ -3,8 +3,4 @@ import type { conversationSearchStrings } from './conversation-search-strings';
 /** Chinese for conversation-search-strings (loaded only when the UI speaks Chinese, see dictionary-zh-CN.ts). */
 export const conversationSearchStringsZhCN: Record<keyof (typeof conversationSearchStrings)['en'], string> = {
   'conversationSearch.label': '搜索对话',
-  'conversationSearch.results': '匹配的对话',
-  'conversationSearch.none': '没有匹配的对话',
-  'conversationSearch.matchingOne': '{count} 条匹配的消息',
-  'conversationSearch.matching': '{count} 条匹配的消息',
 };

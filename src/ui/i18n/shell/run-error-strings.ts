@@ -1,7 +1,7 @@
 /**
- * What stopped a run, in one sentence (`runError.*`, from a run's or an error block's code: the status line says it, so
- * it loads with the page), and a waiting run's notices. The rest of an error's words load with the first error shown
- * (i18n/errors/errors-dictionary.ts).
+ * What stopped a run, in one sentence (`runError.*`, from a run's or an error block's code), said by the status line
+ * and the error block: loaded with an error's other words (errors-dictionary.ts), with the data of a conversation that
+ * stopped on an error or with the first error shown. A first conversation shows none.
  */
 const en = {
   'runError.auth': 'The API key was rejected. Check the key in this profile’s settings, and that it may use this model.',
@@ -18,10 +18,9 @@ const en = {
   'runError.config': 'This model profile cannot be used as it is. Open Settings to fix it.',
   'runError.key_needed': 'This profile’s API key is needed on this device.',
   'runError.profile_gone': 'This conversation’s model profile was deleted. Choose a model profile for it above to continue; nothing was sent.',
+  'runError.images_not_accepted': 'This model does not accept images, and this conversation holds one. Choose a model profile that accepts images, or edit the message to send it without the image.',
   'runError.step_limit': 'Stopped after too many model steps in a row. Write a message to go on.',
   'runError.invalid_questions': 'The model sent several invalid questions in a row, so the run was stopped. Write a message to go on.',
-  'notice.serverUnreachable': 'The model server cannot be reached; Parley tries again by itself.',
-  'notice.retryingSoon': 'Retrying soon…',
 } as const;
 
 export const runErrorStrings = { en };

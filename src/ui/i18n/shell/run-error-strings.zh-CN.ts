@@ -1,6 +1,6 @@
 import type { runErrorStrings } from './run-error-strings';
 
-/** Chinese for run-error-strings (loaded only when the UI speaks Chinese, see dictionary-zh-CN.ts). */
+/** Chinese for run-error-strings (loaded only when the UI speaks Chinese, see errors-dictionary-zh-CN.ts). */
 export const runErrorStringsZhCN: Record<keyof (typeof runErrorStrings)['en'], string> = {
   'runError.auth': 'API 密钥被拒绝。请在此配置的设置中检查密钥，并确认它有权使用该模型。',
   'runError.not_found': '服务器返回 404 Not Found：该模型在那里可能不存在，或者基础 URL 有误（OpenAI 兼容的服务器通常以 /v1 结尾）。',
@@ -14,8 +14,7 @@ export const runErrorStringsZhCN: Record<keyof (typeof runErrorStrings)['en'], s
   'runError.config': '这个模型配置目前无法使用。请打开设置进行修正。',
   'runError.key_needed': '这台设备上需要这个配置的 API 密钥。',
   'runError.profile_gone': '这个对话的模型配置已被删除。请在上方为它选择一个模型配置以继续；没有发送任何内容。',
+  'runError.images_not_accepted': '此模型不接受图片，而这个对话中含有图片。请选择接受图片的模型配置，或编辑该消息，不带图片重新发送。',
   'runError.step_limit': '模型连续执行的步骤过多，已停止。发送一条消息即可继续。',
   'runError.invalid_questions': '模型连续发出了多个无效的问题，因此已停止运行。发送一条消息即可继续。',
-  'notice.serverUnreachable': '无法连接模型服务器；Parley 会自动重试。',
-  'notice.retryingSoon': '即将重试…',
 };

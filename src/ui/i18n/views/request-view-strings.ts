@@ -64,6 +64,16 @@ const en = {
   'form.error.maxLength': 'Must be at most {limit} characters long.',
   'form.error.minItems': 'Choose at least {limit}.',
   'form.error.maxItems': 'Choose at most {limit}.',
+  'tool.status.notRun': 'Not run',
+  'tool.never': 'You set this tool to Never.',
+  'tool.allowed.ran': 'Ran without asking — Always allow',
+  'tool.allowed.running': 'Running without asking — Always allow',
+  'tool.changePermission': 'Change permission',
+  'tool.changePermissionOf': 'Change permission of {name}',
+  'tool.progress': 'Progress of {name}',
+  'tool.progressStep': '{progress} of {total}',
+  'tool.interruptedNote': 'It was cut off while it ran, so it may or may not have run.',
+  'tool.result': 'Result',
 } as const;
 
 export const requestViewStrings = { en };
