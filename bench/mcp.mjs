@@ -45,6 +45,7 @@ export async function measureMcpApproval(page, base, provider, port, rounds, rea
       transactions: median((run) => run.transactions),
       writeTransactions: median((run) => run.writeTransactions),
       httpRequests: median((run) => run.httpRequests),
+      requestsWhileShown: median((run) => run.requestsWhileShown),
       rounds: results,
     };
   } catch (error) {
@@ -66,6 +67,7 @@ async function approvalRound(page, base, provider, proxy, readMs) {
   await page.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
   const card = page.getByRole('group', { name: `Tool call: ${TOOL}`, exact: true });
   await card.waitFor({ timeout: 60_000 });
+  const requestsAtCard = proxy.requests.length;
   await sleep(readMs);
   // Count the worker's IndexedDB transactions from the click on.
   const readTransactions = await countWorkerTransactions(page);
@@ -89,6 +91,8 @@ async function approvalRound(page, base, provider, proxy, readMs) {
     clickToNextModelRequest: chatRequests(provider)[before].receivedAt - offset - clickAt,
     serverLatency: call.answeredAt - call.receivedAt,
     httpRequests: requests.length,
+    // What readying the server cost while the card was read (pings, and their preflights).
+    requestsWhileShown: requestsBefore - requestsAtCard,
     requestKinds: requests.map((request) => `${request.method}${request.rpc ? ` ${request.rpc}` : ''}`).join(', '),
     transactions: transactions.all,
     writeTransactions: transactions.write,

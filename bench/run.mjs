@@ -273,6 +273,7 @@ function mcpRows(mcp, baselines) {
   add('tools', 'MCP server latency (its own, per call)', mcp.serverLatency, 'ms');
   add('tools', 'IndexedDB transactions per approved call (all / readwrite)', mcp.transactions, '', '', undefined, `${mcp.writeTransactions} readwrite`);
   add('tools', 'HTTP requests at the MCP server per approved call', mcp.httpRequests, '', '', undefined, mcp.rounds.at(-1)?.requestKinds ?? '');
+  add('tools', 'HTTP requests at the MCP server while the card was read', mcp.requestsWhileShown, '', '', undefined, 'readying the server: pings and their preflights');
 }
 
 /** `--only code`, the long reply made of code blocks (code-stream.mjs), `--rounds n` times (3). */

@@ -52,6 +52,21 @@ test('a call waits for approval through a reload, then Allow runs it once and th
   expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toEqual([{ method: 'tools/call', tool: 'echo', arguments: { message: 'hi' } }]);
 });
 
+test('an approval on screen readies its server (connected after a reload, pinged once its preflight expired), and Allow runs the call once', async ({ page, mcp }) => {
+  await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'ready' }), SAW]);
+  const card = approval(page, 'mcp__everything__echo');
+  await expect(card).toBeVisible();
+  mcp.counted.calls.length = 0;
+  await page.reload();
+  await expect(card.getByRole('button', { name: 'Allow', exact: true })).toBeVisible();
+  // The new worker connects only because the card asks it to; it pings once that connection's preflight has expired.
+  await expect.poll(() => mcp.counted.calls.map((call) => call.method), { timeout: 30_000 }).toEqual(expect.arrayContaining(['initialize', 'ping']));
+  expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toEqual([]);
+  await card.getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect(messageLog(page)).toContainText('Tool said: Echo: ready');
+  expect(mcp.counted.calls.filter((call) => call.method === 'tools/call')).toEqual([{ method: 'tools/call', tool: 'echo', arguments: { message: 'ready' } }]);
+});
+
 test('edited arguments are what reaches the server, and the model is told', async ({ page, mcp }) => {
   mcp.counted.calls.length = 0;
   await start(page, mcp.counted.url, [callStep('mcp__everything__echo', { message: 'from the model' }), SAW]);

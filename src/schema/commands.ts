@@ -156,6 +156,8 @@ export const COMMANDS = {
   /** (Re)connect and list the server's tools; replies when connected or failed. */
   'mcp.connect': command<McpServerView>()({ serverId: recordId }),
   'mcp.setPermission': settingsCommand<McpServerView>()('mcp.setPermission'),
+  /** An approval of one of the server's tools is on screen: ready its connection for the call (see McpHub.prepareCall). */
+  'mcp.prepareCall': command<{ connected: boolean }>()({ conversationId, serverId: recordId }, 'runner'),
   // In-browser model: a model's source is its URL, or `file:<name>` for files picked on the device.
   'localModel.status': settingsCommand<LocalModelStatus>()('localModel.status'),
   /** Starts or resumes a download; only ever sent when the user pressed Download. */

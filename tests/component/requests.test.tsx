@@ -65,7 +65,8 @@ describe('a tool call waiting for approval', () => {
     fireEvent.input(box, { target: { value: '{"message": ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('not valid JSON');
-    expect(send).not.toHaveBeenCalled();
+    // Nothing sent but the card's readying of its server.
+    expect(send.mock.calls.filter(([command]) => command.type !== 'mcp.prepareCall')).toEqual([]);
     fireEvent.input(box, { target: { value: '{"message": "refused"}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
     const refusal = await screen.findByRole('alert');

@@ -133,6 +133,54 @@ describe('from an answer to the next model request', () => {
     expect(log!.slice(0, 2).map((entry) => entry.commitAsked)).toEqual([true, true]);
   });
 
+  it("an approved tool call: the next step's model is asked for while the result commits, and its request still waits for the commit", async () => {
+    let log: Begun[] | undefined;
+    const atModel: string[][] = [];
+    const recording = modelRecording(() => log);
+    const createModel = (profile: Profile, scriptText: string) => {
+      if (log) atModel.push(described(log));
+      return recording.createModel(profile, scriptText);
+    };
+    const tool: Tool = {
+      ...zodTool({ name: 'mcp__files__write_file', description: 'Writes a file.', input: z.strictObject({ path: z.string() }), execute: async () => ({ text: 'written' }) }),
+      permission: 'ask',
+      source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
+    };
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [tool], createModel });
+    await tab.send({ type: 'settings.update', script: script([CALL, DONE]) });
+    const target = await pausedConversation(tab);
+
+    log = recordTransactions();
+    await tab.send({ type: 'request.resolve', ...target, approved: true });
+    await recording.called;
+    // Asked for once, while the result's transaction (the second) was still open; the request came after its commit.
+    expect(atModel).toEqual([['readwrite', 'readwrite (open)']]);
+    expect(recording.seen).toEqual([['readwrite', 'readwrite', 'readwrite (open)']]);
+  });
+
+  it('a profile chosen while the tool ran is the one the next step uses', async () => {
+    const used: string[] = [];
+    let switchTo: (() => Promise<unknown>) | undefined;
+    const tool: Tool = {
+      ...zodTool({ name: 'mcp__files__write_file', description: 'Writes a file.', input: z.strictObject({ path: z.string() }), execute: async () => (await switchTo?.(), { text: 'written' }) }),
+      permission: 'allow',
+      source: { kind: 'mcp', serverId: 's1', serverName: 'files', toolName: 'write_file', origin: 'http://files.test' },
+    };
+    const createModel = (profile: Profile, scriptText: string) => {
+      used.push(profile.name);
+      return createModelForProfile({ ...profile, kind: 'scripted' }, scriptText);
+    };
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [tool], createModel });
+    await tab.send({ type: 'settings.update', script: script([CALL, DONE]) });
+    const other = await tab.send({ type: 'profiles.save', profile: { name: 'Other', kind: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'm' } });
+    const { id } = await tab.send({ type: 'conversation.create' });
+    switchTo = () => tab.send({ type: 'conversation.setProfile', conversationId: id, profileId: other.id });
+    await tab.send({ type: 'message.send', conversationId: id, text: 'go' });
+    await waitForRunState(tab, id, ['idle']);
+    expect(used.at(-1)).toBe('Other');
+    expect(used.at(-2)).not.toBe('Other');
+  });
+
   it('settings another tab saved are used by the next step even when its hint never arrives', async () => {
     const databaseName = uniqueDatabaseName();
     const locks = memoryLocks();

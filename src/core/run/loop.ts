@@ -40,8 +40,30 @@ export interface LoopPorts {
   maxRetries?: number;
 }
 
-/** How a step ended: the run goes on from `run` (the step's own writes applied), or it is over. */
-type StepEnd = { kind: 'continue'; invalidQuestions: number; run: RunSnapshot } | { kind: 'end'; end: RunEnd };
+/**
+ * How a step ended: the run goes on from `run` (the step's own writes applied), with the next step's model and tools
+ * already asked for when the step's last write was (see runCalls), or it is over.
+ */
+type StepEnd = { kind: 'continue'; invalidQuestions: number; run: RunSnapshot; next?: PreparedStep } | { kind: 'end'; end: RunEnd };
+
+/**
+ * A model step's model and tools, asked for before the step begins; each awaited where it was before (streamReply). The
+ * model is of the profile the conversation had then: a step whose conversation names another (changed meanwhile) asks again.
+ */
+interface PreparedStep {
+  profileId: string | undefined;
+  model: Promise<Model>;
+  tools: Promise<readonly Tool[]>;
+}
+
+/** Asks for a step's model and tools at once. A failure is left for the step to meet (a step never begun drops it). */
+function prepareStep(conversation: Conversation, ports: LoopPorts): PreparedStep {
+  const model = ports.getModel(conversation);
+  const tools = ports.getTools(conversation);
+  model.catch(() => undefined);
+  tools.catch(() => undefined);
+  return { profileId: conversation.profileId, model, tools };
+}
 
 /**
  * Runs model steps for a conversation from what is stored, until the model stops calling tools, asks a question
@@ -61,6 +83,7 @@ export async function runConversation(conversationId: string, ports: LoopPorts, 
   const first = start ?? (await ports.store.readRun(conversationId));
   if (!first) return 'deleted';
   let run: RunSnapshot = first;
+  let next: PreparedStep | undefined;
   for (let step = 0; ; step += 1) {
     const { conversation, history, begunCall } = run;
     if (step >= maxSteps) {
@@ -71,9 +94,10 @@ export async function runConversation(conversationId: string, ports: LoopPorts, 
     // asked again: a resume never replays the model step that made them.
     const result = last?.role === 'assistant' && (hasQueuedCalls(last) || begunCall !== undefined)
       ? await runCalls(conversation, { ...last, blocks: [...last.blocks] }, history, ports, signal, begunCall)
-      : await runStep(conversation, history, ports, signal);
+      : await runStep(conversation, history, ports, signal, next);
     if (result.kind === 'end') return result.end;
     run = result.run;
+    next = result.next;
     // "In a row": a step without an invalid question resets the count.
     invalidQuestions = result.invalidQuestions > 0 ? invalidQuestions + result.invalidQuestions : 0;
     if (invalidQuestions >= maxInvalidQuestions) {
@@ -92,6 +116,8 @@ interface Reply {
   writer: CoalescedWriter<Message>;
   started: Promise<Conversation | undefined> | undefined;
   calls: ReceivedToolCall[];
+  /** The first attempt's model and tools when they were asked for before the step (see runCalls). */
+  prepared: PreparedStep | undefined;
   /**
    * The step's request is cancelled by Stop (the run's `signal`) or at once when the reply's first write fails (then
    * `step` alone is aborted, with that failure as its reason).
@@ -99,8 +125,8 @@ interface Reply {
   step: AbortController;
 }
 
-async function runStep(conversation: Conversation, history: Message[], ports: LoopPorts, signal: AbortSignal): Promise<StepEnd> {
-  const reply = openReply(conversation, history, ports);
+async function runStep(conversation: Conversation, history: Message[], ports: LoopPorts, signal: AbortSignal, prepared?: PreparedStep): Promise<StepEnd> {
+  const reply = openReply(conversation, history, ports, prepared);
   const stop = () => reply.step.abort(signal.reason);
   if (signal.aborted) stop();
   else signal.addEventListener('abort', stop, { once: true });
@@ -123,7 +149,7 @@ async function runStep(conversation: Conversation, history: Message[], ports: Lo
 }
 
 /** The reply a step streams into: an interrupted one continued, or a new one. */
-function openReply(conversation: Conversation, history: Message[], ports: LoopPorts): Reply {
+function openReply(conversation: Conversation, history: Message[], ports: LoopPorts, prepared: PreparedStep | undefined): Reply {
   const last = history.at(-1);
   // An interrupted reply is continued; so is a new version a regeneration stored empty and streaming (see forkReply).
   const continuing = last?.role === 'assistant' && (last.status === 'interrupted' || (last.status === 'streaming' && last.blocks.length === 0));
@@ -132,7 +158,7 @@ function openReply(conversation: Conversation, history: Message[], ports: LoopPo
     : { id: ports.newId(), conversationId: conversation.id, seq: (last?.seq ?? -1) + 1, parentId: parentForNext(history), role: 'assistant', blocks: [], status: 'streaming', createdAt: ports.now(), updatedAt: ports.now() };
   ports.onNotice?.(conversation.id, null); // a retry or network notice from before is over
   ports.onProgress?.(message);
-  const reply: Reply = { conversation, history, message, started: undefined, calls: [], step: new AbortController(), writer: undefined as unknown as CoalescedWriter<Message> };
+  const reply: Reply = { conversation, history, message, started: undefined, calls: [], prepared, step: new AbortController(), writer: undefined as unknown as CoalescedWriter<Message> };
   reply.writer = createCoalescedWriter(
     async (value: Message) => {
       if (await reply.started?.catch(() => undefined)) await ports.store.write({ messages: [value] }, { ifExists: true });
@@ -145,11 +171,14 @@ function openReply(conversation: Conversation, history: Message[], ports: LoopPo
 /** One attempt at the model's request, streamed into the reply; throws what ended it early. */
 async function streamReply(reply: Reply, ports: LoopPorts, produced: { any: boolean }): Promise<void> {
   const { conversation, history, message, step } = reply;
-  const model = await ports.getModel(conversation);
+  const early = reply.prepared?.profileId === conversation.profileId ? reply.prepared : undefined;
+  const prepared = early ?? prepareStep(conversation, ports);
+  reply.prepared = undefined; // a retry asks again
+  const model = await prepared.model;
   const text = messageText(message);
   const continuation = text ? { messageId: message.id, text } : undefined;
   const requestHistory = [...history.filter((stored) => stored.id !== message.id), ...(continuation ? [message] : [])];
-  const request = { conversation, history: requestHistory, tools: toolSpecs(await ports.getTools(conversation)), signal: step.signal, ...(continuation ? { continuation } : {}) };
+  const request = { conversation, history: requestHistory, tools: toolSpecs(await prepared.tools), signal: step.signal, ...(continuation ? { continuation } : {}) };
   // The streaming message is stored by a transaction begun here and awaited only when the step is saved (see saveStep),
   // so the request does not wait for it. IndexedDB runs readwrite transactions over the same stores in the order they
   // began, so every later write of the message lands after this one; a crash before it commits leaves the conversation
@@ -254,6 +283,7 @@ async function replyDone(reply: Reply, ports: LoopPorts, signal: AbortSignal): P
 /** Processes a message's queued tool calls (see processToolCalls) and says how the run goes on. */
 async function runCalls(conversation: Conversation, message: Message, history: Message[], ports: LoopPorts, signal: AbortSignal, begunCall?: string): Promise<StepEnd> {
   let latest = { conversation, message };
+  let next: PreparedStep | undefined;
   const end: CallsEnd = await processToolCalls(
     message,
     {
@@ -262,7 +292,11 @@ async function runCalls(conversation: Conversation, message: Message, history: M
       newId: ports.newId,
       save: async (current, runState) => {
         const saved = { ...current, updatedAt: ports.now() };
-        const written = await ports.store.applyRun(conversation.id, { runState }, [saved]);
+        const writing = ports.store.applyRun(conversation.id, { runState }, [saved]);
+        // The message's last result, and the run goes on: the next step's model and tools are asked for while it
+        // commits. Its request still waits for the commit (the step begins once this save resolved).
+        next = runState === 'running' && !callsLeft(saved) ? prepareStep(latest.conversation, ports) : undefined;
+        const written = await writing;
         if (written) {
           ports.onProgress?.(saved);
           latest = { conversation: written, message: { ...saved, blocks: [...saved.blocks] } };
@@ -277,7 +311,7 @@ async function runCalls(conversation: Conversation, message: Message, history: M
   );
   switch (end.kind) {
     case 'done':
-      return { kind: 'continue', invalidQuestions: end.invalid, run: { conversation: latest.conversation, history: withMessage(history, latest.message) } };
+      return { kind: 'continue', invalidQuestions: end.invalid, run: { conversation: latest.conversation, history: withMessage(history, latest.message) }, ...(next ? { next } : {}) };
     case 'paused':
       return { kind: 'end', end: 'awaiting_input' };
     case 'stopped':
@@ -285,6 +319,11 @@ async function runCalls(conversation: Conversation, message: Message, history: M
     case 'deleted':
       return { kind: 'end', end: 'deleted' };
   }
+}
+
+/** Whether a call of the message is still to run or running (its results are not all in). */
+function callsLeft(message: Message): boolean {
+  return message.blocks.some((block) => block.type === 'tool_call' && (block.status === 'pending' || block.status === 'running'));
 }
 
 /** How long to wait before retrying a failed step, or undefined when it should not be retried. */

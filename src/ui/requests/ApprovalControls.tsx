@@ -8,6 +8,7 @@ import { RequestError } from './RequestError';
 import { ProposalNote } from './ProposalNote';
 import type { RequestTarget } from '../../schema/protocol';
 import { createResolver } from './resolve-request';
+import { prepareCallWhileShown } from './prepare-call';
 
 /**
  * What the user decides for a tool call: Allow, Deny (with an optional reason the model reads), or Edit arguments first
@@ -23,6 +24,8 @@ export function ApprovalControls(props: { block: ToolCallBlock; rerun: boolean; 
   const [argumentsText, setArgumentsText] = createSignal('');
   const [reason, setReason] = createSignal('');
   const { busy, error, setError, send, proposedTo } = createResolver(props.client, () => props.target);
+  // The call may come at any moment: its server is readied meanwhile, so the Allow's request does not wait for that.
+  prepareCallWhileShown(props.client, () => props.target, () => props.block);
   const rerun = () => props.rerun;
   const fieldId = `arguments-${props.target.requestId}`;
   const reasonId = `reason-${props.target.requestId}`;

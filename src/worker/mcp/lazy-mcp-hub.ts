@@ -4,7 +4,7 @@ import type { StoredConfig } from '../settings/stored-config';
 import type { McpHub, McpHubOptions } from './mcp-hub';
 
 /** What the rest of the worker uses of the MCP servers (the hub's public methods). */
-export type McpServers = Pick<McpHub, 'listServers' | 'saveServer' | 'removeServer' | 'applySynced' | 'connect' | 'setPermission' | 'tools' | 'reload' | 'close'>;
+export type McpServers = Pick<McpHub, 'listServers' | 'saveServer' | 'removeServer' | 'applySynced' | 'connect' | 'setPermission' | 'prepareCall' | 'tools' | 'reload' | 'close'>;
 
 /**
  * The MCP hub, its code loaded when first needed: a command about servers, a change from another tab or device, or a
@@ -45,6 +45,10 @@ export class LazyMcpHub implements McpServers {
 
   setPermission(serverId: string, toolName: string, permission: ToolPermission): Promise<McpServerView> {
     return this.loaded().then((hub) => hub.setPermission(serverId, toolName, permission));
+  }
+
+  prepareCall(serverId: string): Promise<boolean> {
+    return this.loaded().then((hub) => hub.prepareCall(serverId));
   }
 
   /** No tools, and no code loaded, while nothing is stored in the server list and the hub was never needed. */

@@ -17,5 +17,6 @@ export function createMcpHandlers(hub: McpServers): McpHandlers {
     },
     'mcp.connect': (command) => hub.connect(command.serverId),
     'mcp.setPermission': (command) => hub.setPermission(command.serverId, command.toolName, command.permission),
+    'mcp.prepareCall': async (command) => ({ connected: await hub.prepareCall(command.serverId) }),
   };
 }

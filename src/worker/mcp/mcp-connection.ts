@@ -64,6 +64,13 @@ export interface McpConnection {
   transport: 'streamable-http' | 'sse';
   listTools(): Promise<ListedTool[]>;
   callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResultLike>;
+  /** MCP's `ping`: a request with the same headers as a call, answered with nothing (see McpHub.prepareCall). */
+  ping(): Promise<void>;
+  /**
+   * When the browser's CORS preflight for this connection's requests has expired, as far as can be told from here
+   * (see preflightClock): a request sent after it waits for a new one.
+   */
+  preflightExpiresAt(): number;
   close(): Promise<void>;
 }
 
@@ -86,17 +93,37 @@ const noEvalValidator: jsonSchemaValidator = {
   },
 };
 
+/** How long Chromium keeps a CORS preflight's answer when the server names no `Access-Control-Max-Age`. */
+const PREFLIGHT_KEPT_MS = 5_000;
+
+/**
+ * `base`, timing the preflights its POSTs (every call) need, which the page cannot see: one sent when the last one has
+ * expired waited for a new one, answered before its own response, so that one is at most as old as this response. A
+ * server that keeps them longer (`Access-Control-Max-Age`) only makes this early.
+ */
+function preflightClock(base: typeof fetch): { fetch: typeof fetch; expiresAt(): number } {
+  let preflightAt = Number.NEGATIVE_INFINITY;
+  const clocked: typeof fetch = async (input, init) => {
+    const sentAt = Date.now();
+    const response = await base(input, init);
+    if (init?.method === 'POST' && sentAt >= preflightAt + PREFLIGHT_KEPT_MS) preflightAt = Date.now();
+    return response;
+  };
+  return { fetch: clocked, expiresAt: () => preflightAt + PREFLIGHT_KEPT_MS };
+}
+
 /** Opens a connection: Streamable HTTP first, the older HTTP+SSE transport when the server answers that with a 4xx. */
 export async function openMcpConnection(options: ConnectOptions): Promise<McpConnection> {
   const url = new URL(options.url);
-  const fetchWithToken = tokenFetch(url.origin, options.token, options.fetch ?? globalThis.fetch.bind(globalThis));
+  const clock = preflightClock(options.fetch ?? globalThis.fetch.bind(globalThis));
+  const fetchWithToken = tokenFetch(url.origin, options.token, clock.fetch);
   try {
-    return await connectWith(options, 'streamable-http', new StreamableHTTPClientTransport(url, { fetch: fetchWithToken }));
+    return await connectWith(options, 'streamable-http', new StreamableHTTPClientTransport(url, { fetch: fetchWithToken }), clock.expiresAt);
   } catch (error) {
     const failure = classify(error);
     if (failure.kind !== 'http' || failure.status < 400 || failure.status >= 500) throw new McpConnectError(failure, { cause: error });
     try {
-      return await connectWith(options, 'sse', new SSEClientTransport(url, { fetch: fetchWithToken }));
+      return await connectWith(options, 'sse', new SSEClientTransport(url, { fetch: fetchWithToken }), clock.expiresAt);
     } catch (sseError) {
       // An SSE attempt that got an answer (a refused token, a bad endpoint) says more; one that got nothing says less
       // than the first failure (the server is simply not an SSE server).
@@ -107,7 +134,7 @@ export async function openMcpConnection(options: ConnectOptions): Promise<McpCon
   }
 }
 
-async function connectWith(options: ConnectOptions, kind: McpConnection['transport'], transport: StreamableHTTPClientTransport | SSEClientTransport): Promise<McpConnection> {
+async function connectWith(options: ConnectOptions, kind: McpConnection['transport'], transport: StreamableHTTPClientTransport | SSEClientTransport, preflightExpiresAt: () => number): Promise<McpConnection> {
   const client = new Client(
     { name: 'parley', version: options.clientVersion },
     { capabilities: { elicitation: { form: {} } }, jsonSchemaValidator: noEvalValidator },
@@ -153,6 +180,10 @@ async function connectWith(options: ConnectOptions, kind: McpConnection['transpo
         },
       })) as CallToolResultLike;
     },
+    async ping() {
+      await client.ping({ timeout: CONNECT_TIMEOUT_MS });
+    },
+    preflightExpiresAt,
     async close() {
       closing = true;
       await client.close().catch(() => undefined);

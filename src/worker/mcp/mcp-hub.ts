@@ -34,6 +34,10 @@ export interface McpHubOptions {
 }
 
 const CLIENT_VERSION = '0.1.0';
+/** How long one prepareCall keeps a server ready: the UI asks again every 4 s while the approval stays on screen. */
+const PREPARE_LEASE_MS = 5_000;
+/** A ping goes this long after the last preflight expired (see McpConnection.preflightExpiresAt). */
+const PREPARE_MARGIN_MS = 20;
 
 /**
  * The worker's MCP servers: their stored configuration, this tab's connection to each, and their tools as `Tool`s
@@ -117,6 +121,50 @@ export class McpHub {
       }),
     );
     return servers.flatMap((server) => this.state(server.id).tools.map((tool) => mcpTool(server, tool, (args, context) => this.call(server.id, tool, args, context))));
+  }
+
+  /**
+   * An approval of one of this server's tools is on screen: its call may come at any moment. For the next
+   * PREPARE_LEASE_MS a connected server is sent MCP's `ping` (a request with the same headers as a call) whenever the
+   * browser's CORS preflight for them has expired, so the Allow's `tools/call` finds one cached, and its socket open,
+   * instead of waiting for both first (Chromium keeps a preflight 5 s when the server names no `Access-Control-Max-Age`).
+   * A server not yet connected here is connected, as the call would be first; one that failed is left to `tools()`'s
+   * retries. Resolves whether the server is connected.
+   */
+  async prepareCall(serverId: string): Promise<boolean> {
+    const state = this.states.get(serverId);
+    if (state?.connecting || state?.status === 'error') return false;
+    if (!state?.connection) {
+      const server = await this.find(serverId).catch(() => undefined);
+      if (!server || this.state(serverId).connecting) return false;
+      if (!this.state(serverId).connection) await this.open(server);
+      return this.state(serverId).connection !== undefined;
+    }
+    state.preparedUntil = Date.now() + PREPARE_LEASE_MS;
+    if (!state.preparing) void this.keepPrepared(state, state.connection);
+    return true;
+  }
+
+  /** Pings `connection` each time its preflight expires, while prepareCall's lease lasts; a failed ping ends it (the call meets why). */
+  private async keepPrepared(state: ServerState, connection: McpConnection): Promise<void> {
+    state.preparing = true;
+    try {
+      while (state.connection === connection && Date.now() < (state.preparedUntil ?? 0)) {
+        const wait = connection.preflightExpiresAt() + PREPARE_MARGIN_MS - Date.now();
+        if (wait > 0) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(wait, PREPARE_LEASE_MS)));
+          continue;
+        }
+        const before = connection.preflightExpiresAt();
+        await connection.ping();
+        if (connection.preflightExpiresAt() === before) return; // not a request the clock sees: pinging again would not help
+
+      }
+    } catch {
+      // The server went away, or refused the ping: nothing to ready.
+    } finally {
+      state.preparing = false;
+    }
   }
 
   /** What the model reads after calling an `mcp__` name that is no tool it may call. */

@@ -29,6 +29,10 @@ export interface ServerState extends ConnectionFacts {
   inFlight: InFlightCall[];
   /** URL and token the connection was made with: an edit of either reconnects. */
   connectedWith?: string;
+  /** Until when an approval on screen asks for the connection to be kept ready (see McpHub.prepareCall). */
+  preparedUntil?: number;
+  /** Whether McpHub.keepPrepared is pinging it. */
+  preparing?: boolean;
 }
 
 /** A server as Settings shows it: its stored configuration (the token masked) and this tab's connection to it. */
