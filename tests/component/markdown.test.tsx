@@ -216,11 +216,11 @@ describe('Show all', () => {
     const { container, findByText } = render(() => <LazyMarkdown text={text()} />);
     expect(container).not.toHaveTextContent('item 1699 ');
     container.querySelector('button')!.click();
-    await findByText(/item 1699 /, {}, { timeout: 20_000 });
+    await findByText(/item 1699 /, {}, { timeout: 60_000 });
     expect(container.querySelector('.markdown-cut')).toBeNull();
     setText(`${text()}${'\n- more'.repeat(200)}\n\n${'y'.repeat(60_000)}\n- the last item`);
-    await findByText(/the last item/, {}, { timeout: 20_000 });
-  }, 30_000);
+    await findByText(/the last item/, {}, { timeout: 60_000 });
+  }, 120_000);
 });
 
 describe('Rendering in steps', () => {
@@ -231,11 +231,11 @@ describe('Rendering in steps', () => {
     // The first task rendered about one step: the start is there, the end is not yet.
     expect(container).toHaveTextContent('item 0');
     expect(container.textContent!.length).toBeLessThan(RENDER_STEP);
-    await findByText(/^item 1499$/, {}, { timeout: 20_000 });
+    await findByText(/^item 1499$/, {}, { timeout: 60_000 });
     const atOnce = document.createElement('div');
     atOnce.innerHTML = renderMarkdown(nested);
     expect(container.querySelector('.markdown')!.innerHTML).toBe(atOnce.innerHTML);
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('Code blocks', () => {
