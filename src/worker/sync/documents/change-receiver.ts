@@ -8,7 +8,7 @@ import type { PushQueue } from './push-queue';
 import type { ProposalReceiver } from './proposal-receiver';
 import { segmentId, segmentKey, type Segment } from './message-segments';
 import { documentId, KEY_DOC_ID } from './sync-crypto';
-import { measure, RECEIVE_MEASURE } from '../sync-measures';
+import { markProposal, measure, RECEIVE_MEASURE } from '../sync-measures';
 
 /** The most of other devices' messages stored in one IndexedDB transaction. */
 const MESSAGES_PER_TRANSACTION = 200;
@@ -84,7 +84,10 @@ export class ChangeReceiver {
       }
       if (payload.kind !== 'message' && payload.kind !== 'segment') await storeMessages();
       if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
-      else if (payload.kind === 'proposal') await this.proposals.receive(payload.proposal);
+      else if (payload.kind === 'proposal') {
+        markProposal('received', 'mirror');
+        await this.proposals.receive(payload.proposal);
+      }
       else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
       else if (payload.kind === 'segment') {
         messages.push(...(await this.receiveSegment(payload)));

@@ -1,5 +1,6 @@
 import type { Proposal } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
+import { markProposal } from '../sync-measures';
 
 /** Proposals for what this device runs (docs/architecture.md, "Sync's authority rule"): applied once, and answered. */
 export class ProposalReceiver {
@@ -30,6 +31,7 @@ export class ProposalReceiver {
     }
     if (this.handledProposals.has(proposal.nonce)) return;
     this.handledProposals.add(proposal.nonce);
+    markProposal('applying', stored ? 'server' : 'mirror');
     const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
     if (result.status === 'refused' && result.reason === 'replayed') {
       // Applied before: the server wrote an old revision back.
@@ -37,6 +39,7 @@ export class ProposalReceiver {
       this.context.refused('replayed');
       return;
     }
+    markProposal('applied', result.status);
     if (result.status === 'refused' && result.reason === 'request_changed') this.refusedProposals += 1;
     await stored;
     await this.writeOutcome(proposal, result);
