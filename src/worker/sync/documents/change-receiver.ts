@@ -1,3 +1,4 @@
+import { isPendingRequest } from '../../../core/requests/request-ids';
 import type { RecordChange } from '../../../core/run/store';
 import type { Conversation, Message } from '../../../schema/records';
 import type { Runner, SyncPayload } from '../../../schema/sync/sync';
@@ -64,6 +65,8 @@ export class ChangeReceiver {
       const batch = messages;
       messages = [];
       await host.applyRemote({ messages: batch });
+      // A request another device's run waits on: a person here may answer it, and the answer is sent at once.
+      if (batch.some((message) => message.blocks.some(isPendingRequest))) this.context.mirror.warmSend?.();
     };
     // Opened together (the decryption and the id's HMAC run off this thread), applied one by one in order.
     const opened = changes.map(({ document }) => this.opening(document));
