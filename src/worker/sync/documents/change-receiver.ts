@@ -89,7 +89,7 @@ export class ChangeReceiver {
       if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
       else if (payload.kind === 'proposal') {
         markProposal('received', 'mirror');
-        await this.proposals.receive(payload.proposal);
+        await this.proposals.receive(payload.proposal, { firstRevision: document._rev?.startsWith('1-') ?? false });
       }
       else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
       else if (payload.kind === 'segment') {
