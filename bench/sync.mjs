@@ -46,11 +46,21 @@ function freePort() {
 async function countingProxy(upstreamPort) {
   const bytes = { up: 0, down: 0 };
   const sockets = new Set();
+  let connections = 0;
+  /** With BENCH_SYNC_ANSWER_TRACE: each chunk either way (the time, the connection, a request's first line). */
+  let log;
   const server = createServer((client) => {
     const upstream = connect(upstreamPort, '127.0.0.1');
     sockets.add(client).add(upstream);
-    client.on('data', (chunk) => (bytes.up += chunk.length));
-    upstream.on('data', (chunk) => (bytes.down += chunk.length));
+    const connection = (connections += 1);
+    client.on('data', (chunk) => {
+      bytes.up += chunk.length;
+      if (log) log.push({ at: Date.now(), connection, up: chunk.toString('latin1', 0, 90).split('\r\n')[0] });
+    });
+    upstream.on('data', (chunk) => {
+      bytes.down += chunk.length;
+      if (log) log.push({ at: Date.now(), connection, down: chunk.length, text: chunk.toString('latin1').slice(-60).replace(/\s+/g, ' ') });
+    });
     client.pipe(upstream);
     upstream.pipe(client);
     const close = () => {
@@ -67,6 +77,12 @@ async function countingProxy(upstreamPort) {
   return {
     port,
     bytes,
+    /** Starts (or ends, returning it) logging each chunk. */
+    logChunks(on) {
+      const taken = log;
+      log = on ? [] : undefined;
+      return taken;
+    },
     /** The bytes counted since the last call. */
     take() {
       const taken = { ...bytes };
@@ -262,6 +278,23 @@ async function writeTrace(page, file, clickedAt, uploadMs) {
   writeFileSync(file, [`{"uploadMs":${uploadMs}}`, ...entries.sort((a, b) => a.start - b.start).map((entry) => JSON.stringify(entry))].join('\n') + '\n');
 }
 
+/**
+ * Where a remote answer's time went (BENCH_SYNC_ANSWER_TRACE=<file>, appended per round): both devices' proposal marks
+ * and requests to the server, in ms from Submit's click on B, up to A's model request.
+ */
+async function writeAnswerTrace(file, pages, clickAt, submitToRequest, chunks) {
+  const lines = [JSON.stringify({ round: true, submitToRequest: Math.round(submitToRequest) })];
+  for (const chunk of chunks) if (chunk.at - clickAt <= submitToRequest + 200) lines.push(JSON.stringify({ device: 'proxy', type: 'chunk', name: chunk.up ?? `${chunk.down} B ${chunk.text}`, connection: chunk.connection, start: Math.round(chunk.at - clickAt), end: Math.round(chunk.at - clickAt) }));
+  for (const [device, page] of Object.entries(pages)) {
+    const entries = await agentWorker(page).evaluate((clickAt) => performance.getEntries()
+      .filter((entry) => entry.name.startsWith('parley:sync.proposal') || (entry.entryType === 'resource' && !entry.name.includes('/assets/')))
+      .map((entry) => ({ type: entry.entryType, name: entry.name.replace(/^https?:\/\/[^/]+/, ''), start: Math.round(performance.timeOrigin + entry.startTime - clickAt), end: Math.round(performance.timeOrigin + entry.startTime + entry.duration - clickAt), detail: entry.detail, ...(entry.entryType === 'resource' ? { connect: Math.round(entry.connectEnd - entry.startTime), request: Math.round(entry.requestStart - entry.startTime), response: Math.round(entry.responseStart - entry.startTime) } : {}) })), clickAt);
+    for (const entry of entries) if (entry.end >= -20 && entry.start <= submitToRequest + 200) lines.push(JSON.stringify({ device, ...entry }));
+  }
+  const { appendFileSync } = await import('node:fs');
+  appendFileSync(file, lines.join('\n') + '\n');
+}
+
 const workerNow = (page) => page.workers().find((candidate) => !candidate.url().startsWith('blob:'))?.evaluate(() => performance.now()) ?? 0;
 
 /** A conversation of an export (and its messages) under another id. */
@@ -329,6 +362,9 @@ async function questionRound(asker, answerer, base, provider) {
   const readTransactions = await countWorkerTransactions(asker.page);
   const measuresFrom = await workerNow(asker.page);
   asker.couch?.proxy.take();
+  const tracing = process.env.BENCH_SYNC_ANSWER_TRACE && answerer !== asker;
+  if (tracing) for (const page of [asker.page, answerer.page]) await agentWorker(page).evaluate(() => performance.clearResourceTimings());
+  if (tracing) asker.couch?.proxy.logChunks(true);
   const before = chatRequests(provider).length;
   await answerer.page.evaluate(() => {
     window.__benchClickAt = undefined;
@@ -339,6 +375,7 @@ async function questionRound(asker, answerer, base, provider) {
   const clickAt = await answerer.page.evaluate(() => window.__benchClickAt);
   const offset = await clockOffset(answerer.page, provider.url);
   const submitToRequest = chatRequests(provider)[before].receivedAt - offset - clickAt;
+  if (tracing) await writeAnswerTrace(process.env.BENCH_SYNC_ANSWER_TRACE, { A: asker.page, B: answerer.page }, clickAt, submitToRequest, asker.couch?.proxy.logChunks(false) ?? []);
   await asker.page.waitForFunction((text) => document.querySelector('[role="log"]')?.textContent.includes(text), ANSWERED_END, { timeout: 60_000 });
   // The same wait with sync on and off: the engine seals what the round wrote within it.
   await sleep(QUIET_MS);

@@ -14,7 +14,7 @@ import { RunnerBook } from './documents/runner-book';
 import { SealedDocuments } from './documents/sealed-documents';
 import { SettingsSync } from './content/settings-sync';
 import { documentId, seal, type SyncKeys } from './documents/sync-crypto';
-import { markPhase } from './sync-measures';
+import { markPhase, markProposal } from './sync-measures';
 
 /**
  * Sync of one device (docs/architecture.md, "Sync's authority rule"). The device whose worker runs a conversation is its only authority: only it
@@ -194,7 +194,9 @@ export class SyncEngine {
     if (!runner) throw new Error('propose: this device runs the conversation');
     const id = await documentId(this.keys, 'proposal', conversationId, JSON.stringify(command), this.book.device.id);
     const proposal: Proposal = { id, conversationId, from: this.book.device, command, createdAt: this.host.now(), nonce: newNonce() };
+    markProposal('proposing');
     await this.sealed.write(id, { kind: 'proposal', proposal });
+    markProposal('proposed');
     return runner;
   }
 

@@ -17,3 +17,9 @@ export const PHASE_MARK = 'parley:sync.phase';
 export function markPhase(phase: string): void {
   performance.mark(PHASE_MARK, { detail: { phase } });
 }
+
+/** A step of a proposal's way (read by bench/sync.mjs's trace): written, heard from the server, opened, applied. */
+export const PROPOSAL_MARK = 'parley:sync.proposal';
+export function markProposal(step: string, via?: string): void {
+  performance.mark(PROPOSAL_MARK, { detail: { step, ...(via ? { via } : {}) } });
+}

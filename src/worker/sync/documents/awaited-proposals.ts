@@ -2,6 +2,7 @@ import type { Conversation } from '../../../schema/records';
 import type { EngineContext } from '../engine-context';
 import type { EncryptedDocument } from '../mirror/mirror';
 import type { ProposalReceiver } from './proposal-receiver';
+import { markProposal } from '../sync-measures';
 
 /**
  * While a conversation this device runs waits on a person (a question, an approval), the answer may come from another
@@ -52,8 +53,10 @@ export class AwaitedProposals {
   private async heard(document: EncryptedDocument): Promise<void> {
     const { mirror, sealed } = this.context;
     if (this.context.stopped || !mirror.adopt || document.e !== 1 || !document._rev?.startsWith('1-') || sealed.own.holds(document)) return;
+    markProposal('heard', 'server');
     const payload = await sealed.read(document, { quiet: true });
     if (payload?.kind !== 'proposal' || payload.proposal.id !== document._id || !this.awaiting.has(payload.proposal.conversationId)) return;
-    await this.proposals.receive(payload.proposal, mirror.adopt(document).catch(() => false));
+    markProposal('opened', 'server');
+    await this.proposals.receive(payload.proposal, { stored: mirror.adopt(document).catch(() => false), firstRevision: true });
   }
 }

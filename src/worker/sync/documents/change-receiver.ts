@@ -1,3 +1,4 @@
+import { isPendingRequest } from '../../../core/requests/request-ids';
 import type { RecordChange } from '../../../core/run/store';
 import type { Conversation, Message } from '../../../schema/records';
 import type { Runner, SyncPayload } from '../../../schema/sync/sync';
@@ -8,7 +9,7 @@ import type { PushQueue } from './push-queue';
 import type { ProposalReceiver } from './proposal-receiver';
 import { segmentId, segmentKey, type Segment } from './message-segments';
 import { documentId, KEY_DOC_ID } from './sync-crypto';
-import { measure, RECEIVE_MEASURE } from '../sync-measures';
+import { markProposal, measure, RECEIVE_MEASURE } from '../sync-measures';
 
 /** The most of other devices' messages stored in one IndexedDB transaction. */
 const MESSAGES_PER_TRANSACTION = 200;
@@ -64,6 +65,8 @@ export class ChangeReceiver {
       const batch = messages;
       messages = [];
       await host.applyRemote({ messages: batch });
+      // A request another device's run waits on: a person here may answer it, and the answer is sent at once.
+      if (batch.some((message) => message.blocks.some(isPendingRequest))) this.context.mirror.warmSend?.();
     };
     // Opened together (the decryption and the id's HMAC run off this thread), applied one by one in order.
     const opened = changes.map(({ document }) => this.opening(document));
@@ -84,7 +87,10 @@ export class ChangeReceiver {
       }
       if (payload.kind !== 'message' && payload.kind !== 'segment') await storeMessages();
       if (payload.kind === 'runner') runnersMoved = this.receiveRunner(payload.runner) || runnersMoved;
-      else if (payload.kind === 'proposal') await this.proposals.receive(payload.proposal);
+      else if (payload.kind === 'proposal') {
+        markProposal('received', 'mirror');
+        await this.proposals.receive(payload.proposal, { firstRevision: document._rev?.startsWith('1-') ?? false });
+      }
       else if (payload.kind === 'conversation-deleted') await this.receiveDeletion(payload.conversationId, payload.writer);
       else if (payload.kind === 'segment') {
         messages.push(...(await this.receiveSegment(payload)));

@@ -1,5 +1,6 @@
 import type { Proposal } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
+import { markProposal } from '../sync-measures';
 
 /** Proposals for what this device runs (docs/architecture.md, "Sync's authority rule"): applied once, and answered. */
 export class ProposalReceiver {
@@ -16,8 +17,12 @@ export class ProposalReceiver {
    * an old revision the server writes back is refused,
    * and an Allow given for a call's permission never decides its rerun. The outcome is written back for its author, once
    * `stored` is over (a proposal heard from the server before the mirror held it: see awaited-proposals.ts).
+   * `firstRevision`: the proposal's document was never written over (its revision `1-`), so it cannot be an old revision
+   * written back: a nonce claimed before is this device's own apply, heard from the server, whose tab closed before the
+   * mirror held the proposal. It is not applied again nor counted as replayed; what became of it is in the runner's
+   * records (its outcome, unknown here, is not written).
    */
-  async receive(proposal: Proposal, stored?: Promise<unknown>): Promise<void> {
+  async receive(proposal: Proposal, { stored, firstRevision = false }: { stored?: Promise<unknown>; firstRevision?: boolean } = {}): Promise<void> {
     const { book, host } = this.context;
     if (proposal.outcome) return;
     if (book.runners.get(proposal.conversationId)?.device.id !== book.device.id) return;
@@ -30,13 +35,16 @@ export class ProposalReceiver {
     }
     if (this.handledProposals.has(proposal.nonce)) return;
     this.handledProposals.add(proposal.nonce);
+    markProposal('applying', stored ? 'server' : 'mirror');
     const result = await host.applyProposal(proposal).catch((error: unknown) => ({ status: 'refused' as const, reason: (error as { reason?: string; code?: string }).reason ?? (error as { code?: string }).code ?? 'failed' }));
     if (result.status === 'refused' && result.reason === 'replayed') {
+      if (firstRevision) return;
       // Applied before: the server wrote an old revision back.
       this.refusedProposals += 1;
       this.context.refused('replayed');
       return;
     }
+    markProposal('applied', result.status);
     if (result.status === 'refused' && result.reason === 'request_changed') this.refusedProposals += 1;
     await stored;
     await this.writeOutcome(proposal, result);

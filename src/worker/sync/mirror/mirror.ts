@@ -71,6 +71,12 @@ export interface Mirror {
   hearServer?(onDocument: (document: EncryptedDocument) => void, onEnd?: () => void): { cancel(): void };
   /** Stores a document's first revision as `hearServer` gave it (its revision kept, as replicated): true when stored. */
   adopt?(document: EncryptedDocument): Promise<boolean>;
+  /**
+   * Readies the server for a send at once that may follow soon (a proposal: a person here may answer a request another
+   * device's run waits on), so that send does not wait on a browser's CORS preflight (warm-send.ts). Absent where the
+   * mirror has no server of its own.
+   */
+  warmSend?(): void;
   /** A small value kept on this device only (never replicated): where `follow` got to. */
   getLocal(key: string): Promise<unknown>;
   setLocal(key: string, value: unknown): Promise<void>;

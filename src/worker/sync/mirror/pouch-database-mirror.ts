@@ -8,6 +8,7 @@ import { adoptFirstRevision, serverChanges } from './server-changes';
 import { takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
 import type { EncryptedDocument, Mirror, MirrorChange } from './mirror';
+import { sendWarmer } from './warm-send';
 import { writeAndSend } from './write-and-send';
 import { appliedTracker, pausedState, replicationProgress, stateOfError, type ReplicationState } from './replication-status';
 
@@ -77,6 +78,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   };
 
   const putMany = writeAndSend(local, { atOnce, known, landing }, () => replication !== undefined);
+  const warm = sendWarmer(remote);
 
   return {
     get: (id) => getDocument(local, id),
@@ -101,6 +103,7 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
       if (stored) known.moved(document._id, document._rev!);
       return stored;
     },
+    warmSend: () => replication && warm(),
     getLocal: (key) => localValue(local, key),
     setLocal: (key, value) => setLocalValue(local, localRevisions, key, value),
     replicate(onState) {

@@ -48,6 +48,8 @@ declare module 'pouchdb-browser' {
     info(): Promise<{ doc_count: number; update_seq: string | number }>;
     /** For each id, the revisions asked about that the database lacks (only the ids that lack some). */
     revsDiff(request: Record<string, string[]>, ...rest: unknown[]): Promise<Record<string, { missing: string[] }>>;
+    /** A request to the server's database (an http one only), with its credentials; `path` relative to the database. */
+    fetch(path: string, options: RequestInit & { headers: Headers }): Promise<Response>;
     close(): Promise<void>;
     destroy(): Promise<void>;
   }
