@@ -34,7 +34,7 @@ export class ServerAgreement {
   /** The mirror held nothing when it opened: the push has nothing older than what `unsent` follows. */
   private fresh = false;
   private pushCaughtUp = false;
-  /** The pull's last answer from the server was its end (shorter than asked for, or a live feed after an empty answer). */
+  /** The pull's last answer from the server was its end (shorter than asked for, or empty before a live feed). */
   private pullAtEnd = false;
   /** Grows with each replication: a cancelled one's feed that answers late is not the pull's news. */
   private round = 0;
@@ -93,7 +93,10 @@ export class ServerAgreement {
   /** A direction paused without an error: it went through everything it had been handed. */
   paused(direction: 'push' | 'pull'): void {
     if (direction === 'push') this.pushCaughtUp = true;
-    else this.unheld.clear();
+    else {
+      this.pullAtEnd = true;
+      this.unheld.clear();
+    }
     this.onChange();
   }
 
@@ -132,19 +135,20 @@ export class ServerAgreement {
         if (!options?.return_docs || options.include_docs || options.style !== 'all_docs') return feed;
         const round = this.round;
         const live = options.live === true || options.continuous === true;
-        // A live feed follows an answer that said nothing is left; a page's answer is the end when it is short.
-        this.pullAtEnd = live;
         feed.on('change', (change) => round === this.round && this.listed(change));
+        // The end as of the last answer, as the replication's own pause means it: a page shorter than asked for (a
+        // live feed follows an empty one); a full one, or a live feed that ended full, has more behind it.
         void feed.then(
           (result) => {
-            if (round !== this.round || live) return;
+            if (round !== this.round) return;
             const count = result?.results?.length ?? 0;
-            this.pullAtEnd = count === 0 || (options.limit !== undefined && count < options.limit);
+            const full = options.limit !== undefined && count >= options.limit;
+            if (live && !full) return;
+            this.pullAtEnd = !full;
             this.onChange();
           },
           () => undefined,
         );
-        this.onChange();
         return feed;
       },
     });
