@@ -137,14 +137,12 @@ export class ServerAgreement {
         const live = options.live === true || options.continuous === true;
         feed.on('change', (change) => round === this.round && this.listed(change));
         // The end as of the last answer, as the replication's own pause means it: a page shorter than asked for (a
-        // live feed follows an empty one); a full one, or a live feed that ended full, has more behind it.
+        // live feed follows an empty one, and its `limit` counts over all its answers: ending at it says nothing more).
         void feed.then(
           (result) => {
-            if (round !== this.round) return;
+            if (round !== this.round || live) return;
             const count = result?.results?.length ?? 0;
-            const full = options.limit !== undefined && count >= options.limit;
-            if (live && !full) return;
-            this.pullAtEnd = !full;
+            this.pullAtEnd = options.limit === undefined || count < options.limit;
             this.onChange();
           },
           () => undefined,
