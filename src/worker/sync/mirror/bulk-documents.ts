@@ -85,12 +85,29 @@ const SERVER_WAIT_MS = 15_000;
  * written to `local` the same way. Sent first, so the replication, which notices the mirror's write at once, finds the
  * revision on the server instead of sending it too. Nothing is read first (under load a read of the mirror waited
  * 700 ms behind the page's own reads): one the mirror holds already (a file whose upload a closed tab cut short) gets
- * a second first revision beside the one it has, the same file's bytes sealed again, and either one opens.
+ * a second first revision beside the one it has, the same file's bytes sealed again, and either one opens. `told`
+ * hears each revision written to the mirror, then each the server took (for "Synced": server-agreement.ts).
  */
-export async function putNewDocuments(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument> | undefined, documents: EncryptedDocument[]): Promise<Array<Error | undefined>> {
+export async function putNewDocuments(
+  local: Database<EncryptedDocument>,
+  remote: Database<EncryptedDocument> | undefined,
+  documents: EncryptedDocument[],
+  told: { sent?: (id: string, rev: string) => void; written?: (id: string, rev: string) => void } = {},
+): Promise<Array<Error | undefined>> {
   if (documents.length === 0) return [];
   const fresh = documents.map(({ _rev: _ignored, ...document }) => ({ ...document, _rev: `1-${crypto.randomUUID().replaceAll('-', '')}` }));
-  if (remote) await untilSentOrLater(remote.bulkDocs(fresh, { new_edits: false }));
+  // Told in the order they happened to both sides' knowledge: written to the mirror, then held by the server.
+  let taken: typeof fresh | undefined;
+  let landed = false;
+  const tellSent = () => taken?.forEach((document) => told.sent?.(document._id, document._rev));
+  if (remote) {
+    const sending = remote.bulkDocs(fresh, { new_edits: false }).then((results) => {
+      const refused = new Set(results.flatMap((result) => ('error' in result && result.error && result.id ? [result.id] : [])));
+      taken = fresh.filter((document) => !refused.has(document._id));
+      if (landed) tellSent();
+    });
+    await untilSentOrLater(sending);
+  }
   // With new_edits false, PouchDB answers only the documents it could not write.
   const failed = new Map<string, Error>();
   try {
@@ -100,6 +117,9 @@ export async function putNewDocuments(local: Database<EncryptedDocument>, remote
   } catch (error) {
     for (const document of fresh) failed.set(document._id, error instanceof Error ? error : new Error(String(error)));
   }
+  for (const document of fresh) if (!failed.has(document._id)) told.written?.(document._id, document._rev);
+  landed = true;
+  tellSent();
   return documents.map((document) => failed.get(document._id));
 }
 

@@ -2,6 +2,7 @@ import type { Database } from 'pouchdb-browser';
 import { revisionsHeldFirst } from './bulk-documents';
 import type { EncryptedDocument } from './mirror';
 import { RecentRevisions, type sendAtOnce } from './send-at-once';
+import type { ServerAgreement } from './server-agreement';
 import { Landing } from './server-documents';
 
 // The replication's two questions about revisions (which the mirror lacks of what it pulls, which the server lacks of
@@ -12,18 +13,24 @@ import { Landing } from './server-documents';
  * server holds, and the replication's two questions answered from them: PouchDB's replicate asks the mirror which
  * revisions it lacks of what it pulls, and the server of what it pushes (the instances' revsDiff).
  */
-export function knownRevisions(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, atOnce: ReturnType<typeof sendAtOnce>) {
+export function knownRevisions(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, atOnce: ReturnType<typeof sendAtOnce>, agreement: ServerAgreement) {
   const held = new RecentRevisions();
   local.revsDiff = revisionsHeldFirst(local, local.revsDiff.bind(local), (id, rev) => held.get(id) === rev);
   remote.revsDiff = atOnce.afterSends(remote.revsDiff.bind(remote));
   return {
-    /** Written to the mirror by this device. */
-    written: (id: string, rev: string) => held.set(id, rev),
+    /** Written to the mirror by this device (on its way to the server, unless the server answered already). */
+    written(id: string, rev: string) {
+      held.set(id, rev);
+      if (!atOnce.holds(id, rev)) agreement.written(id, rev);
+    },
     /** Whether the mirror is known to hold a revision of `id` (written, stored or moved since it opened). */
     holds: (id: string) => held.get(id) !== undefined,
+    /** Whether the mirror is known to hold `rev` of `id`. */
+    holdsRevision: (id: string, rev: string) => held.get(id) === rev,
     /** A revision said `written` before its write ended, which did not take: the mirror lacks it after all. */
     notWritten(id: string, rev: string) {
       if (held.get(id) === rev) held.delete(id);
+      agreement.notWritten(id, rev);
     },
     /** Held on both sides: moved by the replication, or stored as the server gave it. */
     moved(id: string, rev: string) {

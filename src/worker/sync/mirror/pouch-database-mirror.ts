@@ -4,6 +4,7 @@ import type { Database, PouchError } from 'pouchdb-browser';
 import { getDocuments, putNewDocuments } from './bulk-documents';
 import { knownRevisions, landingFirst } from './known-revisions';
 import { sendAtOnce } from './send-at-once';
+import { ServerAgreement } from './server-agreement';
 import { adoptFirstRevision, serverChanges } from './server-changes';
 import { takeFromServer } from './server-documents';
 import { getDocument, localValue, putOwn, setLocalValue } from './local-documents';
@@ -63,8 +64,11 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
   let replication: Replication | undefined;
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();
-  const atOnce = sendAtOnce(remote);
-  const known = knownRevisions(local, remote, atOnce);
+  const agreement = new ServerAgreement((id, rev) => known.holdsRevision(id, rev));
+  const atOnce = sendAtOnce(remote, (id, rev) => agreement.onServer(id, rev));
+  const known = knownRevisions(local, remote, atOnce, agreement);
+  agreement.observePull(remote);
+  void local.info().then((info) => agreement.opened(Number(info.update_seq) === 0), () => undefined);
   const landing = landingFirst(local);
   const localRevisions = new Map<string, string>();
   const stop = () => {
@@ -82,11 +86,14 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
 
   return {
     get: (id) => getDocument(local, id),
-    put: (document) => putOwn(local, document),
+    put(document) {
+      agreement.lostTrack();
+      return putOwn(local, document);
+    },
     getMany: (ids) => getDocuments(local, ids),
     putMany,
     // Only to the server this device joined (replicating), as putMany's sending at once.
-    putNew: (documents) => putNewDocuments(local, replication ? remote : undefined, documents),
+    putNew: (documents) => putNewDocuments(local, replication ? remote : undefined, documents, { sent: (id, rev) => agreement.onServer(id, rev), written: known.written }),
     takeFromServer: (ids, onDocuments) => (replication ? takeFromServer(local, remote, ids, onDocuments, landing) : { cancel() {} }),
     follow(since, onChanges) {
       const follower = followChanges(local, tracker, since, onChanges);
@@ -108,13 +115,14 @@ export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<
     setLocal: (key, value) => setLocalValue(local, localRevisions, key, value),
     replicate(onState) {
       stop();
-      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: known.moved }, () => replication);
+      replication = startReplication(local, remote, tracker, onState, { countAfterMs, moved: known.moved, agreement }, () => replication);
     },
     stopReplication: stop,
     sends: () => (atOnce.busy ? atOnce.sent() : undefined),
     async uploadAll() {
       // What the server held before it lost its data is offered again, not taken as held.
       atOnce.forget();
+      agreement.lostTrack();
       await local.replicate.to(remote, { checkpoint: false, batch_size: 200 });
     },
     documents: () => allDocuments(local),
@@ -222,9 +230,10 @@ function startReplication(
   remote: Database<EncryptedDocument>,
   tracker: Tracker,
   onState: (state: ReplicationState) => void,
-  { countAfterMs, moved }: { countAfterMs: number; moved: (id: string, rev: string) => void },
+  { countAfterMs, moved, agreement }: { countAfterMs: number; moved: (id: string, rev: string) => void; agreement: ServerAgreement },
   current: () => Replication | undefined,
 ): Replication {
+  agreement.replicationStarted();
   const sync = local.sync(remote, {
     live: true,
     retry: true,
@@ -251,10 +260,13 @@ function startReplication(
   // (the server unreachable, or refusing) is what the status says until that direction is active again.
   const failed: { push?: PouchError; pull?: PouchError } = {};
   const paused = { push: true, pull: true };
+  // Synced as soon as the server's answers say the two agree, not after the checkpoints of the batches that moved them.
+  const reportAgreement = agreement.sayWhenAgreed({ applied: () => tracker.idle, failing: () => Boolean(failed.push ?? failed.pull), onState: (state) => isCurrent() && onState(state) });
   const report = () => {
     if (!isCurrent()) return;
     const error = failed.push ?? failed.pull;
     if (error || (paused.push && paused.pull)) onState(pausedState(error, tracker.idle));
+    else reportAgreement();
   };
   // Received documents still being applied when replication paused: "Synced" is said once they are.
   tracker.whenIdle(report);
@@ -268,6 +280,7 @@ function startReplication(
         paused[direction] = true;
         if (error) failed[direction] = error;
         else delete failed[direction];
+        if (!error) agreement.paused(direction);
         if (paused.push && paused.pull && isCurrent()) progress.roundOver();
         report();
       });

@@ -56,7 +56,7 @@ export interface Written {
  * parent the server is known to hold (sent from here, or seen to go either way by the replication); any other is left
  * to the replication, which sends its whole history. Failures are left to the replication too.
  */
-export function sendAtOnce(remote: Database<EncryptedDocument>) {
+export function sendAtOnce(remote: Database<EncryptedDocument>, heard: (id: string, rev: string) => void = () => undefined) {
   const onServer = new RecentRevisions();
   /** The last of the large writes' requests, which go one after the other. */
   let queue: Promise<void> = Promise.resolve();
@@ -70,7 +70,7 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
     const ids = part.map((entry) => entry.document._id);
     const before = [...after, ...ids.flatMap((id) => carrying.get(id) ?? [])];
     const answered = Promise.all(before)
-      .then(() => sendPart(remote, part, onServer))
+      .then(() => sendPart(remote, part, onServer, heard))
       .catch(() => undefined);
     unanswered.add(answered);
     for (const id of ids) carrying.set(id, answered);
@@ -101,6 +101,7 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
     /** The server holds `rev` of document `id` (the replication moved it, either way). */
     held(id: string, rev: string): void {
       onServer.set(id, rev);
+      heard(id, rev);
     },
     /** Whether the server is known to hold `rev` of document `id` (sent from here, or moved by the replication). */
     holds(id: string, rev: string): boolean {
@@ -133,8 +134,8 @@ export function sendAtOnce(remote: Database<EncryptedDocument>) {
   };
 }
 
-/** One request: the revisions of `written` the server can place, remembered as held once it took them. */
-async function sendPart(remote: Database<EncryptedDocument>, written: Written[], onServer: RecentRevisions): Promise<void> {
+/** One request: the revisions of `written` the server can place, remembered as held (and `heard`) once it took them. */
+async function sendPart(remote: Database<EncryptedDocument>, written: Written[], onServer: RecentRevisions, heard: (id: string, rev: string) => void): Promise<void> {
   const placed = written.flatMap((entry) => {
     const revisions = historyOf(entry, entry.parent !== undefined && onServer.get(entry.document._id) === entry.parent);
     return revisions ? [{ ...entry.document, _rev: entry.rev, _revisions: revisions }] : [];
@@ -144,7 +145,11 @@ async function sendPart(remote: Database<EncryptedDocument>, written: Written[],
   if (!results) return;
   // With new_edits false, CouchDB answers only the documents it could not write.
   const failed = new Set(results.flatMap((result) => ('error' in result && result.error && result.id ? [result.id] : [])));
-  for (const document of placed) if (!failed.has(document._id)) onServer.set(document._id, document._rev);
+  for (const document of placed) {
+    if (failed.has(document._id)) continue;
+    onServer.set(document._id, document._rev);
+    heard(document._id, document._rev);
+  }
 }
 
 /** The revision history sent with a revision: its own hash, and its parent's when the server holds that parent. */
