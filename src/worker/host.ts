@@ -147,13 +147,7 @@ export function createHost(environment: HostEnvironment): Host {
     ...(environment.readImport ? { readImport: environment.readImport } : {}),
     ...(environment.estimateStorage ? { estimateStorage: environment.estimateStorage } : {}),
     profileOf,
-    reads: {
-      database: environment.database,
-      prepare: (conversation) => prepareProvider(settings, environment.prepareModel, conversation.profileId),
-      viewed: () => viewedConversations(environment.locks),
-      now: environment.now,
-      committed,
-    },
+    reads: conversationReads(environment, settings, committed),
   });
 
   const peerHint = peerHintReader({ config, settings, mcp, store, runs, feed, post: environment.post });
@@ -161,6 +155,17 @@ export function createHost(environment: HostEnvironment): Host {
   // Sync that was on when this worker last ran starts again in the background, after the first screen's reads.
   if (environment.resumeSync !== false) void sync.resumeIfOn();
   return { handle, runs, store, settings, mcp, sync, peerStop: (conversationId) => void runs.stop(conversationId), peerHint };
+}
+
+/** What the commands that read a conversation for the page need (its provider prepared, who views it, the feed). */
+function conversationReads(environment: HostEnvironment, settings: SettingsStore, committed: (diff: RecordDiff) => void) {
+  return {
+    database: environment.database,
+    prepare: (conversation: Conversation) => prepareProvider(settings, environment.prepareModel, conversation.profileId),
+    viewed: () => viewedConversations(environment.locks),
+    now: environment.now,
+    committed,
+  };
 }
 
 interface RunDeps {
