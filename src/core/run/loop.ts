@@ -2,15 +2,15 @@ import type { Conversation, Message } from '../../schema/records';
 import type { RunNotice, ToolProgress } from '../../schema/events';
 import { createCoalescedWriter, type CoalescedWriter, type Timers } from './coalesced-writer';
 import { parentForNext } from '../branches';
-import { appendDelta, messageText } from './message-text';
-import { ModelError, type Model, type ModelPart } from './model';
+import { messageText, takePart } from './message-text';
+import { retryDelay, type Model } from './model';
 import { STOPPED_BEFORE_TOOL_TEXT } from '../tools/tool-outcomes';
 import type { ConversationStore, RunSnapshot } from './store';
 import type { Block } from '../../schema/messages/blocks';
-import { hasQueuedCalls, processToolCalls, queuedCall, type CallsEnd, type ReceivedToolCall } from '../tools/tool-calls';
+import { callsLeft, hasQueuedCalls, processToolCalls, queuedCall, type CallsEnd, type ReceivedToolCall } from '../tools/tool-calls';
 import type { Tool } from '../tools/tool';
 import { toolSpecs } from '../tools/tools';
-import { endWithError, finish, saveStep, withMessage, type RunEnd } from './run-writes';
+import { endWithError, finish, modelFailed, saveStep, withMessage, type RunEnd } from './run-writes';
 
 export type { RunEnd } from './run-writes';
 
@@ -200,26 +200,6 @@ async function streamReply(reply: Reply, ports: LoopPorts, produced: { any: bool
   if (step.signal.aborted) throw step.signal.reason;
 }
 
-/** Adds a streamed part to the reply; true when it is something the model produced (text, reasoning, a call). */
-function takePart(message: Message, calls: ReceivedToolCall[], part: ModelPart): boolean {
-  if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
-    appendDelta(message, part.type === 'text-delta' ? 'text' : 'reasoning', part.text);
-    return true;
-  }
-  if (part.type === 'tool-call') {
-    calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
-    return true;
-  }
-  if (part.type === 'notice') {
-    // Once per reply: a step tried again, or a reply continued, says it again.
-    const notices = message.notices ?? [];
-    if (!notices.some((notice) => notice.key === part.notice.key)) message.notices = [...notices, part.notice];
-  } else if (part.usage) {
-    message.usage = part.usage;
-  }
-  return false;
-}
-
 /** What an attempt's failure comes to: Stop, a storage failure (thrown), a retry after a wait, or the run's end. */
 async function attemptFailed(reply: Reply, ports: LoopPorts, signal: AbortSignal, error: unknown, attempt: number, produced: boolean): Promise<StepEnd | 'retry'> {
   const { conversation, message, step, writer, started } = reply;
@@ -248,22 +228,7 @@ async function attemptFailed(reply: Reply, ports: LoopPorts, signal: AbortSignal
   }
   await writer.close();
   ports.onNotice?.(conversation.id, null);
-  return { kind: 'end', end: await modelFailed(reply, ports, error) };
-}
-
-/** The model's reply failed for good: the run waits for the network, or ends with the error in the reply. */
-async function modelFailed(reply: Reply, ports: LoopPorts, error: unknown): Promise<RunEnd> {
-  const { conversation, message, started } = reply;
-  const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  const runError = { code: modelError.code, message: modelError.message, ...(modelError.detail ? { detail: modelError.detail } : {}) };
-  if (modelError.code === 'network') {
-    ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
-    return finish(ports, conversation, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started);
-  }
-  message.blocks.push({ type: 'error', ...runError });
-  // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
-  const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
-  return finish(ports, conversation, message, { runState: 'error', runError, messageStatus, countStep: false }, started);
+  return { kind: 'end', end: await modelFailed(ports, reply, error) };
 }
 
 /** The reply streamed whole: the run ends here, or its calls are stored queued and run. */
@@ -319,17 +284,4 @@ async function runCalls(conversation: Conversation, message: Message, history: M
     case 'deleted':
       return { kind: 'end', end: 'deleted' };
   }
-}
-
-/** Whether a call of the message is still to run or running (its results are not all in). */
-function callsLeft(message: Message): boolean {
-  return message.blocks.some((block) => block.type === 'tool_call' && (block.status === 'pending' || block.status === 'running'));
-}
-
-/** How long to wait before retrying a failed step, or undefined when it should not be retried. */
-function retryDelay(error: unknown, attempt: number, maxRetries: number): number | undefined {
-  if (!(error instanceof ModelError) || attempt >= maxRetries) return undefined;
-  if (error.code !== 'rate_limited' && error.code !== 'server') return undefined;
-  if (error.code === 'server' && attempt >= 2) return undefined;
-  return Math.min(60_000, error.retryAfterMs ?? 1000 * 2 ** attempt);
 }

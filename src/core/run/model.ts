@@ -158,3 +158,11 @@ export class ModelError extends Error {
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }
+
+/** How long to wait before retrying a failed step, or undefined when it should not be retried. */
+export function retryDelay(error: unknown, attempt: number, maxRetries: number): number | undefined {
+  if (!(error instanceof ModelError) || attempt >= maxRetries) return undefined;
+  if (error.code !== 'rate_limited' && error.code !== 'server') return undefined;
+  if (error.code === 'server' && attempt >= 2) return undefined;
+  return Math.min(60_000, error.retryAfterMs ?? 1000 * 2 ** attempt);
+}

@@ -1,6 +1,9 @@
 // The run's writes that end a model step or the run (loop.ts): the message and the conversation's run fields together.
 import type { Conversation, Message, RunError, RunState } from '../../schema/records';
+import type { RunNotice } from '../../schema/events';
 import type { ConversationStore } from './store';
+import { messageText } from './message-text';
+import { ModelError } from './model';
 
 /** How a run ended: the conversation's new run state, `stopped` (now idle), or `deleted` under it. */
 export type RunEnd = Exclude<RunState, 'running'> | 'stopped' | 'deleted';
@@ -62,4 +65,23 @@ export function withMessage(history: readonly Message[], message: Message): Mess
 export async function endWithError(ports: WritePorts, conversation: Conversation, code: string, text: string): Promise<RunEnd> {
   const ended = await ports.store.applyRun(conversation.id, { runState: 'error', runError: { code, message: text } }, []);
   return ended ? 'error' : 'deleted';
+}
+
+/** The model's reply failed for good: the run waits for the network, or ends with the error in the reply. */
+export async function modelFailed(
+  ports: WritePorts & { onNotice?(conversationId: string, notice: RunNotice | null): void },
+  reply: { conversation: Conversation; message: Message; started: Promise<Conversation | undefined> | undefined },
+  error: unknown,
+): Promise<RunEnd> {
+  const { conversation, message, started } = reply;
+  const modelError = error instanceof ModelError ? error : new ModelError('bad_stream', `The model's reply failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const runError = { code: modelError.code, message: modelError.message, ...(modelError.detail ? { detail: modelError.detail } : {}) };
+  if (modelError.code === 'network') {
+    ports.onNotice?.(conversation.id, { kind: 'waiting_network', message: modelError.message });
+    return finish(ports, conversation, message, { runState: 'waiting_network', runError, messageStatus: 'interrupted', countStep: false }, started);
+  }
+  message.blocks.push({ type: 'error', ...runError });
+  // A reply cut mid-way keeps its text as interrupted, so Continue carries on in the same message.
+  const messageStatus = modelError.code === 'bad_stream' && messageText(message) !== '' ? 'interrupted' : 'error';
+  return finish(ports, conversation, message, { runState: 'error', runError, messageStatus, countStep: false }, started);
 }

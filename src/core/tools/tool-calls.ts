@@ -217,3 +217,8 @@ function stopQueued(message: Message, from: number): void {
     if (block.type === 'tool_call' && block.status === 'pending') message.blocks[index] = { ...block, status: 'stopped', result: STOPPED_BEFORE_TOOL_TEXT };
   }
 }
+
+/** Whether a call of the message is still to run or running (its results are not all in). */
+export function callsLeft(message: Message): boolean {
+  return message.blocks.some((block) => block.type === 'tool_call' && (block.status === 'pending' || block.status === 'running'));
+}
