@@ -10,6 +10,7 @@ import { StoredConfig } from '../settings/stored-config';
 import { checkTools, type ServerTool } from './listed-tools';
 import { unknownMcpToolText } from './tool-names';
 import { callOnConnection, mcpTool } from './mcp-tool';
+import { prolongPrepared } from './keep-prepared';
 
 export interface McpHubOptions {
   database: ParleyDatabase;
@@ -34,10 +35,6 @@ export interface McpHubOptions {
 }
 
 const CLIENT_VERSION = '0.1.0';
-/** How long one prepareCall keeps a server ready: the UI asks again every 4 s while the approval stays on screen. */
-const PREPARE_LEASE_MS = 5_000;
-/** A ping goes this long after the last preflight expired (see McpConnection.preflightExpiresAt). */
-const PREPARE_MARGIN_MS = 20;
 
 /**
  * The worker's MCP servers: their stored configuration, this tab's connection to each, and their tools as `Tool`s
@@ -140,31 +137,8 @@ export class McpHub {
       if (!this.state(serverId).connection) await this.open(server);
       return this.state(serverId).connection !== undefined;
     }
-    state.preparedUntil = Date.now() + PREPARE_LEASE_MS;
-    if (!state.preparing) void this.keepPrepared(state, state.connection);
+    prolongPrepared(state, state.connection);
     return true;
-  }
-
-  /** Pings `connection` each time its preflight expires, while prepareCall's lease lasts; a failed ping ends it (the call meets why). */
-  private async keepPrepared(state: ServerState, connection: McpConnection): Promise<void> {
-    state.preparing = true;
-    try {
-      while (state.connection === connection && Date.now() < (state.preparedUntil ?? 0)) {
-        const wait = connection.preflightExpiresAt() + PREPARE_MARGIN_MS - Date.now();
-        if (wait > 0) {
-          await new Promise((resolve) => setTimeout(resolve, Math.min(wait, PREPARE_LEASE_MS)));
-          continue;
-        }
-        const before = connection.preflightExpiresAt();
-        await connection.ping();
-        if (connection.preflightExpiresAt() === before) return; // not a request the clock sees: pinging again would not help
-
-      }
-    } catch {
-      // The server went away, or refused the ping: nothing to ready.
-    } finally {
-      state.preparing = false;
-    }
   }
 
   /** What the model reads after calling an `mcp__` name that is no tool it may call. */
