@@ -38,7 +38,7 @@ test.afterEach(async () => {
  */
 async function updateStory(page: Page, options: { returningVisit: boolean }): Promise<void> {
   // Two installs, a reload and two replies: on a loaded machine the whole story takes well over a minute.
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   await page.goto(`${server.url}/`);
   await waitForServiceWorker(page);
   if (options.returningVisit) {
@@ -70,8 +70,8 @@ async function updateStory(page: Page, options: { returningVisit: boolean }): Pr
 
   const banner = page.getByRole('status').filter({ hasText: 'A new version is ready' });
   const reloadButton = banner.getByRole('button', { name: 'Reload to update', exact: true });
-  // Installing version two precaches the whole shell; on a loaded two-core machine that has taken over 30 s.
-  await expect(banner).toBeVisible({ timeout: 60_000 });
+  // Installing version two precaches the whole shell; on a loaded two-core machine that has taken over 60 s.
+  await expect(banner).toBeVisible({ timeout: 150_000 });
   await expect(reloadButton).toBeVisible();
   // The browser really fetched the new script, and the new worker re-fetched the one entry whose revision changed.
   const newRequests = server.requests.slice(requestsBeforeUpdate);
