@@ -6,7 +6,6 @@ import { createMcpHandlers } from './mcp/mcp-commands';
 import { ProposalReplayed } from './sync/documents/applied-proposals';
 import type { CommandContext, CommandHandlerDeps, Handlers, Proposers } from './commands/command-deps';
 import { createConversationHandlers } from './commands/conversation-commands';
-import { localModelHandlers } from './commands/local-model-commands';
 import { createRequestHandlers, createRequestProposers } from './commands/request-commands';
 import { createRunHandlers, createRunProposers } from './commands/run-commands';
 import { runsElsewhere } from './commands/runs-elsewhere';
@@ -43,7 +42,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): CommandHandle {
     'settings.get': () => deps.settings.getSettings(),
     'profiles.list': () => deps.settings.listProfiles(),
     ...createMcpHandlers(deps.mcp),
-    ...localModelHandlers,
+    ...lazyHandlers(LOCAL_MODEL, async () => (await import('./commands/local-model-commands')).localModelHandlers),
     ...createSyncHandlers(deps),
   };
   const proposers: Proposers = { ...createRunProposers(deps), ...createRequestProposers(deps) };
@@ -110,6 +109,9 @@ const VERSIONS = ['message.regenerate', 'message.edit', 'message.selectVersion',
 
 /** Changes to the settings and profiles: their code (checks, writes) loads with the first of them, as Settings' inputs do. */
 const SETTINGS_CHANGES = ['settings.update', 'settings.restoreScript', 'profiles.save', 'profiles.delete', 'profiles.test'] as const;
+
+/** The in-browser model's storage (Settings): its handlers load with the first of them, and the code they call after them. */
+const LOCAL_MODEL = (Object.keys(COMMANDS) as CommandType[]).filter((type): type is Extract<CommandType, `localModel.${string}`> => type.startsWith('localModel.'));
 
 /** Handlers of `types` whose code loads with the first of them (again after a failed load). */
 function lazyHandlers<T extends CommandType>(types: readonly T[], load: () => Promise<Pick<Handlers, T>>): Pick<Handlers, T> {

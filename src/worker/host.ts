@@ -17,7 +17,7 @@ import { hintFor, type PeerHint } from './tabs/peer-channel';
 import { ChangeFeed, type RecordDiff } from './store/change-feed';
 import { prepareProvider } from './first-screen/first-screen-reads';
 import { pageEvents } from './tabs/page-events';
-import { peerHintReader } from './tabs/peer-hints';
+import type { PeerHintDeps } from './tabs/peer-hints';
 import { RunManager } from './runs/run-manager';
 import { SettingsStore } from './settings/settings-store';
 import { StoredConfig } from './settings/stored-config';
@@ -150,7 +150,7 @@ export function createHost(environment: HostEnvironment): Host {
     reads: conversationReads(environment, settings, committed),
   });
 
-  const peerHint = peerHintReader({ config, settings, mcp, store, runs, feed, post: environment.post });
+  const peerHint = peerHintHandler(config, { settings, mcp, store, runs, feed, post: environment.post });
 
   // Sync that was on when this worker last ran starts again in the background, after the first screen's reads.
   if (environment.resumeSync !== false) void sync.resumeIfOn();
@@ -269,3 +269,23 @@ export { abortableSleep } from './runs/abortable-sleep';
 // What the worker's entry takes with the host's code (one chunk): the model of a profile, and its provider's own code ahead of use.
 export { createModelForProfile } from './providers/registry';
 export { prepareProviderCode } from './providers/provider-kinds';
+
+/**
+ * Another tab's hints: the stored settings' copy is dropped as a hint about them arrives, before anything is awaited, so
+ * no step that starts after it uses the old copy; the reader (`tabs/peer-hints.ts`) loads with the first hint, and hints
+ * that arrive while it loads are read in their order once it is here.
+ */
+function peerHintHandler(config: StoredConfig, deps: PeerHintDeps): (hint: PeerHint) => Promise<void> {
+  let reader: Promise<(hint: PeerHint) => Promise<void>> | undefined;
+  return (hint) => {
+    if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'mcp') config.invalidate();
+    reader ??= import('./tabs/peer-hints').then(
+      ({ peerHintReader }) => peerHintReader(deps),
+      (error: unknown) => {
+        reader = undefined;
+        throw error;
+      },
+    );
+    return reader.then((read) => read(hint));
+  };
+}

@@ -5,7 +5,8 @@ import { answerCommand, memoryLocks, openTab, uniqueDatabaseName, waitForRunStat
 // settings and profiles with the first change, the demo in 简体中文 with that language, the storing of other devices'
 // records with sync, the script's parser with a script the user wrote, versions' handlers and changes with the first,
 // Find in conversation's count with the first search, the upgrade of older blocks with an upgrade that has messages to
-// rewrite, a storage failure's words with the first; an English first conversation (a new database) needs none.
+// rewrite, a storage failure's words with the first, the in-browser model's handlers with the first of them, another
+// tab's hints' reader with the first hint; an English first conversation (a new database) in one tab needs none.
 const evaluated = vi.hoisted(() => new Set<string>());
 
 vi.mock('../../src/schema/settings-command-inputs', async (importOriginal) => {
@@ -53,13 +54,23 @@ vi.mock('../../src/schema/script', async (importOriginal) => {
   return importOriginal();
 });
 
+vi.mock('../../src/worker/commands/local-model-commands', async (importOriginal) => {
+  evaluated.add('local-model-commands');
+  return importOriginal();
+});
+
+vi.mock('../../src/worker/tabs/peer-hints', async (importOriginal) => {
+  evaluated.add('peer-hints');
+  return importOriginal();
+});
+
 vi.mock('../../src/worker/providers/demo-script-zh', async (importOriginal) => {
   evaluated.add('demo-script-zh');
   return importOriginal();
 });
 
 describe('the worker code an English first conversation does not load', () => {
-  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records, the script's parser, versions' changes, Find's count, the upgrade of older blocks nor a storage failure's words for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
+  it("loads neither Settings' command inputs, their writes, the Chinese demo, other devices' records, the script's parser, versions' changes, Find's count, the upgrade of older blocks, a storage failure's words, the in-browser model's handlers nor another tab's hints' reader for the Built-in demo's reply, its question and its answer; a malformed Settings command is refused with its field and rule", { timeout: 60_000 }, async () => {
     vi.stubGlobal('navigator', { ...globalThis.navigator, language: 'en-GB' });
     const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
     try {
@@ -89,6 +100,16 @@ describe('the worker code an English first conversation does not load', () => {
       expect([...evaluated]).toEqual(['settings-command-inputs', 'settings-writes', 'demo-script-zh']);
       await tab.send({ type: 'settings.update', script: '[{"text":"mine"}]' });
       expect([...evaluated]).toEqual(['settings-command-inputs', 'settings-writes', 'demo-script-zh', 'script-parser']);
+      evaluated.clear();
+
+      // Node has no Cache Storage for the model's files: the command may fail there, after its handler loaded.
+      await tab.send({ type: 'localModel.storedBytes' }).catch(() => undefined);
+      expect([...evaluated]).toEqual(['local-model-commands']);
+      // Another tab's hint is read once its reader loads: the conversation it names reaches this tab's page.
+      tab.events.length = 0;
+      await tab.host.peerHint({ kind: 'conversation', conversationId, messageIds: [asked.id] });
+      expect([...evaluated]).toEqual(['local-model-commands', 'peer-hints']);
+      expect(tab.events.some((event) => event.type === 'message-upserted' && event.message.id === asked.id)).toBe(true);
     } finally {
       tab.close();
       vi.unstubAllGlobals();

@@ -4,11 +4,9 @@ import type { IndexedDbConversationStore } from '../store/conversation-store';
 import type { McpServers } from '../mcp/lazy-mcp-hub';
 import type { RunManager } from '../runs/run-manager';
 import type { SettingsStore } from '../settings/settings-store';
-import type { StoredConfig } from '../settings/stored-config';
 import type { PeerHint } from './peer-channel';
 
-interface PeerHintDeps {
-  config: StoredConfig;
+export interface PeerHintDeps {
   settings: SettingsStore;
   mcp: McpServers;
   store: IndexedDbConversationStore;
@@ -17,11 +15,13 @@ interface PeerHintDeps {
   post(event: AppEvent): void;
 }
 
-/** A peer said what changed: read it from IndexedDB, and tell this tab (through the feed) what is really stored. */
-export function peerHintReader({ config, settings, mcp, store, runs, feed, post }: PeerHintDeps) {
+/**
+ * A peer said what changed: read it from IndexedDB, and tell this tab (through the feed) what is really stored. Its code
+ * loads with the first hint (a first conversation in one tab has none); the stored settings' copy is dropped as a hint
+ * arrives, before that (`peerHintHandler` in host.ts).
+ */
+export function peerHintReader({ settings, mcp, store, runs, feed, post }: PeerHintDeps) {
   return async (hint: PeerHint): Promise<void> => {
-    // Dropped before anything is awaited, so no step that starts after the hint arrived uses the old copy.
-    if (hint.kind === 'settings' || hint.kind === 'profiles' || hint.kind === 'mcp') config.invalidate();
     if (hint.kind === 'settings') return post({ type: 'settings-changed', settings: await settings.getSettings() });
     if (hint.kind === 'profiles') return post({ type: 'profiles-changed', profiles: await settings.listProfiles() });
     if (hint.kind === 'mcp') return post({ type: 'mcp-servers-changed', servers: await mcp.reload() });
