@@ -6,11 +6,17 @@ import type { WorkerClient } from '../../src/ui/state/channel';
 import { MessageView } from '../../src/ui/messages/MessageView';
 import { createUiStore } from '../../src/ui/state/store';
 import { ConversationSearch } from '../../src/ui/conversations/ConversationSearch';
+import { MessageList } from '../../src/ui/messages/MessageList';
 
 // What a first conversation does not show loads on use: a message's version switch, its editor and the branch's
 // dialogs (MessageBranching.tsx: a first conversation has no versions and edits nothing), the results of a search
-// across conversations. Whether a module was evaluated says whether it was loaded.
-const evaluated = vi.hoisted(() => ({ branching: false, searchResults: false }));
+// across conversations, Find's count in the messages the page holds (searchable-text.ts, with Find's own code).
+// Whether a module was evaluated says whether it was loaded.
+const evaluated = vi.hoisted(() => ({ branching: false, searchResults: false, searchableText: false }));
+vi.mock('../../src/schema/search/searchable-text', async (importOriginal) => {
+  evaluated.searchableText = true;
+  return importOriginal();
+});
 vi.mock('../../src/ui/messages/MessageBranching', async (importOriginal) => {
   evaluated.branching = true;
   return importOriginal();
@@ -75,5 +81,20 @@ describe('search across conversations', () => {
     const list = await screen.findByRole('list', { name: 'Matching conversations' });
     expect(evaluated.searchResults).toBe(true);
     expect(list).toHaveTextContent('Garden');
+  });
+});
+
+describe('Find in conversation', () => {
+  it("loads its count with Find's code, not with the conversation's messages, and counts in what the page holds", async () => {
+    const client = { send: vi.fn(() => new Promise<never>(() => {})), onEvent: () => () => {} } as unknown as WorkerClient;
+    render(() => <MessageList messages={[mine, reply]} client={client} />);
+    await screen.findByText('Gladly.');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(evaluated.searchableText).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Find in conversation' }));
+    const box = await screen.findByRole('searchbox', { name: 'Find in conversation' });
+    expect(evaluated.searchableText).toBe(true);
+    fireEvent.input(box, { target: { value: 'weekend' } });
+    await screen.findByText('1 of 1');
   });
 });

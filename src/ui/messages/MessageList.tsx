@@ -3,7 +3,6 @@ import type { Message } from '../../schema/records';
 import type { WorkerClient } from '../state/channel';
 import { t, withStrings } from '../i18n/i18n';
 import type { MessageMatches } from '../../schema/search/find-matches';
-import { countInMessage } from '../../schema/search/searchable-text';
 import { TextInSteps } from './LongText';
 import { MessageView } from './MessageView';
 import { rowHeightObserver } from './row-heights';
@@ -149,11 +148,6 @@ export function MessageList(props: MessageListProps) {
     log.focus();
   }
 
-  function searchLoaded(query: string): Promise<MessageMatches[]> {
-    const matches = all().map((message) => ({ seq: message.seq, count: countInMessage(message, query) }));
-    return Promise.resolve(matches.filter((match) => match.count > 0));
-  }
-
   const seqById = createMemo(() => new Map(all().map((message) => [message.id, message.seq])));
   /** While Find is open: stops a match waiting to be shown from pulling the view (the reader scrolls). */
   let stopPulling: (() => void) | undefined;
@@ -183,7 +177,8 @@ export function MessageList(props: MessageListProps) {
               mark={setMarked}
               reveal={reveal}
               scrollBy={view.scrollBy}
-              search={props.search ?? searchLoaded}
+              search={props.search}
+              loaded={all}
               onClose={closeSearch}
               onStopPulling={(stop) => (stopPulling = stop)}
             />
