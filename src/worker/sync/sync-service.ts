@@ -8,6 +8,7 @@ import { checkedUrl, openReplacedKey, openServer, putKeyBack, refusal } from './
 import { ServerWatch } from './server/server-watch';
 import { watchNetwork } from './network-watch';
 import type { ReplicationState } from './mirror/replication-status';
+import { SyncStatusReport } from './sync-status-report';
 import type { KeyDocument, SyncKeys } from './documents/sync-crypto';
 import { SyncEngine } from './sync-engine';
 import type { SyncGateDeps } from './engine-context';
@@ -43,16 +44,20 @@ export class SyncService {
   device: DeviceRef = { id: '', name: '' };
   private engine: SyncEngine | undefined;
   private mirror: PouchMirror | undefined;
-  private current: Omit<SyncStatus, 'device'> = { state: 'off' };
   private stored: StoredSync | undefined;
-  private keyDocument: SyncStatus['keyDocument'];
-  /** Replication's last word was "paused with nothing left" (its `synced`): Synced once this device's writes are out too. */
-  private replicationIdle = false;
   private stopWatchingNetwork: (() => void) | undefined;
   /** A mirror kept by "Turn off sync" waits for a later "Turn on sync" (said while off, so it can be deleted). */
   private mirrorKept: boolean | undefined;
   /** Whether the server is still the one this device joined, for the mirror started last. */
   private watch: ServerWatch | undefined;
+  private readonly report = new SyncStatusReport({
+    mirror: () => this.mirror,
+    engine: () => this.engine,
+    replicating: () => this.watch?.replicating === true,
+    device: () => this.device,
+    mirrorKept: () => this.mirrorKept,
+    post: (status) => this.deps.post({ type: 'sync-status', status }),
+  });
 
   constructor(
     private readonly deps: SyncGateDeps,
@@ -61,7 +66,7 @@ export class SyncService {
 
   async status(): Promise<SyncStatus> {
     await this.loadDevice();
-    return this.snapshot();
+    return this.report.snapshot();
   }
 
   /** Sync was on when this worker last ran: start it again with what is stored. */
@@ -81,7 +86,7 @@ export class SyncService {
     const url = checkedUrl(input.url);
     const access: RemoteAccess = { url, username: input.username, password: input.password };
     if (this.mirror) await this.stopEngine();
-    this.setState({ state: 'starting', url, username: input.username });
+    this.report.set({ state: 'starting', url, username: input.username });
     try {
       markPhase('enable');
       const { keys, document } = await openServer(access, input.passphrase, input.newKey === true);
@@ -91,9 +96,9 @@ export class SyncService {
       this.mirrorKept = false;
       await this.deps.database.put('settings', stored, SYNC_KEY);
       await this.start(stored, { joined: true });
-      return this.snapshot();
+      return this.report.snapshot();
     } catch (error) {
-      this.setState({ state: 'off' });
+      this.report.set({ state: 'off' });
       throw error;
     }
   }
@@ -113,10 +118,9 @@ export class SyncService {
     this.mirrorKept = kept !== undefined;
     await this.deps.database.delete('settings', SYNC_KEY);
     this.stored = undefined;
-    this.keyDocument = undefined;
-    this.setState({ state: 'off' });
+    this.report.off();
     this.deps.post({ type: 'sync-runners', runners: {} });
-    return this.snapshot();
+    return this.report.snapshot();
   }
 
   async setDeviceName(name: string): Promise<SyncStatus> {
@@ -124,8 +128,8 @@ export class SyncService {
     this.device = { ...this.device, name };
     await this.deps.database.put('settings', this.device, DEVICE_KEY);
     await this.gate.renamed(this.device);
-    this.deps.post({ type: 'sync-status', status: this.snapshot() });
-    return this.snapshot();
+    this.report.posted();
+    return this.report.snapshot();
   }
 
   /** Starts the mirror and the engine; `joined`: the server was looked at just now (see ServerWatch.joined). */
@@ -133,18 +137,16 @@ export class SyncService {
     const mirror = openPouchMirror(stored.localName, stored);
     this.mirror = mirror;
     this.stored = stored;
-    this.keyDocument = undefined;
-    this.replicationIdle = false;
-    this.setState({ state: 'syncing', url: stored.url, username: stored.username });
+    this.report.started(stored);
     // Replicated only once the server is known to be the one this device joined (the server may have lost its data).
     this.watch?.stop();
     this.watch = new ServerWatch(stored, stored.keyDocument, mirror, {
       replicate: (started) => {
-        this.replicationIdle = false;
+        this.report.replicationStarted();
         started.replicate((state) => this.onReplication(state));
       },
-      say: (next) => this.setState({ url: stored.url, username: stored.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), ...next }),
-      keyDocumentIs: (state) => this.setKeyDocument(state),
+      say: (next) => this.report.set({ ...this.report.sameServer(next), url: stored.url, username: stored.username }),
+      keyDocumentIs: (state) => this.report.keyDocumentIs(state),
     });
     if (joined) this.watch.joined();
     else void this.watch.lookAtServer();
@@ -156,17 +158,10 @@ export class SyncService {
     void attaching.then(
       (engine) => {
         this.engine = engine;
-        engine.onRefusal(() => this.deps.post({ type: 'sync-status', status: this.snapshot() }));
         engine.onKeyDocumentChange(() => void this.watch?.lookAtServer());
-        // A push that wrote documents makes replication active again, and its next pause says Synced; one that wrote
-        // nothing new leaves replication paused, so the status is decided here.
-        engine.onWritesIdle((wrote) => {
-          if (!wrote && this.engine === engine) this.syncedIfDone();
-        });
-        if (engine.refused()) this.deps.post({ type: 'sync-status', status: this.snapshot() });
-        this.syncedIfDone();
+        this.report.follow(engine, () => this.engine === engine);
       },
-      () => this.setState({ ...this.current, state: 'error', reason: 'server_error' }),
+      () => this.report.set({ ...this.report.current, state: 'error', reason: 'server_error' }),
     );
   }
 
@@ -184,57 +179,20 @@ export class SyncService {
 
   /** The network went away: say so now (an idle replication would not notice); back, reconnect now, not after a backoff. */
   private onNetwork(online: boolean): void {
-    const mirror = this.mirror;
-    if (!mirror) return;
-    const base = { url: this.current.url, username: this.current.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}) };
-    // Synced again only once a replication round says so.
-    this.replicationIdle = false;
-    if (!online) {
-      this.setState({ ...base, state: 'offline' });
-      return;
-    }
-    this.setState({ ...base, state: 'syncing' });
-    this.watch?.reconnect();
+    if (!this.mirror) return;
+    this.report.network(online);
+    if (online) this.watch?.reconnect();
   }
 
   private onReplication(state: ReplicationState): void {
-    if (state.state !== 'synced') this.replicationIdle = false;
-    const base = { url: this.current.url, username: this.current.username, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}) };
-    if (state.state === 'syncing') this.setState({ ...base, state: 'syncing', ...(state.total !== undefined ? { progress: { done: Math.min(state.done, state.total), total: state.total } } : {}) });
-    else if (state.state === 'synced') {
-      this.replicationIdle = true;
+    this.report.replicated(state);
+    if (state.state === 'synced') {
       this.watch?.synced();
-      this.syncedIfDone();
       if (this.watch && Date.now() - this.watch.lookedAt >= KEY_CHECK_INTERVAL_MS) void this.watch.lookAtServer();
-    }
-    else if (state.state === 'error' && state.reason !== 'server_error') this.setState({ ...base, state: 'error', reason: state.reason });
-    else {
+    } else if (state.state === 'offline' || (state.state === 'error' && state.reason === 'server_error')) {
       // Offline, a database gone, a server failing: what the server is now is looked at before anything replicates again.
       this.watch?.failed();
     }
-  }
-
-  /**
-   * "Synced" only once replication is idle AND this device's own writes have reached the mirror and what the mirror sends
-   * the server itself has been answered: a first upload seals its records gradually, and replication pauses between
-   * them (it said "Synced" before the documents were on the server).
-   */
-  private syncedIfDone(): void {
-    if (!this.replicationIdle || !this.mirror || !this.watch?.replicating) return;
-    const base = { url: this.current.url, username: this.current.username };
-    const sends = this.mirror.sends();
-    if (sends) void sends.then(() => this.syncedIfDone());
-    if (!this.engine || this.engine.writesPending || sends) {
-      if (this.current.state !== 'syncing') this.setState({ ...base, ...(this.current.lastSyncedAt ? { lastSyncedAt: this.current.lastSyncedAt } : {}), state: 'syncing' });
-      return;
-    }
-    this.setState({ ...base, state: 'synced', lastSyncedAt: Date.now() });
-  }
-
-  private setKeyDocument(state: SyncStatus['keyDocument']): void {
-    if (state === this.keyDocument) return;
-    this.keyDocument = state;
-    this.deps.post({ type: 'sync-status', status: this.snapshot() });
   }
 
   /** "Put this device's key back": the key document this device joined with, written where it is gone. */
@@ -244,7 +202,7 @@ export class SyncService {
     if (!stored?.keyDocument) throw new WireError({ code: 'invalid_state', reason: 'sync_off', message: 'Sync is off, or this device does not know its key document.' });
     await putKeyBack(stored, stored.keyDocument);
     await this.watch?.lookAtServer();
-    return this.snapshot();
+    return this.report.snapshot();
   }
 
   /**
@@ -261,10 +219,10 @@ export class SyncService {
     const joined = await openReplacedKey(stored, stored.keyDocument, passphrase);
     if (!joined) {
       await this.watch?.lookAtServer();
-      return this.snapshot();
+      return this.report.snapshot();
     }
     const { keys, document } = joined;
-    this.setState({ url: stored.url, username: stored.username, state: 'syncing' });
+    this.report.set({ url: stored.url, username: stored.username, state: 'syncing' });
     const localName = `${MIRROR_NAME_PREFIX}${this.deps.newId()}`;
     const next = openPouchMirror(localName, stored);
     try {
@@ -276,7 +234,7 @@ export class SyncService {
     await this.deps.database.put('settings', rekeyed, SYNC_KEY);
     await this.stopEngine('destroy');
     await this.start(rekeyed);
-    return this.snapshot();
+    return this.report.snapshot();
   }
 
   private async loadDevice(): Promise<void> {
@@ -284,21 +242,10 @@ export class SyncService {
     this.mirrorKept ??= (await this.deps.database.get('settings', KEPT_MIRROR_KEY)) !== undefined;
   }
 
-  private setState(next: Omit<SyncStatus, 'device'>): void {
-    this.current = next;
-    this.deps.post({ type: 'sync-status', status: this.snapshot() });
-  }
-
   /** Forgets what was refused so far: the warning goes until something else is refused. */
   async clearRefusals(): Promise<SyncStatus> {
     await this.loadDevice();
     this.engine?.clearRefusals();
-    return this.snapshot();
-  }
-
-  private snapshot(): SyncStatus {
-    const on = this.current.state !== 'off';
-    const refused = on ? this.engine?.refused() : undefined;
-    return { ...this.current, device: this.device, ...(refused ? { refused } : {}), ...(on && this.keyDocument ? { keyDocument: this.keyDocument } : {}), ...(!on && this.mirrorKept ? { mirrorKept: true } : {}) };
+    return this.report.snapshot();
   }
 }
