@@ -162,11 +162,12 @@ export class SyncEngine {
   /** A committed local write: sealed and written to the mirror shortly, if this device runs the conversation. */
   noteChange(change: RecordChange): void {
     if (change.conversation) {
-      this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
+      // The records as committed, sealed as noted (a copy: the writer's objects may change after).
+      this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id, conversation: structuredClone(change.conversation) });
       this.awaited.note(change.conversation);
     }
     for (const message of change.messages ?? []) {
-      this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: message.conversationId });
+      this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: message.conversationId, message: structuredClone(message) });
       // A file's chunks start on their way now, not after the push queue's delay (which then waits for them).
       if (message.attachments?.length && this.book.runsHere(message.conversationId) && !this.context.stopped) void this.context.attachments.upload(message).catch(() => undefined);
     }

@@ -1,13 +1,17 @@
-import type { Message } from '../../../schema/records';
+import type { Conversation, Message } from '../../../schema/records';
 import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
 import { segmentId, type SegmentPlace } from './message-segments';
 import { documentId } from './sync-crypto';
 import { measure, PUSH_MEASURE } from '../sync-measures';
 
-type MessageDirty = { kind: 'message'; id: string; conversationId: string };
-/** A conversation's record, one message, every message of a conversation (`messages`: read with one index read), or a deletion. */
-type RecordDirty = { kind: 'conversation'; id: string } | { kind: 'deleted'; id: string };
+/**
+ * A conversation's record, one message, every message of a conversation (`messages`: read with one index read), or a
+ * deletion. A record noted with the write that committed it (`message`, `conversation`) is sealed as noted, not read
+ * again; one noted without (a retry, a foreign write over it) is read when it is pushed.
+ */
+type MessageDirty = { kind: 'message'; id: string; conversationId: string; message?: Message };
+type RecordDirty = { kind: 'conversation'; id: string; conversation?: Conversation } | { kind: 'deleted'; id: string };
 type Dirty = RecordDirty | MessageDirty | { kind: 'messages'; id: string };
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
@@ -120,9 +124,8 @@ export class PushQueue {
     const wholes = batch.filter((entry) => entry.kind === 'messages');
     await this.pushRecords(records, retry);
     for (let start = 0; start < messages.length && !this.context.stopped; start += MESSAGES_PER_PUSH) {
-      const mine = messages.slice(start, start + MESSAGES_PER_PUSH).filter((entry) => book.runsHere(entry.conversationId));
-      const read = () => this.context.host.getMessages(mine.map((entry) => entry.id)).then((found) => found.filter((message) => message !== undefined));
-      if (mine.length > 0) await this.pushMessages(read, mine, retry);
+      const mine = messages.slice(start, start + MESSAGES_PER_PUSH).filter((entry) => book.runsHere(entry.conversationId) && !book.deleted.has(entry.conversationId));
+      if (mine.length > 0) await this.pushMessages(() => this.readMessages(mine), mine, retry);
     }
     // Whole conversations, a push's worth of messages at a time: the next one is read, placed and sealed while this one
     // is written to the mirror (two pushed at once and the next read, so a long history is never held whole).
@@ -139,6 +142,14 @@ export class PushQueue {
     await writing;
     this.pushFailures += failed;
     if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
+  }
+
+  /** The messages of `entries`, in order: as noted with their writes, the others read (one read); a deleted one left out. */
+  private async readMessages(entries: MessageDirty[]): Promise<Message[]> {
+    const missing = entries.filter((entry) => !entry.message).map((entry) => entry.id);
+    const found = new Map<string, Message>();
+    if (missing.length > 0) for (const message of await this.context.host.getMessages(missing)) if (message) found.set(message.id, message);
+    return entries.flatMap((entry) => entry.message ?? found.get(entry.id) ?? []);
   }
 
   /**
@@ -229,7 +240,8 @@ export class PushQueue {
       this.context.segments.forget(entry.id);
       return { id: await documentId(keys, 'conversation', entry.id), payload: { kind: 'conversation-deleted', conversationId: entry.id, writer: book.device.id, at: host.now() } };
     }
-    const conversation = await host.getConversation(entry.id);
+    if (book.deleted.has(entry.id)) return undefined;
+    const conversation = entry.conversation ?? (await host.getConversation(entry.id));
     if (!conversation || !book.runsHere(conversation.id)) return undefined;
     if (!book.authored.has(conversation.id)) {
       book.authored.add(conversation.id);
