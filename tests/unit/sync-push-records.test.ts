@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { memoryLocks, openTab, script, uniqueDatabaseName } from './host-harness';
+import { memoryLocks, openTab, script, uniqueDatabaseName, type TestTab } from './host-harness';
 import { LAPTOP, SimulatedMirror, SimulatedServer, testKeys } from './sync-simulation';
 import { documentId, open } from '../../src/worker/sync/documents/sync-crypto';
 import { segmentId } from '../../src/worker/sync/documents/message-segments';
@@ -75,5 +75,41 @@ describe("a local write's records, pushed to the mirror (sync)", { timeout: 60_0
     // A segment written before the deletion is the deletion's to supersede; none is written after it.
     expect(seqOf(segment)).toBeLessThan(seqOf(record));
     laptop.close();
+  });
+
+  it("a record noted before another tab's worker wrote its conversation is read again: that tab's title is not written over", async () => {
+    const keys = await testKeys();
+    const mirror = new SimulatedMirror(new SimulatedServer());
+    const databaseName = uniqueDatabaseName();
+    const locks = memoryLocks();
+    const peers: TestTab[] = [];
+    const laptop = await openTab({ databaseName, locks });
+    // The other tab has no sync of its own here: only what the laptop's tab pushes reaches the mirror.
+    const other = await openTab({ databaseName, locks, peers });
+    peers.push(laptop);
+    await laptop.host.sync.attach(mirror, keys, LAPTOP);
+    const { id } = await laptop.send({ type: 'conversation.create' });
+    const record = await documentId(keys, 'conversation', id);
+    await vi.waitFor(() => expect(mirror.local.documents.has(record)).toBe(true), { timeout: 30_000, interval: 20 });
+    await feedDrained(mirror);
+    const titleInMirror = async () => {
+      const stored = mirror.local.documents.get(record)!.document;
+      return JSON.parse(await open(keys, { iv: stored.iv!, ct: stored.ct! })).conversation?.title as string | undefined;
+    };
+    // The mirror's writes wait: this tab's rename is noted, then the other tab renames it too.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const putMany = mirror.putMany.bind(mirror);
+    mirror.putMany = async (documents) => {
+      await held;
+      return putMany(documents);
+    };
+    await laptop.send({ type: 'conversation.rename', conversationId: id, title: 'From this tab' });
+    await other.send({ type: 'conversation.rename', conversationId: id, title: 'From the other tab' });
+    await vi.waitFor(() => expect(laptop.events.some((event) => event.type === 'conversation-upserted' && event.conversation.title === 'From the other tab')).toBe(true), { timeout: 30_000, interval: 20 });
+    release();
+    await vi.waitFor(async () => expect(await titleInMirror()).toBe('From the other tab'), { timeout: 30_000, interval: 20 });
+    laptop.close();
+    other.close();
   });
 });

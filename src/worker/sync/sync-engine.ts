@@ -173,6 +173,13 @@ export class SyncEngine {
     }
   }
 
+  /** Another tab's worker committed this change (and pushes it): what this one noted of its conversations is read again. */
+  noteElsewhere(change: RecordChange): void {
+    const ids = new Set((change.messages ?? []).map((message) => message.conversationId));
+    if (change.conversation) ids.add(change.conversation.id);
+    if (ids.size > 0) this.pushQueue.writtenElsewhere(ids);
+  }
+
   noteDeleted(conversationId: string): void {
     this.pushQueue.markDirty({ kind: 'deleted', id: conversationId });
   }
