@@ -162,14 +162,22 @@ export class SyncEngine {
   /** A committed local write: sealed and written to the mirror shortly, if this device runs the conversation. */
   noteChange(change: RecordChange): void {
     if (change.conversation) {
-      this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id });
+      // The records as committed, sealed as noted (a copy: the writer's objects may change after).
+      this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id, conversation: structuredClone(change.conversation) });
       this.awaited.note(change.conversation);
     }
     for (const message of change.messages ?? []) {
-      this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: message.conversationId });
+      this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: message.conversationId, message: structuredClone(message) });
       // A file's chunks start on their way now, not after the push queue's delay (which then waits for them).
       if (message.attachments?.length && this.book.runsHere(message.conversationId) && !this.context.stopped) void this.context.attachments.upload(message).catch(() => undefined);
     }
+  }
+
+  /** Another tab's worker committed this change (and pushes it): what this one noted of its conversations is read again. */
+  noteElsewhere(change: RecordChange): void {
+    const ids = new Set((change.messages ?? []).map((message) => message.conversationId));
+    if (change.conversation) ids.add(change.conversation.id);
+    if (ids.size > 0) this.pushQueue.writtenElsewhere(ids);
   }
 
   noteDeleted(conversationId: string): void {

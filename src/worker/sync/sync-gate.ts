@@ -50,8 +50,12 @@ export class SyncGate implements EngineSlot {
    * imported here is run here.
    */
   readonly follow = (change: Change): void => {
-    if (change.source !== 'local' || change.scope !== 'document') return;
+    if (change.scope !== 'document') return;
     const engine = this.active?.engine;
+    if (change.source !== 'local') {
+      engine?.noteElsewhere(change);
+      return;
+    }
     for (const conversation of change.imported ?? []) this.claim(conversation.id);
     if (!engine) return;
     for (const conversationId of change.removed ?? []) engine.noteDeleted(conversationId);

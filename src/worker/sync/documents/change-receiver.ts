@@ -128,7 +128,10 @@ export class ChangeReceiver {
 
   /** A document's payload and whether it is in its place; undefined, or OWN_WRITE, for what is not opened (see `receiveChanges`). */
   private opening(document: MirrorChange['document']): Promise<{ payload?: SyncPayload; inPlace?: boolean }> | typeof OWN_WRITE | undefined {
-    if (document._id === KEY_DOC_ID || document._deleted || document.e === CHUNK_FORMAT) return undefined;
+    if (document._id === KEY_DOC_ID || document._deleted || document.e === CHUNK_FORMAT) {
+      this.context.sealed.heard(document);
+      return undefined;
+    }
     if (this.context.sealed.wroteIt(document)) return OWN_WRITE;
     return this.context.sealed.read(document).then(async (payload) => (payload ? { payload, inPlace: await this.inItsPlace(document._id, payload) } : {}));
   }

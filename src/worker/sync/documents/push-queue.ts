@@ -1,13 +1,18 @@
-import type { Message } from '../../../schema/records';
+import type { Conversation, Message } from '../../../schema/records';
 import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
 import { segmentId, type SegmentPlace } from './message-segments';
 import { documentId } from './sync-crypto';
 import { measure, PUSH_MEASURE } from '../sync-measures';
 
-type MessageDirty = { kind: 'message'; id: string; conversationId: string };
-/** A conversation's record, one message, every message of a conversation (`messages`: read with one index read), or a deletion. */
-type RecordDirty = { kind: 'conversation'; id: string } | { kind: 'deleted'; id: string };
+/**
+ * A conversation's record, one message, every message of a conversation (`messages`: read with one index read), or a
+ * deletion. A record noted with the write that committed it (`message`, `conversation`) is sealed as noted, not read
+ * again, unless another tab's worker wrote its conversation since (`writtenElsewhere`); one noted without (a retry, a
+ * foreign write over it) is read when it is pushed.
+ */
+type MessageDirty = { kind: 'message'; id: string; conversationId: string; message?: Message; noted?: number };
+type RecordDirty = { kind: 'conversation'; id: string; conversation?: Conversation; noted?: number } | { kind: 'deleted'; id: string };
 type Dirty = RecordDirty | MessageDirty | { kind: 'messages'; id: string };
 
 /** How long local writes gather before they are sealed and written to the mirror (a streaming reply writes often). */
@@ -18,6 +23,8 @@ export const PUSH_CHUNK = 100;
 const MESSAGES_PER_PUSH = 1000;
 /** How many whole conversations are read at once (each one read of the store). */
 const READ_TOGETHER = 4;
+/** How many conversations another tab wrote are remembered (the oldest forgotten: its notes are long pushed). */
+const ELSEWHERE_KEPT = 1000;
 /** How long a write that failed to reach the mirror waits before it is tried again. */
 const PUSH_RETRY_MS = 2000;
 
@@ -30,6 +37,10 @@ export class PushQueue {
   pushFailures = 0;
   /** Pushes under way (their batch taken, not yet in the mirror). */
   private active = 0;
+  /** Counts notes, so that a record noted before another tab's write of its conversation is known (`writtenElsewhere`). */
+  private tick = 0;
+  /** The conversations another tab's worker wrote, with the count of notes when it did. */
+  private readonly elsewhere = new Map<string, number>();
   /** Told when nothing is left to write; `wrote` says whether the last push put anything into the mirror. */
   onIdle: ((wrote: boolean) => void) | undefined;
 
@@ -38,8 +49,24 @@ export class PushQueue {
   /** Notes a record (or a deletion) to be written to the mirror shortly. */
   markDirty(entry: Dirty): void {
     if (this.context.stopped) return;
-    this.dirty.set(`${entry.kind}:${entry.id}`, entry);
+    this.tick += 1;
+    this.dirty.set(`${entry.kind}:${entry.id}`, 'message' in entry || 'conversation' in entry ? { ...entry, noted: this.tick } : entry);
     this.schedulePush(PUSH_DELAY_MS);
+  }
+
+  /**
+   * Another tab's worker wrote records of these conversations (its own engine pushes them): a record this one noted
+   * before is read from the store when pushed, not sealed as noted, since the store may hold the other tab's now.
+   */
+  writtenElsewhere(conversationIds: Iterable<string>): void {
+    this.tick += 1;
+    for (const id of conversationIds) this.elsewhere.set(id, this.tick);
+    if (this.elsewhere.size > ELSEWHERE_KEPT) this.elsewhere.delete(this.elsewhere.keys().next().value!);
+  }
+
+  /** Whether a record noted at `noted` (a count of notes) is still the stored one as far as this worker knows. */
+  private current(conversationId: string, noted: number | undefined): boolean {
+    return noted !== undefined && (this.elsewhere.get(conversationId) ?? 0) < noted;
   }
 
   /**
@@ -120,9 +147,8 @@ export class PushQueue {
     const wholes = batch.filter((entry) => entry.kind === 'messages');
     await this.pushRecords(records, retry);
     for (let start = 0; start < messages.length && !this.context.stopped; start += MESSAGES_PER_PUSH) {
-      const mine = messages.slice(start, start + MESSAGES_PER_PUSH).filter((entry) => book.runsHere(entry.conversationId));
-      const read = () => this.context.host.getMessages(mine.map((entry) => entry.id)).then((found) => found.filter((message) => message !== undefined));
-      if (mine.length > 0) await this.pushMessages(read, mine, retry);
+      const mine = messages.slice(start, start + MESSAGES_PER_PUSH).filter((entry) => book.runsHere(entry.conversationId) && !book.deleted.has(entry.conversationId));
+      if (mine.length > 0) await this.pushMessages(() => this.readMessages(mine), mine, retry);
     }
     // Whole conversations, a push's worth of messages at a time: the next one is read, placed and sealed while this one
     // is written to the mirror (two pushed at once and the next read, so a long history is never held whole).
@@ -139,6 +165,15 @@ export class PushQueue {
     await writing;
     this.pushFailures += failed;
     if (failed > 0 && !this.context.stopped) this.schedulePush(PUSH_RETRY_MS);
+  }
+
+  /** The messages of `entries`, in order: as noted with their writes, the others read (one read); a deleted one left out. */
+  private async readMessages(entries: MessageDirty[]): Promise<Message[]> {
+    const noted = (entry: MessageDirty) => (this.current(entry.conversationId, entry.noted) ? entry.message : undefined);
+    const missing = entries.filter((entry) => !noted(entry)).map((entry) => entry.id);
+    const found = new Map<string, Message>();
+    if (missing.length > 0) for (const message of await this.context.host.getMessages(missing)) if (message) found.set(message.id, message);
+    return entries.flatMap((entry) => noted(entry) ?? found.get(entry.id) ?? []);
   }
 
   /**
@@ -229,7 +264,8 @@ export class PushQueue {
       this.context.segments.forget(entry.id);
       return { id: await documentId(keys, 'conversation', entry.id), payload: { kind: 'conversation-deleted', conversationId: entry.id, writer: book.device.id, at: host.now() } };
     }
-    const conversation = await host.getConversation(entry.id);
+    if (book.deleted.has(entry.id)) return undefined;
+    const conversation = (this.current(entry.id, entry.noted) ? entry.conversation : undefined) ?? (await host.getConversation(entry.id));
     if (!conversation || !book.runsHere(conversation.id)) return undefined;
     if (!book.authored.has(conversation.id)) {
       book.authored.add(conversation.id);

@@ -3,6 +3,7 @@ import type { EncryptedDocument, Mirror } from '../mirror/mirror';
 import { open, seal, type SyncKeys } from './sync-crypto';
 import { OwnWrites } from '../mirror/own-writes';
 import { upgradeBlocks } from '../../../schema/messages/upgrade-blocks';
+import { digestOf, HeldDocuments } from './held-documents';
 
 /**
  * A message document as a device on an older build writes it, its requests in today's shape (see upgradeBlocks).
@@ -35,6 +36,8 @@ export class SealedDocuments {
   sealedBytes = 0;
   /** What this device wrote and the mirror's change feed has not handed back yet: not opened when it comes. */
   readonly own = new OwnWrites();
+  /** The revisions this device wrote last, as the change feed handed them back: written over without a read. */
+  private readonly held = new HeldDocuments();
 
   constructor(
     private readonly mirror: Mirror,
@@ -58,24 +61,40 @@ export class SealedDocuments {
     const last = new Map<string, number>();
     writes.forEach((write, index) => last.set(write.id, index));
     const unique = [...last.values()];
-    const existing = await this.mirror.getMany(unique.map((index) => writes[index]!.id));
+    const texts = unique.map((index) => JSON.stringify(writes[index]!.payload));
+    const digests = await Promise.all(texts.map(digestOf));
+    // Only what the feed has not handed back as this device's last write is read from the mirror (see HeldDocuments).
+    const held = unique.map((index) => this.held.get(writes[index]!.id));
+    const unknown = unique.filter((_, position) => !held[position]);
+    const read = unknown.length > 0 ? await this.mirror.getMany(unknown.map((index) => writes[index]!.id)) : [];
+    const existing = new Map(unknown.map((index, position) => [index, read[position]]));
     const sealed = await Promise.all(
       unique.map(async (index, position) => {
-        const text = JSON.stringify(writes[index]!.payload);
-        const current = existing[position];
-        const held = current && sealedBodyOf(current);
-        if (held && (await open(this.keys, held).catch(() => undefined)) === text) return undefined;
-        const body = await seal(this.keys, text);
-        return { index, document: documentOf(writes[index]!.id, current?._rev, writes[index]!.payload, body) };
+        const known = held[position];
+        const current = existing.get(index);
+        if (known ? known.digest === digests[position] : await this.holds(current, texts[position]!)) return undefined;
+        const body = await seal(this.keys, texts[position]!);
+        return { index, digest: digests[position]!, document: documentOf(writes[index]!.id, known?.rev ?? current?._rev, writes[index]!.payload, body) };
       }),
     );
     const toWrite = sealed.filter((entry) => entry !== undefined);
     const results: Array<Error | undefined> = writes.map(() => undefined);
     if (toWrite.length === 0) return results;
-    const errors = await this.own.write(toWrite.map((entry) => entry.document), (documents) => this.mirror.putMany(documents));
+    for (const { document } of toWrite) this.held.forget(document._id);
+    const errors = await this.own
+      .write(
+        toWrite.map((entry) => entry.document),
+        (documents) => this.mirror.putMany(documents),
+        toWrite.map((entry) => entry.digest),
+      )
+      .catch((error: unknown) => {
+        for (const { document } of toWrite) this.held.forget(document._id);
+        throw error;
+      });
     toWrite.forEach(({ index, document }, position) => {
       const error = errors[position];
       if (error) {
+        this.held.forget(document._id);
         results[index] = error;
         return;
       }
@@ -86,9 +105,26 @@ export class SealedDocuments {
     return results;
   }
 
-  /** Whether the change feed handed back a revision this device wrote (see OwnWrites): it holds what it says already. */
+  /** Whether `current` (read from the mirror) holds exactly `text`. */
+  private async holds(current: EncryptedDocument | undefined, text: string): Promise<boolean> {
+    const held = current && sealedBodyOf(current);
+    return Boolean(held && (await open(this.keys, held).catch(() => undefined)) === text);
+  }
+
+  /**
+   * Whether the change feed handed back a revision this device wrote (see OwnWrites): it holds what it says already.
+   * Every change the feed hands on is told here (`heard`, for one not opened), so a remembered revision is never one
+   * the feed has replaced (see HeldDocuments).
+   */
   wroteIt(document: EncryptedDocument): boolean {
-    return this.own.take(document);
+    const { own, note } = this.own.handBack(document);
+    this.held.heard(document, own ? note : undefined);
+    return own;
+  }
+
+  /** A change the feed handed on that is not opened (a deletion, a file's chunk, the key document): see `wroteIt`. */
+  heard(document: EncryptedDocument): void {
+    this.held.heard(document);
   }
 
   /** The payload, or undefined (counted as unreadable unless `quiet`: a document read ahead of the mirror, which counts it). */
