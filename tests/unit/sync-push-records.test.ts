@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { memoryLocks, openTab, script, uniqueDatabaseName, type TestTab } from './host-harness';
+import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, SimulatedMirror, SimulatedServer, testKeys } from './sync-simulation';
 import { documentId, open } from '../../src/worker/sync/documents/sync-crypto';
 import { segmentId } from '../../src/worker/sync/documents/message-segments';
@@ -111,5 +111,33 @@ describe("a local write's records, pushed to the mirror (sync)", { timeout: 60_0
     await vi.waitFor(async () => expect(await titleInMirror()).toBe('From the other tab'), { timeout: 30_000, interval: 20 });
     laptop.close();
     other.close();
+  });
+  it('a version deleted after a write noted it, before that write was pushed, is not sealed into its segment', async () => {
+    const keys = await testKeys();
+    const mirror = new SimulatedMirror(new SimulatedServer());
+    const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await laptop.send({ type: 'settings.update', script: script([{ text: 'A.' }, { text: 'B.' }]) });
+    const engine = await laptop.host.sync.attach(mirror, keys, LAPTOP);
+    const { id } = await laptop.send({ type: 'conversation.create' });
+    await laptop.send({ type: 'message.send', conversationId: id, text: 'q' });
+    await waitForRunState(laptop, id, ['idle'], 30_000);
+    await engine.flush();
+    // What is noted from here on gathers until the flush below (the queue's gathering delay never ends here), so the
+    // regenerated version's noted copy and its deletion are pushed in one batch, as when a person deletes it at once.
+    const queue = (engine as unknown as { pushQueue: { schedulePush(delay: number): void; pushTimer?: unknown } }).pushQueue;
+    queue.schedulePush = function (this: { pushTimer?: unknown }) {
+      this.pushTimer ??= setTimeout(() => undefined, 600_000);
+    };
+    const opened = await laptop.send({ type: 'conversation.open', conversationId: id });
+    await laptop.send({ type: 'message.regenerate', conversationId: id, messageId: opened.messages[1]!.id });
+    await waitForRunState(laptop, id, ['idle'], 30_000);
+    const regenerated = (await laptop.send({ type: 'conversation.open', conversationId: id })).messages[1]!;
+    await laptop.send({ type: 'message.deleteVersion', conversationId: id, messageId: regenerated.id });
+    await engine.flush();
+    const stored = mirror.local.documents.get(await segmentId(keys, { conversationId: id, index: 0 }))!.document;
+    const segment = JSON.parse(await open(keys, stored.m!)) as { messages: Array<{ id: string }> };
+    expect(segment.messages.map((message) => message.id)).toContain(opened.messages[1]!.id);
+    expect(segment.messages.map((message) => message.id)).not.toContain(regenerated.id);
+    laptop.close();
   });
 });

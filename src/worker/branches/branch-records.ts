@@ -112,10 +112,11 @@ export class BranchRecords {
       // The files of the deleted messages go with them.
       await deleteAttachmentsOfMessages(transaction, removal.deleted);
       await transaction.objectStore('conversations').put(next);
-      return { conversation: next, messages: onScreen >= 0 ? nextPath.slice(onScreen) : [] };
+      return { conversation: next, messages: onScreen >= 0 ? nextPath.slice(onScreen) : [], removedMessages: removal.deleted };
     }, ['attachments']);
+    const { removedMessages, ...shown } = change;
     this.context.listener.committed(change);
-    return change;
+    return shown;
   }
 
   private async readPath(transaction: Transaction, conversationId: string) {

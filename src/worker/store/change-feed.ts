@@ -9,6 +9,8 @@ export interface RecordDiff {
   conversation?: Conversation;
   messages?: Message[];
   removed?: string[];
+  /** Message versions deleted, their conversation staying (`message.deleteVersion`): ids alone, nothing to show. */
+  removedMessages?: string[];
   imported?: Conversation[];
 }
 

@@ -1,4 +1,5 @@
 import type { RecordChange } from '../../core/run/store';
+import type { RecordDiff } from '../store/change-feed';
 import { AttachmentSync } from './content/attachment-sync';
 import { AwaitedProposals } from './documents/awaited-proposals';
 import type { DeviceRef, Proposal, ProposedCommand, RemoteRunners, Runner, SyncPayload, SyncRefusals } from '../../schema/sync/sync';
@@ -160,7 +161,7 @@ export class SyncEngine {
   }
 
   /** A committed local write: sealed and written to the mirror shortly, if this device runs the conversation. */
-  noteChange(change: RecordChange): void {
+  noteChange(change: RecordDiff): void {
     if (change.conversation) {
       // The records as committed, sealed as noted (a copy: the writer's objects may change after).
       this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id, conversation: structuredClone(change.conversation) });
@@ -171,6 +172,8 @@ export class SyncEngine {
       // A file's chunks start on their way now, not after the push queue's delay (which then waits for them).
       if (message.attachments?.length && this.book.runsHere(message.conversationId) && !this.context.stopped) void this.context.attachments.upload(message).catch(() => undefined);
     }
+    // A deleted version noted with an earlier write, its push not run yet, is read then (and found gone), not sealed.
+    if (change.removedMessages?.length) this.pushQueue.versionsDeleted(change.removedMessages);
   }
 
   /** Another tab's worker committed this change (and pushes it): what this one noted of its conversations is read again. */

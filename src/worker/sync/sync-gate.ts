@@ -59,7 +59,7 @@ export class SyncGate implements EngineSlot {
     for (const conversation of change.imported ?? []) this.claim(conversation.id);
     if (!engine) return;
     for (const conversationId of change.removed ?? []) engine.noteDeleted(conversationId);
-    if (change.conversation || change.messages) engine.noteChange(change);
+    if (change.conversation || change.messages || change.removedMessages) engine.noteChange(change);
   };
 
   /** This worker wrote settings, profiles or MCP servers: what of them syncs goes out (another tab's worker sends its own). */

@@ -23,7 +23,7 @@ export const PUSH_CHUNK = 100;
 const MESSAGES_PER_PUSH = 1000;
 /** How many whole conversations are read at once (each one read of the store). */
 const READ_TOGETHER = 4;
-/** How many conversations another tab wrote are remembered (the oldest forgotten: its notes are long pushed). */
+/** How many conversations another tab wrote, and deleted versions, are remembered (the oldest forgotten: their notes are long pushed). */
 const ELSEWHERE_KEPT = 1000;
 /** How long a write that failed to reach the mirror waits before it is tried again. */
 const PUSH_RETRY_MS = 2000;
@@ -41,6 +41,8 @@ export class PushQueue {
   private tick = 0;
   /** The conversations another tab's worker wrote, with the count of notes when it did. */
   private readonly elsewhere = new Map<string, number>();
+  /** Message versions deleted here, with the count of notes when they were (`versionsDeleted`). */
+  private readonly deletedVersions = new Map<string, number>();
   /** Told when nothing is left to write; `wrote` says whether the last push put anything into the mirror. */
   onIdle: ((wrote: boolean) => void) | undefined;
 
@@ -64,9 +66,20 @@ export class PushQueue {
     if (this.elsewhere.size > ELSEWHERE_KEPT) this.elsewhere.delete(this.elsewhere.keys().next().value!);
   }
 
+  /**
+   * These message versions were deleted (`message.deleteVersion`): a copy of one noted before, in a batch not pushed
+   * yet, is read from the store when pushed (and found gone), not sealed into its segment after the deletion.
+   */
+  versionsDeleted(messageIds: Iterable<string>): void {
+    this.tick += 1;
+    for (const id of messageIds) this.deletedVersions.set(id, this.tick);
+    while (this.deletedVersions.size > ELSEWHERE_KEPT) this.deletedVersions.delete(this.deletedVersions.keys().next().value!);
+  }
+
   /** Whether a record noted at `noted` (a count of notes) is still the stored one as far as this worker knows. */
-  private current(conversationId: string, noted: number | undefined): boolean {
-    return noted !== undefined && (this.elsewhere.get(conversationId) ?? 0) < noted;
+  private current(conversationId: string, noted: number | undefined, messageId?: string): boolean {
+    if (noted === undefined || (this.elsewhere.get(conversationId) ?? 0) >= noted) return false;
+    return messageId === undefined || (this.deletedVersions.get(messageId) ?? 0) < noted;
   }
 
   /**
@@ -169,7 +182,7 @@ export class PushQueue {
 
   /** The messages of `entries`, in order: as noted with their writes, the others read (one read); a deleted one left out. */
   private async readMessages(entries: MessageDirty[]): Promise<Message[]> {
-    const noted = (entry: MessageDirty) => (this.current(entry.conversationId, entry.noted) ? entry.message : undefined);
+    const noted = (entry: MessageDirty) => (this.current(entry.conversationId, entry.noted, entry.id) ? entry.message : undefined);
     const missing = entries.filter((entry) => !noted(entry)).map((entry) => entry.id);
     const found = new Map<string, Message>();
     if (missing.length > 0) for (const message of await this.context.host.getMessages(missing)) if (message) found.set(message.id, message);
