@@ -43,6 +43,8 @@ export interface HostEnvironment {
   createModel(profile: Profile, script: string): Promise<Model>;
   /** Loads what `createModel` will need for this profile (its provider's code) ahead of time; never fails. */
   prepareModel?(profile: Profile): void;
+  /** Opens a connection to this profile's server for a model request about to follow (see ready-connection.ts); never fails. */
+  readyConnection?(profile: Profile): void;
   testConnection(profile: Profile): Promise<ConnectionTestResult>;
   now(): number;
   newId(): string;
@@ -119,12 +121,12 @@ export function createHost(environment: HostEnvironment): Host {
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new LazyMcpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   config.onWrite(() => sync.settingsChanged());
-  const { profileOf, getModel } = modelSource(environment, settings, (attachmentId) => sync.fetchAttachment(attachmentId));
+  const { profileOf, getModel, readyModel } = modelSource(environment, settings, (attachmentId) => sync.fetchAttachment(attachmentId));
 
   // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
   const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? []), ...(await mcp.tools())];
 
-  const runs = createRuns(environment, { store, feed, getModel, getTools, emit, runsHere: (conversationId) => sync.runnerElsewhere(conversationId) === undefined });
+  const runs = createRuns(environment, { store, feed, getModel, readyModel, getTools, emit, runsHere: (conversationId) => sync.runnerElsewhere(conversationId) === undefined });
   // Every stored change reaches search, sync, the page and the other tabs (after the runs' own listener, which settles a
   // streaming copy first).
   feed.listen(search.follow);
@@ -172,6 +174,7 @@ interface RunDeps {
   store: IndexedDbConversationStore;
   feed: ChangeFeed;
   getModel(conversation: Conversation): Promise<Model>;
+  readyModel: ((conversation: Conversation) => void) | undefined;
   getTools(): Promise<readonly Tool[]>;
   emit(event: AppEvent): void;
   /** Whether this device runs the conversation (sync: another device may). */
@@ -179,7 +182,7 @@ interface RunDeps {
 }
 
 /** The runs of this worker's conversations, with what they show as they go and the waiters of their requests. */
-function createRuns(environment: HostEnvironment, { store, feed, getModel, getTools, emit, runsHere }: RunDeps): RunManager {
+function createRuns(environment: HostEnvironment, { store, feed, getModel, readyModel, getTools, emit, runsHere }: RunDeps): RunManager {
   // A streaming reply between its writes: shown in this tab only; other tabs see each write (about four a second).
   const progress = createProgressThrottle((message) => feed.publish({ messages: [message], source: 'local', scope: 'tab' }), {
     intervalMs: environment.progressIntervalMs ?? 50,
@@ -206,6 +209,7 @@ function createRuns(environment: HostEnvironment, { store, feed, getModel, getTo
     store,
     {
       getModel,
+      ...(readyModel ? { readyModel } : {}),
       getTools,
       waitForRequest: (messageId, requestId, signal) => waiters.wait(messageId, requestId, signal),
       now: environment.now,
@@ -245,7 +249,10 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
       read: async (metas) => (await import('./attachments/attachment-files')).readAttachmentContents(environment.database, metas, fetchAttachment),
     });
   };
-  return { profileOf, getModel };
+  // A task later: the allowed tool's own request leaves first.
+  const ready = environment.readyConnection;
+  const readyModel = ready && ((conversation: Conversation) => void environment.timers.setTimeout(() => void profileOf(conversation).then((profile) => profile && ready(profile)).catch(() => undefined), 0));
+  return { profileOf, getModel, readyModel };
 }
 
 /**
@@ -268,6 +275,7 @@ async function requestChecks(tools: readonly Tool[], forms: boolean): Promise<Om
 export { abortableSleep } from './runs/abortable-sleep';
 // What the worker's entry takes with the host's code (one chunk): the model of a profile, and its provider's own code ahead of use.
 export { createModelForProfile } from './providers/registry';
+export { readyConnection } from './providers/ready-connection';
 export { prepareProviderCode } from './providers/provider-kinds';
 
 /**

@@ -52,7 +52,7 @@ const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { 
     prepareModel,
     warmHost: () => void loadHostCode().catch(() => undefined),
     loadHost: async () => {
-      const { abortableSleep, createHost, createModelForProfile } = await loadHostCode();
+      const { abortableSleep, createHost, createModelForProfile, readyConnection } = await loadHostCode();
       return createHost({
         database,
         locks,
@@ -61,6 +61,7 @@ const screen: Promise<FirstScreen> = openParleyDatabase(undefined, undefined, { 
         requestPeerStop: (conversationId) => peers.requestStop(conversationId),
         createModel: async (profile, script) => createModelForProfile(profile, script, { system: SYSTEM_PROMPT }),
         prepareModel,
+        readyConnection: (profile) => readyConnection(profile),
         testConnection: async (profile) => (await import('./providers/connection-test')).testConnection(profile),
         now,
         newId,

@@ -86,6 +86,30 @@ describe('approving a tool call', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it("readies the model's connection while an allowed tool runs, with the conversation's profile, and not for a denied one", async () => {
+    const readied: string[] = [];
+    // The tool answers only once the connection was readied: that happens while it runs, before the next request.
+    const { tool, runs } = askTool(async (args) => {
+      while (readied.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      return `wrote ${args.path}`;
+    });
+    const tab = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks(), tools: [tool], readyConnection: (profile) => readied.push(profile.id) });
+    await tab.send({ type: 'settings.update', script: script([CALL, ECHO, ECHO]) });
+    const target = await untilApproval(tab);
+    expect(readied).toEqual([]);
+    await tab.send({ type: 'request.resolve', ...target, approved: true });
+    await waitForRunState(tab, target.conversationId, ['idle']);
+    expect(runs).toEqual([{ path: 'a.txt' }]);
+    const profiles = await tab.send({ type: 'profiles.list' });
+    expect(profiles).toHaveLength(1);
+    expect(readied).toEqual([profiles[0]!.id]);
+
+    const denied = await untilApproval(tab);
+    await tab.send({ type: 'request.resolve', ...denied, approved: false });
+    await waitForRunState(tab, denied.conversationId, ['idle']);
+    expect(readied).toHaveLength(1);
+  });
+
   it('runs with arguments the user edited, checked against the tool schema first, and tells the model', async () => {
     const { tool, runs } = askTool();
     const { tab } = await setup(tool);

@@ -36,6 +36,7 @@ export interface TabOptions {
   /** Tools beyond the built-ins, as connected MCP servers would offer them. */
   tools?: readonly Tool[];
   prepareModel?: (profile: Profile) => void;
+  readyConnection?: (profile: Profile) => void;
   /** Every hint this tab's worker broadcasts to other tabs, recorded in order. */
   hints?: PeerHint[];
   /** What the "browser" says Parley uses and may store; none by default (nothing is refused for the quota). */
@@ -71,6 +72,7 @@ export async function openTab(options: TabOptions): Promise<TestTab> {
     persistIntervalMs: options.persistIntervalMs ?? 5,
     ...(options.tools ? { extraTools: async () => options.tools! } : {}),
     ...(options.prepareModel ? { prepareModel: options.prepareModel } : {}),
+    ...(options.readyConnection ? { readyConnection: options.readyConnection } : {}),
   });
   const tab: TestTab = {
     host,

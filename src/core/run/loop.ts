@@ -20,6 +20,11 @@ export interface LoopPorts {
   getModel(conversation: Conversation): Promise<Model>;
   /** The tools this conversation offers now (built-ins, and those of connected MCP servers). */
   getTools(conversation: Conversation): Promise<readonly Tool[]>;
+  /**
+   * A model request of the conversation is near, after a tool the user just allowed: its provider's connection, idle
+   * while the card was read, may be opened again meanwhile (see RunSnapshot.begunCall). Never awaited; never fails.
+   */
+  readyModel?(conversation: Conversation): void;
   /** Resolves with a request's block once it is resolved in storage; see CallPorts.waitForRequest. */
   waitForRequest?(messageId: string, requestId: string, signal: AbortSignal): Promise<Block>;
   now(): number;
@@ -249,6 +254,8 @@ async function replyDone(reply: Reply, ports: LoopPorts, signal: AbortSignal): P
 async function runCalls(conversation: Conversation, message: Message, history: Message[], ports: LoopPorts, signal: AbortSignal, begunCall?: string): Promise<StepEnd> {
   let latest = { conversation, message };
   let next: PreparedStep | undefined;
+  // An Allow's call runs first, and the model is asked next: its connection is readied while the tool runs.
+  if (begunCall !== undefined) ports.readyModel?.(conversation);
   const end: CallsEnd = await processToolCalls(
     message,
     {
