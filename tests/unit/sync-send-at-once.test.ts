@@ -133,6 +133,28 @@ describe('a proposal and its outcome are sent to the server at once (sync, pouch
     expect(sends.map((call) => call.revisions.length)).toEqual([200, 200, 50]);
   });
 
+  it('sends a large write of new documents (an initial upload) to the server without waiting for its write to the mirror, with the revisions the mirror then holds', async () => {
+    const url = await server.couch.createDatabase();
+    const { mirror, local, calls, states } = await replicatingMirror(url);
+    const documents = Array.from({ length: 250 }, (_, index) => ({ _id: `first-${String(index).padStart(3, '0')}`, e: 3 as const, m: { iv: `iv-${index}`, ct: 'c'.repeat(1000) } }));
+    const onServer = async () => (await server.couch.allDocuments(url)).filter((document) => String(document._id).startsWith('first-'));
+    // The mirror's write goes on only once the server holds the whole write: written first and sent after, neither would end.
+    beforeBulkDocs(local, async (ids) => {
+      if (ids.includes('first-000')) await expect.poll(async () => (await onServer()).length, WAIT).toBe(documents.length);
+    });
+    const statesBefore = states.length;
+    expect(await mirror.putMany(documents)).toEqual(documents.map(() => undefined));
+    const held = await mirror.getMany(documents.map((document) => document._id));
+    const revisions = new Map((await onServer()).map((document) => [document._id, document._rev]));
+    for (const document of held) {
+      expect(document?._rev?.startsWith('1-')).toBe(true);
+      expect(revisions.get(document!._id)).toBe(document?._rev);
+    }
+    // The replication neither asks the server about them nor sends them again.
+    await syncedAfter(states, statesBefore);
+    for (const document of held) expect(allAbout(calls, document!._id, document?._rev)).toEqual(['bulkDocs']);
+  });
+
   it('offers again what it sent at once when the server lost its data', async () => {
     const url = await server.couch.createDatabase();
     const { mirror } = await replicatingMirror(url);

@@ -39,7 +39,7 @@ export interface Mirror {
   /**
    * Several writes in one (PouchDB's `bulkDocs`), each as `put` does it (a conflict retried over the newest revision).
    * One that fails does not fail the others: what each came to, in order — undefined when written, else its error.
-   * While replicating, a small write's documents new to the mirror (no `_rev`) are written with a first revision of their
+   * While replicating, a write's documents new to the mirror (no `_rev`) are written with a first revision of their
    * own and sent to the server at the same time; one the server took counts as written (write-and-send.ts).
    */
   putMany(documents: EncryptedDocument[]): Promise<Array<Error | undefined>>;

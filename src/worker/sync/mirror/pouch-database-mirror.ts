@@ -1,6 +1,7 @@
 // The mirror's behaviour over two PouchDB databases (pouch-mirror.ts opens them in the browser): reads and writes,
 // following the local changes, and the live replication with its status.
 import type { Database, PouchError } from 'pouchdb-browser';
+import { absentFirst } from './absent-first';
 import { getDocuments, putNewDocuments } from './bulk-documents';
 import { knownRevisions, landingFirst } from './known-revisions';
 import { sendAtOnce } from './send-at-once';
@@ -61,6 +62,7 @@ const COUNT_AFTER_MS = 1000;
  * the status (tests count at once).
  */
 export function mirrorOver(local: Database<EncryptedDocument>, remote: Database<EncryptedDocument>, { countAfterMs = COUNT_AFTER_MS } = {}): PouchMirror {
+  void absentFirst(local);
   let replication: Replication | undefined;
   const followers = new Set<{ cancel(): void }>();
   const tracker = appliedTracker();

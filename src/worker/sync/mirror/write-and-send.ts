@@ -1,7 +1,7 @@
 // The mirror's writes of this device's documents (pouch-database-mirror.ts's `putMany`) and their sending to the server
-// at once (send-at-once.ts). A small write's new documents are written to the mirror and sent at the same time, with one
+// at once (send-at-once.ts). A write's new documents are written to the mirror and sent at the same time, with one
 // first revision chosen here: a proposal reaches the device that runs its conversation without waiting for the mirror's
-// IndexedDB commit first.
+// IndexedDB commit first, and an initial upload's server writes go on beside its mirror's.
 import type { Database } from 'pouchdb-browser';
 import { putDocuments, untilSentOrLater } from './bulk-documents';
 import type { knownRevisions } from './known-revisions';
@@ -17,9 +17,10 @@ interface Sending {
 }
 
 /**
- * `putMany` over `local`: each document written over the revision it names, then sent to the server, or, for a small
- * write's documents new to the mirror, written and sent at once (`putFirstRevisions`). Only to the server this device
- * joined (`replicating`): while replication is stopped nothing goes there.
+ * `putMany` over `local`: each document written over the revision it names, then sent to the server, or, for documents
+ * new to the mirror, written and sent at once (`putFirstRevisions`). Only to the server this device joined
+ * (`replicating`): while replication is stopped nothing goes there. A large write resolves once the sends before it
+ * are answered too, so the writer (an initial upload) seals the next part while this one is sent, and no further ahead.
  */
 export function writeAndSend(local: Database<EncryptedDocument>, sending: Sending, replicating: () => boolean): (documents: EncryptedDocument[]) => Promise<Array<Error | undefined>> {
   const { atOnce, known } = sending;
@@ -50,12 +51,15 @@ export function writeAndSend(local: Database<EncryptedDocument>, sending: Sendin
     return fresh;
   };
   return async (documents) => {
-    const fresh = replicating() && !atOnce.large(documents) ? newDocuments(documents) : new Set<number>();
+    const fresh = replicating() ? newDocuments(documents) : new Set<number>();
     if (fresh.size === 0) return putAndSend(documents);
+    const before = atOnce.sent();
     const [first, others] = await Promise.all([
       putFirstRevisions(local, documents.filter((_, index) => fresh.has(index)), sending),
       putAndSend(documents.filter((_, index) => !fresh.has(index))),
     ]);
+    // A large write (an initial upload's) waits for the sends before it, as putAndSend's does.
+    if (atOnce.large(documents)) await untilSentOrLater(before);
     return documents.map((_, index) => (fresh.has(index) ? first : others).shift());
   };
 }
