@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, SimulatedMirror, SimulatedServer, testKeys } from './sync-simulation';
-import { documentId, open } from '../../src/worker/sync/documents/sync-crypto';
+import { documentId, open, type SyncKeys } from '../../src/worker/sync/documents/sync-crypto';
+import type { Message } from '../../src/schema/records';
 import { segmentId } from '../../src/worker/sync/documents/message-segments';
 
 // A local write's records reach the push queue with the write that committed them (sync-engine.ts's noteChange):
@@ -27,6 +28,16 @@ function readsOf(store: string): string[] {
     return transaction.call(this, stores, mode);
   });
   return reads;
+}
+
+/** The first segment of a conversation as the mirror holds it, opened. */
+async function segmentOf(mirror: SimulatedMirror, keys: SyncKeys, conversationId: string): Promise<{ messages: Message[] }> {
+  const stored = mirror.local.documents.get(await segmentId(keys, { conversationId, index: 0 }))!.document;
+  return JSON.parse(await open(keys, stored.m!)) as { messages: Message[] };
+}
+
+function textOf(message: Message): string {
+  return message.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -138,6 +149,47 @@ describe("a local write's records, pushed to the mirror (sync)", { timeout: 60_0
     const segment = JSON.parse(await open(keys, stored.m!)) as { messages: Array<{ id: string }> };
     expect(segment.messages.map((message) => message.id)).toContain(opened.messages[1]!.id);
     expect(segment.messages.map((message) => message.id)).not.toContain(regenerated.id);
+    laptop.close();
+  });
+  it("a segment sealed again takes its other messages as sealed here last: a reply's push reads no messages from the store", async () => {
+    const keys = await testKeys();
+    const mirror = new SimulatedMirror(new SimulatedServer());
+    const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await laptop.send({ type: 'settings.update', script: script([{ text: 'A.' }, { text: 'B.' }]) });
+    const engine = await laptop.host.sync.attach(mirror, keys, LAPTOP);
+    const { id } = await laptop.send({ type: 'conversation.create' });
+    await laptop.send({ type: 'message.send', conversationId: id, text: 'q' });
+    await waitForRunState(laptop, id, ['idle'], 30_000);
+    await engine.flush();
+    await feedDrained(mirror);
+    const reads = readsOf('messages');
+    await laptop.send({ type: 'message.send', conversationId: id, text: 'more' });
+    await waitForRunState(laptop, id, ['idle'], 30_000);
+    await engine.flush();
+    const segment = await segmentOf(mirror, keys, id);
+    expect(segment.messages.map(textOf)).toEqual(['q', 'A.', 'more', 'B.']);
+    expect(reads).toEqual([]);
+    laptop.close();
+  });
+
+  it('a version deleted after its segment was sealed is not in the segment sealed next', async () => {
+    const keys = await testKeys();
+    const mirror = new SimulatedMirror(new SimulatedServer());
+    const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+    await laptop.send({ type: 'settings.update', script: script([{ text: 'A.' }, { text: 'B.' }]) });
+    const engine = await laptop.host.sync.attach(mirror, keys, LAPTOP);
+    const { id } = await laptop.send({ type: 'conversation.create' });
+    await laptop.send({ type: 'message.send', conversationId: id, text: 'q' });
+    await waitForRunState(laptop, id, ['idle'], 30_000);
+    const first = (await laptop.send({ type: 'conversation.open', conversationId: id })).messages[1]!;
+    await laptop.send({ type: 'message.regenerate', conversationId: id, messageId: first.id });
+    await waitForRunState(laptop, id, ['idle'], 30_000);
+    await engine.flush();
+    expect((await segmentOf(mirror, keys, id)).messages.map(textOf)).toEqual(['q', 'A.', 'B.']);
+    const regenerated = (await laptop.send({ type: 'conversation.open', conversationId: id })).messages[1]!;
+    await laptop.send({ type: 'message.deleteVersion', conversationId: id, messageId: regenerated.id });
+    await engine.flush();
+    expect((await segmentOf(mirror, keys, id)).messages.map(textOf)).toEqual(['q', 'A.']);
     laptop.close();
   });
 });

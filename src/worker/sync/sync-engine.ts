@@ -180,7 +180,7 @@ export class SyncEngine {
   noteElsewhere(change: RecordChange): void {
     const ids = new Set((change.messages ?? []).map((message) => message.conversationId));
     if (change.conversation) ids.add(change.conversation.id);
-    if (ids.size > 0) this.pushQueue.writtenElsewhere(ids);
+    if (ids.size > 0) this.pushQueue.writtenElsewhere([...ids]);
   }
 
   noteDeleted(conversationId: string): void {

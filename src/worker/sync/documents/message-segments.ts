@@ -2,6 +2,7 @@ import type { Message } from '../../../schema/records';
 import { SEGMENT_CHARACTERS, SEGMENT_MESSAGES, type SyncPayload } from '../../../schema/sync/sync';
 import type { Mirror } from '../mirror/mirror';
 import type { SealedDocuments } from './sealed-documents';
+import { SegmentCopies } from './segment-copies';
 import { documentId, type SyncKeys } from './sync-crypto';
 
 export type Segment = Extract<SyncPayload, { kind: 'segment' }>;
@@ -45,6 +46,8 @@ export class MessageSegments {
   private readonly sizes = new Map<string, number>();
   /** Layouts being read from the mirror: a segment heard meanwhile is taken into them too. */
   private readonly loading = new Map<string, Layout>();
+  /** The messages of the segments sealed here last, so a segment sealed again need not read them back. */
+  readonly copies = new SegmentCopies();
 
   constructor(private readonly deps: { mirror: Mirror; keys: SyncKeys; sealed: SealedDocuments }) {}
 
@@ -75,6 +78,7 @@ export class MessageSegments {
   heard(segment: Segment): void {
     const layout = this.layouts.get(segment.conversationId) ?? this.loading.get(segment.conversationId);
     if (layout) this.take(layout, segment);
+    this.copies.dropSegment(segment);
   }
 
   /** A deleted conversation: nothing of it is written again. */
@@ -82,6 +86,7 @@ export class MessageSegments {
     const layout = this.layouts.get(conversationId);
     for (const id of layout?.where.keys() ?? []) this.sizes.delete(id);
     this.layouts.delete(conversationId);
+    this.copies.dropConversation(conversationId);
   }
 
   /** The segment a new message of `size` characters goes to: the last, unless it is full. */

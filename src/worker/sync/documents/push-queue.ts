@@ -3,6 +3,7 @@ import type { SyncPayload } from '../../../schema/sync/sync';
 import type { EngineContext } from '../engine-context';
 import { segmentId, type SegmentPlace } from './message-segments';
 import { documentId } from './sync-crypto';
+import { NotedRecords } from './noted-records';
 import { measure, PUSH_MEASURE } from '../sync-measures';
 
 /**
@@ -23,8 +24,6 @@ export const PUSH_CHUNK = 100;
 const MESSAGES_PER_PUSH = 1000;
 /** How many whole conversations are read at once (each one read of the store). */
 const READ_TOGETHER = 4;
-/** How many conversations another tab wrote, and deleted versions, are remembered (the oldest forgotten: their notes are long pushed). */
-const ELSEWHERE_KEPT = 1000;
 /** How long a write that failed to reach the mirror waits before it is tried again. */
 const PUSH_RETRY_MS = 2000;
 
@@ -37,12 +36,8 @@ export class PushQueue {
   pushFailures = 0;
   /** Pushes under way (their batch taken, not yet in the mirror). */
   private active = 0;
-  /** Counts notes, so that a record noted before another tab's write of its conversation is known (`writtenElsewhere`). */
-  private tick = 0;
-  /** The conversations another tab's worker wrote, with the count of notes when it did. */
-  private readonly elsewhere = new Map<string, number>();
-  /** Message versions deleted here, with the count of notes when they were (`versionsDeleted`). */
-  private readonly deletedVersions = new Map<string, number>();
+  /** Whether what was noted with its write is still the stored record (another tab's write, a deleted version). */
+  private readonly notes = new NotedRecords();
   /** Told when nothing is left to write; `wrote` says whether the last push put anything into the mirror. */
   onIdle: ((wrote: boolean) => void) | undefined;
 
@@ -51,8 +46,12 @@ export class PushQueue {
   /** Notes a record (or a deletion) to be written to the mirror shortly. */
   markDirty(entry: Dirty): void {
     if (this.context.stopped) return;
-    this.tick += 1;
-    this.dirty.set(`${entry.kind}:${entry.id}`, 'message' in entry || 'conversation' in entry ? { ...entry, noted: this.tick } : entry);
+    const noted = this.notes.note();
+    this.dirty.set(`${entry.kind}:${entry.id}`, 'message' in entry || 'conversation' in entry ? { ...entry, noted } : entry);
+    if (entry.kind === 'message') {
+      if (entry.message) this.context.segments.copies.noted(entry.message);
+      else this.context.segments.copies.drop([entry.id]);
+    }
     this.schedulePush(PUSH_DELAY_MS);
   }
 
@@ -60,26 +59,18 @@ export class PushQueue {
    * Another tab's worker wrote records of these conversations (its own engine pushes them): a record this one noted
    * before is read from the store when pushed, not sealed as noted, since the store may hold the other tab's now.
    */
-  writtenElsewhere(conversationIds: Iterable<string>): void {
-    this.tick += 1;
-    for (const id of conversationIds) this.elsewhere.set(id, this.tick);
-    if (this.elsewhere.size > ELSEWHERE_KEPT) this.elsewhere.delete(this.elsewhere.keys().next().value!);
+  writtenElsewhere(conversationIds: readonly string[]): void {
+    this.notes.writtenElsewhere(conversationIds);
+    for (const id of conversationIds) this.context.segments.copies.dropConversation(id);
   }
 
   /**
    * These message versions were deleted (`message.deleteVersion`): a copy of one noted before, in a batch not pushed
    * yet, is read from the store when pushed (and found gone), not sealed into its segment after the deletion.
    */
-  versionsDeleted(messageIds: Iterable<string>): void {
-    this.tick += 1;
-    for (const id of messageIds) this.deletedVersions.set(id, this.tick);
-    while (this.deletedVersions.size > ELSEWHERE_KEPT) this.deletedVersions.delete(this.deletedVersions.keys().next().value!);
-  }
-
-  /** Whether a record noted at `noted` (a count of notes) is still the stored one as far as this worker knows. */
-  private current(conversationId: string, noted: number | undefined, messageId?: string): boolean {
-    if (noted === undefined || (this.elsewhere.get(conversationId) ?? 0) >= noted) return false;
-    return messageId === undefined || (this.deletedVersions.get(messageId) ?? 0) < noted;
+  versionsDeleted(messageIds: readonly string[]): void {
+    this.notes.versionsDeleted(messageIds);
+    this.context.segments.copies.drop(messageIds);
   }
 
   /**
@@ -182,7 +173,7 @@ export class PushQueue {
 
   /** The messages of `entries`, in order: as noted with their writes, the others read (one read); a deleted one left out. */
   private async readMessages(entries: MessageDirty[]): Promise<Message[]> {
-    const noted = (entry: MessageDirty) => (this.current(entry.conversationId, entry.noted, entry.id) ? entry.message : undefined);
+    const noted = (entry: MessageDirty) => (this.notes.current(entry.conversationId, entry.noted, entry.id) ? entry.message : undefined);
     const missing = entries.filter((entry) => !noted(entry)).map((entry) => entry.id);
     const found = new Map<string, Message>();
     if (missing.length > 0) for (const message of await this.context.host.getMessages(missing)) if (message) found.set(message.id, message);
@@ -245,8 +236,12 @@ export class PushQueue {
       const dirty = await read();
       const places = await segments.place(dirty);
       const known = new Map(dirty.map((message) => [message.id, message]));
+      // The segments' other messages as sealed here last (segment-copies.ts); only those not kept are read.
       const others = places.flatMap((place) => segments.messageIds(place).filter((id) => !known.has(id)));
-      if (others.length > 0) (await host.getMessages(others)).forEach((message) => message && known.set(message.id, message));
+      const copied = segments.copies.take(others);
+      copied.forEach((message, id) => known.set(id, message));
+      const unread = others.filter((id) => !copied.has(id));
+      if (unread.length > 0) (await host.getMessages(unread)).forEach((message) => message && known.set(message.id, message));
       // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
       for (const message of dirty) if (message.attachments?.length) await this.context.attachments.upload(message);
       for (const place of places) {
@@ -262,8 +257,13 @@ export class PushQueue {
     if (this.context.stopped) return;
     const errors = await sealed.writeMany(writes).catch(() => writes.map(() => new Error('write failed')));
     errors.forEach((error, index) => {
-      const { place } = writes[index]!;
-      if (error) for (const id of segments.messageIds(place)) retry({ kind: 'message', id, conversationId: place.conversationId });
+      const { place, payload } = writes[index]!;
+      if (!error) {
+        if (payload.kind === 'segment') segments.copies.sealed(place, payload.messages);
+        return;
+      }
+      segments.copies.dropSegment(place);
+      for (const id of segments.messageIds(place)) retry({ kind: 'message', id, conversationId: place.conversationId });
     });
   }
 
@@ -278,7 +278,7 @@ export class PushQueue {
       return { id: await documentId(keys, 'conversation', entry.id), payload: { kind: 'conversation-deleted', conversationId: entry.id, writer: book.device.id, at: host.now() } };
     }
     if (book.deleted.has(entry.id)) return undefined;
-    const conversation = (this.current(entry.id, entry.noted) ? entry.conversation : undefined) ?? (await host.getConversation(entry.id));
+    const conversation = (this.notes.current(entry.id, entry.noted) ? entry.conversation : undefined) ?? (await host.getConversation(entry.id));
     if (!conversation || !book.runsHere(conversation.id)) return undefined;
     if (!book.authored.has(conversation.id)) {
       book.authored.add(conversation.id);
