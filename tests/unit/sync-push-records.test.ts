@@ -30,6 +30,19 @@ function readsOf(store: string): string[] {
   return reads;
 }
 
+/** A synced tab whose conversation was asked "q" and answered "A." (the script's next reply is "B."). */
+async function answeredOnce() {
+  const keys = await testKeys();
+  const mirror = new SimulatedMirror(new SimulatedServer());
+  const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+  await laptop.send({ type: 'settings.update', script: script([{ text: 'A.' }, { text: 'B.' }]) });
+  const engine = await laptop.host.sync.attach(mirror, keys, LAPTOP);
+  const { id } = await laptop.send({ type: 'conversation.create' });
+  await laptop.send({ type: 'message.send', conversationId: id, text: 'q' });
+  await waitForRunState(laptop, id, ['idle'], 30_000);
+  return { keys, mirror, laptop, engine, id };
+}
+
 /** The first segment of a conversation as the mirror holds it, opened. */
 async function segmentOf(mirror: SimulatedMirror, keys: SyncKeys, conversationId: string): Promise<{ messages: Message[] }> {
   const stored = mirror.local.documents.get(await segmentId(keys, { conversationId, index: 0 }))!.document;
@@ -123,15 +136,9 @@ describe("a local write's records, pushed to the mirror (sync)", { timeout: 60_0
     laptop.close();
     other.close();
   });
+
   it('a version deleted after a write noted it, before that write was pushed, is not sealed into its segment', async () => {
-    const keys = await testKeys();
-    const mirror = new SimulatedMirror(new SimulatedServer());
-    const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-    await laptop.send({ type: 'settings.update', script: script([{ text: 'A.' }, { text: 'B.' }]) });
-    const engine = await laptop.host.sync.attach(mirror, keys, LAPTOP);
-    const { id } = await laptop.send({ type: 'conversation.create' });
-    await laptop.send({ type: 'message.send', conversationId: id, text: 'q' });
-    await waitForRunState(laptop, id, ['idle'], 30_000);
+    const { keys, mirror, laptop, engine, id } = await answeredOnce();
     await engine.flush();
     // What is noted from here on gathers until the flush below (the queue's gathering delay never ends here), so the
     // regenerated version's noted copy and its deletion are pushed in one batch, as when a person deletes it at once.
@@ -145,21 +152,14 @@ describe("a local write's records, pushed to the mirror (sync)", { timeout: 60_0
     const regenerated = (await laptop.send({ type: 'conversation.open', conversationId: id })).messages[1]!;
     await laptop.send({ type: 'message.deleteVersion', conversationId: id, messageId: regenerated.id });
     await engine.flush();
-    const stored = mirror.local.documents.get(await segmentId(keys, { conversationId: id, index: 0 }))!.document;
-    const segment = JSON.parse(await open(keys, stored.m!)) as { messages: Array<{ id: string }> };
+    const segment = await segmentOf(mirror, keys, id);
     expect(segment.messages.map((message) => message.id)).toContain(opened.messages[1]!.id);
     expect(segment.messages.map((message) => message.id)).not.toContain(regenerated.id);
     laptop.close();
   });
+
   it("a segment sealed again takes its other messages as sealed here last: a reply's push reads no messages from the store", async () => {
-    const keys = await testKeys();
-    const mirror = new SimulatedMirror(new SimulatedServer());
-    const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-    await laptop.send({ type: 'settings.update', script: script([{ text: 'A.' }, { text: 'B.' }]) });
-    const engine = await laptop.host.sync.attach(mirror, keys, LAPTOP);
-    const { id } = await laptop.send({ type: 'conversation.create' });
-    await laptop.send({ type: 'message.send', conversationId: id, text: 'q' });
-    await waitForRunState(laptop, id, ['idle'], 30_000);
+    const { keys, mirror, laptop, engine, id } = await answeredOnce();
     await engine.flush();
     await feedDrained(mirror);
     const reads = readsOf('messages');
@@ -173,14 +173,7 @@ describe("a local write's records, pushed to the mirror (sync)", { timeout: 60_0
   });
 
   it('a version deleted after its segment was sealed is not in the segment sealed next', async () => {
-    const keys = await testKeys();
-    const mirror = new SimulatedMirror(new SimulatedServer());
-    const laptop = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
-    await laptop.send({ type: 'settings.update', script: script([{ text: 'A.' }, { text: 'B.' }]) });
-    const engine = await laptop.host.sync.attach(mirror, keys, LAPTOP);
-    const { id } = await laptop.send({ type: 'conversation.create' });
-    await laptop.send({ type: 'message.send', conversationId: id, text: 'q' });
-    await waitForRunState(laptop, id, ['idle'], 30_000);
+    const { keys, mirror, laptop, engine, id } = await answeredOnce();
     const first = (await laptop.send({ type: 'conversation.open', conversationId: id })).messages[1]!;
     await laptop.send({ type: 'message.regenerate', conversationId: id, messageId: first.id });
     await waitForRunState(laptop, id, ['idle'], 30_000);
