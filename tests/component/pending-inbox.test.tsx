@@ -4,7 +4,7 @@ import { AppContext, type AppServices } from '../../src/ui/state/app-context';
 import { PendingInbox } from '../../src/ui/conversations/PendingInbox';
 import { createUiStore } from '../../src/ui/state/store';
 import type { WorkerClient } from '../../src/ui/state/channel';
-import type { Conversation } from '../../src/schema/records';
+import type { Conversation, Message } from '../../src/schema/records';
 import type { PendingRequest } from '../../src/schema/protocol';
 
 const conversation = (id: string, runState: Conversation['runState']): Conversation => ({ id, title: `Trip ${id}`, createdAt: 0, updatedAt: 1, runState, completedSteps: 1 });
@@ -27,9 +27,9 @@ const question = (id: string): PendingRequest => ({
   },
 });
 
-function setup(activeConversationId: string | undefined, waiting: PendingRequest[] = [question('a'), question('b')]) {
+function setup(activeConversationId: string | undefined, waiting: PendingRequest[] | (() => PendingRequest[]) = [question('a'), question('b')]) {
   const { state, dispatch } = createUiStore();
-  const send = vi.fn(async () => waiting) as unknown as WorkerClient['send'];
+  const send = vi.fn(async () => (typeof waiting === 'function' ? waiting() : waiting)) as unknown as WorkerClient['send'];
   const services = { client: { send, onEvent: () => () => undefined }, state, dispatch } as unknown as AppServices;
   render(() => (
     <AppContext.Provider value={services}>
@@ -72,6 +72,26 @@ describe('PendingInbox', () => {
     expect(await screen.findByRole('button', { name: 'Allow write_file? — Trip b' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Run fetch again? — Trip c' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Who is it for? — Trip d' })).toBeInTheDocument();
+  });
+
+  it('reads the list again when the message holding a question arrives after its conversation (sync stores them apart)', async () => {
+    let stored: PendingRequest[] = [];
+    const { dispatch, send } = setup(undefined, () => stored);
+    // The conversation's record came first: it says a question waits, but the worker cannot find the message yet.
+    dispatch({ type: 'conversations-listed', conversations: [conversation('b', 'awaiting_input')] });
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('heading')).toBeNull();
+    // Then the message: the inbox reads again and finds it.
+    stored = [question('b')];
+    const held: Message = { id: 'm-b', conversationId: 'b', seq: 1, role: 'assistant', blocks: [], status: 'complete', createdAt: 0, updatedAt: 1, pendingRequestId: 'call-b' };
+    dispatch({ type: 'message-upserted', message: held });
+    expect(await screen.findByRole('heading', { name: 'Waiting for you (1)' })).toBeInTheDocument();
+    expect(send).toHaveBeenCalledTimes(2);
+    // Its other messages' events, and the same message again, read nothing more.
+    dispatch({ type: 'message-upserted', message: { ...held, id: 'm-c', pendingRequestId: undefined } });
+    dispatch({ type: 'message-upserted', message: { ...held, updatedAt: 2 } });
+    await Promise.resolve();
+    expect(send).toHaveBeenCalledTimes(2);
   });
 
   it('shows nothing when no question waits', async () => {

@@ -1,7 +1,7 @@
 /** The UI store's conversation records and what is derived from them (the list's order, the pending inbox). */
 
 import { unwrap } from 'solid-js/store';
-import type { Conversation } from '../../schema/records';
+import type { Conversation, Message } from '../../schema/records';
 import { replaceInPlace } from './replace-in-place';
 import { isStale, type UiState } from './store-state';
 
@@ -41,6 +41,24 @@ export function forgetConversation(state: UiState, conversationId: string): void
   delete state.runNotices[conversationId];
   delete state.earlierMessages[conversationId];
   delete state.openingMessages[conversationId];
+  delete state.pendingMessages[conversationId];
+}
+
+/**
+ * Notes the message an event says holds (or no longer holds) its conversation's pending request; true when that
+ * changed, and the pending key with it. Every conversation's message events come here, open or not.
+ */
+export function notePendingMessage(state: UiState, message: Message): boolean {
+  const current = unwrap(state.pendingMessages)[message.conversationId];
+  if (message.pendingRequestId !== undefined) {
+    const held = `${message.id}:${message.pendingRequestId}`;
+    if (current === held) return false;
+    state.pendingMessages[message.conversationId] = held;
+    return true;
+  }
+  if (current === undefined || !current.startsWith(`${message.id}:`)) return false;
+  delete state.pendingMessages[message.conversationId];
+  return true;
 }
 
 /** Read from the raw records: walking 10,000 of them through the store's proxies is what made a big list slow. */
@@ -58,6 +76,7 @@ export function refreshDerived(state: UiState): void {
     .filter((conversation) => conversation.runState === 'awaiting_input')
     .sort((left, right) => right.updatedAt - left.updatedAt || left.id.localeCompare(right.id));
   if (state.pendingQuestionCount !== pending.length) state.pendingQuestionCount = pending.length;
-  const pendingKey = pending.map((conversation) => `${conversation.id}:${conversation.title}`).join('|');
+  const held = unwrap(state.pendingMessages);
+  const pendingKey = pending.map((conversation) => `${conversation.id}:${conversation.title}:${held[conversation.id] ?? ''}`).join('|');
   if (state.pendingKey !== pendingKey) state.pendingKey = pendingKey;
 }

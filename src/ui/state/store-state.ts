@@ -25,8 +25,17 @@ export interface UiState {
   mcpServers: McpServerView[];
   /** Conversations waiting for an answer to a question. */
   pendingQuestionCount: number;
-  /** Those conversations as `id:title|…`, newest first: it changes exactly when the inbox must read them again. */
+  /**
+   * Those conversations as `id:title:held|…`, newest first, where `held` is the message holding its pending request as
+   * the events told it: it changes exactly when the inbox must read them again.
+   */
   pendingKey: string;
+  /**
+   * By conversation, `messageId:requestId` of the message its events last said holds a pending request. Sync may store
+   * a conversation's record before that message (they travel in different documents): the record alone changed the
+   * key while the pending list could not find the request yet, and nothing read it again once the message came.
+   */
+  pendingMessages: Record<string, string>;
   storageError: string | undefined;
   /** A newer Parley took the database over in another tab: nothing works here until a reload. */
   appOutdated: boolean;
@@ -74,6 +83,7 @@ export function createInitialState(): UiState {
     mcpServers: [],
     pendingQuestionCount: 0,
     pendingKey: '',
+    pendingMessages: {},
     storageError: undefined,
     appOutdated: false,
     workerGeneration: 0,

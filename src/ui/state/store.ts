@@ -1,5 +1,5 @@
 import { createStore, produce } from 'solid-js/store';
-import { forgetConversation, putConversation, putConversationSnapshot, refreshDerived } from './store-conversations';
+import { forgetConversation, notePendingMessage, putConversation, putConversationSnapshot, refreshDerived } from './store-conversations';
 import { earlierThanLoaded, forgetFinishedProgress, isBeforeLoaded, isRunningCall, keptForOpening, mergeSnapshot, upsertMessage } from './store-messages';
 import { createInitialState, type UiEvent, type UiState } from './store-state';
 
@@ -49,6 +49,7 @@ function applyRecordEvent(state: UiState, event: UiEvent): boolean {
       refreshDerived(state);
       return true;
     case 'message-upserted':
+      if (notePendingMessage(state, event.message)) refreshDerived(state);
       // An old message that was not read yet stays unread: the loaded messages are the stored ones from some seq on.
       if (isBeforeLoaded(state, event.message)) return true;
       if (keptForOpening(state, event.message)) return true;
