@@ -19,6 +19,10 @@ import {
 // An automated WCAG 2.1 A/AA check of the main views with axe-core. It catches what a machine can see
 // (contrast, names, roles, structure); it does not replace a keyboard and screen-reader review.
 
+// Each scan walks the whole page's DOM in the page: on a loaded two-core machine one took over 30 s, and two scans with
+// the steps between them ran past the default minute (CI, load above 20).
+test.describe.configure({ timeout: 180_000 });
+
 /** The rule sets scanned: WCAG 2.0 and 2.1, levels A and AA. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** Impacts that fail the test; "moderate" and "minor" findings are left to review. */
