@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memoryLocks, openTab, script, uniqueDatabaseName, waitForRunState, type TestTab, answerCommand } from './host-harness';
-import { LAPTOP, PHONE, SimulatedMirror, SimulatedReplicator, SimulatedServer, simulatedDevices, testKeys } from './sync-simulation';
+import { LAPTOP, PHONE, SimulatedMirror, SimulatedReplicator, SimulatedServer, randomFrom, simulatedDevices, testKeys } from './sync-simulation';
 import type { QuestionRequest } from '../../src/schema/messages/blocks';
 import type { Message } from '../../src/schema/records';
 import { SyncPayload } from '../../src/schema/sync/sync';
@@ -142,6 +142,48 @@ describe('answering on another device (sync)', { timeout: 60_000 }, () => {
     }
     // The trials covered both orders of arrival.
     expect([...winners].sort()).toEqual(['laptop', 'phone']);
+  }, 180_000);
+
+  it('two tabs of the laptop hear the phone\'s answer, 8 times in random orders: it is applied once, the run resumes once, its outcome says applied', async () => {
+    for (let trial = 0; trial < 8; trial += 1) {
+      const server = new SimulatedServer();
+      const [laptopMirror, otherTabMirror, phoneMirror] = [new SimulatedMirror(server), new SimulatedMirror(server), new SimulatedMirror(server)];
+      const replicator = new SimulatedReplicator(server, [laptopMirror, otherTabMirror, phoneMirror], randomFrom(300 + trial));
+      const databaseName = uniqueDatabaseName();
+      const locks = memoryLocks();
+      const peers: TestTab[] = [];
+      const laptop = await openTab({ databaseName, locks, peers });
+      const phone = await openTab({ databaseName: uniqueDatabaseName(), locks: memoryLocks() });
+      await laptop.send({ type: 'settings.update', script: script([ASK, ECHO, ECHO]) });
+      await laptop.host.sync.attach(laptopMirror, await testKeys(), LAPTOP);
+      await phone.host.sync.attach(phoneMirror, await testKeys(), PHONE);
+      const target = await askOnLaptop({ laptop, phone, server, laptopMirror, phoneMirror, replicator });
+      // Another tab of the same browser opens now: the same database, device and locks, its own engine and mirror.
+      const other = await openTab({ databaseName, locks, peers: [laptop] });
+      peers.push(other);
+      await other.host.sync.attach(otherTabMirror, await testKeys(), LAPTOP);
+      await phone.send(answerCommand(target, [{ selected: ['City'] }]));
+      await replicator.settle(async () => {
+        const conversation = await laptop.host.store.getConversation(target.conversationId);
+        const running = laptop.host.runs.isRunningHere(target.conversationId) || other.host.runs.isRunningHere(target.conversationId);
+        return conversation?.runState === 'idle' && !running && questionOf(await laptop.host.store.getMessage(target.messageId)).status !== 'pending';
+      });
+      await replicator.settle();
+      expect(questionOf(await laptop.host.store.getMessage(target.messageId))).toMatchObject({ response: { answers: [{ selected: ['City'] }] }, resolvedOn: PHONE });
+      const messages = await laptop.host.store.listMessages(target.conversationId);
+      expect(messages.filter((message) => message.role === 'assistant' && textOf(message).startsWith('Got:'))).toHaveLength(1);
+      expect((await laptop.host.store.getConversation(target.conversationId))?.completedSteps).toBe(2);
+      // The proposal's outcome, as the phone reads it from the server: applied (the tab that came second wrote none).
+      const proposals = [];
+      for (const { document } of server.documents.values()) {
+        const payload = document.ct ? SyncPayload.parse(JSON.parse(await open(await testKeys(), { iv: document.iv!, ct: document.ct }))) : undefined;
+        if (payload?.kind === 'proposal') proposals.push(payload.proposal);
+      }
+      expect(proposals.map((proposal) => proposal.outcome?.status)).toEqual(['applied']);
+      laptop.close();
+      other.close();
+      phone.close();
+    }
   }, 180_000);
 
   it('an answer given on the phone while it is offline is delivered when it is back, and applied once however often it arrives', async () => {
