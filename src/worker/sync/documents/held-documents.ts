@@ -9,9 +9,12 @@ export interface Held {
   digest: string;
 }
 
-/** A payload's SHA-256, hex: what a held revision is compared by, without keeping (or opening) the plaintext. */
-export async function digestOf(text: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+/**
+ * A payload's SHA-256, hex: what a held revision is compared by, without keeping (or opening) the plaintext. Given as
+ * its UTF-8 bytes, which the write seals too (encoded once).
+ */
+export async function digestOf(utf8: Uint8Array<ArrayBuffer>): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', utf8));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 

@@ -13,9 +13,13 @@ export interface SegmentPlace {
   index: number;
 }
 
-/** Where a conversation's messages travel: each segment's message ids in the order they were placed there. */
+/**
+ * Where a conversation's messages travel: each segment's message ids in the order they were placed there, and the
+ * plaintext characters each segment's messages come to (their sizes summed as they are placed or resized).
+ */
 interface Layout {
   segments: string[][];
+  characters: number[];
   where: Map<string, number>;
 }
 
@@ -56,12 +60,16 @@ export class MessageSegments {
     await this.load([...new Set(messages.map((message) => message.conversationId))]);
     const touched = new Map<string, SegmentPlace>();
     for (const message of messages) {
-      this.sizes.set(message.id, JSON.stringify(message).length);
+      const size = JSON.stringify(message).length;
       const layout = this.layouts.get(message.conversationId)!;
       let index = layout.where.get(message.id);
       if (index === undefined) {
-        index = this.tailFor(layout, this.sizes.get(message.id)!);
-        addTo(layout, index, message.id);
+        this.sizes.set(message.id, size);
+        index = this.tailFor(layout, size);
+        addTo(layout, index, message.id, size);
+      } else {
+        layout.characters[index]! += size - (this.sizes.get(message.id) ?? 0);
+        this.sizes.set(message.id, size);
       }
       const place = { conversationId: message.conversationId, index };
       touched.set(segmentKey(place), place);
@@ -94,7 +102,7 @@ export class MessageSegments {
     const last = layout.segments.length - 1;
     if (last < 0) return 0;
     const ids = layout.segments[last]!;
-    const characters = ids.reduce((sum, id) => sum + (this.sizes.get(id) ?? 0), 0);
+    const characters = layout.characters[last]!;
     const full = ids.length >= SEGMENT_MESSAGES || (ids.length > 0 && characters + size > SEGMENT_CHARACTERS);
     return full ? last + 1 : last;
   }
@@ -102,14 +110,15 @@ export class MessageSegments {
   private take(layout: Layout, segment: Segment): void {
     for (const message of segment.messages) {
       if (layout.where.has(message.id)) continue;
-      this.sizes.set(message.id, JSON.stringify(message).length);
-      addTo(layout, segment.index, message.id);
+      const size = JSON.stringify(message).length;
+      this.sizes.set(message.id, size);
+      addTo(layout, segment.index, message.id, size);
     }
   }
 
   /** The layouts of conversations not known yet, read from the segments the mirror holds (PROBE ids at a time). */
   private async load(conversationIds: string[]): Promise<void> {
-    const found = new Map(conversationIds.filter((id) => !this.layouts.has(id)).map((id): [string, Layout] => [id, { segments: [], where: new Map() }]));
+    const found = new Map(conversationIds.filter((id) => !this.layouts.has(id)).map((id): [string, Layout] => [id, { segments: [], characters: [], where: new Map() }]));
     for (const [id, layout] of found) this.loading.set(id, layout);
     try {
       await this.read(found);
@@ -138,8 +147,12 @@ export class MessageSegments {
   }
 }
 
-function addTo(layout: Layout, index: number, messageId: string): void {
-  while (layout.segments.length <= index) layout.segments.push([]);
+function addTo(layout: Layout, index: number, messageId: string, size: number): void {
+  while (layout.segments.length <= index) {
+    layout.segments.push([]);
+    layout.characters.push(0);
+  }
   layout.segments[index]!.push(messageId);
+  layout.characters[index]! += size;
   layout.where.set(messageId, index);
 }

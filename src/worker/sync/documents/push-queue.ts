@@ -149,15 +149,22 @@ export class PushQueue {
     const records = batch.filter((entry): entry is RecordDirty => entry.kind === 'conversation' || entry.kind === 'deleted');
     const messages = batch.filter((entry) => entry.kind === 'message');
     const wholes = batch.filter((entry) => entry.kind === 'messages');
+    // Whole conversations are read from the first while the records are written (an initial upload's), unless a record
+    // written first could change what they are (a deletion) or messages go between.
+    const readFirst = messages.length === 0 && records.every((entry) => entry.kind !== 'deleted');
+    let mine = readFirst ? wholes.filter((entry) => book.runsHere(entry.id)) : [];
+    let next = mine.length > 0 ? this.readWhole(mine, 0) : undefined;
     await this.pushRecords(records, retry);
     for (let start = 0; start < messages.length && !this.context.stopped; start += MESSAGES_PER_PUSH) {
-      const mine = messages.slice(start, start + MESSAGES_PER_PUSH).filter((entry) => book.runsHere(entry.conversationId) && !book.deleted.has(entry.conversationId));
-      if (mine.length > 0) await this.pushMessages(() => this.readMessages(mine), mine, retry);
+      const some = messages.slice(start, start + MESSAGES_PER_PUSH).filter((entry) => book.runsHere(entry.conversationId) && !book.deleted.has(entry.conversationId));
+      if (some.length > 0) await this.pushMessages(() => this.readMessages(some), some, retry);
     }
     // Whole conversations, a push's worth of messages at a time: the next one is read, placed and sealed while this one
     // is written to the mirror (two pushed at once and the next read, so a long history is never held whole).
-    const mine = wholes.filter((entry) => book.runsHere(entry.id));
-    let next = mine.length > 0 ? this.readWhole(mine, 0) : undefined;
+    if (!readFirst) {
+      mine = wholes.filter((entry) => book.runsHere(entry.id));
+      next = mine.length > 0 ? this.readWhole(mine, 0) : undefined;
+    }
     let writing: Promise<void> = Promise.resolve();
     while (next && !this.context.stopped) {
       const { group, messages, end } = await next;

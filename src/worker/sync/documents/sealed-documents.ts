@@ -1,6 +1,6 @@
 import { SyncPayload } from '../../../schema/sync/sync';
 import type { EncryptedDocument, Mirror } from '../mirror/mirror';
-import { open, seal, type SyncKeys } from './sync-crypto';
+import { open, seal, utf8Of, type SyncKeys } from './sync-crypto';
 import { OwnWrites } from '../mirror/own-writes';
 import { upgradeBlocks } from '../../../schema/messages/upgrade-blocks';
 import { digestOf, HeldDocuments } from './held-documents';
@@ -62,7 +62,9 @@ export class SealedDocuments {
     writes.forEach((write, index) => last.set(write.id, index));
     const unique = [...last.values()];
     const texts = unique.map((index) => JSON.stringify(writes[index]!.payload));
-    const digests = await Promise.all(texts.map(digestOf));
+    // Encoded once: digested here, sealed below.
+    const encoded = texts.map(utf8Of);
+    const digests = await Promise.all(encoded.map(digestOf));
     // Only what the feed has not handed back as this device's last write is read from the mirror (see HeldDocuments).
     const held = unique.map((index) => this.held.get(writes[index]!.id));
     const unknown = unique.filter((_, position) => !held[position]);
@@ -73,7 +75,7 @@ export class SealedDocuments {
         const known = held[position];
         const current = existing.get(index);
         if (known ? known.digest === digests[position] : await this.holds(current, texts[position]!)) return undefined;
-        const body = await seal(this.keys, texts[position]!);
+        const body = await seal(this.keys, encoded[position]!);
         return { index, digest: digests[position]!, document: documentOf(writes[index]!.id, known?.rev ?? current?._rev, writes[index]!.payload, body) };
       }),
     );

@@ -79,9 +79,17 @@ export function isKeyDocument(value: unknown): value is KeyDocument {
   );
 }
 
-export async function seal(keys: SyncKeys, text: string): Promise<Sealed> {
+const encoder = new TextEncoder();
+
+/** A text's UTF-8 bytes, as `seal` seals them (one encoding for a caller that also digests them). */
+export function utf8Of(text: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(text);
+}
+
+/** Seals a text, or its UTF-8 bytes (`utf8Of`). */
+export async function seal(keys: SyncKeys, text: string | Uint8Array<ArrayBuffer>): Promise<Sealed> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, keys.content, new TextEncoder().encode(text)));
+  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, keys.content, typeof text === 'string' ? encoder.encode(text) : text));
   return { iv: toBase64(iv), ct: toBase64(ct) };
 }
 
