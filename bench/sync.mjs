@@ -51,6 +51,8 @@ async function countingProxy(upstreamPort) {
   let log;
   const server = createServer((client) => {
     const upstream = connect(upstreamPort, '127.0.0.1');
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
     sockets.add(client).add(upstream);
     const connection = (connections += 1);
     client.on('data', (chunk) => {
