@@ -525,6 +525,10 @@ export async function measureSync(browser, base, provider, { rounds = 5, initial
     const roundTrip = median(roundTrips);
     const pairedRatio = pick(answers, (run) => run.submitToRequest / run.roundTrip);
     rows.push(['sync', 'Submit answers on B → A’s next model request', pick(answers, (run) => run.submitToRequest), 'ms', 'one replication round trip (PUT → a waiting _changes hears it)', roundTrip, `median of ${rounds}; round trip median of ${roundTrips.length}; each round ÷ the round trip beside it: median ${pairedRatio.toFixed(2)}×`]);
+    // The runner's own part of the path (its compare-and-set, the run's start, the model request) is in neither the round
+    // trip nor the issue's floor: this row counts it in, so what sync adds shows apart from what answering costs anyway.
+    const answeredOnA = pick(on, (run) => run.submitToRequest);
+    rows.push(['sync', 'Submit answers on B → A’s next model request (again)', pick(answers, (run) => run.submitToRequest), 'ms', 'the round trip + the same round answered on A', roundTrip + answeredOnA, `${roundTrip.toFixed(0)} + ${answeredOnA.toFixed(0)} ms`]);
     rows.push(['sync', 'Submit answers on B: IndexedDB transactions on A (all)', pick(answers, (run) => run.transactions), '', 'the same round answered on A, sync on', pick(on, (run) => run.transactions)]);
     await laptop.context.close();
     await phone.context.close();
