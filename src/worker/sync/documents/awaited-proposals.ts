@@ -57,6 +57,6 @@ export class AwaitedProposals {
     const payload = await sealed.read(document, { quiet: true });
     if (payload?.kind !== 'proposal' || payload.proposal.id !== document._id || !this.awaiting.has(payload.proposal.conversationId)) return;
     markProposal('opened', 'server');
-    await this.proposals.receive(payload.proposal, { stored: mirror.adopt(document).catch(() => false), firstRevision: true });
+    await this.proposals.receive(payload.proposal, { store: () => mirror.adopt!(document).catch(() => false), firstRevision: true });
   }
 }
