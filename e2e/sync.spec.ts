@@ -751,7 +751,8 @@ test('"Synced" is said on a first upload only once the server holds every docume
   await writeFile(file, JSON.stringify({ format: 'parley-export', version: 1, exportedAt: 1, conversations: [{ conversation: { id: 'long', title: 'Long one', createdAt: 0, updatedAt: 6400, runState: 'idle', completedSteps: 3200 }, messages }] }));
   await openSettings(laptop.page);
   await laptop.page.getByLabel('Import conversations').setInputFiles(file);
-  await expect(laptop.page.getByRole('status').filter({ hasText: 'Imported 1 conversation' })).toBeVisible();
+  // 6,400 messages validated and written: at a load of 20 that took longer than the default ten seconds.
+  await expect(laptop.page.getByRole('status').filter({ hasText: 'Imported 1 conversation' })).toBeVisible({ timeout: 60_000 });
 
   await fillSync(laptop.page, { url: database, username: couch.username, password: couch.password, passphrase: PASSPHRASE });
   await expect(syncStatus(laptop.page)).toHaveText(/^Synced/, { timeout: 120_000 });
