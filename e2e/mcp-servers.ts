@@ -16,7 +16,7 @@ export interface McpServers {
   noCors: LocalServer;
   misbehaving: LocalServer;
   /** server-everything behind a proxy that records every JSON-RPC request (clear `calls` at a test's start). */
-  counted: LocalServer & { calls: ForwardedCall[] };
+  counted: LocalServer & { calls: ForwardedCall[]; holdCalls(): () => void };
 }
 
 /** The token the guarded proxy accepts. */

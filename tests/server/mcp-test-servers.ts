@@ -138,8 +138,10 @@ export interface ForwardedCall {
 }
 
 /** An HTTP front for a real MCP server: demands a bearer token, or withholds CORS. Streams both ways. */
-export async function startProxy(targetUrl: string, options: ProxyOptions): Promise<LocalServer & { calls: ForwardedCall[] }> {
+export async function startProxy(targetUrl: string, options: ProxyOptions): Promise<LocalServer & { calls: ForwardedCall[]; holdCalls(): () => void }> {
   const calls: ForwardedCall[] = [];
+  /** While set, `tools/call` requests wait for it before they are forwarded (see holdCalls). */
+  let held: Promise<void> | undefined;
   const target = new URL(targetUrl);
   const cors = options.cors ?? true;
   const corsHeaders: Record<string, string> = cors ? PERMISSIVE_CORS : {};
@@ -161,8 +163,15 @@ export async function startProxy(targetUrl: string, options: ProxyOptions): Prom
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
+      const callsBefore = calls.length;
       recordCalls(body, calls);
       if (body.length > 0) options.onBody?.(body.toString());
+      const isCall = calls.slice(callsBefore).some((call) => call.method === 'tools/call');
+      if (isCall && held) void held.then(forward);
+      else forward();
+    });
+    function forward(): void {
+      const body = Buffer.concat(chunks);
       const forwarded = httpRequest({ hostname: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...headers, 'content-length': String(body.length) } }, (upstream) => {
         const upstreamHeaders = Object.fromEntries(Object.entries(upstream.headers).filter(([name]) => !name.startsWith('access-control-')));
         response.writeHead(upstream.statusCode ?? 502, { ...upstreamHeaders, ...corsHeaders });
@@ -170,7 +179,7 @@ export async function startProxy(targetUrl: string, options: ProxyOptions): Prom
       });
       forwarded.on('error', () => response.destroy());
       forwarded.end(body);
-    });
+    }
   });
   httpServer.on('connection', (socket) => {
     sockets.add(socket);
@@ -181,6 +190,15 @@ export async function startProxy(targetUrl: string, options: ProxyOptions): Prom
     url: `http://127.0.0.1:${port}${target.pathname}`,
     port,
     calls,
+    /** Holds every `tools/call` (received and recorded, not forwarded) until the returned function is called. */
+    holdCalls() {
+      let release = () => {};
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     stop: () =>
       new Promise((resolve) => {
         httpServer.close(() => resolve());

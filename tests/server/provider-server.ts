@@ -75,6 +75,8 @@ export interface RecordedRequest {
   body: unknown;
   /** When the request arrived and when its answer was fully written: epoch ms with sub-ms precision. */
   receivedAt: number;
+  /** The client's port of the connection it came on: two requests with the same one shared a socket. */
+  socket?: number;
   answeredAt?: number;
 }
 
@@ -123,7 +125,7 @@ export async function startProviderServer(options: { port?: number } = {}): Prom
 
     if (path === '/__control/ping') return control(path, 'GET', { receivedAt }, response, cors(false));
     if (path.startsWith('/__control/')) return control(path, request.method ?? 'GET', body, response, cors(false));
-    const record: RecordedRequest = { method: request.method ?? 'GET', path, headers: flatHeaders(request), body, receivedAt };
+    const record: RecordedRequest = { method: request.method ?? 'GET', path, headers: flatHeaders(request), body, receivedAt, socket: request.socket.remotePort };
     requests.push(record);
     response.once('finish', () => {
       record.answeredAt = preciseNow();

@@ -14,13 +14,13 @@ function recorder() {
 }
 
 describe('readyConnection: a socket to the model server, opened ahead of a request', () => {
-  it("sends one HEAD of the server's origin, no-cors and without credentials: no preflight, no key, nothing read", () => {
+  it("sends one HEAD of the server's origin as a CORS request without credentials or headers: the socket pool of the provider's own (CORS) requests, no preflight, no key", () => {
     const { sent, fetcher } = recorder();
     readyConnection(profile('openai-compatible', 'http://127.0.0.1:1234/v1'), fetcher);
     readyConnection(profile('anthropic', 'https://api.anthropic.com/v1'), fetcher);
     expect(sent).toEqual([
-      { url: 'http://127.0.0.1:1234/', init: { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store' } },
-      { url: 'https://api.anthropic.com/', init: { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store' } },
+      { url: 'http://127.0.0.1:1234/', init: { method: 'HEAD', mode: 'cors', credentials: 'omit', cache: 'no-store' } },
+      { url: 'https://api.anthropic.com/', init: { method: 'HEAD', mode: 'cors', credentials: 'omit', cache: 'no-store' } },
     ]);
   });
 
