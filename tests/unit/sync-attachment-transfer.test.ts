@@ -209,4 +209,36 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
     expect(mirror.local.documents.size).toBe(2);
     engine.stop();
   });
+
+  it("a message's segment reaches the mirror while its file's chunks are still being written; the writes are pending until they are in", async () => {
+    const mirror = new SimulatedMirror(new SimulatedServer());
+    // Chunk writes wait until the test lets them through; every other write goes at once.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const putNew = mirror.putNew.bind(mirror);
+    mirror.putNew = async (documents) => {
+      if (documents.some((document) => document.e === 2)) await released;
+      return putNew(documents);
+    };
+    const bytes = new Uint8Array(CHUNK_BYTES + 5).fill(9);
+    const message = { id: 'm1', conversationId: 'c1', seq: 0, role: 'user', blocks: [{ type: 'text', text: 'A photo' }], status: 'complete', createdAt: 1, updatedAt: 1, attachments: [{ id: 'a1', name: 'photo.png', mimeType: 'image/png', size: bytes.length, kind: 'image' }] } as unknown as Message;
+    const host = {
+      readAttachment: async (id: string) => (id === 'a1' ? { id, conversationId: 'c1', messageId: 'm1', blob: new Blob([bytes], { type: 'image/png' }) } : undefined),
+      getMessages: async (ids: string[]) => ids.map((id) => (id === 'm1' ? message : undefined)),
+      now: () => 1,
+    } as unknown as SyncEngineHost;
+    const engine = new SyncEngine(mirror, await testKeys(), LAPTOP, host);
+    await engine.claim('c1');
+    engine.noteChange({ messages: [message] });
+    const segments = () => [...mirror.local.documents.values()].filter((stored) => stored.document.e !== 2 && stored.document._id !== undefined).length;
+    const chunks = () => [...mirror.local.documents.values()].filter((stored) => stored.document.e === 2).length;
+    const before = segments();
+    await vi.waitFor(() => expect(segments()).toBeGreaterThan(before), WAIT);
+    expect(chunks()).toBe(0);
+    expect(engine.writesPending).toBe(true);
+    release();
+    await vi.waitFor(() => expect(chunks()).toBe(2), WAIT);
+    await vi.waitFor(() => expect(engine.writesPending).toBe(false), WAIT);
+    engine.stop();
+  });
 });

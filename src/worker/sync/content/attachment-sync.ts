@@ -68,8 +68,8 @@ function sameFile(a: AttachmentChunkHeader, b: AttachmentChunkHeader): boolean {
 
 /**
  * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file sends its chunks to the server
- * and the mirror as soon as the message naming it is stored, before that message's own document, so another device
- * usually has the bytes by the time it shows the message. What arrives is put together as the chunks come (the rest
+ * and the mirror as soon as the message naming it is stored; that message's own document goes without waiting for
+ * them, and another device shows it with the file "not here yet" until the bytes are stored there. What arrives is put together as the chunks come (the rest
  * taken from the server once the first is here) and stored in this device's `attachments` store (where a model step and
  * an export read files, and which "Turn off sync" keeps); a file whose chunks came while this device was closed is
  * put together from the mirror the first time it is needed (`fetch`).
@@ -94,11 +94,24 @@ export class AttachmentSync {
   constructor(private readonly deps: AttachmentSyncDeps) {}
 
   /**
-   * Writes the chunks of a message's files that the mirror lacks and this device holds (before the message is written).
-   * Called as soon as the message is stored and again by the push queue: a file already on its way is waited for.
+   * Writes the chunks of a message's files that the mirror lacks and this device holds. Called as soon as the message is
+   * stored and again by the push queue once the message is written (`uploadAfter`): a file already on its way is waited for.
    */
   async upload(message: Message): Promise<void> {
     await Promise.all((message.attachments ?? []).map((meta) => this.uploadFile(meta.id, meta.mimeType)));
+  }
+
+  /**
+   * The files of messages whose segments were just written, one message at a time (push-queue.ts awaits them, so its
+   * writes are pending, and "Synced" unsaid, until they are in): the message reaches the other devices at once, saying
+   * "not here yet" until its bytes follow, rather than waiting behind them (a 5 MB image held its message back for the
+   * whole upload). Returns the messages whose files failed; a device closed midway sends them at its next start (its
+   * `reconcile` pushes every message it runs).
+   */
+  async uploadAfter(messages: Message[], stopped: () => boolean): Promise<Message[]> {
+    const failed: Message[] = [];
+    for (const message of messages) if (message.attachments?.length && !stopped()) await this.upload(message).catch(() => failed.push(message));
+    return failed;
   }
 
   private uploadFile(attachmentId: string, mimeType: string): Promise<void> {

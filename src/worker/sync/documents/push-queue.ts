@@ -239,8 +239,9 @@ export class PushQueue {
   private async pushMessages(read: () => Promise<Message[]>, entries: Dirty[], retry: (entry: Dirty) => void): Promise<void> {
     const { book, host, keys, sealed, segments } = this.context;
     const writes: Array<{ place: SegmentPlace; id: string; payload: SyncPayload }> = [];
+    let dirty: Message[];
     try {
-      const dirty = await read();
+      dirty = await read();
       const places = await segments.place(dirty);
       const known = new Map(dirty.map((message) => [message.id, message]));
       // The segments' other messages as sealed here last (segment-copies.ts); only those not kept are read.
@@ -249,8 +250,6 @@ export class PushQueue {
       copied.forEach((message, id) => known.set(id, message));
       const unread = others.filter((id) => !copied.has(id));
       if (unread.length > 0) (await host.getMessages(unread)).forEach((message) => message && known.set(message.id, message));
-      // A file's bytes reach the mirror before the message that names it (attachment-sync.ts).
-      for (const message of dirty) if (message.attachments?.length) await this.context.attachments.upload(message);
       for (const place of places) {
         const messages = segments.messageIds(place).flatMap((id) => known.get(id) ?? []);
         if (messages.length === 0) continue;
@@ -272,6 +271,9 @@ export class PushQueue {
       segments.copies.dropSegment(place);
       for (const id of segments.messageIds(place)) retry({ kind: 'message', id, conversationId: place.conversationId });
     });
+    // The files follow their messages' segments (attachment-sync.ts, `uploadAfter`): one that fails notes its message again.
+    const failed = await this.context.attachments.uploadAfter(dirty, () => this.context.stopped);
+    for (const message of failed) retry({ kind: 'message', id: message.id, conversationId: message.conversationId });
   }
 
   /** What a conversation or deletion entry writes to the mirror (undefined: nothing); its bookkeeping is noted for one `save` per chunk. */
