@@ -454,6 +454,22 @@ describe.each(KINDS)('%s: files sent with a message', (kind) => {
     }
   });
 
+  it('a long request (an image of 600 KB) goes as a Blob body, and the server reads the same JSON under the same content type', async () => {
+    const large = new Uint8Array(600_000).map((_, index) => (index * 7) & 0xff);
+    const sent = vi.spyOn(globalThis, 'fetch');
+    try {
+      server.enqueue({ text: 'A large picture.' });
+      const { error } = await run(await createModelForProfile(profile(kind), ''), request([withFiles], { attachments: new Map([['f1', { kind: 'image' as const, mediaType: 'image/png', bytes: large }]]) }));
+      expect(error).toBeUndefined();
+      const modelCall = sent.mock.calls.find(([, init]) => init?.method === 'POST');
+      expect(modelCall?.[1]?.body).toBeInstanceOf(Blob);
+    } finally {
+      sent.mockRestore();
+    }
+    expect(server.requests[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.stringify(server.requests[0]?.body)).toContain(Buffer.from(large).toString('base64'));
+  });
+
   it('says a file no longer stored is missing instead of sending nothing about it', async () => {
     server.enqueue({ text: 'ok' });
     await run(await createModelForProfile(profile(kind), ''), request([withFiles], { attachments: new Map([['f2', contents.get('f2')!]]) }));

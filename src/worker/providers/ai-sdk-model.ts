@@ -1,6 +1,7 @@
 import { jsonSchema, streamText, tool, type JSONSchema7, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { ModelPart, PromptMessage, PromptRequest, Provider, ToolSpec } from '../../core/run/model';
 import type { Usage } from '../../schema/records';
+import { sendableBody } from '../../core/request-body';
 import { abortReason, createRepeatFilter } from './continuation';
 import { cutStreamError, isAbortError, toModelError, type ProviderErrorContext } from './errors';
 
@@ -13,7 +14,8 @@ export function withoutUserAgent(base?: typeof fetch): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers);
     headers.delete('user-agent');
-    return (base ?? globalThis.fetch)(input, { ...init, headers });
+    // A long body (a model request carrying images) goes as a Blob (request-body.ts).
+    return (base ?? globalThis.fetch)(input, { ...init, headers, body: sendableBody(init?.body, headers) });
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ModelPart, PromptRequest, Provider, ProviderBuildOptions } from '../../core/run/model';
 import { ModelError } from '../../core/run/model';
 import { instructedMessages } from '../../core/prompt/prompt';
+import { sendableBody } from '../../core/request-body';
 import type { Profile } from '../../schema/records';
 import { chatCompletionsBody } from './chat-completions/chat-completions-request';
 import { ChatCompletionsReader } from './chat-completions/chat-completions-reader';
@@ -43,7 +44,8 @@ export function createOpenAiCompatibleModel(profile: Profile, options: ProviderB
         response = await (options.fetch ?? globalThis.fetch)(`${baseUrl}/chat/completions`, {
           method: 'POST',
           headers,
-          body: JSON.stringify(body),
+          // A long body (a model request carrying images) goes as a Blob (request-body.ts).
+          body: sendableBody(JSON.stringify(body), new Headers(headers)),
           signal: request.signal,
         });
       } catch (error) {

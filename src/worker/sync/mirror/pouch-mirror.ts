@@ -1,4 +1,5 @@
 import PouchDB, { type Database } from 'pouchdb-browser';
+import { sendableBody } from '../../../core/request-body';
 import type { EncryptedDocument } from './mirror';
 import { MIRROR_DATABASE_OPTIONS, mirrorOver, type PouchMirror } from './pouch-database-mirror';
 
@@ -35,8 +36,9 @@ export function remoteDatabase(access: RemoteAccess): Database<EncryptedDocument
     fetch: (url: string | Request, options?: RequestInit) => {
       const headers = new Headers(options?.headers);
       if (authorization) headers.set('Authorization', authorization);
-      // Credentials only ever go to the server the user named, as a header: no cookie, no other origin.
-      return PouchDB.fetch(url, { ...options, headers, credentials: 'omit' });
+      // Credentials only ever go to the server the user named, as a header: no cookie, no other origin. A file's chunks
+      // go as a Blob (request-body.ts).
+      return PouchDB.fetch(url, { ...options, headers, body: sendableBody(options?.body, headers), credentials: 'omit' });
     },
   });
 }
