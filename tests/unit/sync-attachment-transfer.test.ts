@@ -79,6 +79,29 @@ describe("a file's chunks between the mirror and the server (pouchdb-server)", {
     expect(sent.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
   });
 
+  it("the server database's requests carry a long body (a file's chunks) as a Blob, with the credentials, and the server holds it whole", async () => {
+    // The browser build of PouchDB the worker uses (it looks for `self` as it loads).
+    Object.assign(globalThis, { self: globalThis.self ?? globalThis });
+    const { default: BrowserPouchDB } = await import('pouchdb-browser');
+    const { remoteDatabase } = await import('../../src/worker/sync/mirror/pouch-mirror');
+    const url = await server.couch.createDatabase();
+    const remote = remoteDatabase({ url, username: server.couch.username, password: server.couch.password });
+    const fetched = vi.spyOn(BrowserPouchDB, 'fetch');
+    try {
+      const { documents } = await twoChunks();
+      await remote.bulkDocs(documents.map((document) => ({ ...document, _rev: '1-abc' })), { new_edits: false });
+      const post = fetched.mock.calls.find(([address]) => String(address).endsWith('/_bulk_docs'));
+      expect(post?.[1]?.body).toBeInstanceOf(Blob);
+      expect(new Headers(post?.[1]?.headers).get('authorization')).toMatch(/^Basic /);
+      expect((await remoteOf(url).get(documents[1]!._id)).ct).toBe(documents[1]!.ct);
+      // A small request stays a string.
+      await remote.put({ _id: 'small', e: 1, ct: 'abc' });
+      expect(typeof fetched.mock.calls.at(-1)?.[1]?.body).toBe('string');
+    } finally {
+      fetched.mockRestore();
+    }
+  });
+
   it('takeFromServer hands on the documents the server holds and then those written after, once each, and keeps them in the mirror', async () => {
     const url = await server.couch.createDatabase();
     const remote = remoteOf(url);
@@ -207,6 +230,31 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
     expect(chunks()).toBe(2);
     // The message's own document waits for the push queue (its delay has not ended).
     expect(mirror.local.documents.size).toBe(2);
+    engine.stop();
+  });
+
+  it("a file's chunks are written two writes at a time: the next is sent while the one before is still being written", async () => {
+    const mirror = new SimulatedMirror(new SimulatedServer());
+    let open = 0;
+    let most = 0;
+    const putNew = mirror.putNew.bind(mirror);
+    mirror.putNew = async (documents) => {
+      open += 1;
+      most = Math.max(most, open);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      open -= 1;
+      return putNew(documents);
+    };
+    const bytes = new Uint8Array(7 * CHUNK_BYTES + 3).map((_, index) => index & 0xff);
+    const message = { id: 'm1', conversationId: 'c1', seq: 0, role: 'user', blocks: [], status: 'complete', createdAt: 1, updatedAt: 1, attachments: [{ id: 'a1', name: 'photo.png', mimeType: 'image/png', size: bytes.length, kind: 'image' }] } as unknown as Message;
+    const host = {
+      readAttachment: async (id: string) => (id === 'a1' ? { id, conversationId: 'c1', messageId: 'm1', blob: new Blob([bytes], { type: 'image/png' }) } : undefined),
+      now: () => 1,
+    } as unknown as SyncEngineHost;
+    const engine = new SyncEngine(mirror, await testKeys(), LAPTOP, host);
+    engine.noteChange({ messages: [message] });
+    await vi.waitFor(() => expect([...mirror.local.documents.values()].filter((stored) => stored.document.e === 2)).toHaveLength(8), WAIT);
+    expect(most).toBe(2);
     engine.stop();
   });
 

@@ -142,18 +142,27 @@ export class AttachmentSync {
           return sealChunk(this.deps.keys, id, { ...file, index: start + offset }, part);
         }),
       );
+    const write = async (documents: EncryptedDocument[]) => {
+      const error = (await this.deps.mirror.putNew(documents)).find(Boolean);
+      if (error) throw error;
+      this.deps.sealed.sealedDocuments += documents.length;
+      this.deps.sealed.sealedBytes += documents.reduce((sum, document) => sum + (document.ct?.length ?? 0), 0);
+    };
     let sealing = sealFrom(0);
+    let writing: Promise<void> = Promise.resolve();
     for (let start = 0; start < parts.length; start += CHUNKS_PER_WRITE) {
       const documents = await sealing;
       if (start + CHUNKS_PER_WRITE < parts.length) {
         sealing = sealFrom(start + CHUNKS_PER_WRITE);
         sealing.catch(() => undefined); // awaited next round; not unhandled should this write throw first
       }
-      const error = (await this.deps.mirror.putNew(documents)).find(Boolean);
-      if (error) throw error;
-      this.deps.sealed.sealedDocuments += documents.length;
-      this.deps.sealed.sealedBytes += documents.reduce((sum, document) => sum + (document.ct?.length ?? 0), 0);
+      // Two writes at once: this one's send to the server goes while the one before is sent or written to the mirror.
+      const written = write(documents);
+      written.catch(() => undefined); // awaited next round (or below)
+      await writing;
+      writing = written;
     }
+    await writing;
     await this.noteHeld(attachmentId);
   }
 
