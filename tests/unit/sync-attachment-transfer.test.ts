@@ -158,6 +158,17 @@ describe("a file's chunks between the mirror and the server (pouchdb-server)", {
   });
 });
 
+/** A message with one image (`a1`, of `bytes`) in conversation c1, and a laptop host that holds the file and the message. */
+function photoOnLaptop(bytes: Uint8Array): { message: Message; host: SyncEngineHost } {
+  const message = { id: 'm1', conversationId: 'c1', seq: 0, role: 'user', blocks: [{ type: 'text', text: 'A photo' }], status: 'complete', createdAt: 1, updatedAt: 1, attachments: [{ id: 'a1', name: 'photo.png', mimeType: 'image/png', size: bytes.length, kind: 'image' }] } as unknown as Message;
+  const host = {
+    readAttachment: async (id: string) => (id === 'a1' ? { id, conversationId: 'c1', messageId: 'm1', blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' }) } : undefined),
+    getMessages: async (ids: string[]) => ids.map((id) => (id === 'm1' ? message : undefined)),
+    now: () => 1,
+  } as unknown as SyncEngineHost;
+  return { message, host };
+}
+
 describe('a file sent with a message (simulated devices)', { timeout: 120_000 }, () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -218,11 +229,7 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the push queue's delay never ends
     const mirror = new SimulatedMirror(new SimulatedServer());
     const bytes = new Uint8Array(CHUNK_BYTES + 5).fill(7);
-    const message = { id: 'm1', conversationId: 'c1', seq: 0, role: 'user', blocks: [{ type: 'text', text: 'A photo' }], status: 'complete', createdAt: 1, updatedAt: 1, attachments: [{ id: 'a1', name: 'photo.png', mimeType: 'image/png', size: bytes.length, kind: 'image' }] } as unknown as Message;
-    const host = {
-      readAttachment: async (id: string) => (id === 'a1' ? { id, conversationId: 'c1', messageId: 'm1', blob: new Blob([bytes], { type: 'image/png' }) } : undefined),
-      now: () => 1,
-    } as unknown as SyncEngineHost;
+    const { message, host } = photoOnLaptop(bytes);
     const engine = new SyncEngine(mirror, await testKeys(), LAPTOP, host);
     engine.noteChange({ messages: [message] });
     const chunks = () => [...mirror.local.documents.values()].filter((stored) => stored.document.e === 2).length;
@@ -246,11 +253,7 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
       return putNew(documents);
     };
     const bytes = new Uint8Array(7 * CHUNK_BYTES + 3).map((_, index) => index & 0xff);
-    const message = { id: 'm1', conversationId: 'c1', seq: 0, role: 'user', blocks: [], status: 'complete', createdAt: 1, updatedAt: 1, attachments: [{ id: 'a1', name: 'photo.png', mimeType: 'image/png', size: bytes.length, kind: 'image' }] } as unknown as Message;
-    const host = {
-      readAttachment: async (id: string) => (id === 'a1' ? { id, conversationId: 'c1', messageId: 'm1', blob: new Blob([bytes], { type: 'image/png' }) } : undefined),
-      now: () => 1,
-    } as unknown as SyncEngineHost;
+    const { message, host } = photoOnLaptop(bytes);
     const engine = new SyncEngine(mirror, await testKeys(), LAPTOP, host);
     engine.noteChange({ messages: [message] });
     await vi.waitFor(() => expect([...mirror.local.documents.values()].filter((stored) => stored.document.e === 2)).toHaveLength(8), WAIT);
@@ -269,12 +272,7 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
       return putNew(documents);
     };
     const bytes = new Uint8Array(CHUNK_BYTES + 5).fill(9);
-    const message = { id: 'm1', conversationId: 'c1', seq: 0, role: 'user', blocks: [{ type: 'text', text: 'A photo' }], status: 'complete', createdAt: 1, updatedAt: 1, attachments: [{ id: 'a1', name: 'photo.png', mimeType: 'image/png', size: bytes.length, kind: 'image' }] } as unknown as Message;
-    const host = {
-      readAttachment: async (id: string) => (id === 'a1' ? { id, conversationId: 'c1', messageId: 'm1', blob: new Blob([bytes], { type: 'image/png' }) } : undefined),
-      getMessages: async (ids: string[]) => ids.map((id) => (id === 'm1' ? message : undefined)),
-      now: () => 1,
-    } as unknown as SyncEngineHost;
+    const { message, host } = photoOnLaptop(bytes);
     const engine = new SyncEngine(mirror, await testKeys(), LAPTOP, host);
     await engine.claim('c1');
     engine.noteChange({ messages: [message] });

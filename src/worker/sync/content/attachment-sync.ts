@@ -102,11 +102,9 @@ export class AttachmentSync {
   }
 
   /**
-   * The files of messages whose segments were just written, one message at a time (push-queue.ts awaits them, so its
-   * writes are pending, and "Synced" unsaid, until they are in): the message reaches the other devices at once, saying
-   * "not here yet" until its bytes follow, rather than waiting behind them (a 5 MB image held its message back for the
-   * whole upload). Returns the messages whose files failed; a device closed midway sends them at its next start (its
-   * `reconcile` pushes every message it runs).
+   * The files of messages whose segments were just written (push-queue.ts awaits them: "Synced" waits), so a message
+   * reaches the other devices before its bytes, saying "not here yet" until they follow. Returns the messages whose
+   * files failed; a device closed midway sends them at its next start (`reconcile` pushes every message it runs).
    */
   async uploadAfter(messages: Message[], stopped: () => boolean): Promise<Message[]> {
     const failed: Message[] = [];
