@@ -69,10 +69,10 @@ function sameFile(a: AttachmentChunkHeader, b: AttachmentChunkHeader): boolean {
 /**
  * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file sends its chunks to the server
  * and the mirror as soon as the message naming it is stored; that message's own document goes without waiting for
- * them, and another device shows it with the file "not here yet" until the bytes are stored there. What arrives is put together as the chunks come (the rest
- * taken from the server once the first is here) and stored in this device's `attachments` store (where a model step and
- * an export read files, and which "Turn off sync" keeps); a file whose chunks came while this device was closed is
- * put together from the mirror the first time it is needed (`fetch`).
+ * them, and another device shows it with the file "not here yet" until the bytes are stored there. What arrives is put
+ * together as the chunks come (the rest taken from the server once the first is here) and stored in this device's
+ * `attachments` store (where a model step and an export read files, and which "Turn off sync" keeps); a file whose
+ * chunks came while this device was closed is put together from the mirror the first time it is needed (`fetch`).
  */
 export class AttachmentSync {
   private held: Promise<Set<string>> | undefined;
