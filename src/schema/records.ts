@@ -91,7 +91,8 @@ export const Message = z.object({
   attachments: z.optional(MessageAttachments),
   /**
    * What Parley tells the user about how a reply was made, as codes and parameters the UI words (`tools_left_out`:
-   * the tool definitions did not fit in the model's context of `tokens`); absent when none.
+   * the tool definitions did not fit in the model's context of `tokens`; `files_not_here`: a file of the history had
+   * not reached this device from the one that sent it); absent when none.
    */
   notices: z.optional(z.array(ErrorDetail).check(z.maxLength(20))),
 });

@@ -121,7 +121,7 @@ export function createHost(environment: HostEnvironment): Host {
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new LazyMcpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   config.onWrite(() => sync.settingsChanged());
-  const { profileOf, getModel, readyModel } = modelSource(environment, settings, (attachmentId) => sync.fetchAttachment(attachmentId));
+  const { profileOf, getModel, readyModel } = modelSource(environment, settings, (attachmentId, signal) => sync.fetchAttachment(attachmentId, signal));
 
   // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
   const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? []), ...(await mcp.tools())];
@@ -233,7 +233,7 @@ function createRuns(environment: HostEnvironment, { store, feed, getModel, ready
 }
 
 /** The profile a conversation talks to (its own, else the default), and the model a step of it streams from. */
-function modelSource(environment: HostEnvironment, settings: SettingsStore, fetchAttachment: (attachmentId: string) => Promise<boolean | undefined>) {
+function modelSource(environment: HostEnvironment, settings: SettingsStore, fetchAttachment: (attachmentId: string, signal?: AbortSignal) => Promise<boolean | undefined>) {
   const profileOf = (conversation: Conversation): Promise<Profile | undefined> => settings.profileFor(conversation.profileId);
   const getModel = async (conversation: Conversation): Promise<Model> => {
     const current = await settings.getSettings();
@@ -246,7 +246,7 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
     return withAttachments(await environment.createModel(profile, current.script), {
       acceptsImages: profileAcceptsImages(profile),
       // Loaded with the first file a model step reads, not with the worker.
-      read: async (metas) => (await import('./attachments/attachment-files')).readAttachmentContents(environment.database, metas, fetchAttachment),
+      read: async (metas, signal) => (await import('./attachments/attachment-files')).readAttachmentContents(environment.database, metas, fetchAttachment, signal),
     });
   };
   // A task later: the allowed tool's own request leaves first.

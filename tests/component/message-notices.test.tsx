@@ -38,6 +38,13 @@ describe('a notice on a reply', () => {
     expect(article.textContent).not.toContain('Tools were left out');
   });
 
+  it('says that a file had not reached this device, in English and in Chinese', async () => {
+    render(() => <MessageView message={reply([{ key: 'files_not_here' }])} client={{} as WorkerClient} />);
+    expect(screen.getByRole('article', { name: 'Parley' })).toHaveTextContent('Made without a file that had not reached this device yet: it was still syncing from another device.');
+    await setLocale('zh-CN');
+    expect(screen.getByRole('article')).toHaveTextContent('本次回复未包含一个尚未到达此设备的文件：它仍在从另一台设备同步。');
+  });
+
   it('shows nothing for a reply without notices, or for a notice this version does not know', () => {
     render(() => <MessageView message={reply([{ key: 'something_newer' }])} client={{} as WorkerClient} />);
     render(() => <MessageView message={reply()} client={{} as WorkerClient} />);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PromptMessage } from '../../src/core/run/model';
+import type { AttachmentContent, PromptMessage } from '../../src/core/run/model';
 import { toPromptMessages } from '../../src/core/prompt/history';
 import { buildPrompt } from '../../src/core/prompt/prompt';
 import { resolveQuestionBlock, CHAT_RESULT_TEXT, DISMISSED_RESULT_TEXT, STOPPED_RESULT_TEXT } from '../../src/core/requests/question-outcomes';
@@ -257,6 +257,14 @@ describe('files sent with a user message', () => {
           { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>', attachment: { name: 'main.ts', mimeType: 'text/x-typescript', bytes: 13 } },
         ],
       },
+    ]);
+  });
+
+  it('tells the model of a file still syncing from another device that it has not arrived, not that it is gone', () => {
+    const [mapped] = toPromptMessages([withFiles('')], new Map<string, AttachmentContent>([['img', { kind: 'syncing' }], ['txt', contents.get('txt')!]]));
+    expect(mapped?.content).toEqual([
+      { type: 'text', text: '<file name="shot.png">[This file has not reached this device yet (it is still syncing from another device), so its content cannot be given.]</file>', attachment: { name: 'shot.png', mimeType: 'image/png', syncing: true } },
+      { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>', attachment: { name: 'main.ts', mimeType: 'text/x-typescript', bytes: 13 } },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { script, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, simulatedDevices, testKeys } from './sync-simulation';
 import { messageText } from '../../src/core/run/message-text';
@@ -137,5 +137,50 @@ describe('files sent with a message, synced', { timeout: 120_000 }, () => {
     expect(latest.id).not.toBe(reply.id);
     expect(messageText(latest)).toBe(`Files: photo.png (image/png, ${photo.size} bytes), notes.md (text/markdown, ${NOTES_TEXT.length} bytes)`);
     expect(message.attachments).toHaveLength(2);
+  });
+
+  /** A conversation with a photo and notes sent on the laptop, on the phone with the photo's middle chunk held back. */
+  async function photoOnItsWay(seed: number) {
+    const devices = await simulatedDevices(seed);
+    const { replicator, laptop, phone, phoneMirror } = devices;
+    const sent = await sentWithFiles(laptop, bigImageBytes());
+    replicator.holdBack = { mirror: phoneMirror, ids: new Set([await chunkId(await testKeys(), sent.photo.id, 1)]) };
+    const everything = async () => (await phone.host.store.listMessages(sent.conversationId)).length === (await laptop.host.store.listMessages(sent.conversationId)).length;
+    await replicator.settle(async () => (await bytesOn(phone, sent.notes.id)) !== undefined && (await everything()));
+    expect(await bytesOn(phone, sent.photo.id)).toBeUndefined();
+    // The phone takes over and asks again; its step asks sync for the photo with the run's signal, and waits.
+    const asked = vi.spyOn(phone.host.sync, 'fetchAttachment');
+    await phone.send({ type: 'settings.update', script: script([ECHO, ECHO]) });
+    await phone.send({ type: 'conversation.takeOver', conversationId: sent.conversationId });
+    const reply = (await phone.host.store.listMessages(sent.conversationId)).at(-1)!;
+    await phone.send({ type: 'message.regenerate', conversationId: sent.conversationId, messageId: reply.id });
+    await vi.waitFor(() => expect(asked).toHaveBeenCalledWith(sent.photo.id, expect.any(AbortSignal)), { timeout: 10_000 });
+    const latest = async () => (await phone.host.store.listMessages(sent.conversationId)).at(-1)!;
+    return { ...devices, ...sent, reply, latest };
+  }
+
+  it('after "Continue on this device", a model step waits for a file still on its way and is given it once it arrives', async () => {
+    const { replicator, phone, conversationId, photo, reply, latest } = await photoOnItsWay(15);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await phone.host.store.getConversation(conversationId))?.runState).toBe('running');
+    expect(messageText(await latest())).not.toContain('Files:');
+
+    replicator.holdBack = undefined;
+    await replicator.settle(async () => (await bytesOn(phone, photo.id)) !== undefined);
+    await waitForRunState(phone, conversationId, ['idle'], 20_000);
+    const answered = await latest();
+    expect(answered.id).not.toBe(reply.id);
+    expect(messageText(answered)).toBe(`Files: photo.png (image/png, ${photo.size} bytes), notes.md (text/markdown, ${NOTES_TEXT.length} bytes)`);
+    expect(answered.notices).toBeUndefined();
+  });
+
+  it('a file that does not come is given to the model as not here yet, never as gone, and the reply says it was made without it', async () => {
+    const { phone, conversationId, latest } = await photoOnItsWay(16);
+    // The wait ends when the file stops coming (FileArrivals, timed in its own test) or, here, when sync stops.
+    await phone.host.sync.detach();
+    await waitForRunState(phone, conversationId, ['idle'], 20_000);
+    const answered = await latest();
+    expect(messageText(answered)).toBe(`Files: photo.png (not here yet), notes.md (text/markdown, ${NOTES_TEXT.length} bytes)`);
+    expect(answered.notices).toEqual([{ key: 'files_not_here' }]);
   });
 });

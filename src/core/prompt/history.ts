@@ -46,8 +46,8 @@ function toolCallInHistory(block: ToolCallBlock): BlockHistory {
 /**
  * Stored messages → the prompt's messages, oldest first:
  * - user text (its text blocks a paragraph apart), then its files (`attachments`, their contents read back for this
- *   step): a text file as a text part holding its name and text, an image as a file part; a file no longer stored is
- *   named in a text part that says so;
+ *   step): a text file as a text part holding its name and text, an image as a file part; a file no longer stored, or
+ *   not here yet, is named in a text part that says so;
  * - each assistant block in its history form (see TO_HISTORY): a tool exchange is a tool-call part, then a tool message
  *   holding its result right after that assistant message. Each tool call id is sent once.
  */
@@ -119,6 +119,7 @@ function attachmentPart(file: AttachmentMeta, content: AttachmentContent | undef
   const name = attributeText(file.name);
   const shown = { name: visibleFileName(file.name), mimeType: file.mimeType };
   if (content === undefined) return { type: 'text', text: `<file name="${name}">[This file is no longer stored, so its content cannot be given.]</file>`, attachment: shown };
+  if (content.kind === 'syncing') return { type: 'text', text: `<file name="${name}">[This file has not reached this device yet (it is still syncing from another device), so its content cannot be given.]</file>`, attachment: { ...shown, syncing: true } };
   if (content.kind === 'image') return { type: 'file', mediaType: content.mediaType, data: content.bytes, filename: visibleFileName(file.name), attachment: { ...shown, bytes: content.bytes.length } };
   const attachment = { ...shown, bytes: new TextEncoder().encode(content.text).length };
   return { type: 'text', text: `<file name="${name}" type="${attributeText(file.mimeType)}">\n${content.text}\n</file>`, attachment };

@@ -32,7 +32,7 @@ export interface ModelRequest {
   signal: AbortSignal;
   /**
    * The bytes of the files the history's messages hold (`message.attachments`), by attachment id: read back from storage
-   * for each step. A file missing here is no longer stored (the model is told so).
+   * for each step. A file missing here is no longer stored, one `syncing` not here yet (the model is told which).
    */
   attachments?: ReadonlyMap<string, AttachmentContent>;
 }
@@ -42,11 +42,15 @@ export type PromptUserPart =
   | { type: 'text'; text: string; attachment?: PromptAttachment }
   | { type: 'file'; mediaType: string; data: Uint8Array; filename: string; attachment: PromptAttachment };
 
-/** Which file of the message a part gives: its name as shown, its type, and its size as given (absent: no longer stored). */
+/**
+ * Which file of the message a part gives: its name as shown, its type, and its size as given (absent: not given, because
+ * it is no longer stored, or `syncing`: it has not reached this device yet).
+ */
 interface PromptAttachment {
   name: string;
   mimeType: string;
   bytes?: number;
+  syncing?: true;
 }
 
 export type PromptAssistantPart = { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: Record<string, unknown> };
@@ -120,7 +124,8 @@ export interface ProviderBuildOptions {
 export type ProviderFactory = (profile: Profile, options: ProviderBuildOptions) => Provider | Promise<Provider>;
 
 /** A file's content as a model is given it: an image's bytes, or a text file's text. */
-export type AttachmentContent = { kind: 'image'; mediaType: string; bytes: Uint8Array } | { kind: 'text'; text: string };
+/** A file's content for a model step; `syncing`: another device sent it, and it has not reached this one yet. */
+export type AttachmentContent = { kind: 'image'; mediaType: string; bytes: Uint8Array } | { kind: 'text'; text: string } | { kind: 'syncing' };
 
 /** A provider: turns (history, tools) into one step's stream. The loop is ours, not the provider's. */
 export interface Model {

@@ -128,6 +128,8 @@ function noticeText(notice: NonNullable<Message['notices']>[number]): string {
       const tokens = Number(notice.params?.tokens);
       return t('message.notice.toolsLeftOut', { tokens: Number.isFinite(tokens) ? new Intl.NumberFormat(locale()).format(tokens) : '?' });
     }
+    case 'files_not_here':
+      return t('message.notice.filesNotHere');
     default:
       return '';
   }

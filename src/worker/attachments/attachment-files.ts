@@ -50,10 +50,15 @@ export async function prepareAttachments(inputs: readonly AttachmentInput[], opt
 /**
  * The contents of the files in `metas`, read back for a model step: the records in one transaction, then their bytes
  * (outside it: reading a Blob is not an IndexedDB request). A file not stored here is first asked of sync (`fetch`:
- * another device sent it, and its chunks may all be in the mirror); one still missing is left out, and the history
- * says so.
+ * another device sent it, its chunks may all be in the mirror, or it is waited for while they keep coming); one that
+ * sync says is still on its way is `syncing`, one sync does not know (sync off) is left out: the history says which.
  */
-export async function readAttachmentContents(database: ParleyDatabase, metas: readonly AttachmentMeta[], fetch?: (attachmentId: string) => Promise<boolean | undefined>): Promise<Map<string, AttachmentContent>> {
+export async function readAttachmentContents(
+  database: ParleyDatabase,
+  metas: readonly AttachmentMeta[],
+  fetch?: (attachmentId: string, signal?: AbortSignal) => Promise<boolean | undefined>,
+  signal?: AbortSignal,
+): Promise<Map<string, AttachmentContent>> {
   const contents = new Map<string, AttachmentContent>();
   if (metas.length === 0) return contents;
   const read = () => {
@@ -61,12 +66,14 @@ export async function readAttachmentContents(database: ParleyDatabase, metas: re
     return Promise.all(metas.map((meta) => transaction.store.get(meta.id)));
   };
   let records = await read();
+  let fetched: Array<boolean | undefined> = [];
   if (fetch && records.some((record) => !record)) {
-    const fetched = await Promise.all(metas.map((meta, index) => (records[index] ? false : fetch(meta.id))));
-    if (fetched.some(Boolean)) records = await read();
+    fetched = await Promise.all(metas.map((meta, index) => (records[index] ? true : fetch(meta.id, signal))));
+    if (fetched.some((here, index) => here && !records[index])) records = await read();
   }
   for (const [index, meta] of metas.entries()) {
     const record = records[index];
+    if (!record && fetched[index] === false) contents.set(meta.id, { kind: 'syncing' });
     if (!record) continue;
     const bytes = new Uint8Array(await record.blob.arrayBuffer());
     contents.set(meta.id, meta.kind === 'image' ? { kind: 'image', mediaType: meta.mimeType, bytes } : { kind: 'text', text: new TextDecoder().decode(bytes) });

@@ -124,11 +124,13 @@ function templateValues(messages: readonly PromptMessage[]): Omit<TemplateValues
 
 /**
  * `{{attachments}}`: the files of the last user message, each as `name (type, n bytes)` with n counted from the content
- * this step was given (read back from storage), `name (not stored)` when it was not; `none` without files.
+ * this step was given (read back from storage), `name (not stored)` when it was not, `name (not here yet)` when it was
+ * still syncing from another device; `none` without files.
  */
 function attachmentsText(messages: readonly PromptMessage[]): string {
   const last = messages.findLast((message) => message.role === 'user');
   const files = last && typeof last.content !== 'string' ? last.content.flatMap((part) => (part.attachment ? [part.attachment] : [])) : [];
   if (files.length === 0) return 'none';
-  return files.map((file) => (file.bytes === undefined ? `${file.name} (not stored)` : `${file.name} (${file.mimeType}, ${file.bytes} bytes)`)).join(', ');
+  const given = (file: (typeof files)[number]) => (file.syncing ? `${file.name} (not here yet)` : file.bytes === undefined ? `${file.name} (not stored)` : `${file.name} (${file.mimeType}, ${file.bytes} bytes)`);
+  return files.map(given).join(', ');
 }

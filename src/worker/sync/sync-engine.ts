@@ -134,9 +134,9 @@ export class SyncEngine {
     this.settings.noteLocalChange();
   }
 
-  /** Stores a file from the chunks the mirror holds, if it is not here yet: true when it is here now. */
-  fetchAttachment(attachmentId: string): Promise<boolean> {
-    return this.context.attachments.fetch(attachmentId);
+  /** Stores a file from the chunks the mirror holds, if it is not here yet: true when it is here now (see SyncGate). */
+  fetchAttachment(attachmentId: string, waitFor?: AbortSignal): Promise<boolean> {
+    return waitFor ? this.context.attachments.arrival(attachmentId, waitFor) : this.context.attachments.fetch(attachmentId);
   }
 
   /** The device's new name, written into the runner documents of what it runs so other devices show it. */

@@ -128,11 +128,12 @@ export class SyncGate implements EngineSlot {
   /**
    * A file another device sent, put together from the mirror if its chunks are all there: true when it is stored here
    * now, false when it is still on its way; undefined while sync is off (then a file not stored here is gone). Throws
-   * `storage_full` when it is all here but there is no space to store it.
+   * `storage_full` when it is all here but there is no space to store it. With `waitFor` (a model step's signal), a file
+   * still on its way is waited for while its chunks keep coming (FileArrivals).
    */
-  async fetchAttachment(attachmentId: string): Promise<boolean | undefined> {
+  async fetchAttachment(attachmentId: string, waitFor?: AbortSignal): Promise<boolean | undefined> {
     const engine = this.active?.engine;
-    return engine ? engine.fetchAttachment(attachmentId).catch((error: unknown) => (error instanceof WireError && error.code === 'storage_full' ? Promise.reject(error) : false)) : undefined;
+    return engine ? engine.fetchAttachment(attachmentId, waitFor).catch((error: unknown) => (error instanceof WireError && error.code === 'storage_full' ? Promise.reject(error) : false)) : undefined;
   }
 
   async takeOver(conversationId: string): Promise<void> {

@@ -108,6 +108,7 @@ const en = {
   'chat.actions': 'Conversation actions',
   'message.usageSpeed': '{rate} tokens/s',
   'message.notice.toolsLeftOut': "Tools were left out: this model's context ({tokens} tokens) cannot hold them.",
+  'message.notice.filesNotHere': 'Made without a file that had not reached this device yet: it was still syncing from another device.',
 };
 
 /** Every other language must have exactly the English keys: a missing one fails the type check. */

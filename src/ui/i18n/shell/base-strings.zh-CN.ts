@@ -102,4 +102,5 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'chat.actions': '对话操作',
   'message.usageSpeed': '每秒 {rate} 个 token',
   'message.notice.toolsLeftOut': '本次回复未使用工具：此模型的上下文（{tokens} 个 token）容纳不下它们。',
+  'message.notice.filesNotHere': '本次回复未包含一个尚未到达此设备的文件：它仍在从另一台设备同步。',
 };

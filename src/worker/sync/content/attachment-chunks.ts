@@ -24,6 +24,17 @@ export function splitIntoChunks(bytes: Uint8Array, chunkBytes = CHUNK_BYTES): Ui
   return parts.length > 0 ? parts : [new Uint8Array(0)];
 }
 
+/** A file's bytes put together from its chunks, in order (splitIntoChunks the other way). */
+export function joinChunks(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return bytes;
+}
+
 /** The id of a file's chunk: an HMAC like every other document's, saying nothing of the file. */
 export function chunkId(keys: SyncKeys, attachmentId: string, index: number): Promise<string> {
   return documentId(keys, 'attachment-chunk', attachmentId, String(index));
@@ -57,4 +68,14 @@ export async function openChunk(keys: SyncKeys, document: EncryptedDocument): Pr
   } catch {
     return undefined; // another key, altered, or copied under another id
   }
+}
+
+/** A file's SHA-256, hex: what a chunk's header says its whole file is. */
+export async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Whether two chunks say they are of the same file, cut the same way. */
+export function sameFile(a: AttachmentChunkHeader, b: AttachmentChunkHeader): boolean {
+  return a.attachmentId === b.attachmentId && a.sha256 === b.sha256 && a.count === b.count && a.size === b.size;
 }

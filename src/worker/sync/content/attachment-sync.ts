@@ -6,7 +6,8 @@ import type { EncryptedDocument, Mirror } from '../mirror/mirror';
 import type { RefusalKind } from '../documents/refusal-log';
 import type { SealedDocuments } from '../documents/sealed-documents';
 import type { SyncKeys } from '../documents/sync-crypto';
-import { CHUNK_BYTES, chunkId, openChunk, sealChunk, splitIntoChunks } from './attachment-chunks';
+import { CHUNK_BYTES, chunkId, openChunk, joinChunks, sameFile, sealChunk, sha256Hex, splitIntoChunks } from './attachment-chunks';
+import { FileArrivals } from './file-arrivals';
 
 /**
  * How many chunks are sealed and sent together (about 1.4 MB of ciphertext): few, so the server holds the first of a
@@ -57,15 +58,6 @@ interface AttachmentSyncDeps {
   refused(kind: RefusalKind): void;
 }
 
-async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  return Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** Whether two chunks say they are of the same file, cut the same way. */
-function sameFile(a: AttachmentChunkHeader, b: AttachmentChunkHeader): boolean {
-  return a.attachmentId === b.attachmentId && a.sha256 === b.sha256 && a.count === b.count && a.size === b.size;
-}
-
 /**
  * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file sends its chunks to the server
  * and the mirror as soon as the message naming it is stored; that message's own document goes without waiting for
@@ -90,6 +82,8 @@ export class AttachmentSync {
   private stopped = false;
   /** Files whose chunks are being taken from the server now (`takeRest`). */
   private filesTaken = 0;
+  /** Model steps waiting for files on their way here (`arrival`). */
+  private readonly arrivals = new FileArrivals();
 
   constructor(private readonly deps: AttachmentSyncDeps) {}
 
@@ -175,6 +169,7 @@ export class AttachmentSync {
   stop(): void {
     this.stopped = true;
     for (const entry of this.arriving.values()) entry.taking?.cancel();
+    this.arrivals.stop();
   }
 
   private async accept(document: EncryptedDocument): Promise<void> {
@@ -183,6 +178,7 @@ export class AttachmentSync {
     const { header } = chunk;
     if (document._id !== (await chunkId(this.deps.keys, header.attachmentId, header.index)) || header.index >= header.count) return this.deps.refused('misplaced');
     if (this.deps.isDeleted(header.conversationId) || this.completed.has(header.attachmentId)) return;
+    this.arrivals.chunk(header.attachmentId);
     let entry = this.arriving.get(header.attachmentId);
     if (!entry || !sameFile(entry.header, header)) {
       if (await this.deps.host.readAttachment(header.attachmentId)) return;
@@ -263,19 +259,22 @@ export class AttachmentSync {
     return this.store(first.header, parts);
   }
 
+  /** `fetch`, and for a file still on its way, the same once it is stored or has stopped coming (FileArrivals). */
+  async arrival(attachmentId: string, signal?: AbortSignal): Promise<boolean> {
+    if (await this.fetch(attachmentId)) return true;
+    await this.arrivals.wait(attachmentId, signal);
+    return this.fetch(attachmentId);
+  }
+
   /** Stores a file put together from its chunks, if it is the file they say (its size and SHA-256). */
   private async store(header: AttachmentChunkHeader, parts: Uint8Array[]): Promise<boolean> {
-    const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let offset = 0;
-    for (const part of parts) {
-      bytes.set(part, offset);
-      offset += part.length;
-    }
+    const bytes = joinChunks(parts);
     if (bytes.length !== header.size || (await sha256Hex(bytes)) !== header.sha256) {
       this.deps.refused('misplaced');
       return false;
     }
     await this.deps.host.storeAttachment({ id: header.attachmentId, conversationId: header.conversationId, messageId: header.messageId, blob: new Blob([bytes], { type: header.mimeType }) });
+    this.arrivals.here(header.attachmentId);
     // The file is here now, whatever becomes of this note: it only spares writing its chunks again after a take-over.
     await this.noteHeld(header.attachmentId).catch(() => undefined);
     return true;
