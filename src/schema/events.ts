@@ -3,9 +3,9 @@ import { Conversation, Message, ProfileView, Settings } from './records';
 import { McpServerView } from './mcp';
 import { RemoteRunners, SyncStatus } from './sync/sync';
 
-/** A transient, unpersisted note about a run: a rate-limit wait, a network wait. */
+/** A transient, unpersisted note about a run: a rate-limit wait, a network wait, a wait for a file still syncing here. */
 export const RunNotice = z.object({
-  kind: z.enum(['retrying', 'waiting_network']),
+  kind: z.enum(['retrying', 'waiting_network', 'waiting_file']),
   message: z.string(),
   /** When the next attempt starts (epoch ms), if scheduled. */
   retryAt: z.optional(z.number()),

@@ -1,7 +1,7 @@
 import { BUILT_IN_TOOLS } from '../core/tools/tools';
 import type { Tool } from '../core/tools/tool';
 import { RequestWaiters } from './requests/request-waiters';
-import type { AppEvent } from '../schema/events';
+import type { AppEvent, RunNotice } from '../schema/events';
 import type { Conversation, ConversationExport, Profile } from '../schema/records';
 import type { ConnectionTestResult } from '../schema/protocol';
 import { createCommandHandler, type CommandHandle } from './command-handler';
@@ -26,7 +26,7 @@ import { SyncGate } from './sync/sync-gate';
 import type { Timers } from '../core/run/coalesced-writer';
 import { profileAcceptsImages } from '../schema/provider-kinds';
 import { withAttachments } from './attachments/attachment-model';
-import type { StorageEstimate } from './attachments/attachment-files';
+import type { FetchAttachment, StorageEstimate } from './attachments/attachment-files';
 
 const KEY_NEEDED_TEXT = 'This profile came from another device; type its API key here to use it. Nothing was sent.';
 const PROFILE_GONE_TEXT = "This conversation's model profile was deleted. Choose a model profile for it above to continue; nothing was sent.";
@@ -121,7 +121,8 @@ export function createHost(environment: HostEnvironment): Host {
   const settings = new SettingsStore(config, environment.newId);
   const mcp = new LazyMcpHub({ database: environment.database, config, newId: environment.newId, onChange: (servers) => emit({ type: 'mcp-servers-changed', servers }) });
   config.onWrite(() => sync.settingsChanged());
-  const { profileOf, getModel, readyModel } = modelSource(environment, settings, (attachmentId, signal) => sync.fetchAttachment(attachmentId, signal));
+  const files = { fetch: (id: string, signal?: AbortSignal) => sync.fetchAttachment(id, signal), onWaiting: (conversationId: string, notice: RunNotice | null) => emit({ type: 'run-notice', conversationId, notice }) };
+  const { profileOf, getModel, readyModel } = modelSource(environment, settings, files);
 
   // Built-ins, then the tools of connected MCP servers (connected lazily, the first time a conversation needs them).
   const getTools = async (): Promise<readonly Tool[]> => [...BUILT_IN_TOOLS, ...((await environment.extraTools?.()) ?? []), ...(await mcp.tools())];
@@ -233,7 +234,7 @@ function createRuns(environment: HostEnvironment, { store, feed, getModel, ready
 }
 
 /** The profile a conversation talks to (its own, else the default), and the model a step of it streams from. */
-function modelSource(environment: HostEnvironment, settings: SettingsStore, fetchAttachment: (attachmentId: string, signal?: AbortSignal) => Promise<boolean | undefined>) {
+function modelSource(environment: HostEnvironment, settings: SettingsStore, files: { fetch: FetchAttachment; onWaiting(conversationId: string, notice: RunNotice | null): void }) {
   const profileOf = (conversation: Conversation): Promise<Profile | undefined> => settings.profileFor(conversation.profileId);
   const getModel = async (conversation: Conversation): Promise<Model> => {
     const current = await settings.getSettings();
@@ -246,7 +247,7 @@ function modelSource(environment: HostEnvironment, settings: SettingsStore, fetc
     return withAttachments(await environment.createModel(profile, current.script), {
       acceptsImages: profileAcceptsImages(profile),
       // Loaded with the first file a model step reads, not with the worker.
-      read: async (metas, signal) => (await import('./attachments/attachment-files')).readAttachmentContents(environment.database, metas, fetchAttachment, signal),
+      read: async (metas, signal) => (await import('./attachments/attachment-files')).readAttachmentContents(environment.database, metas, { fetch: files.fetch, signal, onWaiting: (notice) => files.onWaiting(conversation.id, notice) }),
     });
   };
   // A task later: the allowed tool's own request leaves first.

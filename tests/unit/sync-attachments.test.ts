@@ -165,9 +165,15 @@ describe('files sent with a message, synced', { timeout: 120_000 }, () => {
     expect((await phone.host.store.getConversation(conversationId))?.runState).toBe('running');
     expect(messageText(await latest())).not.toContain('Files:');
 
+    // The run says why it waits (after a moment: a file whose chunks are all here is put together sooner).
+    const all = () => phone.events.flatMap((event) => (event.type === 'run-notice' && event.conversationId === conversationId ? [event.notice?.kind ?? null] : []));
+    const notices = () => all().slice(all().indexOf('waiting_file'));
+    await vi.waitFor(() => expect(notices()).toEqual(['waiting_file']), { timeout: 10_000 });
+
     replicator.holdBack = undefined;
     await replicator.settle(async () => (await bytesOn(phone, photo.id)) !== undefined);
     await waitForRunState(phone, conversationId, ['idle'], 20_000);
+    expect(notices().slice(0, 2)).toEqual(['waiting_file', null]);
     const answered = await latest();
     expect(answered.id).not.toBe(reply.id);
     expect(messageText(answered)).toBe(`Files: photo.png (image/png, ${photo.size} bytes), notes.md (text/markdown, ${NOTES_TEXT.length} bytes)`);

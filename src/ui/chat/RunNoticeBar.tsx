@@ -15,6 +15,7 @@ export function RunNoticeBar(props: { notice: RunNotice }) {
       return t('notice.retrying', { seconds });
     }
     // Online but unreachable (a server that is down) is not "offline"; what the worker found is in the title.
+    if (props.notice.kind === 'waiting_file') return t('notice.waitingFile');
     if (props.notice.kind === 'waiting_network') return navigator.onLine ? t('notice.serverUnreachable') : t('notice.waitingNetwork');
     return t('notice.retryingSoon');
   };

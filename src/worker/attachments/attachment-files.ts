@@ -1,4 +1,5 @@
 import type { AttachmentContent } from '../../core/run/model';
+import type { RunNotice } from '../../schema/events';
 import { fromBase64, toBase64 } from '../../core/base64';
 import type { AttachmentInput, AttachmentMeta, ExportedAttachment, StoredAttachment } from '../../schema/attachments/attachments';
 import { attachmentLimit, bytesAreText, classifyAttachment, MAX_ATTACHMENTS_PER_MESSAGE } from '../../schema/attachments/attachment-kinds';
@@ -47,18 +48,27 @@ export async function prepareAttachments(inputs: readonly AttachmentInput[], opt
   return prepared;
 }
 
+/** Sync's `fetchAttachment` (SyncGate): true when the file is stored here now, false while on its way, undefined with sync off. */
+export type FetchAttachment = (attachmentId: string, signal?: AbortSignal) => Promise<boolean | undefined>;
+
+/** How long a wait for files still syncing goes before the run says so (a file whose chunks are all here is quicker). */
+const WAITING_SAID_AFTER_MS = 300;
+
+/** What a model step waits for a file still on its way here with: sync's fetch, the step's signal, its run's notice. */
+interface StepFiles {
+  fetch: FetchAttachment;
+  signal?: AbortSignal;
+  onWaiting?(notice: RunNotice | null): void;
+}
+
 /**
  * The contents of the files in `metas`, read back for a model step: the records in one transaction, then their bytes
  * (outside it: reading a Blob is not an IndexedDB request). A file not stored here is first asked of sync (`fetch`:
- * another device sent it, its chunks may all be in the mirror, or it is waited for while they keep coming); one that
- * sync says is still on its way is `syncing`, one sync does not know (sync off) is left out: the history says which.
+ * another device sent it, its chunks may all be in the mirror, or it is waited for while they keep coming, the run's
+ * notice saying so); one that sync says is still on its way is `syncing`, one sync does not know (sync off) is left
+ * out: the history says which.
  */
-export async function readAttachmentContents(
-  database: ParleyDatabase,
-  metas: readonly AttachmentMeta[],
-  fetch?: (attachmentId: string, signal?: AbortSignal) => Promise<boolean | undefined>,
-  signal?: AbortSignal,
-): Promise<Map<string, AttachmentContent>> {
+export async function readAttachmentContents(database: ParleyDatabase, metas: readonly AttachmentMeta[], files?: StepFiles): Promise<Map<string, AttachmentContent>> {
   const contents = new Map<string, AttachmentContent>();
   if (metas.length === 0) return contents;
   const read = () => {
@@ -67,8 +77,18 @@ export async function readAttachmentContents(
   };
   let records = await read();
   let fetched: Array<boolean | undefined> = [];
-  if (fetch && records.some((record) => !record)) {
-    fetched = await Promise.all(metas.map((meta, index) => (records[index] ? true : fetch(meta.id, signal))));
+  if (files && records.some((record) => !record)) {
+    let said = false;
+    const saying = setTimeout(() => {
+      said = true;
+      files.onWaiting?.({ kind: 'waiting_file', message: 'Waiting for a file still syncing from another device.' });
+    }, WAITING_SAID_AFTER_MS);
+    try {
+      fetched = await Promise.all(metas.map((meta, index) => (records[index] ? true : files.fetch(meta.id, files.signal))));
+    } finally {
+      clearTimeout(saying);
+      if (said) files.onWaiting?.(null);
+    }
     if (fetched.some((here, index) => here && !records[index])) records = await read();
   }
   for (const [index, meta] of metas.entries()) {

@@ -47,6 +47,7 @@ const en = {
   'notice.waitingNetwork': 'Offline: waiting for the network to come back…',
   'notice.serverUnreachable': 'The model server cannot be reached; Parley tries again by itself.',
   'notice.retryingSoon': 'Retrying soon…',
+  'notice.waitingFile': 'Waiting for a file still syncing from another device…',
 
   'messages.label': 'Messages',
   'messages.empty': 'No messages yet. Say hello, or try “Plan my weekend”.',

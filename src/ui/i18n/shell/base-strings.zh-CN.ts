@@ -42,6 +42,7 @@ export const baseStringsZhCN: Record<keyof (typeof baseStrings)['en'], string> =
   'notice.waitingNetwork': '已离线：等待网络恢复…',
   'notice.serverUnreachable': '无法连接模型服务器；Parley 会自动重试。',
   'notice.retryingSoon': '即将重试…',
+  'notice.waitingFile': '正在等待仍在从另一台设备同步的文件…',
 
   'messages.label': '消息',
   'messages.empty': '还没有消息。打个招呼，或试试“帮我规划周末”。',
