@@ -392,6 +392,53 @@ test('an image attached on the laptop is shown on the phone once it has synced, 
   }
 });
 
+test('after “Continue on this device”, a model step on the phone waits for a file still on its way, says so, goes on without it when it stops coming, and the file follows', async ({ couch, database, device }) => {
+  // The laptop reaches the server through a proxy that holds back its writes of a file's chunks (their documents are
+  // format 2: attachment-chunks.ts): the message reaches the phone, its file does not.
+  const proxy = await startCouchProxy(couch.origin);
+  try {
+    const laptop = await device('Laptop');
+    const phone = await device('Phone');
+    await fillSync(laptop.page, { url: proxy.url(database), username: couch.username, password: couch.password, passphrase: PASSPHRASE });
+    await expect(syncStatus(laptop.page)).toHaveText(/^Synced/, REPLICATION);
+    await goHome(laptop.page);
+    await turnOnSync(phone, couch, database);
+    await useScript(laptop.page, [{ text: 'First reply.' }]);
+    proxy.holdWrites = /"e":2[,}]/;
+    const conversationId = await newConversation(laptop.page);
+    await attach(laptop.page, PIXEL);
+    await send(laptop.page, 'What is in this picture?');
+    await expect(messageLog(laptop.page)).toContainText('First reply.');
+    await expect.poll(() => proxy.heldWrites(), REPLICATION).toBeGreaterThan(0);
+
+    await expect(conversationLink(phone.page, conversationId)).toBeVisible(REPLICATION);
+    await conversationLink(phone.page, conversationId).click();
+    await expect(messageLog(phone.page)).toContainText('First reply.', REPLICATION);
+    await expect(sentFiles(phone.page)).toContainText('Image not here yet — it is still syncing');
+    await phone.page.getByRole('button', { name: 'Continue on this device', exact: true }).click();
+    await expect(phone.page.getByRole('button', { name: 'Continue on this device', exact: true })).toHaveCount(0, REPLICATION);
+    // The script's step n answers a conversation's n-th model call: the laptop's reply was the first.
+    const files = { text: 'Files: {{attachments}}' };
+    await useScript(phone.page, [files, files, files]);
+    const reply = assistantMessages(phone.page).last();
+    await reply.getByRole('button', { name: 'Regenerate', exact: true }).click();
+
+    // The step waits while the file may still come (15 s without a chunk of it), and says so meanwhile.
+    await expect(phone.page.getByRole('status').filter({ hasText: 'Waiting for a file still syncing from another device…' })).toBeVisible();
+    await expect(reply).toContainText('Files: pixel.png (not here yet)', { timeout: 60_000 });
+    await expect(reply).toContainText('Made without a file that had not reached this device yet: it was still syncing from another device.');
+    await expect(phone.page.getByRole('status').filter({ hasText: 'Waiting for a file' })).toHaveCount(0);
+
+    // The laptop's writes get through: the file follows, and the next step is given it.
+    proxy.releaseWrites();
+    await expectImageShown(phone.page, { timeout: 120_000 });
+    await reply.getByRole('button', { name: 'Regenerate', exact: true }).click();
+    await expect(reply).toContainText(`Files: pixel.png (image/png, ${PIXEL.buffer.length} bytes)`, REPLICATION);
+  } finally {
+    await proxy.stop();
+  }
+});
+
 test('a 5 MB image attached on the laptop is shown on the phone that has the conversation open (measured)', async ({ couch, database, device }) => {
   // The bytes cross the machine four times (sealed, to the server, to the phone, opened): at a load of 10 they took 25 s.
   test.setTimeout(360_000);
