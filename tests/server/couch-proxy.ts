@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A proxy in front of the sync server that holds back part of its answers: while `holdMs` is set, each answer to a
  * pull request (`_changes`, `_bulk_get`) waits that long before it is passed on, so a device receives what another
  * wrote in several late batches (a slow phone network), and can open a conversation while its records still arrive.
- * While `holdWrites` is set, a write (POST, PUT) whose body it matches is not passed on until `releaseWrites` (a
- * device's upload of a file's chunks that has not got through yet).
+ * While `holdWrites` is set (a RegExp without the `g` flag, which would make `test` stateful), a write (POST, PUT) whose
+ * body it matches is not passed on until `releaseWrites` (a device's upload of a file's chunks not through yet).
  */
 export interface CouchProxy {
   /** The proxy's URL for a database URL of the server. */

@@ -66,6 +66,14 @@ describe('waiting for a file on its way here', () => {
     expect(await settled(arrivals.wait('a3', controller.signal))).toBe(true);
   });
 
+  it('ends the waits for a file that came but could not be stored, without giving it up', async () => {
+    const arrivals = new FileArrivals(1000);
+    const waiting = arrivals.wait('a1');
+    arrivals.end('a1');
+    expect(await settled(waiting)).toBe(true);
+    expect(await settled(arrivals.wait('a1'))).toBe(false);
+  });
+
   it('ends every wait for one file together', async () => {
     const arrivals = new FileArrivals(1000);
     const waits = [arrivals.wait('a1'), arrivals.wait('a1')];

@@ -172,7 +172,8 @@ describe('files sent with a message, synced', { timeout: 120_000 }, () => {
 
     replicator.holdBack = undefined;
     await replicator.settle(async () => (await bytesOn(phone, photo.id)) !== undefined);
-    await waitForRunState(phone, conversationId, ['idle'], 20_000);
+    // Well inside the 15 s a wait gives up after: the step went on because the file arrived.
+    await waitForRunState(phone, conversationId, ['idle'], 10_000);
     expect(notices().slice(0, 2)).toEqual(['waiting_file', null]);
     const answered = await latest();
     expect(answered.id).not.toBe(reply.id);
@@ -188,5 +189,26 @@ describe('files sent with a message, synced', { timeout: 120_000 }, () => {
     const answered = await latest();
     expect(messageText(answered)).toBe(`Files: photo.png (not here yet), notes.md (text/markdown, ${NOTES_TEXT.length} bytes)`);
     expect(answered.notices).toEqual([{ key: 'files_not_here' }]);
+  });
+
+  it('an edit of a message whose file has not reached this device is refused in words, and goes through with the file once it has', async () => {
+    const { replicator, laptop, phone, phoneMirror } = await simulatedDevices(17);
+    const { conversationId, message, photo, notes } = await sentWithFiles(laptop, bigImageBytes());
+    replicator.holdBack = { mirror: phoneMirror, ids: new Set([await chunkId(await testKeys(), photo.id, 1)]) };
+    const everything = async () => (await phone.host.store.listMessages(conversationId)).length === (await laptop.host.store.listMessages(conversationId)).length;
+    await replicator.settle(async () => (await bytesOn(phone, notes.id)) !== undefined && (await everything()));
+    await phone.send({ type: 'settings.update', script: script([ECHO, ECHO, ECHO]) });
+    await phone.send({ type: 'conversation.takeOver', conversationId });
+
+    // The new version would hold a copy of a file that is not here to copy, and would never come.
+    expect(await refusalOf(phone.send({ type: 'message.edit', conversationId, messageId: message.id, text: 'And these?' }))).toBe('attachment_syncing');
+    replicator.holdBack = undefined;
+    await replicator.settle(async () => (await bytesOn(phone, photo.id)) !== undefined);
+    const { message: edited } = await phone.send({ type: 'message.edit', conversationId, messageId: message.id, text: 'And these?' });
+    await waitForRunState(phone, conversationId, ['idle']);
+    const [photoCopy] = edited!.attachments!;
+    expect(photoCopy!.id).not.toBe(photo.id);
+    expect((await bytesOn(phone, photoCopy!.id))?.length).toBe(photo.size);
+    expect(messageText((await phone.host.store.listMessages(conversationId)).at(-1)!)).toContain(`photo.png (image/png, ${photo.size} bytes)`);
   });
 });

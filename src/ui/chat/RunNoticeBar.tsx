@@ -14,8 +14,8 @@ export function RunNoticeBar(props: { notice: RunNotice }) {
       const seconds = Math.max(0, Math.ceil((retryAt - now()) / 1000));
       return t('notice.retrying', { seconds });
     }
-    // Online but unreachable (a server that is down) is not "offline"; what the worker found is in the title.
     if (props.notice.kind === 'waiting_file') return t('notice.waitingFile');
+    // Online but unreachable (a server that is down) is not "offline"; what the worker found is in the title.
     if (props.notice.kind === 'waiting_network') return navigator.onLine ? t('notice.serverUnreachable') : t('notice.waitingNetwork');
     return t('notice.retryingSoon');
   };

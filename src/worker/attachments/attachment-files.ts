@@ -78,14 +78,18 @@ export async function readAttachmentContents(database: ParleyDatabase, metas: re
   let records = await read();
   let fetched: Array<boolean | undefined> = [];
   if (files && records.some((record) => !record)) {
+    // One file's failure (a full disk) ends the others' waits too: no step waits for them any more.
+    const over = new AbortController();
+    const signal = files.signal ? AbortSignal.any([files.signal, over.signal]) : over.signal;
     let said = false;
     const saying = setTimeout(() => {
       said = true;
       files.onWaiting?.({ kind: 'waiting_file', message: 'Waiting for a file still syncing from another device.' });
     }, WAITING_SAID_AFTER_MS);
     try {
-      fetched = await Promise.all(metas.map((meta, index) => (records[index] ? true : files.fetch(meta.id, files.signal))));
+      fetched = await Promise.all(metas.map((meta, index) => (records[index] ? true : files.fetch(meta.id, signal))));
     } finally {
+      over.abort();
       clearTimeout(saying);
       if (said) files.onWaiting?.(null);
     }

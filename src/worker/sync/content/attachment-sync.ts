@@ -181,7 +181,7 @@ export class AttachmentSync {
     this.arrivals.chunk(header.attachmentId);
     let entry = this.arriving.get(header.attachmentId);
     if (!entry || !sameFile(entry.header, header)) {
-      if (await this.deps.host.readAttachment(header.attachmentId)) return;
+      if (await this.deps.host.readAttachment(header.attachmentId)) return this.arrivals.here(header.attachmentId); // stored by another tab
       entry?.taking?.cancel();
       entry = { header, parts: new Map() };
       this.arriving.set(header.attachmentId, entry);
@@ -196,6 +196,7 @@ export class AttachmentSync {
     // from the mirror when it is needed. A failed write is not thrown: the receiver goes on with what came after.
     const stored = await this.store(header, Array.from({ length: header.count }, (_, index) => entry.parts.get(index)!)).catch((error: unknown) => {
       if (error instanceof WireError && error.code === 'storage_full') this.deps.host.couldNotStore(header.attachmentId);
+      this.arrivals.end(header.attachmentId); // a step waiting for it is told why at once (its fetch tries again)
       return false;
     });
     if (!stored) this.completed.delete(header.attachmentId);

@@ -61,6 +61,11 @@ export class FileArrivals {
   here(attachmentId: string): void {
     this.stored.add(attachmentId);
     this.givenUp.delete(attachmentId);
+    this.end(attachmentId);
+  }
+
+  /** Ends the waits for a file without giving it up: it came whole but could not be stored (a full disk). */
+  end(attachmentId: string): void {
     for (const waiter of [...(this.waiters.get(attachmentId) ?? [])]) waiter.end();
   }
 
