@@ -52,6 +52,16 @@ describe('Composer: files', () => {
     await vi.waitFor(() => expect(screen.queryByRole('list', { name: 'Attachments' })).toBeNull());
   });
 
+  it('a Send pressed while the files just chosen are still being checked sends them with the message, not the next', async () => {
+    const { choose, textbox, onSend } = setup();
+    fireEvent.input(textbox, { target: { value: 'Look' } });
+    choose(png(), markdown());
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(onSend).toHaveBeenCalled());
+    expect(onSend).toHaveBeenCalledExactlyOnceWith('Look', [expect.objectContaining({ name: 'shot.png' }), expect.objectContaining({ name: 'notes.md' })]);
+    await vi.waitFor(() => expect(screen.queryByRole('list', { name: 'Attachments' })).toBeNull());
+  });
+
   it('sends files without text', async () => {
     const { choose, onSend } = setup();
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();

@@ -18,6 +18,8 @@ export interface PendingAttachment {
 const [pending, setPending] = createSignal<Readonly<Record<string, readonly PendingAttachment[]>>>({});
 const [refusals, setRefusals] = createSignal<Readonly<Record<string, readonly AttachmentRefusal[]>>>({});
 let nextKey = 1;
+/** The checks of files offered and not done yet, per conversation (see offersChecked). */
+const offering = new Map<string, Set<Promise<void>>>();
 
 export function pendingAttachments(conversationId: string): readonly PendingAttachment[] {
   return pending()[conversationId] ?? [];
@@ -34,6 +36,28 @@ export function attachmentRefusals(conversationId: string): readonly AttachmentR
  * rest, and everything attached before, stay. The rules load with the first file offered, not with the app.
  */
 export async function offerAttachments(conversationId: string, files: readonly File[], profile: ImagesProfile): Promise<void> {
+  const checks = offering.get(conversationId) ?? new Set<Promise<void>>();
+  offering.set(conversationId, checks);
+  const check = checkOffered(conversationId, files, profile);
+  checks.add(check);
+  try {
+    await check;
+  } finally {
+    checks.delete(check);
+  }
+}
+
+/**
+ * Undefined when every file offered to the conversation's composer has been checked; else resolves once they have
+ * (attached or refused). A Send pressed meanwhile waits for it: the files chosen before it go with the message, not
+ * with the next one (the check loads its rules and reads a text file's first bytes first).
+ */
+export function offersChecked(conversationId: string): Promise<unknown> | undefined {
+  const checks = offering.get(conversationId);
+  return checks && checks.size > 0 ? Promise.allSettled([...checks]) : undefined;
+}
+
+async function checkOffered(conversationId: string, files: readonly File[], profile: ImagesProfile): Promise<void> {
   const { bytesAreText, classifyAttachment, profileAcceptsImages, refusalOf, TEXT_SNIFF_BYTES } = await import('../../schema/attachments/attachment-kinds');
   const acceptsImages = profile ? profileAcceptsImages(profile) : true;
   // A binary file named .txt is told by its first bytes, here rather than at Send (the worker checks them all again).

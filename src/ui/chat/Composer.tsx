@@ -1,7 +1,7 @@
 import { createEffect, createSignal, createUniqueId, lazy, on, onCleanup, Show } from 'solid-js';
 import { composerText, setComposerText } from '../state/conversation-drafts';
 import type { RunState } from '../../schema/records';
-import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, pendingAttachments, removeAttachment, type ImagesProfile } from '../attachments/attachment-drafts';
+import { attachmentRefusals, clearAttachments, filesIn, offerAttachments, offersChecked, pendingAttachments, removeAttachment, type ImagesProfile } from '../attachments/attachment-drafts';
 import { t, withStrings } from '../i18n/i18n';
 import { TooLongAlert, tooLong } from '../common/TooLong';
 import { AttachIcon, SendIcon, StopIcon } from '../common/icons';
@@ -86,6 +86,9 @@ export function Composer(props: ComposerProps) {
     clearTimeout(draftTimer);
     draftTimer = undefined;
     try {
+      // Files chosen just before are still being checked: they go with this message.
+      const checking = offersChecked(props.conversationId);
+      if (checking) await checking;
       // Refused (a full disk, a file the worker would not take): the text and the files stay, to try again.
       if (await props.onSend(text().trim(), attachments().map((attachment) => attachment.file))) {
         setTextSignal('');
