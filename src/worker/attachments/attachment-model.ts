@@ -7,8 +7,9 @@ const IMAGES_NOT_ACCEPTED_TEXT =
 
 /**
  * A model whose every step is given the files its history holds, read back from storage for that step (nothing is kept
- * in memory between steps; a file still syncing here is waited for a while, see FileArrivals). A history with an image for a model that takes none ends the step before any request, with
- * an error that says so, rather than a provider's refusal.
+ * in memory between steps; a file still syncing here is waited for a while, see FileArrivals). A history with an image
+ * for a model that takes none ends the step before any request, with an error that says so, rather than a provider's
+ * refusal.
  */
 export function withAttachments(model: Model, options: { acceptsImages: boolean; read(metas: readonly AttachmentMeta[], signal: AbortSignal): Promise<ReadonlyMap<string, AttachmentContent>> }): Model {
   return {
