@@ -424,7 +424,7 @@ test('after “Continue on this device”, a model step on the phone waits for a
     await reply.getByRole('button', { name: 'Regenerate', exact: true }).click();
 
     // The step waits while the file may still come (15 s without a chunk of it), and says so meanwhile.
-    await expect(phone.page.getByRole('status').filter({ hasText: 'Waiting for a file still syncing from another device…' })).toBeVisible();
+    await expect(phone.page.getByRole('status').filter({ hasText: 'Waiting for a file still syncing from another device…' })).toBeVisible(REPLICATION);
     await expect(reply).toContainText('Files: pixel.png (not here yet)', { timeout: 60_000 });
     await expect(reply).toContainText('Made without a file that had not reached this device yet: it was still syncing from another device.');
     await expect(phone.page.getByRole('status').filter({ hasText: 'Waiting for a file' })).toHaveCount(0);
