@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAttachmentContents } from '../../src/worker/attachments/attachment-files';
+import { NOT_HERE_YET, readAttachmentContents } from '../../src/worker/attachments/attachment-files';
 import type { RunNotice } from '../../src/schema/events';
 import type { AttachmentMeta } from '../../src/schema/attachments/attachments';
 import { WireError } from '../../src/schema/wire-error';
@@ -23,7 +23,8 @@ describe("a model step's files", () => {
     });
     expect(asked).toEqual(['coming', 'gone']);
     expect(contents.get('here')).toEqual({ kind: 'text', text: 'hello' });
-    expect(contents.get('coming')).toEqual({ kind: 'syncing' });
+    expect(contents.get('coming')).toEqual({ kind: 'syncing', said: NOT_HERE_YET });
+    expect(NOT_HERE_YET).toBe('[This file has not reached this device yet (it is still syncing from another device), so its content cannot be given.]');
     expect(contents.has('gone')).toBe(false);
     database.close();
   });
@@ -32,7 +33,7 @@ describe("a model step's files", () => {
     const database = await openParleyDatabase(uniqueDatabaseName());
     const notices: Array<RunNotice | null> = [];
     const quick = await readAttachmentContents(database, [meta('a')], { fetch: async () => false, onWaiting: (notice) => notices.push(notice) });
-    expect(quick.get('a')).toEqual({ kind: 'syncing' });
+    expect(quick.get('a')).toEqual({ kind: 'syncing', said: NOT_HERE_YET });
     expect(notices).toEqual([]);
     await readAttachmentContents(database, [meta('a')], { fetch: () => new Promise((resolve) => setTimeout(() => resolve(false), 800)), onWaiting: (notice) => notices.push(notice) });
     expect(notices).toEqual([{ kind: 'waiting_file', message: 'Waiting for a file still syncing from another device.' }, null]);

@@ -261,7 +261,7 @@ describe('files sent with a user message', () => {
   });
 
   it('tells the model of a file still syncing from another device that it has not arrived, not that it is gone', () => {
-    const [mapped] = toPromptMessages([withFiles('')], new Map<string, AttachmentContent>([['img', { kind: 'syncing' }], ['txt', contents.get('txt')!]]));
+    const [mapped] = toPromptMessages([withFiles('')], new Map<string, AttachmentContent>([['img', { kind: 'syncing', said: '[This file has not reached this device yet (it is still syncing from another device), so its content cannot be given.]' }], ['txt', contents.get('txt')!]]));
     expect(mapped?.content).toEqual([
       { type: 'text', text: '<file name="shot.png">[This file has not reached this device yet (it is still syncing from another device), so its content cannot be given.]</file>', attachment: { name: 'shot.png', mimeType: 'image/png', syncing: true } },
       { type: 'text', text: '<file name="main.ts" type="text/x-typescript">\nconst a = 1;\n\n</file>', attachment: { name: 'main.ts', mimeType: 'text/x-typescript', bytes: 13 } },

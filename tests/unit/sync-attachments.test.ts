@@ -33,7 +33,8 @@ async function sentWithFiles(laptop: TestTab, image: Uint8Array<ArrayBuffer>) {
       { name: 'notes.md', type: 'text/markdown', blob: new Blob([NOTES_TEXT]) },
     ],
   });
-  await waitForRunState(laptop, conversationId, ['idle']);
+  // Its files are sealed and sent while it runs: on a loaded machine the run takes longer than the default wait.
+  await waitForRunState(laptop, conversationId, ['idle'], 30_000);
   const [photo, notes] = message!.attachments!;
   return { conversationId, message: message!, photo: photo!, notes: notes! };
 }

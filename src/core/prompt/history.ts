@@ -119,7 +119,7 @@ function attachmentPart(file: AttachmentMeta, content: AttachmentContent | undef
   const name = attributeText(file.name);
   const shown = { name: visibleFileName(file.name), mimeType: file.mimeType };
   if (content === undefined) return { type: 'text', text: `<file name="${name}">[This file is no longer stored, so its content cannot be given.]</file>`, attachment: shown };
-  if (content.kind === 'syncing') return { type: 'text', text: `<file name="${name}">[This file has not reached this device yet (it is still syncing from another device), so its content cannot be given.]</file>`, attachment: { ...shown, syncing: true } };
+  if (content.kind === 'syncing') return { type: 'text', text: `<file name="${name}">${content.said}</file>`, attachment: { ...shown, syncing: true } };
   if (content.kind === 'image') return { type: 'file', mediaType: content.mediaType, data: content.bytes, filename: visibleFileName(file.name), attachment: { ...shown, bytes: content.bytes.length } };
   const attachment = { ...shown, bytes: new TextEncoder().encode(content.text).length };
   return { type: 'text', text: `<file name="${name}" type="${attributeText(file.mimeType)}">\n${content.text}\n</file>`, attachment };

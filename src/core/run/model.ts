@@ -124,8 +124,11 @@ export interface ProviderBuildOptions {
 export type ProviderFactory = (profile: Profile, options: ProviderBuildOptions) => Provider | Promise<Provider>;
 
 /** A file's content as a model is given it: an image's bytes, or a text file's text. */
-/** A file's content for a model step; `syncing`: another device sent it, and it has not reached this one yet. */
-export type AttachmentContent = { kind: 'image'; mediaType: string; bytes: Uint8Array } | { kind: 'text'; text: string } | { kind: 'syncing' };
+/**
+ * A file's content for a model step; `syncing`: another device sent it, and it has not reached this one yet (`said` is
+ * what the model is told instead, worded where files are read, off a first conversation's path).
+ */
+export type AttachmentContent = { kind: 'image'; mediaType: string; bytes: Uint8Array } | { kind: 'text'; text: string } | { kind: 'syncing'; said: string };
 
 /** A provider: turns (history, tools) into one step's stream. The loop is ours, not the provider's. */
 export interface Model {

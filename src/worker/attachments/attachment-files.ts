@@ -51,6 +51,9 @@ export async function prepareAttachments(inputs: readonly AttachmentInput[], opt
 /** Sync's `fetchAttachment` (SyncGate): true when the file is stored here now, false while on its way, undefined with sync off. */
 export type FetchAttachment = (attachmentId: string, signal?: AbortSignal) => Promise<boolean | undefined>;
 
+/** What the model is told of a file that has not reached this device (history.ts wraps it in the file's tag). */
+export const NOT_HERE_YET = '[This file has not reached this device yet (it is still syncing from another device), so its content cannot be given.]';
+
 /** How long a wait for files still syncing goes before the run says so (a file whose chunks are all here is quicker). */
 const WAITING_SAID_AFTER_MS = 300;
 
@@ -97,7 +100,7 @@ export async function readAttachmentContents(database: ParleyDatabase, metas: re
   }
   for (const [index, meta] of metas.entries()) {
     const record = records[index];
-    if (!record && fetched[index] === false) contents.set(meta.id, { kind: 'syncing' });
+    if (!record && fetched[index] === false) contents.set(meta.id, { kind: 'syncing', said: NOT_HERE_YET });
     if (!record) continue;
     const bytes = new Uint8Array(await record.blob.arrayBuffer());
     contents.set(meta.id, meta.kind === 'image' ? { kind: 'image', mediaType: meta.mimeType, bytes } : { kind: 'text', text: new TextDecoder().decode(bytes) });
