@@ -89,6 +89,29 @@ describe('sent files still syncing', () => {
     expect(reads()).toBe(1);
   });
 
+  it('shows the image when it arrives while the first read is still on its way, and that read then says "still syncing"', async () => {
+    // The worker answers a read after the rest of what sync brings: its answer, worked out before the file was stored,
+    // can come after the arrival was heard.
+    const listeners = new Set<(event: AppEvent) => void>();
+    let answerRead!: () => void;
+    const client = {
+      send: () => new Promise((_, reject) => (answerRead = () => reject(new WireError({ code: 'not_found', reason: 'attachment_syncing', message: 'still syncing' })))),
+      onEvent: (listener: (event: AppEvent) => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    } as never;
+    render(() => <MessageAttachments attachments={[IMAGE]} client={client} />);
+    await Promise.resolve();
+    for (const listener of listeners) listener({ type: 'attachment-arrived', attachmentId: IMAGE.id, blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }) });
+    const view = await screen.findByRole('button', { name: 'View photo.png' });
+    answerRead();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.getByRole('button', { name: 'View photo.png' })).toBe(view);
+    expect(view.querySelector('img')).toHaveAttribute('src', expect.stringMatching(/^blob:test\//));
+    expect(screen.queryByText(/not here yet/)).toBeNull();
+  });
+
   it('says the storage is full when the file arrived but could not be stored, and goes on saying it', async () => {
     const listeners = new Set<(event: AppEvent) => void>();
     let full = false;

@@ -149,12 +149,22 @@ function readSentFile(client: SentFilesClient, attachmentId: string): Promise<Se
 }
 
 function SentFile(props: { attachment: AttachmentMeta; client: SentFilesClient }) {
-  const [file, { mutate, refetch }] = createResource(() => props.attachment.id, (id) => readSentFile(props.client, id));
-  // Shown (or read again) when sync stores its bytes here, only while it is still on its way.
+  const [read, { refetch }] = createResource(() => props.attachment.id, (id) => readSentFile(props.client, id));
+  /**
+   * The bytes sync stored here since the file was read. Kept apart from the read: an arrival heard while the first read
+   * is still on its way (the worker answers it after the rest of what sync brings) is not lost when that read answers
+   * "still syncing" from before the file was stored.
+   */
+  const [arrived, setArrived] = createSignal<Blob>();
+  const file = (): SentFileState | undefined => {
+    const blob = arrived();
+    return blob ? { kind: 'here', blob } : read();
+  };
+  // Shown (or read again) when sync stores its bytes here, unless it is shown already.
   const unsubscribe = props.client.onEvent?.((event) => {
-    if (event.type !== 'attachment-arrived' || event.attachmentId !== props.attachment.id || file()?.kind !== 'syncing') return;
-    if (event.blob) mutate({ kind: 'here', blob: event.blob });
-    else void refetch();
+    if (event.type !== 'attachment-arrived' || event.attachmentId !== props.attachment.id || file()?.kind === 'here') return;
+    if (event.blob) setArrived(event.blob);
+    else void refetch(); // a read still on its way is superseded by this one
   });
   if (unsubscribe) onCleanup(unsubscribe);
   const here = () => {
