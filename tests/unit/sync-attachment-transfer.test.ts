@@ -9,6 +9,7 @@ import type { EncryptedDocument } from '../../src/worker/sync/mirror/mirror';
 import { mirrorOver, type PouchMirror } from '../../src/worker/sync/mirror/pouch-database-mirror';
 import { takeFromServer } from '../../src/worker/sync/mirror/server-documents';
 import { SyncEngine } from '../../src/worker/sync/sync-engine';
+import { segmentId } from '../../src/worker/sync/documents/message-segments';
 import type { SyncEngineHost } from '../../src/worker/sync/engine-context';
 import type { Message } from '../../src/schema/records';
 
@@ -191,6 +192,33 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
     expect(Buffer.from(await stored!.blob.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
   });
 
+  it("a file asked for whose first chunk is not here is taken from the server as soon as it is there, and the rest with it", async () => {
+    const { replicator, laptop, laptopMirror, phone, phoneMirror } = await simulatedDevices(23);
+    phoneMirror.takes = true;
+    await laptop.send({ type: 'settings.update', script: script([{ text: 'Seen.' }]) });
+    const { id: conversationId } = await laptop.send({ type: 'conversation.create' });
+    const bytes = new Uint8Array(2 * CHUNK_BYTES + 10).map((_, index) => (index * 3) & 0xff);
+    // The laptop's chunk writes wait until the phone has asked for the file.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const putNew = laptopMirror.putNew.bind(laptopMirror);
+    laptopMirror.putNew = async (documents) => {
+      if (documents.some((document) => document.e === 2)) await released;
+      return putNew(documents);
+    };
+    const { message } = await laptop.send({ type: 'message.send', conversationId, text: 'A photo', attachments: [{ name: 'photo.png', type: 'image/png', blob: new Blob([bytes], { type: 'image/png' }) }] });
+    const photo = message!.attachments![0]!;
+    const keys = await testKeys();
+    // The replicator never brings the phone any of the file's chunks: only the phone's own taking can.
+    replicator.holdBack = { mirror: phoneMirror, ids: new Set(await Promise.all([0, 1, 2].map((index) => chunkId(keys, photo.id, index)))) };
+    await replicator.settle(async () => (await phone.host.store.getMessage(message!.id)) !== undefined);
+    await expect(phone.send({ type: 'attachment.read', attachmentId: photo.id })).rejects.toMatchObject({ reason: 'attachment_syncing' });
+    release();
+    await replicator.settle(async () => (await phone.host.store.readAttachment(photo.id)) !== undefined);
+    const stored = await phone.host.store.readAttachment(photo.id);
+    expect(Buffer.from(await stored!.blob.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+  });
+
   it('takes at most two files from the server at once (each holds a connection open); the others come through the replication', async () => {
     const { replicator, laptop, phone, phoneMirror } = await simulatedDevices(22);
     phoneMirror.takes = true;
@@ -225,7 +253,7 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
     expect(open).toBe(0);
   });
 
-  it("a message's files start for the mirror as soon as it is stored, not after the push queue's delay", async () => {
+  it("a message with files is pushed at once, not after the push queue's delay, and its files' chunks follow its segment", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the push queue's delay never ends
     const mirror = new SimulatedMirror(new SimulatedServer());
     const bytes = new Uint8Array(CHUNK_BYTES + 5).fill(7);
@@ -235,29 +263,42 @@ describe('a file sent with a message (simulated devices)', { timeout: 120_000 },
     const chunks = () => [...mirror.local.documents.values()].filter((stored) => stored.document.e === 2).length;
     for (const started = Date.now(); chunks() < 2 && Date.now() - started < 20_000; ) await new Promise((resolve) => setImmediate(resolve));
     expect(chunks()).toBe(2);
-    // The message's own document waits for the push queue (its delay has not ended).
-    expect(mirror.local.documents.size).toBe(2);
+    // The message's segment was written first: the other device shows the message before the bytes fill its pull.
+    const segment = await segmentId(await testKeys(), { conversationId: 'c1', index: 0 });
+    const written = mirror.local.log.map((entry) => entry.id);
+    expect(written.indexOf(segment)).toBe(0);
     engine.stop();
   });
 
-  it("a file's chunks are written two writes at a time: the next is sent while the one before is still being written", async () => {
+  it("a file's chunks are written four writes at a time: the next are sent while the ones before are still being written", async () => {
     const mirror = new SimulatedMirror(new SimulatedServer());
     let open = 0;
     let most = 0;
+    // Chunk writes wait until the test lets them through.
+    const waiting: Array<() => void> = [];
     const putNew = mirror.putNew.bind(mirror);
     mirror.putNew = async (documents) => {
+      if (!documents.some((document) => document.e === 2)) return putNew(documents);
       open += 1;
       most = Math.max(most, open);
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await new Promise<void>((resolve) => waiting.push(resolve));
       open -= 1;
       return putNew(documents);
     };
-    const bytes = new Uint8Array(7 * CHUNK_BYTES + 3).map((_, index) => index & 0xff);
+    const bytes = new Uint8Array(11 * CHUNK_BYTES + 3).map((_, index) => index & 0xff);
     const { message, host } = photoOnLaptop(bytes);
     const engine = new SyncEngine(mirror, await testKeys(), LAPTOP, host);
     engine.noteChange({ messages: [message] });
-    await vi.waitFor(() => expect([...mirror.local.documents.values()].filter((stored) => stored.document.e === 2)).toHaveLength(8), WAIT);
-    expect(most).toBe(2);
+    await vi.waitFor(() => expect(open).toBe(4), WAIT);
+    // The fifth write is sealed meanwhile, and waits for one of the four to end.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(open).toBe(4);
+    const chunks = () => [...mirror.local.documents.values()].filter((stored) => stored.document.e === 2);
+    await vi.waitFor(() => {
+      for (const resolve of waiting.splice(0)) resolve();
+      expect(chunks()).toHaveLength(12);
+    }, WAIT);
+    expect(most).toBe(4);
     engine.stop();
   });
 

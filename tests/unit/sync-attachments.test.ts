@@ -3,8 +3,9 @@ import { script, waitForRunState, type TestTab } from './host-harness';
 import { LAPTOP, simulatedDevices, testKeys } from './sync-simulation';
 import { messageText } from '../../src/core/run/message-text';
 import { toBase64 } from '../../src/core/base64';
-import { CHUNK_BYTES, chunkId, openChunk, sealChunk, splitIntoChunks } from '../../src/worker/sync/content/attachment-chunks';
+import { CHUNK_BYTES, chunkId, openChunk, sealAndWrite, sealChunk, splitIntoChunks } from '../../src/worker/sync/content/attachment-chunks';
 import type { AttachmentChunkHeader } from '../../src/schema/sync/attachment-chunks';
+import { segmentId } from '../../src/worker/sync/documents/message-segments';
 
 // Files travel (README, "Sync between your devices"): their bytes are sealed in chunks by the device that holds them,
 // put together and checked on the other, and read from there by the page and by a model step after a take-over.
@@ -68,6 +69,51 @@ describe('chunks of a file', () => {
   });
 });
 
+describe('sealing and writing a file’s chunks', () => {
+  /** A write that ends when the test says so, and the chunks each write was given. */
+  function heldWrites() {
+    const writes: Array<{ items: number[]; end: (error?: Error) => void }> = [];
+    const write = (items: number[]) => new Promise<void>((resolve, reject) => writes.push({ items, end: (error) => (error ? reject(error) : resolve()) }));
+    return { writes, write };
+  }
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('seals before `ready` but writes nothing until it, then writes in order with at most `atOnce` writes under way', async () => {
+    const { writes, write } = heldWrites();
+    const sealed: number[] = [];
+    let go!: () => void;
+    const ready = new Promise<void>((resolve) => (go = resolve));
+    const done = sealAndWrite(7, { perWrite: 2, atOnce: 2 }, async (index) => (sealed.push(index), index), write, ready);
+    await settled();
+    expect(sealed).toEqual([0, 1]);
+    expect(writes).toHaveLength(0);
+    go();
+    await settled();
+    expect(writes.map((entry) => entry.items)).toEqual([[0, 1], [2, 3]]);
+    writes[0]!.end();
+    await settled();
+    expect(writes.map((entry) => entry.items)).toEqual([[0, 1], [2, 3], [4, 5]]);
+    for (const entry of writes.slice(1)) entry.end();
+    await settled();
+    expect(writes.map((entry) => entry.items)).toEqual([[0, 1], [2, 3], [4, 5], [6]]);
+    writes[3]!.end();
+    await expect(done).resolves.toBeUndefined();
+  });
+
+  it('fails with a write’s failure, and writes nothing when `ready` fails', async () => {
+    const { writes, write } = heldWrites();
+    const failing = sealAndWrite(4, { perWrite: 2, atOnce: 2 }, async (index) => index, write, Promise.resolve());
+    await settled();
+    writes[0]!.end(new Error('disk full'));
+    writes[1]!.end();
+    await expect(failing).rejects.toThrow('disk full');
+
+    const dropped = heldWrites();
+    await expect(sealAndWrite(4, { perWrite: 2, atOnce: 2 }, async (index) => index, dropped.write, Promise.reject(new Error('not pushed')))).rejects.toThrow('not pushed');
+    expect(dropped.writes).toHaveLength(0);
+  });
+});
+
 describe('files sent with a message, synced', { timeout: 120_000 }, () => {
   it('reach the other device in chunks, are stored there byte for byte, and the server holds none of their plaintext', async () => {
     const { server, replicator, laptop, phone } = await simulatedDevices(11);
@@ -85,6 +131,22 @@ describe('files sent with a message, synced', { timeout: 120_000 }, () => {
     for (const id of chunkIds) expect(server.documents.get(id)?.document.e).toBe(2);
     const everything = server.allPlaintext();
     for (const secret of [NOTES_TEXT, 'zeppelin', toBase64(new TextEncoder().encode(NOTES_TEXT)).slice(0, 40), 'photo.png', photo.id]) expect(everything).not.toContain(secret);
+  });
+
+  it('a message’s segment is written before its files’ chunks, so the other device shows the message before the bytes fill its pull', async () => {
+    const { laptopMirror, replicator, laptop, phone } = await simulatedDevices(12);
+    const { conversationId, photo } = await sentWithFiles(laptop, bigImageBytes());
+    const keys = await testKeys();
+    const firstWrite = (id: string) => laptopMirror.local.log.findIndex((entry) => entry.id === id);
+    const segment = firstWrite(await segmentId(keys, { conversationId, index: 0 }));
+    const chunkIds = await Promise.all([0, 1, 2].map((index) => chunkId(keys, photo.id, index)));
+    // The run can end before the last chunk is written (on a loaded machine).
+    await vi.waitFor(() => expect(chunkIds.map(firstWrite)).not.toContain(-1), { timeout: 30_000 });
+    const chunks = chunkIds.map(firstWrite);
+    expect(segment).toBeGreaterThanOrEqual(0);
+    for (const chunk of chunks) expect(chunk).toBeGreaterThan(segment);
+    // And the file still arrives whole.
+    await replicator.settle(async () => (await bytesOn(phone, photo.id)) !== undefined);
   });
 
   it('a chunk not arrived yet is said as "still syncing", never as a file that is gone; it is read once it arrives', async () => {

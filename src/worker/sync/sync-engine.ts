@@ -167,13 +167,19 @@ export class SyncEngine {
       this.pushQueue.markDirty({ kind: 'conversation', id: change.conversation.id, conversation: structuredClone(change.conversation) });
       this.awaited.note(change.conversation);
     }
+    let files = false;
     for (const message of change.messages ?? []) {
       this.pushQueue.markDirty({ kind: 'message', id: message.id, conversationId: message.conversationId, message: structuredClone(message) });
-      // A file's chunks start on their way now, not after the push queue's delay (which then waits for them).
-      if (message.attachments?.length && this.book.runsHere(message.conversationId) && !this.context.stopped) void this.context.attachments.upload(message).catch(() => undefined);
+      if (!message.attachments?.length || !this.book.runsHere(message.conversationId) || this.context.stopped) continue;
+      files = true;
+      this.context.attachments.prepare(message);
     }
     // A deleted version noted with an earlier write, its push not run yet, is read then (and found gone), not sealed.
     if (change.removedMessages?.length) this.pushQueue.versionsDeleted(change.removedMessages);
+    // A message with files is pushed now, not after the gathering delay, and its files' chunks (sealed meanwhile) are
+    // written after its segment (push-queue.ts): the segment reaches the server, and the other device shows the message,
+    // before the chunks fill this device's mirror (a rewritten segment is sent once the mirror has it) and the other's pull.
+    if (files) void this.pushQueue.flush();
   }
 
   /** Another tab's worker committed this change (and pushes it): what this one noted of its conversations is read again. */

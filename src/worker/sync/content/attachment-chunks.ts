@@ -79,3 +79,28 @@ export async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string>
 export function sameFile(a: AttachmentChunkHeader, b: AttachmentChunkHeader): boolean {
   return a.attachmentId === b.attachmentId && a.sha256 === b.sha256 && a.count === b.count && a.size === b.size;
 }
+
+/**
+ * Chunks `0…count-1` sealed `perWrite` at a time (`seal`) and written (`write`), each write going while the next are
+ * sealed, at most `atOnce` writes under way; the first write waits for `ready`. Resolves once every write has; rejects
+ * with the first write's failure.
+ */
+export async function sealAndWrite<T>(count: number, { perWrite, atOnce }: { perWrite: number; atOnce: number }, seal: (index: number) => Promise<T>, write: (items: T[]) => Promise<void>, ready: Promise<void>): Promise<void> {
+  const sealFrom = (start: number) => Promise.all(Array.from({ length: Math.min(perWrite, count - start) }, (_, offset) => seal(start + offset)));
+  let sealing = sealFrom(0);
+  sealing.catch(() => undefined); // awaited below; not unhandled should `ready` fail first
+  const writing: Array<Promise<void>> = [];
+  await ready;
+  for (let start = 0; start < count; start += perWrite) {
+    const items = await sealing;
+    if (start + perWrite < count) {
+      sealing = sealFrom(start + perWrite);
+      sealing.catch(() => undefined); // awaited next round; not unhandled should a write throw first
+    }
+    const written = write(items);
+    written.catch(() => undefined); // awaited below, in order
+    writing.push(written);
+    if (writing.length >= atOnce) await writing.shift();
+  }
+  for (const written of writing) await written;
+}

@@ -6,24 +6,24 @@ import type { EncryptedDocument, Mirror } from '../mirror/mirror';
 import type { RefusalKind } from '../documents/refusal-log';
 import type { SealedDocuments } from '../documents/sealed-documents';
 import type { SyncKeys } from '../documents/sync-crypto';
-import { CHUNK_BYTES, chunkId, openChunk, joinChunks, sameFile, sealChunk, sha256Hex, splitIntoChunks } from './attachment-chunks';
+import { CHUNK_BYTES, chunkId, openChunk, joinChunks, sameFile, sealAndWrite, sealChunk, sha256Hex, splitIntoChunks } from './attachment-chunks';
 import { FileArrivals } from './file-arrivals';
+import { HeldFiles } from './held-files';
+import { FileTakes } from './file-takes';
 
 /**
  * How many chunks are sealed and sent together (about 1.4 MB of ciphertext): few, so the server holds the first of a
  * file's chunks, and the other device's pull takes them, while the next are sealed and sent.
  */
 const CHUNKS_PER_WRITE = 2;
-/** The mirror's local value listing the files whose chunks it holds (written here, or put together from it). */
-const HELD_KEY = 'attachments-held';
-
-/** How long chunks are taken from the server after the last one came (then the live replication brings the rest). */
-const TAKE_IDLE_MS = 30_000;
+/** How long a file sealed ahead of its message's segment waits for it (`prepare`): then its bytes are let go. */
+const SEALED_AHEAD_MS = 30_000;
 /**
- * How many files' chunks are taken from the server at once: each holds a request open (a `_changes` longpoll), and a
- * browser opens at most six connections to one server, which the live replication needs too. Other files come with it.
+ * How many of a file's writes go at once. Each resolves when the mirror's IndexedDB write has ended, which on a busy
+ * device (the reply's run writing too) took up to 0.9 s for 1.4 MB while the server took its send in 0.1–0.2 s: with
+ * two at once, the server and the other device waited for this mirror. Four keep about 5.6 MB of sealed chunks in memory.
  */
-const MOST_FILES_TAKEN = 2;
+const WRITES_AT_ONCE = 4;
 
 /** A file whose chunks are arriving: those here, and the taking of the others from the server. */
 interface ArrivingFile {
@@ -59,39 +59,61 @@ interface AttachmentSyncDeps {
 }
 
 /**
- * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file sends its chunks to the server
- * and the mirror as soon as the message naming it is stored; that message's own document goes without waiting for
- * them, and another device shows it with the file "not here yet" until the bytes are stored there. What arrives is put
+ * The bytes of files, synced (docs/architecture.md, "Sync"). The device that holds a file seals its chunks as soon as
+ * the message naming it is stored and sends them to the server and the mirror once that message's segment is written,
+ * and another device shows the message with the file "not here yet" until the bytes are stored there. What arrives is put
  * together as the chunks come (the rest taken from the server once the first is here) and stored in this device's
  * `attachments` store (where a model step and an export read files, and which "Turn off sync" keeps); a file whose
  * chunks came while this device was closed is put together from the mirror the first time it is needed (`fetch`).
  */
 export class AttachmentSync {
-  private held: Promise<Set<string>> | undefined;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly held: HeldFiles;
   /** Files whose chunks are being written, by id. */
   private readonly uploading = new Map<string, Promise<void>>();
+  /** Files sealed ahead of their message's segment (`prepare`): what lets their writes go, or drops them. */
+  private readonly sealedAhead = new Map<string, (go: boolean) => void>();
   /** Chunks of files still arriving, by file. */
   private readonly arriving = new Map<string, ArrivingFile>();
   /** Files put together here (stored, or being stored): a chunk of theirs arriving late is not a new file. */
   private readonly completed = new Set<string>();
-  /** Chunk documents taken from the server: handed on by the mirror later, they are not opened again. */
-  private readonly taken = new Set<string>();
+  /** Chunks taken from the server: the rest of files whose first chunk is here, and the first chunks of files asked for. */
+  private readonly rest: FileTakes;
+  private readonly firsts: FileTakes;
+  /** Files whose first chunk is being taken (`seek`). */
+  private readonly sought = new Set<string>();
   /** Chunk documents this device wrote: handed back by the mirror, they are not opened again. */
   private readonly written = new Set<string>();
   private stopped = false;
-  /** Files whose chunks are being taken from the server now (`takeRest`). */
-  private filesTaken = 0;
   /** Model steps waiting for files on their way here (`arrival`). */
   private readonly arrivals = new FileArrivals();
 
-  constructor(private readonly deps: AttachmentSyncDeps) {}
+  constructor(private readonly deps: AttachmentSyncDeps) {
+    const accept = (document: EncryptedDocument) => void this.accept(document).catch(() => undefined);
+    // Two files' rests and one first chunk at once: three requests held open beside the live replication's.
+    this.rest = new FileTakes(deps.mirror, accept, 2);
+    this.firsts = new FileTakes(deps.mirror, accept, 1);
+    this.held = new HeldFiles(deps.mirror);
+  }
 
   /**
-   * Writes the chunks of a message's files that the mirror lacks and this device holds. Called as soon as the message is
-   * stored and again by the push queue once the message is written (`uploadAfter`): a file already on its way is waited for.
+   * Starts reading and sealing a message's files as soon as the message is stored, while its segment is pushed: their
+   * writes wait until `uploadAfter` says the segment is written (or the engine stops), so the segment goes first.
    */
+  prepare(message: Message): void {
+    for (const meta of message.attachments ?? []) {
+      if (this.uploading.has(meta.id) || this.stopped) continue;
+      const ready = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => this.release(meta.id, false), SEALED_AHEAD_MS);
+        this.sealedAhead.set(meta.id, (go) => (clearTimeout(timer), go ? resolve() : reject(new Error('not written: its message was not pushed'))));
+      });
+      ready.catch(() => undefined); // not awaited when the file needs no writes (held, or not here)
+      void this.uploadFile(meta.id, meta.mimeType, ready).catch(() => undefined);
+    }
+  }
+
+  /** Writes the chunks of a message's files that the mirror lacks and this device holds (one sealed ahead goes now). */
   async upload(message: Message): Promise<void> {
+    for (const meta of message.attachments ?? []) this.release(meta.id);
     await Promise.all((message.attachments ?? []).map((meta) => this.uploadFile(meta.id, meta.mimeType)));
   }
 
@@ -106,10 +128,15 @@ export class AttachmentSync {
     return failed;
   }
 
-  private uploadFile(attachmentId: string, mimeType: string): Promise<void> {
+  private release(attachmentId: string, go = true): void {
+    this.sealedAhead.get(attachmentId)?.(go);
+    this.sealedAhead.delete(attachmentId);
+  }
+
+  private uploadFile(attachmentId: string, mimeType: string, ready = Promise.resolve()): Promise<void> {
     let running = this.uploading.get(attachmentId);
     if (!running) {
-      running = this.writeChunks(attachmentId, mimeType).finally(() => this.uploading.delete(attachmentId));
+      running = this.writeChunks(attachmentId, mimeType, ready).finally(() => this.uploading.delete(attachmentId));
       this.uploading.set(attachmentId, running);
     }
     return running;
@@ -119,56 +146,41 @@ export class AttachmentSync {
    * Seals a file's chunks a few at a time, each few written (`putNew`: to the server at once, then to the mirror) while
    * the next are sealed, so the other device can take the first chunks while the last are still being sealed here.
    */
-  private async writeChunks(attachmentId: string, mimeType: string): Promise<void> {
-    if ((await this.heldFiles()).has(attachmentId)) return;
+  private async writeChunks(attachmentId: string, mimeType: string, ready: Promise<void>): Promise<void> {
+    if (await this.held.has(attachmentId)) return;
     const stored = await this.deps.host.readAttachment(attachmentId);
     if (!stored) return; // not here: the device that holds it writes it
     const bytes = new Uint8Array(await stored.blob.arrayBuffer());
     const parts = splitIntoChunks(bytes);
     const file = { v: 1 as const, attachmentId, conversationId: stored.conversationId, messageId: stored.messageId, mimeType, size: bytes.length, count: parts.length, sha256: await sha256Hex(bytes) };
-    const sealFrom = (start: number) =>
-      Promise.all(
-        parts.slice(start, start + CHUNKS_PER_WRITE).map(async (part, offset) => {
-          const id = await chunkId(this.deps.keys, attachmentId, start + offset);
-          this.written.add(id);
-          return sealChunk(this.deps.keys, id, { ...file, index: start + offset }, part);
-        }),
-      );
+    const seal = async (index: number) => {
+      const id = await chunkId(this.deps.keys, attachmentId, index);
+      this.written.add(id);
+      return sealChunk(this.deps.keys, id, { ...file, index }, parts[index]!);
+    };
     const write = async (documents: EncryptedDocument[]) => {
       const error = (await this.deps.mirror.putNew(documents)).find(Boolean);
       if (error) throw error;
       this.deps.sealed.sealedDocuments += documents.length;
       this.deps.sealed.sealedBytes += documents.reduce((sum, document) => sum + (document.ct?.length ?? 0), 0);
     };
-    let sealing = sealFrom(0);
-    let writing: Promise<void> = Promise.resolve();
-    for (let start = 0; start < parts.length; start += CHUNKS_PER_WRITE) {
-      const documents = await sealing;
-      if (start + CHUNKS_PER_WRITE < parts.length) {
-        sealing = sealFrom(start + CHUNKS_PER_WRITE);
-        sealing.catch(() => undefined); // awaited next round; not unhandled should this write throw first
-      }
-      // Two writes at once: this one's send to the server goes while the one before is sent or written to the mirror.
-      const written = write(documents);
-      written.catch(() => undefined); // awaited next round (or below)
-      await writing;
-      writing = written;
-    }
-    await writing;
-    await this.noteHeld(attachmentId);
+    await sealAndWrite(parts.length, { perWrite: CHUNKS_PER_WRITE, atOnce: WRITES_AT_ONCE }, seal, write, ready);
+    await this.held.note(attachmentId);
   }
 
   /** A chunk document from the mirror: kept until its file is whole, then the file is checked and stored. */
   async receive(document: EncryptedDocument): Promise<void> {
     if (this.written.delete(document._id)) return; // this device's own write, back from the mirror
-    if (this.taken.delete(document._id)) return; // taken from the server already (`takeRest`)
+    if (this.rest.wasTaken(document._id) || this.firsts.wasTaken(document._id)) return; // taken from the server already
     await this.accept(document);
   }
 
   /** Stops taking chunks from the server (the engine stopped). */
   stop(): void {
     this.stopped = true;
-    for (const entry of this.arriving.values()) entry.taking?.cancel();
+    for (const id of [...this.sealedAhead.keys()]) this.release(id, false);
+    this.rest.stop();
+    this.firsts.stop();
     this.arrivals.stop();
   }
 
@@ -205,40 +217,23 @@ export class AttachmentSync {
   /**
    * The first chunk of a file arrived: the others are taken from the server as they are there (mirror.ts
    * `takeFromServer`), opened as they come, rather than when the live replication gets round to them (it pulled a
-   * 5 MB image a chunk or two per round, about a second each on a loaded machine). Given up after `TAKE_IDLE_MS`
-   * without a chunk (a sender closed midway): the replication still brings them.
+   * 5 MB image a chunk or two per round, about a second each on a loaded machine). Given up when they stop coming (a
+   * sender closed midway: file-takes.ts): the replication still brings them.
    */
   private takeRest(entry: ArrivingFile, arrived: number): void {
     const { attachmentId, count } = entry.header;
     void Promise.all(Array.from({ length: count }, (_, index) => chunkId(this.deps.keys, attachmentId, index))).then((ids) => {
-      if (this.stopped || this.arriving.get(attachmentId) !== entry || this.filesTaken >= MOST_FILES_TAKEN) return;
-      this.filesTaken += 1;
-      let idle: ReturnType<typeof setTimeout> | undefined;
-      const waitMore = () => {
-        clearTimeout(idle);
-        idle = setTimeout(() => entry.taking?.cancel(), TAKE_IDLE_MS);
-      };
-      const taking = this.deps.mirror.takeFromServer(
-        ids.filter((_, index) => index !== arrived),
-        (documents) => {
-          waitMore();
-          for (const document of documents) {
-            this.taken.add(document._id);
-            void this.accept(document).catch(() => undefined);
-          }
-        },
-      );
-      let over = false;
-      entry.taking = {
-        cancel: () => {
-          clearTimeout(idle);
-          taking.cancel();
-          if (!over) this.filesTaken -= 1;
-          over = true;
-        },
-      };
-      waitMore();
+      if (!this.stopped && this.arriving.get(attachmentId) === entry) entry.taking = this.rest.take(ids.filter((_, index) => index !== arrived));
     });
+  }
+
+  /**
+   * A file asked for (shown, or read for a model step) whose first chunk is not here: that chunk is taken from the
+   * server as soon as it is there, rather than in a later batch of the live replication, and the rest follow it.
+   */
+  private seek(attachmentId: string, firstId: string): void {
+    if (this.stopped || this.sought.has(attachmentId) || this.arriving.has(attachmentId) || this.completed.has(attachmentId)) return;
+    if (this.firsts.take([firstId], () => this.sought.delete(attachmentId))) this.sought.add(attachmentId);
   }
 
   /**
@@ -247,7 +242,9 @@ export class AttachmentSync {
    */
   async fetch(attachmentId: string): Promise<boolean> {
     if (await this.deps.host.readAttachment(attachmentId)) return true;
-    const firstDocument = await this.deps.mirror.get(await chunkId(this.deps.keys, attachmentId, 0));
+    const firstId = await chunkId(this.deps.keys, attachmentId, 0);
+    const firstDocument = await this.deps.mirror.get(firstId);
+    if (!firstDocument) this.seek(attachmentId, firstId);
     const first = firstDocument && (await openChunk(this.deps.keys, firstDocument));
     if (!first || first.header.attachmentId !== attachmentId || this.deps.isDeleted(first.header.conversationId)) return false;
     const ids = await Promise.all(Array.from({ length: first.header.count - 1 }, (_, index) => chunkId(this.deps.keys, attachmentId, index + 1)));
@@ -277,24 +274,7 @@ export class AttachmentSync {
     await this.deps.host.storeAttachment({ id: header.attachmentId, conversationId: header.conversationId, messageId: header.messageId, blob: new Blob([bytes], { type: header.mimeType }) });
     this.arrivals.here(header.attachmentId);
     // The file is here now, whatever becomes of this note: it only spares writing its chunks again after a take-over.
-    await this.noteHeld(header.attachmentId).catch(() => undefined);
+    await this.held.note(header.attachmentId).catch(() => undefined);
     return true;
-  }
-
-  private heldFiles(): Promise<Set<string>> {
-    this.held ??= this.deps.mirror.getLocal(HELD_KEY).then(
-      (value) => new Set(Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []),
-      () => new Set<string>(),
-    );
-    return this.held;
-  }
-
-  /** Notes that the mirror holds a file's chunks (one write at a time: concurrent uploads share the value). */
-  private async noteHeld(attachmentId: string): Promise<void> {
-    const held = await this.heldFiles();
-    if (held.has(attachmentId)) return;
-    held.add(attachmentId);
-    this.saving = this.saving.catch(() => undefined).then(() => this.deps.mirror.setLocal(HELD_KEY, [...held]));
-    await this.saving;
   }
 }
